@@ -1,0 +1,28 @@
+//===- CakeToNVVM.h - cake to gpu/nvvm conversion ---------------*- C++ -*-===//
+#ifndef CAKE_CONVERSION_CAKETONVVM_H
+#define CAKE_CONVERSION_CAKETONVVM_H
+
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace mlir::cake {
+class KernelOp;
+
+/// Maps !cake.tensor to !llvm.ptr<1> and !cake.smem to !llvm.ptr<3>; other types are kept.
+class CakeTypeConverter : public TypeConverter {
+public:
+  explicit CakeTypeConverter(MLIRContext *context);
+};
+
+/// The attribute on a lowered gpu.func that lists its problem-size symbols (its trailing i64
+/// parameters), so that patterns can find a symbol's value.
+constexpr llvm::StringLiteral kSymbolsAttrName = "cake.symbols";
+
+/// Patterns lowering cake ops inside a lowered kernel (ids, memory, barriers, reductions).
+void populateCakeToNVVMPatterns(CakeTypeConverter &converter, RewritePatternSet &patterns);
+
+/// Replaces `kernel` by a gpu.func kernel in `gpuModule` with the manifest's ABI; the body moves
+/// over, problem sizes become the trailing i64 parameters. The cake ops inside stay for the patterns.
+LogicalResult convertKernelToGPUFunc(KernelOp kernel, Operation *gpuModule);
+} // namespace mlir::cake
+
+#endif // CAKE_CONVERSION_CAKETONVVM_H

@@ -1,0 +1,34 @@
+//===- Passes.td - cake conversion passes ------------------*- tablegen -*-===//
+#ifndef CAKE_CONVERSION_PASSES_TD
+#define CAKE_CONVERSION_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def CakeConvertToNVVMPass : Pass<"cake-convert-to-nvvm", "::mlir::ModuleOp"> {
+  let summary = "Lower cake kernels to gpu.func kernels over gpu, nvvm, llvm, arith and scf";
+  let description = [{
+    Moves every `cake.kernel` into one `gpu.module @cake_kernels` as a `gpu.func` kernel, with
+    global tensors as `!llvm.ptr<1>` parameters and the problem-size symbols appended as `i64`
+    parameters (the ABI of the kernel manifest). Loads and stores become address arithmetic and
+    `llvm.load`/`llvm.store` (masked accesses branch between one vector access and element-wise
+    accesses), shared buffers become `addrspace(3)` globals with swizzled addressing, ids become
+    `gpu` ops, and warp reductions become `gpu.shuffle xor` butterflies.
+
+    The pass attaches `#nvvm.target` to the gpu.module: `chip` defaults to the kernels' `target`
+    (all kernels of a module must share one), `features` to `+ptx80` (`+ptx86` for sm_100a), which
+    the NVPTX backend needs for the Hopper intrinsics.
+  }];
+  let dependentDialects = [
+    "::mlir::gpu::GPUDialect", "::mlir::LLVM::LLVMDialect", "::mlir::NVVM::NVVMDialect",
+    "::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect", "::mlir::vector::VectorDialect"
+  ];
+  let options = [
+    Option<"chip", "chip", "std::string", "\"\"",
+           "Target chip (sm_80, sm_90, sm_90a, sm_100a); default: the kernels' target">,
+    Option<"features", "features", "std::string", "\"\"",
+           "PTX features; default +ptx80 (+ptx86 for sm_100a)">,
+    Option<"optLevel", "opt-level", "unsigned", "3", "LLVM optimization level (0 to 3)">
+  ];
+}
+
+#endif // CAKE_CONVERSION_PASSES_TD

@@ -1,0 +1,289 @@
+//===- CakeOps.td - cake operations ------------------------*- tablegen -*-===//
+#ifndef CAKE_IR_CAKEOPS_TD
+#define CAKE_IR_CAKEOPS_TD
+
+include "Cake/IR/CakeDialect.td"
+include "Cake/IR/CakeTypes.td"
+include "mlir/Interfaces/FunctionInterfaces.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/Interfaces/ControlFlowInterfaces.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+include "mlir/IR/SymbolInterfaces.td"
+include "mlir/IR/OpAsmInterface.td"
+include "mlir/IR/BuiltinAttributes.td"
+
+def Cake_ScalarType : AnyTypeOf<[I32, I64, F32, F64]>;
+def Cake_ElementType : AnyTypeOf<[I8, I32, I64, F16, BF16, F32, F64]>;
+def Cake_MemoryType : AnyTypeOf<[Cake_TensorType, Cake_SmemType]>;
+/// A register value: one element or a 1-D vector of elements.
+def Cake_RegisterType : AnyTypeOf<[Cake_ElementType, VectorOfRankAndType<[1], [I8, I32, I64, F16, BF16, F32, F64]>]>;
+
+//===----------------------------------------------------------------------===//
+// Kernel
+//===----------------------------------------------------------------------===//
+
+def Cake_KernelOp : Cake_Op<"kernel", [
+    FunctionOpInterface, IsolatedFromAbove, Symbol, SingleBlock, OpAsmOpInterface]> {
+  let summary = "a GPU kernel with a static block size and symbolic problem sizes";
+  let description = [{
+    One GPU entry point. Its parameters are global tensors (`!cake.tensor`) and scalars (`i32`, `i64`,
+    `f32`, `f64`). The attributes make the launch explicit and checkable:
+
+    - `target`: `"sm_80"`, `"sm_90"`, `"sm_90a"` or `"sm_100a"`;
+    - `block`: the static block size, 1 to 3 extents, at most 1024 threads, a whole number of warps;
+    - `cluster` (optional): the cluster size, 1 to 3 extents (sm_90 and later), at most 8 blocks;
+    - `symbols`: the problem-size symbols the tensor types and `cake.problem_size` refer to; the
+      host passes each as an `i64` after the parameters, so one kernel serves many shapes;
+    - `grid`: an affine map with no dimensions and one symbol per entry of `symbols`, giving the grid
+      extents (1 to 3 results) as a function of the problem sizes;
+    - `dynamic_smem` (optional, default 0): dynamic shared-memory bytes requested at launch.
+
+    ```mlir
+    cake.kernel @vector_add(%x: !cake.tensor<[N], f32>, %y: !cake.tensor<[N], f32>,
+                            %z: !cake.tensor<[N], f32>)
+        attributes {target = "sm_90a", block = array<i64: 256>, symbols = ["N"],
+                    grid = affine_map<()[n] -> (n ceildiv 1024)>} {
+      ...
+    }
+    ```
+  }];
+  let arguments = (ins
+    SymbolNameAttr:$sym_name,
+    TypeAttrOf<FunctionType>:$function_type,
+    OptionalAttr<DictArrayAttr>:$arg_attrs,
+    OptionalAttr<DictArrayAttr>:$res_attrs,
+    StrAttr:$target,
+    DenseI64ArrayAttr:$block,
+    OptionalAttr<DenseI64ArrayAttr>:$cluster,
+    DefaultValuedAttr<StrArrayAttr, "{}">:$symbols,
+    AffineMapAttr:$grid,
+    DefaultValuedAttr<I64Attr, "0">:$dynamic_smem
+  );
+  let regions = (region SizedRegion<1>:$body);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+  let hasRegionVerifier = 1;
+  let skipDefaultBuilders = 1;
+  let builders = [OpBuilder<(ins "::llvm::StringRef":$name, "::mlir::FunctionType":$type,
+      "::llvm::StringRef":$target, "::llvm::ArrayRef<int64_t>":$block,
+      "::llvm::ArrayRef<::llvm::StringRef>":$symbols, "::mlir::AffineMap":$grid)>];
+  let extraClassDeclaration = [{
+    ::mlir::Region *getCallableRegion() { return &getBody(); }
+    ::llvm::ArrayRef<::mlir::Type> getArgumentTypes() { return getFunctionType().getInputs(); }
+    ::llvm::ArrayRef<::mlir::Type> getResultTypes() { return getFunctionType().getResults(); }
+    static ::llvm::StringRef getDefaultDialect() { return "cake"; }
+
+    /// Total threads per block.
+    int64_t getNumThreads();
+    /// Block extents padded to 3 dimensions.
+    ::llvm::SmallVector<int64_t, 3> getBlockDims();
+    /// Cluster extents padded to 3 dimensions ({1,1,1} without a cluster).
+    ::llvm::SmallVector<int64_t, 3> getClusterDims();
+    /// Position of `name` in `symbols`, or std::nullopt.
+    std::optional<unsigned> getSymbolIndex(::llvm::StringRef name);
+    /// The names of `symbols` as strings.
+    ::llvm::SmallVector<::llvm::StringRef> getSymbolNames();
+  }];
+}
+
+def Cake_ReturnOp : Cake_Op<"return", [Pure, HasParent<"KernelOp">, Terminator, ReturnLike]> {
+  let summary = "ends a kernel";
+  let description = [{
+    The terminator of a `cake.kernel` body.
+
+    ```mlir
+    cake.return
+    ```
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
+def Cake_ProblemSizeOp : Cake_Op<"problem_size", [Pure]> {
+  let summary = "the runtime value of a problem-size symbol";
+  let description = [{
+    Reads one of the enclosing kernel's `symbols` as an `index`. The host passes problem sizes as
+    kernel parameters, so the same kernel serves every shape its constraints allow.
+
+    ```mlir
+    %n = cake.problem_size "N"
+    ```
+  }];
+  let arguments = (ins StrAttr:$symbol);
+  let results = (outs Index:$result);
+  let assemblyFormat = "$symbol attr-dict";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Ids and dims
+//===----------------------------------------------------------------------===//
+
+class Cake_DimIdOp<string mnemonic, string what> : Cake_Op<mnemonic, [Pure]> {
+  let summary = what;
+  let description = "Returns " # what # " along the given dimension as an `index`."
+      # [{
+
+    ```mlir
+    %tx = cake.thread_id x
+    ```
+  }];
+  let arguments = (ins Cake_DimAttr:$dim);
+  let results = (outs Index:$result);
+  let assemblyFormat = "$dim attr-dict";
+}
+
+def Cake_ThreadIdOp : Cake_DimIdOp<"thread_id", "the thread's index inside its block">;
+def Cake_BlockIdOp : Cake_DimIdOp<"block_id", "the block's index inside the grid">;
+def Cake_BlockDimOp : Cake_DimIdOp<"block_dim", "the block size (a constant: the kernel's `block`)">;
+def Cake_GridDimOp : Cake_DimIdOp<"grid_dim", "the grid size">;
+def Cake_ClusterIdOp : Cake_DimIdOp<"cluster_id", "the cluster's index inside the grid (sm_90+)">;
+def Cake_ClusterBlockIdOp : Cake_DimIdOp<"cluster_block_id",
+    "the block's index inside its cluster (sm_90+)">;
+
+class Cake_LinearIdOp<string mnemonic, string what, string example> : Cake_Op<mnemonic, [Pure]> {
+  let summary = what;
+  let description = "Returns " # what # " as an `index`, computed from the linear thread index "
+      # "and the kernel's static block size.\n\n```mlir\n" # example # "\n```";
+  let results = (outs Index:$result);
+  let assemblyFormat = "attr-dict";
+}
+
+def Cake_LaneIdOp : Cake_LinearIdOp<"lane_id", "the thread's lane inside its warp (0 to 31)",
+    "%lane = cake.lane_id">;
+def Cake_WarpIdOp : Cake_LinearIdOp<"warp_id", "the warp's index inside the block",
+    "%warp = cake.warp_id">;
+def Cake_WarpgroupIdOp : Cake_LinearIdOp<"warpgroup_id",
+    "the warpgroup's (4 consecutive warps) index inside the block", "%wg = cake.warpgroup_id">;
+
+//===----------------------------------------------------------------------===//
+// Memory
+//===----------------------------------------------------------------------===//
+
+def Cake_AllocSmemOp : Cake_Op<"alloc_smem", [MemoryEffects<[MemAlloc]>]> {
+  let summary = "a statically allocated shared-memory buffer";
+  let description = [{
+    Reserves a shared-memory buffer for the lifetime of the block. The type gives its shape, element
+    type and swizzle; the buffer is aligned to its swizzle repeat (or 16 bytes).
+
+    ```mlir
+    %a = cake.alloc_smem : !cake.smem<64x16xf32>
+    ```
+  }];
+  let results = (outs Cake_SmemType:$buffer);
+  let assemblyFormat = "attr-dict `:` type($buffer)";
+}
+
+def Cake_LoadOp : Cake_Op<"load", [MemoryEffects<[MemRead]>, AttrSizedOperandSegments]> {
+  let summary = "a vector load from global or shared memory into registers";
+  let description = [{
+    Loads `width` consecutive elements of the innermost dimension starting at the given indices; the
+    width is the result's vector length (a scalar result is width 1). An access is at most 16 bytes and
+    must be aligned to its size: the indices the kernel computes must make it so (the manifest records
+    the stride divisibility a vector access of a global tensor needs).
+
+    With `masked` (global tensors only), elements outside the tensor's extents are not read: a fully
+    in-bounds access takes one vector load, a ragged one loads element by element and fills the lanes
+    outside with `pad` (default zero).
+
+    ```mlir
+    %v = cake.load %x[%i] masked : !cake.tensor<[N], f32> -> vector<4xf32>
+    %m = cake.load %x[%r, %c] masked pad(%ninf : f32) : !cake.tensor<[M, N], f32> -> vector<4xf32>
+    %s = cake.load %tile[%r, %c] : !cake.smem<64x16xf32> -> f32
+    ```
+  }];
+  let arguments = (ins Cake_MemoryType:$source, Variadic<Index>:$indices, UnitAttr:$masked,
+                       Optional<Cake_ElementType>:$pad);
+  let results = (outs Cake_RegisterType:$result);
+  let assemblyFormat = [{
+    $source `[` $indices `]` (`masked` $masked^)? (`pad` `(` $pad^ `:` type($pad) `)`)? attr-dict
+    `:` type($source) `->` type($result)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// Elements moved by this access.
+    int64_t getWidth();
+  }];
+}
+
+def Cake_StoreOp : Cake_Op<"store", [MemoryEffects<[MemWrite]>]> {
+  let summary = "a vector store from registers to global or shared memory";
+  let description = [{
+    Stores `width` consecutive elements of the innermost dimension starting at the given indices; the
+    width is the stored value's vector length. Same size and alignment rules as `cake.load`. With
+    `masked` (global tensors only), elements outside the tensor's extents are not written.
+
+    ```mlir
+    cake.store %v, %z[%i] masked : vector<4xf32>, !cake.tensor<[N], f32>
+    cake.store %s, %tile[%r, %c] : f32, !cake.smem<64x16xf32>
+    ```
+  }];
+  let arguments = (ins Cake_RegisterType:$value, Cake_MemoryType:$dest, Variadic<Index>:$indices,
+                       UnitAttr:$masked);
+  let assemblyFormat = [{
+    $value `,` $dest `[` $indices `]` (`masked` $masked^)? attr-dict `:` type($value) `,` type($dest)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    int64_t getWidth();
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Synchronization
+//===----------------------------------------------------------------------===//
+
+def Cake_BarrierOp : Cake_Op<"barrier"> {
+  let summary = "a block-wide barrier (bar.sync 0)";
+  let description = [{
+    Every thread of the block waits here until all have arrived; shared-memory accesses before it are
+    visible to all threads after it. Every thread of the block must reach it.
+
+    ```mlir
+    cake.barrier
+    ```
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
+//===----------------------------------------------------------------------===//
+// Warp reductions
+//===----------------------------------------------------------------------===//
+
+def Cake_WarpReduceOp : Cake_Op<"warp_reduce", [Pure, SameOperandsAndResultType]> {
+  let summary = "a butterfly shuffle reduction across the lanes of a warp";
+  let description = [{
+    Reduces `value` over groups of `lanes` consecutive lanes (2, 4, 8, 16 or 32; default 32) with
+    `sum`, `max` or `min`; every lane of a group receives the result. All 32 lanes of the warp must
+    execute it. `max`/`min` on floats propagate NaN.
+
+    ```mlir
+    %s = cake.warp_reduce sum %v : f32
+    %m = cake.warp_reduce max %v {lanes = 8 : i64} : f32
+    ```
+  }];
+  let arguments = (ins Cake_ReduceKindAttr:$kind, AnyTypeOf<[I32, F32]>:$value,
+                       DefaultValuedAttr<I64Attr, "32">:$lanes);
+  let results = (outs AnyTypeOf<[I32, F32]>:$result);
+  let assemblyFormat = "$kind $value attr-dict `:` type($value)";
+  let hasVerifier = 1;
+}
+
+def Cake_WarpArgReduceOp : Cake_Op<"warp_arg_reduce", [Pure]> {
+  let summary = "a shuffle reduction of (value, index) pairs: argmin or argmax across a warp";
+  let description = [{
+    Reduces the pairs (`value`, `index`) over groups of `lanes` consecutive lanes and returns the
+    winning pair to every lane of the group. Ties go to the smaller index, so the result does not depend
+    on the order of lanes. All 32 lanes of the warp must execute it.
+
+    ```mlir
+    %best, %arg = cake.warp_arg_reduce argmin %d, %k : f32, i32
+    ```
+  }];
+  let arguments = (ins Cake_ArgReduceKindAttr:$kind, F32:$value, I32:$index,
+                       DefaultValuedAttr<I64Attr, "32">:$lanes);
+  let results = (outs F32:$result_value, I32:$result_index);
+  let assemblyFormat = "$kind $value `,` $index attr-dict `:` type($value) `,` type($index)";
+  let hasVerifier = 1;
+}
+
+#endif // CAKE_IR_CAKEOPS_TD

@@ -1,0 +1,31 @@
+//===- Pipelines.h - named cake pipelines -----------------------*- C++ -*-===//
+#ifndef CAKE_PIPELINES_PIPELINES_H
+#define CAKE_PIPELINES_PIPELINES_H
+
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassOptions.h"
+
+namespace mlir::cake {
+
+struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
+  PassOptions::Option<std::string> chip{
+      *this, "chip", llvm::cl::desc("Target chip; default: the kernels' target"),
+      llvm::cl::init("")};
+  PassOptions::Option<std::string> features{
+      *this, "features", llvm::cl::desc("PTX features; default +ptx80 (+ptx86 for sm_100a)"),
+      llvm::cl::init("")};
+  PassOptions::Option<unsigned> optLevel{*this, "opt-level",
+                                         llvm::cl::desc("LLVM optimization level (0 to 3)"),
+                                         llvm::cl::init(3)};
+};
+
+/// cake -> gpu.module of LLVM-dialect NVVM kernels with an #nvvm.target, ready for
+/// gpu-module-to-binary. Fails if a pass it needs is not registered.
+LogicalResult buildLowerToNVVMPipeline(OpPassManager &pm, const LowerToNVVMOptions &options);
+
+/// Registers `cake-lower-to-nvvm` with the pass registry (cake-opt --help lists it).
+void registerCakePipelines();
+
+} // namespace mlir::cake
+
+#endif // CAKE_PIPELINES_PIPELINES_H

@@ -1,0 +1,96 @@
+//===- CakeToNVVM.cpp - the cake-convert-to-nvvm pass ---------------------===//
+#include "Cake/Conversion/CakeToNVVM.h"
+#include "Cake/Conversion/Passes.h"
+#include "Cake/IR/CakeOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+namespace mlir::cake {
+#define GEN_PASS_DEF_CAKECONVERTTONVVMPASS
+#include "Cake/Conversion/Passes.h.inc"
+} // namespace mlir::cake
+
+using namespace mlir;
+using namespace mlir::cake;
+
+void populateCakeMemoryPatterns(CakeTypeConverter &converter, RewritePatternSet &patterns);
+void populateCakeThreadPatterns(CakeTypeConverter &converter, RewritePatternSet &patterns);
+
+CakeTypeConverter::CakeTypeConverter(MLIRContext *context) {
+  addConversion([](Type type) { return type; });
+  addConversion([context](GlobalTensorType) { return LLVM::LLVMPointerType::get(context, 1); });
+  addConversion([context](SmemType) { return LLVM::LLVMPointerType::get(context, 3); });
+}
+
+void mlir::cake::populateCakeToNVVMPatterns(CakeTypeConverter &converter,
+                                            RewritePatternSet &patterns) {
+  populateCakeMemoryPatterns(converter, patterns);
+  populateCakeThreadPatterns(converter, patterns);
+}
+
+namespace {
+struct CakeConvertToNVVMPass
+    : public mlir::cake::impl::CakeConvertToNVVMPassBase<CakeConvertToNVVMPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SmallVector<KernelOp> kernels(module.getOps<KernelOp>());
+    if (kernels.empty())
+      return;
+
+    // One gpu.module, one chip: every kernel of the module must agree on the target.
+    StringRef target = kernels.front().getTarget();
+    bool mismatch = false;
+    for (KernelOp kernel : kernels) {
+      if (kernel.getTarget() == target)
+        continue;
+      kernel.emitError() << "kernels of one module must share a target: expected '" << target
+                         << "', got '" << kernel.getTarget() << "'";
+      kernels.front().emitRemark() << "the first kernel's target is set here";
+      mismatch = true;
+    }
+    if (mismatch)
+      return signalPassFailure();
+
+    std::string chipName = chip.empty() ? target.str() : chip.getValue();
+    if (!isKnownTarget(chipName)) {
+      module.emitError() << "unknown chip '" << chipName
+                         << "', expected one of sm_80, sm_90, sm_90a, sm_100a";
+      return signalPassFailure();
+    }
+    std::string featureList =
+        !features.empty() ? features.getValue() : (chipName == "sm_100a" ? "+ptx86" : "+ptx80");
+    if (optLevel > 3) {
+      module.emitError() << "expected opt-level 0 to 3, got " << optLevel;
+      return signalPassFailure();
+    }
+
+    OpBuilder b(module.getContext());
+    b.setInsertionPointToEnd(module.getBody());
+    auto targetAttr = NVVM::NVVMTargetAttr::get(module.getContext(), optLevel,
+                                                "nvptx64-nvidia-cuda", chipName, featureList);
+    auto gpuModule = gpu::GPUModuleOp::create(b, module.getLoc(), "cake_kernels",
+                                              b.getArrayAttr({targetAttr}));
+    module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(), b.getUnitAttr());
+
+    for (KernelOp kernel : kernels)
+      if (failed(convertKernelToGPUFunc(kernel, gpuModule)))
+        return signalPassFailure();
+
+    CakeTypeConverter converter(&getContext());
+    RewritePatternSet patterns(&getContext());
+    populateCakeToNVVMPatterns(converter, patterns);
+    ConversionTarget conversionTarget(getContext());
+    conversionTarget.addIllegalDialect<CakeDialect>();
+    conversionTarget.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+    if (failed(applyPartialConversion(gpuModule, conversionTarget, std::move(patterns))))
+      signalPassFailure();
+  }
+};
+} // namespace

@@ -1,0 +1,164 @@
+//===- ThreadPatterns.cpp - cake ids, barriers, warp reductions -> gpu ----===//
+#include "Cake/Conversion/CakeToNVVM.h"
+#include "Cake/IR/CakeOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+
+using namespace mlir;
+using namespace mlir::cake;
+
+namespace {
+
+gpu::Dimension toGPU(Dim dim) { return static_cast<gpu::Dimension>(dim); }
+
+/// Lowers `OpTy` (with a `dim`) to the gpu op `GPUOpTy` of the same dimension.
+template <typename OpTy, typename GPUOpTy>
+struct DimIdLowering : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  LogicalResult matchAndRewrite(OpTy op, typename OpTy::Adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<GPUOpTy>(op, toGPU(op.getDim()));
+    return success();
+  }
+};
+
+/// The static block size recorded on the lowered kernel.
+SmallVector<int64_t, 3> knownBlockSize(Operation *op) {
+  auto func = op->getParentOfType<gpu::GPUFuncOp>();
+  std::optional<ArrayRef<int32_t>> dims = func.getKnownBlockSize();
+  return SmallVector<int64_t, 3>(dims->begin(), dims->end());
+}
+
+struct BlockDimLowering : OpConversionPattern<BlockDimOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(BlockDimOp op, OpAdaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    int64_t extent = knownBlockSize(op)[static_cast<unsigned>(op.getDim())];
+    rewriter.replaceOpWithNewOp<arith::ConstantIndexOp>(op, extent);
+    return success();
+  }
+};
+
+/// Linear thread index over the static block, divided by `groupSize` threads.
+Value linearThreadGroup(Operation *op, ConversionPatternRewriter &rewriter, int64_t groupSize) {
+  Location loc = op->getLoc();
+  SmallVector<int64_t, 3> block = knownBlockSize(op);
+  Value linear = gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x);
+  int64_t stride = block[0];
+  for (unsigned d = 1; d < 3; ++d) {
+    if (block[d] == 1)
+      continue;
+    Value id = gpu::ThreadIdOp::create(rewriter, loc, static_cast<gpu::Dimension>(d));
+    Value scaled = arith::MulIOp::create(
+        rewriter, loc, id, arith::ConstantIndexOp::create(rewriter, loc, stride));
+    linear = arith::AddIOp::create(rewriter, loc, linear, scaled);
+    stride *= block[d];
+  }
+  return arith::DivUIOp::create(rewriter, loc, linear,
+                                arith::ConstantIndexOp::create(rewriter, loc, groupSize));
+}
+
+template <typename OpTy, int64_t GroupSize>
+struct GroupIdLowering : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  LogicalResult matchAndRewrite(OpTy op, typename OpTy::Adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOp(op, linearThreadGroup(op, rewriter, GroupSize));
+    return success();
+  }
+};
+
+struct LaneIdLowering : OpConversionPattern<LaneIdOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(LaneIdOp op, OpAdaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<gpu::LaneIdOp>(op, /*upper_bound=*/nullptr);
+    return success();
+  }
+};
+
+struct BarrierLowering : OpConversionPattern<BarrierOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(BarrierOp op, OpAdaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<gpu::BarrierOp>(op);
+    return success();
+  }
+};
+
+/// One butterfly step: the value `offset` lanes away (xor), over the full warp.
+Value shuffleXor(ConversionPatternRewriter &rewriter, Location loc, Value value, int64_t offset) {
+  Value offsetValue = arith::ConstantIntOp::create(rewriter, loc, rewriter.getI32Type(), offset);
+  Value width = arith::ConstantIntOp::create(rewriter, loc, rewriter.getI32Type(), 32);
+  return gpu::ShuffleOp::create(rewriter, loc, value, offsetValue, width, gpu::ShuffleMode::XOR)
+      .getShuffleResult();
+}
+
+Value combine(ConversionPatternRewriter &rewriter, Location loc, ReduceKind kind, Value lhs,
+              Value rhs) {
+  bool isFloat = isa<FloatType>(lhs.getType());
+  switch (kind) {
+  case ReduceKind::sum:
+    return isFloat ? arith::AddFOp::create(rewriter, loc, lhs, rhs).getResult()
+                   : arith::AddIOp::create(rewriter, loc, lhs, rhs).getResult();
+  case ReduceKind::max:
+    return isFloat ? arith::MaximumFOp::create(rewriter, loc, lhs, rhs).getResult()
+                   : arith::MaxSIOp::create(rewriter, loc, lhs, rhs).getResult();
+  case ReduceKind::min:
+    return isFloat ? arith::MinimumFOp::create(rewriter, loc, lhs, rhs).getResult()
+                   : arith::MinSIOp::create(rewriter, loc, lhs, rhs).getResult();
+  }
+  llvm_unreachable("unknown reduction");
+}
+
+struct WarpReduceLowering : OpConversionPattern<WarpReduceOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(WarpReduceOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value value = adaptor.getValue();
+    for (int64_t offset = op.getLanes() / 2; offset >= 1; offset /= 2)
+      value = combine(rewriter, loc, op.getKind(), value, shuffleXor(rewriter, loc, value, offset));
+    rewriter.replaceOp(op, value);
+    return success();
+  }
+};
+
+struct WarpArgReduceLowering : OpConversionPattern<WarpArgReduceOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(WarpArgReduceOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value value = adaptor.getValue();
+    Value index = adaptor.getIndex();
+    auto better = op.getKind() == ArgReduceKind::argmin ? arith::CmpFPredicate::OLT
+                                                        : arith::CmpFPredicate::OGT;
+    for (int64_t offset = op.getLanes() / 2; offset >= 1; offset /= 2) {
+      Value otherValue = shuffleXor(rewriter, loc, value, offset);
+      Value otherIndex = shuffleXor(rewriter, loc, index, offset);
+      // Take the other pair if strictly better, or equal with a smaller index: order-independent.
+      Value strictly = arith::CmpFOp::create(rewriter, loc, better, otherValue, value);
+      Value equal = arith::CmpFOp::create(rewriter, loc, arith::CmpFPredicate::OEQ, otherValue, value);
+      Value smaller =
+          arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::slt, otherIndex, index);
+      Value tieWin = arith::AndIOp::create(rewriter, loc, equal, smaller);
+      Value take = arith::OrIOp::create(rewriter, loc, strictly, tieWin);
+      value = arith::SelectOp::create(rewriter, loc, take, otherValue, value);
+      index = arith::SelectOp::create(rewriter, loc, take, otherIndex, index);
+    }
+    rewriter.replaceOp(op, {value, index});
+    return success();
+  }
+};
+
+} // namespace
+
+void populateCakeThreadPatterns(CakeTypeConverter &converter, RewritePatternSet &patterns) {
+  patterns.add<DimIdLowering<ThreadIdOp, gpu::ThreadIdOp>, DimIdLowering<BlockIdOp, gpu::BlockIdOp>,
+               DimIdLowering<GridDimOp, gpu::GridDimOp>, DimIdLowering<ClusterIdOp, gpu::ClusterIdOp>,
+               DimIdLowering<ClusterBlockIdOp, gpu::ClusterBlockIdOp>, BlockDimLowering,
+               GroupIdLowering<WarpIdOp, 32>, GroupIdLowering<WarpgroupIdOp, 128>, LaneIdLowering,
+               BarrierLowering, WarpReduceLowering, WarpArgReduceLowering>(converter,
+                                                                          patterns.getContext());
+}

@@ -1,0 +1,299 @@
+//===- CakeOps.cpp - cake operations --------------------------------------===//
+#include "Cake/IR/CakeOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/FunctionImplementation.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringSet.h"
+
+using namespace mlir;
+using namespace mlir::cake;
+
+#define GET_OP_CLASSES
+#include "Cake/IR/CakeOps.cpp.inc"
+
+//===----------------------------------------------------------------------===//
+// KernelOp
+//===----------------------------------------------------------------------===//
+
+void KernelOp::build(OpBuilder &builder, OperationState &state, StringRef name, FunctionType type,
+                     StringRef target, ArrayRef<int64_t> block, ArrayRef<StringRef> symbols,
+                     AffineMap grid) {
+  state.addAttribute(getSymNameAttrName(state.name), builder.getStringAttr(name));
+  state.addAttribute(getFunctionTypeAttrName(state.name), TypeAttr::get(type));
+  state.addAttribute(getTargetAttrName(state.name), builder.getStringAttr(target));
+  state.addAttribute(getBlockAttrName(state.name), builder.getDenseI64ArrayAttr(block));
+  state.addAttribute(getSymbolsAttrName(state.name), builder.getStrArrayAttr(symbols));
+  state.addAttribute(getGridAttrName(state.name), AffineMapAttr::get(grid));
+  Region *body = state.addRegion();
+  Block *entry = new Block();
+  body->push_back(entry);
+  for (Type input : type.getInputs())
+    entry->addArgument(input, state.location);
+}
+
+ParseResult KernelOp::parse(OpAsmParser &parser, OperationState &result) {
+  auto buildType = [](Builder &builder, ArrayRef<Type> args, ArrayRef<Type> results,
+                      function_interface_impl::VariadicFlag, std::string &) {
+    return builder.getFunctionType(args, results);
+  };
+  return function_interface_impl::parseFunctionOp(
+      parser, result, /*allowVariadic=*/false, getFunctionTypeAttrName(result.name), buildType,
+      getArgAttrsAttrName(result.name), getResAttrsAttrName(result.name));
+}
+
+void KernelOp::print(OpAsmPrinter &p) {
+  function_interface_impl::printFunctionOp(p, *this, /*isVariadic=*/false,
+                                           getFunctionTypeAttrName(), getArgAttrsAttrName(),
+                                           getResAttrsAttrName());
+}
+
+int64_t KernelOp::getNumThreads() {
+  int64_t n = 1;
+  for (int64_t extent : getBlock())
+    n *= extent;
+  return n;
+}
+
+static SmallVector<int64_t, 3> padTo3(ArrayRef<int64_t> dims) {
+  SmallVector<int64_t, 3> padded(dims.begin(), dims.end());
+  padded.resize(3, 1);
+  return padded;
+}
+
+SmallVector<int64_t, 3> KernelOp::getBlockDims() { return padTo3(getBlock()); }
+
+SmallVector<int64_t, 3> KernelOp::getClusterDims() {
+  if (std::optional<ArrayRef<int64_t>> cluster = getCluster())
+    return padTo3(*cluster);
+  return {1, 1, 1};
+}
+
+std::optional<unsigned> KernelOp::getSymbolIndex(StringRef name) {
+  for (auto [index, symbol] : llvm::enumerate(getSymbols()))
+    if (cast<StringAttr>(symbol).getValue() == name)
+      return index;
+  return std::nullopt;
+}
+
+SmallVector<StringRef> KernelOp::getSymbolNames() {
+  SmallVector<StringRef> names;
+  for (Attribute symbol : getSymbols())
+    names.push_back(cast<StringAttr>(symbol).getValue());
+  return names;
+}
+
+/// Maximum dynamic shared memory one block may request on `target`.
+static int64_t getMaxDynamicSharedBytes(StringRef target) {
+  return target == "sm_80" ? 163 * 1024 : 227 * 1024;
+}
+
+static bool isIdentifier(StringRef name) {
+  if (name.empty() || !(llvm::isAlpha(name[0]) || name[0] == '_'))
+    return false;
+  return llvm::all_of(name, [](char c) { return llvm::isAlnum(c) || c == '_'; });
+}
+
+LogicalResult KernelOp::verify() {
+  StringRef target = getTarget();
+  if (!isKnownTarget(target))
+    return emitOpError() << "unknown target '" << target
+                         << "', expected one of sm_80, sm_90, sm_90a, sm_100a";
+
+  ArrayRef<int64_t> block = getBlock();
+  if (block.empty() || block.size() > 3)
+    return emitOpError() << "expected 1 to 3 block extents, got " << block.size();
+  if (llvm::any_of(block, [](int64_t e) { return e < 1; }))
+    return emitOpError() << "expected positive block extents";
+  int64_t threads = getNumThreads();
+  if (threads > 1024)
+    return emitOpError() << "expected at most 1024 threads per block, got " << threads;
+  if (threads % 32 != 0)
+    return emitOpError() << "expected a whole number of warps per block (a multiple of 32 "
+                            "threads), got "
+                         << threads;
+
+  if (std::optional<ArrayRef<int64_t>> cluster = getCluster()) {
+    if (cluster->empty() || cluster->size() > 3)
+      return emitOpError() << "expected 1 to 3 cluster extents, got " << cluster->size();
+    int64_t blocks = 1;
+    for (int64_t e : *cluster) {
+      if (e < 1)
+        return emitOpError() << "expected positive cluster extents";
+      blocks *= e;
+    }
+    if (blocks > 8)
+      return emitOpError() << "expected at most 8 blocks per cluster, got " << blocks;
+    if (target == "sm_80")
+      return emitOpError() << "thread block clusters need sm_90 or later, got " << target;
+  }
+
+  llvm::StringSet<> seen;
+  for (StringRef symbol : getSymbolNames()) {
+    if (!isIdentifier(symbol))
+      return emitOpError() << "expected symbol names to be identifiers, got '" << symbol << "'";
+    if (!seen.insert(symbol).second)
+      return emitOpError() << "symbol '" << symbol << "' is declared twice";
+  }
+
+  AffineMap grid = getGrid();
+  if (grid.getNumDims() != 0 || grid.getNumSymbols() != getSymbols().size())
+    return emitOpError() << "expected the grid map to have 0 dimensions and one symbol per "
+                            "problem-size symbol ("
+                         << getSymbols().size() << "), got " << grid.getNumDims()
+                         << " dimensions and " << grid.getNumSymbols() << " symbols";
+  if (grid.getNumResults() < 1 || grid.getNumResults() > 3)
+    return emitOpError() << "expected 1 to 3 grid extents, got " << grid.getNumResults();
+
+  int64_t dynamicSmem = getDynamicSmem();
+  if (dynamicSmem < 0 || dynamicSmem > getMaxDynamicSharedBytes(target))
+    return emitOpError() << "expected dynamic_smem in [0, " << getMaxDynamicSharedBytes(target)
+                         << "] bytes on " << target << ", got " << dynamicSmem;
+
+  if (!getResultTypes().empty())
+    return emitOpError() << "expected no results, got " << getResultTypes().size();
+  for (auto [index, type] : llvm::enumerate(getArgumentTypes())) {
+    auto tensor = dyn_cast<GlobalTensorType>(type);
+    if (!tensor) {
+      if (!type.isInteger(32) && !type.isInteger(64) && !type.isF32() && !type.isF64())
+        return emitOpError() << "parameter #" << index
+                             << " must be a !cake.tensor or a scalar (i32, i64, f32, f64), got "
+                             << type;
+      continue;
+    }
+    for (ArrayAttr list : {tensor.getShape(), tensor.getStrides()})
+      for (Attribute entry : list)
+        if (auto name = dyn_cast<StringAttr>(entry); name && !seen.contains(name.getValue()))
+          return emitOpError() << "parameter #" << index << " refers to unknown symbol '"
+                               << name.getValue() << "'";
+  }
+  return success();
+}
+
+LogicalResult KernelOp::verifyRegions() {
+  Block &entry = getBody().front();
+  if (entry.empty() || !isa<ReturnOp>(entry.back()))
+    return emitOpError() << "expected the body to end with cake.return";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// ProblemSizeOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult ProblemSizeOp::verify() {
+  auto kernel = (*this)->getParentOfType<KernelOp>();
+  if (!kernel)
+    return emitOpError() << "expected to be inside a cake.kernel";
+  if (!kernel.getSymbolIndex(getSymbol()))
+    return emitOpError() << "unknown problem-size symbol '" << getSymbol()
+                         << "', the kernel declares [" << llvm::join(kernel.getSymbolNames(), ", ")
+                         << "]";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// LoadOp / StoreOp
+//===----------------------------------------------------------------------===//
+
+static int64_t getAccessWidth(Type registerType) {
+  if (auto vector = dyn_cast<VectorType>(registerType))
+    return vector.getNumElements();
+  return 1;
+}
+
+/// The checks loads and stores share: index count, element type, access size, masking.
+static LogicalResult verifyAccess(Operation *op, Type memoryType, Type registerType,
+                                  size_t numIndices, bool masked) {
+  Type element = getElementTypeOrSelf(registerType);
+  Type memoryElement;
+  unsigned rank;
+  if (auto tensor = dyn_cast<GlobalTensorType>(memoryType)) {
+    memoryElement = tensor.getElementType();
+    rank = tensor.getRank();
+  } else {
+    auto smem = cast<SmemType>(memoryType);
+    memoryElement = smem.getElementType();
+    rank = smem.getRank();
+  }
+  if (numIndices != rank)
+    return op->emitOpError() << "expected " << rank << " indices, got " << numIndices;
+  if (element != memoryElement)
+    return op->emitOpError() << "expected element type " << memoryElement << ", got " << element;
+
+  int64_t width = getAccessWidth(registerType);
+  int64_t bytes = width * getElementBytes(element);
+  if (bytes > 16 || !llvm::isPowerOf2_64(bytes))
+    return op->emitOpError() << "expected an access of 1, 2, 4, 8 or 16 bytes, got " << bytes
+                             << " bytes (" << width << " x " << element << ")";
+
+  if (auto tensor = dyn_cast<GlobalTensorType>(memoryType)) {
+    if (width > 1 && tensor.hasExplicitStrides()) {
+      auto inner = dyn_cast<IntegerAttr>(tensor.getStrides()[rank - 1]);
+      if (!inner || inner.getInt() != 1)
+        return op->emitOpError()
+               << "a vector access needs stride 1 in the innermost dimension of " << memoryType;
+    }
+    // A static outer stride that is not a multiple of the width misaligns every other row.
+    for (unsigned dim = 0; width > 1 && dim + 1 < rank; ++dim) {
+      int64_t stride = 1;
+      bool isStatic = true;
+      for (Attribute factor : tensor.getStrideFactors(dim)) {
+        if (auto intAttr = dyn_cast<IntegerAttr>(factor))
+          stride *= intAttr.getInt();
+        else
+          isStatic = false;
+      }
+      if (isStatic && stride % width != 0)
+        return op->emitOpError() << "expected the stride of dimension " << dim << " (" << stride
+                                 << ") to be a multiple of the vector width (" << width
+                                 << "), else rows are misaligned";
+    }
+    return success();
+  }
+  auto smem = cast<SmemType>(memoryType);
+  if (masked)
+    return op->emitOpError() << "'masked' applies to global tensors only; shared buffers have "
+                                "static extents";
+  if (smem.getShape().back() % width != 0)
+    return op->emitOpError() << "expected the innermost extent (" << smem.getShape().back()
+                             << ") to be a multiple of the vector width (" << width << ")";
+  return success();
+}
+
+int64_t LoadOp::getWidth() { return getAccessWidth(getResult().getType()); }
+
+LogicalResult LoadOp::verify() {
+  if (failed(verifyAccess(*this, getSource().getType(), getResult().getType(),
+                          getIndices().size(), getMasked())))
+    return failure();
+  if (Value pad = getPad()) {
+    if (!getMasked())
+      return emitOpError() << "'pad' needs 'masked'";
+    Type element = getElementTypeOrSelf(getResult().getType());
+    if (pad.getType() != element)
+      return emitOpError() << "expected pad of type " << element << ", got " << pad.getType();
+  }
+  return success();
+}
+
+int64_t StoreOp::getWidth() { return getAccessWidth(getValue().getType()); }
+
+LogicalResult StoreOp::verify() {
+  return verifyAccess(*this, getDest().getType(), getValue().getType(), getIndices().size(),
+                      getMasked());
+}
+
+//===----------------------------------------------------------------------===//
+// Warp reductions
+//===----------------------------------------------------------------------===//
+
+static LogicalResult verifyLanes(Operation *op, int64_t lanes) {
+  if (!llvm::is_contained({2, 4, 8, 16, 32}, lanes))
+    return op->emitOpError() << "expected lanes to be 2, 4, 8, 16 or 32, got " << lanes;
+  return success();
+}
+
+LogicalResult WarpReduceOp::verify() { return verifyLanes(*this, getLanes()); }
+LogicalResult WarpArgReduceOp::verify() { return verifyLanes(*this, getLanes()); }

@@ -1,0 +1,214 @@
+//===- CakeTypes.cpp - cake types -----------------------------------------===//
+#include "Cake/IR/CakeTypes.h"
+#include "Cake/IR/CakeDialect.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::cake;
+
+#define GET_TYPEDEF_CLASSES
+#include "Cake/IR/CakeOpsTypes.cpp.inc"
+
+void CakeDialect::registerTypes() {
+  addTypes<
+#define GET_TYPEDEF_LIST
+#include "Cake/IR/CakeOpsTypes.cpp.inc"
+      >();
+}
+
+ArrayRef<StringRef> mlir::cake::getKnownTargets() {
+  static const StringRef targets[] = {"sm_80", "sm_90", "sm_90a", "sm_100a"};
+  return targets;
+}
+
+bool mlir::cake::isKnownTarget(StringRef target) {
+  return llvm::is_contained(getKnownTargets(), target);
+}
+
+unsigned mlir::cake::getElementBytes(Type type) {
+  return std::max<unsigned>(1, type.getIntOrFloatBitWidth() / 8);
+}
+
+static bool isElementType(Type type) {
+  if (auto intType = dyn_cast<IntegerType>(type))
+    return llvm::is_contained({8u, 32u, 64u}, intType.getWidth());
+  return isa<Float16Type, BFloat16Type, Float32Type, Float64Type>(type);
+}
+
+//===----------------------------------------------------------------------===//
+// GlobalTensorType
+//===----------------------------------------------------------------------===//
+
+/// Parses `[e0, e1, ...]` where each entry is an integer or a bare identifier.
+static ParseResult parseExtentList(AsmParser &parser, ArrayAttr &result) {
+  SmallVector<Attribute> entries;
+  Builder &b = parser.getBuilder();
+  auto parseEntry = [&]() -> ParseResult {
+    int64_t value;
+    OptionalParseResult intResult = parser.parseOptionalInteger(value);
+    if (intResult.has_value()) {
+      if (failed(*intResult))
+        return failure();
+      entries.push_back(b.getI64IntegerAttr(value));
+      return success();
+    }
+    StringRef name;
+    if (parser.parseKeyword(&name))
+      return failure();
+    entries.push_back(b.getStringAttr(name));
+    return success();
+  };
+  if (parser.parseCommaSeparatedList(AsmParser::Delimiter::Square, parseEntry))
+    return failure();
+  result = b.getArrayAttr(entries);
+  return success();
+}
+
+static void printExtentList(AsmPrinter &printer, ArrayAttr list) {
+  printer << '[';
+  llvm::interleaveComma(list, printer, [&](Attribute entry) {
+    if (auto intAttr = dyn_cast<IntegerAttr>(entry))
+      printer << intAttr.getInt();
+    else
+      printer << cast<StringAttr>(entry).getValue();
+  });
+  printer << ']';
+}
+
+Type GlobalTensorType::parse(AsmParser &parser) {
+  ArrayAttr shape, strides = parser.getBuilder().getArrayAttr({});
+  Type elementType;
+  if (parser.parseLess() || parseExtentList(parser, shape) || parser.parseComma() ||
+      parser.parseType(elementType))
+    return {};
+  if (succeeded(parser.parseOptionalComma())) {
+    if (parser.parseKeyword("strides") || parseExtentList(parser, strides))
+      return {};
+  }
+  if (parser.parseGreater())
+    return {};
+  return GlobalTensorType::getChecked(
+      [&] { return parser.emitError(parser.getNameLoc()); }, parser.getContext(), shape,
+      elementType, strides);
+}
+
+void GlobalTensorType::print(AsmPrinter &printer) const {
+  printer << '<';
+  printExtentList(printer, getShape());
+  printer << ", " << getElementType();
+  if (hasExplicitStrides()) {
+    printer << ", strides ";
+    printExtentList(printer, getStrides());
+  }
+  printer << '>';
+}
+
+static LogicalResult verifyExtents(function_ref<InFlightDiagnostic()> emitError, ArrayAttr list,
+                                   StringRef what, bool allowZero) {
+  for (Attribute entry : list) {
+    if (auto intAttr = dyn_cast<IntegerAttr>(entry)) {
+      if (intAttr.getInt() < 0 || (!allowZero && intAttr.getInt() == 0))
+        return emitError() << "expected " << what << " to be positive, got " << intAttr.getInt();
+      continue;
+    }
+    if (!isa<StringAttr>(entry))
+      return emitError() << "expected " << what << " to be an integer or a symbol name";
+  }
+  return success();
+}
+
+LogicalResult GlobalTensorType::verify(function_ref<InFlightDiagnostic()> emitError, ArrayAttr shape,
+                                 Type elementType, ArrayAttr strides) {
+  if (shape.empty())
+    return emitError() << "expected a tensor of rank 1 or more";
+  if (!isElementType(elementType))
+    return emitError() << "expected element type i8, i32, i64, f16, bf16, f32 or f64, got "
+                       << elementType;
+  if (failed(verifyExtents(emitError, shape, "extent", /*allowZero=*/false)) ||
+      failed(verifyExtents(emitError, strides, "stride", /*allowZero=*/true)))
+    return failure();
+  if (!strides.empty() && strides.size() != shape.size())
+    return emitError() << "expected " << shape.size() << " strides, got " << strides.size();
+  return success();
+}
+
+SmallVector<Attribute> GlobalTensorType::getStrideFactors(unsigned dim) const {
+  if (hasExplicitStrides())
+    return {getStrides()[dim]};
+  SmallVector<Attribute> factors;
+  for (unsigned d = dim + 1, e = getRank(); d < e; ++d)
+    factors.push_back(getShape()[d]);
+  return factors;
+}
+
+unsigned GlobalTensorType::getElementBytes() const {
+  return ::mlir::cake::getElementBytes(getElementType());
+}
+
+//===----------------------------------------------------------------------===//
+// SmemType
+//===----------------------------------------------------------------------===//
+
+Type SmemType::parse(AsmParser &parser) {
+  SmallVector<int64_t> shape;
+  Type elementType;
+  int64_t swizzle = 0;
+  if (parser.parseLess() || parser.parseDimensionList(shape, /*allowDynamic=*/false) ||
+      parser.parseType(elementType))
+    return {};
+  if (succeeded(parser.parseOptionalComma())) {
+    if (parser.parseKeyword("swizzle") || parser.parseEqual() || parser.parseInteger(swizzle))
+      return {};
+  }
+  if (parser.parseGreater())
+    return {};
+  return SmemType::getChecked([&] { return parser.emitError(parser.getNameLoc()); },
+                              parser.getContext(), shape, elementType, swizzle);
+}
+
+void SmemType::print(AsmPrinter &printer) const {
+  printer << '<';
+  for (int64_t extent : getShape())
+    printer << extent << 'x';
+  printer << getElementType();
+  if (getSwizzle())
+    printer << ", swizzle = " << getSwizzle();
+  printer << '>';
+}
+
+LogicalResult SmemType::verify(function_ref<InFlightDiagnostic()> emitError,
+                               ArrayRef<int64_t> shape, Type elementType, int64_t swizzle) {
+  if (shape.empty())
+    return emitError() << "expected a shared buffer of rank 1 or more";
+  for (int64_t extent : shape)
+    if (extent <= 0)
+      return emitError() << "expected static positive extents, got " << extent;
+  if (!isElementType(elementType))
+    return emitError() << "expected element type i8, i32, i64, f16, bf16, f32 or f64, got "
+                       << elementType;
+  if (!llvm::is_contained({0, 32, 64, 128}, swizzle))
+    return emitError() << "expected swizzle 32, 64 or 128 (bytes), got " << swizzle;
+  if (swizzle) {
+    int64_t rowBytes = shape.back() * ::mlir::cake::getElementBytes(elementType);
+    if (rowBytes % 16 != 0)
+      return emitError() << "expected a swizzled buffer's innermost extent to be a multiple of "
+                            "16 bytes, got "
+                         << rowBytes << " bytes";
+  }
+  return success();
+}
+
+int64_t SmemType::getNumElements() const {
+  int64_t n = 1;
+  for (int64_t extent : getShape())
+    n *= extent;
+  return n;
+}
+
+unsigned SmemType::getElementBytes() const {
+  return ::mlir::cake::getElementBytes(getElementType());
+}

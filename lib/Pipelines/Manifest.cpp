@@ -1,0 +1,206 @@
+//===- Manifest.cpp - the kernel manifest (host ABI) ----------------------===//
+#include "Cake/Pipelines/Manifest.h"
+#include "Cake/IR/CakeOps.h"
+
+#include "mlir/IR/AffineExprVisitor.h"
+#include "llvm/ADT/SetVector.h"
+#include <set>
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace mlir::cake;
+
+std::string mlir::cake::printManifestExpr(AffineExpr expr, ArrayRef<StringRef> symbols) {
+  auto recurse = [&](AffineExpr e) { return printManifestExpr(e, symbols); };
+  switch (expr.getKind()) {
+  case AffineExprKind::Constant:
+    return std::to_string(cast<AffineConstantExpr>(expr).getValue());
+  case AffineExprKind::SymbolId:
+    return symbols[cast<AffineSymbolExpr>(expr).getPosition()].str();
+  case AffineExprKind::DimId:
+    return "d" + std::to_string(cast<AffineDimExpr>(expr).getPosition());
+  default:
+    break;
+  }
+  auto binary = cast<AffineBinaryOpExpr>(expr);
+  std::string lhs = recurse(binary.getLHS()), rhs = recurse(binary.getRHS());
+  switch (expr.getKind()) {
+  case AffineExprKind::Add:
+    return "(" + lhs + " + " + rhs + ")";
+  case AffineExprKind::Mul:
+    return "(" + lhs + " * " + rhs + ")";
+  case AffineExprKind::FloorDiv:
+    return "floordiv(" + lhs + ", " + rhs + ")";
+  case AffineExprKind::CeilDiv:
+    return "ceildiv(" + lhs + ", " + rhs + ")";
+  case AffineExprKind::Mod:
+    return "mod(" + lhs + ", " + rhs + ")";
+  default:
+    llvm_unreachable("unknown affine expression kind");
+  }
+}
+
+/// Strips the outermost parentheses the printer adds around sums and products.
+static std::string topLevel(std::string text) {
+  if (text.size() >= 2 && text.front() == '(' && text.back() == ')') {
+    int depth = 0;
+    for (size_t i = 0; i < text.size(); ++i) {
+      depth += text[i] == '(' ? 1 : text[i] == ')' ? -1 : 0;
+      if (depth == 0 && i + 1 < text.size())
+        return text;
+    }
+    return text.substr(1, text.size() - 2);
+  }
+  return text;
+}
+
+static std::string entryText(Attribute entry) {
+  if (auto intAttr = dyn_cast<IntegerAttr>(entry))
+    return std::to_string(intAttr.getInt());
+  return cast<StringAttr>(entry).getValue().str();
+}
+
+/// The stride of `dim` as an expression, and whether it is a static multiple of `width`.
+static std::string strideText(GlobalTensorType type, unsigned dim, int64_t width, bool &aligned) {
+  SmallVector<Attribute> factors = type.getStrideFactors(dim);
+  if (factors.empty()) {
+    aligned = width == 1;
+    return "1";
+  }
+  std::string text;
+  int64_t constant = 1;
+  for (Attribute factor : factors) {
+    if (auto intAttr = dyn_cast<IntegerAttr>(factor))
+      constant *= intAttr.getInt();
+    text += (text.empty() ? "" : " * ") + entryText(factor);
+  }
+  // The op verifier rejects all-static strides that break alignment; symbolic ones need a check.
+  aligned = constant % width == 0;
+  return text;
+}
+
+static StringRef dtypeName(Type type) {
+  if (type.isF16())
+    return "f16";
+  if (type.isBF16())
+    return "bf16";
+  if (type.isF32())
+    return "f32";
+  if (type.isF64())
+    return "f64";
+  if (type.isInteger(8))
+    return "i8";
+  if (type.isInteger(32))
+    return "i32";
+  if (type.isInteger(64))
+    return "i64";
+  return "unknown";
+}
+
+static llvm::json::Array toJsonArray(ArrayRef<int64_t> values) {
+  llvm::json::Array array;
+  for (int64_t v : values)
+    array.push_back(v);
+  return array;
+}
+
+static int64_t staticSharedBytes(KernelOp kernel) {
+  int64_t bytes = 0;
+  kernel.walk([&](AllocSmemOp alloc) {
+    SmemType type = alloc.getBuffer().getType();
+    bytes = llvm::alignTo(bytes, type.getAlignment()) + type.getSizeInBytes();
+  });
+  return bytes;
+}
+
+static llvm::json::Object kernelManifest(KernelOp kernel) {
+  SmallVector<StringRef> symbols = kernel.getSymbolNames();
+  llvm::json::Array grid;
+  for (AffineExpr expr : kernel.getGrid().getResults())
+    grid.push_back(topLevel(printManifestExpr(expr, symbols)));
+  while (grid.size() < 3)
+    grid.push_back("1");
+
+  // Every symbol that sizes a tensor must be positive; vector accesses need their row strides
+  // to keep 16-byte (width-element) alignment.
+  llvm::SetVector<std::string, std::vector<std::string>, std::set<std::string>> constraints;
+  llvm::json::Array params;
+  Block &entry = kernel.getBody().front();
+  for (auto [index, arg] : llvm::enumerate(entry.getArguments())) {
+    llvm::json::Object param;
+    std::string name = "arg" + std::to_string(index);
+    if (auto nameAttr = kernel.getArgAttrOfType<StringAttr>(index, "cake.name"))
+      name = nameAttr.getValue().str();
+    param["name"] = name;
+    auto tensor = dyn_cast<GlobalTensorType>(arg.getType());
+    if (!tensor) {
+      param["kind"] = "scalar";
+      param["dtype"] = dtypeName(arg.getType());
+      params.push_back(std::move(param));
+      continue;
+    }
+    param["kind"] = "tensor";
+    param["dtype"] = dtypeName(tensor.getElementType());
+    llvm::json::Array shape, strides;
+    for (Attribute extent : tensor.getShape()) {
+      shape.push_back(entryText(extent));
+      if (isa<StringAttr>(extent))
+        constraints.insert(entryText(extent) + " >= 1");
+    }
+    bool reads = false, writes = false;
+    int64_t maxWidth = 1;
+    for (Operation *user : arg.getUsers()) {
+      if (auto load = dyn_cast<LoadOp>(user)) {
+        reads = true;
+        maxWidth = std::max(maxWidth, load.getWidth());
+      } else if (auto store = dyn_cast<StoreOp>(user)) {
+        writes = true;
+        maxWidth = std::max(maxWidth, store.getWidth());
+      }
+    }
+    for (unsigned dim = 0; dim < tensor.getRank(); ++dim) {
+      bool aligned;
+      std::string stride = strideText(tensor, dim, maxWidth, aligned);
+      strides.push_back(stride);
+      if (dim + 1 < tensor.getRank() && !aligned)
+        constraints.insert("mod(" + stride + ", " + std::to_string(maxWidth) + ") == 0");
+    }
+    param["shape"] = std::move(shape);
+    param["strides"] = std::move(strides);
+    param["access"] = reads && writes ? "readwrite" : writes ? "write" : "read";
+    params.push_back(std::move(param));
+  }
+  for (StringRef symbol : symbols)
+    params.push_back(llvm::json::Object{{"name", symbol}, {"kind", "symbol"}, {"dtype", "i64"}});
+
+  llvm::json::Array symbolList, constraintList;
+  for (StringRef symbol : symbols)
+    symbolList.push_back(symbol);
+  for (const std::string &constraint : constraints)
+    constraintList.push_back(constraint);
+
+  return llvm::json::Object{
+      {"entry", kernel.getSymName()},
+      {"target", kernel.getTarget()},
+      {"block", toJsonArray(kernel.getBlockDims())},
+      {"cluster", toJsonArray(kernel.getClusterDims())},
+      {"dynamic_shared_bytes", kernel.getDynamicSmem()},
+      {"static_shared_bytes", staticSharedBytes(kernel)},
+      {"symbols", std::move(symbolList)},
+      {"grid", std::move(grid)},
+      {"constraints", std::move(constraintList)},
+      {"params", std::move(params)},
+  };
+}
+
+FailureOr<llvm::json::Value> mlir::cake::buildManifest(ModuleOp module) {
+  llvm::json::Array kernels;
+  for (KernelOp kernel : module.getOps<KernelOp>())
+    kernels.push_back(kernelManifest(kernel));
+  if (kernels.empty())
+    return module.emitError() << "no cake.kernel in the module: a manifest needs cake-level IR";
+  return llvm::json::Value(llvm::json::Object{
+      {"cake_manifest_version", kManifestVersion},
+      {"kernels", std::move(kernels)},
+  });
+}

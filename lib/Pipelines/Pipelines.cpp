@@ -1,0 +1,34 @@
+//===- Pipelines.cpp - named cake pipelines -------------------------------===//
+#include "Cake/Pipelines/Pipelines.h"
+#include "Cake/Conversion/Passes.h"
+
+#include "mlir/Pass/PassRegistry.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace mlir;
+using namespace mlir::cake;
+
+LogicalResult mlir::cake::buildLowerToNVVMPipeline(OpPassManager &pm,
+                                                   const LowerToNVVMOptions &options) {
+  CakeConvertToNVVMPassOptions convertOptions;
+  convertOptions.chip = options.chip;
+  convertOptions.features = options.features;
+  convertOptions.optLevel = options.optLevel;
+  pm.addPass(createCakeConvertToNVVMPass(convertOptions));
+  // The upstream half, by name: the registry resolves it, so this file needs none of their
+  // (expensive) headers.
+  return parsePassPipeline("gpu.module(lower-affine, arith-expand, convert-scf-to-cf, "
+                           "convert-gpu-to-nvvm, convert-nvvm-to-llvm, canonicalize, cse, "
+                           "reconcile-unrealized-casts)",
+                           pm);
+}
+
+void mlir::cake::registerCakePipelines() {
+  PassPipelineRegistration<LowerToNVVMOptions>(
+      "cake-lower-to-nvvm",
+      "Lower cake kernels to a gpu.module of LLVM-dialect NVVM kernels with an #nvvm.target",
+      [](OpPassManager &pm, const LowerToNVVMOptions &options) {
+        // Registration cannot fail here; a missing upstream pass shows when the pipeline runs.
+        (void)buildLowerToNVVMPipeline(pm, options);
+      });
+}
