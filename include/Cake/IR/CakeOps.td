@@ -23,7 +23,7 @@ def Cake_RegisterType : AnyTypeOf<[Cake_ElementType, VectorOfRankAndType<[1], [I
 //===----------------------------------------------------------------------===//
 
 def Cake_KernelOp : Cake_Op<"kernel", [
-    FunctionOpInterface, IsolatedFromAbove, Symbol, SingleBlock, OpAsmOpInterface]> {
+    FunctionOpInterface, IsolatedFromAbove, Symbol, SingleBlock]> {
   let summary = "a GPU kernel with a static block size and symbolic problem sizes";
   let description = [{
     One GPU entry point. Its parameters are global tensors (`!cake.tensor`) and scalars (`i32`, `i64`,
@@ -71,7 +71,6 @@ def Cake_KernelOp : Cake_Op<"kernel", [
     ::mlir::Region *getCallableRegion() { return &getBody(); }
     ::llvm::ArrayRef<::mlir::Type> getArgumentTypes() { return getFunctionType().getInputs(); }
     ::llvm::ArrayRef<::mlir::Type> getResultTypes() { return getFunctionType().getResults(); }
-    static ::llvm::StringRef getDefaultDialect() { return "cake"; }
 
     /// Total threads per block.
     int64_t getNumThreads();
@@ -170,7 +169,7 @@ def Cake_AllocSmemOp : Cake_Op<"alloc_smem", [MemoryEffects<[MemAlloc]>]> {
     ```
   }];
   let results = (outs Cake_SmemType:$buffer);
-  let assemblyFormat = "attr-dict `:` type($buffer)";
+  let assemblyFormat = "attr-dict `:` qualified(type($buffer))";
 }
 
 def Cake_LoadOp : Cake_Op<"load", [MemoryEffects<[MemRead]>, AttrSizedOperandSegments]> {

@@ -1,0 +1,116 @@
+//===- Manifest.h - Kernel manifest loading and launch resolution -*- C++ -*-===//
+//
+// Loads the kernel manifest (docs/Manifest.md) into plain structs, validates
+// it, and resolves a kernel's launch (grid, tensor shapes/strides,
+// constraints) for concrete problem sizes.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CAKE_RUNNER_MANIFEST_H
+#define CAKE_RUNNER_MANIFEST_H
+
+#include "Cake/Runner/DType.h"
+#include "Cake/Runner/Expr.h"
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace cake::runner {
+
+class JsonValue;
+
+/// The manifest versions this library understands.
+constexpr int64_t kManifestVersion = 1;
+
+enum class ParamKind { Tensor, Scalar, Symbol };
+enum class Access { Read, Write, ReadWrite };
+
+const char *paramKindName(ParamKind kind);
+const char *accessName(Access access);
+
+/// One kernel parameter, in ABI order.
+struct ParamDesc {
+  std::string name;
+  ParamKind kind = ParamKind::Tensor;
+  DType dtype = DType::F32;
+  Access access = Access::Read; ///< Tensors only.
+  std::vector<Expr> shape;      ///< Tensors only, in elements.
+  std::vector<Expr> strides;    ///< Tensors only, in elements.
+
+  bool isInput() const { return access != Access::Write; }
+  bool isOutput() const { return access != Access::Read; }
+};
+
+/// One kernel of the manifest.
+struct KernelDesc {
+  std::string entry;
+  std::string target;
+  std::array<int64_t, 3> block = {1, 1, 1};
+  std::array<int64_t, 3> cluster = {1, 1, 1};
+  int64_t dynamicSharedBytes = 0;
+  int64_t staticSharedBytes = 0;
+  std::vector<std::string> symbols;
+  std::array<Expr, 3> grid;
+  std::vector<Expr> constraints;
+  std::vector<ParamDesc> params;
+
+  bool hasCluster() const {
+    return cluster[0] != 1 || cluster[1] != 1 || cluster[2] != 1;
+  }
+};
+
+struct Manifest {
+  int64_t version = 0;
+  std::vector<KernelDesc> kernels;
+};
+
+/// Validates a parsed manifest document into `out`. Errors name the offending
+/// field, e.g. "kernels[0].params[2] ('x'): unknown dtype 'f8'".
+bool parseManifest(const JsonValue &doc, Manifest &out, std::string &error);
+/// Parses JSON text then `parseManifest`.
+bool parseManifestText(std::string_view text, Manifest &out,
+                       std::string &error);
+/// Reads the file at `path` then `parseManifestText`.
+bool loadManifestFile(const std::string &path, Manifest &out,
+                      std::string &error);
+
+/// Finds kernel `entry`; an empty `entry` selects the only kernel.
+const KernelDesc *findKernel(const Manifest &manifest, const std::string &entry,
+                             std::string &error);
+
+/// A tensor parameter with evaluated shape and strides.
+struct ResolvedTensor {
+  size_t paramIndex = 0;
+  std::vector<int64_t> shape;
+  std::vector<int64_t> strides;
+  /// Number of logical elements (product of the shape).
+  int64_t elements = 0;
+  /// Elements the buffer must hold: 1 + sum((shape[i]-1) * strides[i]), or 0
+  /// when the tensor is empty.
+  int64_t spanElements = 0;
+  /// True when strides are the row-major strides of the shape (the logical
+  /// elements are the buffer, in order).
+  bool contiguous = true;
+};
+
+/// Everything needed to launch a kernel for concrete sizes.
+struct ResolvedLaunch {
+  std::array<int64_t, 3> grid = {1, 1, 1};
+  /// Symbol values in the order of `KernelDesc::symbols`.
+  std::vector<int64_t> symbolValues;
+  /// One entry per tensor parameter, in parameter order.
+  std::vector<ResolvedTensor> tensors;
+};
+
+/// Evaluates grid, shapes, strides and constraints of `kernel` for `sizes`.
+/// Fails with a one-line reason: a missing or unknown size, a violated
+/// constraint ("N >= 1 violated for N=0"), a negative extent or stride, a grid
+/// outside the hardware limits, an overflowing buffer size.
+bool resolveLaunch(const KernelDesc &kernel, const SymbolMap &sizes,
+                   ResolvedLaunch &out, std::string &error);
+
+} // namespace cake::runner
+
+#endif // CAKE_RUNNER_MANIFEST_H

@@ -1,0 +1,71 @@
+//===- Options.h - cake-run command line and exit statuses ------*- C++ -*-===//
+//
+// The parts of cake-run that need no GPU, kept here so they are unit-tested:
+// the command line, the exit statuses and scalar-argument encoding.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CAKE_RUNNER_OPTIONS_H
+#define CAKE_RUNNER_OPTIONS_H
+
+#include "Cake/Runner/DType.h"
+#include "Cake/Runner/Expr.h"
+
+#include <cstdint>
+#include <map>
+#include <string>
+
+namespace cake::runner {
+
+/// cake-run's outcome; the value is the process exit code (docs/Runner.md).
+enum class RunStatus {
+  Ok = 0,
+  WrongResult = 1,
+  BadArguments = 2,
+  LaunchFailure = 3,
+  Timeout = 4,
+  NoDevice = 5,
+};
+
+/// "ok", "wrong_result", "bad_arguments", "launch_failure", "timeout",
+/// "no_device".
+const char *runStatusName(RunStatus status);
+
+/// cake-run's command line.
+struct RunOptions {
+  std::string cubin;
+  std::string manifest;
+  std::string kernel;  ///< Empty: the manifest's only kernel.
+  SymbolMap sizes;
+  std::map<std::string, std::string> scalars; ///< name -> value text.
+  uint64_t seed = 1;
+  std::string ref;
+  std::string refEntry; ///< Empty: "<entry>_ref".
+  double rtol = 1e-5;
+  int64_t warmup = 10;
+  int64_t iters = 50;
+  double timeoutSeconds = 120; ///< 0 disables the timeout.
+  bool noTime = false;
+  int64_t device = 0;
+  bool help = false;
+};
+
+/// Parses argv (without argv[0]). Options take "--opt value" or "--opt=value";
+/// --sizes and --scalar take comma-separated NAME=VALUE lists and may repeat.
+bool parseRunOptions(int argc, const char *const *argv, RunOptions &out,
+                     std::string &error);
+
+/// Parses "N=1000,D=128" into `out` (adding to it); duplicates are errors.
+bool parseSizeList(std::string_view text, SymbolMap &out, std::string &error);
+
+/// The --help text.
+const char *runUsage();
+
+/// Encodes the text of a scalar argument as the 4- or 8-byte value of `type`
+/// (i32 i64 f32 f64) into `bytes`, returning its size in `size`.
+bool encodeScalar(std::string_view text, DType type, unsigned char bytes[8],
+                  size_t &size, std::string &error);
+
+} // namespace cake::runner
+
+#endif // CAKE_RUNNER_OPTIONS_H

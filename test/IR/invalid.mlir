@@ -1,0 +1,396 @@
+// RUN: cake-opt %s -split-input-file -verify-diagnostics -allow-unregistered-dialect
+
+// expected-error @+1 {{unknown target 'sm_75', expected one of sm_80, sm_90, sm_90a, sm_100a}}
+cake.kernel @k(%x: !cake.tensor<[N], f32>)
+    attributes {target = "sm_75", block = array<i64: 32>, symbols = ["N"], grid = affine_map<()[n] -> (n)>} {
+  cake.return
+}
+
+// -----
+
+// expected-error @+1 {{expected 1 to 3 block extents, got 4}}
+cake.kernel @k(%x: !cake.tensor<[N], f32>)
+    attributes {target = "sm_90a", block = array<i64: 32, 1, 1, 1>, symbols = ["N"], grid = affine_map<()[n] -> (n)>} {
+  cake.return
+}
+
+// -----
+
+// expected-error @+1 {{expected positive block extents}}
+cake.kernel @k(%x: !cake.tensor<[N], f32>)
+    attributes {target = "sm_90a", block = array<i64: 32, 0>, symbols = ["N"], grid = affine_map<()[n] -> (n)>} {
+  cake.return
+}
+
+// -----
+
+// expected-error @+1 {{expected at most 1024 threads per block, got 2048}}
+cake.kernel @k(%x: !cake.tensor<[N], f32>)
+    attributes {target = "sm_90a", block = array<i64: 1024, 2>, symbols = ["N"], grid = affine_map<()[n] -> (n)>} {
+  cake.return
+}
+
+// -----
+
+// expected-error @+1 {{expected a whole number of warps per block (a multiple of 32 threads), got 100}}
+cake.kernel @k(%x: !cake.tensor<[N], f32>)
+    attributes {target = "sm_90a", block = array<i64: 100>, symbols = ["N"], grid = affine_map<()[n] -> (n)>} {
+  cake.return
+}
+
+// -----
+
+// expected-error @+1 {{expected 1 to 3 cluster extents, got 0}}
+cake.kernel @k(%x: !cake.tensor<[N], f32>)
+    attributes {target = "sm_90a", block = array<i64: 32>, cluster = array<i64>, symbols = ["N"], grid = affine_map<()[n] -> (n)>} {
+  cake.return
+}
+
+// -----
+
+// expected-error @+1 {{expected positive cluster extents}}
+cake.kernel @k(%x: !cake.tensor<[N], f32>)
+    attributes {target = "sm_90a", block = array<i64: 32>, cluster = array<i64: 0>, symbols = ["N"], grid = affine_map<()[n] -> (n)>} {
+  cake.return
+}
+
+// -----
+
+// expected-error @+1 {{expected at most 8 blocks per cluster, got 16}}
+cake.kernel @k(%x: !cake.tensor<[N], f32>)
+    attributes {target = "sm_90a", block = array<i64: 32>, cluster = array<i64: 4, 4>, symbols = ["N"], grid = affine_map<()[n] -> (n)>} {
+  cake.return
+}
+
+// -----
+
+// expected-error @+1 {{thread block clusters need sm_90 or later, got sm_80}}
+cake.kernel @k(%x: !cake.tensor<[N], f32>)
+    attributes {target = "sm_80", block = array<i64: 32>, cluster = array<i64: 2>, symbols = ["N"], grid = affine_map<()[n] -> (n)>} {
+  cake.return
+}
+
+// -----
+
+// expected-error @+1 {{expected symbol names to be identifiers, got '2N'}}
+cake.kernel @k()
+    attributes {target = "sm_90a", block = array<i64: 32>, symbols = ["2N"], grid = affine_map<()[n] -> (n)>} {
+  cake.return
+}
+
+// -----
+
+// expected-error @+1 {{symbol 'N' is declared twice}}
+cake.kernel @k(%x: !cake.tensor<[N], f32>)
+    attributes {target = "sm_90a", block = array<i64: 32>, symbols = ["N", "N"], grid = affine_map<()[n, m] -> (n)>} {
+  cake.return
+}
+
+// -----
+
+// expected-error @+1 {{expected the grid map to have 0 dimensions and one symbol per problem-size symbol (1), got 0 dimensions and 2 symbols}}
+cake.kernel @k(%x: !cake.tensor<[N], f32>)
+    attributes {target = "sm_90a", block = array<i64: 32>, symbols = ["N"], grid = affine_map<()[n, m] -> (n)>} {
+  cake.return
+}
+
+// -----
+
+// expected-error @+1 {{expected 1 to 3 grid extents, got 4}}
+cake.kernel @k(%x: !cake.tensor<[N], f32>)
+    attributes {target = "sm_90a", block = array<i64: 32>, symbols = ["N"], grid = affine_map<()[n] -> (n, 1, 1, 1)>} {
+  cake.return
+}
+
+// -----
+
+// expected-error @+1 {{expected dynamic_smem in [0, 232448] bytes on sm_90a, got 300000}}
+cake.kernel @k(%x: !cake.tensor<[N], f32>)
+    attributes {target = "sm_90a", block = array<i64: 32>, symbols = ["N"], grid = affine_map<()[n] -> (n)>, dynamic_smem = 300000 : i64} {
+  cake.return
+}
+
+// -----
+
+// expected-error @+1 {{expected dynamic_smem in [0, 166912] bytes on sm_80, got 200000}}
+cake.kernel @k(%x: !cake.tensor<[N], f32>)
+    attributes {target = "sm_80", block = array<i64: 32>, symbols = ["N"], grid = affine_map<()[n] -> (n)>, dynamic_smem = 200000 : i64} {
+  cake.return
+}
+
+// -----
+
+// expected-error @+1 {{parameter #1 must be a !cake.tensor or a scalar (i32, i64, f32, f64), got 'memref<4xf32>'}}
+cake.kernel @k(%x: !cake.tensor<[N], f32>, %m: memref<4xf32>)
+    attributes {target = "sm_90a", block = array<i64: 32>, symbols = ["N"], grid = affine_map<()[n] -> (n)>} {
+  cake.return
+}
+
+// -----
+
+// expected-error @+1 {{parameter #0 refers to unknown symbol 'M'}}
+cake.kernel @k(%x: !cake.tensor<[M], f32>)
+    attributes {target = "sm_90a", block = array<i64: 32>, symbols = ["N"], grid = affine_map<()[n] -> (n)>} {
+  cake.return
+}
+
+// -----
+
+// expected-error @+1 {{parameter #0 refers to unknown symbol 'S'}}
+cake.kernel @k(%x: !cake.tensor<[N, 4], f32, strides [S, 1]>)
+    attributes {target = "sm_90a", block = array<i64: 32>, symbols = ["N"], grid = affine_map<()[n] -> (n)>} {
+  cake.return
+}
+
+// -----
+
+func.func @outside() {
+  // expected-error @+1 {{expected to be inside a cake.kernel}}
+  %n = cake.problem_size "N"
+  return
+}
+
+// -----
+
+cake.kernel @k(%x: !cake.tensor<[N], f32>)
+    attributes {target = "sm_90a", block = array<i64: 32>, symbols = ["N"], grid = affine_map<()[n] -> (n)>} {
+  // expected-error @+1 {{unknown problem-size symbol 'M', the kernel declares [N]}}
+  %m = cake.problem_size "M"
+  cake.return
+}
+
+// -----
+
+func.func @types() {
+  // expected-error @+1 {{expected a tensor of rank 1 or more}}
+  %0 = "test.op"() : () -> !cake.tensor<[], f32>
+  return
+}
+
+// -----
+
+func.func @types() {
+  // expected-error @+1 {{expected element type i8, i32, i64, f16, bf16, f32 or f64, got 'i16'}}
+  %0 = "test.op"() : () -> !cake.tensor<[N], i16>
+  return
+}
+
+// -----
+
+func.func @types() {
+  // expected-error @+1 {{expected extent to be positive, got 0}}
+  %0 = "test.op"() : () -> !cake.tensor<[0], f32>
+  return
+}
+
+// -----
+
+func.func @types() {
+  // expected-error @+1 {{expected 2 strides, got 1}}
+  %0 = "test.op"() : () -> !cake.tensor<[N, 4], f32, strides [1]>
+  return
+}
+
+// -----
+
+func.func @types() {
+  // expected-error @+1 {{expected static positive extents, got 0}}
+  %0 = "test.op"() : () -> !cake.smem<0x4xf32>
+  return
+}
+
+// -----
+
+func.func @types() {
+  // expected-error @+1 {{expected element type i8, i32, i64, f16, bf16, f32 or f64, got 'i1'}}
+  %0 = "test.op"() : () -> !cake.smem<4xi1>
+  return
+}
+
+// -----
+
+func.func @types() {
+  // expected-error @+1 {{expected swizzle 32, 64 or 128 (bytes), got 16}}
+  %0 = "test.op"() : () -> !cake.smem<8x64xf16, swizzle = 16>
+  return
+}
+
+// -----
+
+func.func @types() {
+  // expected-error @+1 {{expected a swizzled buffer's innermost extent to be a multiple of 16 bytes, got 12 bytes}}
+  %0 = "test.op"() : () -> !cake.smem<8x3xf32, swizzle = 32>
+  return
+}
+
+// -----
+
+cake.kernel @k(%x: !cake.tensor<[N, 8], f32>)
+    attributes {target = "sm_90a", block = array<i64: 32>, symbols = ["N"], grid = affine_map<()[n] -> (n)>} {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'cake.load' op expected 2 indices, got 1}}
+  %v = cake.load %x[%c0] : !cake.tensor<[N, 8], f32> -> f32
+  cake.return
+}
+
+// -----
+
+cake.kernel @k(%x: !cake.tensor<[N, 8], f32>)
+    attributes {target = "sm_90a", block = array<i64: 32>, symbols = ["N"], grid = affine_map<()[n] -> (n)>} {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'cake.load' op expected element type 'f32', got 'f16'}}
+  %v = cake.load %x[%c0, %c0] : !cake.tensor<[N, 8], f32> -> f16
+  cake.return
+}
+
+// -----
+
+cake.kernel @k(%x: !cake.tensor<[N, 8], f32>)
+    attributes {target = "sm_90a", block = array<i64: 32>, symbols = ["N"], grid = affine_map<()[n] -> (n)>} {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'cake.load' op expected an access of 1, 2, 4, 8 or 16 bytes, got 32 bytes (8 x 'f32')}}
+  %v = cake.load %x[%c0, %c0] : !cake.tensor<[N, 8], f32> -> vector<8xf32>
+  cake.return
+}
+
+// -----
+
+cake.kernel @k(%x: !cake.tensor<[N, 8], f32>)
+    attributes {target = "sm_90a", block = array<i64: 32>, symbols = ["N"], grid = affine_map<()[n] -> (n)>} {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'cake.load' op expected an access of 1, 2, 4, 8 or 16 bytes, got 12 bytes (3 x 'f32')}}
+  %v = cake.load %x[%c0, %c0] : !cake.tensor<[N, 8], f32> -> vector<3xf32>
+  cake.return
+}
+
+// -----
+
+cake.kernel @k(%x: !cake.tensor<[N, 8], f32, strides [1, N]>)
+    attributes {target = "sm_90a", block = array<i64: 32>, symbols = ["N"], grid = affine_map<()[n] -> (n)>} {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'cake.load' op a vector access needs stride 1 in the innermost dimension of '!cake.tensor<[N, 8], f32, strides [1, N]>'}}
+  %v = cake.load %x[%c0, %c0] : !cake.tensor<[N, 8], f32, strides [1, N]> -> vector<4xf32>
+  cake.return
+}
+
+// -----
+
+cake.kernel @k(%x: !cake.tensor<[N, 6], f32>)
+    attributes {target = "sm_90a", block = array<i64: 32>, symbols = ["N"], grid = affine_map<()[n] -> (n)>} {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'cake.load' op expected the stride of dimension 0 (6) to be a multiple of the vector width (4), else rows are misaligned}}
+  %v = cake.load %x[%c0, %c0] : !cake.tensor<[N, 6], f32> -> vector<4xf32>
+  cake.return
+}
+
+// -----
+
+cake.kernel @k(%x: !cake.tensor<[N, 8], f32>)
+    attributes {target = "sm_90a", block = array<i64: 32>, symbols = ["N"], grid = affine_map<()[n] -> (n)>} {
+  %c0 = arith.constant 0 : index
+  %s = cake.alloc_smem : !cake.smem<8xf32>
+  // expected-error @+1 {{'cake.load' op 'masked' applies to global tensors only; shared buffers have static extents}}
+  %v = cake.load %s[%c0] masked : !cake.smem<8xf32> -> f32
+  cake.return
+}
+
+// -----
+
+cake.kernel @k(%x: !cake.tensor<[N, 8], f32>)
+    attributes {target = "sm_90a", block = array<i64: 32>, symbols = ["N"], grid = affine_map<()[n] -> (n)>} {
+  %c0 = arith.constant 0 : index
+  %s = cake.alloc_smem : !cake.smem<4x6xf32>
+  // expected-error @+1 {{'cake.load' op expected the innermost extent (6) to be a multiple of the vector width (4)}}
+  %v = cake.load %s[%c0, %c0] : !cake.smem<4x6xf32> -> vector<4xf32>
+  cake.return
+}
+
+// -----
+
+cake.kernel @k(%x: !cake.tensor<[N, 8], f32>)
+    attributes {target = "sm_90a", block = array<i64: 32>, symbols = ["N"], grid = affine_map<()[n] -> (n)>} {
+  %c0 = arith.constant 0 : index
+  %p = arith.constant 0.0 : f32
+  // expected-error @+1 {{'cake.load' op 'pad' needs 'masked'}}
+  %v = cake.load %x[%c0, %c0] pad(%p : f32) : !cake.tensor<[N, 8], f32> -> f32
+  cake.return
+}
+
+// -----
+
+cake.kernel @k(%x: !cake.tensor<[N, 8], f32>)
+    attributes {target = "sm_90a", block = array<i64: 32>, symbols = ["N"], grid = affine_map<()[n] -> (n)>} {
+  %c0 = arith.constant 0 : index
+  %p = arith.constant 0.0 : f64
+  // expected-error @+1 {{'cake.load' op expected pad of type 'f32', got 'f64'}}
+  %v = cake.load %x[%c0, %c0] masked pad(%p : f64) : !cake.tensor<[N, 8], f32> -> f32
+  cake.return
+}
+
+// -----
+
+cake.kernel @k(%x: !cake.tensor<[N, 8], f32>)
+    attributes {target = "sm_90a", block = array<i64: 32>, symbols = ["N"], grid = affine_map<()[n] -> (n)>} {
+  %c0 = arith.constant 0 : index
+  %p = arith.constant 0.0 : f32
+  // expected-error @+1 {{'cake.store' op expected 2 indices, got 3}}
+  cake.store %p, %x[%c0, %c0, %c0] : f32, !cake.tensor<[N, 8], f32>
+  cake.return
+}
+
+// -----
+
+cake.kernel @k(%x: !cake.tensor<[N, 8], f32>)
+    attributes {target = "sm_90a", block = array<i64: 32>, symbols = ["N"], grid = affine_map<()[n] -> (n)>} {
+  %c0 = arith.constant 0 : index
+  %p = arith.constant 0 : i32
+  // expected-error @+1 {{'cake.store' op expected element type 'f32', got 'i32'}}
+  cake.store %p, %x[%c0, %c0] : i32, !cake.tensor<[N, 8], f32>
+  cake.return
+}
+
+// -----
+
+cake.kernel @k(%x: !cake.tensor<[N, 8], f32>)
+    attributes {target = "sm_90a", block = array<i64: 32>, symbols = ["N"], grid = affine_map<()[n] -> (n)>} {
+  %c0 = arith.constant 0 : index
+  %p = arith.constant 0.0 : f32
+  %s = cake.alloc_smem : !cake.smem<8xf32>
+  // expected-error @+1 {{'cake.store' op 'masked' applies to global tensors only; shared buffers have static extents}}
+  cake.store %p, %s[%c0] masked : f32, !cake.smem<8xf32>
+  cake.return
+}
+
+// -----
+
+cake.kernel @k(%x: !cake.tensor<[N, 8], f32>)
+    attributes {target = "sm_90a", block = array<i64: 32>, symbols = ["N"], grid = affine_map<()[n] -> (n)>} {
+  %c0 = arith.constant 0 : index
+  %p = arith.constant 0.0 : f32
+  // expected-error @+1 {{'cake.warp_reduce' op expected lanes to be 2, 4, 8, 16 or 32, got 3}}
+  %r = cake.warp_reduce sum %p {lanes = 3 : i64} : f32
+  cake.return
+}
+
+// -----
+
+cake.kernel @k(%x: !cake.tensor<[N, 8], f32>)
+    attributes {target = "sm_90a", block = array<i64: 32>, symbols = ["N"], grid = affine_map<()[n] -> (n)>} {
+  %c0 = arith.constant 0 : index
+  %p = arith.constant 0.0 : f32
+  %k = arith.constant 0 : i32
+  // expected-error @+1 {{'cake.warp_arg_reduce' op expected lanes to be 2, 4, 8, 16 or 32, got 64}}
+  %r, %i = cake.warp_arg_reduce argmin %p, %k {lanes = 64 : i64} : f32, i32
+  cake.return
+}
+
+// -----
+
+cake.kernel @k(%x: !cake.tensor<[N, 8], f32>)
+    attributes {target = "sm_90a", block = array<i64: 32>, symbols = ["N"], grid = affine_map<()[n] -> (n)>} {
+  %c0 = arith.constant 0 : index
+  %p = arith.constant 0.0 : f16
+  // expected-error @+1 {{'cake.warp_reduce' op operand #0 must be 32-bit signless integer or 32-bit float, but got 'f16'}}
+  %r = cake.warp_reduce sum %p : f16
+  cake.return
+}

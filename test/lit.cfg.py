@@ -1,0 +1,32 @@
+# -*- Python -*-
+# lit configuration for CAKE's tests (test/) and examples (examples/, via examples/lit.cfg.py).
+import os
+
+import lit.formats
+from lit.llvm import llvm_config
+from lit.llvm.subst import ToolSubst
+
+config.name = "CAKE"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir"]
+config.excludes = ["Unit", "lit.cfg.py", "lit.site.cfg.py", "CMakeLists.txt", "Inputs"]
+if not hasattr(config, "test_source_root") or config.test_source_root is None:
+    config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.cake_obj_root, os.path.basename(config.test_source_root))
+
+llvm_config.use_default_substitutions()
+config.substitutions.append(("%PATH%", config.environment["PATH"]))
+config.substitutions.append(("%cake_src", config.cake_src_root))
+config.substitutions.append(("%cake_examples", os.path.join(config.cake_src_root, "examples")))
+
+tool_dirs = [config.cake_tools_dir, config.llvm_tools_dir]
+llvm_config.add_tool_substitutions(["cake-opt", "cake-translate"], tool_dirs)
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+llvm_config.with_environment("PATH", config.cake_tools_dir, append_path=True)
+# ptxas for the assembly tests; tests that need it say `REQUIRES: ptxas`.
+for var in ("CUDA_HOME", "CUDA_PATH", "CUDA_ROOT"):
+    if var in os.environ:
+        config.environment[var] = os.environ[var]
+if config.cake_ptxas:
+    config.available_features.add("ptxas")
+    config.environment["CUDA_HOME"] = os.path.dirname(os.path.dirname(config.cake_ptxas))
