@@ -9,7 +9,7 @@ from lit.llvm.subst import ToolSubst
 config.name = "CAKE"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
 config.suffixes = [".mlir"]
-config.excludes = ["Unit", "lit.cfg.py", "lit.site.cfg.py", "CMakeLists.txt", "Inputs"]
+config.excludes = ["Unit", "Inputs", "lit.cfg.py", "lit.site.cfg.py", "CMakeLists.txt", "Inputs"]
 if not hasattr(config, "test_source_root") or config.test_source_root is None:
     config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.cake_obj_root, os.path.basename(config.test_source_root))

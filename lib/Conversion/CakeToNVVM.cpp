@@ -45,14 +45,16 @@ struct CakeConvertToNVVMPass
       return;
 
     // One gpu.module, one chip: every kernel of the module must agree on the target.
-    StringRef target = kernels.front().getTarget();
+    KernelOp first = kernels.front();
+    StringRef target = first.getTarget();
     bool mismatch = false;
     for (KernelOp kernel : kernels) {
       if (kernel.getTarget() == target)
         continue;
-      kernel.emitError() << "kernels of one module must share a target: expected '" << target
-                         << "', got '" << kernel.getTarget() << "'";
-      kernels.front().emitRemark() << "the first kernel's target is set here";
+      InFlightDiagnostic diag = kernel.emitError()
+                                << "kernels of one module must share a target: expected '"
+                                << target << "', got '" << kernel.getTarget() << "'";
+      diag.attachNote(first.getLoc()) << "the first kernel's target is set here";
       mismatch = true;
     }
     if (mismatch)
@@ -60,14 +62,14 @@ struct CakeConvertToNVVMPass
 
     std::string chipName = chip.empty() ? target.str() : chip.getValue();
     if (!isKnownTarget(chipName)) {
-      module.emitError() << "unknown chip '" << chipName
-                         << "', expected one of sm_80, sm_90, sm_90a, sm_100a";
+      first.emitError() << "unknown chip '" << chipName
+                        << "', expected one of sm_80, sm_90, sm_90a, sm_100a";
       return signalPassFailure();
     }
     std::string featureList =
         !features.empty() ? features.getValue() : (chipName == "sm_100a" ? "+ptx86" : "+ptx80");
-    if (optLevel > 3) {
-      module.emitError() << "expected opt-level 0 to 3, got " << optLevel;
+    if (optLevel.getValue() > 3) {
+      first.emitError() << "expected opt-level 0 to 3, got " << optLevel.getValue();
       return signalPassFailure();
     }
 

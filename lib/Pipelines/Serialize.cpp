@@ -75,8 +75,6 @@ std::string mlir::cake::findPtxas(llvm::StringRef explicitPath) {
         return path.str().str();
     }
   }
-  if (llvm::sys::fs::can_execute("/usr/local/cuda/bin/ptxas"))
-    return "/usr/local/cuda/bin/ptxas";
   if (llvm::ErrorOr<std::string> onPath = llvm::sys::findProgramByName("ptxas"))
     return *onPath;
   return "";

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <limits>
 
@@ -80,6 +81,25 @@ bool cake::runner::outputPasses(const OutputStats &stats, DType type,
   if (stats.nonfinite)
     return false;
   return !isFloatType(type) || stats.relErr <= rtol; // False for a NaN relErr.
+}
+
+std::string cake::runner::describeFailure(const OutputStats &stats, DType type,
+                                          double rtol) {
+  std::string out;
+  auto add = [&](int64_t count, const char *what) {
+    if (count)
+      out += (out.empty() ? "" : ", ") + std::to_string(count) + " " + what;
+  };
+  add(stats.unwritten, "unwritten");
+  add(stats.mismatches, "mismatches");
+  if (stats.hasReference)
+    add(stats.nonfinite, "non-finite");
+  if (stats.hasReference && isFloatType(type) && !(stats.relErr <= rtol)) {
+    char buf[96];
+    std::snprintf(buf, sizeof(buf), "rel_err %g > rtol %g", stats.relErr, rtol);
+    out += (out.empty() ? "" : ", ") + std::string(buf);
+  }
+  return out;
 }
 
 void cake::runner::gatherLogical(const void *buffer, size_t elementSize,

@@ -97,6 +97,22 @@ TEST(Compare, HalfOutputs) {
   EXPECT_NEAR(s.relErr, 0.001953125 / std::sqrt(5.0), 1e-12);
 }
 
+TEST(Compare, DescribesFailures) {
+  OutputStats s;
+  s.hasReference = true;
+  EXPECT_EQ(describeFailure(s, DType::F32, 1e-5), "");
+  s.unwritten = 3;
+  s.nonfinite = 2;
+  s.relErr = 0.5;
+  EXPECT_EQ(describeFailure(s, DType::F32, 1e-5),
+            "3 unwritten, 2 non-finite, rel_err 0.5 > rtol 1e-05");
+  s = OutputStats();
+  s.hasReference = true;
+  s.mismatches = 4;
+  s.relErr = 0.5; // Not a criterion for integers.
+  EXPECT_EQ(describeFailure(s, DType::I32, 1e-5), "4 mismatches");
+}
+
 TEST(Compare, GatherLogical) {
   // A 2x3 view with row stride 4 over an 8-element buffer.
   std::vector<int32_t> buffer = {0, 1, 2, 9, 3, 4, 5, 9};

@@ -18,7 +18,7 @@ FailureOr<std::string> emitPTX(ModuleOp lowered);
 FailureOr<std::string> getLoweredChip(ModuleOp lowered);
 
 /// Where ptxas is: `explicitPath` if given, else $CUDA_HOME/bin (also CUDA_PATH, CUDA_ROOT),
-/// else /usr/local/cuda/bin, else PATH. Empty if none exists.
+/// else PATH. Empty if none exists.
 std::string findPtxas(llvm::StringRef explicitPath);
 
 /// Assembles `ptx` for `chip` with ptxas (-O3 -v). On success returns the cubin bytes and puts

@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace cake::runner {
@@ -39,6 +40,10 @@ OutputStats compareOutput(const void *candidate, const void *ref, DType type,
 /// The verdict for one output: nothing unwritten, no mismatch and, with a
 /// reference, no unexpected NaN/Inf and (floats) relErr <= rtol.
 bool outputPasses(const OutputStats &stats, DType type, double rtol);
+
+/// Why `outputPasses` fails, e.g. "3 unwritten, rel_err 0.02 > rtol 1e-05"
+/// (empty when it passes).
+std::string describeFailure(const OutputStats &stats, DType type, double rtol);
 
 /// Copies the logical elements of a strided tensor (row-major order of
 /// `shape`) out of its buffer into `dense`.

@@ -1,0 +1,36 @@
+// Every way cake-translate refuses: a one-line reason or a located diagnostic, exit 1, and no
+// output file left behind.
+// RUN: rm -f %t.out
+// RUN: not cake-translate %S/Inputs/row_scale.mlir --emit=cubin --ptxas=%t.missing-ptxas -o %t.out 2>&1 | FileCheck %s --check-prefix=NOPTXAS
+// RUN: not test -e %t.out
+// NOPTXAS: error: ptxas not found or not executable: {{.*}}missing-ptxas
+
+// Without CUDA_HOME and without ptxas on PATH, the message says how to fix it.
+// RUN: not env -u CUDA_HOME -u CUDA_PATH -u CUDA_ROOT PATH=%t.empty-path cake-translate %S/Inputs/row_scale.mlir --emit=cubin -o %t.out 2>&1 | FileCheck %s --check-prefix=NOCUDA
+// RUN: not test -e %t.out
+// NOCUDA: error: ptxas not found (needed for --emit=cubin): set CUDA_HOME to the CUDA toolkit or pass --ptxas=PATH
+
+// RUN: not cake-translate %S/Inputs/row_scale.mlir --emit=ptx --chip=sm_75 2>&1 | FileCheck %s --check-prefix=CHIP
+// CHIP: row_scale.mlir:3:1: error: unknown chip 'sm_75', expected one of sm_80, sm_90, sm_90a, sm_100a
+
+// RUN: not cake-translate %s --emit=manifest 2>&1 | FileCheck %s --check-prefix=NOKERNEL
+// NOKERNEL: error: no cake.kernel in the module: a manifest needs cake-level IR
+// RUN: not cake-translate %s --emit=ptx 2>&1 | FileCheck %s --check-prefix=NOTHING
+// NOTHING: error: no cake.kernel and no gpu.module in
+
+// RUN: not cake-translate %S/Inputs/malformed.mlir --emit=ptx 2>&1 | FileCheck %s --check-prefix=PARSE
+// PARSE: malformed.mlir:3:{{[0-9]+}}: error:
+
+// RUN: not cake-translate %S/Inputs/two-targets.mlir --emit=ptx 2>&1 | FileCheck %s --check-prefix=TARGETS
+// TARGETS: two-targets.mlir:5:1: error: kernels of one module must share a target: expected 'sm_90a', got 'sm_80'
+// TARGETS: two-targets.mlir:2:1: note: the first kernel's target is set here
+
+// RUN: not cake-translate %S/Inputs/row_scale.mlir --emit=bogus 2>&1 | FileCheck %s --check-prefix=EMIT
+// EMIT: Cannot find option named 'bogus'
+
+// RUN: not cake-translate %t.does-not-exist.mlir 2>&1 | FileCheck %s --check-prefix=NOFILE
+// NOFILE: error: {{.*}}does-not-exist.mlir
+
+func.func @not_a_kernel() {
+  return
+}

@@ -1,0 +1,574 @@
+//===- Worker.cpp - cake-run's GPU work (runs in the forked worker) -------===//
+//
+// Allocates and fills the tensors, runs the candidate (and the reference),
+// checks the outputs and times the candidate. Every driver call is checked;
+// the first failure ends the run with its message. The worker is a
+// short-lived process: device memory is reclaimed when it exits.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Worker.h"
+
+#include "CudaDriver.h"
+
+#include "Cake/Runner/Compare.h"
+#include "Cake/Runner/Fill.h"
+
+#include <algorithm>
+#include <cstring>
+
+using namespace cake::run;
+using namespace cake::runner;
+
+namespace {
+
+/// Device buffers of the tensor parameters, indexed like
+/// ResolvedLaunch::tensors.
+using BufferSet = std::vector<CUdeviceptr>;
+
+/// A kernel's argument array: one 8-byte slot per parameter.
+struct KernelArgs {
+  std::vector<std::array<unsigned char, 8>> slots;
+  std::vector<void *> pointers;
+
+  void add(const void *value, size_t size) {
+    slots.emplace_back();
+    slots.back().fill(0);
+    std::memcpy(slots.back().data(), value, size);
+  }
+  /// Call after the last `add`: slots no longer move.
+  void **finish() {
+    pointers.clear();
+    for (auto &slot : slots)
+      pointers.push_back(slot.data());
+    return pointers.data();
+  }
+};
+
+/// Threads per block and blocks per SM of a reference-kernel launch.
+constexpr int64_t kRefBlockSize = 256;
+constexpr int64_t kRefBlocksPerSM = 4;
+/// Above this, the dynamic shared memory needs an opt-in attribute.
+constexpr int64_t kDefaultMaxDynamicShared = 48 * 1024;
+
+class DeviceRun {
+public:
+  DeviceRun(const RunContext &ctx, JsonValue &record, std::string &error)
+      : ctx(ctx), kernel(*ctx.kernel), launchInfo(ctx.launch), record(record),
+        error(error) {}
+
+  RunStatus run();
+
+private:
+  bool check(CUresult result, const char *what) {
+    if (result == CUDA_SUCCESS)
+      return true;
+    error = driver.describe(result, what);
+    return false;
+  }
+
+  const ParamDesc &paramOf(const ResolvedTensor &t) const {
+    return kernel.params[t.paramIndex];
+  }
+  size_t bytesOf(const ResolvedTensor &t) const {
+    return static_cast<size_t>(t.spanElements) * dtypeSize(paramOf(t).dtype);
+  }
+
+  RunStatus setUp();
+  bool loadFunctions();
+  bool allocate(size_t bytes, CUdeviceptr &ptr, CUresult &result);
+  bool initBuffers(BufferSet &set);
+  KernelArgs makeArgs(const BufferSet &set) const;
+  bool launch(CUfunction function, const std::array<int64_t, 3> &grid,
+              const std::array<int64_t, 3> &block, unsigned sharedBytes,
+              bool cluster, void **args, const char *what);
+  bool launchCandidate(void **args, const char *what) {
+    return launch(function, launchInfo.grid, kernel.block,
+                  static_cast<unsigned>(kernel.dynamicSharedBytes),
+                  useClusterAttribute, args, what);
+  }
+  bool launchReference(CUfunction f, void **args, const char *what) {
+    return launch(f, {kRefBlocksPerSM * smCount, 1, 1}, {kRefBlockSize, 1, 1},
+                  0, false, args, what);
+  }
+  bool synchronize(const char *what) {
+    return check(driver.cuCtxSynchronize(), what);
+  }
+  bool download(const ResolvedTensor &t, CUdeviceptr ptr,
+                std::vector<unsigned char> &logical);
+  bool runReference(std::vector<std::vector<unsigned char>> &refOutputs);
+  bool runChecker(const BufferSet &candidate, uint64_t &bad);
+  bool time(const BufferSet &primary);
+
+  CudaDriver driver;
+  const RunContext &ctx;
+  const KernelDesc &kernel;
+  const ResolvedLaunch &launchInfo;
+  JsonValue &record;
+  std::string &error;
+
+  CUdevice device = 0;
+  CUfunction function = nullptr;
+  CUfunction refFunction = nullptr;
+  CUfunction checkFunction = nullptr; ///< Optional `<ref-entry>_check`.
+  bool useClusterAttribute = false;
+  int64_t smCount = 1;
+  int64_t l2Bytes = 0;
+  /// Seeded initial contents of each input tensor (empty for write-only).
+  std::vector<std::vector<unsigned char>> hostInputs;
+};
+
+RunStatus DeviceRun::setUp() {
+  if (!driver.load(error))
+    return RunStatus::NoDevice;
+  if (!check(driver.cuInit(0), "cuInit"))
+    return RunStatus::NoDevice;
+  int count = 0;
+  if (!check(driver.cuDeviceGetCount(&count), "cuDeviceGetCount"))
+    return RunStatus::NoDevice;
+  if (ctx.options.device >= count) {
+    error = "no CUDA device " + std::to_string(ctx.options.device) + " (" +
+            std::to_string(count) + " present)";
+    return RunStatus::NoDevice;
+  }
+  if (!check(driver.cuDeviceGet(&device, static_cast<int>(ctx.options.device)),
+             "cuDeviceGet"))
+    return RunStatus::NoDevice;
+
+  char name[256] = {0};
+  int sms = 0, l2 = 0, major = 0, minor = 0, version = 0;
+  if (!check(driver.cuDeviceGetName(name, sizeof(name) - 1, device),
+             "cuDeviceGetName") ||
+      !check(driver.cuDeviceGetAttribute(
+                 &sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, device),
+             "cuDeviceGetAttribute(MULTIPROCESSOR_COUNT)") ||
+      !check(driver.cuDeviceGetAttribute(&l2, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE,
+                                         device),
+             "cuDeviceGetAttribute(L2_CACHE_SIZE)") ||
+      !check(driver.cuDeviceGetAttribute(
+                 &major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, device),
+             "cuDeviceGetAttribute(COMPUTE_CAPABILITY_MAJOR)") ||
+      !check(driver.cuDeviceGetAttribute(
+                 &minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, device),
+             "cuDeviceGetAttribute(COMPUTE_CAPABILITY_MINOR)") ||
+      !check(driver.cuDriverGetVersion(&version), "cuDriverGetVersion"))
+    return RunStatus::LaunchFailure;
+  smCount = sms > 0 ? sms : 1;
+  l2Bytes = l2;
+  record.set("device", JsonValue::string(name));
+  record.set("compute_capability",
+             JsonValue::string(std::to_string(major) + "." +
+                               std::to_string(minor)));
+  record.set("sm_count", JsonValue::integer(sms));
+  record.set("l2_bytes", JsonValue::integer(l2));
+  record.set("driver_version", JsonValue::integer(version));
+
+  CUcontext context = nullptr;
+  if (!check(driver.cuDevicePrimaryCtxRetain(&context, device),
+             "cuDevicePrimaryCtxRetain") ||
+      !check(driver.cuCtxSetCurrent(context), "cuCtxSetCurrent") ||
+      !loadFunctions())
+    return RunStatus::LaunchFailure;
+  return RunStatus::Ok;
+}
+
+bool DeviceRun::loadFunctions() {
+  CUmodule module = nullptr;
+  if (!check(driver.cuModuleLoadData(&module, ctx.cubin.data()),
+             "cuModuleLoadData (candidate cubin)") ||
+      !check(driver.cuModuleGetFunction(&function, module, kernel.entry.c_str()),
+             ("cuModuleGetFunction('" + kernel.entry + "')").c_str()))
+    return false;
+
+  int regs = 0, localBytes = 0, maxThreads = 0, requiredClusterWidth = 0;
+  if (!check(driver.cuFuncGetAttribute(&regs, CU_FUNC_ATTRIBUTE_NUM_REGS,
+                                       function),
+             "cuFuncGetAttribute(NUM_REGS)") ||
+      !check(driver.cuFuncGetAttribute(
+                 &localBytes, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, function),
+             "cuFuncGetAttribute(LOCAL_SIZE_BYTES)") ||
+      !check(driver.cuFuncGetAttribute(
+                 &maxThreads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, function),
+             "cuFuncGetAttribute(MAX_THREADS_PER_BLOCK)"))
+    return false;
+  record.set("num_regs", JsonValue::integer(regs));
+  record.set("local_bytes", JsonValue::integer(localBytes));
+
+  if (kernel.dynamicSharedBytes > kDefaultMaxDynamicShared &&
+      !check(driver.cuFuncSetAttribute(
+                 function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                 static_cast<int>(kernel.dynamicSharedBytes)),
+             "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)"))
+    return false;
+
+  if (kernel.hasCluster()) {
+    // A cluster shape compiled into the kernel applies by itself; otherwise
+    // it is given at launch (cuLaunchKernelEx).
+    if (!check(driver.cuFuncGetAttribute(&requiredClusterWidth,
+                                         CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH,
+                                         function),
+               "cuFuncGetAttribute(REQUIRED_CLUSTER_WIDTH)"))
+      return false;
+    useClusterAttribute = requiredClusterWidth == 0;
+    if (useClusterAttribute && !driver.cuLaunchKernelEx) {
+      error = "the CUDA driver lacks cuLaunchKernelEx, needed for clusters";
+      return false;
+    }
+    int64_t clusterSize = kernel.cluster[0] * kernel.cluster[1] * kernel.cluster[2];
+    if (useClusterAttribute && clusterSize > 8 &&
+        !check(driver.cuFuncSetAttribute(
+                   function, CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 1),
+               "cuFuncSetAttribute(NON_PORTABLE_CLUSTER_SIZE_ALLOWED)"))
+      return false;
+  }
+
+  if (ctx.refCubin.empty())
+    return true;
+  CUmodule refModule = nullptr;
+  if (!check(driver.cuModuleLoadData(&refModule, ctx.refCubin.data()),
+             "cuModuleLoadData (reference cubin)") ||
+      !check(driver.cuModuleGetFunction(&refFunction, refModule,
+                                        ctx.refEntry.c_str()),
+             ("cuModuleGetFunction('" + ctx.refEntry + "')").c_str()))
+    return false;
+  std::string checkName = ctx.refEntry + "_check";
+  CUresult result =
+      driver.cuModuleGetFunction(&checkFunction, refModule, checkName.c_str());
+  if (result == CUDA_ERROR_NOT_FOUND) {
+    checkFunction = nullptr;
+    return true;
+  }
+  return check(result, ("cuModuleGetFunction('" + checkName + "')").c_str());
+}
+
+bool DeviceRun::allocate(size_t bytes, CUdeviceptr &ptr, CUresult &result) {
+  // cuMemAlloc rejects 0 bytes; an empty tensor still gets a valid pointer.
+  result = driver.cuMemAlloc(&ptr, bytes ? bytes : 16);
+  return check(result, "cuMemAlloc");
+}
+
+bool DeviceRun::initBuffers(BufferSet &set) {
+  set.assign(launchInfo.tensors.size(), 0);
+  for (size_t i = 0; i < launchInfo.tensors.size(); ++i) {
+    const ResolvedTensor &t = launchInfo.tensors[i];
+    size_t bytes = bytesOf(t);
+    CUresult result;
+    if (!allocate(bytes, set[i], result))
+      return false;
+    if (bytes == 0)
+      continue;
+    if (paramOf(t).isInput()) {
+      if (!check(driver.cuMemcpyHtoD(set[i], hostInputs[i].data(), bytes),
+                 "cuMemcpyHtoD"))
+        return false;
+    } else if (!check(driver.cuMemsetD8(set[i], kPoisonByte, bytes),
+                      "cuMemsetD8")) {
+      return false;
+    }
+  }
+  return true;
+}
+
+KernelArgs DeviceRun::makeArgs(const BufferSet &set) const {
+  KernelArgs args;
+  size_t tensor = 0, symbol = 0;
+  for (size_t i = 0; i < kernel.params.size(); ++i) {
+    switch (kernel.params[i].kind) {
+    case ParamKind::Tensor:
+      args.add(&set[tensor++], sizeof(CUdeviceptr));
+      break;
+    case ParamKind::Scalar:
+      args.add(ctx.scalarBytes[i].data(), 8);
+      break;
+    case ParamKind::Symbol:
+      args.add(&launchInfo.symbolValues[symbol++], sizeof(int64_t));
+      break;
+    }
+  }
+  return args;
+}
+
+bool DeviceRun::launch(CUfunction f, const std::array<int64_t, 3> &grid,
+                       const std::array<int64_t, 3> &block,
+                       unsigned sharedBytes, bool cluster, void **args,
+                       const char *what) {
+  auto u = [](int64_t v) { return static_cast<unsigned>(v); };
+  if (!cluster)
+    return check(driver.cuLaunchKernel(f, u(grid[0]), u(grid[1]), u(grid[2]),
+                                       u(block[0]), u(block[1]), u(block[2]),
+                                       sharedBytes, nullptr, args, nullptr),
+                 what);
+  CUlaunchAttribute attribute;
+  std::memset(&attribute, 0, sizeof(attribute));
+  attribute.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+  attribute.value.clusterDim.x = u(kernel.cluster[0]);
+  attribute.value.clusterDim.y = u(kernel.cluster[1]);
+  attribute.value.clusterDim.z = u(kernel.cluster[2]);
+  CUlaunchConfig config;
+  std::memset(&config, 0, sizeof(config));
+  config.gridDimX = u(grid[0]);
+  config.gridDimY = u(grid[1]);
+  config.gridDimZ = u(grid[2]);
+  config.blockDimX = u(block[0]);
+  config.blockDimY = u(block[1]);
+  config.blockDimZ = u(block[2]);
+  config.sharedMemBytes = sharedBytes;
+  config.hStream = nullptr;
+  config.attrs = &attribute;
+  config.numAttrs = 1;
+  return check(driver.cuLaunchKernelEx(&config, f, args, nullptr), what);
+}
+
+bool DeviceRun::download(const ResolvedTensor &t, CUdeviceptr ptr,
+                         std::vector<unsigned char> &logical) {
+  size_t bytes = bytesOf(t);
+  std::vector<unsigned char> raw(bytes);
+  if (bytes && !check(driver.cuMemcpyDtoH(raw.data(), ptr, bytes),
+                      "cuMemcpyDtoH"))
+    return false;
+  if (t.contiguous)
+    logical = std::move(raw);
+  else
+    gatherLogical(raw.data(), dtypeSize(paramOf(t).dtype), t.shape, t.strides,
+                  logical);
+  return true;
+}
+
+bool DeviceRun::runReference(std::vector<std::vector<unsigned char>> &refOutputs) {
+  BufferSet refSet;
+  if (!initBuffers(refSet))
+    return false;
+  KernelArgs args = makeArgs(refSet);
+  if (!launchReference(refFunction, args.finish(), "cuLaunchKernel (reference)") ||
+      !synchronize("reference kernel execution"))
+    return false;
+  refOutputs.resize(launchInfo.tensors.size());
+  for (size_t i = 0; i < launchInfo.tensors.size(); ++i) {
+    const ResolvedTensor &t = launchInfo.tensors[i];
+    if (paramOf(t).isOutput() && !download(t, refSet[i], refOutputs[i]))
+      return false;
+  }
+  for (CUdeviceptr ptr : refSet)
+    if (!check(driver.cuMemFree(ptr), "cuMemFree"))
+      return false;
+  return true;
+}
+
+bool DeviceRun::runChecker(const BufferSet &candidate, uint64_t &bad) {
+  CUdeviceptr badPtr = 0;
+  CUresult result;
+  bad = 0;
+  if (!allocate(sizeof(uint64_t), badPtr, result) ||
+      !check(driver.cuMemsetD8(badPtr, 0, sizeof(uint64_t)), "cuMemsetD8"))
+    return false;
+  KernelArgs args = makeArgs(candidate);
+  double rtol = ctx.options.rtol;
+  args.add(&rtol, sizeof(rtol));
+  args.add(&badPtr, sizeof(badPtr));
+  return launchReference(checkFunction, args.finish(),
+                         "cuLaunchKernel (reference checker)") &&
+         synchronize("reference checker execution") &&
+         check(driver.cuMemcpyDtoH(&bad, badPtr, sizeof(bad)), "cuMemcpyDtoH") &&
+         check(driver.cuMemFree(badPtr), "cuMemFree");
+}
+
+bool DeviceRun::time(const BufferSet &primary) {
+  uint64_t footprint = 0;
+  for (const ResolvedTensor &t : launchInfo.tensors)
+    footprint += bytesOf(t);
+  size_t freeBytes = 0, totalBytes = 0;
+  if (!check(driver.cuMemGetInfo(&freeBytes, &totalBytes), "cuMemGetInfo"))
+    return false;
+  int64_t wanted = rotationCount(footprint, static_cast<uint64_t>(l2Bytes),
+                                 freeBytes / 2);
+
+  // Copy 0 is the primary set; the others start as copies of it.
+  std::vector<BufferSet> sets(1, primary);
+  while (static_cast<int64_t>(sets.size()) < wanted) {
+    BufferSet copy(primary.size(), 0);
+    bool outOfMemory = false;
+    for (size_t i = 0; i < primary.size() && !outOfMemory; ++i) {
+      size_t bytes = bytesOf(launchInfo.tensors[i]);
+      CUresult result;
+      if (!allocate(bytes, copy[i], result)) {
+        if (result != CUDA_ERROR_OUT_OF_MEMORY)
+          return false;
+        outOfMemory = true; // Time with fewer copies.
+        break;
+      }
+      if (bytes && !check(driver.cuMemcpyDtoD(copy[i], primary[i], bytes),
+                          "cuMemcpyDtoD"))
+        return false;
+    }
+    if (outOfMemory) {
+      error.clear();
+      break;
+    }
+    sets.push_back(std::move(copy));
+  }
+  std::vector<KernelArgs> args;
+  for (const BufferSet &set : sets)
+    args.push_back(makeArgs(set));
+  for (KernelArgs &a : args)
+    a.finish();
+
+  size_t n = sets.size();
+  int64_t warmup = ctx.options.warmup, iters = ctx.options.iters;
+  for (int64_t i = 0; i < warmup; ++i)
+    if (!launchCandidate(args[i % n].pointers.data(), "cuLaunchKernel (warm-up)"))
+      return false;
+  std::vector<CUevent> start(iters), stop(iters);
+  for (int64_t i = 0; i < iters; ++i)
+    if (!check(driver.cuEventCreate(&start[i], CU_EVENT_DEFAULT), "cuEventCreate") ||
+        !check(driver.cuEventCreate(&stop[i], CU_EVENT_DEFAULT), "cuEventCreate"))
+      return false;
+  for (int64_t i = 0; i < iters; ++i) {
+    if (!check(driver.cuEventRecord(start[i], nullptr), "cuEventRecord") ||
+        !launchCandidate(args[(warmup + i) % n].pointers.data(),
+                         "cuLaunchKernel (timed)") ||
+        !check(driver.cuEventRecord(stop[i], nullptr), "cuEventRecord"))
+      return false;
+  }
+  if (!check(driver.cuEventSynchronize(stop[iters - 1]), "timed kernel execution") ||
+      !synchronize("timed kernel execution"))
+    return false;
+  std::vector<double> times;
+  for (int64_t i = 0; i < iters; ++i) {
+    float ms = 0;
+    if (!check(driver.cuEventElapsedTime(&ms, start[i], stop[i]),
+               "cuEventElapsedTime"))
+      return false;
+    times.push_back(ms);
+    if (!check(driver.cuEventDestroy(start[i]), "cuEventDestroy") ||
+        !check(driver.cuEventDestroy(stop[i]), "cuEventDestroy"))
+      return false;
+  }
+  double minTime = times[0], maxTime = times[0];
+  for (double t : times) {
+    minTime = std::min(minTime, t);
+    maxTime = std::max(maxTime, t);
+  }
+  record.set("time_ms", JsonValue::number(median(times)));
+  record.set("time_ms_min", JsonValue::number(minTime));
+  record.set("time_ms_max", JsonValue::number(maxTime));
+  record.set("rotation_copies", JsonValue::integer(static_cast<int64_t>(n)));
+  record.set("footprint_bytes", JsonValue::integer(static_cast<int64_t>(footprint)));
+  return true;
+}
+
+RunStatus DeviceRun::run() {
+  RunStatus status = setUp();
+  if (status != RunStatus::Ok)
+    return status;
+
+  // Seeded inputs: the same data for the candidate and the reference.
+  hostInputs.resize(launchInfo.tensors.size());
+  for (size_t i = 0; i < launchInfo.tensors.size(); ++i) {
+    const ResolvedTensor &t = launchInfo.tensors[i];
+    if (!paramOf(t).isInput())
+      continue;
+    hostInputs[i].resize(bytesOf(t));
+    fillRandom(hostInputs[i].data(), paramOf(t).dtype,
+               static_cast<size_t>(t.spanElements), ctx.options.seed,
+               t.paramIndex);
+  }
+
+  BufferSet candidate;
+  if (!initBuffers(candidate))
+    return RunStatus::LaunchFailure;
+  KernelArgs args = makeArgs(candidate);
+  if (!launchCandidate(args.finish(), "cuLaunchKernel (candidate)") ||
+      !synchronize("candidate kernel execution"))
+    return RunStatus::LaunchFailure;
+
+  // Inputs must be bit-identical; outputs are fetched for the comparison.
+  std::vector<std::vector<unsigned char>> outputs(launchInfo.tensors.size());
+  JsonValue inputsModified = JsonValue::array();
+  for (size_t i = 0; i < launchInfo.tensors.size(); ++i) {
+    const ResolvedTensor &t = launchInfo.tensors[i];
+    const ParamDesc &p = paramOf(t);
+    if (p.isOutput()) {
+      if (!download(t, candidate[i], outputs[i]))
+        return RunStatus::LaunchFailure;
+      continue;
+    }
+    std::vector<unsigned char> raw(bytesOf(t));
+    if (!raw.empty() &&
+        !check(driver.cuMemcpyDtoH(raw.data(), candidate[i], raw.size()),
+               "cuMemcpyDtoH"))
+      return RunStatus::LaunchFailure;
+    if (raw != hostInputs[i])
+      inputsModified.push(JsonValue::string(p.name));
+  }
+
+  std::vector<std::vector<unsigned char>> refOutputs;
+  uint64_t checkerBad = 0;
+  bool haveIntegerOutput = false;
+  for (const ResolvedTensor &t : launchInfo.tensors)
+    haveIntegerOutput |= paramOf(t).isOutput() && !isFloatType(paramOf(t).dtype);
+  bool useChecker = checkFunction && haveIntegerOutput;
+  if (refFunction && !runReference(refOutputs))
+    return RunStatus::LaunchFailure;
+  if (useChecker && !runChecker(candidate, checkerBad))
+    return RunStatus::LaunchFailure;
+  record.set("ref_check", JsonValue::boolean(useChecker));
+
+  bool allPass = inputsModified.getArray().empty();
+  std::vector<std::string> problems; // For the error message.
+  JsonValue outputList = JsonValue::array();
+  for (size_t i = 0; i < launchInfo.tensors.size(); ++i) {
+    const ResolvedTensor &t = launchInfo.tensors[i];
+    const ParamDesc &p = paramOf(t);
+    if (!p.isOutput())
+      continue;
+    const void *ref = refFunction ? refOutputs[i].data() : nullptr;
+    OutputStats stats =
+        compareOutput(outputs[i].data(), ref, p.dtype,
+                      static_cast<size_t>(t.elements), p.access == Access::Write);
+    const char *checkedBy = !ref ? "none" : isFloatType(p.dtype) ? "rel_l2" : "exact";
+    if (ref && useChecker && !isFloatType(p.dtype)) {
+      stats.mismatches = static_cast<int64_t>(checkerBad);
+      checkedBy = "ref_check";
+    }
+    bool pass = outputPasses(stats, p.dtype, ctx.options.rtol);
+    allPass &= pass;
+    if (!pass)
+      problems.push_back("output '" + p.name + "': " +
+                         describeFailure(stats, p.dtype, ctx.options.rtol) +
+                         " (" + checkedBy + ")");
+    JsonValue entry = JsonValue::object();
+    entry.set("name", JsonValue::string(p.name));
+    entry.set("dtype", JsonValue::string(dtypeName(p.dtype)));
+    entry.set("access", JsonValue::string(accessName(p.access)));
+    entry.set("elements", JsonValue::integer(stats.elements));
+    entry.set("rel_err", ref ? JsonValue::number(stats.relErr) : JsonValue::null());
+    entry.set("max_abs_err", ref ? JsonValue::number(stats.maxAbsErr) : JsonValue::null());
+    entry.set("nonfinite", JsonValue::integer(stats.nonfinite));
+    entry.set("unwritten", JsonValue::integer(stats.unwritten));
+    entry.set("mismatches", JsonValue::integer(stats.mismatches));
+    entry.set("checked_by", JsonValue::string(checkedBy));
+    entry.set("pass", JsonValue::boolean(pass));
+    outputList.push(std::move(entry));
+  }
+  record.set("outputs", std::move(outputList));
+  record.set("inputs_modified", std::move(inputsModified));
+
+  if (!ctx.options.noTime && !time(candidate))
+    return RunStatus::LaunchFailure;
+  if (allPass)
+    return RunStatus::Ok;
+  for (const JsonValue &name : record.find("inputs_modified")->getArray())
+    problems.push_back("input '" + name.getString() + "' modified");
+  error = "wrong result:";
+  for (size_t i = 0; i < problems.size(); ++i)
+    error += (i ? "; " : " ") + problems[i];
+  return RunStatus::WrongResult;
+}
+
+} // namespace
+
+RunStatus cake::run::runOnDevice(const RunContext &context, JsonValue &record,
+                                 std::string &error) {
+  DeviceRun run(context, record, error);
+  return run.run();
+}

@@ -1,0 +1,38 @@
+//===- Worker.h - cake-run's GPU work (runs in the forked worker) -*- C++ -*-===//
+
+#ifndef CAKE_TOOLS_CAKE_RUN_WORKER_H
+#define CAKE_TOOLS_CAKE_RUN_WORKER_H
+
+#include "Cake/Runner/Json.h"
+#include "Cake/Runner/Manifest.h"
+#include "Cake/Runner/Options.h"
+
+#include <array>
+#include <string>
+#include <vector>
+
+namespace cake::run {
+
+/// Everything the worker needs, prepared and validated by the parent before
+/// the fork (so argument errors never reach the GPU).
+struct RunContext {
+  runner::RunOptions options;
+  const runner::KernelDesc *kernel = nullptr;
+  runner::ResolvedLaunch launch;
+  /// Parameter bytes of each scalar parameter (by parameter index; unused for
+  /// other kinds).
+  std::vector<std::array<unsigned char, 8>> scalarBytes;
+  std::string cubin;    ///< Candidate cubin contents.
+  std::string refCubin; ///< Reference cubin contents (empty without --ref).
+  std::string refEntry; ///< Reference entry point (without --ref: empty).
+};
+
+/// Runs, checks and times the kernel on the GPU, filling the device,
+/// outputs, inputs_modified and timing fields of `record` (and `error` on
+/// failure). Returns the run's status; does not set status/exit_code.
+runner::RunStatus runOnDevice(const RunContext &context,
+                              runner::JsonValue &record, std::string &error);
+
+} // namespace cake::run
+
+#endif // CAKE_TOOLS_CAKE_RUN_WORKER_H

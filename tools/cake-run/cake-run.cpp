@@ -1,0 +1,276 @@
+//===- cake-run.cpp - Run, check and time one CAKE kernel on a GPU --------===//
+//
+// The parent validates the command line and the manifest, then forks a worker
+// that does every CUDA call (Worker.cpp) and sends its JSON record back over a
+// pipe. The parent enforces --timeout (SIGKILL), turns a worker crash into a
+// launch_failure record, and prints exactly one JSON record on stdout.
+// See docs/Runner.md.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Worker.h"
+
+#include "Cake/Runner/FileUtil.h"
+
+#include <cerrno>
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <cstring>
+#include <poll.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+using namespace cake::run;
+using namespace cake::runner;
+
+namespace {
+
+/// A record with every field present (null until known), in a stable order.
+JsonValue makeSkeletonRecord() {
+  JsonValue r = JsonValue::object();
+  for (const char *key :
+       {"status", "exit_code", "error", "kernel", "cubin", "manifest", "ref",
+        "ref_entry", "sizes", "seed", "rtol", "device", "compute_capability",
+        "sm_count", "l2_bytes", "driver_version", "grid", "block", "cluster",
+        "dynamic_shared_bytes", "num_regs", "local_bytes", "time_ms",
+        "time_ms_min", "time_ms_max", "warmup", "iters", "rotation_copies",
+        "footprint_bytes", "ref_check"})
+    r.set(key, JsonValue::null());
+  r.set("outputs", JsonValue::array());
+  r.set("inputs_modified", JsonValue::array());
+  return r;
+}
+
+JsonValue dims(const std::array<int64_t, 3> &d) {
+  JsonValue a = JsonValue::array();
+  for (int64_t v : d)
+    a.push(JsonValue::integer(v));
+  return a;
+}
+
+/// Prints the record with its final status and returns the exit code.
+int emit(JsonValue &record, RunStatus status, const std::string &error) {
+  record.set("status", JsonValue::string(runStatusName(status)));
+  record.set("exit_code", JsonValue::integer(static_cast<int>(status)));
+  record.set("error", error.empty() ? JsonValue::null() : JsonValue::string(error));
+  std::string text = record.toString();
+  std::fprintf(stdout, "%s\n", text.c_str());
+  std::fflush(stdout);
+  return static_cast<int>(status);
+}
+
+/// Validates everything that needs no GPU. Fills `ctx` and the record's
+/// argument fields; on failure sets `error` (a bad_arguments failure).
+bool prepare(RunContext &ctx, Manifest &manifest, JsonValue &record,
+             std::string &error) {
+  const RunOptions &opts = ctx.options;
+  record.set("cubin", JsonValue::string(opts.cubin));
+  record.set("manifest", JsonValue::string(opts.manifest));
+  record.set("seed", JsonValue::integer(static_cast<int64_t>(opts.seed)));
+  record.set("rtol", JsonValue::number(opts.rtol));
+  record.set("warmup", JsonValue::integer(opts.warmup));
+  record.set("iters", JsonValue::integer(opts.noTime ? 0 : opts.iters));
+  JsonValue sizes = JsonValue::object();
+  for (const auto &size : opts.sizes)
+    sizes.set(size.first, JsonValue::integer(size.second));
+  record.set("sizes", std::move(sizes));
+
+  if (!loadManifestFile(opts.manifest, manifest, error))
+    return false;
+  ctx.kernel = findKernel(manifest, opts.kernel, error);
+  if (!ctx.kernel)
+    return false;
+  const KernelDesc &kernel = *ctx.kernel;
+  record.set("kernel", JsonValue::string(kernel.entry));
+  record.set("block", dims(kernel.block));
+  record.set("cluster", dims(kernel.cluster));
+  record.set("dynamic_shared_bytes", JsonValue::integer(kernel.dynamicSharedBytes));
+  if (!resolveLaunch(kernel, opts.sizes, ctx.launch, error))
+    return false;
+  record.set("grid", dims(ctx.launch.grid));
+
+  ctx.scalarBytes.resize(kernel.params.size());
+  size_t scalarsUsed = 0;
+  for (size_t i = 0; i < kernel.params.size(); ++i) {
+    const ParamDesc &p = kernel.params[i];
+    if (p.kind != ParamKind::Scalar)
+      continue;
+    auto it = opts.scalars.find(p.name);
+    if (it == opts.scalars.end()) {
+      error = "missing scalar '" + p.name + "' (give --scalar " + p.name +
+              "=VALUE)";
+      return false;
+    }
+    ++scalarsUsed;
+    size_t size;
+    if (!encodeScalar(it->second, p.dtype, ctx.scalarBytes[i].data(), size,
+                      error)) {
+      error = "scalar '" + p.name + "': " + error;
+      return false;
+    }
+  }
+  if (scalarsUsed != opts.scalars.size()) {
+    for (const auto &scalar : opts.scalars) {
+      bool known = false;
+      for (const ParamDesc &p : kernel.params)
+        known |= p.kind == ParamKind::Scalar && p.name == scalar.first;
+      if (!known) {
+        error = "unknown scalar '" + scalar.first + "' (kernel '" +
+                kernel.entry + "' has no such scalar parameter)";
+        return false;
+      }
+    }
+  }
+
+  if (!readFile(opts.cubin, ctx.cubin, error))
+    return false;
+  if (!opts.ref.empty()) {
+    ctx.refEntry = opts.refEntry.empty() ? kernel.entry + "_ref" : opts.refEntry;
+    record.set("ref", JsonValue::string(opts.ref));
+    record.set("ref_entry", JsonValue::string(ctx.refEntry));
+    if (!readFile(opts.ref, ctx.refCubin, error))
+      return false;
+  }
+  return true;
+}
+
+bool writeAll(int fd, const std::string &text) {
+  size_t done = 0;
+  while (done < text.size()) {
+    ssize_t n = write(fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0)
+      return false;
+    done += static_cast<size_t>(n);
+  }
+  return true;
+}
+
+/// The forked worker: runs on the device, writes its record, exits.
+[[noreturn]] void workerMain(const RunContext &ctx, JsonValue record,
+                             int writeFd) {
+  // Die with the parent, so a killed cake-run never leaves a GPU job behind.
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+  std::string error;
+  RunStatus status = runOnDevice(ctx, record, error);
+  record.set("status", JsonValue::string(runStatusName(status)));
+  record.set("exit_code", JsonValue::integer(static_cast<int>(status)));
+  record.set("error", error.empty() ? JsonValue::null() : JsonValue::string(error));
+  writeAll(writeFd, record.toString());
+  close(writeFd);
+  // Skip static destructors and atexit handlers of the driver.
+  _exit(static_cast<int>(status));
+}
+
+/// Forks the worker and relays its record; returns the exit code.
+int superviseWorker(const RunContext &ctx, JsonValue &record) {
+  int fds[2];
+  if (pipe(fds) != 0)
+    return emit(record, RunStatus::LaunchFailure,
+                std::string("pipe: ") + std::strerror(errno));
+  std::fflush(stdout);
+  std::fflush(stderr);
+  pid_t pid = fork();
+  if (pid < 0)
+    return emit(record, RunStatus::LaunchFailure,
+                std::string("fork: ") + std::strerror(errno));
+  if (pid == 0) {
+    close(fds[0]);
+    workerMain(ctx, record, fds[1]);
+  }
+  close(fds[1]);
+
+  using Clock = std::chrono::steady_clock;
+  const double timeout = ctx.options.timeoutSeconds;
+  const Clock::time_point deadline =
+      Clock::now() + std::chrono::microseconds(static_cast<int64_t>(timeout * 1e6));
+  std::string text;
+  bool timedOut = false;
+  while (true) {
+    int waitMs = -1;
+    if (timeout > 0) {
+      auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+                      deadline - Clock::now()).count();
+      if (left <= 0) {
+        timedOut = true;
+        break;
+      }
+      waitMs = static_cast<int>(std::min<int64_t>(left, 1000));
+    }
+    pollfd pfd = {fds[0], POLLIN, 0};
+    int ready = poll(&pfd, 1, waitMs);
+    if (ready < 0 && errno == EINTR)
+      continue;
+    if (ready == 0)
+      continue; // Re-check the deadline.
+    if (ready < 0)
+      break;
+    char buffer[4096];
+    ssize_t n = read(fds[0], buffer, sizeof(buffer));
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0)
+      break; // EOF: the worker is done (or died).
+    text.append(buffer, static_cast<size_t>(n));
+  }
+  close(fds[0]);
+
+  if (timedOut)
+    kill(pid, SIGKILL);
+  int waitStatus = 0;
+  while (waitpid(pid, &waitStatus, 0) < 0 && errno == EINTR) {
+  }
+  if (timedOut) {
+    char seconds[32];
+    std::snprintf(seconds, sizeof(seconds), "%g", timeout);
+    return emit(record, RunStatus::Timeout,
+                std::string("the run did not finish within ") + seconds +
+                    " s; the worker was killed");
+  }
+
+  JsonValue workerRecord;
+  std::string parseError;
+  if (!text.empty() && parseJson(text, workerRecord, parseError) &&
+      workerRecord.isObject()) {
+    const JsonValue *code = workerRecord.find("exit_code");
+    if (code && code->isInteger()) {
+      std::fprintf(stdout, "%s\n", text.c_str());
+      std::fflush(stdout);
+      return static_cast<int>(code->getInteger());
+    }
+  }
+  if (WIFSIGNALED(waitStatus)) {
+    int sig = WTERMSIG(waitStatus);
+    const char *name = strsignal(sig);
+    return emit(record, RunStatus::LaunchFailure,
+                "the worker was killed by signal " + std::to_string(sig) +
+                    " (" + (name ? name : "?") + ")");
+  }
+  return emit(record, RunStatus::LaunchFailure,
+              "the worker exited with status " +
+                  std::to_string(WEXITSTATUS(waitStatus)) +
+                  " without sending a record");
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  JsonValue record = makeSkeletonRecord();
+  RunContext ctx;
+  Manifest manifest;
+  std::string error;
+  if (!parseRunOptions(argc - 1, argv + 1, ctx.options, error)) {
+    std::fprintf(stderr, "cake-run: %s\n%s", error.c_str(), runUsage());
+    return emit(record, RunStatus::BadArguments, error);
+  }
+  if (ctx.options.help) {
+    std::fputs(runUsage(), stdout);
+    return 0;
+  }
+  if (!prepare(ctx, manifest, record, error))
+    return emit(record, RunStatus::BadArguments, error);
+  return superviseWorker(ctx, record);
+}
