@@ -8,7 +8,7 @@ from lit.llvm.subst import ToolSubst
 
 config.name = "CAKE"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
-config.suffixes = [".mlir"]
+config.suffixes = [".mlir", ".test"]
 config.excludes = ["Unit", "Inputs", "lit.cfg.py", "lit.site.cfg.py", "CMakeLists.txt", "Inputs"]
 if not hasattr(config, "test_source_root") or config.test_source_root is None:
     config.test_source_root = os.path.dirname(__file__)
@@ -21,6 +21,9 @@ config.substitutions.append(("%cake_examples", os.path.join(config.cake_src_root
 
 tool_dirs = [config.cake_tools_dir, config.llvm_tools_dir]
 llvm_config.add_tool_substitutions(["cake-opt", "cake-translate"], tool_dirs)
+if os.path.exists(os.path.join(config.cake_tools_dir, "cake-run")):
+    config.available_features.add("cake-run")
+    llvm_config.add_tool_substitutions(["cake-run"], tool_dirs)
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.cake_tools_dir, append_path=True)
 # ptxas for the assembly tests; tests that need it say `REQUIRES: ptxas`.

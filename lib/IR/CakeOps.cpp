@@ -13,6 +13,12 @@ using namespace mlir::cake;
 #define GET_OP_CLASSES
 #include "Cake/IR/CakeOps.cpp.inc"
 
+LogicalResult mlir::cake::verifyInKernel(Operation *op) {
+  if (!op->getParentOfType<KernelOp>())
+    return op->emitOpError() << "expected to be inside a cake.kernel";
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // KernelOp
 //===----------------------------------------------------------------------===//
@@ -151,6 +157,19 @@ LogicalResult KernelOp::verify() {
     return emitOpError() << "expected dynamic_smem in [0, " << getMaxDynamicSharedBytes(target)
                          << "] bytes on " << target << ", got " << dynamicSmem;
 
+  llvm::StringSet<> names;
+  for (unsigned index = 0, e = getNumArguments(); index < e; ++index) {
+    auto name = getArgAttrOfType<StringAttr>(index, "cake.name");
+    if (!name)
+      continue;
+    if (!isIdentifier(name.getValue()))
+      return emitOpError() << "expected parameter names to be identifiers, got '"
+                           << name.getValue() << "'";
+    if (seen.contains(name.getValue()) || !names.insert(name.getValue()).second)
+      return emitOpError() << "parameter name '" << name.getValue()
+                           << "' is used twice (parameters and symbols share one namespace)";
+  }
+
   if (!getResultTypes().empty())
     return emitOpError() << "expected no results, got " << getResultTypes().size();
   for (auto [index, type] : llvm::enumerate(getArgumentTypes())) {
@@ -184,8 +203,6 @@ LogicalResult KernelOp::verifyRegions() {
 
 LogicalResult ProblemSizeOp::verify() {
   auto kernel = (*this)->getParentOfType<KernelOp>();
-  if (!kernel)
-    return emitOpError() << "expected to be inside a cake.kernel";
   if (!kernel.getSymbolIndex(getSymbol()))
     return emitOpError() << "unknown problem-size symbol '" << getSymbol()
                          << "', the kernel declares [" << llvm::join(kernel.getSymbolNames(), ", ")

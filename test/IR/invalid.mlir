@@ -394,3 +394,68 @@ cake.kernel @k(%x: !cake.tensor<[N, 8], f32>)
   %r = cake.warp_reduce sum %p : f16
   cake.return
 }
+
+// -----
+
+func.func @outside_kernel(%x: !cake.tensor<[N], f32>) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'cake.load' op expected to be inside a cake.kernel}}
+  %v = cake.load %x[%c0] : !cake.tensor<[N], f32> -> f32
+  return
+}
+
+// -----
+
+func.func @outside_kernel_id() {
+  // expected-error @+1 {{'cake.warp_id' op expected to be inside a cake.kernel}}
+  %w = cake.warp_id
+  return
+}
+
+// -----
+
+// expected-error @+1 {{parameter name 'x' is used twice (parameters and symbols share one namespace)}}
+cake.kernel @k(%a: !cake.tensor<[N], f32> {cake.name = "x"}, %b: !cake.tensor<[N], f32> {cake.name = "x"})
+    attributes {target = "sm_90a", block = array<i64: 32>, symbols = ["N"], grid = affine_map<()[n] -> (n)>} {
+  cake.return
+}
+
+// -----
+
+// expected-error @+1 {{parameter name 'N' is used twice (parameters and symbols share one namespace)}}
+cake.kernel @k(%a: !cake.tensor<[N], f32> {cake.name = "N"})
+    attributes {target = "sm_90a", block = array<i64: 32>, symbols = ["N"], grid = affine_map<()[n] -> (n)>} {
+  cake.return
+}
+
+// -----
+
+// expected-error @+1 {{expected parameter names to be identifiers, got 'a b'}}
+cake.kernel @k(%a: !cake.tensor<[N], f32> {cake.name = "a b"})
+    attributes {target = "sm_90a", block = array<i64: 32>, symbols = ["N"], grid = affine_map<()[n] -> (n)>} {
+  cake.return
+}
+
+// -----
+
+// expected-error @+1 {{expected no results, got 1}}
+cake.kernel @k() -> i32
+    attributes {target = "sm_90a", block = array<i64: 32>, grid = affine_map<() -> (1)>} {
+  cake.return
+}
+
+// -----
+
+cake.kernel @k()
+    attributes {target = "sm_90a", block = array<i64: 32>, grid = affine_map<() -> (1)>} {
+  // expected-error @+1 {{block with no terminator}}
+  %c0 = arith.constant 0 : index
+}
+
+// -----
+
+// expected-error @+1 {{expected the body to end with cake.return}}
+cake.kernel @k()
+    attributes {target = "sm_90a", block = array<i64: 32>, grid = affine_map<() -> (1)>} {
+  llvm.unreachable
+}

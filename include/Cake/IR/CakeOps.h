@@ -12,6 +12,18 @@
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+namespace mlir::cake {
+/// Emits an error unless `op` is nested in a cake.kernel.
+LogicalResult verifyInKernel(Operation *op);
+
+/// Ops that only make sense inside a kernel (ids, memory, sync, warp collectives).
+template <typename ConcreteType>
+class InKernel : public OpTrait::TraitBase<ConcreteType, InKernel> {
+public:
+  static LogicalResult verifyTrait(Operation *op) { return verifyInKernel(op); }
+};
+} // namespace mlir::cake
+
 #define GET_OP_CLASSES
 #include "Cake/IR/CakeOps.h.inc"
 

@@ -12,6 +12,11 @@ include "mlir/IR/SymbolInterfaces.td"
 include "mlir/IR/OpAsmInterface.td"
 include "mlir/IR/BuiltinAttributes.td"
 
+/// Verifies that the op is nested in a cake.kernel.
+def Cake_InKernel : NativeOpTrait<"InKernel"> {
+  let cppNamespace = "::mlir::cake";
+}
+
 def Cake_ScalarType : AnyTypeOf<[I32, I64, F32, F64]>;
 def Cake_ElementType : AnyTypeOf<[I8, I32, I64, F16, BF16, F32, F64]>;
 def Cake_MemoryType : AnyTypeOf<[Cake_TensorType, Cake_SmemType]>;
@@ -97,7 +102,7 @@ def Cake_ReturnOp : Cake_Op<"return", [Pure, HasParent<"KernelOp">, Terminator, 
   let assemblyFormat = "attr-dict";
 }
 
-def Cake_ProblemSizeOp : Cake_Op<"problem_size", [Pure]> {
+def Cake_ProblemSizeOp : Cake_Op<"problem_size", [Cake_InKernel, Pure]> {
   let summary = "the runtime value of a problem-size symbol";
   let description = [{
     Reads one of the enclosing kernel's `symbols` as an `index`. The host passes problem sizes as
@@ -117,7 +122,7 @@ def Cake_ProblemSizeOp : Cake_Op<"problem_size", [Pure]> {
 // Ids and dims
 //===----------------------------------------------------------------------===//
 
-class Cake_DimIdOp<string mnemonic, string what> : Cake_Op<mnemonic, [Pure]> {
+class Cake_DimIdOp<string mnemonic, string what> : Cake_Op<mnemonic, [Cake_InKernel, Pure]> {
   let summary = what;
   let description = "Returns " # what # " along the given dimension as an `index`."
       # [{
@@ -139,7 +144,8 @@ def Cake_ClusterIdOp : Cake_DimIdOp<"cluster_id", "the cluster's index inside th
 def Cake_ClusterBlockIdOp : Cake_DimIdOp<"cluster_block_id",
     "the block's index inside its cluster (sm_90+)">;
 
-class Cake_LinearIdOp<string mnemonic, string what, string example> : Cake_Op<mnemonic, [Pure]> {
+class Cake_LinearIdOp<string mnemonic, string what, string example>
+    : Cake_Op<mnemonic, [Cake_InKernel, Pure]> {
   let summary = what;
   let description = "Returns " # what # " as an `index`, computed from the linear thread index "
       # "and the kernel's static block size.\n\n```mlir\n" # example # "\n```";
@@ -158,7 +164,7 @@ def Cake_WarpgroupIdOp : Cake_LinearIdOp<"warpgroup_id",
 // Memory
 //===----------------------------------------------------------------------===//
 
-def Cake_AllocSmemOp : Cake_Op<"alloc_smem", [MemoryEffects<[MemAlloc]>]> {
+def Cake_AllocSmemOp : Cake_Op<"alloc_smem", [Cake_InKernel, MemoryEffects<[MemAlloc]>]> {
   let summary = "a statically allocated shared-memory buffer";
   let description = [{
     Reserves a shared-memory buffer for the lifetime of the block. The type gives its shape, element
@@ -172,7 +178,7 @@ def Cake_AllocSmemOp : Cake_Op<"alloc_smem", [MemoryEffects<[MemAlloc]>]> {
   let assemblyFormat = "attr-dict `:` qualified(type($buffer))";
 }
 
-def Cake_LoadOp : Cake_Op<"load", [MemoryEffects<[MemRead]>, AttrSizedOperandSegments]> {
+def Cake_LoadOp : Cake_Op<"load", [Cake_InKernel, MemoryEffects<[MemRead]>, AttrSizedOperandSegments]> {
   let summary = "a vector load from global or shared memory into registers";
   let description = [{
     Loads `width` consecutive elements of the innermost dimension starting at the given indices; the
@@ -204,7 +210,7 @@ def Cake_LoadOp : Cake_Op<"load", [MemoryEffects<[MemRead]>, AttrSizedOperandSeg
   }];
 }
 
-def Cake_StoreOp : Cake_Op<"store", [MemoryEffects<[MemWrite]>]> {
+def Cake_StoreOp : Cake_Op<"store", [Cake_InKernel, MemoryEffects<[MemWrite]>]> {
   let summary = "a vector store from registers to global or shared memory";
   let description = [{
     Stores `width` consecutive elements of the innermost dimension starting at the given indices; the
@@ -231,7 +237,7 @@ def Cake_StoreOp : Cake_Op<"store", [MemoryEffects<[MemWrite]>]> {
 // Synchronization
 //===----------------------------------------------------------------------===//
 
-def Cake_BarrierOp : Cake_Op<"barrier"> {
+def Cake_BarrierOp : Cake_Op<"barrier", [Cake_InKernel]> {
   let summary = "a block-wide barrier (bar.sync 0)";
   let description = [{
     Every thread of the block waits here until all have arrived; shared-memory accesses before it are
@@ -248,7 +254,7 @@ def Cake_BarrierOp : Cake_Op<"barrier"> {
 // Warp reductions
 //===----------------------------------------------------------------------===//
 
-def Cake_WarpReduceOp : Cake_Op<"warp_reduce", [Pure, SameOperandsAndResultType]> {
+def Cake_WarpReduceOp : Cake_Op<"warp_reduce", [Cake_InKernel, Pure, SameOperandsAndResultType]> {
   let summary = "a butterfly shuffle reduction across the lanes of a warp";
   let description = [{
     Reduces `value` over groups of `lanes` consecutive lanes (2, 4, 8, 16 or 32; default 32) with
@@ -267,7 +273,7 @@ def Cake_WarpReduceOp : Cake_Op<"warp_reduce", [Pure, SameOperandsAndResultType]
   let hasVerifier = 1;
 }
 
-def Cake_WarpArgReduceOp : Cake_Op<"warp_arg_reduce", [Pure]> {
+def Cake_WarpArgReduceOp : Cake_Op<"warp_arg_reduce", [Cake_InKernel, Pure]> {
   let summary = "a shuffle reduction of (value, index) pairs: argmin or argmax across a warp";
   let description = [{
     Reduces the pairs (`value`, `index`) over groups of `lanes` consecutive lanes and returns the
