@@ -17,6 +17,7 @@ config.test_exec_root = os.path.join(config.cake_obj_root, os.path.basename(conf
 llvm_config.use_default_substitutions()
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%cake_src", config.cake_src_root))
+config.substitutions.append(("%cake_obj", config.cake_obj_root))
 config.substitutions.append(("%cake_examples", os.path.join(config.cake_src_root, "examples")))
 
 tool_dirs = [config.cake_tools_dir, config.llvm_tools_dir]

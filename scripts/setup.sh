@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Installs what CAKE needs and is missing (Debian 12): LLVM/MLIR 22, clang-22, lld, ninja, cmake,
+# GoogleTest. The CUDA toolkit (for ptxas, cake-run and the reference kernels) is expected at
+# $CUDA_HOME (default /usr/local/cuda); without it the build skips those parts and says so.
+set -euo pipefail
+
+packages=(llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools clang-22 lld-22 ninja-build cmake
+          libgtest-dev libgmock-dev python3)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "setup: installing ${missing[*]}"
+  sudo=""
+  [[ $(id -u) -ne 0 ]] && sudo="sudo"
+  $sudo apt-get update -q
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q "${missing[@]}"
+else
+  echo "setup: all packages present"
+fi
+
+cuda_home=${CUDA_HOME:-/usr/local/cuda}
+if [[ -x $cuda_home/bin/ptxas ]]; then
+  echo "setup: CUDA toolkit at $cuda_home ($("$cuda_home/bin/ptxas" --version | tail -1))"
+else
+  echo "setup: no CUDA toolkit at $cuda_home: cubins, cake-run and the reference kernels are skipped"
+fi
