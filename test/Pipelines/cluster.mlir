@@ -4,7 +4,6 @@
 // CHECK: llvm.func @cl(
 // CHECK-SAME: nvvm.cluster_dim = array<i32: 2, 1, 1>
 // CHECK: nvvm.read.ptx.sreg.cluster.ctaid.x
-// CHECK: nvvm.read.ptx.sreg.clusterid.x
 // PTX: .explicitcluster
 // PTX: .reqnctapercluster 2, 1, 1
 // PTX: %cluster_ctaid.x
