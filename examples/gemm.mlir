@@ -11,14 +11,14 @@
 // RUN: FileCheck %s --check-prefix=MANIFEST < %t.json
 // NVVM: llvm.func @gemm
 // NVVM: nvvm.barrier0
+// PTX: .extern .shared .align 1024 .b8 __cake_smem[]
 // PTX: .entry gemm
-// PTX: .shared .align 16 .b8 __cake_smem_{{[0-9]}}[4096]
 // PTX: ld.shared.v4.b32
 // PTX: fma.rn.f32
+// MANIFEST: "dynamic_shared_bytes": 8192
 // MANIFEST: "grid": [
 // MANIFEST-NEXT: "ceildiv(N, 64)",
 // MANIFEST-NEXT: "ceildiv(M, 64)",
-// MANIFEST: "static_shared_bytes": 8192
 
 cake.kernel @gemm(%a: !cake.tensor<[M, K], f32> {cake.name = "a"},
                   %b: !cake.tensor<[K, N], f32> {cake.name = "b"},

@@ -34,3 +34,25 @@ for var in ("CUDA_HOME", "CUDA_PATH", "CUDA_ROOT"):
 if config.cake_ptxas:
     config.available_features.add("ptxas")
     config.environment["CUDA_HOME"] = os.path.dirname(os.path.dirname(config.cake_ptxas))
+
+# The embedding routes (test/CAPI, Plugin, LSP, Python, Install): facts from test/CMakeLists.txt.
+import json
+import shutil
+
+llvm_config.add_tool_substitutions(["cake-capi-test", "cake-lsp-server"], tool_dirs)
+embedding_cfg = os.path.join(config.cake_obj_root, "test", "embedding.cfg.json")
+if os.path.exists(embedding_cfg):
+    with open(embedding_cfg) as f:
+        embedding = json.load(f)
+    config.substitutions.append(("%cake_plugin", embedding["plugin"]))
+    config.substitutions.append(("%cake_cxx", embedding["cxx_compiler"]))
+    upstream_opt = os.path.join(config.llvm_tools_dir, "mlir-opt")
+    if os.path.exists(upstream_opt):
+        config.available_features.add("upstream-mlir-opt")
+        config.substitutions.append(("%upstream_mlir_opt", upstream_opt))
+    if embedding["python"]:
+        config.available_features.add("python-bindings")
+        config.substitutions.append(("%cake_python", embedding["python"]))
+        config.substitutions.append(("%cake_pypackages", embedding["python_packages"]))
+    if shutil.which("cmake") and shutil.which("ninja"):
+        config.available_features.add("cmake-ninja")

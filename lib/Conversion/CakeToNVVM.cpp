@@ -1,6 +1,7 @@
 //===- CakeToNVVM.cpp - the cake-convert-to-nvvm pass ---------------------===//
 #include "Cake/Conversion/CakeToNVVM.h"
 #include "Cake/Conversion/Passes.h"
+#include "ConversionUtils.h"
 #include "Cake/IR/CakeOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -20,17 +21,25 @@ using namespace mlir::cake;
 
 void populateCakeMemoryPatterns(CakeTypeConverter &converter, RewritePatternSet &patterns);
 void populateCakeThreadPatterns(CakeTypeConverter &converter, RewritePatternSet &patterns);
+void populateCakeHopperPatterns(CakeTypeConverter &converter, RewritePatternSet &patterns);
 
 CakeTypeConverter::CakeTypeConverter(MLIRContext *context) {
   addConversion([](Type type) { return type; });
   addConversion([context](GlobalTensorType) { return LLVM::LLVMPointerType::get(context, 1); });
-  addConversion([context](SmemType) { return LLVM::LLVMPointerType::get(context, 3); });
+  // A TMA descriptor is a generic pointer to the 128-byte tensor map the host placed in memory.
+  addConversion([context](TmaType) { return LLVM::LLVMPointerType::get(context); });
+  // Shared buffers, mbarrier arrays and pipelines are addresses in shared memory.
+  auto shared = [context](Type) { return LLVM::LLVMPointerType::get(context, 3); };
+  addConversion([shared](SmemType type) { return shared(type); });
+  addConversion([shared](MbarriersType type) { return shared(type); });
+  addConversion([shared](PipelineType type) { return shared(type); });
 }
 
 void mlir::cake::populateCakeToNVVMPatterns(CakeTypeConverter &converter,
                                             RewritePatternSet &patterns) {
   populateCakeMemoryPatterns(converter, patterns);
   populateCakeThreadPatterns(converter, patterns);
+  populateCakeHopperPatterns(converter, patterns);
 }
 
 namespace {
@@ -80,6 +89,12 @@ struct CakeConvertToNVVMPass
     auto gpuModule = gpu::GPUModuleOp::create(b, module.getLoc(), "cake_kernels",
                                               b.getArrayAttr({targetAttr}));
     module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(), b.getUnitAttr());
+
+    // The extern shared array all allocations index (dynamic shared memory).
+    LLVM::GlobalOp::create(b, module.getLoc(), LLVM::LLVMArrayType::get(b.getI8Type(), 0),
+                           /*isConstant=*/false, LLVM::Linkage::External, kSharedSegmentName,
+                           Attribute(), /*alignment=*/1024, /*addrSpace=*/3)
+        ->moveBefore(&gpuModule.getBodyRegion().front(), gpuModule.getBodyRegion().front().end());
 
     for (KernelOp kernel : kernels)
       if (failed(convertKernelToGPUFunc(kernel, gpuModule)))

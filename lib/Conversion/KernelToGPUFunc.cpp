@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Cake/Conversion/CakeToNVVM.h"
+#include "ConversionUtils.h"
 #include "Cake/IR/CakeOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -23,6 +24,16 @@ static DenseI32ArrayAttr toI32Array(Builder &b, ArrayRef<int64_t> dims) {
 
 LogicalResult mlir::cake::convertKernelToGPUFunc(KernelOp kernel, Operation *gpuModule) {
   MLIRContext *ctx = kernel.getContext();
+  // Shared allocations become offsets in the kernel's dynamic shared-memory segment.
+  SharedMemoryLayout layout = kernel.getSharedMemoryLayout();
+  int64_t sharedBytes = layout.totalBytes + kernel.getDynamicSmem();
+  if (sharedBytes > kernel.getMaxSharedBytes())
+    return kernel.emitError() << "the kernel needs " << sharedBytes
+                              << " bytes of shared memory, more than the " << kernel.getMaxSharedBytes()
+                              << " a block may use on " << kernel.getTarget();
+  for (auto [op, offset] : layout.offsets)
+    op->setAttr(kSmemOffsetAttrName, IntegerAttr::get(IntegerType::get(ctx, 64), offset));
+
   CakeTypeConverter converter(ctx);
   SmallVector<Type> inputs;
   for (Type type : kernel.getArgumentTypes())
@@ -39,6 +50,11 @@ LogicalResult mlir::cake::convertKernelToGPUFunc(KernelOp kernel, Operation *gpu
   if (kernel.getCluster())
     func.setKnownClusterSizeAttr(toI32Array(b, kernel.getClusterDims()));
   func->setAttr(kSymbolsAttrName, kernel.getSymbolsAttr());
+  // Register reallocation needs a register cap at entry: one block per SM.
+  bool reallocates = false;
+  kernel.walk([&](RoleOp role) { reallocates |= role.getRegs().has_value(); });
+  if (reallocates)
+    func->setAttr("nvvm.minctasm", b.getI32IntegerAttr(1));
 
   // Old parameters become new ones; tensors go through a cast the conversion folds away later.
   Block &entry = func.getBody().front();

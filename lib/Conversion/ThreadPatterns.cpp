@@ -1,5 +1,6 @@
 //===- ThreadPatterns.cpp - cake ids, barriers, warp reductions -> gpu ----===//
 #include "Cake/Conversion/CakeToNVVM.h"
+#include "ConversionUtils.h"
 #include "Cake/IR/CakeOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -23,13 +24,6 @@ struct DimIdLowering : OpConversionPattern<OpTy> {
   }
 };
 
-/// The static block size recorded on the lowered kernel.
-SmallVector<int64_t, 3> knownBlockSize(Operation *op) {
-  auto func = op->getParentOfType<gpu::GPUFuncOp>();
-  std::optional<ArrayRef<int32_t>> dims = func.getKnownBlockSize();
-  return SmallVector<int64_t, 3>(dims->begin(), dims->end());
-}
-
 struct BlockDimLowering : OpConversionPattern<BlockDimOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(BlockDimOp op, OpAdaptor,
@@ -43,19 +37,7 @@ struct BlockDimLowering : OpConversionPattern<BlockDimOp> {
 /// Linear thread index over the static block, divided by `groupSize` threads.
 Value linearThreadGroup(Operation *op, ConversionPatternRewriter &rewriter, int64_t groupSize) {
   Location loc = op->getLoc();
-  SmallVector<int64_t, 3> block = knownBlockSize(op);
-  Value linear = gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x);
-  int64_t stride = block[0];
-  for (unsigned d = 1; d < 3; ++d) {
-    if (block[d] == 1)
-      continue;
-    Value id = gpu::ThreadIdOp::create(rewriter, loc, static_cast<gpu::Dimension>(d));
-    Value scaled = arith::MulIOp::create(
-        rewriter, loc, id, arith::ConstantIndexOp::create(rewriter, loc, stride));
-    linear = arith::AddIOp::create(rewriter, loc, linear, scaled);
-    stride *= block[d];
-  }
-  return arith::DivUIOp::create(rewriter, loc, linear,
+  return arith::DivUIOp::create(rewriter, loc, linearThreadId(rewriter, loc, op),
                                 arith::ConstantIndexOp::create(rewriter, loc, groupSize));
 }
 

@@ -95,6 +95,28 @@ static int64_t getMaxDynamicSharedBytes(StringRef target) {
   return target == "sm_80" ? 163 * 1024 : 227 * 1024;
 }
 
+int64_t KernelOp::getMaxSharedBytes() { return getMaxDynamicSharedBytes(getTarget()); }
+
+SharedMemoryLayout KernelOp::getSharedMemoryLayout() {
+  SharedMemoryLayout layout;
+  auto place = [&](Operation *op, int64_t bytes, int64_t alignment) {
+    int64_t offset = llvm::alignTo(layout.totalBytes, alignment);
+    layout.offsets[op] = offset;
+    layout.totalBytes = offset + bytes;
+  };
+  walk([&](Operation *op) {
+    if (auto alloc = dyn_cast<AllocSmemOp>(op)) {
+      SmemType type = alloc.getBuffer().getType();
+      place(op, type.getSizeInBytes(), type.getAlignment());
+    } else if (auto bars = dyn_cast<MbarrierAllocOp>(op)) {
+      place(op, 8 * bars.getBarriers().getType().getCount(), 8);
+    } else if (auto pipe = dyn_cast<PipelineCreateOp>(op)) {
+      place(op, 16 * pipe.getPipeline().getType().getStages(), 8);
+    }
+  });
+  return layout;
+}
+
 static bool isIdentifier(StringRef name) {
   if (name.empty() || !(llvm::isAlpha(name[0]) || name[0] == '_'))
     return false;
@@ -173,11 +195,17 @@ LogicalResult KernelOp::verify() {
   if (!getResultTypes().empty())
     return emitOpError() << "expected no results, got " << getResultTypes().size();
   for (auto [index, type] : llvm::enumerate(getArgumentTypes())) {
+    if (auto tma = dyn_cast<TmaType>(type)) {
+      if (failed(verifyTmaParameter(index, tma)))
+        return failure();
+      continue;
+    }
     auto tensor = dyn_cast<GlobalTensorType>(type);
     if (!tensor) {
       if (!type.isInteger(32) && !type.isInteger(64) && !type.isF32() && !type.isF64())
         return emitOpError() << "parameter #" << index
-                             << " must be a !cake.tensor or a scalar (i32, i64, f32, f64), got "
+                             << " must be a !cake.tensor, a !cake.tma or a scalar (i32, i64, "
+                                "f32, f64), got "
                              << type;
       continue;
     }
@@ -187,6 +215,39 @@ LogicalResult KernelOp::verify() {
           return emitOpError() << "parameter #" << index << " refers to unknown symbol '"
                                << name.getValue() << "'";
   }
+  return success();
+}
+
+std::optional<unsigned> KernelOp::getParameterIndex(StringRef name) {
+  for (unsigned index = 0, e = getNumArguments(); index < e; ++index)
+    if (auto attr = getArgAttrOfType<StringAttr>(index, "cake.name"); attr && attr == name)
+      return index;
+  return std::nullopt;
+}
+
+LogicalResult KernelOp::verifyTmaParameter(unsigned index, TmaType tma) {
+  if (getTarget() == "sm_80")
+    return emitOpError() << "parameter #" << index << ": TMA needs sm_90 or later, got sm_80";
+  auto describes = getArgAttrOfType<StringAttr>(index, "cake.describes");
+  if (!describes)
+    return emitOpError() << "parameter #" << index
+                         << ": a !cake.tma parameter needs {cake.describes = \"<tensor "
+                            "parameter name>\"}";
+  std::optional<unsigned> tensorIndex = getParameterIndex(describes.getValue());
+  auto tensor = tensorIndex ? dyn_cast<GlobalTensorType>(getArgumentTypes()[*tensorIndex])
+                            : GlobalTensorType();
+  if (!tensor)
+    return emitOpError() << "parameter #" << index << " describes '" << describes.getValue()
+                         << "', which is not a !cake.tensor parameter of this kernel";
+  if (tensor.getShape() != tma.getShape() || tensor.getElementType() != tma.getElementType() ||
+      tensor.hasExplicitStrides())
+    return emitOpError() << "parameter #" << index << ": expected the descriptor's shape and "
+                         << "element type to match the row-major tensor '" << describes.getValue()
+                         << "' (" << tensor << ")";
+  for (Attribute entry : tma.getShape())
+    if (auto name = dyn_cast<StringAttr>(entry); name && !getSymbolIndex(name.getValue()))
+      return emitOpError() << "parameter #" << index << " refers to unknown symbol '"
+                           << name.getValue() << "'";
   return success();
 }
 

@@ -212,3 +212,88 @@ int64_t SmemType::getNumElements() const {
 unsigned SmemType::getElementBytes() const {
   return ::mlir::cake::getElementBytes(getElementType());
 }
+
+//===----------------------------------------------------------------------===//
+// MbarriersType, PipelineType
+//===----------------------------------------------------------------------===//
+
+LogicalResult MbarriersType::verify(function_ref<InFlightDiagnostic()> emitError, int64_t count) {
+  if (count < 1 || count > 1024)
+    return emitError() << "expected 1 to 1024 mbarriers, got " << count;
+  return success();
+}
+
+LogicalResult PipelineType::verify(function_ref<InFlightDiagnostic()> emitError, int64_t stages) {
+  if (stages < 1 || stages > 32)
+    return emitError() << "expected 1 to 32 pipeline stages, got " << stages;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// TmaType
+//===----------------------------------------------------------------------===//
+
+Type TmaType::parse(AsmParser &parser) {
+  ArrayAttr shape;
+  Type elementType;
+  SmallVector<int64_t> box;
+  int64_t swizzle = 0;
+  if (parser.parseLess() || parseExtentList(parser, shape) || parser.parseComma() ||
+      parser.parseType(elementType) || parser.parseComma() || parser.parseKeyword("box") ||
+      parser.parseCommaSeparatedList(AsmParser::Delimiter::Square, [&]() -> ParseResult {
+        return parser.parseInteger(box.emplace_back());
+      }))
+    return {};
+  if (succeeded(parser.parseOptionalComma())) {
+    if (parser.parseKeyword("swizzle") || parser.parseEqual() || parser.parseInteger(swizzle))
+      return {};
+  }
+  if (parser.parseGreater())
+    return {};
+  return TmaType::getChecked([&] { return parser.emitError(parser.getNameLoc()); },
+                             parser.getContext(), shape, elementType, box, swizzle);
+}
+
+void TmaType::print(AsmPrinter &printer) const {
+  printer << '<';
+  printExtentList(printer, getShape());
+  printer << ", " << getElementType() << ", box [";
+  llvm::interleaveComma(getBox(), printer);
+  printer << ']';
+  if (getSwizzle())
+    printer << ", swizzle = " << getSwizzle();
+  printer << '>';
+}
+
+LogicalResult TmaType::verify(function_ref<InFlightDiagnostic()> emitError, ArrayAttr shape,
+                              Type elementType, ArrayRef<int64_t> box, int64_t swizzle) {
+  if (shape.size() < 1 || shape.size() > 5)
+    return emitError() << "expected a TMA tensor of rank 1 to 5, got " << shape.size();
+  if (!isElementType(elementType))
+    return emitError() << "expected element type i8, i32, i64, f16, bf16, f32 or f64, got "
+                       << elementType;
+  if (failed(verifyExtents(emitError, shape, "extent", /*allowZero=*/false)))
+    return failure();
+  if (box.size() != shape.size())
+    return emitError() << "expected " << shape.size() << " box extents, got " << box.size();
+  for (int64_t extent : box)
+    if (extent < 1 || extent > 256)
+      return emitError() << "expected TMA box extents in [1, 256], got " << extent;
+  int64_t innerBytes = box.back() * ::mlir::cake::getElementBytes(elementType);
+  if (innerBytes % 16 != 0)
+    return emitError() << "expected the inner box extent to be a multiple of 16 bytes, got "
+                       << innerBytes << " bytes";
+  if (!llvm::is_contained({0, 32, 64, 128}, swizzle))
+    return emitError() << "expected swizzle 32, 64 or 128 (bytes), got " << swizzle;
+  if (swizzle && innerBytes != swizzle)
+    return emitError() << "expected the inner box (" << innerBytes
+                       << " bytes) to equal the swizzle span (" << swizzle << " bytes)";
+  return success();
+}
+
+int64_t TmaType::getBoxBytes() const {
+  int64_t bytes = ::mlir::cake::getElementBytes(getElementType());
+  for (int64_t extent : getBox())
+    bytes *= extent;
+  return bytes;
+}

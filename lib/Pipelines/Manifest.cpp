@@ -104,15 +104,6 @@ static llvm::json::Array toJsonArray(ArrayRef<int64_t> values) {
   return array;
 }
 
-static int64_t staticSharedBytes(KernelOp kernel) {
-  int64_t bytes = 0;
-  kernel.walk([&](AllocSmemOp alloc) {
-    SmemType type = alloc.getBuffer().getType();
-    bytes = llvm::alignTo(bytes, type.getAlignment()) + type.getSizeInBytes();
-  });
-  return bytes;
-}
-
 static llvm::json::Object kernelManifest(KernelOp kernel) {
   SmallVector<StringRef> symbols = kernel.getSymbolNames();
   llvm::json::Array grid;
@@ -184,8 +175,9 @@ static llvm::json::Object kernelManifest(KernelOp kernel) {
       {"target", kernel.getTarget()},
       {"block", toJsonArray(kernel.getBlockDims())},
       {"cluster", toJsonArray(kernel.getClusterDims())},
-      {"dynamic_shared_bytes", kernel.getDynamicSmem()},
-      {"static_shared_bytes", staticSharedBytes(kernel)},
+      // Every shared allocation lives in the dynamic segment (see cake-convert-to-nvvm).
+      {"dynamic_shared_bytes", kernel.getSharedMemoryLayout().totalBytes + kernel.getDynamicSmem()},
+      {"static_shared_bytes", 0},
       {"symbols", std::move(symbolList)},
       {"grid", std::move(grid)},
       {"constraints", std::move(constraintList)},

@@ -105,13 +105,17 @@ cake.kernel @masked(%x: !cake.tensor<[N, D], f32>)
 
 // -----
 
-// Shared memory: an addrspace(3) global aligned to the swizzle repeat; 128-byte swizzle XORs
-// bits 4-6 of the byte offset with bits 7-9.
+// Shared memory: allocations are offsets in one extern (dynamic) shared segment, each aligned
+// (1024 bytes for a 128-byte swizzle); 128-byte swizzle XORs bits 4-6 of the byte offset with 7-9.
 // CHECK-LABEL: gpu.module @cake_kernels
-// CHECK: llvm.mlir.global internal @__cake_smem_1() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<128 x i8>
-// CHECK: llvm.mlir.global internal @__cake_smem_0() {addr_space = 3 : i32, alignment = 1024 : i64} : !llvm.array<8192 x i8>
+// CHECK: llvm.mlir.global external @__cake_smem() {addr_space = 3 : i32, alignment = 1024 : i64} : !llvm.array<0 x i8>
 // CHECK-LABEL: gpu.func @smem
-// CHECK: %[[BASE:.*]] = llvm.mlir.addressof @__cake_smem_0 : !llvm.ptr<3>
+// CHECK: %[[SEG:.*]] = llvm.mlir.addressof @__cake_smem : !llvm.ptr<3>
+// CHECK: %[[C0:.*]] = arith.constant 0 : i64
+// CHECK: %[[BASE:.*]] = llvm.getelementptr %[[SEG]][%[[C0]]] : (!llvm.ptr<3>, i64) -> !llvm.ptr<3>, i8
+// CHECK: %[[SEG1:.*]] = llvm.mlir.addressof @__cake_smem : !llvm.ptr<3>
+// CHECK: %[[C8192:.*]] = arith.constant 8192 : i64
+// CHECK: llvm.getelementptr %[[SEG1]][%[[C8192]]]
 // CHECK: %[[C7:.*]] = arith.constant 7 : i64
 // CHECK-NEXT: %[[ROW:.*]] = arith.shrui %[[OFF:.*]], %[[C7]]
 // CHECK: %[[C7M:.*]] = arith.constant 7 : i64

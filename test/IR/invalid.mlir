@@ -120,7 +120,7 @@ cake.kernel @k(%x: !cake.tensor<[N], f32>)
 
 // -----
 
-// expected-error @+1 {{parameter #1 must be a !cake.tensor or a scalar (i32, i64, f32, f64), got 'memref<4xf32>'}}
+// expected-error @+1 {{parameter #1 must be a !cake.tensor, a !cake.tma or a scalar (i32, i64, f32, f64), got 'memref<4xf32>'}}
 cake.kernel @k(%x: !cake.tensor<[N], f32>, %m: memref<4xf32>)
     attributes {target = "sm_90a", block = array<i64: 32>, symbols = ["N"], grid = affine_map<()[n] -> (n)>} {
   cake.return

@@ -8,7 +8,7 @@
 // Without CUDA_HOME and without ptxas on PATH, the message says how to fix it.
 // RUN: not env -u CUDA_HOME -u CUDA_PATH -u CUDA_ROOT PATH=%t.empty-path cake-translate %S/Inputs/row_scale.mlir --emit=cubin -o %t.out 2>&1 | FileCheck %s --check-prefix=NOCUDA
 // RUN: not test -e %t.out
-// NOCUDA: error: ptxas not found (needed for --emit=cubin): set CUDA_HOME to the CUDA toolkit or pass --ptxas=PATH
+// NOCUDA: error: ptxas not found (needed for a cubin): set CUDA_HOME to the CUDA toolkit or give its path (--ptxas=PATH, ptxas_path=)
 
 // RUN: not cake-translate %S/Inputs/row_scale.mlir --emit=ptx --chip=sm_75 2>&1 | FileCheck %s --check-prefix=CHIP
 // CHIP: row_scale.mlir:3:1: error: unknown chip 'sm_75', expected one of sm_80, sm_90, sm_90a, sm_100a

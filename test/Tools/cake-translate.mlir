@@ -8,8 +8,8 @@
 
 // PTX: .version 8.0
 // PTX: .target sm_90a
+// PTX: .extern .shared .align 1024 .b8 __cake_smem[]
 // PTX: .visible .entry row_scale(
-// PTX: .shared .align 1024 .b8 __cake_smem_0[2048]
 // PTX: ld.global.v4.b32
 // PTX: st.shared.v4.b32
 // PTX: bar.sync 0
@@ -18,7 +18,7 @@
 
 // SM80: .target sm_80
 
-// LLVM: @__cake_smem_0 = internal addrspace(3) global [2048 x i8] undef, align 1024
+// LLVM: @__cake_smem = external addrspace(3) global [0 x i8], align 1024
 // LLVM: define ptx_kernel void @row_scale(ptr addrspace(1) {{.*}}, float {{.*}}, ptr addrspace(1) {{.*}}, i64 {{.*}}, i64 {{.*}})
 
 // MANIFEST: "cake_manifest_version": 1,
@@ -30,7 +30,7 @@
 // MANIFEST-NEXT: "M >= 1",
 // MANIFEST-NEXT: "D >= 1",
 // MANIFEST-NEXT: "mod(D, 8) == 0"
-// MANIFEST: "dynamic_shared_bytes": 256,
+// MANIFEST: "dynamic_shared_bytes": 2304,
 // MANIFEST: "entry": "row_scale",
 // MANIFEST: "grid": [
 // MANIFEST-NEXT: "ceildiv(M, 2)",
@@ -56,5 +56,5 @@
 // MANIFEST-NEXT: "name": "M"
 // MANIFEST: "kind": "symbol",
 // MANIFEST-NEXT: "name": "D"
-// MANIFEST: "static_shared_bytes": 2048,
+// MANIFEST: "static_shared_bytes": 0,
 // MANIFEST: "target": "sm_90a"

@@ -7,30 +7,20 @@
 // line naming what is missing) and exit code 1; no output file is left behind on failure.
 //
 //===----------------------------------------------------------------------===//
-#include "Cake/IR/CakeDialect.h"
-#include "Cake/IR/CakeOps.h"
+#include "Cake/Pipelines/Compile.h"
 #include "Cake/Pipelines/Manifest.h"
-#include "Cake/Pipelines/Pipelines.h"
+#include "Cake/Pipelines/Registration.h"
 #include "Cake/Pipelines/Serialize.h"
-#include "Cake/Conversion/Passes.h"
 
-#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
-#include "mlir/InitAllDialects.h"
-#include "mlir/InitAllExtensions.h"
-#include "mlir/InitAllPasses.h"
 #include "mlir/Parser/Parser.h"
-#include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
-#include "mlir/Target/LLVM/NVVM/Target.h"
-#include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/WithColor.h"
-#include "llvm/Support/FormatVariadic.h"
 
 using namespace mlir;
 namespace cl = llvm::cl;
@@ -79,27 +69,16 @@ LogicalResult writeOutput(StringRef path, StringRef contents) {
   return success();
 }
 
-std::string jsonText(const llvm::json::Value &value) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  os << llvm::formatv("{0:2}", value) << "\n";
-  return text;
-}
 } // namespace
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
-  registerAllPasses();
-  cake::registerCakeConversionPasses();
+  cake::registerAllPasses();
   cl::ParseCommandLineOptions(argc, argv, "CAKE translator: cake IR to LLVM IR, PTX, cubin and "
                                           "the kernel manifest\n");
 
   DialectRegistry registry;
-  registerAllDialects(registry);
-  registerAllExtensions(registry);
-  registerAllToLLVMIRTranslations(registry);
-  NVVM::registerNVVMTargetInterfaceExternalModels(registry);
-  registry.insert<cake::CakeDialect>();
+  cake::registerAllDialects(registry);
   MLIRContext context(registry);
   context.loadAllAvailableDialects();
 
@@ -114,29 +93,25 @@ int main(int argc, char **argv) {
   if (!module)
     return 1;
 
-  bool isCakeLevel = !module->getOps<cake::KernelOp>().empty();
   if (emitKind == Emit::Manifest || !manifestFile.empty()) {
     FailureOr<llvm::json::Value> manifest = cake::buildManifest(*module);
     if (failed(manifest))
       return 1;
-    std::string text = jsonText(*manifest);
+    std::string text = cake::formatManifest(*manifest);
     if (emitKind == Emit::Manifest)
       return failed(writeOutput(outputFile, text)) ? 1 : 0;
     if (failed(writeOutput(manifestFile, text)))
       return 1;
   }
 
-  if (isCakeLevel) {
-    PassManager pm(&context);
-    cake::LowerToNVVMOptions options;
-    options.chip = chip;
-    options.features = features;
-    options.optLevel = optLevel;
-    if (failed(cake::buildLowerToNVVMPipeline(pm, options)) || failed(pm.run(*module)))
-      return 1;
-  } else if (module->getOps<gpu::GPUModuleOp>().empty()) {
-    return fail("no cake.kernel and no gpu.module in " + inputFile);
-  }
+  cake::CompileOptions options;
+  options.chip = chip;
+  options.features = features;
+  options.optLevel = optLevel;
+  options.assemble = emitKind == Emit::Cubin;
+  options.ptxasPath = ptxasPath;
+  if (failed(cake::lowerForSerialization(*module, options)))
+    return 1;
 
   if (emitKind == Emit::LLVM) {
     std::string text;
@@ -146,26 +121,12 @@ int main(int argc, char **argv) {
     return failed(writeOutput(outputFile, text)) ? 1 : 0;
   }
 
-  FailureOr<std::string> ptx = cake::emitPTX(*module);
-  if (failed(ptx))
+  FailureOr<cake::CompiledKernels> kernels = cake::serializeKernels(*module, options);
+  if (failed(kernels))
     return 1;
   if (emitKind == Emit::PTX)
-    return failed(writeOutput(outputFile, *ptx)) ? 1 : 0;
-
-  FailureOr<std::string> loweredChip = cake::getLoweredChip(*module);
-  if (failed(loweredChip))
+    return failed(writeOutput(outputFile, kernels->ptx)) ? 1 : 0;
+  if (!ptxasLog.empty() && failed(writeOutput(ptxasLog, kernels->ptxasReport)))
     return 1;
-  std::string ptxas = cake::findPtxas(ptxasPath);
-  if (ptxas.empty())
-    return fail(ptxasPath.empty()
-                    ? "ptxas not found (needed for --emit=cubin): set CUDA_HOME to the CUDA "
-                      "toolkit or pass --ptxas=PATH"
-                    : "ptxas not found or not executable: " + ptxasPath);
-  std::string report;
-  FailureOr<std::string> cubin = cake::assembleCubin(*ptx, *loweredChip, ptxas, report);
-  if (failed(cubin))
-    return fail("ptxas failed for " + *loweredChip + ":\n" + report);
-  if (!ptxasLog.empty() && failed(writeOutput(ptxasLog, report)))
-    return 1;
-  return failed(writeOutput(outputFile, *cubin)) ? 1 : 0;
+  return failed(writeOutput(outputFile, kernels->cubin)) ? 1 : 0;
 }

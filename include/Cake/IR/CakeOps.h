@@ -13,6 +13,14 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 namespace mlir::cake {
+/// Where a kernel's shared allocations live in its (dynamic) shared-memory segment.
+struct SharedMemoryLayout {
+  /// Byte offset of each allocating op (alloc_smem, mbarrier.alloc, pipeline.create).
+  llvm::DenseMap<Operation *, int64_t> offsets;
+  /// Bytes of the segment the allocations need.
+  int64_t totalBytes = 0;
+};
+
 /// Emits an error unless `op` is nested in a cake.kernel.
 LogicalResult verifyInKernel(Operation *op);
 

@@ -87,6 +87,14 @@ def Cake_KernelOp : Cake_Op<"kernel", [
     std::optional<unsigned> getSymbolIndex(::llvm::StringRef name);
     /// The names of `symbols` as strings.
     ::llvm::SmallVector<::llvm::StringRef> getSymbolNames();
+    /// Lays out the kernel's shared allocations in program order, each at its alignment.
+    SharedMemoryLayout getSharedMemoryLayout();
+    /// The most shared memory one block may use on this kernel's target.
+    int64_t getMaxSharedBytes();
+    /// The index of the parameter named `name` (by `cake.name`), or std::nullopt.
+    std::optional<unsigned> getParameterIndex(::llvm::StringRef name);
+    /// Checks a !cake.tma parameter against the tensor parameter it describes.
+    ::llvm::LogicalResult verifyTmaParameter(unsigned index, TmaType tma);
   }];
 }
 
@@ -290,5 +298,7 @@ def Cake_WarpArgReduceOp : Cake_Op<"warp_arg_reduce", [Cake_InKernel, Pure]> {
   let assemblyFormat = "$kind $value `,` $index attr-dict `:` type($value) `,` type($index)";
   let hasVerifier = 1;
 }
+
+include "Cake/IR/CakeHopperOps.td"
 
 #endif // CAKE_IR_CAKEOPS_TD

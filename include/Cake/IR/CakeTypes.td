@@ -66,4 +66,66 @@ def Cake_SmemType : Cake_Type<"Smem", "smem"> {
   }];
 }
 
+
+def Cake_MbarriersType : Cake_Type<"Mbarriers", "mbarriers"> {
+  let summary = "an array of mbarriers in shared memory";
+  let description = [{
+    `count` 8-byte mbarrier objects in the block's shared memory (sm_80+; transaction counts need
+    sm_90). Allocated by `cake.mbarrier.alloc`, indexed by the ops that use them.
+
+    ```mlir
+    !cake.mbarriers<4>
+    ```
+  }];
+  let parameters = (ins "int64_t":$count);
+  let assemblyFormat = "`<` $count `>`";
+  let genVerifyDecl = 1;
+}
+
+def Cake_PipelineType : Cake_Type<"Pipeline", "pipeline"> {
+  let summary = "a ring of shared-memory stages with full and empty mbarriers";
+  let description = [{
+    A software pipeline of `stages` slots. Each slot has a "full" barrier (the producer's copies
+    complete on it) and an "empty" barrier (consumers release the slot on it). Pipeline ops take an
+    iteration number; the lowering derives the slot (iteration mod stages) and the phase parity, so
+    kernels never track parity by hand.
+
+    ```mlir
+    !cake.pipeline<4>
+    ```
+  }];
+  let parameters = (ins "int64_t":$stages);
+  let assemblyFormat = "`<` $stages `>`";
+  let genVerifyDecl = 1;
+}
+
+def Cake_TmaType : Cake_Type<"Tma", "tma"> {
+  let summary = "a TMA tensor-map descriptor over a global tensor parameter";
+  let description = [{
+    A tiled tensor map (sm_90+) that the host encodes (cuTensorMapEncodeTiled) from the manifest for
+    the tensor parameter named by the parameter attribute `cake.describes`. `shape` repeats that
+    tensor's extents (row-major, outermost first); `box` is the tile one copy moves (outermost first,
+    each at most 256; the inner box a multiple of 16 bytes); `swizzle` (32, 64 or 128 bytes) must
+    equal the inner box's bytes and the destination buffer's swizzle. Reads outside the tensor fill
+    zeros, so ragged tiles need no masking.
+
+    ```mlir
+    !cake.tma<[M, K], bf16, box [128, 64], swizzle = 128>
+    ```
+  }];
+  let parameters = (ins
+    "::mlir::ArrayAttr":$shape,
+    "::mlir::Type":$elementType,
+    ArrayRefParameter<"int64_t">:$box,
+    DefaultValuedParameter<"int64_t", "0">:$swizzle
+  );
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    unsigned getRank() const { return getShape().size(); }
+    /// Bytes one copy moves (the product of the box times the element size).
+    int64_t getBoxBytes() const;
+  }];
+}
+
 #endif // CAKE_IR_CAKETYPES_TD

@@ -1,0 +1,262 @@
+"""The one command line: ``cake evolve|db|report|batch-export|batch-ingest`` (docs/Harness.md).
+
+Exit codes: 0 done; 2 bad task file, arguments or configuration; 3 run aborted by its policy (LLM
+endpoint unreachable or answering garbage); 4 a tool binary is missing; 5 no GPU for the local
+backend (or a batch that ran without one); 6 the disk is full or the database unwritable.
+"""
+import argparse
+import errno
+import json
+import os
+import random
+import sqlite3
+import sys
+
+from . import backends, batch, feedback, report, summary
+from . import tactics as tactics_mod
+from .db import Database
+from .evolve import default_workdir, evolve
+from .policies import PolicyAbort
+from .policies.llm import LLMConfigError, LLMPolicy
+from .policies.search import SearchPolicy
+from .progress import Progress
+from .task import TaskError, load_task
+from .tools import Toolchain, ToolMissing
+
+
+def _err(msg, code):
+    print(f"cake: error: {msg}", file=sys.stderr)
+    return code
+
+
+def _common(p):
+    p.add_argument("--db", default="cake-agent.db", help="the SQLite database (default ./cake-agent.db)")
+
+
+def parser():
+    ap = argparse.ArgumentParser(prog="cake", description="The CAKE evolution harness.")
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    e = sub.add_parser("evolve", help="evolve a task's kernel")
+    e.add_argument("task", nargs="?", help="task file (JSON, docs/Tasks.md); optional with --resume")
+    _common(e)
+    e.add_argument("--backend", default="auto", choices=["auto", "model-only", "local", "batch"],
+                   help="auto: local where a GPU is present, else model-only")
+    e.add_argument("--policy", default="search", choices=["search", "llm"])
+    e.add_argument("--resume", nargs="?", const="last", metavar="RUN", help="continue a run (default: the last)")
+    e.add_argument("--bin", help="folder of cake-opt, cake-translate, cake-run (default build/bin)")
+    e.add_argument("--refs", help="folder of reference cubins (default build/examples/ref)")
+    e.add_argument("--workdir", help="where candidates' files go (default beside the database)")
+    e.add_argument("--batch-dir", help="batch backend: export folder (default <workdir>/batch-gen<G>)")
+    e.add_argument("--tactics", help="tactics file (JSON list; see docs/Harness.md)")
+    e.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="parallel CPU evaluations")
+    e.add_argument("--rng-seed", type=int, help="seed of the policy's random choices")
+    e.add_argument("--iters", type=int, default=50, help="cake-run timed iterations")
+    for k in ("candidates", "gpu-evals", "wall-s", "generation"):
+        e.add_argument(f"--{k}", type=float if k == "wall-s" else int, help=f"override budget.{k.replace('-', '_')}")
+    e.add_argument("--quiet", action="store_true", help="no progress line")
+    e.add_argument("--print-records", action="store_true", help="print 'recorded <id>' after each commit")
+    d = sub.add_parser("db", help="answer common questions from the database")
+    _common(d)
+    d.add_argument("question", choices=["runs", "best", "failures", "lineage", "show", "feedback"])
+    d.add_argument("id", nargs="?", type=int, help="candidate id (lineage, show, feedback) or run id (failures)")
+    r = sub.add_parser("report", help="write an HTML report of a run")
+    _common(r)
+    r.add_argument("--run", type=int, help="run id (default: the last)")
+    r.add_argument("-o", "--output", help="HTML file (default report-run<ID>.html)")
+    x = sub.add_parser("batch-export", help="export a run's candidates waiting for a GPU")
+    _common(x)
+    x.add_argument("--run", type=int, help="run id (default: the last)")
+    x.add_argument("--out", required=True, help="folder to write")
+    x.add_argument("--bin")
+    x.add_argument("--refs")
+    x.add_argument("--iters", type=int, default=50)
+    i = sub.add_parser("batch-ingest", help="store the results of an exported batch")
+    _common(i)
+    i.add_argument("results", help="results.json written by run_batch.py")
+    return ap
+
+
+def main(argv=None):
+    args = parser().parse_args(argv)
+    try:
+        if args.cmd != "evolve" and not os.path.exists(args.db):
+            return _err(f"no database at {args.db}", 2)
+        return {"evolve": cmd_evolve, "db": cmd_db, "report": cmd_report, "batch-export": cmd_batch_export,
+                "batch-ingest": cmd_batch_ingest}[args.cmd](args)
+    except TaskError as e:
+        return _err(str(e), 2)
+    except ToolMissing as e:
+        return _err(str(e), 4)
+    except (sqlite3.OperationalError, OSError) as e:
+        if isinstance(e, OSError) and e.errno not in (errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EACCES):
+            raise
+        return _err(f"cannot write ({e}); committed records are intact, the run can be resumed", 6)
+
+
+def _open_run(args, db):
+    """(run row or None, task) for evolve: a new run, or the one --resume names."""
+    if not args.resume:
+        if not args.task:
+            raise TaskError("evolve needs a task file (or --resume)")
+        return None, load_task(args.task)
+    if args.resume == "last":
+        run = db.last_run(load_task(args.task).name if args.task else None)
+    else:
+        run = db.run(int(args.resume)) if args.resume.isdigit() else None
+    if run is None:
+        raise TaskError(f"--resume: no run {args.resume} in {args.db}")
+    task = load_task(args.task or run["task_path"])
+    if task.name != run["task"]:
+        raise TaskError(f"--resume: run {run['id']} is task '{run['task']}', not '{task.name}'")
+    if task.digest() != run["task_digest"]:
+        print(f"warning: the task file changed since run {run['id']} began", file=sys.stderr)
+    return run, task
+
+
+def cmd_evolve(args):
+    db = Database(args.db)
+    run, task = _open_run(args, db)
+    tools = Toolchain(args.bin, args.refs)
+    tools.require("cake-opt", "cake-translate")
+    name = run["backend"] if run else args.backend
+    if name == "auto":
+        name = "local" if backends.gpu_present() else "model-only"
+    if name in ("local", "batch"):
+        tools.require("cake-run")
+    backend = backends.make(name, args.iters)
+    budget = dict(task.budget)
+    for k in ("candidates", "gpu_evals", "wall_s", "generation"):
+        if getattr(args, k) is not None:
+            budget[k] = getattr(args, k)
+    config = {"budget": budget, "jobs": args.jobs, "rng_seed": args.rng_seed, "tactics": args.tactics}
+    policy_name = run["policy"] if run else args.policy
+    run_id = run["id"] if run else db.new_run(task, name, policy_name, config)
+    if run:
+        db.set_run_status(run_id, "running")
+    rng = random.Random(args.rng_seed)
+    tacs = tactics_mod.load(args.tactics) if args.tactics else []
+    try:
+        policy = (SearchPolicy(task, rng, tools, tacs) if policy_name == "search"
+                  else LLMPolicy(task, rng, db, run_id))
+    except LLMConfigError as e:
+        db.set_run_status(run_id, "aborted", str(e))
+        return _err(str(e), 2)
+    workdir = args.workdir or default_workdir(args.db, run_id)
+    print(f"run {run_id}: task {task.name} ({len(task.shapes)} shapes), policy {policy_name}, "
+          f"{'resumed' if run else 'new'}; {backend.describe(tools)}", flush=True)
+    if db.q("SELECT id FROM batches WHERE run_id=? AND status='exported'", (run_id,)):
+        b = db.q("SELECT * FROM batches WHERE run_id=? AND status='exported'", (run_id,))[0]
+        print(f"waiting for batch {b['id']} (generation {b['generation']}): run {b['dir']}/run_batch.py on the "
+              f"GPU machine, then: cake batch-ingest --db {args.db} {b['dir']}/results.json")
+        return 0
+    progress = None if args.quiet else Progress(budget, measures=backend.measures)
+    on_record = (lambda cid, ev: print(f"recorded {cid}", flush=True)) if args.print_records else None
+    try:
+        result = evolve(db, run_id, task, tools, backend, policy, workdir, budget, args.jobs, progress, on_record)
+    except PolicyAbort as e:
+        db.set_run_status(run_id, "aborted", str(e))
+        return _err(f"run {run_id} aborted: {e}", 3)
+    except backends.NoDevice as e:
+        db.set_run_status(run_id, "aborted", str(e))
+        return _err(f"no GPU for the local backend ({e}); use --backend model-only or batch", 5)
+    except KeyboardInterrupt:
+        db.set_run_status(run_id, "interrupted")
+        return _err(f"interrupted; continue with: cake evolve --db {args.db} --resume {run_id}", 130)
+    finally:
+        if progress:
+            progress.close()
+    if result.reason == "waiting_gpu":
+        gen = db.q("SELECT MAX(generation) AS g FROM candidates WHERE run_id=?", (run_id,))[0]["g"]
+        out = args.batch_dir or os.path.join(workdir, f"batch-gen{gen}")
+        bid, jobs = batch.export(db, run_id, task, tools, out, gen, args.iters)
+        db.set_run_status(run_id, "waiting_gpu", f"batch {bid} exported")
+        print(f"exported generation {gen} as batch {bid} ({len(jobs)} cake-run jobs) to {out}\n"
+              f"on the GPU machine: python3 {out}/run_batch.py\n"
+              f"then here: cake batch-ingest --db {args.db} {out}/results.json && "
+              f"cake evolve --db {args.db} --resume {run_id}")
+    else:
+        db.set_run_status(run_id, "done", result.reason)
+    print(summary.text(db, run_id))
+    return 0
+
+
+def _last_run_id(db, run):
+    if run is not None:
+        return run
+    last = db.last_run()
+    if last is None:
+        raise TaskError("the database holds no run")
+    return last["id"]
+
+
+def cmd_db(args):
+    db = Database(args.db)
+    q = args.question
+    if q == "runs":
+        for r in db.q("SELECT r.*, (SELECT COUNT(*) FROM candidates c WHERE c.run_id=r.id) AS n FROM runs r ORDER BY id"):
+            print(f"run {r['id']}: {r['task']} backend {r['backend']} policy {r['policy']} {r['status']}"
+                  f"{' (' + r['note'] + ')' if r['note'] else ''}, {r['n']} candidates")
+    elif q == "best":
+        rows = db.best_per_task()
+        if not rows:
+            print("no measured candidate in this database (model-only runs have no measured fitness)")
+        for r in rows:
+            print(f"{r['task']}: candidate {r['id']} (run {r['run_id']}) {r['fitness']:.4f} ms  {r['signature']}")
+    elif q == "failures":
+        rows = db.failures_by_class(args.id)
+        if not rows:
+            print("no failures recorded")
+        for r in rows:
+            print(f"{r['task']:<16} {r['class']:<20} {r['n']}")
+    else:
+        if args.id is None:
+            return _err(f"db {q} needs a candidate id", 2)
+        if db.candidate(args.id) is None:
+            return _err(f"no candidate {args.id}", 2)
+        if q == "lineage":
+            for r in db.lineage(args.id):
+                fit = f"{r['fitness']:.4f} ms" if r["fitness"] is not None else "-"
+                print(f"candidate {r['id']} gen {r['generation']} {r['policy']} {r['signature']} "
+                      f"{r['status']} {r['failure_class'] or ''} {fit}")
+        elif q == "show":
+            r = db.candidate(args.id)
+            print(json.dumps(feedback.of(db, args.id), indent=1))
+            print(r["ir"])
+        else:
+            print(feedback.text(feedback.of(db, args.id)))
+    return 0
+
+
+def cmd_report(args):
+    db = Database(args.db)
+    run_id = _last_run_id(db, args.run)
+    out = args.output or f"report-run{run_id}.html"
+    with open(out, "w") as f:
+        f.write(report.render(db, run_id))
+    print(summary.text(db, run_id))
+    print(f"wrote {out}")
+    return 0
+
+
+def cmd_batch_export(args):
+    db = Database(args.db)
+    run_id = _last_run_id(db, args.run)
+    task = load_task(db.run(run_id)["task_path"])
+    try:
+        bid, jobs = batch.export(db, run_id, task, Toolchain(args.bin, args.refs), args.out, iters=args.iters)
+    except batch.BatchError as e:
+        return _err(str(e), 2)
+    print(f"exported batch {bid}: {len(jobs)} cake-run jobs in {args.out}; run: python3 {args.out}/run_batch.py")
+    return 0
+
+
+def cmd_batch_ingest(args):
+    db = Database(args.db)
+    try:
+        s = batch.ingest(db, args.results, load_task)
+    except batch.BatchError as e:
+        return _err(str(e), 5 if "no_device" in str(e) else 2)
+    print(f"batch {s['batch']} (run {s['run']}): {s['measured']} measured, {s['failed']} failed, "
+          f"{s['skipped']} skipped; continue with: cake evolve --db {args.db} --resume {s['run']}")
+    print(summary.text(db, s["run"]))
+    return 0

@@ -1,0 +1,75 @@
+"""The evolution loop: propose -> evaluate (CPU steps in parallel, GPU steps in order) -> record.
+
+Budgets (task ``budget``, overridable on the command line) are counted from the database, so
+``--resume`` continues where a run stopped: ``candidates`` (evaluated candidates), ``gpu_evals``
+(candidates sent to a GPU), ``wall_s`` (this invocation's wall time). Every finished candidate is
+committed before the next is reported; ``on_record(cid, ev)`` is called after each commit.
+"""
+import concurrent.futures
+import os
+import time
+
+from . import population
+from .evaluator import Evaluator, ir_hash
+
+
+class RunResult:
+    def __init__(self, run_id, reason, recorded):
+        self.run_id, self.reason, self.recorded = run_id, reason, recorded
+
+
+def _count(db, run_id, where):
+    return db.q(f"SELECT COUNT(*) AS n FROM candidates WHERE run_id=? AND {where}", (run_id,))[0]["n"]
+
+
+def evolve(db, run_id, task, toolchain, backend, policy, workdir, budget, jobs=2, progress=None,
+           on_record=None, batch_dir=None):
+    """Runs generations until a budget is spent, the space is exhausted or (batch) a GPU is needed."""
+    start = time.monotonic()
+    evaluator = Evaluator(task, toolchain, workdir)
+    recorded = 0
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        while True:
+            n_cand = _count(db, run_id, "1")
+            n_gpu = _count(db, run_id, "status IN ('measured','pending_gpu') OR (status='failed' AND "
+                           "id IN (SELECT candidate_id FROM measurements))")
+            if _count(db, run_id, "status='pending_gpu'"):
+                return RunResult(run_id, "waiting_gpu", recorded)
+            if n_cand >= budget["candidates"]:
+                return RunResult(run_id, "budget_candidates", recorded)
+            if backend.measures and n_gpu >= budget["gpu_evals"]:
+                return RunResult(run_id, "budget_gpu_evals", recorded)
+            if time.monotonic() - start >= budget["wall_s"]:
+                return RunResult(run_id, "budget_wall_s", recorded)
+            members = population.load(db, run_id)
+            generation = max((m.generation for m in members), default=-1) + 1
+            want = min(int(budget["generation"]), budget["candidates"] - n_cand)
+            if backend.measures:
+                want = min(want, budget["gpu_evals"] - n_gpu)
+            proposals = policy.propose(members, want)  # PolicyAbort propagates: the caller stops the run
+            hashes = {r["ir_hash"] for r in db.q("SELECT ir_hash FROM candidates WHERE run_id=?", (run_id,))}
+            fresh = []
+            for p in proposals:
+                h = ir_hash(p.ir)
+                if h not in hashes:
+                    hashes.add(h)
+                    fresh.append(p)
+            if not fresh:
+                return RunResult(run_id, "exhausted", recorded)
+            futures = {pool.submit(evaluator.prepare, p.ir): p for p in fresh}
+            for fut in concurrent.futures.as_completed(futures):
+                prop = futures[fut]
+                ev = fut.result()
+                backend.measure(task, toolchain, ev)  # GPU work stays in this thread: one at a time
+                cid = db.record(run_id, generation, ev, prop, backend.name)
+                recorded += 1
+                if on_record:
+                    on_record(cid, ev)
+                if progress:
+                    progress.update(db, run_id, generation)
+            if backend.name == "batch":
+                return RunResult(run_id, "waiting_gpu", recorded)
+
+
+def default_workdir(db_path, run_id):
+    return os.path.join(os.path.dirname(os.path.abspath(db_path)), "cake-agent-work", f"run{run_id}")

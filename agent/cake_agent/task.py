@@ -1,0 +1,306 @@
+"""Task files (docs/Tasks.md): loading, validation, tunable spaces and seed instantiation.
+
+A task is JSON. Seeds are CAKE IR with ``{{expr}}`` placeholders over the tunables; instantiating a
+genome (seed index + one value per tunable) substitutes every placeholder and nothing else.
+Validation collects every problem and raises one TaskError listing them all.
+"""
+import hashlib
+import itertools
+import json
+import os
+import re
+
+from . import expr
+
+PLACEHOLDER = re.compile(r"\{\{\s*([^{}]*?)\s*\}\}")
+DEFAULT_BUDGET = {"candidates": 64, "gpu_evals": 64, "wall_s": 3600, "generation": 8}
+DEFAULT_TIMEOUTS = {"verify": 30, "cost": 30, "compile": 120, "run": 120}
+DEFAULT_FLOOR = {"bandwidth": 4.24e12, "flops_per_s": 51e12}  # ANCHORS.md, H200 measured
+KNOWN_KEYS = {"name", "description", "class", "seeds", "kernel", "tunables", "constraints", "start",
+              "shapes", "grid", "reference", "ref_entry", "rtol", "scalars", "objective", "floor",
+              "budget", "timeouts", "comment"}
+
+
+class TaskError(ValueError):
+    """A task file that cannot be used; the message lists every problem found."""
+
+
+class Task:
+    """A validated task. Build with load_task(); attributes mirror the JSON (docs/Tasks.md)."""
+
+    def __init__(self, path, data, seed_texts, tunables):
+        self.path = os.path.abspath(path)
+        self.dir = os.path.dirname(self.path)
+        self.data = data
+        self.name = data["name"]
+        self.task_class = data.get("class", self.name)
+        self.kernel = data.get("kernel")
+        self.seed_paths = data["seeds"]
+        self.seed_texts = seed_texts
+        self.tunables = tunables  # ordered dict name -> list of allowed values
+        self.constraints = data.get("constraints", [])
+        self.shapes = expand_shapes(data)
+        self.reference = data["reference"]
+        self.ref_entry = data.get("ref_entry")
+        self.rtol = float(data["rtol"])
+        self.scalars = data.get("scalars", {})
+        self.objective = data.get("objective", {"kind": "median"})
+        self.floor = dict(DEFAULT_FLOOR, **data["floor"])
+        self.budget = dict(DEFAULT_BUDGET, **data.get("budget", {}))
+        self.timeouts = dict(DEFAULT_TIMEOUTS, **data.get("timeouts", {}))
+        self.start = dict(data.get("start") or {k: v[0] for k, v in tunables.items()})
+
+    # -- genomes -------------------------------------------------------------------------------
+    def start_genome(self):
+        """The first candidate: seed 0 with the task's ``start`` values."""
+        return (0, dict(self.start))
+
+    def genome_ok(self, genome):
+        """Whether the genome's values are in range and satisfy every constraint."""
+        seed, params = genome
+        if not 0 <= seed < len(self.seed_texts):
+            return False
+        if set(params) != set(self.tunables):
+            return False
+        if any(params[k] not in vals for k, vals in self.tunables.items()):
+            return False
+        return all(expr.evaluate(c, params) for c in self.constraints)
+
+    def instantiate(self, genome):
+        """The IR text of a genome (raises TaskError if a placeholder cannot be evaluated)."""
+        seed, params = genome
+        def sub(m):
+            try:
+                return str(expr.evaluate(m.group(1), params))
+            except expr.ExprError as e:
+                raise TaskError(f"{self.seed_paths[seed]}: placeholder {{{{{m.group(1)}}}}}: {e}")
+        return PLACEHOLDER.sub(sub, self.seed_texts[seed])
+
+    def floor_seconds(self, shape):
+        """The speed-of-light time of one shape: max(bytes / bandwidth, flops / flops_per_s)."""
+        return max(expr.evaluate(self.floor["bytes"], shape) / self.floor["bandwidth"],
+                   expr.evaluate(self.floor["flops"], shape) / self.floor["flops_per_s"])
+
+    def reference_path(self, refs_dir):
+        """The reference cubin: absolute, relative to the task file, or found in ``refs_dir``."""
+        cands = [self.reference] if os.path.isabs(self.reference) else [
+            os.path.join(self.dir, self.reference)] + ([os.path.join(refs_dir, self.reference)] if refs_dir else [])
+        return next((os.path.abspath(c) for c in cands if os.path.isfile(c)), None)
+
+    def digest(self):
+        """A hash of the task's content (JSON + seeds), stored with each run."""
+        h = hashlib.sha256(json.dumps(self.data, sort_keys=True).encode())
+        for t in self.seed_texts:
+            h.update(t.encode())
+        return h.hexdigest()[:16]
+
+
+def signature(genome, tactics=()):
+    """A canonical string for a genome plus tactic chain (the diversity key)."""
+    seed, params = genome
+    body = ",".join(f"{k}={params[k]}" for k in sorted(params))
+    chain = "+".join(tactics)
+    return f"s{seed}:{body}" + (f"|{chain}" if chain else "")
+
+
+def expand_shapes(data):
+    """The task's shapes: the explicit ``shapes`` list, then the cartesian ``grid``, in order."""
+    shapes = [dict(s) for s in data.get("shapes", [])]
+    grid = data.get("grid") or {}
+    if grid:
+        keys = list(grid)
+        for combo in itertools.product(*(grid[k] for k in keys)):
+            shapes.append(dict(zip(keys, combo)))
+    return shapes
+
+
+def _tunable_values(name, spec, problems):
+    if not isinstance(spec, dict):
+        problems.append(f"tunables.{name}: expected an object, got {spec!r}")
+        return []
+    kind = spec.get("type", "int")
+    if kind not in ("int", "enum"):
+        problems.append(f"tunables.{name}: type must be 'int' or 'enum', got {kind!r}")
+        return []
+    if "values" in spec:
+        vals = spec["values"]
+        if not isinstance(vals, list) or not vals:
+            problems.append(f"tunables.{name}: 'values' must be a non-empty list")
+            return []
+        want = int if kind == "int" else str
+        if not all(isinstance(v, want) and not isinstance(v, bool) for v in vals):
+            problems.append(f"tunables.{name}: every value must be {'an integer' if kind == 'int' else 'a string'}")
+            return []
+        if len(set(vals)) != len(vals):
+            problems.append(f"tunables.{name}: duplicate values")
+        return list(vals)
+    if kind == "enum":
+        problems.append(f"tunables.{name}: an enum needs 'values'")
+        return []
+    lo, hi = spec.get("min"), spec.get("max")
+    if not isinstance(lo, int) or not isinstance(hi, int):
+        problems.append(f"tunables.{name}: an int needs 'values' or integer 'min' and 'max'")
+        return []
+    if lo > hi:
+        problems.append(f"tunables.{name}: min {lo} > max {hi}")
+        return []
+    if spec.get("pow2"):
+        vals = [v for v in (1 << i for i in range(63)) if lo <= v <= hi]
+    else:
+        step = spec.get("step", 1)
+        if not isinstance(step, int) or step < 1:
+            problems.append(f"tunables.{name}: step must be a positive integer")
+            return []
+        vals = list(range(lo, hi + 1, step))
+    if not vals:
+        problems.append(f"tunables.{name}: the range [{lo}, {hi}] holds no value")
+    return vals
+
+
+def load_task(path):
+    """Reads and validates a task file; raises TaskError naming every missing or contradictory field."""
+    try:
+        with open(path) as f:
+            data = json.load(f)
+    except OSError as e:
+        raise TaskError(f"{path}: cannot read: {e.strerror}") from None
+    except json.JSONDecodeError as e:
+        raise TaskError(f"{path}: not valid JSON: {e}") from None
+    if not isinstance(data, dict):
+        raise TaskError(f"{path}: expected a JSON object")
+    problems = []
+    for key in ("name", "seeds", "reference", "rtol", "floor"):
+        if key not in data:
+            problems.append(f"missing field '{key}'")
+    for key in sorted(set(data) - KNOWN_KEYS):
+        problems.append(f"unknown field '{key}'")
+    if not data.get("shapes") and not data.get("grid"):
+        problems.append("missing field 'shapes' (or 'grid'): at least one problem shape is needed")
+
+    # Seeds.
+    seed_texts, base = [], os.path.dirname(os.path.abspath(path))
+    seeds = data.get("seeds", [])
+    if not isinstance(seeds, list) or not seeds:
+        if "seeds" in data:
+            problems.append("'seeds' must be a non-empty list of IR file paths")
+        seeds = []
+    for s in seeds:
+        p = s if os.path.isabs(s) else os.path.join(base, s)
+        try:
+            with open(p) as f:
+                seed_texts.append(f.read())
+        except OSError as e:
+            problems.append(f"seed '{s}': cannot read: {e.strerror}")
+
+    # Tunables and their use in the seeds.
+    tunables = {}
+    raw = data.get("tunables", {})
+    if not isinstance(raw, dict):
+        problems.append("'tunables' must be an object")
+        raw = {}
+    for name, spec in raw.items():
+        if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name) or name in expr.FUNCTIONS:
+            problems.append(f"tunables: '{name}' is not a valid name")
+            continue
+        tunables[name] = _tunable_values(name, spec, problems)
+    used = set()
+    for s, text in zip(seeds, seed_texts):
+        for m in PLACEHOLDER.finditer(text):
+            try:
+                ns = expr.names(m.group(1))
+            except expr.ExprError as e:
+                problems.append(f"seed '{s}': placeholder {{{{{m.group(1)}}}}}: {e}")
+                continue
+            used |= ns
+            for n in sorted(ns - set(tunables)):
+                problems.append(f"seed '{s}': placeholder {{{{{m.group(1)}}}}} uses '{n}', which is not a tunable")
+    for n in sorted(set(tunables) - used):
+        if seed_texts:
+            problems.append(f"tunable '{n}' appears in no seed placeholder")
+
+    # Start values and constraints.
+    start = data.get("start")
+    if start is not None:
+        if not isinstance(start, dict) or set(start) != set(tunables):
+            problems.append("'start' must give exactly one value per tunable")
+        else:
+            for k, v in start.items():
+                if tunables.get(k) and v not in tunables[k]:
+                    problems.append(f"start.{k} = {v!r} is not an allowed value of tunable '{k}'")
+    constraints = data.get("constraints", [])
+    if not isinstance(constraints, list):
+        problems.append("'constraints' must be a list of expressions")
+        constraints = []
+    start_vals = start if isinstance(start, dict) else {k: v[0] for k, v in tunables.items() if v}
+    for c in constraints:
+        try:
+            bad = expr.names(c) - set(tunables)
+            if bad:
+                problems.append(f"constraint '{c}' uses unknown names {sorted(bad)}")
+            elif len(start_vals) == len(tunables) and not expr.evaluate(c, start_vals):
+                problems.append(f"constraint '{c}' is false for the start values {start_vals}")
+        except expr.ExprError as e:
+            problems.append(f"constraint '{c}': {e}")
+
+    # Shapes, floor, tolerance, objective, budget, timeouts.
+    shapes = []
+    try:
+        shapes = expand_shapes(data)
+    except (TypeError, AttributeError):
+        problems.append("'shapes' must be a list of objects and 'grid' an object of lists")
+    for i, shape in enumerate(shapes):
+        if not isinstance(shape, dict) or not shape or not all(
+                isinstance(v, int) and not isinstance(v, bool) and v >= 1 for v in shape.values()):
+            problems.append(f"shape {i} {shape!r}: sizes must be positive integers")
+    if shapes and isinstance(shapes[0], dict) and any(
+            isinstance(s, dict) and set(s) != set(shapes[0]) for s in shapes):
+        problems.append("every shape must name the same symbols")
+    rtol = data.get("rtol")
+    if "rtol" in data and (not isinstance(rtol, (int, float)) or isinstance(rtol, bool) or rtol <= 0):
+        problems.append(f"'rtol' must be a positive number, got {rtol!r}")
+    floor = data.get("floor")
+    if "floor" in data:
+        if not isinstance(floor, dict) or "bytes" not in floor or "flops" not in floor:
+            problems.append("'floor' needs 'bytes' and 'flops' formulas over the shape symbols")
+        else:
+            for k in ("bandwidth", "flops_per_s"):
+                if k in floor and not (isinstance(floor[k], (int, float)) and floor[k] > 0):
+                    problems.append(f"floor.{k} must be a positive number")
+            for shape in shapes:
+                for k in ("bytes", "flops"):
+                    try:
+                        v = expr.evaluate(floor[k], shape)
+                        if not isinstance(v, (int, float)) or v < 0:
+                            problems.append(f"floor.{k} gives {v!r} for shape {shape}")
+                    except expr.ExprError as e:
+                        problems.append(f"floor.{k} for shape {shape}: {e}")
+    objective = data.get("objective", {"kind": "median"})
+    kind = objective.get("kind") if isinstance(objective, dict) else None
+    if kind not in ("median", "weighted"):
+        problems.append(f"objective.kind must be 'median' or 'weighted', got {kind!r}")
+    elif kind == "weighted":
+        w = objective.get("weights")
+        if not isinstance(w, list) or len(w) != len(shapes):
+            problems.append(f"objective.weights must list one weight per shape ({len(shapes)} shapes)")
+        elif not all(isinstance(x, (int, float)) and x >= 0 for x in w) or sum(w) <= 0:
+            problems.append("objective.weights must be non-negative with a positive sum")
+    elif "weights" in objective:
+        problems.append("objective.weights given but objective.kind is 'median'")
+    for section, defaults in (("budget", DEFAULT_BUDGET), ("timeouts", DEFAULT_TIMEOUTS)):
+        val = data.get(section, {})
+        if not isinstance(val, dict):
+            problems.append(f"'{section}' must be an object")
+            continue
+        for k, v in val.items():
+            if k not in defaults:
+                problems.append(f"{section}.{k}: unknown key (known: {', '.join(defaults)})")
+            elif not isinstance(v, (int, float)) or isinstance(v, bool) or v <= 0:
+                problems.append(f"{section}.{k} must be a positive number, got {v!r}")
+    budget = dict(DEFAULT_BUDGET, **(data.get("budget") or {})) if isinstance(data.get("budget", {}), dict) else DEFAULT_BUDGET
+    if isinstance(budget.get("gpu_evals"), (int, float)) and isinstance(budget.get("candidates"), (int, float)) \
+            and budget["gpu_evals"] > budget["candidates"]:
+        problems.append(f"budget.gpu_evals ({budget['gpu_evals']}) exceeds budget.candidates "
+                        f"({budget['candidates']}): every GPU evaluation is of a candidate")
+    if problems:
+        raise TaskError(f"{path}: invalid task:\n  - " + "\n  - ".join(problems))
+    return Task(path, data, seed_texts, tunables)

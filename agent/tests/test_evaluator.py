@@ -1,0 +1,68 @@
+"""The evaluator's CPU steps with the real tools, and failures of each step."""
+import os
+import unittest
+
+from tests import util
+from cake_agent.evaluator import Evaluator
+from cake_agent.task import load_task
+from cake_agent.tools import Toolchain
+
+
+def task(name):
+    return load_task(os.path.join(util.TASKS, name + ".json"))
+
+
+@util.needs_tools
+class EvaluatorTest(util.TempDir):
+    def evaluator(self, t, bin_dir=util.BIN):
+        return Evaluator(t, Toolchain(bin_dir, util.REFS), os.path.join(self.tmp, "work"))
+
+    def test_seed_compiles_with_facts(self):
+        t = task("gemm")
+        ev = self.evaluator(t).prepare(t.instantiate(t.start_genome()))
+        self.assertEqual(ev.status, "compiled", ev.failure)
+        self.assertEqual(ev.cost["status"], "unavailable")
+        c = ev.compile
+        self.assertGreater(c["registers"], 0)
+        self.assertEqual(c["smem_bytes"], 2 * 16 * 64 * 4)
+        self.assertEqual(c["spill_stores"], 0)
+        self.assertTrue(os.path.exists(c["cubin"]))
+        self.assertEqual(c["symbols"], ["M", "N", "K"])
+        self.assertEqual([s["step"] for s in ev.steps], ["verify", "compile"])
+
+    def test_verify_error_has_line_and_op(self):
+        t = task("vector_add")
+        ir = t.instantiate((0, {"BLOCK": 256, "VEC": 4, "UNROLL": 1})).replace("vector<4xf32>", "vector<8xf32>")
+        ev = self.evaluator(t).prepare(ir)
+        self.assertEqual((ev.status, ev.failure["class"]), ("failed", "verify_error"))
+        d = ev.diagnostics[0]
+        self.assertEqual(d["op"], "cake.load")
+        self.assertEqual(ir.splitlines()[d["line"] - 1].strip()[:14], "%a = cake.load")
+        self.assertIn("got 32 bytes", ev.failure["detail"])
+
+    def test_manifest_constraint_against_task_shapes(self):
+        t = task("softmax")
+        t.shapes.append({"M": 3, "N": 10})  # N % 4 != 0: the VEC=4 kernel cannot run it
+        ev = self.evaluator(t).prepare(t.instantiate((0, {"WARPS": 8, "VEC": 4})))
+        self.assertEqual(ev.failure["class"], "shape_constraint")
+        ok = self.evaluator(t).prepare(t.instantiate((0, {"WARPS": 8, "VEC": 2})))
+        self.assertEqual(ok.status, "compiled", ok.failure)
+
+    def test_hung_and_crashing_compiler(self):
+        t = task("vector_add")
+        t.timeouts["compile"] = 0.5
+        ir = t.instantiate(t.start_genome())
+        hang = self.fake_bin({"cake-translate": "import time\ntime.sleep(30)\n"}, real=("cake-opt",))
+        ev = self.evaluator(t, hang).prepare(ir)
+        self.assertEqual(ev.failure["class"], "compile_timeout")
+        os.unlink(os.path.join(hang, "cake-translate"))
+        self.write("bin/cake-translate", "#!/bin/sh\nkill -SEGV $$\n", 0o755)
+        ev = self.evaluator(t, hang).prepare(ir)
+        self.assertEqual(ev.failure["class"], "compile_crash")
+        os.unlink(os.path.join(hang, "cake-translate"))
+        ev = self.evaluator(t, hang).prepare(ir)
+        self.assertEqual(ev.failure["class"], "compile_missing")
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,94 @@
+"""Shared test helpers: paths, the real tools (when built), fake tool scripts, temp folders."""
+import json
+import os
+import shutil
+import stat
+import sys
+import tempfile
+import unittest
+
+AGENT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(AGENT)
+TASKS = os.path.join(AGENT, "tasks")
+BIN = os.environ.get("CAKE_TEST_BIN", os.path.join(os.environ.get("CAKE_BUILD_DIR", os.path.join(ROOT, "build")), "bin"))
+REFS = os.path.join(os.path.dirname(BIN), "examples", "ref")
+if AGENT not in sys.path:
+    sys.path.insert(0, AGENT)
+
+
+def have_tools():
+    return all(os.access(os.path.join(BIN, t), os.X_OK) for t in ("cake-opt", "cake-translate"))
+
+
+needs_tools = unittest.skipUnless(have_tools(), "cake-opt/cake-translate not built (lit builds them first)")
+
+
+class TempDir(unittest.TestCase):
+    """A test case with a fresh folder in self.tmp."""
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="cake-agent-test-")
+        self.addCleanup(shutil.rmtree, self.tmp, True)
+
+    def write(self, name, text, mode=None):
+        path = os.path.join(self.tmp, name)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w") as f:
+            f.write(text)
+        if mode:
+            os.chmod(path, mode)
+        return path
+
+    def write_json(self, name, doc):
+        return self.write(name, json.dumps(doc))
+
+    def fake_bin(self, scripts, real=("cake-opt", "cake-translate")):
+        """A bin folder with the real tools named in ``real`` linked in and python ``scripts`` {name: body}."""
+        d = os.path.join(self.tmp, "bin")
+        os.makedirs(d, exist_ok=True)
+        for t in real:
+            if os.path.exists(os.path.join(BIN, t)):
+                os.symlink(os.path.join(BIN, t), os.path.join(d, t))
+        for name, body in scripts.items():
+            self.write(os.path.join("bin", name), "#!" + sys.executable + "\n" + body,
+                       stat.S_IRWXU)
+        return d
+
+
+# A stand-in for cake-run on the GPU machine, for tests only: it echoes the planned sizes, seed and
+# cubin, and reports FAKE_STATUS / FAKE_TIME_MS (or FAKE_SEED_DELTA to answer for another seed).
+FAKE_CAKE_RUN = r'''
+import json, os, sys, time
+a = sys.argv[1:]
+def opt(n):
+    return a[a.index(n) + 1] if n in a else None
+if os.environ.get("FAKE_HANG"):
+    time.sleep(60)
+sizes = {k: int(v) for k, v in (kv.split("=") for kv in opt("--sizes").split(","))}
+status = os.environ.get("FAKE_STATUS", "ok")
+codes = {"ok": 0, "wrong_result": 1, "bad_arguments": 2, "launch_failure": 3, "timeout": 4, "no_device": 5}
+rec = {"status": status, "exit_code": codes[status], "error": None if status == "ok" else "fake " + status,
+       "cubin": opt("--cubin"), "sizes": sizes, "seed": int(opt("--seed")) + int(os.environ.get("FAKE_SEED_DELTA", "0")),
+       "device": "fake-gpu", "time_ms": float(os.environ.get("FAKE_TIME_MS", "1.0")) if status == "ok" else None,
+       "outputs": [{"name": "z", "rel_err": 1e-7, "checked_by": "rel_l2", "pass": status == "ok"}]}
+print(json.dumps(rec))
+sys.exit(codes[status])
+'''
+
+
+def run_cli(*argv):
+    """Runs ``cake ARGV`` in-process; returns (exit code, stdout, stderr)."""
+    import io
+    from contextlib import redirect_stderr, redirect_stdout
+    from cake_agent import cli
+    out, err = io.StringIO(), io.StringIO()
+    with redirect_stdout(out), redirect_stderr(err):
+        rc = cli.main([str(a) for a in argv])
+    return rc, out.getvalue(), err.getvalue()
+
+
+def open_db(case, path):
+    from cake_agent.db import Database
+    db = Database(path)
+    case.addCleanup(db.close)
+    return db

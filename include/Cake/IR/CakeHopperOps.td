@@ -1,0 +1,391 @@
+//===- CakeHopperOps.td - barriers, TMA, roles, pipelines, wgmma -*- tablegen -*-===//
+//
+// The hardware-explicit half of the dialect: mbarriers with phases, async-proxy fences, elect-one,
+// TMA tile copies, warp roles with register budgets, pipelines as a primitive, and wgmma.
+//
+//===----------------------------------------------------------------------===//
+#ifndef CAKE_IR_CAKEHOPPEROPS_TD
+#define CAKE_IR_CAKEHOPPEROPS_TD
+
+//===----------------------------------------------------------------------===//
+// mbarriers and fences
+//===----------------------------------------------------------------------===//
+
+def Cake_MbarrierAllocOp : Cake_Op<"mbarrier.alloc", [Cake_InKernel, MemoryEffects<[MemAlloc]>]> {
+  let summary = "allocates an array of mbarriers in shared memory";
+  let description = [{
+    Reserves `count` mbarriers (8 bytes each, 8-byte aligned) in the block's shared memory. They
+    must be initialized with `cake.mbarrier.init` (one thread), fenced with
+    `cake.fence.mbarrier_init` and published with a `cake.barrier` before use.
+
+    ```mlir
+    %bars = cake.mbarrier.alloc : !cake.mbarriers<4>
+    ```
+  }];
+  let results = (outs Cake_MbarriersType:$barriers);
+  let assemblyFormat = "attr-dict `:` qualified(type($barriers))";
+}
+
+def Cake_MbarrierInitOp : Cake_Op<"mbarrier.init", [Cake_InKernel]> {
+  let summary = "initializes one mbarrier with its arrival count";
+  let description = [{
+    Sets barrier `index` to phase 0 expecting `count` arrivals per phase. Executed by one thread.
+
+    ```mlir
+    cake.mbarrier.init %bars[%i], count 1 : !cake.mbarriers<4>
+    ```
+  }];
+  let arguments = (ins Cake_MbarriersType:$barriers, Index:$index, I64Attr:$count);
+  let assemblyFormat = "$barriers `[` $index `]` `,` `count` $count attr-dict `:` qualified(type($barriers))";
+  let hasVerifier = 1;
+}
+
+def Cake_MbarrierArriveOp : Cake_Op<"mbarrier.arrive", [Cake_InKernel]> {
+  let summary = "arrives on one mbarrier";
+  let description = [{
+    Counts one arrival of the executing thread on barrier `index` for its current phase.
+
+    ```mlir
+    cake.mbarrier.arrive %bars[%i] : !cake.mbarriers<4>
+    ```
+  }];
+  let arguments = (ins Cake_MbarriersType:$barriers, Index:$index);
+  let assemblyFormat = "$barriers `[` $index `]` attr-dict `:` qualified(type($barriers))";
+}
+
+def Cake_MbarrierArriveExpectTxOp : Cake_Op<"mbarrier.arrive_expect_tx", [Cake_InKernel]> {
+  let summary = "arrives on one mbarrier and expects bytes of asynchronous copies (sm_90)";
+  let description = [{
+    Counts one arrival and raises the barrier's transaction count by `bytes`; the phase completes
+    when all arrivals are in and the TMA copies completing on it have delivered those bytes.
+
+    ```mlir
+    cake.mbarrier.arrive_expect_tx %bars[%i], bytes 16384 : !cake.mbarriers<4>
+    ```
+  }];
+  let arguments = (ins Cake_MbarriersType:$barriers, Index:$index, I64Attr:$bytes);
+  let assemblyFormat = [{
+    $barriers `[` $index `]` `,` `bytes` $bytes attr-dict `:` qualified(type($barriers))
+  }];
+  let hasVerifier = 1;
+}
+
+def Cake_MbarrierWaitOp : Cake_Op<"mbarrier.wait", [Cake_InKernel]> {
+  let summary = "waits until one mbarrier's phase of the given parity has completed";
+  let description = [{
+    Spins on `mbarrier.try_wait.parity` until the phase with parity `parity` (0 or 1; an `index`,
+    only its lowest bit counts) of barrier `index` has completed.
+
+    ```mlir
+    cake.mbarrier.wait %bars[%i], %parity : !cake.mbarriers<4>
+    ```
+  }];
+  let arguments = (ins Cake_MbarriersType:$barriers, Index:$index, Index:$parity);
+  let assemblyFormat = "$barriers `[` $index `]` `,` $parity attr-dict `:` qualified(type($barriers))";
+}
+
+def Cake_FenceMbarrierInitOp : Cake_Op<"fence.mbarrier_init", [Cake_InKernel]> {
+  let summary = "makes mbarrier initialization visible to the async proxy and the cluster";
+  let description = [{
+    `fence.mbarrier_init.release.cluster`: after `cake.mbarrier.init`, before the barriers are used
+    by TMA copies or other blocks of the cluster.
+
+    ```mlir
+    cake.fence.mbarrier_init
+    ```
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
+def Cake_FenceProxyAsyncOp : Cake_Op<"fence.proxy_async", [Cake_InKernel]> {
+  let summary = "orders generic-proxy shared-memory accesses with later async-proxy ones";
+  let description = [{
+    `fence.proxy.async.shared::cta`: shared memory written by ordinary stores that TMA stores or
+    wgmma read next needs this fence in each writing thread before the barrier.
+
+    ```mlir
+    cake.fence.proxy_async
+    ```
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
+def Cake_ElectOneOp : Cake_Op<"elect_one", [Cake_InKernel]> {
+  let summary = "true in exactly one active lane of the warp (elect.sync)";
+  let description = [{
+    Elects one leader lane among the active lanes of the warp (sm_90). All lanes must execute it.
+
+    ```mlir
+    %leader = cake.elect_one
+    ```
+  }];
+  let results = (outs I1:$leader);
+  let assemblyFormat = "attr-dict";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// TMA
+//===----------------------------------------------------------------------===//
+
+def Cake_TmaLoadOp : Cake_Op<"tma.load", [Cake_InKernel, AttrSizedOperandSegments]> {
+  let summary = "a TMA tile copy from global to shared memory completing on an mbarrier";
+  let description = [{
+    Copies the box at tensor coordinates `coords` (element indices, outermost first) into the shared
+    buffer `dest`; `dest_indices` select a sub-buffer by its leading dimensions (e.g. a pipeline
+    stage), and the remaining dimensions must equal the box. The copy completes on `barrier`: an
+    `!cake.mbarriers` indexed by `barrier_index`, or a `!cake.pipeline` whose `barrier_index` is
+    the iteration (its slot's full barrier). Issued by one thread; the bytes must be announced on
+    the barrier with an expect-tx arrival.
+
+    ```mlir
+    cake.tma.load %ta[%m0, %k0], %abuf[%slot], %pipe[%it]
+        : !cake.tma<[M, K], bf16, box [128, 64], swizzle = 128>,
+          !cake.smem<4x128x64xbf16, swizzle = 128>, !cake.pipeline<4>
+    ```
+  }];
+  let arguments = (ins Cake_TmaType:$descriptor, Variadic<Index>:$coords, Cake_SmemType:$dest,
+                       Variadic<Index>:$dest_indices,
+                       AnyTypeOf<[Cake_MbarriersType, Cake_PipelineType]>:$barrier,
+                       Index:$barrier_index);
+  let assemblyFormat = [{
+    $descriptor `[` $coords `]` `,` $dest `[` $dest_indices `]` `,` $barrier `[` $barrier_index `]`
+    attr-dict `:` qualified(type($descriptor)) `,` qualified(type($dest)) `,` qualified(type($barrier))
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Warp roles
+//===----------------------------------------------------------------------===//
+
+def Cake_WarpRolesOp : Cake_Op<"warp_roles", [Cake_InKernel, NoTerminator, SingleBlock]> {
+  let summary = "partitions the block's warps into named roles";
+  let description = [{
+    Holds `cake.role` ops whose warp ranges are disjoint and inside the block. Each warp runs the
+    body of the role that contains it (warps in no role skip the op). The roles' register budgets are
+    applied with `setmaxnreg` (sm_90a), which works per warpgroup: a role with a budget must cover
+    whole warpgroups. All threads of the block reach the end of the op.
+
+    ```mlir
+    cake.warp_roles {
+      cake.role "producer" warps [0, 4) regs 40 { ... }
+      cake.role "consumer" warps [4, 12) regs 232 { ... }
+    }
+    ```
+  }];
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = "$body attr-dict";
+  let hasRegionVerifier = 1;
+}
+
+def Cake_RoleOp : Cake_Op<"role", [HasParent<"WarpRolesOp">,
+    SingleBlockImplicitTerminator<"YieldOp">]> {
+  let summary = "the code one range of warps runs, with an optional register budget";
+  let description = [{
+    Warps `[first, last)` of the block run the body. With `regs`, the role first sets its per-thread
+    register budget (`setmaxnreg.inc` when above the kernel's entry budget, `.dec` when below): a
+    multiple of 8 in [24, 256]; the kernel is compiled with one block per SM so the entry budget is
+    capped and the reallocation takes effect.
+
+    ```mlir
+    cake.role "producer" warps [0, 4) regs 40 {
+      ...
+    }
+    ```
+  }];
+  let arguments = (ins StrAttr:$role_name, I64Attr:$first, I64Attr:$last,
+                       OptionalAttr<I64Attr>:$regs);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    $role_name `warps` ` ` `[` $first `,` $last `)` (`regs` $regs^)? $body attr-dict
+  }];
+  let hasVerifier = 1;
+}
+
+def Cake_YieldOp : Cake_Op<"yield", [Pure, Terminator, ReturnLike, HasParent<"RoleOp">]> {
+  let summary = "ends a role's body";
+  let description = [{
+    The implicit terminator of `cake.role`.
+
+    ```mlir
+    cake.yield
+    ```
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
+//===----------------------------------------------------------------------===//
+// Pipelines
+//===----------------------------------------------------------------------===//
+
+def Cake_PipelineCreateOp : Cake_Op<"pipeline.create", [Cake_InKernel, MemoryEffects<[MemAlloc]>]> {
+  let summary = "creates a ring of stages with full and empty barriers";
+  let description = [{
+    Allocates and initializes the pipeline's 2 x `stages` mbarriers: full barriers expect one
+    arrival (the producer's expect-tx arrival), empty barriers expect `consumers` arrivals (one per
+    consumer release). Every thread of the block executes it (it ends with a block barrier).
+
+    ```mlir
+    %pipe = cake.pipeline.create consumers 2 : !cake.pipeline<4>
+    ```
+  }];
+  let arguments = (ins I64Attr:$consumers);
+  let results = (outs Cake_PipelineType:$pipeline);
+  let assemblyFormat = "`consumers` $consumers attr-dict `:` qualified(type($pipeline))";
+  let hasVerifier = 1;
+}
+
+class Cake_PipelineStepOp<string mnemonic, string what, string example>
+    : Cake_Op<"pipeline." # mnemonic, [Cake_InKernel]> {
+  let summary = what;
+  let description = what # [{. `iteration` counts the ring's uses from 0; the slot is
+    `iteration mod stages` and the lowering derives the phase parity from `iteration div stages`.
+
+    ```mlir
+    }] # example # [{
+
+    ```
+  }];
+  let arguments = (ins Cake_PipelineType:$pipeline, Index:$iteration);
+  let assemblyFormat = "$pipeline `[` $iteration `]` attr-dict `:` qualified(type($pipeline))";
+}
+
+def Cake_PipelineProducerAcquireOp : Cake_PipelineStepOp<"producer_acquire",
+    "the producer waits until the slot of `iteration` is empty",
+    "cake.pipeline.producer_acquire %pipe[%it] : !cake.pipeline<4>">;
+def Cake_PipelineConsumerWaitOp : Cake_PipelineStepOp<"consumer_wait",
+    "a consumer waits until the slot of `iteration` is full",
+    "cake.pipeline.consumer_wait %pipe[%it] : !cake.pipeline<4>">;
+def Cake_PipelineConsumerReleaseOp : Cake_PipelineStepOp<"consumer_release",
+    "a consumer releases the slot of `iteration` (one arrival on its empty barrier)",
+    "cake.pipeline.consumer_release %pipe[%it] : !cake.pipeline<4>">;
+
+def Cake_PipelineProducerCommitOp : Cake_Op<"pipeline.producer_commit", [Cake_InKernel]> {
+  let summary = "the producer announces the bytes that will fill the slot of `iteration`";
+  let description = [{
+    One thread arrives on the slot's full barrier expecting `tx_bytes` of TMA copies; issue the copies
+    completing on `%pipe[%it]` after it.
+
+    ```mlir
+    cake.pipeline.producer_commit %pipe[%it], tx_bytes 49152 : !cake.pipeline<4>
+    ```
+  }];
+  let arguments = (ins Cake_PipelineType:$pipeline, Index:$iteration, I64Attr:$tx_bytes);
+  let assemblyFormat = [{
+    $pipeline `[` $iteration `]` `,` `tx_bytes` $tx_bytes attr-dict `:` qualified(type($pipeline))
+  }];
+  let hasVerifier = 1;
+}
+
+def Cake_PipelineSlotOp : Cake_Op<"pipeline.slot", [Cake_InKernel, Pure]> {
+  let summary = "the slot (stage index) that `iteration` uses";
+  let description = [{
+    `iteration mod stages`, to index the stage dimension of the pipeline's shared buffers.
+
+    ```mlir
+    %slot = cake.pipeline.slot %pipe[%it] : !cake.pipeline<4>
+    ```
+  }];
+  let arguments = (ins Cake_PipelineType:$pipeline, Index:$iteration);
+  let results = (outs Index:$slot);
+  let assemblyFormat = "$pipeline `[` $iteration `]` attr-dict `:` qualified(type($pipeline))";
+}
+
+//===----------------------------------------------------------------------===//
+// wgmma
+//===----------------------------------------------------------------------===//
+
+def Cake_WgmmaOp : Cake_Op<"wgmma", [Cake_InKernel, AttrSizedOperandSegments,
+    TypesMatchWith<"result has the accumulator type", "acc", "result", "$_self">]> {
+  let summary = "a warpgroup matrix multiply-accumulate from shared memory (sm_90a)";
+  let description = [{
+    `result = A * B^T + acc` for one m64nNk16 step issued asynchronously by a warpgroup: A is the
+    64x16 tile of buffer `a` at `a_indices` (leading indices, then row and column), B the Nx16 tile
+    of `b` at `b_indices`; both K-major (row-major with K innermost), f16 or bf16, in shared buffers
+    whose rows are exactly one swizzle span (32, 64 or 128 bytes), so the shared-memory descriptors
+    follow from the types. `acc` is the warpgroup's f32 accumulator fragment, `vector<(N/2)xf32>`
+    per thread (N = 8 to 256, a multiple of 8). Surround with `cake.wgmma.fence` before (after
+    writing the accumulator registers) and `cake.wgmma.commit` / `cake.wgmma.wait` after.
+
+    ```mlir
+    %d = cake.wgmma %abuf[%slot, %r, %k], %bbuf[%slot, %c0, %k], %acc
+        : !cake.smem<4x128x64xbf16, swizzle = 128>, !cake.smem<4x256x64xbf16, swizzle = 128>,
+          vector<128xf32>
+    ```
+  }];
+  // The accumulator comes first so that ODS's result-type inference (which indexes operands
+  // without regard to the variadic segments) reads it.
+  let arguments = (ins VectorOfRankAndType<[1], [F32]>:$acc, Cake_SmemType:$a,
+                       Variadic<Index>:$a_indices, Cake_SmemType:$b, Variadic<Index>:$b_indices);
+  let results = (outs VectorOfRankAndType<[1], [F32]>:$result);
+  let assemblyFormat = [{
+    $a `[` $a_indices `]` `,` $b `[` $b_indices `]` `,` $acc attr-dict
+    `:` qualified(type($a)) `,` qualified(type($b)) `,` type($acc)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// N of the m64nNk16 shape.
+    int64_t getN() { return 2 * getAcc().getType().getNumElements(); }
+  }];
+}
+
+def Cake_WgmmaFenceOp : Cake_Op<"wgmma.fence", [Cake_InKernel]> {
+  let summary = "orders register and shared-memory accesses before the next wgmma (wgmma.fence)";
+  let description = [{
+    Required before the first `cake.wgmma` and whenever the accumulator registers or the operand
+    buffers were written since.
+
+    ```mlir
+    cake.wgmma.fence
+    ```
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
+def Cake_WgmmaCommitOp : Cake_Op<"wgmma.commit", [Cake_InKernel]> {
+  let summary = "closes a group of issued wgmma ops (wgmma.commit_group)";
+  let description = [{
+    ```mlir
+    cake.wgmma.commit
+    ```
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
+def Cake_WgmmaWaitOp : Cake_Op<"wgmma.wait", [Cake_InKernel]> {
+  let summary = "waits until at most `pending` wgmma groups are in flight (wgmma.wait_group)";
+  let description = [{
+    After it, the accumulators of all but the last `pending` committed groups are ready and their
+    shared-memory operands may be overwritten.
+
+    ```mlir
+    cake.wgmma.wait 0
+    ```
+  }];
+  let arguments = (ins I64Attr:$pending);
+  let assemblyFormat = "$pending attr-dict";
+  let hasVerifier = 1;
+}
+
+def Cake_WgmmaStoreOp : Cake_Op<"wgmma.store", [Cake_InKernel]> {
+  let summary = "stores a warpgroup's wgmma accumulator fragment to a global tensor";
+  let description = [{
+    Writes the warpgroup's 64xN accumulator (`vector<(N/2)xf32>` per thread, wgmma's fragment layout)
+    to `dest` with its top-left corner at (`row`, `col`), converting to the tensor's element type
+    (f32, bf16 or f16). With `masked`, rows and columns outside the tensor are skipped.
+
+    ```mlir
+    cake.wgmma.store %acc, %c[%m0, %n0] masked : vector<128xf32>, !cake.tensor<[M, N], bf16>
+    ```
+  }];
+  let arguments = (ins VectorOfRankAndType<[1], [F32]>:$acc, Cake_TensorType:$dest, Index:$row,
+                       Index:$col, UnitAttr:$masked);
+  let assemblyFormat = [{
+    $acc `,` $dest `[` $row `,` $col `]` (`masked` $masked^)? attr-dict `:` type($acc) `,`
+    qualified(type($dest))
+  }];
+  let hasVerifier = 1;
+}
+
+#endif // CAKE_IR_CAKEHOPPEROPS_TD

@@ -1,0 +1,51 @@
+//===- Compile.h - cake IR to PTX and cubin in one call ---------*- C++ -*-===//
+//
+// The compile path shared by cake-translate and the C API (and so the Python bindings): lower
+// cake-level IR with cake-lower-to-nvvm, serialize to PTX, assemble with ptxas. Every failure is
+// an MLIR diagnostic, so each host decides where diagnostics go.
+//
+//===----------------------------------------------------------------------===//
+#ifndef CAKE_PIPELINES_COMPILE_H
+#define CAKE_PIPELINES_COMPILE_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/Support/JSON.h"
+#include <string>
+
+namespace mlir::cake {
+
+struct CompileOptions {
+  /// Target chip; empty: the kernels' target.
+  std::string chip;
+  /// PTX features; empty: the pipeline's default.
+  std::string features;
+  /// LLVM optimization level (0 to 3).
+  unsigned optLevel = 3;
+  /// Also assemble a cubin with ptxas.
+  bool assemble = false;
+  /// ptxas to use; empty: findPtxas's search.
+  std::string ptxasPath;
+};
+
+struct CompiledKernels {
+  std::string ptx;
+  /// The cubin bytes; empty unless CompileOptions::assemble.
+  std::string cubin;
+  /// ptxas's resource report (-v); empty unless CompileOptions::assemble.
+  std::string ptxasReport;
+};
+
+/// Lowers `module` in place with cake-lower-to-nvvm when it holds cake kernels; a module that
+/// already holds a gpu.module is left as is. Emits a diagnostic and fails on anything else.
+LogicalResult lowerForSerialization(ModuleOp module, const CompileOptions &options);
+
+/// PTX (and, with `options.assemble`, the cubin) of a module lowered by lowerForSerialization.
+FailureOr<CompiledKernels> serializeKernels(ModuleOp lowered, const CompileOptions &options);
+
+/// The text form of a manifest (buildManifest) that cake-translate writes: JSON indented by
+/// two, ending in a newline.
+std::string formatManifest(const llvm::json::Value &manifest);
+
+} // namespace mlir::cake
+
+#endif // CAKE_PIPELINES_COMPILE_H

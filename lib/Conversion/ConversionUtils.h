@@ -1,0 +1,139 @@
+//===- ConversionUtils.h - helpers shared by the cake lowering patterns -===//
+//
+// Internal to lib/Conversion: address arithmetic for global and shared accesses, the kernel's
+// dynamic shared-memory segment, and thread indexing over the static block.
+//
+//===----------------------------------------------------------------------===//
+#ifndef CAKE_LIB_CONVERSION_CONVERSIONUTILS_H
+#define CAKE_LIB_CONVERSION_CONVERSIONUTILS_H
+
+#include "Cake/Conversion/CakeToNVVM.h"
+#include "Cake/IR/CakeOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+namespace mlir::cake {
+
+/// The extern shared array every kernel's allocations live in (dynamic shared memory).
+constexpr llvm::StringLiteral kSharedSegmentName = "__cake_smem";
+/// The attribute carrying an allocating op's byte offset in that segment.
+constexpr llvm::StringLiteral kSmemOffsetAttrName = "cake.smem_offset";
+
+/// Address of the shared allocation made by `allocOp` (its offset in the segment).
+Value sharedAllocationAddress(OpBuilder &b, Location loc, Operation *allocOp);
+
+/// The linear thread index (x fastest) over the kernel's static block, as an index.
+Value linearThreadId(OpBuilder &b, Location loc, Operation *inKernel);
+
+/// The static block size recorded on the lowered kernel enclosing `op`.
+SmallVector<int64_t, 3> knownBlockSize(Operation *op);
+
+/// Bytes of one access of `registerType` (its natural alignment).
+unsigned accessAlignment(Type registerType);
+
+/// Stores `value` (a scalar or 1-D vector) at `indices` of a global tensor; with `masked`,
+/// one vector store when fully in bounds, else element-wise stores of the in-bounds lanes.
+void emitGlobalStore(OpBuilder &b, Location loc, Operation *user, GlobalTensorType tensor,
+                     Value base, ValueRange indices, Value value, bool masked);
+
+/// Builds i64 address arithmetic for one access.
+struct AccessBuilder {
+  OpBuilder &b;
+  Location loc;
+
+  Value constant(int64_t value) {
+    return arith::ConstantIntOp::create(b, loc, b.getI64Type(), value);
+  }
+  Value toI64(Value index) {
+    return arith::IndexCastOp::create(b, loc, b.getI64Type(), index);
+  }
+  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
+  Value mul(Value x, Value y) { return arith::MulIOp::create(b, loc, x, y); }
+
+  /// The value of an extent or stride entry: an integer or a problem-size symbol.
+  Value entryValue(Attribute entry, Operation *user) {
+    if (auto intAttr = dyn_cast<IntegerAttr>(entry))
+      return constant(intAttr.getInt());
+    auto func = user->getParentOfType<gpu::GPUFuncOp>();
+    auto symbols = func->getAttrOfType<ArrayAttr>(kSymbolsAttrName);
+    auto name = cast<StringAttr>(entry);
+    ArrayRef<BlockArgument> args = func.getArguments().take_back(symbols.size());
+    for (auto [symbol, arg] : llvm::zip(symbols, args))
+      if (symbol == name)
+        return arg;
+    llvm_unreachable("the kernel verifier checked symbol names");
+  }
+
+  Value product(ArrayRef<Attribute> factors, Operation *user) {
+    Value result = constant(1);
+    for (Attribute factor : factors)
+      result = mul(result, entryValue(factor, user));
+    return result;
+  }
+
+  /// Element offset of `indices` in `type`.
+  Value tensorOffset(GlobalTensorType type, ValueRange indices, Operation *user) {
+    Value offset = constant(0);
+    for (auto [dim, index] : llvm::enumerate(indices)) {
+      SmallVector<Attribute> factors = type.getStrideFactors(dim);
+      Value term = toI64(index);
+      if (!factors.empty())
+        term = mul(term, product(factors, user));
+      offset = add(offset, term);
+    }
+    return offset;
+  }
+
+  /// Address of element `offset` past `base`.
+  Value gep(Value base, Type elementType, Value offset) {
+    return LLVM::GEPOp::create(b, loc, base.getType(), elementType, base, ValueRange{offset});
+  }
+
+  /// Byte address of `indices` in a shared buffer, with the buffer's swizzle applied.
+  Value smemAddress(SmemType type, Value base, ValueRange indices) {
+    ArrayRef<int64_t> shape = type.getShape();
+    Value offset = constant(0);
+    int64_t stride = type.getElementBytes();
+    for (int dim = shape.size() - 1; dim >= 0; --dim) {
+      offset = add(offset, mul(toI64(indices[dim]), constant(stride)));
+      stride *= shape[dim];
+    }
+    if (int64_t swizzle = type.getSwizzle()) {
+      // Swizzle<B,4,3>: the 16-byte chunk index (bits 4..) XOR the 128-byte row index (bits 7..).
+      Value row = arith::ShRUIOp::create(b, loc, offset, constant(7));
+      Value bits = arith::AndIOp::create(b, loc, row, constant(swizzle / 16 - 1));
+      Value mask = arith::ShLIOp::create(b, loc, bits, constant(4));
+      offset = arith::XOrIOp::create(b, loc, offset, mask);
+    }
+    return gep(base, b.getI8Type(), offset);
+  }
+
+  /// (all outer indices in bounds, innermost extent) for a masked access of `type`.
+  std::pair<Value, Value> outerBounds(GlobalTensorType type, ValueRange indices, Operation *user) {
+    Value inBounds = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1);
+    unsigned rank = type.getRank();
+    for (unsigned dim = 0; dim + 1 < rank; ++dim) {
+      Value extent = entryValue(type.getShape()[dim], user);
+      Value ok = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, toI64(indices[dim]),
+                                       extent);
+      inBounds = arith::AndIOp::create(b, loc, inBounds, ok);
+    }
+    return {inBounds, entryValue(type.getShape()[rank - 1], user)};
+  }
+
+  /// True when element `lane` of an access starting at `inner` lies inside `extent`.
+  Value laneInBounds(Value rowOk, Value inner, int64_t lane, Value extent) {
+    Value position = add(inner, constant(lane));
+    Value ok = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, position, extent);
+    return arith::AndIOp::create(b, loc, rowOk, ok);
+  }
+};
+
+
+} // namespace mlir::cake
+
+#endif // CAKE_LIB_CONVERSION_CONVERSIONUTILS_H

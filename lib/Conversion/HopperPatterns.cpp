@@ -1,0 +1,421 @@
+//===- HopperPatterns.cpp - mbarriers, TMA, roles, pipelines, wgmma -> nvvm ===//
+#include "ConversionUtils.h"
+
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+
+using namespace mlir;
+using namespace mlir::cake;
+
+namespace {
+
+Value i32Constant(OpBuilder &b, Location loc, int64_t value) {
+  return arith::ConstantIntOp::create(b, loc, b.getI32Type(), value);
+}
+
+/// Address of mbarrier `index` (an index value) in the array at `base`.
+Value barrierAddress(OpBuilder &b, Location loc, Value base, Value index) {
+  AccessBuilder ab{b, loc};
+  Value offset = ab.mul(ab.toI64(index), ab.constant(8));
+  return ab.gep(base, b.getI8Type(), offset);
+}
+
+/// Blocks until the phase of parity `parity` (an index; its low bit) of the barrier completed.
+void waitParity(OpBuilder &b, Location loc, Value address, Value parity) {
+  Value low = arith::AndIOp::create(b, loc, parity, arith::ConstantIndexOp::create(b, loc, 1));
+  Value phase = arith::IndexCastOp::create(b, loc, b.getI32Type(), low);
+  // Suspend-time hint of the try_wait loop, in nanoseconds.
+  NVVM::MBarrierTryWaitParityOp::create(b, loc, address, phase, i32Constant(b, loc, 1000000));
+}
+
+void arrive(OpBuilder &b, Location loc, Value address) {
+  NVVM::MBarrierArriveOp::create(b, loc, Type(), address, Value());
+}
+
+void arriveExpectTx(OpBuilder &b, Location loc, Value address, int64_t bytes) {
+  NVVM::MBarrierArriveExpectTxOp::create(b, loc, Type(), address, i32Constant(b, loc, bytes),
+                                         NVVM::MemScopeKind::CTA, /*relaxed=*/false, Value());
+}
+
+/// The slot and round of pipeline `iteration`, and the addresses of the slot's barriers.
+struct PipelineSlot {
+  Value slot, round, full, empty;
+};
+
+PipelineSlot pipelineSlot(OpBuilder &b, Location loc, Value base, PipelineType type,
+                          Value iteration) {
+  Value stages = arith::ConstantIndexOp::create(b, loc, type.getStages());
+  PipelineSlot slot;
+  slot.slot = arith::RemUIOp::create(b, loc, iteration, stages);
+  slot.round = arith::DivUIOp::create(b, loc, iteration, stages);
+  slot.full = barrierAddress(b, loc, base, slot.slot);
+  Value emptyIndex = arith::AddIOp::create(b, loc, slot.slot, stages);
+  slot.empty = barrierAddress(b, loc, base, emptyIndex);
+  return slot;
+}
+
+template <typename OpTy>
+struct SharedAllocLowering : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  LogicalResult matchAndRewrite(OpTy op, typename OpTy::Adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOp(op, sharedAllocationAddress(rewriter, op.getLoc(), op));
+    return success();
+  }
+};
+
+struct MbarrierInitLowering : OpConversionPattern<MbarrierInitOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(MbarrierInitOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value address = barrierAddress(rewriter, loc, adaptor.getBarriers(), adaptor.getIndex());
+    NVVM::MBarrierInitOp::create(rewriter, loc, address, i32Constant(rewriter, loc, op.getCount()),
+                                 Value());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct MbarrierArriveLowering : OpConversionPattern<MbarrierArriveOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(MbarrierArriveOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    arrive(rewriter, op.getLoc(),
+           barrierAddress(rewriter, op.getLoc(), adaptor.getBarriers(), adaptor.getIndex()));
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct MbarrierArriveExpectTxLowering : OpConversionPattern<MbarrierArriveExpectTxOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(MbarrierArriveExpectTxOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    arriveExpectTx(rewriter, loc,
+                   barrierAddress(rewriter, loc, adaptor.getBarriers(), adaptor.getIndex()),
+                   op.getBytes());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct MbarrierWaitLowering : OpConversionPattern<MbarrierWaitOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(MbarrierWaitOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    waitParity(rewriter, loc,
+               barrierAddress(rewriter, loc, adaptor.getBarriers(), adaptor.getIndex()),
+               adaptor.getParity());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct FenceMbarrierInitLowering : OpConversionPattern<FenceMbarrierInitOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(FenceMbarrierInitOp op, OpAdaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<NVVM::FenceMbarrierInitOp>(op);
+    return success();
+  }
+};
+
+struct FenceProxyAsyncLowering : OpConversionPattern<FenceProxyAsyncOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(FenceProxyAsyncOp op, OpAdaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<NVVM::FenceProxyOp>(
+        op, NVVM::ProxyKind::async_shared,
+        NVVM::SharedSpaceAttr::get(op.getContext(), NVVM::SharedSpace::shared_cta));
+    return success();
+  }
+};
+
+struct ElectOneLowering : OpConversionPattern<ElectOneOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(ElectOneOp op, OpAdaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<NVVM::ElectSyncOp>(op, rewriter.getI1Type(), Value());
+    return success();
+  }
+};
+
+/// Thread 0 initializes every slot's barriers; everyone waits for it at a block barrier.
+struct PipelineCreateLowering : OpConversionPattern<PipelineCreateOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(PipelineCreateOp op, OpAdaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value base = sharedAllocationAddress(rewriter, loc, op);
+    int64_t stages = op.getPipeline().getType().getStages();
+    Value tid = linearThreadId(rewriter, loc, op);
+    Value isFirst = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, tid,
+                                          arith::ConstantIndexOp::create(rewriter, loc, 0));
+    auto ifOp = scf::IfOp::create(rewriter, loc, TypeRange{}, isFirst, /*withElse=*/false);
+    {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(ifOp.thenBlock());
+      for (int64_t i = 0; i < 2 * stages; ++i) {
+        Value index = arith::ConstantIndexOp::create(rewriter, loc, i);
+        int64_t count = i < stages ? 1 : op.getConsumers();
+        NVVM::MBarrierInitOp::create(rewriter, loc, barrierAddress(rewriter, loc, base, index),
+                                     i32Constant(rewriter, loc, count), Value());
+      }
+      NVVM::FenceMbarrierInitOp::create(rewriter, loc);
+    }
+    gpu::BarrierOp::create(rewriter, loc);
+    rewriter.replaceOp(op, base);
+    return success();
+  }
+};
+
+/// The four pipeline steps: which barrier, wait or arrive, and the parity.
+template <typename OpTy>
+struct PipelineStepLowering : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  LogicalResult matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    PipelineSlot slot = pipelineSlot(rewriter, loc, adaptor.getPipeline(),
+                                     op.getPipeline().getType(), adaptor.getIteration());
+    if constexpr (std::is_same_v<OpTy, PipelineProducerAcquireOp>) {
+      // A fresh barrier counts as having completed the phase before 0: the first round passes.
+      Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+      waitParity(rewriter, loc, slot.empty, arith::XOrIOp::create(rewriter, loc, slot.round, one));
+    } else if constexpr (std::is_same_v<OpTy, PipelineConsumerWaitOp>) {
+      waitParity(rewriter, loc, slot.full, slot.round);
+    } else if constexpr (std::is_same_v<OpTy, PipelineConsumerReleaseOp>) {
+      arrive(rewriter, loc, slot.empty);
+    } else {
+      arriveExpectTx(rewriter, loc, slot.full, op.getTxBytes());
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct PipelineSlotLowering : OpConversionPattern<PipelineSlotOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(PipelineSlotOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Value stages = arith::ConstantIndexOp::create(rewriter, op.getLoc(),
+                                                  op.getPipeline().getType().getStages());
+    rewriter.replaceOpWithNewOp<arith::RemUIOp>(op, adaptor.getIteration(), stages);
+    return success();
+  }
+};
+
+/// Byte offset of `indices` (a prefix of the buffer's dimensions) in a row-major shared buffer.
+Value leadingOffset(AccessBuilder &ab, SmemType type, ValueRange indices) {
+  ArrayRef<int64_t> shape = type.getShape();
+  Value offset = ab.constant(0);
+  for (auto [dim, index] : llvm::enumerate(indices)) {
+    int64_t stride = type.getElementBytes();
+    for (size_t d = dim + 1; d < shape.size(); ++d)
+      stride *= shape[d];
+    offset = ab.add(offset, ab.mul(ab.toI64(index), ab.constant(stride)));
+  }
+  return offset;
+}
+
+struct TmaLoadLowering : OpConversionPattern<TmaLoadOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(TmaLoadOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    AccessBuilder ab{rewriter, loc};
+    Value dest = ab.gep(adaptor.getDest(), rewriter.getI8Type(),
+                        leadingOffset(ab, op.getDest().getType(), adaptor.getDestIndices()));
+    // The copy's destination is shared::cluster (address space 7).
+    dest = LLVM::AddrSpaceCastOp::create(
+        rewriter, loc, LLVM::LLVMPointerType::get(rewriter.getContext(), 7), dest);
+    Value barrier;
+    if (auto pipeline = dyn_cast<PipelineType>(op.getBarrier().getType()))
+      barrier = pipelineSlot(rewriter, loc, adaptor.getBarrier(), pipeline,
+                             adaptor.getBarrierIndex())
+                    .full;
+    else
+      barrier = barrierAddress(rewriter, loc, adaptor.getBarrier(), adaptor.getBarrierIndex());
+    // Tensor-map coordinates run innermost first.
+    SmallVector<Value> coords;
+    for (Value coord : llvm::reverse(adaptor.getCoords()))
+      coords.push_back(arith::IndexCastOp::create(rewriter, loc, rewriter.getI32Type(), coord));
+    NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+        rewriter, loc, dest, adaptor.getDescriptor(), coords, barrier, ValueRange{}, Value(),
+        Value(), NVVM::TMALoadMode::TILE, /*isCTAOnly=*/false, nullptr, Value());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// Each role: `if (first <= warp < last) { setmaxnreg; body }`.
+struct WarpRolesLowering : OpConversionPattern<WarpRolesOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(WarpRolesOp op, OpAdaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    SmallVector<int64_t, 3> block = knownBlockSize(op);
+    int64_t threads = block[0] * block[1] * block[2];
+    // With one block per SM, ptxas caps the entry budget at the register file's share per thread.
+    int64_t entryRegs = std::min<int64_t>(255, 65536 / threads / 8 * 8);
+    Value warp = arith::DivUIOp::create(rewriter, loc, linearThreadId(rewriter, loc, op),
+                                        arith::ConstantIndexOp::create(rewriter, loc, 32));
+    for (RoleOp role : llvm::make_early_inc_range(op.getBody().front().getOps<RoleOp>())) {
+      Value lo = arith::CmpIOp::create(
+          rewriter, loc, arith::CmpIPredicate::uge, warp,
+          arith::ConstantIndexOp::create(rewriter, loc, role.getFirst()));
+      Value hi = arith::CmpIOp::create(
+          rewriter, loc, arith::CmpIPredicate::ult, warp,
+          arith::ConstantIndexOp::create(rewriter, loc, role.getLast()));
+      Value inRole = arith::AndIOp::create(rewriter, loc, lo, hi);
+      auto ifOp = scf::IfOp::create(rewriter, loc, TypeRange{}, inRole, /*withElse=*/false);
+      Block *then = ifOp.thenBlock();
+      rewriter.setInsertionPointToStart(then);
+      if (std::optional<int64_t> regs = role.getRegs(); regs && *regs != entryRegs)
+        NVVM::SetMaxRegisterOp::create(rewriter, loc, *regs,
+                                       *regs > entryRegs ? NVVM::SetMaxRegisterAction::increase
+                                                         : NVVM::SetMaxRegisterAction::decrease);
+      Block &body = role.getBody().front();
+      rewriter.eraseOp(body.getTerminator());
+      rewriter.inlineBlockBefore(&body, then->getTerminator());
+      rewriter.setInsertionPointAfter(ifOp);
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+template <typename OpTy, typename NVVMOpTy>
+struct SimpleLowering : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  LogicalResult matchAndRewrite(OpTy op, typename OpTy::Adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<NVVMOpTy>(op);
+    return success();
+  }
+};
+
+struct WgmmaWaitLowering : OpConversionPattern<WgmmaWaitOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(WgmmaWaitOp op, OpAdaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<NVVM::WgmmaWaitGroupSyncOp>(op, op.getPending());
+    return success();
+  }
+};
+
+/// The 64-bit wgmma shared-memory descriptor of the K-major tile at `indices` of `type`: start
+/// address, leading byte offset (unused with swizzle: 1), stride byte offset (8 rows), swizzle mode.
+Value wgmmaDescriptor(AccessBuilder &ab, SmemType type, Value base, ValueRange indices) {
+  OpBuilder &b = ab.b;
+  Location loc = ab.loc;
+  Value start = LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), base);
+  start = ab.add(start, leadingOffset(ab, type, indices));
+  int64_t rowBytes = type.getShape().back() * type.getElementBytes();
+  int64_t mode = type.getSwizzle() == 128 ? 1 : type.getSwizzle() == 64 ? 2 : 3;
+  Value address = arith::ShRUIOp::create(
+      b, loc, arith::AndIOp::create(b, loc, start, ab.constant(0x3FFFF)), ab.constant(4));
+  int64_t fields = (int64_t(1) << 16) | (int64_t((8 * rowBytes) >> 4) << 32) |
+                   (int64_t(mode) << 62);
+  return arith::OrIOp::create(b, loc, address, ab.constant(fields));
+}
+
+struct WgmmaLowering : OpConversionPattern<WgmmaOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(WgmmaOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = op.getContext();
+    AccessBuilder ab{rewriter, loc};
+    Value descA = wgmmaDescriptor(ab, op.getA().getType(), adaptor.getA(), adaptor.getAIndices());
+    Value descB = wgmmaDescriptor(ab, op.getB().getType(), adaptor.getB(), adaptor.getBIndices());
+
+    // The accumulator travels as a vector; the instruction takes and returns a struct.
+    auto accType = op.getAcc().getType();
+    int64_t count = accType.getNumElements();
+    auto structType =
+        LLVM::LLVMStructType::getLiteral(ctx, SmallVector<Type>(count, rewriter.getF32Type()));
+    Value packed = LLVM::UndefOp::create(rewriter, loc, structType);
+    for (int64_t i = 0; i < count; ++i) {
+      Value element = vector::ExtractOp::create(rewriter, loc, adaptor.getAcc(), i);
+      packed = LLVM::InsertValueOp::create(rewriter, loc, packed, element, i);
+    }
+    auto type = op.getA().getType().getElementType().isBF16() ? NVVM::WGMMATypes::bf16
+                                                              : NVVM::WGMMATypes::f16;
+    Value result = NVVM::WgmmaMmaAsyncOp::create(
+        rewriter, loc, structType, packed, descA, descB,
+        NVVM::MMAShapeAttr::get(ctx, 64, op.getN(), 16), type, type, NVVM::WGMMATypes::f32,
+        NVVM::WGMMAScaleOut::one, NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one,
+        NVVM::MMALayout::row, NVVM::MMALayout::col, nullptr);
+    Value unpacked = arith::ConstantOp::create(rewriter, loc, accType,
+                                               rewriter.getZeroAttr(accType));
+    for (int64_t i = 0; i < count; ++i) {
+      Value element = LLVM::ExtractValueOp::create(rewriter, loc, result, i);
+      unpacked = vector::InsertOp::create(rewriter, loc, element, unpacked, i);
+    }
+    rewriter.replaceOp(op, unpacked);
+    return success();
+  }
+};
+
+/// Thread t of the warpgroup holds, for each 8-column block i, the pairs at rows
+/// 16 * (t / 32) + (t % 32) / 4 (+ 8) and columns 8 * i + 2 * (t % 4) (+ 1): elements 4i..4i+3.
+struct WgmmaStoreLowering : OpConversionPattern<WgmmaStoreOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(WgmmaStoreOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto tensor = cast<GlobalTensorType>(op.getDest().getType());
+    Type element = tensor.getElementType();
+    auto c = [&](int64_t v) { return arith::ConstantIndexOp::create(rewriter, loc, v); };
+    Value t = arith::RemUIOp::create(rewriter, loc, linearThreadId(rewriter, loc, op), c(128));
+    Value warp = arith::DivUIOp::create(rewriter, loc, t, c(32));
+    Value lane = arith::RemUIOp::create(rewriter, loc, t, c(32));
+    Value row0 = arith::AddIOp::create(
+        rewriter, loc, adaptor.getRow(),
+        arith::AddIOp::create(rewriter, loc, arith::MulIOp::create(rewriter, loc, warp, c(16)),
+                              arith::DivUIOp::create(rewriter, loc, lane, c(4))));
+    Value col0 = arith::AddIOp::create(
+        rewriter, loc, adaptor.getCol(),
+        arith::MulIOp::create(rewriter, loc, arith::RemUIOp::create(rewriter, loc, lane, c(4)),
+                              c(2)));
+    int64_t n = 2 * op.getAcc().getType().getNumElements();
+    auto pairType = VectorType::get({2}, element);
+    for (int64_t i = 0; i < n / 8; ++i) {
+      Value col = arith::AddIOp::create(rewriter, loc, col0, c(8 * i));
+      for (int64_t half = 0; half < 2; ++half) {
+        Value row = half ? arith::AddIOp::create(rewriter, loc, row0, c(8)).getResult() : row0;
+        SmallVector<Value, 2> values;
+        for (int64_t j = 0; j < 2; ++j) {
+          Value v = vector::ExtractOp::create(rewriter, loc, adaptor.getAcc(), 4 * i + 2 * half + j);
+          if (!element.isF32())
+            v = arith::TruncFOp::create(rewriter, loc, element, v);
+          values.push_back(v);
+        }
+        Value pair = vector::FromElementsOp::create(rewriter, loc, pairType, values);
+        emitGlobalStore(rewriter, loc, op, tensor, adaptor.getDest(), ValueRange{row, col}, pair,
+                        op.getMasked());
+      }
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+} // namespace
+
+void populateCakeHopperPatterns(CakeTypeConverter &converter, RewritePatternSet &patterns) {
+  patterns.add<SharedAllocLowering<MbarrierAllocOp>, MbarrierInitLowering, MbarrierArriveLowering,
+               MbarrierArriveExpectTxLowering, MbarrierWaitLowering, FenceMbarrierInitLowering,
+               FenceProxyAsyncLowering, ElectOneLowering, PipelineCreateLowering,
+               PipelineStepLowering<PipelineProducerAcquireOp>,
+               PipelineStepLowering<PipelineProducerCommitOp>,
+               PipelineStepLowering<PipelineConsumerWaitOp>,
+               PipelineStepLowering<PipelineConsumerReleaseOp>, PipelineSlotLowering,
+               TmaLoadLowering, WarpRolesLowering,
+               SimpleLowering<WgmmaFenceOp, NVVM::WgmmaFenceAlignedOp>,
+               SimpleLowering<WgmmaCommitOp, NVVM::WgmmaGroupSyncAlignedOp>, WgmmaWaitLowering,
+               WgmmaLowering, WgmmaStoreLowering>(converter, patterns.getContext());
+}

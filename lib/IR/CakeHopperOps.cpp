@@ -1,0 +1,181 @@
+//===- CakeHopperOps.cpp - verifiers of the hardware-explicit ops ---------===//
+#include "Cake/IR/CakeOps.h"
+
+#include "llvm/ADT/STLExtras.h"
+
+using namespace mlir;
+using namespace mlir::cake;
+
+/// Fails unless the enclosing kernel targets one of `targets` (`what` names the feature).
+static LogicalResult requireTarget(Operation *op, ArrayRef<StringRef> targets, StringRef what) {
+  auto kernel = op->getParentOfType<KernelOp>();
+  if (!kernel || llvm::is_contained(targets, kernel.getTarget()))
+    return success();
+  return op->emitOpError() << what << " needs " << llvm::join(targets, " or ") << ", got "
+                           << kernel.getTarget();
+}
+
+static constexpr StringRef kHopper[] = {"sm_90", "sm_90a", "sm_100a"};
+static constexpr StringRef kHopperA[] = {"sm_90a"};
+static constexpr StringRef kRegisterReallocation[] = {"sm_90a", "sm_100a"};
+
+/// mbarrier arrival counts and transaction counts are 20-bit fields.
+static constexpr int64_t kMaxMbarrierCount = (1 << 20) - 1;
+
+LogicalResult MbarrierInitOp::verify() {
+  if (getCount() < 1 || getCount() > kMaxMbarrierCount)
+    return emitOpError() << "expected an arrival count in [1, " << kMaxMbarrierCount << "], got "
+                         << getCount();
+  return success();
+}
+
+LogicalResult MbarrierArriveExpectTxOp::verify() {
+  if (getBytes() < 0 || getBytes() > kMaxMbarrierCount)
+    return emitOpError() << "expected transaction bytes in [0, " << kMaxMbarrierCount
+                         << "], got " << getBytes();
+  return requireTarget(*this, kHopper, "arrive with expected transaction bytes");
+}
+
+LogicalResult PipelineCreateOp::verify() {
+  if (getConsumers() < 1 || getConsumers() > kMaxMbarrierCount)
+    return emitOpError() << "expected 1 or more consumer arrivals, got " << getConsumers();
+  return requireTarget(*this, kHopper, "a TMA pipeline");
+}
+
+LogicalResult PipelineProducerCommitOp::verify() {
+  if (getTxBytes() < 1 || getTxBytes() > kMaxMbarrierCount)
+    return emitOpError() << "expected transaction bytes in [1, " << kMaxMbarrierCount << "], got "
+                         << getTxBytes();
+  return success();
+}
+
+LogicalResult TmaLoadOp::verify() {
+  TmaType tma = getDescriptor().getType();
+  SmemType dest = getDest().getType();
+  if (getCoords().size() != tma.getRank())
+    return emitOpError() << "expected " << tma.getRank() << " coordinates, got "
+                         << getCoords().size();
+  if (dest.getElementType() != tma.getElementType())
+    return emitOpError() << "expected a destination of element type " << tma.getElementType()
+                         << ", got " << dest.getElementType();
+  ArrayRef<int64_t> shape = dest.getShape();
+  if (getDestIndices().size() + tma.getRank() != shape.size())
+    return emitOpError() << "expected " << shape.size() - std::min<size_t>(shape.size(), tma.getRank())
+                         << " destination indices (the buffer's leading dimensions), got "
+                         << getDestIndices().size();
+  if (shape.take_back(tma.getRank()) != tma.getBox())
+    return emitOpError() << "expected the destination's trailing extents to equal the box ["
+                         << llvm::make_range(tma.getBox().begin(), tma.getBox().end()) << "]";
+  if (dest.getSwizzle() != tma.getSwizzle())
+    return emitOpError() << "expected the destination's swizzle (" << dest.getSwizzle()
+                         << ") to equal the descriptor's (" << tma.getSwizzle() << ")";
+  return requireTarget(*this, kHopper, "TMA");
+}
+
+LogicalResult WarpRolesOp::verifyRegions() {
+  auto kernel = (*this)->getParentOfType<KernelOp>();
+  int64_t warps = kernel ? kernel.getNumThreads() / 32 : 0;
+  SmallVector<RoleOp> roles;
+  for (Operation &op : getBody().front()) {
+    auto role = dyn_cast<RoleOp>(op);
+    if (!role)
+      return op.emitOpError() << "only cake.role ops may appear in cake.warp_roles";
+    if (kernel && role.getLast() > warps)
+      return role.emitOpError() << "warp range [" << role.getFirst() << ", " << role.getLast()
+                                << ") is outside the block's " << warps << " warps";
+    for (RoleOp other : roles) {
+      if (role.getFirst() < other.getLast() && other.getFirst() < role.getLast()) {
+        InFlightDiagnostic diag = role.emitOpError()
+                                  << "warp range [" << role.getFirst() << ", " << role.getLast()
+                                  << ") overlaps role '" << other.getRoleName() << "'";
+        diag.attachNote(other.getLoc()) << "the other role is here";
+        return diag;
+      }
+    }
+    roles.push_back(role);
+  }
+  if (roles.empty())
+    return emitOpError() << "expected at least one cake.role";
+  return success();
+}
+
+LogicalResult RoleOp::verify() {
+  if (getFirst() < 0 || getFirst() >= getLast())
+    return emitOpError() << "expected a non-empty warp range [first, last), got [" << getFirst()
+                         << ", " << getLast() << ")";
+  std::optional<int64_t> regs = getRegs();
+  if (!regs)
+    return success();
+  if (*regs < 24 || *regs > 256 || *regs % 8 != 0)
+    return emitOpError() << "expected a register budget in [24, 256] and a multiple of 8, got "
+                         << *regs;
+  if (getFirst() % 4 != 0 || getLast() % 4 != 0)
+    return emitOpError() << "a register budget applies to whole warpgroups: expected the warp "
+                            "range to be aligned to 4 warps, got ["
+                         << getFirst() << ", " << getLast() << ")";
+  return requireTarget(*this, kRegisterReallocation, "register reallocation (setmaxnreg)");
+}
+
+LogicalResult WgmmaOp::verify() {
+  SmemType a = getA().getType(), b = getB().getType();
+  for (auto [name, type, indices] :
+       {std::make_tuple("A", a, getAIndices().size()), std::make_tuple("B", b, getBIndices().size())}) {
+    if (!type.getElementType().isF16() && !type.getElementType().isBF16())
+      return emitOpError() << "expected " << name << " of f16 or bf16, got "
+                           << type.getElementType();
+    if (type.getRank() < 2 || indices != type.getRank())
+      return emitOpError() << "expected " << name << " of rank 2 or more with one index per "
+                           << "dimension, got rank " << type.getRank() << " and " << indices
+                           << " indices";
+    int64_t rowBytes = type.getShape().back() * type.getElementBytes();
+    if (!type.getSwizzle() || rowBytes != type.getSwizzle())
+      return emitOpError() << "expected " << name << "'s rows to be one swizzle span (32, 64 or "
+                           << "128 bytes), got " << rowBytes << "-byte rows with swizzle "
+                           << type.getSwizzle();
+    if (type.getShape()[type.getRank() - 2] % 8 != 0)
+      return emitOpError() << "expected " << name << "'s row count to be a multiple of 8";
+  }
+  if (a.getElementType() != b.getElementType())
+    return emitOpError() << "expected A and B of one element type, got " << a.getElementType()
+                         << " and " << b.getElementType();
+  int64_t n = getN();
+  if (n < 8 || n > 256 || n % 8 != 0)
+    return emitOpError() << "expected an accumulator of N/2 elements with N in [8, 256] and a "
+                            "multiple of 8, got "
+                         << getAcc().getType().getNumElements() << " elements";
+  if (a.getShape()[a.getRank() - 2] < 64)
+    return emitOpError() << "expected A to hold at least 64 rows";
+  if (b.getShape()[b.getRank() - 2] < n)
+    return emitOpError() << "expected B to hold at least N = " << n << " rows";
+  return requireTarget(*this, kHopperA, "wgmma");
+}
+
+LogicalResult WgmmaWaitOp::verify() {
+  if (getPending() < 0 || getPending() > 7)
+    return emitOpError() << "expected 0 to 7 pending groups, got " << getPending();
+  return success();
+}
+
+LogicalResult WgmmaStoreOp::verify() {
+  auto dest = getDest().getType();
+  Type element = dest.getElementType();
+  if (dest.getRank() != 2)
+    return emitOpError() << "expected a rank-2 destination, got rank " << dest.getRank();
+  if (!element.isF32() && !element.isBF16() && !element.isF16())
+    return emitOpError() << "expected a destination of f32, bf16 or f16, got " << element;
+  if (dest.hasExplicitStrides()) {
+    auto inner = dyn_cast<IntegerAttr>(dest.getStrides()[1]);
+    if (!inner || inner.getInt() != 1)
+      return emitOpError() << "expected stride 1 in the destination's innermost dimension";
+  }
+  int64_t n = 2 * getAcc().getType().getNumElements();
+  if (n < 8 || n > 256 || n % 8 != 0)
+    return emitOpError() << "expected an accumulator of N/2 elements with N in [8, 256] and a "
+                            "multiple of 8, got "
+                         << getAcc().getType().getNumElements() << " elements";
+  return success();
+}
+
+
+
+LogicalResult ElectOneOp::verify() { return requireTarget(*this, kHopper, "elect.sync"); }

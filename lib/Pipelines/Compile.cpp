@@ -1,0 +1,61 @@
+//===- Compile.cpp - cake IR to PTX and cubin in one call -----------------===//
+#include "Cake/Pipelines/Compile.h"
+#include "Cake/IR/CakeOps.h"
+#include "Cake/Pipelines/Pipelines.h"
+#include "Cake/Pipelines/Serialize.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Pass/PassManager.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace mlir;
+using namespace mlir::cake;
+
+LogicalResult mlir::cake::lowerForSerialization(ModuleOp module,
+                                                const CompileOptions &options) {
+  if (module.getOps<KernelOp>().empty()) {
+    if (module.getOps<gpu::GPUModuleOp>().empty())
+      return module.emitError("no cake.kernel and no gpu.module in the module");
+    return success();
+  }
+  PassManager pm(module.getContext());
+  LowerToNVVMOptions pipelineOptions;
+  pipelineOptions.chip = options.chip;
+  pipelineOptions.features = options.features;
+  pipelineOptions.optLevel = options.optLevel;
+  if (failed(buildLowerToNVVMPipeline(pm, pipelineOptions)))
+    return module.emitError("cannot build the cake-lower-to-nvvm pipeline: a pass it needs is "
+                            "not registered");
+  return pm.run(module);
+}
+
+FailureOr<CompiledKernels> mlir::cake::serializeKernels(ModuleOp lowered,
+                                                        const CompileOptions &options) {
+  CompiledKernels result;
+  FailureOr<std::string> ptx = emitPTX(lowered);
+  if (failed(ptx))
+    return failure();
+  result.ptx = std::move(*ptx);
+  if (!options.assemble)
+    return result;
+
+  FailureOr<std::string> chip = getLoweredChip(lowered);
+  if (failed(chip))
+    return failure();
+  std::string ptxas = findPtxas(options.ptxasPath);
+  if (ptxas.empty()) {
+    if (!options.ptxasPath.empty())
+      return lowered.emitError("ptxas not found or not executable: ") << options.ptxasPath;
+    return lowered.emitError("ptxas not found (needed for a cubin): set CUDA_HOME to the CUDA "
+                             "toolkit or give its path (--ptxas=PATH, ptxas_path=)");
+  }
+  FailureOr<std::string> cubin = assembleCubin(result.ptx, *chip, ptxas, result.ptxasReport);
+  if (failed(cubin))
+    return lowered.emitError("ptxas failed for ") << *chip << ":\n" << result.ptxasReport;
+  result.cubin = std::move(*cubin);
+  return result;
+}
+
+std::string mlir::cake::formatManifest(const llvm::json::Value &manifest) {
+  return llvm::formatv("{0:2}\n", manifest).str();
+}

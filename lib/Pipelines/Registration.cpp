@@ -1,0 +1,49 @@
+//===- Registration.cpp - what a CAKE host registers ----------------------===//
+//
+// The one translation unit that includes the (expensive) InitAll* headers.
+//
+//===----------------------------------------------------------------------===//
+#include "Cake/Pipelines/Registration.h"
+#include "Cake/Conversion/Passes.h"
+#include "Cake/IR/CakeDialect.h"
+#include "Cake/Pipelines/Pipelines.h"
+
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/InitAllPasses.h"
+#include "mlir/Target/LLVM/NVVM/Target.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
+
+using namespace mlir;
+
+void cake::registerCakeDialect(DialectRegistry &registry) {
+  registry.insert<CakeDialect>();
+}
+
+void cake::registerAllDialects(DialectRegistry &registry) {
+  mlir::registerAllDialects(registry);
+  mlir::registerAllExtensions(registry);
+  registerAllToLLVMIRTranslations(registry);
+  NVVM::registerNVVMTargetInterfaceExternalModels(registry);
+  registerCakeDialect(registry);
+}
+
+void cake::registerCakePasses() {
+  // Pipeline registration aborts when repeated; hosts may call this more than once.
+  static bool registered = [] {
+    registerCakeConversionPasses();
+    registerCakePipelines();
+    return true;
+  }();
+  (void)registered;
+}
+
+void cake::registerAllPasses() {
+  static bool registered = [] {
+    mlir::registerAllPasses();
+    return true;
+  }();
+  (void)registered;
+  registerCakePasses();
+}

@@ -1,0 +1,165 @@
+"""CAKE from Python: parse, verify, lower and compile CAKE IR without spawning processes.
+
+The results are those of cake-opt and cake-translate (the same C++ code, through the CAKE C API).
+Failures raise CakeError carrying MLIR's diagnostics; nothing is printed.
+
+    import cake
+    with cake.Context() as ctx:
+        module = ctx.parse(open("kernel.mlir").read(), "kernel.mlir")
+        ptx, cubin, manifest = ctx.compile(module)
+"""
+from dataclasses import dataclass, field
+import json
+from typing import List, Optional, Tuple, Union
+
+from ._cake import ClosedError, _Context, _Module
+
+__all__ = ["CakeError", "ClosedError", "Context", "Diagnostic", "Location", "Module", "compile",
+           "parse", "run_pipeline", "verify"]
+
+
+@dataclass(frozen=True)
+class Location:
+    """Where a diagnostic points; file is "" (and line, column 0) for locations without a file."""
+    file: str
+    line: int
+    column: int
+
+    def __str__(self):
+        return f"{self.file}:{self.line}:{self.column}" if self.file else "<unknown>"
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    """One MLIR diagnostic. `rule` is the verifier rule id; None until CAKE's rules carry ids."""
+    severity: str
+    location: Location
+    message: str
+    notes: Tuple["Diagnostic", ...] = field(default_factory=tuple)
+    rule: Optional[str] = None
+
+    @staticmethod
+    def _from_raw(raw):
+        severity, file, line, column, message, notes = raw
+        return Diagnostic(severity, Location(file, line, column), message,
+                          tuple(Diagnostic._from_raw(note) for note in notes))
+
+    def __str__(self):
+        text = f"{self.location}: {self.severity}: {self.message}"
+        return "\n".join([text] + [str(note) for note in self.notes])
+
+
+class CakeError(Exception):
+    """A parse, verification, pipeline or compile failure; `diagnostics` says why."""
+
+    def __init__(self, what: str, diagnostics: List[Diagnostic]):
+        self.diagnostics = diagnostics
+        super().__init__("\n".join([what] + [str(d) for d in diagnostics]))
+
+
+def _diagnostics(raw) -> List[Diagnostic]:
+    return [Diagnostic._from_raw(record) for record in raw]
+
+
+class Module:
+    """A module parsed in a Context; unusable (ClosedError) once that context is closed."""
+
+    def __init__(self, module: _Module):
+        self._module = module
+
+    def __str__(self):
+        return str(self._module)
+
+
+Source = Union[str, Module]
+
+
+class Context:
+    """An MLIR context with every upstream dialect, the cake dialect and all passes registered.
+    Close it (or use `with`) to free it early; using it or its modules afterwards raises
+    ClosedError."""
+
+    def __init__(self):
+        self._context = _Context()
+
+    def close(self):
+        self._context.close()
+
+    @property
+    def closed(self) -> bool:
+        return self._context.closed
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def parse(self, source: str, filename: str = "<string>") -> Module:
+        """Parses and verifies `source`; raises CakeError with the diagnostics on failure."""
+        module, raw = self._context.parse(source, filename)
+        if module is None:
+            raise CakeError(f"cannot parse {filename}", _diagnostics(raw))
+        return Module(module)
+
+    def verify(self, source: Source, filename: str = "<string>") -> List[Diagnostic]:
+        """The diagnostics of parsing and verifying `source` (text or Module); [] when valid."""
+        if isinstance(source, Module):
+            return _diagnostics(source._module.verify()[1])
+        module, raw = self._context.parse(source, filename)
+        return _diagnostics(raw)
+
+    def _module(self, source: Source, filename: str) -> Module:
+        return source if isinstance(source, Module) else self.parse(source, filename)
+
+    def run_pipeline(self, source: Source, pipeline: str, filename: str = "<string>") -> Module:
+        """Runs a textual pass pipeline relative to builtin.module (e.g. "cake-lower-to-nvvm")
+        on `source`; a Module is changed in place. Returns the module; raises CakeError."""
+        module = self._module(source, filename)
+        ok, raw = module._module.run_pipeline(pipeline)
+        if not ok:
+            raise CakeError(f"pass pipeline '{pipeline}' failed", _diagnostics(raw))
+        return module
+
+    def compile(self, source: Source, filename: str = "<string>", *, chip: str = "",
+                features: str = "", opt_level: int = 3, cubin: bool = True,
+                ptxas: Optional[str] = None) -> Tuple[str, Optional[bytes], Optional[dict]]:
+        """Compiles `source` (left unchanged) as cake-translate does: returns (ptx, cubin bytes
+        or None when cubin=False, manifest dict or None for already-lowered input). ptxas is
+        found as cake-translate finds it unless given. Raises CakeError."""
+        module = self._module(source, filename)
+        outputs, raw = module._module.compile(chip, features, opt_level, cubin, ptxas or "")
+        if outputs is None:
+            raise CakeError("compilation failed", _diagnostics(raw))
+        ptx, binary, manifest, _report = outputs
+        return ptx, (binary if cubin else None), (json.loads(manifest) if manifest else None)
+
+
+_default_context: Optional[Context] = None
+
+
+def _default() -> Context:
+    global _default_context
+    if _default_context is None or _default_context.closed:
+        _default_context = Context()
+    return _default_context
+
+
+def parse(source: str, filename: str = "<string>") -> Module:
+    """Context.parse on a shared default context."""
+    return _default().parse(source, filename)
+
+
+def verify(source: Source, filename: str = "<string>") -> List[Diagnostic]:
+    """Context.verify on a shared default context."""
+    return _default().verify(source, filename)
+
+
+def run_pipeline(source: Source, pipeline: str, filename: str = "<string>") -> Module:
+    """Context.run_pipeline on a shared default context."""
+    return _default().run_pipeline(source, pipeline, filename)
+
+
+def compile(source: Source, filename: str = "<string>", **options):
+    """Context.compile on a shared default context."""
+    return _default().compile(source, filename, **options)

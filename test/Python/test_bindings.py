@@ -1,0 +1,180 @@
+"""The `cake` Python bindings: the same PTX, cubin and manifest as cake-translate on every example,
+diagnostics as objects, errors as exceptions, nothing printed, closed contexts refused.
+
+Run by bindings.test with PYTHONPATH set to the build's python_packages; CAKE_TRANSLATE and
+CAKE_EXAMPLES name the tool and the examples directory."""
+import contextlib
+import glob
+import json
+import os
+import subprocess
+import tempfile
+import unittest
+
+import cake
+
+TRANSLATE = os.environ["CAKE_TRANSLATE"]
+EXAMPLES = sorted(glob.glob(os.path.join(os.environ["CAKE_EXAMPLES"], "*.mlir")))
+HAVE_PTXAS = subprocess.run([TRANSLATE, EXAMPLES[0], "--emit=cubin", "-o", os.devnull],
+                            capture_output=True).returncode == 0
+
+BAD_TARGET = """cake.kernel @k() attributes {target = "sm_75", block = array<i64: 32>,
+                             grid = affine_map<() -> (1)>} {
+  cake.return
+}
+"""
+TWO_TARGETS = """cake.kernel @a() attributes {target = "sm_90a", block = array<i64: 32>, grid = affine_map<() -> (1)>} {
+  cake.return
+}
+cake.kernel @b() attributes {target = "sm_80", block = array<i64: 32>, grid = affine_map<() -> (1)>} {
+  cake.return
+}
+"""
+
+
+def read(path):
+    with open(path) as f:
+        return f.read()
+
+
+def translate(path, *args):
+    return subprocess.run([TRANSLATE, path, *args], check=True, capture_output=True).stdout
+
+
+@contextlib.contextmanager
+def stderr_captured():
+    """Captures what reaches file descriptor 2 (C++ included) into the yielded list."""
+    captured = []
+    with tempfile.TemporaryFile() as tmp:
+        saved = os.dup(2)
+        os.dup2(tmp.fileno(), 2)
+        try:
+            yield captured
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+            tmp.seek(0)
+            captured.append(tmp.read().decode())
+
+
+class SameAsCakeTranslate(unittest.TestCase):
+    def test_every_example(self):
+        self.assertTrue(EXAMPLES)
+        with cake.Context() as ctx:
+            for path in EXAMPLES:
+                with self.subTest(example=os.path.basename(path)):
+                    module = ctx.parse(read(path), path)
+                    ptx, cubin, manifest = ctx.compile(module, cubin=HAVE_PTXAS)
+                    self.assertEqual(ptx, translate(path, "--emit=ptx").decode())
+                    self.assertEqual(manifest, json.loads(translate(path, "--emit=manifest")))
+                    if HAVE_PTXAS:
+                        self.assertEqual(cubin, translate(path, "--emit=cubin"))
+                    else:
+                        self.assertIsNone(cubin)
+
+    def test_module_unchanged_by_compile(self):
+        with cake.Context() as ctx:
+            module = ctx.parse(read(EXAMPLES[0]), EXAMPLES[0])
+            before = str(module)
+            ctx.compile(module, cubin=False)
+            self.assertEqual(str(module), before)
+
+
+class Diagnostics(unittest.TestCase):
+    def test_verify(self):
+        self.assertEqual(cake.verify(read(EXAMPLES[0])), [])
+        (diag,) = cake.verify(BAD_TARGET, "bad.mlir")
+        self.assertEqual(diag.severity, "error")
+        self.assertEqual(diag.location, cake.Location("bad.mlir", 1, 1))
+        self.assertIn("unknown target 'sm_75'", diag.message)
+        self.assertIsNone(diag.rule)
+
+    def test_parse_error_raises(self):
+        with self.assertRaises(cake.CakeError) as caught:
+            cake.parse("cake.kernel @k(", "syntax.mlir")
+        (diag,) = caught.exception.diagnostics
+        self.assertEqual((diag.location.file, diag.location.line), ("syntax.mlir", 1))
+        self.assertIn("syntax.mlir:1:", str(caught.exception))
+        with self.assertRaises(cake.CakeError) as caught:
+            cake.parse(BAD_TARGET, "bad.mlir")
+        self.assertIn("bad.mlir:1:1: error: 'cake.kernel' op unknown target 'sm_75'",
+                      str(caught.exception))
+
+    def test_compile_error_has_notes(self):
+        with self.assertRaises(cake.CakeError) as caught:
+            cake.compile(TWO_TARGETS, "two.mlir", cubin=False)
+        (diag,) = caught.exception.diagnostics
+        self.assertEqual(diag.location.line, 4)
+        self.assertIn("must share a target", diag.message)
+        (note,) = diag.notes
+        self.assertEqual((note.severity, note.location.line), ("note", 1))
+        self.assertIn("two.mlir:1:1: note: the first kernel's target is set here",
+                      str(caught.exception))
+
+    def test_other_compile_errors(self):
+        source = read(EXAMPLES[0])
+        with self.assertRaisesRegex(cake.CakeError, "unknown chip 'sm_75'"):
+            cake.compile(source, chip="sm_75", cubin=False)
+        with self.assertRaisesRegex(cake.CakeError, "ptxas not found or not executable"):
+            cake.compile(source, ptxas="/nonexistent/ptxas")
+        with self.assertRaisesRegex(cake.CakeError, "no cake.kernel and no gpu.module"):
+            cake.compile("func.func @f() { return }", cubin=False)
+
+    def test_nothing_printed(self):
+        with stderr_captured() as err:
+            cake.verify(BAD_TARGET)
+            for call in (lambda: cake.parse("cake.kernel @k(", "x.mlir"),
+                         lambda: cake.compile(TWO_TARGETS, cubin=False),
+                         lambda: cake.run_pipeline(TWO_TARGETS, "no-such-pass")):
+                with self.assertRaises(cake.CakeError):
+                    call()
+        self.assertEqual(err, [""])
+
+
+class Pipelines(unittest.TestCase):
+    def test_run_pipeline_in_place(self):
+        with cake.Context() as ctx:
+            module = ctx.parse(read(EXAMPLES[0]))
+            self.assertIs(ctx.run_pipeline(module, "cake-lower-to-nvvm{chip=sm_80}"), module)
+            text = str(module)
+            self.assertIn('chip = "sm_80"', text)
+            self.assertNotIn("cake.kernel", text)
+            self.assertEqual(ctx.verify(module), [])
+            # Lowered input compiles as is, without a manifest.
+            ptx, _, manifest = ctx.compile(module, cubin=False)
+            self.assertIn(".target sm_80", ptx)
+            self.assertIsNone(manifest)
+
+    def test_bad_pipeline_raises(self):
+        with self.assertRaisesRegex(cake.CakeError, "'no-such-pass' does not refer to a registered"):
+            cake.run_pipeline(BAD_TARGET.replace("sm_75", "sm_80"), "no-such-pass")
+
+
+class Lifetimes(unittest.TestCase):
+    def test_closed_context(self):
+        ctx = cake.Context()
+        module = ctx.parse(read(EXAMPLES[0]))
+        ctx.close()
+        ctx.close()  # closing twice is fine
+        self.assertTrue(ctx.closed)
+        for call in (lambda: ctx.parse("module {}"), lambda: str(module),
+                     lambda: ctx.verify(module), lambda: ctx.compile(module),
+                     lambda: ctx.run_pipeline(module, "canonicalize")):
+            with self.assertRaises(cake.ClosedError):
+                call()
+
+    def test_reused_context(self):
+        with cake.Context() as ctx:
+            source = read(EXAMPLES[0])
+            first = ctx.parse(source)
+            with self.assertRaises(cake.CakeError):
+                ctx.parse(BAD_TARGET)
+            second = ctx.parse(source)
+            self.assertEqual(str(first), str(second))
+            del first
+            self.assertEqual(ctx.compile(second, cubin=False)[2]["kernels"][0]["entry"],
+                             json.loads(translate(EXAMPLES[0], "--emit=manifest"))["kernels"][0]["entry"])
+
+
+if __name__ == "__main__":
+    unittest.main()

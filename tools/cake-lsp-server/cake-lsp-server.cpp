@@ -1,0 +1,16 @@
+//===- cake-lsp-server.cpp - MLIR's LSP server with the cake dialect ------===//
+//
+// Diagnostics, hover, go-to-definition, references and completion on .mlir files holding cake
+// kernels, for any editor speaking LSP (docs/Embedding-LSP.md).
+//
+//===----------------------------------------------------------------------===//
+#include "Cake/Pipelines/Registration.h"
+
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/Tools/mlir-lsp-server/MlirLspServerMain.h"
+
+int main(int argc, char **argv) {
+  mlir::DialectRegistry registry;
+  mlir::cake::registerAllDialects(registry);
+  return mlir::failed(mlir::MlirLspServerMain(argc, argv, registry)) ? 1 : 0;
+}
