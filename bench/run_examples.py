@@ -60,7 +60,7 @@ def main():
         for shape in spec["shapes"]:
             sizes = ",".join(f"{k}={v}" for k, v in shape.items())
             floor_s = max(evaluate(spec["floor_bytes"], shape) / args.bandwidth,
-                          evaluate(spec["floor_flops"], shape) / args.flops)
+                          evaluate(spec["floor_flops"], shape) / spec.get("peak_flops", args.flops))
             for seed in seeds:
                 cmd = [args.cake_run, "--cubin", cubin, "--manifest", manifest, "--sizes", sizes,
                        "--seed", str(seed), "--ref", ref, "--rtol", str(spec["rtol"]),

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Installs what CAKE needs and is missing (Debian 12): LLVM/MLIR 22, clang-22, lld, ninja, cmake,
-# GoogleTest. The CUDA toolkit (for ptxas, cake-run and the reference kernels) is expected at
-# $CUDA_HOME (default /usr/local/cuda); without it the build skips those parts and says so.
+# GoogleTest, pybind11 and the Python headers (for the Python bindings). The CUDA toolkit (for
+# ptxas, cake-run and the reference kernels) is expected at $CUDA_HOME (default /usr/local/cuda);
+# without it the build skips those parts and says so.
 set -euo pipefail
 
 packages=(llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools clang-22 lld-22 ninja-build cmake
-          libgtest-dev libgmock-dev python3)
+          libgtest-dev libgmock-dev python3 python3-dev pybind11-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

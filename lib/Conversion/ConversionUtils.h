@@ -36,9 +36,11 @@ SmallVector<int64_t, 3> knownBlockSize(Operation *op);
 unsigned accessAlignment(Type registerType);
 
 /// Stores `value` (a scalar or 1-D vector) at `indices` of a global tensor; with `masked`,
-/// one vector store when fully in bounds, else element-wise stores of the in-bounds lanes.
+/// one vector store when fully in bounds (and, with `checkAligned`, when the element offset is a
+/// multiple of the width), else element-wise stores of the in-bounds lanes.
 void emitGlobalStore(OpBuilder &b, Location loc, Operation *user, GlobalTensorType tensor,
-                     Value base, ValueRange indices, Value value, bool masked);
+                     Value base, ValueRange indices, Value value, bool masked,
+                     bool checkAligned);
 
 /// Builds i64 address arithmetic for one access.
 struct AccessBuilder {

@@ -29,11 +29,12 @@ unsigned mlir::cake::accessAlignment(Type registerType) {
 
 void mlir::cake::emitGlobalStore(OpBuilder &b, Location loc, Operation *user,
                                  GlobalTensorType tensor, Value base, ValueRange indices,
-                                 Value value, bool masked) {
+                                 Value value, bool masked, bool checkAligned) {
   AccessBuilder ab{b, loc};
   unsigned alignment = accessAlignment(value.getType());
   Type element = tensor.getElementType();
-  Value address = ab.gep(base, element, ab.tensorOffset(tensor, indices, user));
+  Value offset = ab.tensorOffset(tensor, indices, user);
+  Value address = ab.gep(base, element, offset);
   if (!masked) {
     LLVM::StoreOp::create(b, loc, value, address, alignment);
     return;
@@ -44,6 +45,13 @@ void mlir::cake::emitGlobalStore(OpBuilder &b, Location loc, Operation *user,
   auto [rowOk, extent] = ab.outerBounds(tensor, indices, user);
   Value inner = ab.toI64(indices.back());
   Value fullOk = ab.laneInBounds(rowOk, inner, width - 1, extent);
+  if (checkAligned) {
+    Value lanes = ab.constant(width);
+    Value misaligned = arith::RemUIOp::create(b, loc, offset, lanes);
+    Value aligned =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, misaligned, ab.constant(0));
+    fullOk = arith::AndIOp::create(b, loc, fullOk, aligned);
+  }
   auto ifOp = scf::IfOp::create(b, loc, TypeRange{}, fullOk, /*withElse=*/true);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(ifOp.thenBlock());
@@ -157,7 +165,8 @@ struct StoreLowering : OpConversionPattern<StoreOp> {
       return success();
     }
     emitGlobalStore(rewriter, loc, op, cast<GlobalTensorType>(op.getDest().getType()),
-                    adaptor.getDest(), adaptor.getIndices(), value, op.getMasked());
+                    adaptor.getDest(), adaptor.getIndices(), value, op.getMasked(),
+                    /*checkAligned=*/false);
     rewriter.eraseOp(op);
     return success();
   }

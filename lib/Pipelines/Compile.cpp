@@ -5,11 +5,30 @@
 #include "Cake/Pipelines/Serialize.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/Support/FormatVariadic.h"
 
 using namespace mlir;
 using namespace mlir::cake;
+
+/// LLVM's NVPTX backend aborts the process (LLVM ERROR) on a PTX version too old for the chip
+/// and prints to stderr on features it does not know: only `+ptxNN` at or above CAKE's floor
+/// (PTX 8.0; 8.6 for sm_100a) gets through. Empty features are the pipeline's default.
+static LogicalResult checkFeatures(StringRef chip, StringRef features, Operation *anchor) {
+  if (features.empty())
+    return success();
+  unsigned floor = chip == "sm_100a" ? 86 : 80;
+  SmallVector<StringRef> items;
+  features.split(items, ',');
+  for (StringRef item : items) {
+    unsigned version = 0;
+    if (!item.consume_front("+ptx") || item.getAsInteger(10, version) || version < floor)
+      return anchor->emitError() << "unsupported features '" << features << "' for " << chip
+                                 << ": expected +ptxNN with NN >= " << floor;
+  }
+  return success();
+}
 
 LogicalResult mlir::cake::lowerForSerialization(ModuleOp module,
                                                 const CompileOptions &options) {
@@ -18,6 +37,10 @@ LogicalResult mlir::cake::lowerForSerialization(ModuleOp module,
       return module.emitError("no cake.kernel and no gpu.module in the module");
     return success();
   }
+  KernelOp first = *module.getOps<KernelOp>().begin();
+  StringRef chip = options.chip.empty() ? first.getTarget() : StringRef(options.chip);
+  if (failed(checkFeatures(chip, options.features, first)))
+    return failure();
   PassManager pm(module.getContext());
   LowerToNVVMOptions pipelineOptions;
   pipelineOptions.chip = options.chip;
@@ -31,6 +54,13 @@ LogicalResult mlir::cake::lowerForSerialization(ModuleOp module,
 
 FailureOr<CompiledKernels> mlir::cake::serializeKernels(ModuleOp lowered,
                                                         const CompileOptions &options) {
+  // Lowered input may come from elsewhere (or from a pipeline given its own features).
+  for (auto gpuModule : lowered.getOps<gpu::GPUModuleOp>())
+    if (ArrayAttr targets = gpuModule.getTargetsAttr())
+      for (Attribute target : targets)
+        if (auto nvvm = dyn_cast<NVVM::NVVMTargetAttr>(target))
+          if (failed(checkFeatures(nvvm.getChip(), nvvm.getFeatures(), gpuModule)))
+            return failure();
   CompiledKernels result;
   FailureOr<std::string> ptx = emitPTX(lowered);
   if (failed(ptx))

@@ -104,6 +104,34 @@ static llvm::json::Array toJsonArray(ArrayRef<int64_t> values) {
   return array;
 }
 
+using ConstraintSet =
+    llvm::SetVector<std::string, std::vector<std::string>, std::set<std::string>>;
+
+/// A TMA descriptor the host encodes: the tensor it describes, the box and the swizzle. The
+/// tensor map needs every non-innermost stride to be a multiple of 16 bytes.
+static llvm::json::Object tmaManifest(KernelOp kernel, unsigned index, TmaType tma,
+                                      llvm::json::Object param, ConstraintSet &constraints) {
+  param["kind"] = "tma";
+  param["dtype"] = dtypeName(tma.getElementType());
+  param["tensor"] = kernel.getArgAttrOfType<StringAttr>(index, "cake.describes").getValue();
+  llvm::json::Array box;
+  for (int64_t extent : tma.getBox())
+    box.push_back(extent);
+  param["box"] = std::move(box);
+  param["swizzle"] = tma.getSwizzle();
+  auto rowMajor = GlobalTensorType::get(kernel.getContext(), tma.getShape(), tma.getElementType(),
+                                        ArrayAttr::get(kernel.getContext(), {}));
+  unsigned bytes = getElementBytes(tma.getElementType());
+  int64_t perRow = 16 / std::min<unsigned>(16, bytes);
+  for (unsigned dim = 0; dim + 1 < tma.getRank(); ++dim) {
+    bool aligned;
+    std::string stride = strideText(rowMajor, dim, perRow, aligned);
+    if (!aligned)
+      constraints.insert("mod(" + stride + ", " + std::to_string(perRow) + ") == 0");
+  }
+  return param;
+}
+
 static llvm::json::Object kernelManifest(KernelOp kernel) {
   SmallVector<StringRef> symbols = kernel.getSymbolNames();
   llvm::json::Array grid;
@@ -114,7 +142,7 @@ static llvm::json::Object kernelManifest(KernelOp kernel) {
 
   // Every symbol that sizes a tensor must be positive; vector accesses need their row strides
   // to keep 16-byte (width-element) alignment.
-  llvm::SetVector<std::string, std::vector<std::string>, std::set<std::string>> constraints;
+  ConstraintSet constraints;
   llvm::json::Array params;
   Block &entry = kernel.getBody().front();
   for (auto [index, arg] : llvm::enumerate(entry.getArguments())) {
@@ -123,6 +151,10 @@ static llvm::json::Object kernelManifest(KernelOp kernel) {
     if (auto nameAttr = kernel.getArgAttrOfType<StringAttr>(index, "cake.name"))
       name = nameAttr.getValue().str();
     param["name"] = name;
+    if (auto tma = dyn_cast<TmaType>(arg.getType())) {
+      params.push_back(tmaManifest(kernel, index, tma, param, constraints));
+      continue;
+    }
     auto tensor = dyn_cast<GlobalTensorType>(arg.getType());
     if (!tensor) {
       param["kind"] = "scalar";
@@ -147,6 +179,8 @@ static llvm::json::Object kernelManifest(KernelOp kernel) {
       } else if (auto store = dyn_cast<StoreOp>(user)) {
         writes = true;
         maxWidth = std::max(maxWidth, store.getWidth());
+      } else if (isa<WgmmaStoreOp>(user)) {
+        writes = true; // Checks its own alignment: no stride constraint.
       }
     }
     for (unsigned dim = 0; dim < tensor.getRank(); ++dim) {

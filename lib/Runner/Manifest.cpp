@@ -17,6 +17,8 @@ const char *cake::runner::paramKindName(ParamKind kind) {
     return "scalar";
   case ParamKind::Symbol:
     return "symbol";
+  case ParamKind::Tma:
+    return "tma";
   }
   return "?";
 }
@@ -148,6 +150,8 @@ public:
 
   bool readParam(const JsonValue &v, ParamDesc &p, const std::string &where);
   bool readKernel(const JsonValue &v, KernelDesc &k, const std::string &where);
+  bool readTma(const JsonValue &v, ParamDesc &p, const std::string &here);
+  bool linkTma(KernelDesc &k, const std::string &where);
 
 private:
   std::string &error;
@@ -171,6 +175,8 @@ bool ManifestReader::readParam(const JsonValue &v, ParamDesc &p,
     p.kind = ParamKind::Scalar;
   else if (kind == "symbol")
     p.kind = ParamKind::Symbol;
+  else if (kind == "tma")
+    p.kind = ParamKind::Tma;
   else
     return fail(here, "unknown kind '" + kind + "'");
 
@@ -192,6 +198,8 @@ bool ManifestReader::readParam(const JsonValue &v, ParamDesc &p,
       return fail(here, "scalar dtype '" + dtype +
                             "' is not supported (i32 i64 f32 f64)");
     return true;
+  case ParamKind::Tma:
+    return readTma(v, p, here);
   case ParamKind::Tensor:
     break;
   }
@@ -212,6 +220,49 @@ bool ManifestReader::readParam(const JsonValue &v, ParamDesc &p,
     return false;
   if (v.find("strides") && p.strides.size() != p.shape.size())
     return fail(here, "'shape' and 'strides' have different lengths");
+  return true;
+}
+
+bool ManifestReader::readTma(const JsonValue &v, ParamDesc &p,
+                             const std::string &here) {
+  if (!readString(v, "tensor", p.tensorName, here))
+    return false;
+  const JsonValue *box = require(v, "box", JsonValue::Kind::Array, here);
+  if (!box)
+    return false;
+  for (const JsonValue &extent : box->getArray()) {
+    if (!extent.isInteger() || extent.getInteger() < 1 ||
+        extent.getInteger() > 256)
+      return fail(here, "box extents must be integers in [1, 256]");
+    p.box.push_back(extent.getInteger());
+  }
+  if (p.box.empty() || p.box.size() > 5)
+    return fail(here, "a TMA box has 1 to 5 extents");
+  if (const JsonValue *swizzle = v.find("swizzle")) {
+    if (!swizzle->isInteger())
+      return fail(here, "field 'swizzle' must be an integer");
+    p.swizzle = swizzle->getInteger();
+  }
+  if (p.swizzle != 0 && p.swizzle != 32 && p.swizzle != 64 && p.swizzle != 128)
+    return fail(here, "swizzle must be 0, 32, 64 or 128");
+  return true;
+}
+
+/// Resolves each TMA descriptor's tensor name to the tensor parameter.
+bool ManifestReader::linkTma(KernelDesc &k, const std::string &where) {
+  for (ParamDesc &p : k.params) {
+    if (p.kind != ParamKind::Tma)
+      continue;
+    std::string here = where + " ('" + p.name + "')";
+    auto it = std::find_if(k.params.begin(), k.params.end(), [&](const ParamDesc &t) {
+      return t.kind == ParamKind::Tensor && t.name == p.tensorName;
+    });
+    if (it == k.params.end())
+      return fail(here, "describes '" + p.tensorName + "', which is not a tensor parameter");
+    if (it->dtype != p.dtype || it->shape.size() != p.box.size())
+      return fail(here, "dtype or rank differs from tensor '" + p.tensorName + "'");
+    p.tensorParam = static_cast<size_t>(it - k.params.begin());
+  }
   return true;
 }
 
@@ -283,7 +334,7 @@ bool ManifestReader::readKernel(const JsonValue &v, KernelDesc &k,
   if (symbolParams != k.symbols)
     return fail(here, "the symbol parameters must be exactly 'symbols', in "
                       "the same order");
-  return true;
+  return linkTma(k, here);
 }
 
 } // namespace

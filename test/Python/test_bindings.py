@@ -23,10 +23,12 @@ BAD_TARGET = """cake.kernel @k() attributes {target = "sm_75", block = array<i64
   cake.return
 }
 """
-TWO_TARGETS = """cake.kernel @a() attributes {target = "sm_90a", block = array<i64: 32>, grid = affine_map<() -> (1)>} {
+TWO_TARGETS = """cake.kernel @a() attributes {target = "sm_90a", block = array<i64: 32>,
+                             grid = affine_map<() -> (1)>} {
   cake.return
 }
-cake.kernel @b() attributes {target = "sm_80", block = array<i64: 32>, grid = affine_map<() -> (1)>} {
+cake.kernel @b() attributes {target = "sm_80", block = array<i64: 32>,
+                             grid = affine_map<() -> (1)>} {
   cake.return
 }
 """
@@ -104,7 +106,7 @@ class Diagnostics(unittest.TestCase):
         with self.assertRaises(cake.CakeError) as caught:
             cake.compile(TWO_TARGETS, "two.mlir", cubin=False)
         (diag,) = caught.exception.diagnostics
-        self.assertEqual(diag.location.line, 4)
+        self.assertEqual(diag.location.line, 5)
         self.assertIn("must share a target", diag.message)
         (note,) = diag.notes
         self.assertEqual((note.severity, note.location.line), ("note", 1))
@@ -115,6 +117,10 @@ class Diagnostics(unittest.TestCase):
         source = read(EXAMPLES[0])
         with self.assertRaisesRegex(cake.CakeError, "unknown chip 'sm_75'"):
             cake.compile(source, chip="sm_75", cubin=False)
+        with self.assertRaisesRegex(cake.CakeError, "unsupported features '\\+ptx70' for sm_90"):
+            cake.compile(source, chip="sm_90", features="+ptx70", cubin=False)
+        with self.assertRaisesRegex(cake.CakeError, "expected opt-level 0 to 3, got 7"):
+            cake.compile(source, opt_level=7, cubin=False)
         with self.assertRaisesRegex(cake.CakeError, "ptxas not found or not executable"):
             cake.compile(source, ptxas="/nonexistent/ptxas")
         with self.assertRaisesRegex(cake.CakeError, "no cake.kernel and no gpu.module"):
@@ -145,8 +151,16 @@ class Pipelines(unittest.TestCase):
             self.assertIn(".target sm_80", ptx)
             self.assertIsNone(manifest)
 
+    def test_lowered_with_old_ptx_refused(self):
+        # LLVM would abort the process on PTX 7.0 for sm_90; compile refuses it instead.
+        module = cake.run_pipeline(read(EXAMPLES[0]),
+                                   "cake-lower-to-nvvm{chip=sm_90 features=+ptx70}")
+        with self.assertRaisesRegex(cake.CakeError, "unsupported features '\\+ptx70' for sm_90"):
+            cake.compile(module, cubin=False)
+
     def test_bad_pipeline_raises(self):
-        with self.assertRaisesRegex(cake.CakeError, "'no-such-pass' does not refer to a registered"):
+        with self.assertRaisesRegex(cake.CakeError,
+                                    "'no-such-pass' does not refer to a registered"):
             cake.run_pipeline(BAD_TARGET.replace("sm_75", "sm_80"), "no-such-pass")
 
 
@@ -172,8 +186,8 @@ class Lifetimes(unittest.TestCase):
             second = ctx.parse(source)
             self.assertEqual(str(first), str(second))
             del first
-            self.assertEqual(ctx.compile(second, cubin=False)[2]["kernels"][0]["entry"],
-                             json.loads(translate(EXAMPLES[0], "--emit=manifest"))["kernels"][0]["entry"])
+            manifest = ctx.compile(second, cubin=False)[2]
+            self.assertEqual(manifest, json.loads(translate(EXAMPLES[0], "--emit=manifest")))
 
 
 if __name__ == "__main__":

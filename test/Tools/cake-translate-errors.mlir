@@ -13,6 +13,14 @@
 // RUN: not cake-translate %S/Inputs/row_scale.mlir --emit=ptx --chip=sm_75 2>&1 | FileCheck %s --check-prefix=CHIP
 // CHIP: row_scale.mlir:3:1: error: unknown chip 'sm_75', expected one of sm_80, sm_90, sm_90a, sm_100a
 
+// PTX features LLVM would abort on (too old for the chip) or warn about on stderr are refused.
+// RUN: not cake-translate %S/Inputs/row_scale.mlir --emit=ptx --chip=sm_90 --features=+ptx70 2>&1 | FileCheck %s --check-prefix=FEATURES
+// FEATURES: row_scale.mlir:3:1: error: unsupported features '+ptx70' for sm_90: expected +ptxNN with NN >= 80
+// RUN: not cake-translate %S/Inputs/row_scale.mlir --emit=ptx --chip=sm_100a --features=+ptx80 2>&1 | FileCheck %s --check-prefix=FEATURES100
+// FEATURES100: error: unsupported features '+ptx80' for sm_100a: expected +ptxNN with NN >= 86
+// RUN: not cake-translate %S/Inputs/row_scale.mlir --emit=ptx --features=garbage 2>&1 | FileCheck %s --check-prefix=GARBAGE
+// GARBAGE: error: unsupported features 'garbage' for sm_90a
+
 // RUN: not cake-translate %s --emit=manifest 2>&1 | FileCheck %s --check-prefix=NOKERNEL
 // NOKERNEL: error: no cake.kernel in the module: a manifest needs cake-level IR
 // RUN: not cake-translate %s --emit=ptx 2>&1 | FileCheck %s --check-prefix=NOTHING

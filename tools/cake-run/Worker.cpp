@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <map>
 
 using namespace cake::run;
 using namespace cake::runner;
@@ -78,7 +79,8 @@ private:
   bool loadFunctions();
   bool allocate(size_t bytes, CUdeviceptr &ptr, CUresult &result);
   bool initBuffers(BufferSet &set);
-  KernelArgs makeArgs(const BufferSet &set) const;
+  bool makeArgs(const BufferSet &set, KernelArgs &args);
+  bool tensorMapFor(size_t paramIndex, const BufferSet &set, CUdeviceptr &map);
   bool launch(CUfunction function, const std::array<int64_t, 3> &grid,
               const std::array<int64_t, 3> &block, unsigned sharedBytes,
               bool cluster, void **args, const char *what);
@@ -114,6 +116,8 @@ private:
   bool useClusterAttribute = false;
   int64_t smCount = 1;
   int64_t l2Bytes = 0;
+  /// Device copies of encoded tensor maps, by (TMA parameter, tensor buffer).
+  std::map<std::pair<size_t, CUdeviceptr>, CUdeviceptr> tensorMaps;
   /// Seeded initial contents of each input tensor (empty for write-only).
   std::vector<std::vector<unsigned char>> hostInputs;
 };
@@ -269,8 +273,8 @@ bool DeviceRun::initBuffers(BufferSet &set) {
   return true;
 }
 
-KernelArgs DeviceRun::makeArgs(const BufferSet &set) const {
-  KernelArgs args;
+bool DeviceRun::makeArgs(const BufferSet &set, KernelArgs &args) {
+  args = KernelArgs();
   size_t tensor = 0, symbol = 0;
   for (size_t i = 0; i < kernel.params.size(); ++i) {
     switch (kernel.params[i].kind) {
@@ -283,9 +287,74 @@ KernelArgs DeviceRun::makeArgs(const BufferSet &set) const {
     case ParamKind::Symbol:
       args.add(&launchInfo.symbolValues[symbol++], sizeof(int64_t));
       break;
+    case ParamKind::Tma: {
+      CUdeviceptr map = 0;
+      if (!tensorMapFor(i, set, map))
+        return false;
+      args.add(&map, sizeof(CUdeviceptr));
+      break;
+    }
     }
   }
-  return args;
+  return true;
+}
+
+/// Encodes (once per buffer) the tiled tensor map of TMA parameter `paramIndex` over the
+/// tensor it describes in `set`, and places it in device memory: the kernel receives a pointer.
+bool DeviceRun::tensorMapFor(size_t paramIndex, const BufferSet &set, CUdeviceptr &map) {
+  const ParamDesc &p = kernel.params[paramIndex];
+  size_t tensor = 0;
+  while (launchInfo.tensors[tensor].paramIndex != p.tensorParam)
+    ++tensor;
+  CUdeviceptr base = set[tensor];
+  auto key = std::make_pair(paramIndex, base);
+  if (auto it = tensorMaps.find(key); it != tensorMaps.end()) {
+    map = it->second;
+    return true;
+  }
+  if (!driver.cuTensorMapEncodeTiled) {
+    error = "this CUDA driver has no cuTensorMapEncodeTiled (TMA needs CUDA 12+)";
+    return false;
+  }
+  const ResolvedTensor &t = launchInfo.tensors[tensor];
+  size_t rank = t.shape.size(), bytes = dtypeSize(p.dtype);
+  cuuint64_t dims[5], strides[4];
+  cuuint32_t box[5], elementStrides[5];
+  for (size_t i = 0; i < rank; ++i) { // Tensor maps run innermost first.
+    dims[i] = static_cast<cuuint64_t>(t.shape[rank - 1 - i]);
+    box[i] = static_cast<cuuint32_t>(p.box[rank - 1 - i]);
+    elementStrides[i] = 1;
+    if (i + 1 < rank)
+      strides[i] = static_cast<cuuint64_t>(t.strides[rank - 2 - i]) * bytes;
+  }
+  CUtensorMapDataType type;
+  switch (p.dtype) {
+  case DType::F16: type = CU_TENSOR_MAP_DATA_TYPE_FLOAT16; break;
+  case DType::BF16: type = CU_TENSOR_MAP_DATA_TYPE_BFLOAT16; break;
+  case DType::F32: type = CU_TENSOR_MAP_DATA_TYPE_FLOAT32; break;
+  case DType::F64: type = CU_TENSOR_MAP_DATA_TYPE_FLOAT64; break;
+  case DType::I8: type = CU_TENSOR_MAP_DATA_TYPE_UINT8; break;
+  case DType::I32: type = CU_TENSOR_MAP_DATA_TYPE_INT32; break;
+  case DType::I64: type = CU_TENSOR_MAP_DATA_TYPE_INT64; break;
+  }
+  CUtensorMapSwizzle swizzle = p.swizzle == 128 ? CU_TENSOR_MAP_SWIZZLE_128B
+                               : p.swizzle == 64 ? CU_TENSOR_MAP_SWIZZLE_64B
+                               : p.swizzle == 32 ? CU_TENSOR_MAP_SWIZZLE_32B
+                                                 : CU_TENSOR_MAP_SWIZZLE_NONE;
+  CUtensorMap encoded;
+  // Out-of-bounds elements of a box read as zeros: ragged tiles need no masking.
+  if (!check(driver.cuTensorMapEncodeTiled(
+                 &encoded, type, static_cast<cuuint32_t>(rank), reinterpret_cast<void *>(base),
+                 dims, strides, box, elementStrides, CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle,
+                 CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE),
+             ("cuTensorMapEncodeTiled ('" + p.name + "')").c_str()))
+    return false;
+  CUresult result;
+  if (!allocate(sizeof(encoded), map, result) ||
+      !check(driver.cuMemcpyHtoD(map, &encoded, sizeof(encoded)), "cuMemcpyHtoD (tensor map)"))
+    return false;
+  tensorMaps[key] = map;
+  return true;
 }
 
 bool DeviceRun::launch(CUfunction f, const std::array<int64_t, 3> &grid,
@@ -338,8 +407,8 @@ bool DeviceRun::runReference(std::vector<std::vector<unsigned char>> &refOutputs
   BufferSet refSet;
   if (!initBuffers(refSet))
     return false;
-  KernelArgs args = makeArgs(refSet);
-  if (!launchReference(refFunction, args.finish(), "cuLaunchKernel (reference)") ||
+  KernelArgs args;
+  if (!makeArgs(refSet, args) || !launchReference(refFunction, args.finish(), "cuLaunchKernel (reference)") ||
       !synchronize("reference kernel execution"))
     return false;
   refOutputs.resize(launchInfo.tensors.size());
@@ -361,7 +430,9 @@ bool DeviceRun::runChecker(const BufferSet &candidate, uint64_t &bad) {
   if (!allocate(sizeof(uint64_t), badPtr, result) ||
       !check(driver.cuMemsetD8(badPtr, 0, sizeof(uint64_t)), "cuMemsetD8"))
     return false;
-  KernelArgs args = makeArgs(candidate);
+  KernelArgs args;
+  if (!makeArgs(candidate, args))
+    return false;
   double rtol = ctx.options.rtol;
   args.add(&rtol, sizeof(rtol));
   args.add(&badPtr, sizeof(badPtr));
@@ -408,7 +479,8 @@ bool DeviceRun::time(const BufferSet &primary) {
   }
   std::vector<KernelArgs> args;
   for (const BufferSet &set : sets)
-    args.push_back(makeArgs(set));
+    if (!makeArgs(set, args.emplace_back()))
+      return false;
   for (KernelArgs &a : args)
     a.finish();
 
@@ -476,8 +548,8 @@ RunStatus DeviceRun::run() {
   BufferSet candidate;
   if (!initBuffers(candidate))
     return RunStatus::LaunchFailure;
-  KernelArgs args = makeArgs(candidate);
-  if (!launchCandidate(args.finish(), "cuLaunchKernel (candidate)") ||
+  KernelArgs args;
+  if (!makeArgs(candidate, args) || !launchCandidate(args.finish(), "cuLaunchKernel (candidate)") ||
       !synchronize("candidate kernel execution"))
     return RunStatus::LaunchFailure;
 

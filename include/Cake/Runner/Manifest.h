@@ -24,7 +24,7 @@ class JsonValue;
 /// The manifest versions this library understands.
 constexpr int64_t kManifestVersion = 1;
 
-enum class ParamKind { Tensor, Scalar, Symbol };
+enum class ParamKind { Tensor, Scalar, Symbol, Tma };
 enum class Access { Read, Write, ReadWrite };
 
 const char *paramKindName(ParamKind kind);
@@ -38,6 +38,12 @@ struct ParamDesc {
   Access access = Access::Read; ///< Tensors only.
   std::vector<Expr> shape;      ///< Tensors only, in elements.
   std::vector<Expr> strides;    ///< Tensors only, in elements.
+  /// TMA descriptors only: the tensor parameter described (name and index in
+  /// `params`), the box (outermost first) and the swizzle in bytes (0 = none).
+  std::string tensorName;
+  size_t tensorParam = 0;
+  std::vector<int64_t> box;
+  int64_t swizzle = 0;
 
   bool isInput() const { return access != Access::Write; }
   bool isOutput() const { return access != Access::Read; }
