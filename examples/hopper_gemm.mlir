@@ -30,12 +30,17 @@
 // MANIFEST: "constraints": [
 // MANIFEST: "mod(K, 8) == 0"
 // MANIFEST: "dynamic_shared_bytes": 196672,
-// MANIFEST: "kind": "tma",
 // MANIFEST: "box": [
 // MANIFEST-NEXT: 128,
 // MANIFEST-NEXT: 64
-// MANIFEST: "swizzle": 128,
-// MANIFEST: "tensor": "a"
+// MANIFEST: "kind": "tma",
+// MANIFEST-NEXT: "name": "ta",
+// MANIFEST-NEXT: "swizzle": 128,
+// MANIFEST-NEXT: "tensor": "a"
+// MANIFEST: "access": "write",
+// MANIFEST-NEXT: "dtype": "f32",
+// MANIFEST-NEXT: "kind": "tensor",
+// MANIFEST-NEXT: "name": "c",
 // PTXAS: Compiling entry function 'hopper_gemm' for 'sm_90a'
 // PTXAS: 0 bytes spill stores, 0 bytes spill loads
 
