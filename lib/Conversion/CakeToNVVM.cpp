@@ -42,6 +42,22 @@ void mlir::cake::populateCakeToNVVMPatterns(CakeTypeConverter &converter,
   populateCakeHopperPatterns(converter, patterns);
 }
 
+LogicalResult mlir::cake::verifyPtxFeatures(StringRef chip, StringRef features,
+                                            Operation *anchor) {
+  if (features.empty())
+    return success();
+  unsigned floor = chip == "sm_100a" ? 86 : 80;
+  SmallVector<StringRef> items;
+  features.split(items, ',');
+  for (StringRef item : items) {
+    unsigned version = 0;
+    if (!item.consume_front("+ptx") || item.getAsInteger(10, version) || version < floor)
+      return anchor->emitError() << "unsupported features '" << features << "' for " << chip
+                                 << ": expected +ptxNN with NN >= " << floor;
+  }
+  return success();
+}
+
 namespace {
 struct CakeConvertToNVVMPass
     : public mlir::cake::impl::CakeConvertToNVVMPassBase<CakeConvertToNVVMPass> {
@@ -75,6 +91,8 @@ struct CakeConvertToNVVMPass
                         << "', expected one of sm_80, sm_90, sm_90a, sm_100a";
       return signalPassFailure();
     }
+    if (failed(verifyPtxFeatures(chipName, features, first)))
+      return signalPassFailure();
     std::string featureList =
         !features.empty() ? features.getValue() : (chipName == "sm_100a" ? "+ptx86" : "+ptx80");
     if (optLevel.getValue() > 3) {

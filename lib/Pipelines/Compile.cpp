@@ -1,5 +1,6 @@
 //===- Compile.cpp - cake IR to PTX and cubin in one call -----------------===//
 #include "Cake/Pipelines/Compile.h"
+#include "Cake/Conversion/CakeToNVVM.h"
 #include "Cake/IR/CakeOps.h"
 #include "Cake/Pipelines/Pipelines.h"
 #include "Cake/Pipelines/Serialize.h"
@@ -12,24 +13,6 @@
 using namespace mlir;
 using namespace mlir::cake;
 
-/// LLVM's NVPTX backend aborts the process (LLVM ERROR) on a PTX version too old for the chip
-/// and prints to stderr on features it does not know: only `+ptxNN` at or above CAKE's floor
-/// (PTX 8.0; 8.6 for sm_100a) gets through. Empty features are the pipeline's default.
-static LogicalResult checkFeatures(StringRef chip, StringRef features, Operation *anchor) {
-  if (features.empty())
-    return success();
-  unsigned floor = chip == "sm_100a" ? 86 : 80;
-  SmallVector<StringRef> items;
-  features.split(items, ',');
-  for (StringRef item : items) {
-    unsigned version = 0;
-    if (!item.consume_front("+ptx") || item.getAsInteger(10, version) || version < floor)
-      return anchor->emitError() << "unsupported features '" << features << "' for " << chip
-                                 << ": expected +ptxNN with NN >= " << floor;
-  }
-  return success();
-}
-
 LogicalResult mlir::cake::lowerForSerialization(ModuleOp module,
                                                 const CompileOptions &options) {
   if (module.getOps<KernelOp>().empty()) {
@@ -37,10 +20,7 @@ LogicalResult mlir::cake::lowerForSerialization(ModuleOp module,
       return module.emitError("no cake.kernel and no gpu.module in the module");
     return success();
   }
-  KernelOp first = *module.getOps<KernelOp>().begin();
-  StringRef chip = options.chip.empty() ? first.getTarget() : StringRef(options.chip);
-  if (failed(checkFeatures(chip, options.features, first)))
-    return failure();
+  // cake-convert-to-nvvm checks the chip and features.
   PassManager pm(module.getContext());
   LowerToNVVMOptions pipelineOptions;
   pipelineOptions.chip = options.chip;
@@ -59,7 +39,7 @@ FailureOr<CompiledKernels> mlir::cake::serializeKernels(ModuleOp lowered,
     if (ArrayAttr targets = gpuModule.getTargetsAttr())
       for (Attribute target : targets)
         if (auto nvvm = dyn_cast<NVVM::NVVMTargetAttr>(target))
-          if (failed(checkFeatures(nvvm.getChip(), nvvm.getFeatures(), gpuModule)))
+          if (failed(verifyPtxFeatures(nvvm.getChip(), nvvm.getFeatures(), gpuModule)))
             return failure();
   CompiledKernels result;
   FailureOr<std::string> ptx = emitPTX(lowered);

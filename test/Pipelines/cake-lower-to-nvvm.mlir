@@ -42,3 +42,5 @@ cake.kernel @row_sum(%x: !cake.tensor<[M, N], f32>, %y: !cake.tensor<[M], f32>)
   }
   cake.return
 }
+// RUN: not cake-opt %s --cake-lower-to-nvvm="features=+ptx70" 2>&1 | FileCheck %s --check-prefix=BADFEAT
+// BADFEAT: error: unsupported features '+ptx70' for sm_90a: expected +ptxNN with NN >= 80

@@ -152,11 +152,14 @@ class Pipelines(unittest.TestCase):
             self.assertIsNone(manifest)
 
     def test_lowered_with_old_ptx_refused(self):
-        # LLVM would abort the process on PTX 7.0 for sm_90; compile refuses it instead.
-        module = cake.run_pipeline(read(EXAMPLES[0]),
-                                   "cake-lower-to-nvvm{chip=sm_90 features=+ptx70}")
+        # LLVM would abort the process on PTX 7.0 for sm_90: the pipeline refuses the option, and
+        # compile refuses lowered input that carries it.
         with self.assertRaisesRegex(cake.CakeError, "unsupported features '\\+ptx70' for sm_90"):
-            cake.compile(module, cubin=False)
+            cake.run_pipeline(read(EXAMPLES[0]), "cake-lower-to-nvvm{chip=sm_90 features=+ptx70}")
+        lowered = str(cake.run_pipeline(read(EXAMPLES[0]), "cake-lower-to-nvvm{chip=sm_90}"))
+        self.assertIn('features = "+ptx80"', lowered)
+        with self.assertRaisesRegex(cake.CakeError, "unsupported features '\\+ptx70' for sm_90"):
+            cake.compile(lowered.replace('features = "+ptx80"', 'features = "+ptx70"'), cubin=False)
 
     def test_bad_pipeline_raises(self):
         with self.assertRaisesRegex(cake.CakeError,

@@ -17,6 +17,12 @@ public:
 /// parameters), so that patterns can find a symbol's value.
 constexpr llvm::StringLiteral kSymbolsAttrName = "cake.symbols";
 
+/// LLVM's NVPTX backend aborts the process (LLVM ERROR) on a PTX version too old for the chip
+/// and prints to stderr on features it does not know: only `+ptxNN` at or above CAKE's floor
+/// (PTX 8.0; 8.6 for sm_100a) is accepted. Empty features are the default. Errors go to `anchor`.
+LogicalResult verifyPtxFeatures(llvm::StringRef chip, llvm::StringRef features,
+                                Operation *anchor);
+
 /// Patterns lowering cake ops inside a lowered kernel (ids, memory, barriers, reductions).
 void populateCakeToNVVMPatterns(CakeTypeConverter &converter, RewritePatternSet &patterns);
 
