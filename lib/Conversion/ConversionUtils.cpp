@@ -33,3 +33,29 @@ Value mlir::cake::linearThreadId(OpBuilder &b, Location loc, Operation *inKernel
   }
   return linear;
 }
+
+Value mlir::cake::shuffleXor(OpBuilder &b, Location loc, Value value, int64_t offset) {
+  Value offsetValue = arith::ConstantIntOp::create(b, loc, b.getI32Type(), offset);
+  Value width = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 32);
+  return gpu::ShuffleOp::create(b, loc, value, offsetValue, width, gpu::ShuffleMode::XOR)
+      .getShuffleResult();
+}
+
+std::pair<Value, Value> mlir::cake::argReduceButterfly(OpBuilder &b, Location loc,
+                                                       ArgReduceKind kind, Value value,
+                                                       Value index, int64_t lanes) {
+  auto better = kind == ArgReduceKind::argmin ? arith::CmpFPredicate::OLT
+                                              : arith::CmpFPredicate::OGT;
+  for (int64_t offset = lanes / 2; offset >= 1; offset /= 2) {
+    Value otherValue = shuffleXor(b, loc, value, offset);
+    Value otherIndex = shuffleXor(b, loc, index, offset);
+    // Take the other pair if strictly better, or equal with a smaller index: order-independent.
+    Value strictly = arith::CmpFOp::create(b, loc, better, otherValue, value);
+    Value equal = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, otherValue, value);
+    Value smaller = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, otherIndex, index);
+    Value take = arith::OrIOp::create(b, loc, strictly, arith::AndIOp::create(b, loc, equal, smaller));
+    value = arith::SelectOp::create(b, loc, take, otherValue, value);
+    index = arith::SelectOp::create(b, loc, take, otherIndex, index);
+  }
+  return {value, index};
+}

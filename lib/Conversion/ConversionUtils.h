@@ -32,6 +32,14 @@ Value linearThreadId(OpBuilder &b, Location loc, Operation *inKernel);
 /// The static block size recorded on the lowered kernel enclosing `op`.
 SmallVector<int64_t, 3> knownBlockSize(Operation *op);
 
+/// One butterfly step: the value `offset` lanes away (xor), over the full warp.
+Value shuffleXor(OpBuilder &b, Location loc, Value value, int64_t offset);
+
+/// Reduces (value, index) pairs over groups of `lanes` consecutive lanes with xor shuffles; every
+/// lane of a group gets the winner (ties go to the smaller index).
+std::pair<Value, Value> argReduceButterfly(OpBuilder &b, Location loc, ArgReduceKind kind,
+                                           Value value, Value index, int64_t lanes);
+
 /// Bytes of one access of `registerType` (its natural alignment).
 unsigned accessAlignment(Type registerType);
 

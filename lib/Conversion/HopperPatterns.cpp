@@ -2,6 +2,9 @@
 #include "ConversionUtils.h"
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+
+#include <limits>
 
 using namespace mlir;
 using namespace mlir::cake;
@@ -322,6 +325,19 @@ Value wgmmaDescriptor(AccessBuilder &ab, SmemType type, Value base, ValueRange i
   return arith::OrIOp::create(b, loc, address, ab.constant(fields));
 }
 
+/// The fragment coordinates of the calling thread: its first row (r; the other is r + 8) in the
+/// warpgroup's 64-row fragment, and its first column (c; pairs c, c + 1 in each 8-column block).
+std::pair<Value, Value> fragmentOrigin(OpBuilder &b, Location loc, Operation *op) {
+  auto c = [&](int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); };
+  Value t = arith::RemUIOp::create(b, loc, linearThreadId(b, loc, op), c(128));
+  Value warp = arith::DivUIOp::create(b, loc, t, c(32));
+  Value lane = arith::RemUIOp::create(b, loc, t, c(32));
+  Value row = arith::AddIOp::create(b, loc, arith::MulIOp::create(b, loc, warp, c(16)),
+                                    arith::DivUIOp::create(b, loc, lane, c(4)));
+  Value col = arith::MulIOp::create(b, loc, arith::RemUIOp::create(b, loc, lane, c(4)), c(2));
+  return {row, col};
+}
+
 struct WgmmaLowering : OpConversionPattern<WgmmaOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(WgmmaOp op, OpAdaptor adaptor,
@@ -370,17 +386,9 @@ struct WgmmaStoreLowering : OpConversionPattern<WgmmaStoreOp> {
     auto tensor = cast<GlobalTensorType>(op.getDest().getType());
     Type element = tensor.getElementType();
     auto c = [&](int64_t v) { return arith::ConstantIndexOp::create(rewriter, loc, v); };
-    Value t = arith::RemUIOp::create(rewriter, loc, linearThreadId(rewriter, loc, op), c(128));
-    Value warp = arith::DivUIOp::create(rewriter, loc, t, c(32));
-    Value lane = arith::RemUIOp::create(rewriter, loc, t, c(32));
-    Value row0 = arith::AddIOp::create(
-        rewriter, loc, adaptor.getRow(),
-        arith::AddIOp::create(rewriter, loc, arith::MulIOp::create(rewriter, loc, warp, c(16)),
-                              arith::DivUIOp::create(rewriter, loc, lane, c(4))));
-    Value col0 = arith::AddIOp::create(
-        rewriter, loc, adaptor.getCol(),
-        arith::MulIOp::create(rewriter, loc, arith::RemUIOp::create(rewriter, loc, lane, c(4)),
-                              c(2)));
+    auto [fragmentRow, fragmentCol] = fragmentOrigin(rewriter, loc, op);
+    Value row0 = arith::AddIOp::create(rewriter, loc, adaptor.getRow(), fragmentRow);
+    Value col0 = arith::AddIOp::create(rewriter, loc, adaptor.getCol(), fragmentCol);
     int64_t n = 2 * op.getAcc().getType().getNumElements();
     auto pairType = VectorType::get({2}, element);
     for (int64_t i = 0; i < n / 8; ++i) {
@@ -405,6 +413,95 @@ struct WgmmaStoreLowering : OpConversionPattern<WgmmaStoreOp> {
   }
 };
 
+/// Scans the thread's columns in increasing order (strict comparison keeps the first of equal
+/// values), then combines the four lanes of each row's quad.
+struct WgmmaRowArgReduceLowering : OpConversionPattern<WgmmaRowArgReduceOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(WgmmaRowArgReduceOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    AccessBuilder ab{rewriter, loc};
+    SmemType biasType = op.getBias().getType();
+    Value col0 = fragmentOrigin(rewriter, loc, op).second;
+    // Address of bias[col0] (the start indices, then this thread's first column).
+    SmallVector<Value> indices(adaptor.getBiasIndices());
+    indices.back() = arith::AddIOp::create(rewriter, loc, indices.back(), col0);
+    Value biasBase = ab.smemAddress(biasType, adaptor.getBias(), indices);
+    Value col0I32 = arith::IndexCastOp::create(rewriter, loc, rewriter.getI32Type(), col0);
+    Value valid = arith::IndexCastOp::create(rewriter, loc, rewriter.getI32Type(),
+                                             adaptor.getValid());
+    Value scale = arith::ConstantOp::create(rewriter, loc, op.getScaleAttr());
+    bool isMin = op.getKind() == ArgReduceKind::argmin;
+    float worst = isMin ? std::numeric_limits<float>::infinity()
+                        : -std::numeric_limits<float>::infinity();
+    Value worstValue = arith::ConstantOp::create(rewriter, loc, rewriter.getF32FloatAttr(worst));
+    auto better = isMin ? arith::CmpFPredicate::OLT : arith::CmpFPredicate::OGT;
+    int64_t n = 2 * op.getAcc().getType().getNumElements();
+
+    SmallVector<Value, 2> bestValue(2, worstValue), bestColumn(2, col0I32);
+    auto pairType = VectorType::get({2}, rewriter.getF32Type());
+    for (int64_t i = 0; i < n / 8; ++i) {
+      // bias[col0 + 8i], bias[col0 + 8i + 1]: one 8-byte shared load.
+      Value pairAddress = ab.gep(biasBase, rewriter.getF32Type(), ab.constant(8 * i));
+      Value biasPair = LLVM::LoadOp::create(rewriter, loc, pairType, pairAddress, 8);
+      for (int64_t j = 0; j < 2; ++j) {
+        Value bias = vector::ExtractOp::create(rewriter, loc, biasPair, j);
+        Value column = arith::AddIOp::create(
+            rewriter, loc, col0I32, arith::ConstantIntOp::create(rewriter, loc, rewriter.getI32Type(), 8 * i + j));
+        Value inRange =
+            arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::slt, column, valid);
+        for (int64_t half = 0; half < 2; ++half) {
+          Value acc = vector::ExtractOp::create(rewriter, loc, adaptor.getAcc(), 4 * i + 2 * half + j);
+          Value value = math::FmaOp::create(rewriter, loc, scale, acc, bias);
+          value = arith::SelectOp::create(rewriter, loc, inRange, value, worstValue);
+          Value take = arith::CmpFOp::create(rewriter, loc, better, value, bestValue[half]);
+          bestValue[half] = arith::SelectOp::create(rewriter, loc, take, value, bestValue[half]);
+          bestColumn[half] = arith::SelectOp::create(rewriter, loc, take, column, bestColumn[half]);
+        }
+      }
+    }
+    SmallVector<Value, 2> values, columns;
+    for (int64_t half = 0; half < 2; ++half) {
+      auto [value, column] = argReduceButterfly(rewriter, loc, op.getKind(), bestValue[half],
+                                                bestColumn[half], /*lanes=*/4);
+      values.push_back(value);
+      columns.push_back(column);
+    }
+    Value valueVector = vector::FromElementsOp::create(rewriter, loc, pairType, values);
+    Value columnVector = vector::FromElementsOp::create(
+        rewriter, loc, VectorType::get({2}, rewriter.getI32Type()), columns);
+    rewriter.replaceOp(op, {valueVector, columnVector});
+    return success();
+  }
+};
+
+/// The first lane of each quad stores its two rows' values.
+struct WgmmaStoreRowsLowering : OpConversionPattern<WgmmaStoreRowsOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(WgmmaStoreRowsOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto [row, col] = fragmentOrigin(rewriter, loc, op);
+    Value first = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, col,
+                                        arith::ConstantIndexOp::create(rewriter, loc, 0));
+    auto ifOp = scf::IfOp::create(rewriter, loc, TypeRange{}, first, /*withElse=*/false);
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointToStart(ifOp.thenBlock());
+    auto tensor = cast<GlobalTensorType>(op.getDest().getType());
+    for (int64_t half = 0; half < 2; ++half) {
+      SmallVector<Value> indices(adaptor.getIndices());
+      Value r = arith::AddIOp::create(rewriter, loc, row,
+                                      arith::ConstantIndexOp::create(rewriter, loc, 8 * half));
+      indices.back() = arith::AddIOp::create(rewriter, loc, indices.back(), r);
+      Value value = vector::ExtractOp::create(rewriter, loc, adaptor.getValues(), half);
+      emitGlobalStore(rewriter, loc, op, tensor, adaptor.getDest(), indices, value,
+                      op.getMasked(), /*checkAligned=*/false);
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 } // namespace
 
 void populateCakeHopperPatterns(CakeTypeConverter &converter, RewritePatternSet &patterns) {
@@ -418,5 +515,6 @@ void populateCakeHopperPatterns(CakeTypeConverter &converter, RewritePatternSet 
                TmaLoadLowering, WarpRolesLowering,
                SimpleLowering<WgmmaFenceOp, NVVM::WgmmaFenceAlignedOp>,
                SimpleLowering<WgmmaCommitOp, NVVM::WgmmaGroupSyncAlignedOp>, WgmmaWaitLowering,
-               WgmmaLowering, WgmmaStoreLowering>(converter, patterns.getContext());
+               WgmmaLowering, WgmmaStoreLowering, WgmmaRowArgReduceLowering,
+               WgmmaStoreRowsLowering>(converter, patterns.getContext());
 }

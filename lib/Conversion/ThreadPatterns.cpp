@@ -69,14 +69,6 @@ struct BarrierLowering : OpConversionPattern<BarrierOp> {
   }
 };
 
-/// One butterfly step: the value `offset` lanes away (xor), over the full warp.
-Value shuffleXor(ConversionPatternRewriter &rewriter, Location loc, Value value, int64_t offset) {
-  Value offsetValue = arith::ConstantIntOp::create(rewriter, loc, rewriter.getI32Type(), offset);
-  Value width = arith::ConstantIntOp::create(rewriter, loc, rewriter.getI32Type(), 32);
-  return gpu::ShuffleOp::create(rewriter, loc, value, offsetValue, width, gpu::ShuffleMode::XOR)
-      .getShuffleResult();
-}
-
 Value combine(ConversionPatternRewriter &rewriter, Location loc, ReduceKind kind, Value lhs,
               Value rhs) {
   bool isFloat = isa<FloatType>(lhs.getType());
@@ -111,24 +103,8 @@ struct WarpArgReduceLowering : OpConversionPattern<WarpArgReduceOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(WarpArgReduceOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    Value value = adaptor.getValue();
-    Value index = adaptor.getIndex();
-    auto better = op.getKind() == ArgReduceKind::argmin ? arith::CmpFPredicate::OLT
-                                                        : arith::CmpFPredicate::OGT;
-    for (int64_t offset = op.getLanes() / 2; offset >= 1; offset /= 2) {
-      Value otherValue = shuffleXor(rewriter, loc, value, offset);
-      Value otherIndex = shuffleXor(rewriter, loc, index, offset);
-      // Take the other pair if strictly better, or equal with a smaller index: order-independent.
-      Value strictly = arith::CmpFOp::create(rewriter, loc, better, otherValue, value);
-      Value equal = arith::CmpFOp::create(rewriter, loc, arith::CmpFPredicate::OEQ, otherValue, value);
-      Value smaller =
-          arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::slt, otherIndex, index);
-      Value tieWin = arith::AndIOp::create(rewriter, loc, equal, smaller);
-      Value take = arith::OrIOp::create(rewriter, loc, strictly, tieWin);
-      value = arith::SelectOp::create(rewriter, loc, take, otherValue, value);
-      index = arith::SelectOp::create(rewriter, loc, take, otherIndex, index);
-    }
+    auto [value, index] = argReduceButterfly(rewriter, op.getLoc(), op.getKind(),
+                                             adaptor.getValue(), adaptor.getIndex(), op.getLanes());
     rewriter.replaceOp(op, {value, index});
     return success();
   }

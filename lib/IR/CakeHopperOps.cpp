@@ -22,30 +22,38 @@ static constexpr StringRef kRegisterReallocation[] = {"sm_90a", "sm_100a"};
 /// mbarrier arrival counts and transaction counts are 20-bit fields.
 static constexpr int64_t kMaxMbarrierCount = (1 << 20) - 1;
 
+/// I64Attr getters return uint64_t: read the signed value so negatives print as such.
+static int64_t signedValue(IntegerAttr attr) { return attr.getValue().getSExtValue(); }
+
 LogicalResult MbarrierInitOp::verify() {
-  if (getCount() < 1 || getCount() > kMaxMbarrierCount)
+  int64_t count = signedValue(getCountAttr());
+  if (count < 1 || count > kMaxMbarrierCount)
     return emitOpError() << "expected an arrival count in [1, " << kMaxMbarrierCount << "], got "
-                         << getCount();
+                         << count;
   return success();
 }
 
 LogicalResult MbarrierArriveExpectTxOp::verify() {
-  if (getBytes() < 0 || getBytes() > kMaxMbarrierCount)
+  int64_t bytes = signedValue(getBytesAttr());
+  if (bytes < 0 || bytes > kMaxMbarrierCount)
     return emitOpError() << "expected transaction bytes in [0, " << kMaxMbarrierCount
-                         << "], got " << getBytes();
+                         << "], got " << bytes;
   return requireTarget(*this, kHopper, "arrive with expected transaction bytes");
 }
 
 LogicalResult PipelineCreateOp::verify() {
-  if (getConsumers() < 1 || getConsumers() > kMaxMbarrierCount)
-    return emitOpError() << "expected 1 or more consumer arrivals, got " << getConsumers();
+  int64_t consumers = signedValue(getConsumersAttr());
+  if (consumers < 1 || consumers > kMaxMbarrierCount)
+    return emitOpError() << "expected a consumer arrival count in [1, " << kMaxMbarrierCount
+                         << "], got " << consumers;
   return requireTarget(*this, kHopper, "a TMA pipeline");
 }
 
 LogicalResult PipelineProducerCommitOp::verify() {
-  if (getTxBytes() < 1 || getTxBytes() > kMaxMbarrierCount)
+  int64_t bytes = signedValue(getTxBytesAttr());
+  if (bytes < 1 || bytes > kMaxMbarrierCount)
     return emitOpError() << "expected transaction bytes in [1, " << kMaxMbarrierCount << "], got "
-                         << getTxBytes();
+                         << bytes;
   return success();
 }
 
@@ -59,8 +67,11 @@ LogicalResult TmaLoadOp::verify() {
     return emitOpError() << "expected a destination of element type " << tma.getElementType()
                          << ", got " << dest.getElementType();
   ArrayRef<int64_t> shape = dest.getShape();
+  if (shape.size() < tma.getRank())
+    return emitOpError() << "expected a destination of rank " << tma.getRank()
+                         << " or more (the box's), got rank " << shape.size();
   if (getDestIndices().size() + tma.getRank() != shape.size())
-    return emitOpError() << "expected " << shape.size() - std::min<size_t>(shape.size(), tma.getRank())
+    return emitOpError() << "expected " << shape.size() - tma.getRank()
                          << " destination indices (the buffer's leading dimensions), got "
                          << getDestIndices().size();
   if (shape.take_back(tma.getRank()) != tma.getBox())
@@ -100,12 +111,13 @@ LogicalResult WarpRolesOp::verifyRegions() {
 }
 
 LogicalResult RoleOp::verify() {
-  if (getFirst() < 0 || getFirst() >= getLast())
-    return emitOpError() << "expected a non-empty warp range [first, last), got [" << getFirst()
-                         << ", " << getLast() << ")";
-  std::optional<int64_t> regs = getRegs();
-  if (!regs)
+  int64_t first = signedValue(getFirstAttr()), last = signedValue(getLastAttr());
+  if (first < 0 || first >= last)
+    return emitOpError() << "expected a non-empty warp range [first, last), got [" << first
+                         << ", " << last << ")";
+  if (!getRegsAttr())
     return success();
+  std::optional<int64_t> regs = signedValue(getRegsAttr());
   if (*regs < 24 || *regs > 256 || *regs % 8 != 0)
     return emitOpError() << "expected a register budget in [24, 256] and a multiple of 8, got "
                          << *regs;
@@ -151,8 +163,9 @@ LogicalResult WgmmaOp::verify() {
 }
 
 LogicalResult WgmmaWaitOp::verify() {
-  if (getPending() < 0 || getPending() > 7)
-    return emitOpError() << "expected 0 to 7 pending groups, got " << getPending();
+  int64_t pending = signedValue(getPendingAttr());
+  if (pending < 0 || pending > 7)
+    return emitOpError() << "expected 0 to 7 pending groups, got " << pending;
   return success();
 }
 
@@ -173,9 +186,51 @@ LogicalResult WgmmaStoreOp::verify() {
     return emitOpError() << "expected an accumulator of N/2 elements with N in [8, 256] and a "
                             "multiple of 8, got "
                          << getAcc().getType().getNumElements() << " elements";
+  // Unmasked pair stores need an even row stride; masked ones check alignment at run time.
+  if (!getMasked()) {
+    int64_t stride = 1;
+    bool isStatic = true;
+    for (Attribute factor : dest.getStrideFactors(0)) {
+      if (auto intAttr = dyn_cast<IntegerAttr>(factor))
+        stride *= intAttr.getInt();
+      else
+        isStatic = false;
+    }
+    if (isStatic && stride % 2 != 0)
+      return emitOpError() << "expected an even row stride for unmasked pair stores, got "
+                           << stride << " (use 'masked', which checks alignment at run time)";
+  }
   return success();
 }
 
-
-
 LogicalResult ElectOneOp::verify() { return requireTarget(*this, kHopper, "elect.sync"); }
+
+LogicalResult WgmmaRowArgReduceOp::verify() {
+  int64_t n = 2 * getAcc().getType().getNumElements();
+  if (n < 8 || n > 256 || n % 8 != 0)
+    return emitOpError() << "expected an accumulator of N/2 elements with N in [8, 256] and a "
+                            "multiple of 8, got "
+                         << getAcc().getType().getNumElements() << " elements";
+  SmemType bias = getBias().getType();
+  if (!bias.getElementType().isF32())
+    return emitOpError() << "expected an f32 bias buffer, got " << bias.getElementType();
+  if (getBiasIndices().size() != bias.getRank())
+    return emitOpError() << "expected " << bias.getRank() << " bias indices, got "
+                         << getBiasIndices().size();
+  if (bias.getShape().back() < n)
+    return emitOpError() << "expected the bias buffer's innermost extent to cover N = " << n
+                         << " columns, got " << bias.getShape().back();
+  return success();
+}
+
+LogicalResult WgmmaStoreRowsOp::verify() {
+  auto dest = getDest().getType();
+  Type element = getElementTypeOrSelf(getValues().getType());
+  if (dest.getElementType() != element)
+    return emitOpError() << "expected a destination of element type " << element << ", got "
+                         << dest.getElementType();
+  if (getIndices().size() != dest.getRank())
+    return emitOpError() << "expected " << dest.getRank() << " indices, got "
+                         << getIndices().size();
+  return success();
+}

@@ -179,8 +179,13 @@ static llvm::json::Object kernelManifest(KernelOp kernel) {
       } else if (auto store = dyn_cast<StoreOp>(user)) {
         writes = true;
         maxWidth = std::max(maxWidth, store.getWidth());
-      } else if (isa<WgmmaStoreOp>(user)) {
-        writes = true; // Checks its own alignment: no stride constraint.
+      } else if (auto store = dyn_cast<WgmmaStoreOp>(user)) {
+        writes = true;
+        // Pair stores; masked ones check their alignment at run time.
+        if (!store.getMasked())
+          maxWidth = std::max<int64_t>(maxWidth, 2);
+      } else if (isa<WgmmaStoreRowsOp>(user)) {
+        writes = true;
       }
     }
     for (unsigned dim = 0; dim < tensor.getRank(); ++dim) {

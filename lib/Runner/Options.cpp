@@ -34,6 +34,7 @@ const char *cake::runner::runStatusName(RunStatus status) {
 const char *cake::runner::runUsage() {
   return "usage: cake-run --cubin K.cubin --manifest K.json [--kernel ENTRY]\n"
          "                --sizes N=1000,D=128 [--scalar alpha=2.5] [--seed 1]\n"
+         "                [--input x=x.bin,...] [--output-dir DIR]\n"
          "                [--ref REF.cubin [--ref-entry ENTRY_ref]] [--rtol 1e-5]\n"
          "                [--warmup 10] [--iters 50] [--timeout SECONDS]\n"
          "                [--no-time] [--device 0]\n"
@@ -134,7 +135,7 @@ bool cake::runner::parseRunOptions(int argc, const char *const *argv,
     static const char *const kValued[] = {
         "--cubin",  "--manifest", "--kernel", "--ref",     "--ref-entry",
         "--sizes",  "--scalar",   "--seed",   "--rtol",    "--timeout",
-        "--warmup", "--iters",    "--device"};
+        "--warmup", "--iters",    "--device", "--input",   "--output-dir"};
     if (std::find(std::begin(kValued), std::end(kValued), name) ==
         std::end(kValued)) {
       error = "unknown option '" + name + "'";
@@ -181,6 +182,21 @@ bool cake::runner::parseRunOptions(int argc, const char *const *argv,
           error);
       if (!ok)
         return false;
+    } else if (name == "--input") {
+      bool ok = forEachAssignment(
+          value, "input",
+          [&](const std::string &tensor, std::string_view path) {
+            if (!out.inputFiles.emplace(tensor, std::string(path)).second) {
+              error = "input '" + tensor + "' given twice";
+              return false;
+            }
+            return true;
+          },
+          error);
+      if (!ok)
+        return false;
+    } else if (name == "--output-dir") {
+      out.outputDir = std::string(value);
     } else if (name == "--seed") {
       uint64_t seed;
       auto res = std::from_chars(value.data(), value.data() + value.size(), seed);

@@ -331,9 +331,7 @@ cake.kernel @k() attributes {target = "sm_90a", block = array<i64: 256>, grid = 
 
 cake.kernel @k() attributes {target = "sm_90a", block = array<i64: 256>, grid = affine_map<() -> (1)>} {
   cake.warp_roles {
-    // The I64Attr getters are unsigned: the message prints -1 as 2^64 - 1, so only the prefix is
-    // checked here.
-    // expected-error @+1 {{'cake.role' op expected a non-empty warp range [first, last), got [}}
+    // expected-error @+1 {{'cake.role' op expected a non-empty warp range [first, last), got [-1, 4)}}
     cake.role "producer" warps [-1, 4) {
     }
   }
@@ -660,8 +658,7 @@ cake.kernel @k() attributes {target = "sm_90a", block = array<i64: 128>, grid = 
 // -----
 
 cake.kernel @k() attributes {target = "sm_90a", block = array<i64: 128>, grid = affine_map<() -> (1)>} {
-  // Rejected, but printed as 2^64 - 1 (unsigned getter): only the prefix is checked.
-  // expected-error @+1 {{'cake.wgmma.wait' op expected 0 to 7 pending groups, got }}
+  // expected-error @+1 {{'cake.wgmma.wait' op expected 0 to 7 pending groups, got -1}}
   cake.wgmma.wait -1
   cake.return
 }
@@ -793,7 +790,7 @@ cake.kernel @k(%a: !cake.tensor<[M, K], bf16> {cake.name = "a"},
   %c0 = arith.constant 0 : index
   %buf = cake.alloc_smem : !cake.smem<64xbf16, swizzle = 128>
   %bars = cake.mbarrier.alloc : !cake.mbarriers<1>
-  // expected-error @+1 {{destination indices (the buffer's leading dimensions), got 0}}
+  // expected-error @+1 {{expected a destination of rank 2 or more (the box's), got rank 1}}
   cake.tma.load %ta[%c0, %c0], %buf[], %bars[%c0]
       : !cake.tma<[M, K], bf16, box [1, 64], swizzle = 128>, !cake.smem<64xbf16, swizzle = 128>, !cake.mbarriers<1>
   cake.return
@@ -883,8 +880,7 @@ cake.kernel @k() attributes {target = "sm_90a", block = array<i64: 128>, grid = 
 cake.kernel @k() attributes {target = "sm_90a", block = array<i64: 128>, grid = affine_map<() -> (1)>} {
   %c0 = arith.constant 0 : index
   %bars = cake.mbarrier.alloc : !cake.mbarriers<1>
-  // Rejected, but printed as 2^64 - 1 (unsigned getter): only the prefix is checked.
-  // expected-error @+1 {{'cake.mbarrier.arrive_expect_tx' op expected transaction bytes in [0, 1048575], got }}
+  // expected-error @+1 {{'cake.mbarrier.arrive_expect_tx' op expected transaction bytes in [0, 1048575], got -1}}
   cake.mbarrier.arrive_expect_tx %bars[%c0], bytes -1 : !cake.mbarriers<1>
   cake.return
 }
@@ -892,7 +888,7 @@ cake.kernel @k() attributes {target = "sm_90a", block = array<i64: 128>, grid = 
 // -----
 
 cake.kernel @k() attributes {target = "sm_90a", block = array<i64: 128>, grid = affine_map<() -> (1)>} {
-  // expected-error @+1 {{'cake.pipeline.create' op expected 1 or more consumer arrivals, got 0}}
+  // expected-error @+1 {{'cake.pipeline.create' op expected a consumer arrival count in [1, 1048575], got 0}}
   %pipe = cake.pipeline.create consumers 0 : !cake.pipeline<4>
   cake.return
 }
@@ -900,7 +896,7 @@ cake.kernel @k() attributes {target = "sm_90a", block = array<i64: 128>, grid = 
 // -----
 
 cake.kernel @k() attributes {target = "sm_90a", block = array<i64: 128>, grid = affine_map<() -> (1)>} {
-  // expected-error @+1 {{'cake.pipeline.create' op expected 1 or more consumer arrivals, got 1048576}}
+  // expected-error @+1 {{'cake.pipeline.create' op expected a consumer arrival count in [1, 1048575], got 1048576}}
   %pipe = cake.pipeline.create consumers 1048576 : !cake.pipeline<4>
   cake.return
 }
@@ -922,5 +918,16 @@ cake.kernel @k() attributes {target = "sm_90a", block = array<i64: 128>, grid = 
   %pipe = cake.pipeline.create consumers 1 : !cake.pipeline<4>
   // expected-error @+1 {{'cake.pipeline.producer_commit' op expected transaction bytes in [1, 1048575], got 1048576}}
   cake.pipeline.producer_commit %pipe[%c0], tx_bytes 1048576 : !cake.pipeline<4>
+  cake.return
+}
+
+// -----
+
+// Unmasked pair stores with an odd static row stride would be misaligned.
+cake.kernel @odd_rows(%c: !cake.tensor<[M, 7], f32>) attributes {target = "sm_90a", block = array<i64: 128>, symbols = ["M"], grid = affine_map<()[m] -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %acc = arith.constant dense<0.0> : vector<4xf32>
+  // expected-error @+1 {{'cake.wgmma.store' op expected an even row stride for unmasked pair stores, got 7 (use 'masked', which checks alignment at run time)}}
+  cake.wgmma.store %acc, %c[%c0, %c0] : vector<4xf32>, !cake.tensor<[M, 7], f32>
   cake.return
 }

@@ -12,9 +12,11 @@
 #include "CudaDriver.h"
 
 #include "Cake/Runner/Compare.h"
+#include "Cake/Runner/FileUtil.h"
 #include "Cake/Runner/Fill.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <map>
 
@@ -101,6 +103,7 @@ private:
   bool runReference(std::vector<std::vector<unsigned char>> &refOutputs);
   bool runChecker(const BufferSet &candidate, uint64_t &bad);
   bool time(const BufferSet &primary);
+  bool writeOutputs(const std::vector<std::vector<unsigned char>> &outputs);
 
   CudaDriver driver;
   const RunContext &ctx;
@@ -528,6 +531,25 @@ bool DeviceRun::time(const BufferSet &primary) {
   return true;
 }
 
+/// --output-dir: each output's logical elements, raw, as DIR/NAME.bin.
+bool DeviceRun::writeOutputs(const std::vector<std::vector<unsigned char>> &outputs) {
+  for (size_t i = 0; i < launchInfo.tensors.size(); ++i) {
+    const ParamDesc &p = paramOf(launchInfo.tensors[i]);
+    if (!p.isOutput())
+      continue;
+    std::string path = ctx.options.outputDir + "/" + p.name + ".bin";
+    FILE *f = std::fopen(path.c_str(), "wb");
+    bool ok = f && std::fwrite(outputs[i].data(), 1, outputs[i].size(), f) == outputs[i].size();
+    if (f)
+      ok &= std::fclose(f) == 0;
+    if (!ok) {
+      error = "cannot write '" + path + "'";
+      return false;
+    }
+  }
+  return true;
+}
+
 RunStatus DeviceRun::run() {
   RunStatus status = setUp();
   if (status != RunStatus::Ok)
@@ -539,10 +561,25 @@ RunStatus DeviceRun::run() {
     const ResolvedTensor &t = launchInfo.tensors[i];
     if (!paramOf(t).isInput())
       continue;
-    hostInputs[i].resize(bytesOf(t));
-    fillRandom(hostInputs[i].data(), paramOf(t).dtype,
-               static_cast<size_t>(t.spanElements), ctx.options.seed,
-               t.paramIndex);
+    auto file = ctx.options.inputFiles.find(paramOf(t).name);
+    if (file == ctx.options.inputFiles.end()) {
+      hostInputs[i].resize(bytesOf(t));
+      fillRandom(hostInputs[i].data(), paramOf(t).dtype,
+                 static_cast<size_t>(t.spanElements), ctx.options.seed,
+                 t.paramIndex);
+      continue;
+    }
+    // Given data: exactly the tensor's buffer, raw little-endian elements.
+    std::string contents;
+    if (!readFile(file->second, contents, error))
+      return RunStatus::BadArguments;
+    if (contents.size() != bytesOf(t)) {
+      error = "input '" + paramOf(t).name + "' from '" + file->second + "' has " +
+              std::to_string(contents.size()) + " bytes, expected " +
+              std::to_string(bytesOf(t));
+      return RunStatus::BadArguments;
+    }
+    hostInputs[i].assign(contents.begin(), contents.end());
   }
 
   BufferSet candidate;
@@ -572,6 +609,9 @@ RunStatus DeviceRun::run() {
     if (raw != hostInputs[i])
       inputsModified.push(JsonValue::string(p.name));
   }
+
+  if (!ctx.options.outputDir.empty() && !writeOutputs(outputs))
+    return RunStatus::BadArguments;
 
   std::vector<std::vector<unsigned char>> refOutputs;
   uint64_t checkerBad = 0;

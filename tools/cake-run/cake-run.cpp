@@ -111,6 +111,16 @@ bool prepare(RunContext &ctx, Manifest &manifest, JsonValue &record,
       return false;
     }
   }
+  for (const auto &input : opts.inputFiles) {
+    bool known = false;
+    for (const ParamDesc &p : kernel.params)
+      known |= p.kind == ParamKind::Tensor && p.name == input.first && p.isInput();
+    if (!known) {
+      error = "unknown input '" + input.first + "' (kernel '" + kernel.entry +
+              "' has no tensor parameter of that name that it reads)";
+      return false;
+    }
+  }
   if (scalarsUsed != opts.scalars.size()) {
     for (const auto &scalar : opts.scalars) {
       bool known = false;

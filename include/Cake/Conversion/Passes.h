@@ -18,6 +18,9 @@ class NVVMDialect;
 namespace arith {
 class ArithDialect;
 }
+namespace math {
+class MathDialect;
+}
 namespace scf {
 class SCFDialect;
 }

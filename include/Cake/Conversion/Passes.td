@@ -20,7 +20,8 @@ def CakeConvertToNVVMPass : Pass<"cake-convert-to-nvvm", "::mlir::ModuleOp"> {
   }];
   let dependentDialects = [
     "::mlir::gpu::GPUDialect", "::mlir::LLVM::LLVMDialect", "::mlir::NVVM::NVVMDialect",
-    "::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect", "::mlir::vector::VectorDialect"
+    "::mlir::arith::ArithDialect", "::mlir::math::MathDialect", "::mlir::scf::SCFDialect",
+    "::mlir::vector::VectorDialect"
   ];
   let options = [
     Option<"chip", "chip", "std::string", "\"\"",

@@ -388,4 +388,62 @@ def Cake_WgmmaStoreOp : Cake_Op<"wgmma.store", [Cake_InKernel]> {
   let hasVerifier = 1;
 }
 
+def Cake_RowPairF32 : VectorOfLengthAndType<[2], [F32]> {
+  let builderCall = "::mlir::VectorType::get({2}, $_builder.getF32Type())";
+}
+def Cake_RowPairI32 : VectorOfLengthAndType<[2], [I32]> {
+  let builderCall = "::mlir::VectorType::get({2}, $_builder.getI32Type())";
+}
+
+def Cake_WgmmaRowArgReduceOp : Cake_Op<"wgmma.row_arg_reduce", [Cake_InKernel]> {
+  let summary = "per-row argmin/argmax of `bias[col] + scale * acc[row, col]` over a wgmma fragment";
+  let description = [{
+    A fused epilogue over a warpgroup's 64xN accumulator fragment (`vector<(N/2)xf32>`): for each
+    of the two rows the thread holds (fragment rows r and r + 8), the minimum (`argmin`) or maximum
+    (`argmax`) over columns `col < valid` of `bias[col] + scale * acc[row, col]`, and that column
+    (ties go to the smaller column). `bias` is read from the shared buffer starting at
+    `bias_indices` (its innermost dimension runs over the columns). The four lanes that share a row
+    combine their results with shuffles, so every lane returns its two rows' results:
+    `vector<2xf32>` values and `vector<2xi32>` columns.
+
+    With bias = |c|^2 and scale = -2 over acc = x * c^T this is KMeans' nearest-centroid search
+    without materializing the distance matrix.
+
+    ```mlir
+    %best, %col = cake.wgmma.row_arg_reduce argmin %acc, scale -2.0, valid %nvalid,
+        %csq[%slot, %c0, %c0] : vector<128xf32>, !cake.smem<2x1x256xf32>
+    ```
+  }];
+  let arguments = (ins Cake_ArgReduceKindAttr:$kind, VectorOfRankAndType<[1], [F32]>:$acc,
+                       F32Attr:$scale, Index:$valid, Cake_SmemType:$bias,
+                       Variadic<Index>:$bias_indices);
+  let results = (outs Cake_RowPairF32:$values, Cake_RowPairI32:$columns);
+  let assemblyFormat = [{
+    $kind $acc `,` `scale` $scale `,` `valid` $valid `,` $bias `[` $bias_indices `]` attr-dict
+    `:` type($acc) `,` qualified(type($bias))
+  }];
+  let hasVerifier = 1;
+}
+
+def Cake_WgmmaStoreRowsOp : Cake_Op<"wgmma.store_rows", [Cake_InKernel]> {
+  let summary = "stores one value per fragment row (the results of a row reduction)";
+  let description = [{
+    Writes the thread's two per-row values (`vector<2x...>`, rows r and r + 8 of the warpgroup's
+    64-row fragment, as `cake.wgmma.row_arg_reduce` returns them) to `dest` at the rows starting
+    at the last index; leading indices select the rest. One lane of each row's quad stores. With
+    `masked`, rows outside the tensor are skipped.
+
+    ```mlir
+    cake.wgmma.store_rows %cols, %idx[%b, %m0] masked : vector<2xi32>, !cake.tensor<[B, N], i32>
+    ```
+  }];
+  let arguments = (ins VectorOfLengthAndType<[2], [I32, F32]>:$values, Cake_TensorType:$dest,
+                       Variadic<Index>:$indices, UnitAttr:$masked);
+  let assemblyFormat = [{
+    $values `,` $dest `[` $indices `]` (`masked` $masked^)? attr-dict `:` type($values) `,`
+    qualified(type($dest))
+  }];
+  let hasVerifier = 1;
+}
+
 #endif // CAKE_IR_CAKEHOPPEROPS_TD

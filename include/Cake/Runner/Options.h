@@ -38,6 +38,10 @@ struct RunOptions {
   std::string kernel;  ///< Empty: the manifest's only kernel.
   SymbolMap sizes;
   std::map<std::string, std::string> scalars; ///< name -> value text.
+  /// Input tensors read from raw files (name -> path) instead of seeded fills.
+  std::map<std::string, std::string> inputFiles;
+  /// When set, each output tensor's logical elements are written to DIR/NAME.bin.
+  std::string outputDir;
   uint64_t seed = 1;
   std::string ref;
   std::string refEntry; ///< Empty: "<entry>_ref".

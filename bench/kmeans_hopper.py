@@ -1,0 +1,102 @@
+#!/usr/bin/env python3
+"""KMeans assignment (examples/kmeans_hopper.mlir) vs flash-kmeans' euclid_assign_triton, one run.
+
+  python3 bench/kmeans_hopper.py --cake-run DIR/cake-run --kernels DIR --flash-kmeans PATH [--json OUT]
+
+PATH is a folder holding svg-project/flash-kmeans' `flash_kmeans` package (public sources brought
+beside the project; never committed). Both kernels get the same fp16 inputs (x ~ randn, centroids ~
+randn, csq = |c|^2 and x_sq = |x|^2 precomputed in fp32); CAKE runs through cake-run on those files
+(--input, --output-dir), timed with CUDA events (median); flash-kmeans with triton.testing.do_bench
+(median), both with c_sq passed (its fastest path) and without. Assignments are compared with an fp32
+torch reference: exact agreement, near-ties (the chosen centroid's fp32 distance within 1e-3
+relative of the best), and real mismatches (anything else).
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+SHAPES = [(32, 16384, 128, 1024), (32, 75600, 128, 1000)]
+FP16_TENSOR_FLOPS = 674e12   # cuBLAS fp16 8192^3 on this H200 (ANCHORS.md)
+BANDWIDTH = 4.24e12          # device-to-device copy (ANCHORS.md)
+
+
+def judge(torch, x, c, csq, idx):
+    """(exact agreement, near-tie share, real-mismatch share) of idx against fp32."""
+    dist = csq[:, None, :] - 2.0 * torch.bmm(x.float(), c.float().transpose(1, 2))
+    ref = dist.argmin(-1)
+    chosen = dist.gather(-1, idx.long().unsqueeze(-1)).squeeze(-1)
+    best = dist.gather(-1, ref.unsqueeze(-1)).squeeze(-1)
+    xsq = (x.float() ** 2).sum(-1)
+    scale = (xsq + best).abs() + 1.0
+    same = idx.long() == ref
+    near = (~same) & ((chosen - best) <= 1e-3 * scale)
+    n = idx.numel()
+    return same.sum().item() / n, near.sum().item() / n, ((~same) & (~near)).sum().item() / n
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--cake-run", required=True)
+    p.add_argument("--kernels", required=True)
+    p.add_argument("--flash-kmeans", required=True)
+    p.add_argument("--iters", type=int, default=50)
+    p.add_argument("--json", default="")
+    args = p.parse_args()
+    sys.path.insert(0, args.flash_kmeans)
+    import torch
+    from triton.testing import do_bench
+    from flash_kmeans.assign_euclid_triton import euclid_assign_triton
+
+    rows = []
+    print(f"{'shape':<22} {'floor ms':>8} {'CAKE ms':>8} {'flash ms':>8} {'flash(no csq)':>13} "
+          f"{'speedup':>7} {'CAKE exact/near/wrong':>24} {'flash exact/near/wrong':>24}")
+    torch.manual_seed(0)
+    for B, N, D, K in SHAPES:
+        x = torch.randn(B, N, D, device="cuda", dtype=torch.float16)
+        c = torch.randn(B, K, D, device="cuda", dtype=torch.float16)
+        csq = (c.float() ** 2).sum(-1).contiguous()
+        xsq = (x.float() ** 2).sum(-1).contiguous()
+        floor = max(2.0 * B * N * K * D / FP16_TENSOR_FLOPS,
+                    (x.numel() * 2 + c.numel() * 2 + B * N * 4) / BANDWIDTH) * 1e3
+        with tempfile.TemporaryDirectory() as tmp:
+            for name, t in (("x", x), ("c", c), ("csq", csq)):
+                t.cpu().numpy().tofile(os.path.join(tmp, name + ".bin"))
+            cmd = [args.cake_run, "--cubin", os.path.join(args.kernels, "kmeans_hopper.cubin"),
+                   "--manifest", os.path.join(args.kernels, "kmeans_hopper.json"),
+                   "--sizes", f"B={B},N={N},K={K}",
+                   "--input", ",".join(f"{n}={tmp}/{n}.bin" for n in ("x", "c", "csq")),
+                   "--output-dir", tmp, "--iters", str(args.iters), "--timeout", "120"]
+            rec = json.loads(subprocess.run(cmd, capture_output=True, text=True).stdout.strip()
+                             .splitlines()[-1])
+            rec["command"] = " ".join(cmd)
+            import numpy as np
+            idx = torch.from_numpy(np.fromfile(os.path.join(tmp, "idx.bin"), dtype=np.int32)
+                                   ).view(B, N).cuda() if rec["status"] == "ok" else None
+        out = torch.empty(B, N, device="cuda", dtype=torch.int32)
+        flash = do_bench(lambda: euclid_assign_triton(x, c, xsq, out, c_sq=csq), warmup=50,
+                         rep=300, return_mode="median")
+        flash_nocsq = do_bench(lambda: euclid_assign_triton(x, c, xsq, out), warmup=50,
+                               rep=300, return_mode="median")
+        euclid_assign_triton(x, c, xsq, out, c_sq=csq)
+        fj = judge(torch, x, c, csq, out)
+        cj = judge(torch, x, c, csq, idx) if idx is not None else (0, 0, 1)
+        t = rec.get("time_ms")
+        shape = f"B{B} N{N} D{D} K{K}"
+        print(f"{shape:<22} {floor:>8.3f} {t or float('nan'):>8.3f} {flash:>8.3f} {flash_nocsq:>13.3f} "
+              f"{(flash / t) if t else float('nan'):>6.2f}x "
+              f"{'%.5f/%.5f/%.5f' % cj:>24} {'%.5f/%.5f/%.5f' % fj:>24}", flush=True)
+        if rec["status"] != "ok":
+            print("   cake-run:", rec["status"], rec.get("error"))
+        rows.append({"shape": [B, N, D, K], "floor_ms": floor, "cake": rec, "flash_ms": flash,
+                     "flash_no_csq_ms": flash_nocsq, "cake_agreement": cj, "flash_agreement": fj})
+        del x, c
+        torch.cuda.empty_cache()
+    if args.json:
+        json.dump(rows, open(args.json, "w"), indent=1)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
