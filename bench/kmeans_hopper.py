@@ -5,7 +5,8 @@
 
 PATH is a folder holding svg-project/flash-kmeans' `flash_kmeans` package (public sources brought
 beside the project; never committed). Both kernels get the same fp16 inputs (x ~ randn, centroids ~
-randn, csq = |c|^2 and x_sq = |x|^2 precomputed in fp32); CAKE runs through cake-run on those files
+randn, csq = |c|^2 and x_sq = |x|^2 precomputed in fp32; fp16 with D = 128 and fp32 with D = 64, where
+both kernels read the fp32 operands as tf32); CAKE runs through cake-run on those files
 (--input, --output-dir), timed with CUDA events (median); flash-kmeans with triton.testing.do_bench
 (median), both with c_sq passed (its fastest path) and without. Assignments are compared with an fp32
 torch reference: exact agreement, near-ties (the chosen centroid's fp32 distance within 1e-3
@@ -18,8 +19,12 @@ import subprocess
 import sys
 import tempfile
 
-SHAPES = [(32, 16384, 128, 1024), (32, 75600, 128, 1000)]
-FP16_TENSOR_FLOPS = 674e12   # cuBLAS fp16 8192^3 on this H200 (ANCHORS.md)
+# (kernel, dtype, B, N, D, K): ANCHORS.md's KMeans shapes.
+SHAPES = [("kmeans_hopper", "float16", 32, 16384, 128, 1024),
+          ("kmeans_hopper", "float16", 32, 75600, 128, 1000),
+          ("kmeans_hopper_f32", "float32", 8, 65536, 64, 256)]
+# Tensor-core rates measured with cuBLAS 8192^3 on this H200 (ANCHORS.md): fp16, and tf32 for fp32.
+TENSOR_FLOPS = {"float16": 674e12, "float32": 360e12}
 BANDWIDTH = 4.24e12          # device-to-device copy (ANCHORS.md)
 
 
@@ -54,18 +59,19 @@ def main():
     print(f"{'shape':<22} {'floor ms':>8} {'CAKE ms':>8} {'flash ms':>8} {'flash(no csq)':>13} "
           f"{'speedup':>7} {'CAKE exact/near/wrong':>24} {'flash exact/near/wrong':>24}")
     torch.manual_seed(0)
-    for B, N, D, K in SHAPES:
-        x = torch.randn(B, N, D, device="cuda", dtype=torch.float16)
-        c = torch.randn(B, K, D, device="cuda", dtype=torch.float16)
+    for kernel, dtype, B, N, D, K in SHAPES:
+        dt = getattr(torch, dtype)
+        x = torch.randn(B, N, D, device="cuda", dtype=dt)
+        c = torch.randn(B, K, D, device="cuda", dtype=dt)
         csq = (c.float() ** 2).sum(-1).contiguous()
         xsq = (x.float() ** 2).sum(-1).contiguous()
-        floor = max(2.0 * B * N * K * D / FP16_TENSOR_FLOPS,
-                    (x.numel() * 2 + c.numel() * 2 + B * N * 4) / BANDWIDTH) * 1e3
+        floor = max(2.0 * B * N * K * D / TENSOR_FLOPS[dtype],
+                    (x.numel() + c.numel()) * x.element_size() / BANDWIDTH + B * N * 4 / BANDWIDTH) * 1e3
         with tempfile.TemporaryDirectory() as tmp:
             for name, t in (("x", x), ("c", c), ("csq", csq)):
                 t.cpu().numpy().tofile(os.path.join(tmp, name + ".bin"))
-            cmd = [args.cake_run, "--cubin", os.path.join(args.kernels, "kmeans_hopper.cubin"),
-                   "--manifest", os.path.join(args.kernels, "kmeans_hopper.json"),
+            cmd = [args.cake_run, "--cubin", os.path.join(args.kernels, kernel + ".cubin"),
+                   "--manifest", os.path.join(args.kernels, kernel + ".json"),
                    "--sizes", f"B={B},N={N},K={K}",
                    "--input", ",".join(f"{n}={tmp}/{n}.bin" for n in ("x", "c", "csq")),
                    "--output-dir", tmp, "--iters", str(args.iters), "--timeout", "120"]
@@ -84,13 +90,13 @@ def main():
         fj = judge(torch, x, c, csq, out)
         cj = judge(torch, x, c, csq, idx) if idx is not None else (0, 0, 1)
         t = rec.get("time_ms")
-        shape = f"B{B} N{N} D{D} K{K}"
+        shape = f"B{B} N{N} D{D} K{K} {dtype[5:]}"
         print(f"{shape:<22} {floor:>8.3f} {t or float('nan'):>8.3f} {flash:>8.3f} {flash_nocsq:>13.3f} "
               f"{(flash / t) if t else float('nan'):>6.2f}x "
               f"{'%.5f/%.5f/%.5f' % cj:>24} {'%.5f/%.5f/%.5f' % fj:>24}", flush=True)
         if rec["status"] != "ok":
             print("   cake-run:", rec["status"], rec.get("error"))
-        rows.append({"shape": [B, N, D, K], "floor_ms": floor, "cake": rec, "flash_ms": flash,
+        rows.append({"kernel": kernel, "dtype": dtype, "shape": [B, N, D, K], "floor_ms": floor, "cake": rec, "flash_ms": flash,
                      "flash_no_csq_ms": flash_nocsq, "cake_agreement": cj, "flash_agreement": fj})
         del x, c
         torch.cuda.empty_cache()

@@ -10,7 +10,7 @@ build=${CAKE_BUILD_DIR:-$root/build}
 
 out=$build/examples/out
 mkdir -p "$out"
-for example in vector_add softmax gemm kmeans_assign hopper_gemm kmeans_hopper; do
+for example in vector_add softmax gemm kmeans_assign hopper_gemm kmeans_hopper kmeans_hopper_f32; do
   "$build/bin/cake-translate" "$root/examples/$example.mlir" --emit=cubin \
     -o "$out/$example.cubin" --manifest "$out/$example.json" --ptxas-log "$out/$example.ptxas.txt"
   regs=$(grep -o 'Used [0-9]* registers' "$out/$example.ptxas.txt" | head -1)

@@ -358,11 +358,13 @@ struct WgmmaLowering : OpConversionPattern<WgmmaOp> {
       Value element = vector::ExtractOp::create(rewriter, loc, adaptor.getAcc(), i);
       packed = LLVM::InsertValueOp::create(rewriter, loc, packed, element, i);
     }
-    auto type = op.getA().getType().getElementType().isBF16() ? NVVM::WGMMATypes::bf16
-                                                              : NVVM::WGMMATypes::f16;
+    Type element = op.getA().getType().getElementType();
+    auto type = element.isBF16()  ? NVVM::WGMMATypes::bf16
+                : element.isF16() ? NVVM::WGMMATypes::f16
+                                  : NVVM::WGMMATypes::tf32;
     Value result = NVVM::WgmmaMmaAsyncOp::create(
         rewriter, loc, structType, packed, descA, descB,
-        NVVM::MMAShapeAttr::get(ctx, 64, op.getN(), 16), type, type, NVVM::WGMMATypes::f32,
+        NVVM::MMAShapeAttr::get(ctx, 64, op.getN(), op.getK()), type, type, NVVM::WGMMATypes::f32,
         NVVM::WGMMAScaleOut::one, NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one,
         NVVM::MMALayout::row, NVVM::MMALayout::col, nullptr);
     Value unpacked = arith::ConstantOp::create(rewriter, loc, accType,

@@ -132,8 +132,9 @@ LogicalResult WgmmaOp::verify() {
   SmemType a = getA().getType(), b = getB().getType();
   for (auto [name, type, indices] :
        {std::make_tuple("A", a, getAIndices().size()), std::make_tuple("B", b, getBIndices().size())}) {
-    if (!type.getElementType().isF16() && !type.getElementType().isBF16())
-      return emitOpError() << "expected " << name << " of f16 or bf16, got "
+    if (!type.getElementType().isF16() && !type.getElementType().isBF16() &&
+        !type.getElementType().isF32())
+      return emitOpError() << "expected " << name << " of f16, bf16 or f32 (tf32), got "
                            << type.getElementType();
     if (type.getRank() < 2 || indices != type.getRank())
       return emitOpError() << "expected " << name << " of rank 2 or more with one index per "

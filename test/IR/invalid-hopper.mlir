@@ -455,12 +455,12 @@ cake.kernel @k() attributes {target = "sm_90a", block = array<i64: 128>, grid = 
 
 cake.kernel @k() attributes {target = "sm_90a", block = array<i64: 128>, grid = affine_map<() -> (1)>} {
   %c0 = arith.constant 0 : index
-  %a = cake.alloc_smem : !cake.smem<64x32xf32, swizzle = 128>
+  %a = cake.alloc_smem : !cake.smem<64x128xi8, swizzle = 128>
   %b = cake.alloc_smem : !cake.smem<64x64xbf16, swizzle = 128>
   %acc = arith.constant dense<0.0> : vector<32xf32>
-  // expected-error @+1 {{'cake.wgmma' op expected A of f16 or bf16, got 'f32'}}
+  // expected-error @+1 {{'cake.wgmma' op expected A of f16, bf16 or f32 (tf32), got 'i8'}}
   %d = cake.wgmma %a[%c0, %c0], %b[%c0, %c0], %acc
-      : !cake.smem<64x32xf32, swizzle = 128>, !cake.smem<64x64xbf16, swizzle = 128>, vector<32xf32>
+      : !cake.smem<64x128xi8, swizzle = 128>, !cake.smem<64x64xbf16, swizzle = 128>, vector<32xf32>
   cake.return
 }
 
@@ -471,7 +471,7 @@ cake.kernel @k() attributes {target = "sm_90a", block = array<i64: 128>, grid = 
   %a = cake.alloc_smem : !cake.smem<64x64xbf16, swizzle = 128>
   %b = cake.alloc_smem : !cake.smem<64x128xi8, swizzle = 128>
   %acc = arith.constant dense<0.0> : vector<32xf32>
-  // expected-error @+1 {{'cake.wgmma' op expected B of f16 or bf16, got 'i8'}}
+  // expected-error @+1 {{'cake.wgmma' op expected B of f16, bf16 or f32 (tf32), got 'i8'}}
   %d = cake.wgmma %a[%c0, %c0], %b[%c0, %c0], %acc
       : !cake.smem<64x64xbf16, swizzle = 128>, !cake.smem<64x128xi8, swizzle = 128>, vector<32xf32>
   cake.return
@@ -929,5 +929,19 @@ cake.kernel @odd_rows(%c: !cake.tensor<[M, 7], f32>) attributes {target = "sm_90
   %acc = arith.constant dense<0.0> : vector<4xf32>
   // expected-error @+1 {{'cake.wgmma.store' op expected an even row stride for unmasked pair stores, got 7 (use 'masked', which checks alignment at run time)}}
   cake.wgmma.store %acc, %c[%c0, %c0] : vector<4xf32>, !cake.tensor<[M, 7], f32>
+  cake.return
+}
+
+// -----
+
+// tf32 operands (f32 buffers) are legal, but both operands must share the element type.
+cake.kernel @k() attributes {target = "sm_90a", block = array<i64: 128>, grid = affine_map<() -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %a = cake.alloc_smem : !cake.smem<64x32xf32, swizzle = 128>
+  %b = cake.alloc_smem : !cake.smem<64x64xbf16, swizzle = 128>
+  %acc = arith.constant dense<0.0> : vector<32xf32>
+  // expected-error @+1 {{'cake.wgmma' op expected A and B of one element type, got 'f32' and 'bf16'}}
+  %d = cake.wgmma %a[%c0, %c0], %b[%c0, %c0], %acc
+      : !cake.smem<64x32xf32, swizzle = 128>, !cake.smem<64x64xbf16, swizzle = 128>, vector<32xf32>
   cake.return
 }

@@ -300,11 +300,12 @@ def Cake_WgmmaOp : Cake_Op<"wgmma", [Cake_InKernel, AttrSizedOperandSegments,
     TypesMatchWith<"result has the accumulator type", "acc", "result", "$_self">]> {
   let summary = "a warpgroup matrix multiply-accumulate from shared memory (sm_90a)";
   let description = [{
-    `result = A * B^T + acc` for one m64nNk16 step issued asynchronously by a warpgroup: A is the
-    64x16 tile of buffer `a` at `a_indices` (leading indices, then row and column), B the Nx16 tile
-    of `b` at `b_indices`; both K-major (row-major with K innermost), f16 or bf16, in shared buffers
-    whose rows are exactly one swizzle span (32, 64 or 128 bytes), so the shared-memory descriptors
-    follow from the types. `acc` is the warpgroup's f32 accumulator fragment, `vector<(N/2)xf32>`
+    `result = A * B^T + acc` for one m64nNkK step issued asynchronously by a warpgroup: A is the
+    64xK tile of buffer `a` at `a_indices` (leading indices, then row and column), B the NxK tile
+    of `b` at `b_indices`; both K-major (row-major with K innermost), in shared buffers whose rows
+    are exactly one swizzle span (32, 64 or 128 bytes), so the shared-memory descriptors follow from
+    the types. K is 16 for f16 and bf16 operands and 8 for f32 operands, which the tensor cores read
+    as tf32 (10-bit mantissa). `acc` is the warpgroup's f32 accumulator fragment, `vector<(N/2)xf32>`
     per thread (N = 8 to 256, a multiple of 8). Surround with `cake.wgmma.fence` before (after
     writing the accumulator registers) and `cake.wgmma.commit` / `cake.wgmma.wait` after.
 
@@ -325,8 +326,10 @@ def Cake_WgmmaOp : Cake_Op<"wgmma", [Cake_InKernel, AttrSizedOperandSegments,
   }];
   let hasVerifier = 1;
   let extraClassDeclaration = [{
-    /// N of the m64nNk16 shape.
+    /// N of the m64nNkK shape.
     int64_t getN() { return 2 * getAcc().getType().getNumElements(); }
+    /// K of the m64nNkK shape: 8 for tf32 (f32 operands), 16 for f16/bf16.
+    int64_t getK() { return getA().getType().getElementType().isF32() ? 8 : 16; }
   }];
 }
 

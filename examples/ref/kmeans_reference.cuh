@@ -1,0 +1,77 @@
+// Shared by the reference kernels of examples/kmeans_hopper*.mlir: for each point x[b, n] (D
+// features of type T), idx[b, n] = argmin_k (csq[b, k] - 2 x[b, n] . c[b, k]) in fp64 (lowest k on
+// exact ties). With csq = |c|^2 that is the nearest centroid; the runner fills csq with random
+// values, which keeps the function well defined. The TMA descriptor parameters are unused.
+#pragma once
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+__device__ inline double toDouble(__half v) { return (double)__half2float(v); }
+__device__ inline double toDouble(float v) { return (double)v; }
+
+template <typename T, int D>
+__device__ double score(const T *x, const T *c, const float *csq, long long b, long long n,
+                        long long k, long long N, long long K) {
+  const T *xp = x + (b * N + n) * D, *cp = c + (b * K + k) * D;
+  double dot = 0.0;
+  for (int d = 0; d < D; ++d)
+    dot += toDouble(xp[d]) * toDouble(cp[d]);
+  return (double)csq[b * K + k] - 2.0 * dot;
+}
+
+/// sum_d |x_d c_d|: the scale of the dot product's rounding error.
+template <typename T, int D>
+__device__ double magnitude(const T *x, const T *c, long long b, long long n, long long k,
+                            long long N, long long K) {
+  const T *xp = x + (b * N + n) * D, *cp = c + (b * K + k) * D;
+  double m = 0.0;
+  for (int d = 0; d < D; ++d)
+    m += fabs(toDouble(xp[d]) * toDouble(cp[d]));
+  return m;
+}
+
+template <typename T, int D>
+__device__ void assignReference(const T *x, const T *c, const float *csq, int *idx, long long B,
+                                long long N, long long K) {
+  long long total = B * N;
+  for (long long p = (long long)blockIdx.x * blockDim.x + threadIdx.x; p < total;
+       p += (long long)gridDim.x * blockDim.x) {
+    long long b = p / N, n = p % N;
+    double best = 0.0;
+    long long arg = 0;
+    for (long long k = 0; k < K; ++k) {
+      double s = score<T, D>(x, c, csq, b, n, k, N, K);
+      if (k == 0 || s < best) {
+        best = s;
+        arg = k;
+      }
+    }
+    idx[p] = (int)arg;
+  }
+}
+
+/// Counts candidates whose centroid is not a near-argmin: its fp64 score may exceed the true
+/// minimum by at most rtol times the terms' magnitude (the rounding scale of the dot product).
+template <typename T, int D>
+__device__ void checkAssignment(const T *x, const T *c, const float *csq, const int *idx,
+                                long long B, long long N, long long K, double rtol,
+                                unsigned long long *bad) {
+  long long total = B * N;
+  for (long long p = (long long)blockIdx.x * blockDim.x + threadIdx.x; p < total;
+       p += (long long)gridDim.x * blockDim.x) {
+    long long b = p / N, n = p % N;
+    long long cand = idx[p];
+    if (cand < 0 || cand >= K) {
+      atomicAdd(bad, 1ull);
+      continue;
+    }
+    double best = score<T, D>(x, c, csq, b, n, 0, N, K);
+    for (long long k = 1; k < K; ++k)
+      best = fmin(best, score<T, D>(x, c, csq, b, n, k, N, K));
+    double s = score<T, D>(x, c, csq, b, n, cand, N, K);
+    double slack =
+        rtol * (2.0 * magnitude<T, D>(x, c, b, n, cand, N, K) + fabs(csq[b * K + cand]) + 1.0);
+    if (s > best + slack)
+      atomicAdd(bad, 1ull);
+  }
+}
