@@ -1,8 +1,12 @@
 // KMeans assignment on Hopper, fp32 points and centroids in D = 64 (ANCHORS.md's fp32 shape):
 //   idx[b, n] = argmin_k ( |c_bk|^2 - 2 x_bn . c_bk )
-// The fp16 kernel (kmeans_hopper.mlir) with fp32 operands: wgmma reads them as tf32 (m64n256k8,
-// 10-bit mantissa), as Triton's fp32 dot does by default; D = 64 is two 32-float (128-byte) halves.
-// Same pipeline, roles and fused argmin epilogue; the byte counts per copy are unchanged.
+// wgmma reads the fp32 operands as tf32 (m64n256k8, 10-bit mantissa), as Triton's fp32 dot does by
+// default; D = 64 is two 32-float (128-byte, swizzled) halves. Persistent: 132 blocks (one per SM)
+// loop over the point tiles (128 points of one batch); the producer warp streams point tiles through
+// one 2-stage pipeline and the batch's centroids (256 at a time, with their |c|^2) through another,
+// so the next tile's copies are in flight while two consumer warpgroups run wgmma and fold each
+// centroid tile into a running argmin (cake.wgmma.row_arg_reduce). TMA zero-fills ragged tiles; the
+// reduction ignores columns past K, the stores skip points past N.
 //
 // REQUIRES: ptxas
 // RUN: cake-translate %s --emit=ptx | FileCheck %s --check-prefix=PTX
@@ -21,34 +25,36 @@ cake.kernel @kmeans_hopper_f32(
     %tcsq: !cake.tma<[B, K], f32, box [1, 256]> {cake.name = "tcsq", cake.describes = "csq"},
     %idx: !cake.tensor<[B, N], i32> {cake.name = "idx"})
     attributes {target = "sm_90a", block = array<i64: 384>, symbols = ["B", "N", "K"],
-                grid = affine_map<()[b, n, k] -> (n ceildiv 128, b)>} {
+                grid = affine_map<()[b, n, k] -> (132)>} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
-  %c16 = arith.constant 16 : index
-  %c32 = arith.constant 32 : index
   %c8 = arith.constant 8 : index
+  %c16 = arith.constant 16 : index
   %c24 = arith.constant 24 : index
+  %c32 = arith.constant 32 : index
   %c64 = arith.constant 64 : index
   %c128 = arith.constant 128 : index
   %c256 = arith.constant 256 : index
+  %bdim = cake.problem_size "B"
+  %ndim = cake.problem_size "N"
   %kdim = cake.problem_size "K"
   %ktiles = arith.ceildivui %kdim, %c256 : index
-  %bx = cake.block_id x
-  %b = cake.block_id y
-  %m0 = arith.muli %bx, %c128 : index
+  %per_batch = arith.ceildivui %ndim, %c128 : index
+  %tiles = arith.muli %bdim, %per_batch : index
+  // This block's point tiles: bid, bid + nblocks, ... below `tiles`.
+  %bid = cake.block_id x
+  %nblocks = cake.grid_dim x
+  %has = arith.cmpi ult, %bid, %tiles : index
+  %left = arith.subi %tiles, %bid : index
+  %some = arith.ceildivui %left, %nblocks : index
+  %count = arith.select %has, %some, %c0 : index
 
-  %xbuf = cake.alloc_smem : !cake.smem<2x1x128x32xf32, swizzle = 128>
+  %xbuf = cake.alloc_smem : !cake.smem<2x2x1x128x32xf32, swizzle = 128>
   %cbuf = cake.alloc_smem : !cake.smem<2x2x1x256x32xf32, swizzle = 128>
   %csqbuf = cake.alloc_smem : !cake.smem<2x1x256xf32>
-  %xbar = cake.mbarrier.alloc : !cake.mbarriers<1>
-  %tid = cake.thread_id x
-  %is_first = arith.cmpi eq, %tid, %c0 : index
-  scf.if %is_first {
-    cake.mbarrier.init %xbar[%c0], count 1 : !cake.mbarriers<1>
-    cake.fence.mbarrier_init
-  }
-  // Every consumer thread releases a stage after reading its |c|^2 tile.
-  %pipe = cake.pipeline.create consumers 256 : !cake.pipeline<2>
+  // Every consumer thread releases a stage after its last read of it.
+  %xpipe = cake.pipeline.create consumers 256 : !cake.pipeline<2>
+  %cpipe = cake.pipeline.create consumers 256 : !cake.pipeline<2>
 
   cake.warp_roles {
     cake.role "producer" warps [0, 4) regs 40 {
@@ -57,26 +63,33 @@ cake.kernel @kmeans_hopper_f32(
       scf.if %first {
         %leader = cake.elect_one
         scf.if %leader {
-          cake.mbarrier.arrive_expect_tx %xbar[%c0], bytes 32768 : !cake.mbarriers<1>
-          cake.tma.load %tx[%b, %m0, %c0], %xbuf[%c0], %xbar[%c0]
-              : !cake.tma<[B, N, 64], f32, box [1, 128, 32], swizzle = 128>,
-                !cake.smem<2x1x128x32xf32, swizzle = 128>, !cake.mbarriers<1>
-          cake.tma.load %tx[%b, %m0, %c32], %xbuf[%c1], %xbar[%c0]
-              : !cake.tma<[B, N, 64], f32, box [1, 128, 32], swizzle = 128>,
-                !cake.smem<2x1x128x32xf32, swizzle = 128>, !cake.mbarriers<1>
-          scf.for %kt = %c0 to %ktiles step %c1 {
-            cake.pipeline.producer_acquire %pipe[%kt] : !cake.pipeline<2>
-            cake.pipeline.producer_commit %pipe[%kt], tx_bytes 66560 : !cake.pipeline<2>
-            %slot = cake.pipeline.slot %pipe[%kt] : !cake.pipeline<2>
-            %k0 = arith.muli %kt, %c256 : index
-            cake.tma.load %tc[%b, %k0, %c0], %cbuf[%slot, %c0], %pipe[%kt]
-                : !cake.tma<[B, K, 64], f32, box [1, 256, 32], swizzle = 128>,
-                  !cake.smem<2x2x1x256x32xf32, swizzle = 128>, !cake.pipeline<2>
-            cake.tma.load %tc[%b, %k0, %c32], %cbuf[%slot, %c1], %pipe[%kt]
-                : !cake.tma<[B, K, 64], f32, box [1, 256, 32], swizzle = 128>,
-                  !cake.smem<2x2x1x256x32xf32, swizzle = 128>, !cake.pipeline<2>
-            cake.tma.load %tcsq[%b, %k0], %csqbuf[%slot], %pipe[%kt]
-                : !cake.tma<[B, K], f32, box [1, 256]>, !cake.smem<2x1x256xf32>, !cake.pipeline<2>
+          scf.for %i = %c0 to %count step %c1 {
+            %step = arith.muli %i, %nblocks : index
+            %t = arith.addi %bid, %step : index
+            %b = arith.divui %t, %per_batch : index
+            %tb = arith.remui %t, %per_batch : index
+            %m0 = arith.muli %tb, %c128 : index
+            cake.pipeline.producer_acquire %xpipe[%i] : !cake.pipeline<2>
+            cake.pipeline.producer_commit %xpipe[%i], tx_bytes 32768 : !cake.pipeline<2>
+            %xslot = cake.pipeline.slot %xpipe[%i] : !cake.pipeline<2>
+            cake.tma.load %tx[%b, %m0, %c0], %xbuf[%xslot, %c0], %xpipe[%i]
+                : !cake.tma<[B, N, 64], f32, box [1, 128, 32], swizzle = 128>, !cake.smem<2x2x1x128x32xf32, swizzle = 128>, !cake.pipeline<2>
+            cake.tma.load %tx[%b, %m0, %c32], %xbuf[%xslot, %c1], %xpipe[%i]
+                : !cake.tma<[B, N, 64], f32, box [1, 128, 32], swizzle = 128>, !cake.smem<2x2x1x128x32xf32, swizzle = 128>, !cake.pipeline<2>
+            %it0 = arith.muli %i, %ktiles : index
+            scf.for %kt = %c0 to %ktiles step %c1 {
+              %it = arith.addi %it0, %kt : index
+              cake.pipeline.producer_acquire %cpipe[%it] : !cake.pipeline<2>
+              cake.pipeline.producer_commit %cpipe[%it], tx_bytes 66560 : !cake.pipeline<2>
+              %cslot = cake.pipeline.slot %cpipe[%it] : !cake.pipeline<2>
+              %k0 = arith.muli %kt, %c256 : index
+              cake.tma.load %tc[%b, %k0, %c0], %cbuf[%cslot, %c0], %cpipe[%it]
+                  : !cake.tma<[B, K, 64], f32, box [1, 256, 32], swizzle = 128>, !cake.smem<2x2x1x256x32xf32, swizzle = 128>, !cake.pipeline<2>
+              cake.tma.load %tc[%b, %k0, %c32], %cbuf[%cslot, %c1], %cpipe[%it]
+                  : !cake.tma<[B, K, 64], f32, box [1, 256, 32], swizzle = 128>, !cake.smem<2x2x1x256x32xf32, swizzle = 128>, !cake.pipeline<2>
+              cake.tma.load %tcsq[%b, %k0], %csqbuf[%cslot], %cpipe[%it]
+                  : !cake.tma<[B, K], f32, box [1, 256]>, !cake.smem<2x1x256xf32>, !cake.pipeline<2>
+            }
           }
         }
       }
@@ -88,46 +101,58 @@ cake.kernel @kmeans_hopper_f32(
       %zero = arith.constant dense<0.0> : vector<128xf32>
       %inf = arith.constant dense<0x7F800000> : vector<2xf32>
       %none = arith.constant dense<0> : vector<2xi32>
-      cake.mbarrier.wait %xbar[%c0], %c0 : !cake.mbarriers<1>
-      %best:2 = scf.for %kt = %c0 to %ktiles step %c1 iter_args(%bv = %inf, %bi = %none)
-          -> (vector<2xf32>, vector<2xi32>) {
-        cake.pipeline.consumer_wait %pipe[%kt] : !cake.pipeline<2>
-        %slot = cake.pipeline.slot %pipe[%kt] : !cake.pipeline<2>
-        cake.wgmma.fence
-        %a0 = cake.wgmma %xbuf[%c0, %c0, %row, %c0], %cbuf[%slot, %c0, %c0, %c0, %c0], %zero
-            : !cake.smem<2x1x128x32xf32, swizzle = 128>, !cake.smem<2x2x1x256x32xf32, swizzle = 128>, vector<128xf32>
-        %a1 = cake.wgmma %xbuf[%c0, %c0, %row, %c8], %cbuf[%slot, %c0, %c0, %c0, %c8], %a0
-            : !cake.smem<2x1x128x32xf32, swizzle = 128>, !cake.smem<2x2x1x256x32xf32, swizzle = 128>, vector<128xf32>
-        %a2 = cake.wgmma %xbuf[%c0, %c0, %row, %c16], %cbuf[%slot, %c0, %c0, %c0, %c16], %a1
-            : !cake.smem<2x1x128x32xf32, swizzle = 128>, !cake.smem<2x2x1x256x32xf32, swizzle = 128>, vector<128xf32>
-        %a3 = cake.wgmma %xbuf[%c0, %c0, %row, %c24], %cbuf[%slot, %c0, %c0, %c0, %c24], %a2
-            : !cake.smem<2x1x128x32xf32, swizzle = 128>, !cake.smem<2x2x1x256x32xf32, swizzle = 128>, vector<128xf32>
-        %a4 = cake.wgmma %xbuf[%c1, %c0, %row, %c0], %cbuf[%slot, %c1, %c0, %c0, %c0], %a3
-            : !cake.smem<2x1x128x32xf32, swizzle = 128>, !cake.smem<2x2x1x256x32xf32, swizzle = 128>, vector<128xf32>
-        %a5 = cake.wgmma %xbuf[%c1, %c0, %row, %c8], %cbuf[%slot, %c1, %c0, %c0, %c8], %a4
-            : !cake.smem<2x1x128x32xf32, swizzle = 128>, !cake.smem<2x2x1x256x32xf32, swizzle = 128>, vector<128xf32>
-        %a6 = cake.wgmma %xbuf[%c1, %c0, %row, %c16], %cbuf[%slot, %c1, %c0, %c0, %c16], %a5
-            : !cake.smem<2x1x128x32xf32, swizzle = 128>, !cake.smem<2x2x1x256x32xf32, swizzle = 128>, vector<128xf32>
-        %a7 = cake.wgmma %xbuf[%c1, %c0, %row, %c24], %cbuf[%slot, %c1, %c0, %c0, %c24], %a6
-            : !cake.smem<2x1x128x32xf32, swizzle = 128>, !cake.smem<2x2x1x256x32xf32, swizzle = 128>, vector<128xf32>
-        cake.wgmma.commit
-        cake.wgmma.wait 0
-        %k0 = arith.muli %kt, %c256 : index
-        %valid = arith.subi %kdim, %k0 : index
-        %v, %col = cake.wgmma.row_arg_reduce argmin %a7, scale -2.0, valid %valid,
-            %csqbuf[%slot, %c0, %c0] : vector<128xf32>, !cake.smem<2x1x256xf32>
-        cake.pipeline.consumer_release %pipe[%kt] : !cake.pipeline<2>
-        %k0i = arith.index_cast %k0 : index to i32
-        %k0v = vector.broadcast %k0i : i32 to vector<2xi32>
-        %colk = arith.addi %col, %k0v : vector<2xi32>
-        %closer = arith.cmpf olt, %v, %bv : vector<2xf32>
-        %nbv = arith.select %closer, %v, %bv : vector<2xi1>, vector<2xf32>
-        %nbi = arith.select %closer, %colk, %bi : vector<2xi1>, vector<2xi32>
-        scf.yield %nbv, %nbi : vector<2xf32>, vector<2xi32>
+      scf.for %i = %c0 to %count step %c1 {
+        %step = arith.muli %i, %nblocks : index
+        %t = arith.addi %bid, %step : index
+        %b = arith.divui %t, %per_batch : index
+        %tb = arith.remui %t, %per_batch : index
+        %m0 = arith.muli %tb, %c128 : index
+        cake.pipeline.consumer_wait %xpipe[%i] : !cake.pipeline<2>
+        %xslot = cake.pipeline.slot %xpipe[%i] : !cake.pipeline<2>
+        %it0 = arith.muli %i, %ktiles : index
+        %best:2 = scf.for %kt = %c0 to %ktiles step %c1 iter_args(%bv = %inf, %bi = %none)
+            -> (vector<2xf32>, vector<2xi32>) {
+          %it = arith.addi %it0, %kt : index
+          cake.pipeline.consumer_wait %cpipe[%it] : !cake.pipeline<2>
+          %cslot = cake.pipeline.slot %cpipe[%it] : !cake.pipeline<2>
+          cake.wgmma.fence
+        %a0 = cake.wgmma %xbuf[%xslot, %c0, %c0, %row, %c0], %cbuf[%cslot, %c0, %c0, %c0, %c0], %zero
+            : !cake.smem<2x2x1x128x32xf32, swizzle = 128>, !cake.smem<2x2x1x256x32xf32, swizzle = 128>, vector<128xf32>
+        %a1 = cake.wgmma %xbuf[%xslot, %c0, %c0, %row, %c8], %cbuf[%cslot, %c0, %c0, %c0, %c8], %a0
+            : !cake.smem<2x2x1x128x32xf32, swizzle = 128>, !cake.smem<2x2x1x256x32xf32, swizzle = 128>, vector<128xf32>
+        %a2 = cake.wgmma %xbuf[%xslot, %c0, %c0, %row, %c16], %cbuf[%cslot, %c0, %c0, %c0, %c16], %a1
+            : !cake.smem<2x2x1x128x32xf32, swizzle = 128>, !cake.smem<2x2x1x256x32xf32, swizzle = 128>, vector<128xf32>
+        %a3 = cake.wgmma %xbuf[%xslot, %c0, %c0, %row, %c24], %cbuf[%cslot, %c0, %c0, %c0, %c24], %a2
+            : !cake.smem<2x2x1x128x32xf32, swizzle = 128>, !cake.smem<2x2x1x256x32xf32, swizzle = 128>, vector<128xf32>
+        %a4 = cake.wgmma %xbuf[%xslot, %c1, %c0, %row, %c0], %cbuf[%cslot, %c1, %c0, %c0, %c0], %a3
+            : !cake.smem<2x2x1x128x32xf32, swizzle = 128>, !cake.smem<2x2x1x256x32xf32, swizzle = 128>, vector<128xf32>
+        %a5 = cake.wgmma %xbuf[%xslot, %c1, %c0, %row, %c8], %cbuf[%cslot, %c1, %c0, %c0, %c8], %a4
+            : !cake.smem<2x2x1x128x32xf32, swizzle = 128>, !cake.smem<2x2x1x256x32xf32, swizzle = 128>, vector<128xf32>
+        %a6 = cake.wgmma %xbuf[%xslot, %c1, %c0, %row, %c16], %cbuf[%cslot, %c1, %c0, %c0, %c16], %a5
+            : !cake.smem<2x2x1x128x32xf32, swizzle = 128>, !cake.smem<2x2x1x256x32xf32, swizzle = 128>, vector<128xf32>
+        %a7 = cake.wgmma %xbuf[%xslot, %c1, %c0, %row, %c24], %cbuf[%cslot, %c1, %c0, %c0, %c24], %a6
+            : !cake.smem<2x2x1x128x32xf32, swizzle = 128>, !cake.smem<2x2x1x256x32xf32, swizzle = 128>, vector<128xf32>
+          cake.wgmma.commit
+          cake.wgmma.wait 0
+          %k0 = arith.muli %kt, %c256 : index
+          %valid = arith.subi %kdim, %k0 : index
+          %v, %col = cake.wgmma.row_arg_reduce argmin %a7, scale -2.0, valid %valid,
+              %csqbuf[%cslot, %c0, %c0] : vector<128xf32>, !cake.smem<2x1x256xf32>
+          cake.pipeline.consumer_release %cpipe[%it] : !cake.pipeline<2>
+          %k0i = arith.index_cast %k0 : index to i32
+          %k0v = vector.broadcast %k0i : i32 to vector<2xi32>
+          %colk = arith.addi %col, %k0v : vector<2xi32>
+          %closer = arith.cmpf olt, %v, %bv : vector<2xf32>
+          %nbv = arith.select %closer, %v, %bv : vector<2xi1>, vector<2xf32>
+          %nbi = arith.select %closer, %colk, %bi : vector<2xi1>, vector<2xi32>
+          scf.yield %nbv, %nbi : vector<2xf32>, vector<2xi32>
+        }
+        cake.pipeline.consumer_release %xpipe[%i] : !cake.pipeline<2>
+        %mrow = arith.addi %m0, %row : index
+        cake.wgmma.store_rows %best#1, %idx[%b, %mrow] masked : vector<2xi32>, !cake.tensor<[B, N], i32>
       }
-      %mrow = arith.addi %m0, %row : index
-      cake.wgmma.store_rows %best#1, %idx[%b, %mrow] masked : vector<2xi32>, !cake.tensor<[B, N], i32>
     }
   }
   cake.return
 }
+

@@ -23,6 +23,7 @@ using namespace mlir::cake;
 void populateCakeMemoryPatterns(CakeTypeConverter &converter, RewritePatternSet &patterns);
 void populateCakeThreadPatterns(CakeTypeConverter &converter, RewritePatternSet &patterns);
 void populateCakeHopperPatterns(CakeTypeConverter &converter, RewritePatternSet &patterns);
+void populateCakeAmperePatterns(CakeTypeConverter &converter, RewritePatternSet &patterns);
 
 CakeTypeConverter::CakeTypeConverter(MLIRContext *context) {
   addConversion([](Type type) { return type; });
@@ -41,6 +42,7 @@ void mlir::cake::populateCakeToNVVMPatterns(CakeTypeConverter &converter,
   populateCakeMemoryPatterns(converter, patterns);
   populateCakeThreadPatterns(converter, patterns);
   populateCakeHopperPatterns(converter, patterns);
+  populateCakeAmperePatterns(converter, patterns);
 }
 
 LogicalResult mlir::cake::verifyPtxFeatures(StringRef chip, StringRef features,

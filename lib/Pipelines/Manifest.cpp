@@ -186,6 +186,14 @@ static llvm::json::Object kernelManifest(KernelOp kernel) {
           maxWidth = std::max<int64_t>(maxWidth, 2);
       } else if (isa<WgmmaStoreRowsOp>(user)) {
         writes = true;
+      } else if (auto copy = dyn_cast<CpAsyncOp>(user)) {
+        // cp.async needs both addresses aligned to the copy size, masked or not.
+        reads = true;
+        maxWidth = std::max(maxWidth, copy.getWidth());
+      } else if (auto store = dyn_cast<MmaSyncStoreOp>(user)) {
+        writes = true;
+        if (!store.getMasked())
+          maxWidth = std::max<int64_t>(maxWidth, 2);
       }
     }
     for (unsigned dim = 0; dim < tensor.getRank(); ++dim) {

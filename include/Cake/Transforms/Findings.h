@@ -1,0 +1,41 @@
+//===- Findings.h - verifier findings and their machine form ----*- C++ -*-===//
+//
+// A finding is an error at an op whose message starts with a stable rule id in brackets
+// ("'cake.mbarrier.wait' op [mbarrier.no-arrive] ..."), with notes at the related ops and a last
+// note "fix: ..." with a concrete hint. The rule id, the hint and the op name also travel as the
+// diagnostic's metadata (a dictionary {rule, hint, op}), which the JSON handler reads.
+//
+//===----------------------------------------------------------------------===//
+#ifndef CAKE_TRANSFORMS_FINDINGS_H
+#define CAKE_TRANSFORMS_FINDINGS_H
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Operation.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace mlir::cake {
+
+/// Starts a finding of `rule` at `op`: "'<op>' op [<rule>] " followed by what the caller streams.
+/// Attach related notes, then finish with attachFix.
+InFlightDiagnostic emitFinding(Operation *op, llvm::StringRef rule);
+
+/// Adds the fix hint as the finding's last note (at `loc`) and records rule, hint and op name in
+/// the diagnostic's metadata.
+void attachFix(InFlightDiagnostic &diag, Operation *op, llvm::StringRef rule,
+               const llvm::Twine &hint);
+
+/// The prefix of the fix note.
+inline constexpr llvm::StringLiteral kFixNotePrefix = "fix: ";
+
+/// Renders one diagnostic as one line of JSON: rule, severity, file, line, col, op, message,
+/// notes [{file, line, col, message}] and hint. Diagnostics that are not findings get the rule
+/// "verifier" (op verifiers: the message starts with "'<op>' op ") or "error" / "warning" /
+/// "remark" / "note".
+void printDiagnosticAsJson(Diagnostic &diag, llvm::raw_ostream &os);
+
+/// Makes `context` print every diagnostic as one JSON line on `os` instead of the text form.
+void registerJsonDiagnosticHandler(MLIRContext *context, llvm::raw_ostream &os);
+
+} // namespace mlir::cake
+
+#endif // CAKE_TRANSFORMS_FINDINGS_H

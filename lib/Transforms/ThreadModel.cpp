@@ -1,0 +1,500 @@
+//===- ThreadModel.cpp - which threads execute what, with which values ----===//
+#include "ThreadModel.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace mlir::cake;
+
+/// Deeper def-use chains than this are treated as varying (no unbounded recursion).
+static constexpr unsigned kMaxDepth = 200;
+
+ThreadModel::ThreadModel(KernelOp kernel) : kernel(kernel) {
+  block = kernel.getBlockDims();
+  numThreads = 1;
+  for (int64_t &extent : block) {
+    extent = std::max<int64_t>(1, extent);
+    numThreads *= extent;
+  }
+  // The op verifier bounds the block at 1024 threads; stay safe on unverified IR.
+  numThreads = std::clamp<int64_t>(numThreads, 1, 1024);
+}
+
+static unsigned bitWidth(Type type) {
+  if (type.isIndex())
+    return 64;
+  if (auto integer = dyn_cast<IntegerType>(type))
+    return std::min(64u, integer.getWidth());
+  return 0;
+}
+
+static int64_t truncate(int64_t v, unsigned width) {
+  if (width == 0 || width >= 64)
+    return v;
+  return static_cast<int64_t>(static_cast<uint64_t>(v) & ((uint64_t(1) << width) - 1));
+}
+
+static int64_t sext(int64_t v, unsigned width) {
+  if (width == 0 || width >= 64)
+    return v;
+  return llvm::SignExtend64(static_cast<uint64_t>(v), width);
+}
+
+/// Evaluates a binary or comparison arith op on known operands; nullopt when undefined.
+static std::optional<int64_t> fold(Operation *op, ArrayRef<int64_t> args, unsigned width,
+                                   unsigned operandWidth) {
+  auto s = [&](int64_t v) { return sext(v, operandWidth); };
+  auto u = [&](int64_t v) { return static_cast<uint64_t>(v); };
+  int64_t result = 0;
+  if (isa<arith::AddIOp>(op)) {
+    result = static_cast<int64_t>(u(args[0]) + u(args[1]));
+  } else if (isa<arith::SubIOp>(op)) {
+    result = static_cast<int64_t>(u(args[0]) - u(args[1]));
+  } else if (isa<arith::MulIOp>(op)) {
+    result = static_cast<int64_t>(u(args[0]) * u(args[1]));
+  } else if (isa<arith::DivUIOp, arith::RemUIOp, arith::CeilDivUIOp>(op)) {
+    if (u(args[1]) == 0)
+      return std::nullopt;
+    if (isa<arith::DivUIOp>(op))
+      result = u(args[0]) / u(args[1]);
+    else if (isa<arith::RemUIOp>(op))
+      result = u(args[0]) % u(args[1]);
+    else
+      result = u(args[0]) / u(args[1]) + (u(args[0]) % u(args[1]) != 0);
+  } else if (isa<arith::DivSIOp, arith::RemSIOp, arith::CeilDivSIOp, arith::FloorDivSIOp>(op)) {
+    int64_t a = s(args[0]), b = s(args[1]);
+    if (b == 0 || (a == INT64_MIN && b == -1))
+      return std::nullopt;
+    if (isa<arith::DivSIOp>(op))
+      result = a / b;
+    else if (isa<arith::RemSIOp>(op))
+      result = a % b;
+    else if (isa<arith::CeilDivSIOp>(op))
+      result = a / b + ((a % b != 0) && ((a < 0) == (b < 0)));
+    else
+      result = a / b - ((a % b != 0) && ((a < 0) != (b < 0)));
+  } else if (isa<arith::AndIOp>(op)) {
+    result = args[0] & args[1];
+  } else if (isa<arith::OrIOp>(op)) {
+    result = args[0] | args[1];
+  } else if (isa<arith::XOrIOp>(op)) {
+    result = args[0] ^ args[1];
+  } else if (isa<arith::MaxUIOp>(op)) {
+    result = std::max(u(args[0]), u(args[1]));
+  } else if (isa<arith::MinUIOp>(op)) {
+    result = std::min(u(args[0]), u(args[1]));
+  } else if (isa<arith::MaxSIOp>(op)) {
+    result = std::max(s(args[0]), s(args[1]));
+  } else if (isa<arith::MinSIOp>(op)) {
+    result = std::min(s(args[0]), s(args[1]));
+  } else if (isa<arith::ShLIOp, arith::ShRUIOp, arith::ShRSIOp>(op)) {
+    if (u(args[1]) >= operandWidth)
+      return std::nullopt;
+    if (isa<arith::ShLIOp>(op))
+      result = static_cast<int64_t>(u(args[0]) << u(args[1]));
+    else if (isa<arith::ShRUIOp>(op))
+      result = static_cast<int64_t>(u(args[0]) >> u(args[1]));
+    else
+      result = s(args[0]) >> u(args[1]);
+  } else if (auto cmp = dyn_cast<arith::CmpIOp>(op)) {
+    int64_t a = args[0], b = args[1];
+    switch (cmp.getPredicate()) {
+    case arith::CmpIPredicate::eq:
+      result = a == b;
+      break;
+    case arith::CmpIPredicate::ne:
+      result = a != b;
+      break;
+    case arith::CmpIPredicate::slt:
+      result = s(a) < s(b);
+      break;
+    case arith::CmpIPredicate::sle:
+      result = s(a) <= s(b);
+      break;
+    case arith::CmpIPredicate::sgt:
+      result = s(a) > s(b);
+      break;
+    case arith::CmpIPredicate::sge:
+      result = s(a) >= s(b);
+      break;
+    case arith::CmpIPredicate::ult:
+      result = u(a) < u(b);
+      break;
+    case arith::CmpIPredicate::ule:
+      result = u(a) <= u(b);
+      break;
+    case arith::CmpIPredicate::ugt:
+      result = u(a) > u(b);
+      break;
+    case arith::CmpIPredicate::uge:
+      result = u(a) >= u(b);
+      break;
+    }
+  } else if (isa<arith::IndexCastOp, arith::ExtSIOp>(op)) {
+    result = s(args[0]);
+  } else if (isa<arith::IndexCastUIOp, arith::ExtUIOp, arith::TruncIOp>(op)) {
+    result = args[0];
+  } else {
+    return std::nullopt;
+  }
+  return truncate(result, width);
+}
+
+std::vector<Lat> ThreadModel::uniform(Value v) {
+  auto [it, inserted] = symbols.try_emplace(v, 0);
+  if (inserted)
+    it->second = newSymbol();
+  return all(Lat::sym(it->second));
+}
+
+ArrayRef<Lat> ThreadModel::eval(Value v) { return evalAt(v, 0); }
+
+ArrayRef<Lat> ThreadModel::evalAt(Value v, unsigned depth) {
+  auto it = values.find(v);
+  if (it != values.end())
+    return it->second;
+  if (depth > kMaxDepth || inProgress.contains(v))
+    return values.try_emplace(v, all(Lat::varying())).first->second;
+  inProgress.insert(v);
+  std::vector<Lat> result = compute(v, depth + 1);
+  inProgress.erase(v);
+  auto &slot = values[v];
+  slot = std::move(result);
+  return slot;
+}
+
+static bool invariant(ArrayRef<Lat> lats) {
+  if (lats.empty() || lats[0].kind == Lat::Varying)
+    return false;
+  return llvm::all_of(lats, [&](const Lat &l) { return l == lats[0]; });
+}
+
+bool ThreadModel::isInvariant(Value v) { return invariant(eval(v)); }
+
+std::optional<int64_t> ThreadModel::getConstant(Value v) {
+  ArrayRef<Lat> lats = eval(v);
+  if (invariant(lats) && lats[0].kind == Lat::Known)
+    return lats[0].value;
+  return std::nullopt;
+}
+
+bool ThreadModel::sameValue(Value a, Value b) {
+  if (a == b)
+    return true;
+  ArrayRef<Lat> x = eval(a);
+  ArrayRef<Lat> y = eval(b);
+  return invariant(x) && invariant(y) && x[0] == y[0];
+}
+
+std::vector<Lat> ThreadModel::compute(Value v, unsigned depth) {
+  if (auto arg = dyn_cast<BlockArgument>(v)) {
+    Operation *owner = arg.getOwner()->getParentOp();
+    if (isa_and_nonnull<KernelOp>(owner))
+      return uniform(v);
+    if (auto loop = dyn_cast_or_null<scf::ForOp>(owner)) {
+      if (arg == loop.getInductionVar() &&
+          invariant(evalAt(loop.getLowerBound(), depth)) &&
+          invariant(evalAt(loop.getUpperBound(), depth)) && invariant(evalAt(loop.getStep(), depth)))
+        return uniform(v);
+    }
+    return all(Lat::varying());
+  }
+  auto result = cast<OpResult>(v);
+  return computeOp(result.getOwner(), result.getResultNumber(), depth);
+}
+
+std::vector<Lat> ThreadModel::computeOp(Operation *op, unsigned resultNumber, unsigned depth) {
+  Value v = op->getResult(resultNumber);
+  unsigned width = bitWidth(v.getType());
+  std::vector<Lat> out(numThreads);
+  auto perThread = [&](auto fn) {
+    for (int64_t t = 0; t < numThreads; ++t)
+      out[t] = fn(t);
+    return out;
+  };
+  int64_t bx = block[0], by = block[1];
+
+  if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
+    if (auto attr = dyn_cast<IntegerAttr>(constant.getValue()); attr && width)
+      return all(Lat::known(truncate(attr.getValue().getZExtValue(), width)));
+    return uniform(v);
+  }
+  if (auto tid = dyn_cast<ThreadIdOp>(op)) {
+    unsigned dim = static_cast<unsigned>(tid.getDim());
+    return perThread([&](int64_t t) {
+      int64_t x = t % bx, y = (t / bx) % by, z = t / (bx * by);
+      return Lat::known(dim == 0 ? x : dim == 1 ? y : z);
+    });
+  }
+  if (auto bdim = dyn_cast<BlockDimOp>(op))
+    return all(Lat::known(block[static_cast<unsigned>(bdim.getDim())]));
+  if (isa<LaneIdOp>(op))
+    return perThread([](int64_t t) { return Lat::known(t % 32); });
+  if (isa<WarpIdOp>(op))
+    return perThread([](int64_t t) { return Lat::known(t / 32); });
+  if (isa<WarpgroupIdOp>(op))
+    return perThread([](int64_t t) { return Lat::known(t / 128); });
+  if (isa<BlockIdOp, GridDimOp, ClusterIdOp, ClusterBlockIdOp, ProblemSizeOp>(op))
+    return uniform(v);
+  if (isa<ElectOneOp>(op))
+    return computeElect(op);
+  if (auto slot = dyn_cast<PipelineSlotOp>(op)) {
+    ArrayRef<Lat> it = evalAt(slot.getIteration(), depth);
+    int64_t stages = std::max<int64_t>(1, slot.getPipeline().getType().getStages());
+    if (invariant(it) && it[0].kind == Lat::Sym)
+      return uniform(v);
+    return perThread([&](int64_t t) {
+      return it[t].kind == Lat::Known
+                 ? Lat::known(static_cast<int64_t>(static_cast<uint64_t>(it[t].value) % stages))
+                 : Lat::varying();
+    });
+  }
+
+  // Integer arith ops: fold what is known, keep uniform what is uniform.
+  if (op->getDialect() && op->getDialect()->getNamespace() == "arith" && width &&
+      op->getNumRegions() == 0) {
+    SmallVector<std::vector<Lat>> operands;
+    for (Value operand : op->getOperands())
+      operands.emplace_back(evalAt(operand, depth).vec());
+    bool allInvariant = llvm::all_of(operands, [](auto &lats) { return invariant(lats); });
+    unsigned operandWidth = op->getNumOperands() ? bitWidth(op->getOperand(0).getType()) : width;
+    if (isa<arith::SelectOp>(op))
+      operandWidth = width;
+    for (int64_t t = 0; t < numThreads; ++t) {
+      SmallVector<int64_t, 3> args;
+      bool known = true;
+      for (auto &lats : operands) {
+        known &= lats[t].kind == Lat::Known;
+        args.push_back(lats[t].value);
+      }
+      if (auto select = dyn_cast<arith::SelectOp>(op)) {
+        if (operands.size() == 3 && operands[0][t].kind == Lat::Known) {
+          out[t] = operands[0][t].value ? operands[1][t] : operands[2][t];
+          continue;
+        }
+      }
+      if (known && operandWidth) {
+        std::optional<int64_t> folded = fold(op, args, width, operandWidth);
+        out[t] = folded ? Lat::known(*folded) : Lat::varying();
+        continue;
+      }
+      // One known operand can decide or pass the other through.
+      if (operands.size() == 2) {
+        const Lat &a = operands[0][t], &b = operands[1][t];
+        int64_t ones = truncate(-1, width);
+        auto passThrough = [&](const Lat &k, const Lat &other, int64_t neutral) {
+          return k.kind == Lat::Known && k.value == neutral && other.kind == Lat::Sym;
+        };
+        if (isa<arith::AndIOp>(op)) {
+          if ((a.kind == Lat::Known && a.value == 0) || (b.kind == Lat::Known && b.value == 0)) {
+            out[t] = Lat::known(0);
+            continue;
+          }
+          if (passThrough(a, b, ones)) {
+            out[t] = b;
+            continue;
+          }
+          if (passThrough(b, a, ones)) {
+            out[t] = a;
+            continue;
+          }
+        } else if (isa<arith::OrIOp>(op)) {
+          if ((a.kind == Lat::Known && a.value == ones) ||
+              (b.kind == Lat::Known && b.value == ones)) {
+            out[t] = Lat::known(ones);
+            continue;
+          }
+          if (passThrough(a, b, 0)) {
+            out[t] = b;
+            continue;
+          }
+          if (passThrough(b, a, 0)) {
+            out[t] = a;
+            continue;
+          }
+        }
+      }
+      out[t] = allInvariant ? Lat::sym(0) : Lat::varying();
+    }
+    // Uniform results of invariant operands share one symbol.
+    if (allInvariant && llvm::any_of(out, [](const Lat &l) { return l.kind == Lat::Sym && l.value == 0; }))
+      return uniform(v);
+    return out;
+  }
+
+  // Other side-effect-free ops without regions: uniform when every operand is.
+  if (op->getNumRegions() == 0 && isMemoryEffectFree(op) &&
+      llvm::all_of(op->getOperands(), [&](Value operand) { return invariant(evalAt(operand, depth)); }))
+    return uniform(v);
+  return all(Lat::varying());
+}
+
+std::vector<Lat> ThreadModel::computeElect(Operation *op) {
+  std::vector<Lat> out(numThreads, Lat::known(0));
+  ArrayRef<Reach> reaches = reach(op);
+  for (int64_t warp = 0; warp * 32 < numThreads; ++warp) {
+    int64_t lo = warp * 32, hi = std::min<int64_t>(numThreads, lo + 32);
+    std::optional<int64_t> leader;
+    bool decidable = true;
+    for (int64_t t = lo; t < hi; ++t) {
+      if (reaches[t].kind == Reach::Never)
+        continue;
+      if (reaches[t].kind == Reach::Unknown || (leader && reaches[t] != reaches[*leader]))
+        decidable = false;
+      if (!leader)
+        leader = t;
+    }
+    for (int64_t t = lo; t < hi; ++t)
+      out[t] = !decidable ? Lat::varying() : Lat::known(leader && t == *leader ? 1 : 0);
+  }
+  return out;
+}
+
+static void addCond(Reach &reach, int64_t cond) {
+  if (reach.kind == Reach::Always)
+    reach.kind = Reach::Cond;
+  if (!llvm::is_contained(reach.conds, cond)) {
+    reach.conds.push_back(cond);
+    llvm::sort(reach.conds);
+  }
+}
+
+ArrayRef<Reach> ThreadModel::reachRegion(Region *region) {
+  auto it = regions.find(region);
+  if (it != regions.end())
+    return it->second;
+  Operation *parent = region->getParentOp();
+  std::vector<Reach> out(numThreads);
+  if (!parent || isa<KernelOp>(parent) || regionsInProgress.contains(region)) {
+    if (parent && !isa<KernelOp>(parent))
+      for (Reach &r : out)
+        r.kind = Reach::Unknown;
+    return regions.try_emplace(region, std::move(out)).first->second;
+  }
+  regionsInProgress.insert(region);
+  out = reach(parent).vec();
+  auto markUnknown = [&](int64_t t) {
+    if (out[t].kind != Reach::Never) {
+      out[t].kind = Reach::Unknown;
+      out[t].conds.clear();
+    }
+  };
+  if (isa<WarpRolesOp>(parent)) {
+    // Same as the op.
+  } else if (auto role = dyn_cast<RoleOp>(parent)) {
+    for (int64_t t = 0; t < numThreads; ++t)
+      if (t / 32 < role.getFirst() || t / 32 >= role.getLast())
+        out[t] = Reach{Reach::Never, {}};
+  } else if (auto ifOp = dyn_cast<scf::IfOp>(parent)) {
+    bool thenRegion = region == &ifOp.getThenRegion();
+    std::vector<Lat> cond = eval(ifOp.getCondition()).vec();
+    for (int64_t t = 0; t < numThreads; ++t) {
+      if (out[t].kind == Reach::Never || out[t].kind == Reach::Unknown)
+        continue;
+      const Lat &c = cond[t];
+      if (c.kind == Lat::Known) {
+        if ((c.value != 0) != thenRegion)
+          out[t] = Reach{Reach::Never, {}};
+      } else if (c.kind == Lat::Sym) {
+        addCond(out[t], thenRegion ? c.value : -c.value);
+      } else {
+        markUnknown(t);
+      }
+    }
+  } else if (auto forOp = dyn_cast<scf::ForOp>(parent)) {
+    if (!isInvariant(forOp.getLowerBound()) || !isInvariant(forOp.getUpperBound()) ||
+        !isInvariant(forOp.getStep()))
+      for (int64_t t = 0; t < numThreads; ++t)
+        markUnknown(t);
+  } else if (isa<scf::ExecuteRegionOp>(parent)) {
+    // Same as the op.
+  } else {
+    for (int64_t t = 0; t < numThreads; ++t)
+      markUnknown(t);
+  }
+  regionsInProgress.erase(region);
+  auto &slot = regions[region];
+  slot = std::move(out);
+  return slot;
+}
+
+ArrayRef<Reach> ThreadModel::reach(Operation *op) {
+  Region *region = op->getParentRegion();
+  if (!region) {
+    static thread_local std::vector<Reach> none;
+    none.assign(numThreads, Reach{});
+    return none;
+  }
+  return reachRegion(region);
+}
+
+Executors ThreadModel::executors(Operation *op) {
+  Executors result;
+  result.threads.resize(numThreads);
+  ArrayRef<Reach> reaches = reach(op);
+  const Reach *first = nullptr;
+  for (int64_t t = 0; t < numThreads; ++t) {
+    const Reach &r = reaches[t];
+    if (r.kind == Reach::Never)
+      continue;
+    result.threads.set(t);
+    if (r.kind == Reach::Unknown)
+      result.exact = false;
+    if (!first)
+      first = &r;
+    else if (r != *first)
+      result.exact = false;
+  }
+  return result;
+}
+
+Operation *ThreadModel::findDivergentAncestor(Operation *op) {
+  for (Operation *parent = op->getParentOp(); parent && !isa<KernelOp>(parent);
+       parent = parent->getParentOp()) {
+    if (auto ifOp = dyn_cast<scf::IfOp>(parent)) {
+      ArrayRef<Lat> cond = eval(ifOp.getCondition());
+      ArrayRef<Reach> reaches = reach(ifOp);
+      // Divergent when threads that reach the if may disagree on its condition.
+      std::optional<Lat> seen;
+      for (int64_t t = 0; t < numThreads; ++t) {
+        if (reaches[t].kind == Reach::Never)
+          continue;
+        if (cond[t].kind == Lat::Varying || (seen && *seen != cond[t]))
+          return parent;
+        seen = cond[t];
+      }
+    } else if (auto forOp = dyn_cast<scf::ForOp>(parent)) {
+      if (!isInvariant(forOp.getLowerBound()) || !isInvariant(forOp.getUpperBound()) ||
+          !isInvariant(forOp.getStep()))
+        return parent;
+    }
+  }
+  return nullptr;
+}
+
+bool mlir::cake::isBlockBarrier(Operation *op) { return isa<BarrierOp, PipelineCreateOp>(op); }
+
+Operation *mlir::cake::findPreceding(Operation *op, function_ref<bool(Operation *)> pred) {
+  for (Operation *at = op; at && !isa<KernelOp>(at); at = at->getParentOp()) {
+    for (Operation *prev = at->getPrevNode(); prev; prev = prev->getPrevNode())
+      if (pred(prev))
+        return prev;
+  }
+  return nullptr;
+}
+
+DenseMap<Operation *, unsigned> mlir::cake::getProgramOrder(KernelOp kernel) {
+  DenseMap<Operation *, unsigned> order;
+  kernel.walk<WalkOrder::PreOrder>([&](Operation *op) { order[op] = order.size(); });
+  return order;
+}
+
+std::string mlir::cake::describeRole(RoleOp role) {
+  return ("role '" + role.getRoleName() + "' (warps [" + Twine(role.getFirst()) + ", " +
+          Twine(role.getLast()) + "))")
+      .str();
+}

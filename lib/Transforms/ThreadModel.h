@@ -1,0 +1,122 @@
+//===- ThreadModel.h - which threads execute what, with which values -*- C++ -*-===//
+//
+// The verifier passes' view of a kernel's threads. A block has at most 1024 threads, so the model
+// simply evaluates index arithmetic for every thread of the block: thread, lane, warp and
+// warpgroup ids are known; problem sizes, block ids, kernel parameters and loop counters of
+// uniform loops are "uniform unknowns" (the same in every thread, identified by a symbol); loads
+// and anything else are "varying". From the values it derives, for each op, how each thread
+// reaches it: never, always, under uniform conditions, or unknown.
+//
+//===----------------------------------------------------------------------===//
+#ifndef CAKE_LIB_TRANSFORMS_THREADMODEL_H
+#define CAKE_LIB_TRANSFORMS_THREADMODEL_H
+
+#include "Cake/IR/CakeOps.h"
+
+#include "llvm/ADT/BitVector.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+
+#include <optional>
+#include <vector>
+
+namespace mlir::cake {
+
+/// What one thread knows about an integer (or i1, or index) value.
+struct Lat {
+  enum Kind : uint8_t { Known, Sym, Varying };
+  Kind kind = Varying;
+  /// Known: the value, zero-extended from its bit width; Sym: the id of the uniform unknown.
+  int64_t value = 0;
+
+  static Lat known(int64_t v) { return {Known, v}; }
+  static Lat sym(int64_t id) { return {Sym, id}; }
+  static Lat varying() { return {Varying, 0}; }
+  bool operator==(const Lat &other) const {
+    return kind == other.kind && (kind == Varying || value == other.value);
+  }
+  bool operator!=(const Lat &other) const { return !(*this == other); }
+};
+
+/// How one thread reaches an op.
+struct Reach {
+  enum Kind : uint8_t { Never, Always, Cond, Unknown };
+  Kind kind = Always;
+  /// Cond: the uniform conditions (+id: symbol true, -id: symbol false), sorted.
+  llvm::SmallVector<int64_t, 2> conds;
+  bool operator==(const Reach &other) const {
+    return kind == other.kind && conds == other.conds;
+  }
+  bool operator!=(const Reach &other) const { return !(*this == other); }
+};
+
+/// The threads that execute an op (per pass over it, when its uniform conditions hold).
+struct Executors {
+  llvm::BitVector threads;
+  /// False when some thread reaches the op in an undecidable way, or threads reach it under
+  /// different uniform conditions.
+  bool exact = true;
+  int64_t count() const { return threads.count(); }
+};
+
+class ThreadModel {
+public:
+  explicit ThreadModel(KernelOp kernel);
+
+  KernelOp getKernel() { return kernel; }
+  int64_t getNumThreads() const { return numThreads; }
+
+  /// The value of `v` in every thread.
+  llvm::ArrayRef<Lat> eval(Value v);
+  /// True if `v` is the same in every thread (one constant or one uniform unknown).
+  bool isInvariant(Value v);
+  /// The constant `v` has in every thread, if any.
+  std::optional<int64_t> getConstant(Value v);
+  /// True if `a` and `b` are provably the same value in every thread.
+  bool sameValue(Value a, Value b);
+
+  /// How each thread reaches `op`.
+  llvm::ArrayRef<Reach> reach(Operation *op);
+  /// The threads that execute `op`.
+  Executors executors(Operation *op);
+  /// The innermost enclosing op (up to the kernel) whose control flow depends on the thread: an
+  /// scf.if on a thread-dependent condition or a loop with thread-dependent bounds.
+  Operation *findDivergentAncestor(Operation *op);
+
+private:
+  llvm::ArrayRef<Reach> reachRegion(Region *region);
+  std::vector<Lat> compute(Value v, unsigned depth);
+  std::vector<Lat> computeOp(Operation *op, unsigned resultNumber, unsigned depth);
+  std::vector<Lat> computeElect(Operation *op);
+  llvm::ArrayRef<Lat> evalAt(Value v, unsigned depth);
+  int64_t newSymbol() { return nextSymbol++; }
+  std::vector<Lat> uniform(Value v);
+  std::vector<Lat> all(Lat lat) { return std::vector<Lat>(numThreads, lat); }
+
+  KernelOp kernel;
+  int64_t numThreads;
+  llvm::SmallVector<int64_t, 3> block;
+  int64_t nextSymbol = 1;
+  llvm::DenseMap<Value, std::vector<Lat>> values;
+  llvm::DenseMap<Value, int64_t> symbols;
+  llvm::DenseSet<Value> inProgress;
+  llvm::DenseMap<Region *, std::vector<Reach>> regions;
+  llvm::DenseSet<Region *> regionsInProgress;
+};
+
+/// True for the ops that are block-wide barriers every thread must reach.
+bool isBlockBarrier(Operation *op);
+
+/// The nearest op before `op` in its block, or before one of its ancestors in the ancestor's
+/// block (up to the kernel), that satisfies `pred`; null if none.
+Operation *findPreceding(Operation *op, llvm::function_ref<bool(Operation *)> pred);
+
+/// Program order: the position of every op of `kernel` in a pre-order walk.
+llvm::DenseMap<Operation *, unsigned> getProgramOrder(KernelOp kernel);
+
+/// Pretty "[first, last)" text for a role.
+std::string describeRole(RoleOp role);
+
+} // namespace mlir::cake
+
+#endif // CAKE_LIB_TRANSFORMS_THREADMODEL_H

@@ -1,0 +1,180 @@
+//===- VerifyRoles.cpp - warp roles and collective participation ----------===//
+#include "ThreadModel.h"
+
+#include "Cake/IR/CakeOps.h"
+#include "Cake/Transforms/Findings.h"
+#include "Cake/Transforms/Passes.h"
+
+#include "llvm/ADT/STLExtras.h"
+
+namespace mlir::cake {
+#define GEN_PASS_DEF_CAKEVERIFYROLESPASS
+#include "Cake/Transforms/Passes.h.inc"
+} // namespace mlir::cake
+
+using namespace mlir;
+using namespace mlir::cake;
+
+static constexpr int64_t kRegisterFile = 65536;
+
+/// Ops that a whole warpgroup issues together.
+static bool isWarpgroupCollective(Operation *op) {
+  return isa<WgmmaOp, WgmmaFenceOp, WgmmaCommitOp, WgmmaWaitOp>(op);
+}
+
+/// Ops that use wgmma fragments or instructions (and so need warpgroup-aligned roles).
+static bool isWgmmaFamily(Operation *op) {
+  return isWarpgroupCollective(op) || isa<WgmmaStoreOp, WgmmaRowArgReduceOp, WgmmaStoreRowsOp>(op);
+}
+
+static bool isWarpCollective(Operation *op) {
+  return isa<WarpReduceOp, WarpArgReduceOp, ElectOneOp>(op);
+}
+
+namespace {
+struct CakeVerifyRolesPass : impl::CakeVerifyRolesPassBase<CakeVerifyRolesPass> {
+  void runOnOperation() override {
+    bool ok = true;
+    getOperation()->walk([&](KernelOp kernel) { ok &= verifyKernel(kernel); });
+    if (!ok)
+      signalPassFailure();
+  }
+
+  bool verifyKernel(KernelOp kernel) {
+    bool ok = true;
+    ThreadModel model(kernel);
+    int64_t threads = model.getNumThreads();
+    int64_t warps = (threads + 31) / 32;
+    int64_t entryRegs = std::min<int64_t>(255, kRegisterFile / threads / 8 * 8);
+
+    kernel.walk([&](WarpRolesOp rolesOp) {
+      // The register file: each warp at its role's budget, or at the entry budget.
+      SmallVector<RoleOp> roles(rolesOp.getBody().front().getOps<RoleOp>());
+      int64_t total = 0;
+      int64_t roleless = warps;
+      for (RoleOp role : roles) {
+        int64_t first = std::clamp<int64_t>(role.getFirst(), 0, warps);
+        int64_t last = std::clamp<int64_t>(role.getLast(), first, warps);
+        roleless -= last - first;
+        total += (last - first) * 32 * role.getRegs().value_or(entryRegs);
+      }
+      total += std::max<int64_t>(0, roleless) * 32 * entryRegs;
+      if (total > kRegisterFile) {
+        ok = false;
+        InFlightDiagnostic diag = emitFinding(rolesOp, "roles.register-file")
+                                  << "expected the warps' register budgets to total at most "
+                                  << kRegisterFile << " registers, got " << total;
+        RoleOp biggest;
+        for (RoleOp role : roles) {
+          int64_t n = role.getLast() - role.getFirst();
+          int64_t regs = role.getRegs().value_or(entryRegs);
+          diag.attachNote(role.getLoc())
+              << describeRole(role) << ": " << n << " warps x 32 threads x " << regs
+              << " registers = " << n * 32 * regs;
+          if (role.getRegs() && (!biggest || *role.getRegs() > *biggest.getRegs()))
+            biggest = role;
+        }
+        std::string hint;
+        if (biggest) {
+          int64_t n = biggest.getLast() - biggest.getFirst();
+          int64_t others = total - n * 32 * *biggest.getRegs();
+          int64_t fit = (kRegisterFile - others) / (n * 32) / 8 * 8;
+          if (fit >= 24)
+            hint = "lower role '" + biggest.getRoleName().str() + "' to regs " +
+                   std::to_string(fit) + " (or lower the other roles' budgets)";
+        }
+        if (hint.empty())
+          hint = "lower the roles' register budgets so that the sum of warps x 32 x regs is at "
+                 "most 65536";
+        attachFix(diag, rolesOp, "roles.register-file", hint);
+      }
+
+      // wgmma roles cover whole warpgroups.
+      for (RoleOp role : roles) {
+        if (role.getFirst() % 4 == 0 && role.getLast() % 4 == 0)
+          continue;
+        Operation *wgmma = nullptr;
+        role.walk([&](Operation *op) {
+          if (!wgmma && isWgmmaFamily(op))
+            wgmma = op;
+        });
+        if (!wgmma)
+          continue;
+        ok = false;
+        InFlightDiagnostic diag = emitFinding(role, "roles.wgmma-warpgroup")
+                                  << "expected a role that issues wgmma to cover whole "
+                                     "warpgroups (warps aligned to 4), got ["
+                                  << role.getFirst() << ", " << role.getLast() << ")";
+        diag.attachNote(wgmma->getLoc()) << "wgmma op here";
+        int64_t first = role.getFirst() / 4 * 4, last = (role.getLast() + 3) / 4 * 4;
+        attachFix(diag, role, "roles.wgmma-warpgroup",
+                  "give the role warps [" + std::to_string(first) + ", " + std::to_string(last) +
+                      ") (whole warpgroups) and move the other roles out of them");
+      }
+    });
+
+    // Block-wide barriers: every thread must reach them.
+    kernel.walk([&](Operation *op) {
+      if (!isBlockBarrier(op))
+        return;
+      if (auto role = op->getParentOfType<RoleOp>()) {
+        ok = false;
+        InFlightDiagnostic diag = emitFinding(op, "roles.barrier-in-role")
+                                  << "expected a block-wide barrier to be reached by every thread, "
+                                     "but it is inside "
+                                  << describeRole(role);
+        diag.attachNote(role.getLoc()) << "the role is here; warps outside it never arrive";
+        attachFix(diag, op, "roles.barrier-in-role",
+                  isa<PipelineCreateOp>(op)
+                      ? "create the pipeline before cake.warp_roles"
+                      : "move the barrier out of cake.warp_roles, or synchronize the role with "
+                        "mbarriers or a pipeline");
+        return;
+      }
+      if (Operation *divergent = model.findDivergentAncestor(op)) {
+        ok = false;
+        InFlightDiagnostic diag = emitFinding(op, "roles.divergent-barrier")
+                                  << "expected a block-wide barrier to be reached by every thread, "
+                                     "but it is under control flow that depends on the thread";
+        diag.attachNote(divergent->getLoc()) << "this " << divergent->getName()
+                                             << " depends on the thread";
+        attachFix(diag, op, "roles.divergent-barrier",
+                  "move the barrier after the end of the divergent region");
+      }
+    });
+
+    // Collectives: whole warpgroups (wgmma) and whole warps (shuffles, elect).
+    kernel.walk([&](Operation *op) {
+      int64_t group = isWarpgroupCollective(op) ? 128 : isWarpCollective(op) ? 32 : 0;
+      if (!group)
+        return;
+      Executors ex = model.executors(op);
+      if (!ex.exact)
+        return;
+      for (int64_t lo = 0; lo < threads; lo += group) {
+        int64_t hi = std::min(threads, lo + group);
+        int64_t n = 0;
+        for (int64_t t = lo; t < hi; ++t)
+          n += ex.threads.test(t);
+        if (n == 0 || n == hi - lo)
+          continue;
+        ok = false;
+        StringRef rule = group == 128 ? "roles.partial-warpgroup" : "roles.partial-warp";
+        InFlightDiagnostic diag = emitFinding(op, rule)
+                                  << "expected all " << group << " threads of "
+                                  << (group == 128 ? "warpgroup " : "warp ") << lo / group
+                                  << " to execute this op, got " << n;
+        if (Operation *divergent = model.findDivergentAncestor(op))
+          diag.attachNote(divergent->getLoc()) << "threads diverge here";
+        attachFix(diag, op, rule,
+                  group == 128 ? "execute wgmma ops in every thread of the warpgroup (move them "
+                                 "out of thread-dependent conditions)"
+                               : "execute the warp collective in all 32 lanes (move it out of "
+                                 "lane-dependent conditions)");
+        return;
+      }
+    });
+    return ok;
+  }
+};
+} // namespace
