@@ -253,6 +253,48 @@ struct TmaLoadLowering : OpConversionPattern<TmaLoadOp> {
   }
 };
 
+struct TmaStoreLowering : OpConversionPattern<TmaStoreOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(TmaStoreOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    AccessBuilder ab{rewriter, loc};
+    Value source = ab.gep(adaptor.getSource(), rewriter.getI8Type(),
+                          leadingOffset(ab, op.getSource().getType(), adaptor.getSourceIndices()));
+    SmallVector<Value> coords;
+    for (Value coord : llvm::reverse(adaptor.getCoords()))
+      coords.push_back(arith::IndexCastOp::create(rewriter, loc, rewriter.getI32Type(), coord));
+    NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(rewriter, loc, adaptor.getDescriptor(),
+                                                       source, coords, Value(),
+                                                       NVVM::TMAStoreMode::TILE, Value());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct TmaStoreWaitLowering : OpConversionPattern<TmaStoreWaitOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(TmaStoreWaitOp op, OpAdaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    // `.read`: wait only until the groups have finished reading shared memory.
+    rewriter.replaceOpWithNewOp<NVVM::CpAsyncBulkWaitGroupOp>(
+        op, static_cast<uint32_t>(op.getPending()), rewriter.getUnitAttr());
+    return success();
+  }
+};
+
+struct NamedBarrierLowering : OpConversionPattern<NamedBarrierOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(NamedBarrierOp op, OpAdaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    rewriter.replaceOpWithNewOp<NVVM::BarrierOp>(op, Type(), i32Constant(rewriter, loc, op.getId()),
+                                                 i32Constant(rewriter, loc, op.getThreads()),
+                                                 nullptr, Value());
+    return success();
+  }
+};
+
 /// Each role: `if (first <= warp < last) { setmaxnreg; body }`.
 struct WarpRolesLowering : OpConversionPattern<WarpRolesOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -518,5 +560,7 @@ void populateCakeHopperPatterns(CakeTypeConverter &converter, RewritePatternSet 
                SimpleLowering<WgmmaFenceOp, NVVM::WgmmaFenceAlignedOp>,
                SimpleLowering<WgmmaCommitOp, NVVM::WgmmaGroupSyncAlignedOp>, WgmmaWaitLowering,
                WgmmaLowering, WgmmaStoreLowering, WgmmaRowArgReduceLowering,
-               WgmmaStoreRowsLowering>(converter, patterns.getContext());
+               WgmmaStoreRowsLowering, TmaStoreLowering, TmaStoreWaitLowering,
+               SimpleLowering<TmaStoreCommitOp, NVVM::CpAsyncBulkCommitGroupOp>,
+               NamedBarrierLowering>(converter, patterns.getContext());
 }

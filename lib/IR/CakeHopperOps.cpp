@@ -57,30 +57,12 @@ LogicalResult PipelineProducerCommitOp::verify() {
   return success();
 }
 
+static LogicalResult verifyTmaTile(Operation *op, TmaType tma, size_t numCoords, SmemType buffer,
+                                   size_t numBufferIndices, StringRef role);
+
 LogicalResult TmaLoadOp::verify() {
-  TmaType tma = getDescriptor().getType();
-  SmemType dest = getDest().getType();
-  if (getCoords().size() != tma.getRank())
-    return emitOpError() << "expected " << tma.getRank() << " coordinates, got "
-                         << getCoords().size();
-  if (dest.getElementType() != tma.getElementType())
-    return emitOpError() << "expected a destination of element type " << tma.getElementType()
-                         << ", got " << dest.getElementType();
-  ArrayRef<int64_t> shape = dest.getShape();
-  if (shape.size() < tma.getRank())
-    return emitOpError() << "expected a destination of rank " << tma.getRank()
-                         << " or more (the box's), got rank " << shape.size();
-  if (getDestIndices().size() + tma.getRank() != shape.size())
-    return emitOpError() << "expected " << shape.size() - tma.getRank()
-                         << " destination indices (the buffer's leading dimensions), got "
-                         << getDestIndices().size();
-  if (shape.take_back(tma.getRank()) != tma.getBox())
-    return emitOpError() << "expected the destination's trailing extents to equal the box ["
-                         << llvm::make_range(tma.getBox().begin(), tma.getBox().end()) << "]";
-  if (dest.getSwizzle() != tma.getSwizzle())
-    return emitOpError() << "expected the destination's swizzle (" << dest.getSwizzle()
-                         << ") to equal the descriptor's (" << tma.getSwizzle() << ")";
-  return requireTarget(*this, kHopper, "TMA");
+  return verifyTmaTile(*this, getDescriptor().getType(), getCoords().size(), getDest().getType(),
+                       getDestIndices().size(), "destination");
 }
 
 LogicalResult WarpRolesOp::verifyRegions() {
@@ -233,5 +215,54 @@ LogicalResult WgmmaStoreRowsOp::verify() {
   if (getIndices().size() != dest.getRank())
     return emitOpError() << "expected " << dest.getRank() << " indices, got "
                          << getIndices().size();
+  return success();
+}
+
+/// The checks TMA loads and stores share: coordinates, element type, sub-buffer shape, swizzle.
+static LogicalResult verifyTmaTile(Operation *op, TmaType tma, size_t numCoords, SmemType buffer,
+                                   size_t numBufferIndices, StringRef role) {
+  if (numCoords != tma.getRank())
+    return op->emitOpError() << "expected " << tma.getRank() << " coordinates, got " << numCoords;
+  if (buffer.getElementType() != tma.getElementType())
+    return op->emitOpError() << "expected a " << role << " of element type "
+                             << tma.getElementType() << ", got " << buffer.getElementType();
+  ArrayRef<int64_t> shape = buffer.getShape();
+  if (shape.size() < tma.getRank())
+    return op->emitOpError() << "expected a " << role << " of rank " << tma.getRank()
+                             << " or more (the box's), got rank " << shape.size();
+  if (numBufferIndices + tma.getRank() != shape.size())
+    return op->emitOpError() << "expected " << shape.size() - tma.getRank() << " " << role
+                             << " indices (the buffer's leading dimensions), got "
+                             << numBufferIndices;
+  if (shape.take_back(tma.getRank()) != tma.getBox())
+    return op->emitOpError() << "expected the " << role << "'s trailing extents to equal the box ["
+                             << llvm::make_range(tma.getBox().begin(), tma.getBox().end()) << "]";
+  if (buffer.getSwizzle() != tma.getSwizzle())
+    return op->emitOpError() << "expected the " << role << "'s swizzle (" << buffer.getSwizzle()
+                             << ") to equal the descriptor's (" << tma.getSwizzle() << ")";
+  return requireTarget(op, kHopper, "TMA");
+}
+
+LogicalResult TmaStoreOp::verify() {
+  return verifyTmaTile(*this, getDescriptor().getType(), getCoords().size(),
+                       getSource().getType(), getSourceIndices().size(), "source");
+}
+
+LogicalResult TmaStoreWaitOp::verify() {
+  int64_t pending = signedValue(getPendingAttr());
+  if (pending < 0 || pending > 63)
+    return emitOpError() << "expected 0 to 63 pending groups, got " << pending;
+  return requireTarget(*this, kHopper, "TMA");
+}
+
+LogicalResult NamedBarrierOp::verify() {
+  int64_t id = signedValue(getIdAttr()), threads = signedValue(getThreadsAttr());
+  if (id < 1 || id > 15)
+    return emitOpError() << "expected a barrier id in [1, 15] (0 is cake.barrier), got " << id;
+  auto kernel = (*this)->getParentOfType<KernelOp>();
+  int64_t blockThreads = kernel ? kernel.getNumThreads() : 1024;
+  if (threads < 32 || threads % 32 != 0 || threads > blockThreads)
+    return emitOpError() << "expected a thread count that is a multiple of 32 in [32, "
+                         << blockThreads << "], got " << threads;
   return success();
 }

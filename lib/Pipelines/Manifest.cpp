@@ -172,6 +172,16 @@ static llvm::json::Object kernelManifest(KernelOp kernel) {
     }
     bool reads = false, writes = false;
     int64_t maxWidth = 1;
+    // TMA copies through a descriptor of this tensor read or write it too.
+    for (BlockArgument other : entry.getArguments()) {
+      auto describes = kernel.getArgAttrOfType<StringAttr>(other.getArgNumber(), "cake.describes");
+      if (!isa<TmaType>(other.getType()) || !describes || describes.getValue() != name)
+        continue;
+      for (Operation *user : other.getUsers()) {
+        reads |= isa<TmaLoadOp>(user);
+        writes |= isa<TmaStoreOp>(user);
+      }
+    }
     for (Operation *user : arg.getUsers()) {
       if (auto load = dyn_cast<LoadOp>(user)) {
         reads = true;

@@ -945,3 +945,67 @@ cake.kernel @k() attributes {target = "sm_90a", block = array<i64: 128>, grid = 
       : !cake.smem<64x32xf32, swizzle = 128>, !cake.smem<64x64xbf16, swizzle = 128>, vector<32xf32>
   cake.return
 }
+
+// -----
+
+cake.kernel @k(%c: !cake.tensor<[M, N], bf16> {cake.name = "c"},
+               %tc: !cake.tma<[M, N], bf16, box [64, 64], swizzle = 128> {cake.describes = "c"})
+    attributes {target = "sm_90a", block = array<i64: 128>, symbols = ["M", "N"], grid = affine_map<()[m, n] -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %buf = cake.alloc_smem : !cake.smem<64x64xbf16, swizzle = 64>
+  // expected-error @+1 {{'cake.tma.store' op expected the source's swizzle (64) to equal the descriptor's (128)}}
+  cake.tma.store %buf[], %tc[%c0, %c0] : !cake.smem<64x64xbf16, swizzle = 64>, !cake.tma<[M, N], bf16, box [64, 64], swizzle = 128>
+  cake.return
+}
+
+// -----
+
+cake.kernel @k(%c: !cake.tensor<[M, N], bf16> {cake.name = "c"},
+               %tc: !cake.tma<[M, N], bf16, box [64, 64], swizzle = 128> {cake.describes = "c"})
+    attributes {target = "sm_90a", block = array<i64: 128>, symbols = ["M", "N"], grid = affine_map<()[m, n] -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %buf = cake.alloc_smem : !cake.smem<2x64x64xbf16, swizzle = 128>
+  // expected-error @+1 {{'cake.tma.store' op expected 1 source indices (the buffer's leading dimensions), got 0}}
+  cake.tma.store %buf[], %tc[%c0, %c0] : !cake.smem<2x64x64xbf16, swizzle = 128>, !cake.tma<[M, N], bf16, box [64, 64], swizzle = 128>
+  cake.return
+}
+
+// -----
+
+cake.kernel @k() attributes {target = "sm_90a", block = array<i64: 128>, grid = affine_map<() -> (1)>} {
+  // expected-error @+1 {{'cake.tma.store_wait' op expected 0 to 63 pending groups, got 64}}
+  cake.tma.store_wait 64
+  cake.return
+}
+
+// -----
+
+cake.kernel @k() attributes {target = "sm_80", block = array<i64: 128>, grid = affine_map<() -> (1)>} {
+  // expected-error @+1 {{'cake.tma.store_wait' op TMA needs sm_90 or sm_90a or sm_100a, got sm_80}}
+  cake.tma.store_wait 0
+  cake.return
+}
+
+// -----
+
+cake.kernel @k() attributes {target = "sm_90a", block = array<i64: 128>, grid = affine_map<() -> (1)>} {
+  // expected-error @+1 {{'cake.named_barrier' op expected a barrier id in [1, 15] (0 is cake.barrier), got 0}}
+  cake.named_barrier 0, threads 128
+  cake.return
+}
+
+// -----
+
+cake.kernel @k() attributes {target = "sm_90a", block = array<i64: 128>, grid = affine_map<() -> (1)>} {
+  // expected-error @+1 {{'cake.named_barrier' op expected a thread count that is a multiple of 32 in [32, 128], got 256}}
+  cake.named_barrier 2, threads 256
+  cake.return
+}
+
+// -----
+
+cake.kernel @k() attributes {target = "sm_90a", block = array<i64: 128>, grid = affine_map<() -> (1)>} {
+  // expected-error @+1 {{'cake.named_barrier' op expected a thread count that is a multiple of 32 in [32, 128], got 40}}
+  cake.named_barrier 2, threads 40
+  cake.return
+}

@@ -155,6 +155,75 @@ def Cake_TmaLoadOp : Cake_Op<"tma.load", [Cake_InKernel, AttrSizedOperandSegment
   let hasVerifier = 1;
 }
 
+def Cake_TmaStoreOp : Cake_Op<"tma.store", [Cake_InKernel, AttrSizedOperandSegments]> {
+  let summary = "a TMA tile copy from shared to global memory (bulk async group)";
+  let description = [{
+    Copies the shared buffer `source` (its trailing dimensions equal to the box; `source_indices`
+    select a sub-buffer by its leading dimensions) to the box at tensor coordinates `coords`
+    (outermost first). Elements of the box outside the tensor are not written. Issued by one thread;
+    the copy joins the thread's bulk async group: close it with `cake.tma.store_commit` and wait with
+    `cake.tma.store_wait` before reusing the buffer. Shared memory written by ordinary stores needs
+    `cake.fence.proxy_async` in each writing thread and a barrier before the copy reads it.
+
+    ```mlir
+    cake.tma.store %cbuf[], %tc[%m0, %n0]
+        : !cake.smem<128x64xbf16, swizzle = 128>, !cake.tma<[M, N], bf16, box [128, 64], swizzle = 128>
+    ```
+  }];
+  let arguments = (ins Cake_SmemType:$source, Variadic<Index>:$source_indices,
+                       Cake_TmaType:$descriptor, Variadic<Index>:$coords);
+  let assemblyFormat = [{
+    $source `[` $source_indices `]` `,` $descriptor `[` $coords `]` attr-dict
+    `:` qualified(type($source)) `,` qualified(type($descriptor))
+  }];
+  let hasVerifier = 1;
+}
+
+def Cake_TmaStoreCommitOp : Cake_Op<"tma.store_commit", [Cake_InKernel]> {
+  let summary = "closes the thread's bulk async group of TMA stores (cp.async.bulk.commit_group)";
+  let description = [{
+    ```mlir
+    cake.tma.store_commit
+    ```
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
+def Cake_TmaStoreWaitOp : Cake_Op<"tma.store_wait", [Cake_InKernel]> {
+  let summary = "waits until at most `pending` bulk groups still read shared memory";
+  let description = [{
+    `cp.async.bulk.wait_group.read pending`: after it, the shared buffers of all but the last
+    `pending` committed TMA-store groups may be overwritten.
+
+    ```mlir
+    cake.tma.store_wait 0
+    ```
+  }];
+  let arguments = (ins I64Attr:$pending);
+  let assemblyFormat = "$pending attr-dict";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Named barriers
+//===----------------------------------------------------------------------===//
+
+def Cake_NamedBarrierOp : Cake_Op<"named_barrier", [Cake_InKernel]> {
+  let summary = "a barrier among a subset of the block's threads (bar.sync id, count)";
+  let description = [{
+    Waits until `threads` threads (a multiple of 32; whole warps) have arrived at barrier `id`
+    (1 to 15; 0 is the block barrier, `cake.barrier`). Lets a role synchronize its own warps, e.g.
+    one consumer warpgroup before it releases a stage, without stopping the others.
+
+    ```mlir
+    cake.named_barrier 1, threads 128
+    ```
+  }];
+  let arguments = (ins I64Attr:$id, I64Attr:$threads);
+  let assemblyFormat = "$id `,` `threads` $threads attr-dict";
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Warp roles
 //===----------------------------------------------------------------------===//
