@@ -17,10 +17,10 @@ import sys
 SHAPES = [(8192, 8192, 8192), (4096, 4096, 4096), (8191, 8189, 4096)]
 
 
-def cake(args, m, n, k, seed):
-    cmd = [args.cake_run, "--cubin", os.path.join(args.kernels, "hopper_gemm.cubin"),
-           "--manifest", os.path.join(args.kernels, "hopper_gemm.json"),
-           "--sizes", f"M={m},N={n},K={k}", "--seed", str(seed), "--rtol", "1e-4",
+def cake(args, m, n, k, seed, kernel="hopper_gemm", rtol="1e-4"):
+    cmd = [args.cake_run, "--cubin", os.path.join(args.kernels, kernel + ".cubin"),
+           "--manifest", os.path.join(args.kernels, kernel + ".json"),
+           "--sizes", f"M={m},N={n},K={k}", "--seed", str(seed), "--rtol", rtol,
            "--ref", os.path.join(args.refs, "hopper_gemm_ref.cubin"), "--warmup", "10",
            "--iters", str(args.iters), "--timeout", "120"]
     out = subprocess.run(cmd, capture_output=True, text=True)
@@ -70,7 +70,15 @@ def main():
         if not ok:
             for r in recs:
                 print("   ", r["status"], r.get("error"), [(o["name"], o.get("rel_err")) for o in r.get("outputs", [])])
-        rows.append({"shape": [m, n, k], "cake": recs, "cublas": cb})
+        # The bf16-output twin against cuBLAS's bf16 output (the same bytes written).
+        bf = [cake(args, m, n, k, seed, "hopper_gemm_bf16", "5e-3") for seed in (1, 2, 3)]
+        tb = bf[0].get("time_ms")
+        print(f"  bf16 out: {'ok' if all(r['status'] == 'ok' for r in bf) else 'FAIL'} "
+              f"{tb or float('nan'):.3f} ms, {flops / (tb * 1e-3) / 1e12 if tb else float('nan'):.1f} "
+              f"TFLOP/s, {cb['bf16_out_ms'] / tb if tb else float('nan'):.2f}x cuBLAS bf16-out "
+              f"(rel err {bf[0]['outputs'][0]['rel_err'] if bf[0].get('outputs') else float('nan'):.2e})",
+              flush=True)
+        rows.append({"shape": [m, n, k], "cake": recs, "cake_bf16": bf, "cublas": cb})
     if args.json:
         json.dump(rows, open(args.json, "w"), indent=1)
 

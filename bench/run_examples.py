@@ -56,7 +56,8 @@ def main():
             continue
         cubin = os.path.join(args.kernels, name + ".cubin")
         manifest = os.path.join(args.kernels, name + ".json")
-        ref = os.path.join(args.refs, name + "_ref.cubin")
+        # A reference cubin may hold several examples' references ("ref" names it).
+        ref = os.path.join(args.refs, spec.get("ref", name) + "_ref.cubin")
         for shape in spec["shapes"]:
             sizes = ",".join(f"{k}={v}" for k, v in shape.items())
             floor_s = max(evaluate(spec["floor_bytes"], shape) / args.bandwidth,

@@ -10,8 +10,17 @@ build=${CAKE_BUILD_DIR:-$root/build}
 
 out=$build/examples/out
 mkdir -p "$out"
-for example in vector_add softmax gemm kmeans_assign hopper_gemm kmeans_hopper kmeans_hopper_f32; do
-  "$build/bin/cake-translate" "$root/examples/$example.mlir" --emit=cubin \
+# Compile for the GPU that is here (an sm_80 cubin does not load on sm_90, nor the reverse):
+# kernels declare their minimum target; Hopper machines get sm_90a, Ampere ones sm_80.
+chip_args=()
+if command -v nvidia-smi >/dev/null && cap=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -1); then
+  case "$cap" in
+    9.0) chip_args=(--chip=sm_90a) ;;
+    8.*) chip_args=(--chip=sm_80) ;;
+  esac
+fi
+for example in vector_add softmax gemm kmeans_assign hopper_gemm kmeans_hopper kmeans_hopper_f32 ampere_gemm; do
+  "$build/bin/cake-translate" "$root/examples/$example.mlir" --emit=cubin "${chip_args[@]}" \
     -o "$out/$example.cubin" --manifest "$out/$example.json" --ptxas-log "$out/$example.ptxas.txt"
   regs=$(grep -o 'Used [0-9]* registers' "$out/$example.ptxas.txt" | head -1)
   echo "compiled $example -> $out/$example.cubin ($regs)"

@@ -1,0 +1,399 @@
+#!/usr/bin/env python3
+"""Seeds schedule bugs into valid CAKE kernels and checks that `cake-verify` catches each one.
+
+Each mutation family edits one site of a valid base kernel (examples/*.mlir and
+test/Verify/Inputs/*.mlir) and names the rule id that must report it: drop a wait, an acquire, a
+commit, a release, a fence or an init; wrong tx bytes, arrival counts or consumer counts; a
+constant stage index; too small stage buffers; too many registers; misaligned wgmma roles;
+barriers inside roles or divergent code; ops the target lacks; shared memory overflow; ...
+
+    bench/verify_mutants.py                       # report: catch rate and false positives
+    bench/verify_mutants.py --json out.json       # also the per-mutant records
+    bench/verify_mutants.py --emit-corpus DIR     # write each caught mutant as a lit test
+
+A mutant is caught when `cake-opt --cake-verify --cake-diagnostics=json` reports the expected
+rule. A false positive is any finding on a valid base. Python 3 standard library only.
+"""
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def strip_comments(text):
+    """Drops comment lines (the examples' RUN and CHECK lines among them)."""
+    return "\n".join(l for l in text.splitlines() if not l.lstrip().startswith("//")) + "\n"
+
+
+def target_of(text):
+    m = re.search(r'target = "(\w+)"', text)
+    return m.group(1) if m else ""
+
+
+def sub_at(text, m, new):
+    return text[: m.start()] + new + text[m.end():]
+
+
+def line_sites(text, pattern):
+    return list(re.finditer(pattern, text, flags=re.M))
+
+
+# --- Mutation families: each yields (name, mutated text, expected rule). ---
+
+
+def fam_tx_bytes(base, text):
+    for i, m in enumerate(line_sites(text, r"tx_bytes (\d+)")):
+        n = int(m.group(1))
+        for new in sorted({n // 2, n + 16, n * 2, n - 1024}):
+            if 1 <= new < (1 << 20) and new != n:
+                yield f"tx-bytes-{i}-{new}", sub_at(text, m, f"tx_bytes {new}"), "pipeline.tx-bytes"
+
+
+def fam_expect_bytes(base, text):
+    for i, m in enumerate(line_sites(text, r"(arrive_expect_tx [^,]+), bytes (\d+)")):
+        n = int(m.group(2))
+        for new in sorted({n // 2, n + 4096, 0}):
+            if new != n:
+                yield (f"expect-bytes-{i}-{new}", sub_at(text, m, f"{m.group(1)}, bytes {new}"),
+                       "mbarrier.tx-bytes")
+
+
+DROPS = [
+    (r"^\s*cake\.pipeline\.consumer_wait .*\n", "drop-consumer-wait", "pipeline.read-before-wait"),
+    (r"^\s*cake\.pipeline\.consumer_release .*\n", "drop-consumer-release",
+     "pipeline.missing-release"),
+    (r"^\s*cake\.pipeline\.producer_acquire .*\n", "drop-producer-acquire",
+     "pipeline.acquire-missing"),
+    (r"^\s*cake\.pipeline\.producer_commit .*\n", "drop-producer-commit",
+     "pipeline.commit-missing"),
+    (r"^\s*cake\.fence\.mbarrier_init\s*\n", "drop-fence-mbarrier-init", "mbarrier.init-fence"),
+    (r"^\s*cake\.mbarrier\.init .*\n", "drop-mbarrier-init", "mbarrier.uninitialized"),
+    (r"^\s*cake\.mbarrier\.arrive_expect_tx .*\n", "drop-arrive-expect-tx",
+     "mbarrier.tx-missing"),
+    (r"^\s*cake\.wgmma\.commit\s*\n", "drop-wgmma-commit", "pipeline.release-in-flight"),
+]
+
+
+def fam_drops(base, text):
+    for pattern, name, rule in DROPS:
+        for i, m in enumerate(line_sites(text, pattern)):
+            mutated = sub_at(text, m, "")
+            if name == "drop-consumer-release":
+                # Another release of the same pipeline left: then nothing is missing.
+                pipe = re.search(r"consumer_release (%\w+)", m.group(0)).group(1)
+                if f"consumer_release {pipe}[" in mutated:
+                    continue
+            if name == "drop-wgmma-commit" and "consumer_release" not in text:
+                continue
+            if name == "drop-fence-mbarrier-init" and "cake.pipeline.create" in text[m.end():]:
+                # Not a bug: pipeline.create fences (in thread 0) every init before it.
+                continue
+            yield f"{name}-{i}", mutated, rule
+
+
+def fam_counts(base, text):
+    for i, m in enumerate(line_sites(text, r"consumers (\d+)")):
+        n = int(m.group(1))
+        for new in sorted({n * 2, n + 1, max(1, n // 2)}):
+            if new != n:
+                yield f"consumers-{i}-{new}", sub_at(text, m, f"consumers {new}"), \
+                    "pipeline.consumer-count"
+    for i, m in enumerate(line_sites(text, r"(mbarrier\.init [^,]+), count (\d+)")):
+        n = int(m.group(2))
+        for new in sorted({n + 1, n * 4, 32}):
+            if new != n:
+                yield (f"init-count-{i}-{new}", sub_at(text, m, f"{m.group(1)}, count {new}"),
+                       "mbarrier.arrival-count")
+
+
+def fam_regs(base, text):
+    for i, m in enumerate(line_sites(text, r"regs (\d+)")):
+        n = int(m.group(1))
+        for new in sorted({256, n + 16}):
+            if new != n and new <= 256:
+                yield f"regs-{i}-{new}", sub_at(text, m, f"regs {new}"), "roles.register-file"
+
+
+def fam_stage_buffers(base, text):
+    stages = {int(s) for s in re.findall(r"!cake\.pipeline<(\d+)>", text)}
+    loaded = set(re.findall(r"cake\.tma\.load [^\n]*\n\s*: [^,]+, (!cake\.smem<[^>]*>), !cake\.pipeline",
+                            text))
+    for i, ty in enumerate(sorted(loaded)):
+        lead = int(re.match(r"!cake\.smem<(\d+)x", ty).group(1))
+        if lead in stages and lead > 1:
+            smaller = ty.replace(f"<{lead}x", f"<{lead - 1}x", 1)
+            yield f"stage-buffer-{i}", text.replace(ty, smaller), "pipeline.stage-count"
+
+
+def fam_slots(base, text):
+    slots = set(re.findall(r"(%\w+) = cake\.pipeline\.slot ", text))
+    for i, m in enumerate(line_sites(text, r"(%\w+)\[(%\w+)\b")):
+        if m.group(2) not in slots:
+            continue
+        yield f"constant-stage-{i}", sub_at(text, m, f"{m.group(1)}[%c1"), "pipeline.slot-mismatch"
+
+
+def fam_smem(base, text):
+    m = re.search(r"^(\s*)(%\w+ = cake\.alloc_smem .*\n)", text, flags=re.M)
+    if m:
+        extra = f"{m.group(1)}%spill = cake.alloc_smem : !cake.smem<60000xf32>\n"
+        yield "smem-spill-buffer", text[: m.end()] + extra + text[m.end():], "smem.over-limit"
+    for ty in sorted(set(re.findall(r"!cake\.smem<(\d+)x[^>]*>", text))):
+        pass
+    # One more stage everywhere (buffers and pipelines).
+    for s in sorted({int(s) for s in re.findall(r"!cake\.pipeline<(\d+)>", text)}):
+        bigger = re.sub(rf"!cake\.smem<{s}x", f"!cake.smem<{s * 2}x", text)
+        bigger = bigger.replace(f"!cake.pipeline<{s}>", f"!cake.pipeline<{s * 2}>")
+        yield f"smem-double-stages-{s}", bigger, "smem.over-limit"
+
+
+def fam_roles(base, text):
+    for i, m in enumerate(line_sites(text, r'^(\s*)cake\.role "[^"]*" warps \[\d+, \d+\)( regs \d+)? \{\n')):
+        indent = m.group(1) + "  "
+        yield (f"barrier-in-role-{i}", text[: m.end()] + f"{indent}cake.barrier\n" + text[m.end():],
+               "roles.barrier-in-role")
+    for i, m in enumerate(line_sites(text, r'cake\.role "([^"]*)" warps \[(\d+), (\d+)\)( regs \d+)?')):
+        first, last = int(m.group(2)), int(m.group(3))
+        body = text[m.end():]
+        # Only roles that issue wgmma: shift their range off the warpgroup boundary.
+        nxt = body.find("cake.role ")
+        if "cake.wgmma" not in (body if nxt < 0 else body[:nxt]):
+            continue
+        for lo, hi in [(first, last - 2), (first + 2, last)]:
+            if hi > lo:
+                yield (f"wgmma-role-misaligned-{i}-{lo}-{hi}",
+                       sub_at(text, m, f'cake.role "{m.group(1)}" warps [{lo}, {hi})'),
+                       "roles.wgmma-warpgroup")
+    roles_at = text.find("cake.warp_roles")
+    for i, m in enumerate(line_sites(text, r"^(\s*)scf\.if %\w+ \{\n")):
+        if roles_at >= 0 and m.start() > roles_at:
+            continue
+        yield (f"divergent-barrier-{i}", text[: m.end()] + f"{m.group(1)}  cake.barrier\n" +
+               text[m.end():], "roles.divergent-barrier")
+
+
+def fam_producers(base, text):
+    m = re.search(r"scf\.if %leader \{", text)
+    if m and "producer_commit" in text:
+        # With an mbarrier expect-tx in the same elected region, the mbarrier pass (which runs
+        # first) reports the extra arrivals.
+        rule = "mbarrier.arrival-count" if "arrive_expect_tx" in text else "pipeline.commit-threads"
+        yield "no-elect", sub_at(text, m, "scf.if %first {"), rule
+    m = re.search(r"%first = arith\.cmpi eq, %warp, %c0 : index", text)
+    if m and "producer_commit" in text:
+        rule = "mbarrier.arrival-count" if "arrive_expect_tx" in text else "pipeline.commit-threads"
+        yield ("all-producer-warps", sub_at(text, m, "%first = arith.cmpi ult, %warp, %c16 : index"),
+               rule)
+    m = re.search(r"%warp = cake\.warp_id\n(\s*%first = arith\.cmpi eq, %warp)", text)
+    if m:
+        yield ("elect-in-one-lane", sub_at(text, m, "%warp = cake.lane_id\n" + m.group(1)),
+               "roles.partial-warp")
+    m = re.search(r"%arrives = arith\.cmpi eq, %lane128, %c0 : index", text)
+    if m:
+        yield ("release-by-warp", sub_at(text, m, "%arrives = arith.cmpi ult, %lane128, %c32 : index"),
+               "pipeline.consumer-count")
+    m = re.search(r"%is_first = arith\.cmpi eq, %tid, %c0 : index", text)
+    if m and "mbarrier.init" in text:
+        yield ("init-by-many", sub_at(text, m, "%is_first = arith.cmpi ult, %tid, %c64 : index"),
+               "mbarrier.init-threads")
+
+
+def fam_sync_moves(base, text):
+    # Wait counts that leave the released stage's wgmma in flight.
+    for i, m in enumerate(line_sites(text, r"cake\.wgmma\.wait (\d)\n(?=(?:(?!scf\.yield)[\s\S])*?consumer_release)")):
+        n = int(m.group(1))
+        yield f"wgmma-wait-{i}-{n + 1}", sub_at(text, m, f"cake.wgmma.wait {n + 1}\n"), \
+            "pipeline.release-in-flight"
+    # A release moved up, right after the wait of its iteration.
+    for i, m in enumerate(line_sites(text, r"^(\s*)cake\.pipeline\.consumer_release (%\w+)\[(%\w+)\] (: [^\n]*)\n")):
+        pipe, it = m.group(2), m.group(3)
+        wait = re.search(rf"cake\.pipeline\.consumer_wait {re.escape(pipe)}\[{re.escape(it)}\][^\n]*\n",
+                         text)
+        if not wait or wait.start() > m.start():
+            continue
+        moved = sub_at(text, m, "")
+        indent = re.match(r"\s*", text[text.rfind("\n", 0, wait.start()) + 1:]).group(0)
+        line = f"{indent}cake.pipeline.consumer_release {pipe}[{it}] {m.group(4)}\n"
+        pos = wait.end()
+        # After the slot op that follows the wait, so that the read below uses it.
+        slot = re.match(r"\s*%\w+ = cake\.pipeline\.slot [^\n]*\n", moved[pos:])
+        if slot:
+            pos += slot.end()
+        yield f"release-early-{i}", moved[:pos] + line + moved[pos:], "pipeline.release-before-use"
+    # mbarrier: the wait moved into the loop (constant parity), a wrong index, late init.
+    m = re.search(r"^(\s*)cake\.mbarrier\.wait (%\w+)\[%c0\], %c0 : (!cake\.mbarriers<1>)\n", text, re.M)
+    if m:
+        loop_wait = re.search(r"cake\.pipeline\.consumer_wait [^\n]*\n", text[m.end():])
+        if loop_wait:
+            moved = sub_at(text, m, "")
+            pos = m.start() + loop_wait.end()
+            yield ("mbarrier-wait-in-loop",
+                   moved[:pos] + f"        cake.mbarrier.wait {m.group(2)}[%c0], %c0 : {m.group(3)}\n" +
+                   moved[pos:], "mbarrier.parity-constant")
+        yield ("mbarrier-wait-out-of-range",
+               sub_at(text, m, f"{m.group(1)}cake.mbarrier.wait {m.group(2)}[%c1], %c0 : {m.group(3)}\n"),
+               "mbarrier.index-range")
+        two = sub_at(text, m, f"{m.group(1)}cake.mbarrier.wait {m.group(2)}[%c1], %c0 : {m.group(3)}\n")
+        yield "mbarrier-wait-other-barrier", two.replace("!cake.mbarriers<1>", "!cake.mbarriers<2>"), \
+            "mbarrier.no-arrive"
+    m = re.search(r"(\s*scf\.if %is_first \{\n\s*cake\.mbarrier\.init [^\n]*\n\s*cake\.fence\.mbarrier_init\n\s*\}\n)"
+                  r"((?:\s*//[^\n]*\n)*\s*%\w+ = cake\.pipeline\.create [^\n]*\n)", text)
+    if m:
+        yield ("mbarrier-init-after-barrier", sub_at(text, m, m.group(2) + m.group(1)),
+               "mbarrier.init-barrier")
+
+
+TARGET_OPS = [
+    ("cake.fence.proxy_async", "target.fence-proxy-async"),
+    ("cake.wgmma.fence", "target.wgmma"),
+    ("cake.wgmma.commit", "target.wgmma"),
+    ("cake.wgmma.wait 0", "target.wgmma"),
+    ("%cid = cake.cluster_id x", "target.cluster"),
+    ("%cbid = cake.cluster_block_id x", "target.cluster"),
+    ("cake.fence.mbarrier_init", "target.fence-mbarrier-init"),
+]
+
+
+def fam_target(base, text):
+    target = target_of(text)
+    m = re.search(r"^(\s*)(%\w+ = cake\.thread_id x\n)", text, flags=re.M)
+    if not m:
+        m = re.search(r"^(\s*)(%\w+ = arith\.constant 0 : index\n)", text, flags=re.M)
+    if not m:
+        return
+    for i, (op, rule) in enumerate(TARGET_OPS):
+        needs_a = rule == "target.wgmma"
+        if target == "sm_90a" or (target in ("sm_90", "sm_100a") and not needs_a):
+            continue
+        yield f"target-{i}", text[: m.end()] + m.group(1) + op + "\n" + text[m.end():], rule
+    if target == "sm_90a" and "cake.wgmma" not in text and "regs " not in text:
+        # The same kernel on sm_80: fences and waits it uses need Hopper.
+        for op, rule in TARGET_OPS[:1]:
+            mutated = text.replace('target = "sm_90a"', 'target = "sm_80"', 1)
+            yield "target-sm80-" + rule, mutated[: m.end()] + m.group(1) + op + "\n" + mutated[m.end():], rule
+
+
+FAMILIES = [fam_tx_bytes, fam_expect_bytes, fam_drops, fam_counts, fam_regs, fam_stage_buffers,
+            fam_slots, fam_smem, fam_roles, fam_producers, fam_sync_moves, fam_target]
+
+
+def bases():
+    out = []
+    for path in sorted((ROOT / "examples").glob("*.mlir")) + sorted(
+            (ROOT / "test" / "Verify" / "Inputs").glob("*.mlir")):
+        out.append((path, strip_comments(path.read_text())))
+    return out
+
+
+def run_verify(cake_opt, text, timeout):
+    """Returns (status, findings): status ok|findings|parse-error|crash|timeout."""
+    try:
+        proc = subprocess.run([cake_opt, "-", "--cake-verify", "--cake-diagnostics=json", "-o",
+                               os.devnull], input=text, capture_output=True, text=True,
+                              timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return "timeout", []
+    records = []
+    for line in proc.stderr.splitlines():
+        try:
+            records.append(json.loads(line))
+        except ValueError:
+            pass
+    if proc.returncode < 0 or proc.returncode > 1:
+        return "crash", records
+    if proc.returncode == 0:
+        return "ok", records
+    rules = [r["rule"] for r in records]
+    if rules and all(r in ("verifier", "error") for r in rules):
+        return "parse-error", records
+    return "findings", records
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--cake-opt", default=str(ROOT / "build" / "bin" / "cake-opt"))
+    ap.add_argument("--json", help="write per-mutant records here")
+    ap.add_argument("--emit-corpus", help="write each caught mutant as a lit test into this folder")
+    ap.add_argument("--per-rule", type=int, default=2,
+                    help="--emit-corpus: at most this many mutants per base and rule")
+    ap.add_argument("--timeout", type=float, default=30)
+    args = ap.parse_args()
+
+    valid = bases()
+    results = []
+    false_positives = []
+    emitted = {}
+    for path, text in valid:
+        status, records = run_verify(args.cake_opt, text, args.timeout)
+        if status != "ok":
+            false_positives.append((path.name, status, [r["rule"] for r in records]))
+    for path, text in valid:
+        base = path.stem
+        seen = set()
+        for family in FAMILIES:
+            for name, mutated, rule in family(base, text):
+                if mutated == text or mutated in seen:
+                    continue
+                seen.add(mutated)
+                status, records = run_verify(args.cake_opt, mutated, args.timeout)
+                rules = [r["rule"] for r in records]
+                caught = rule in rules
+                results.append({"base": base, "mutant": name, "family": family.__name__[4:],
+                                "expected": rule, "status": status, "caught": caught,
+                                "rules": sorted(set(rules))})
+                key = (base, rule)
+                emitted[key] = emitted.get(key, 0)
+                if caught and args.emit_corpus and emitted[key] < args.per_rule:
+                    emitted[key] += 1
+                    emit(Path(args.emit_corpus), base, name, mutated, rule, records)
+
+    total = len(results)
+    caught = sum(r["caught"] for r in results)
+    print(f"bases: {len(valid)} ({', '.join(p.name for p, _ in valid)})")
+    print(f"false positives on valid bases: {len(false_positives)}")
+    for name, status, rules in false_positives:
+        print(f"  {name}: {status} {rules}")
+    print(f"mutants: {total}, caught with the expected rule: {caught} "
+          f"({100.0 * caught / max(1, total):.1f}%)")
+    by_status = {}
+    for r in results:
+        by_status[r["status"]] = by_status.get(r["status"], 0) + 1
+    print("status: " + ", ".join(f"{k} {v}" for k, v in sorted(by_status.items())))
+    by_rule = {}
+    for r in results:
+        c, t = by_rule.get(r["expected"], (0, 0))
+        by_rule[r["expected"]] = (c + r["caught"], t + 1)
+    print("per expected rule (caught/total):")
+    for rule, (c, t) in sorted(by_rule.items()):
+        print(f"  {rule:32} {c}/{t}")
+    missed = [r for r in results if not r["caught"]]
+    if missed:
+        print("missed:")
+        for r in missed:
+            print(f"  {r['base']}:{r['mutant']} expected {r['expected']}, got {r['status']} {r['rules']}")
+    if args.json:
+        Path(args.json).write_text(json.dumps({"false_positives": false_positives,
+                                               "mutants": results}, indent=1) + "\n")
+    return 0 if caught == total and not false_positives else 1
+
+
+def emit(folder, base, name, text, rule, records):
+    folder.mkdir(parents=True, exist_ok=True)
+    line = next(r["line"] for r in records if r["rule"] == rule)
+    lines = text.splitlines()
+    lines.insert(line - 1, f"// expected-error @+1 {{{{[{rule}]}}}}")
+    header = [
+        "// RUN: cake-opt %s --cake-verify -verify-diagnostics=only-expected -o /dev/null",
+        f"// Generated by bench/verify_mutants.py --emit-corpus: mutant '{name}' of {base},",
+        f"// caught as {rule}.",
+    ]
+    (folder / f"{base}--{name}.mlir").write_text("\n".join(header + lines) + "\n")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
