@@ -56,6 +56,9 @@ def main():
             continue
         cubin = os.path.join(args.kernels, name + ".cubin")
         manifest = os.path.join(args.kernels, name + ".json")
+        if not os.path.exists(cubin):
+            print(f"{name:<14} (not compiled for this GPU: skipped)")
+            continue
         # A reference cubin may hold several examples' references ("ref" names it).
         ref = os.path.join(args.refs, spec.get("ref", name) + "_ref.cubin")
         for shape in spec["shapes"]:
