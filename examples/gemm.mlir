@@ -1,7 +1,8 @@
 // Tiled fp32 GEMM through shared memory: C[M, N] = A[M, K] * B[K, N], all row-major.
 // A block of 256 threads computes a 64x64 tile of C; each thread a 4x4 micro-tile held in four
 // vector<4xf32> accumulators. K advances 16 at a time: the block stages A (transposed, so a thread
-// reads its 4 rows as one vector) and B in shared memory, then runs 16 rank-1 updates. Global
+// reads its 4 rows as one vector; rows padded by 4 floats so the transposing stores spread over the
+// banks) and B in shared memory, then runs 16 rank-1 updates. Global
 // accesses are scalar and masked, so any M, N, K works (ragged tiles read zeros, write nothing).
 //
 // REQUIRES: ptxas
@@ -15,7 +16,7 @@
 // PTX: .entry gemm
 // PTX: ld.shared.v4.b32
 // PTX: fma.rn.f32
-// MANIFEST: "dynamic_shared_bytes": 8192
+// MANIFEST: "dynamic_shared_bytes": 8448
 // MANIFEST: "grid": [
 // MANIFEST-NEXT: "ceildiv(N, 64)",
 // MANIFEST-NEXT: "ceildiv(M, 64)",
@@ -42,7 +43,7 @@ cake.kernel @gemm(%a: !cake.tensor<[M, K], f32> {cake.name = "a"},
   %ty = arith.divui %tid, %c16 : index
   %row0 = arith.muli %bm, %c64 : index
   %col0 = arith.muli %bn, %c64 : index
-  %at = cake.alloc_smem : !cake.smem<16x64xf32>
+  %at = cake.alloc_smem : !cake.smem<16x64xf32, pad = 4>
   %bs = cake.alloc_smem : !cake.smem<16x64xf32>
 
   %acc:4 = scf.for %k0 = %c0 to %kdim step %c16
@@ -58,7 +59,7 @@ cake.kernel @gemm(%a: !cake.tensor<[M, K], f32> {cake.name = "a"},
       %gar = arith.addi %row0, %ar : index
       %gak = arith.addi %k0, %ak : index
       %av = cake.load %a[%gar, %gak] masked : !cake.tensor<[M, K], f32> -> f32
-      cake.store %av, %at[%ak, %ar] : f32, !cake.smem<16x64xf32>
+      cake.store %av, %at[%ak, %ar] : f32, !cake.smem<16x64xf32, pad = 4>
       // B[k0 + e / 64, col0 + e % 64] -> bs[e / 64, e % 64]
       %bk = arith.divui %e, %c64 : index
       %bc = arith.remui %e, %c64 : index
@@ -73,7 +74,7 @@ cake.kernel @gemm(%a: !cake.tensor<[M, K], f32> {cake.name = "a"},
     %next:4 = scf.for %kk = %c0 to %c16 step %c1
         iter_args(%s0 = %acc0, %s1 = %acc1, %s2 = %acc2, %s3 = %acc3)
         -> (vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>) {
-      %av = cake.load %at[%kk, %ty4] : !cake.smem<16x64xf32> -> vector<4xf32>
+      %av = cake.load %at[%kk, %ty4] : !cake.smem<16x64xf32, pad = 4> -> vector<4xf32>
       %bv = cake.load %bs[%kk, %tx4] : !cake.smem<16x64xf32> -> vector<4xf32>
       %a0 = vector.extract %av[0] : f32 from vector<4xf32>
       %a1 = vector.extract %av[1] : f32 from vector<4xf32>

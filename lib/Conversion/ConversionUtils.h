@@ -105,13 +105,10 @@ struct AccessBuilder {
 
   /// Byte address of `indices` in a shared buffer, with the buffer's swizzle applied.
   Value smemAddress(SmemType type, Value base, ValueRange indices) {
-    ArrayRef<int64_t> shape = type.getShape();
     Value offset = constant(0);
-    int64_t stride = type.getElementBytes();
-    for (int dim = shape.size() - 1; dim >= 0; --dim) {
-      offset = add(offset, mul(toI64(indices[dim]), constant(stride)));
-      stride *= shape[dim];
-    }
+    SmallVector<int64_t> strides = type.getElementStrides();
+    for (int dim = strides.size() - 1; dim >= 0; --dim)
+      offset = add(offset, mul(toI64(indices[dim]), constant(strides[dim] * type.getElementBytes())));
     if (int64_t swizzle = type.getSwizzle()) {
       // Swizzle<B,4,3>: the 16-byte chunk index (bits 4..) XOR the 128-byte row index (bits 7..).
       Value row = arith::ShRUIOp::create(b, loc, offset, constant(7));

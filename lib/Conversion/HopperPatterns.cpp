@@ -212,14 +212,9 @@ struct PipelineSlotLowering : OpConversionPattern<PipelineSlotOp> {
 
 /// Byte offset of `indices` (a prefix of the buffer's dimensions) in a row-major shared buffer.
 Value leadingOffset(AccessBuilder &ab, SmemType type, ValueRange indices) {
-  ArrayRef<int64_t> shape = type.getShape();
   Value offset = ab.constant(0);
-  for (auto [dim, index] : llvm::enumerate(indices)) {
-    int64_t stride = type.getElementBytes();
-    for (size_t d = dim + 1; d < shape.size(); ++d)
-      stride *= shape[d];
-    offset = ab.add(offset, ab.mul(ab.toI64(index), ab.constant(stride)));
-  }
+  for (auto [index, stride] : llvm::zip(indices, type.getElementStrides()))
+    offset = ab.add(offset, ab.mul(ab.toI64(index), ab.constant(stride * type.getElementBytes())));
   return offset;
 }
 

@@ -237,6 +237,9 @@ static LogicalResult verifyTmaTile(Operation *op, TmaType tma, size_t numCoords,
   if (shape.take_back(tma.getRank()) != tma.getBox())
     return op->emitOpError() << "expected the " << role << "'s trailing extents to equal the box ["
                              << llvm::make_range(tma.getBox().begin(), tma.getBox().end()) << "]";
+  if (buffer.getPad())
+    return op->emitOpError() << "expected an unpadded " << role << " (TMA moves dense boxes), got "
+                             << "pad = " << buffer.getPad();
   if (buffer.getSwizzle() != tma.getSwizzle())
     return op->emitOpError() << "expected the " << role << "'s swizzle (" << buffer.getSwizzle()
                              << ") to equal the descriptor's (" << tma.getSwizzle() << ")";

@@ -337,6 +337,10 @@ static LogicalResult verifyAccess(Operation *op, Type memoryType, Type registerT
   if (smem.getShape().back() % width != 0)
     return op->emitOpError() << "expected the innermost extent (" << smem.getShape().back()
                              << ") to be a multiple of the vector width (" << width << ")";
+  if (smem.getPad() % width != 0)
+    return op->emitOpError() << "expected the pad (" << smem.getPad()
+                             << ") to be a multiple of the vector width (" << width
+                             << "), else padded rows are misaligned";
   return success();
 }
 

@@ -156,18 +156,26 @@ unsigned GlobalTensorType::getElementBytes() const {
 Type SmemType::parse(AsmParser &parser) {
   SmallVector<int64_t> shape;
   Type elementType;
-  int64_t swizzle = 0;
+  int64_t swizzle = 0, pad = 0;
   if (parser.parseLess() || parser.parseDimensionList(shape, /*allowDynamic=*/false) ||
       parser.parseType(elementType))
     return {};
-  if (succeeded(parser.parseOptionalComma())) {
-    if (parser.parseKeyword("swizzle") || parser.parseEqual() || parser.parseInteger(swizzle))
+  while (succeeded(parser.parseOptionalComma())) {
+    StringRef key;
+    if (parser.parseKeyword(&key) || parser.parseEqual())
+      return {};
+    if (key != "swizzle" && key != "pad") {
+      parser.emitError(parser.getCurrentLocation(), "expected 'swizzle' or 'pad', got '")
+          << key << "'";
+      return {};
+    }
+    if (parser.parseInteger(key == "swizzle" ? swizzle : pad))
       return {};
   }
   if (parser.parseGreater())
     return {};
   return SmemType::getChecked([&] { return parser.emitError(parser.getNameLoc()); },
-                              parser.getContext(), shape, elementType, swizzle);
+                              parser.getContext(), shape, elementType, swizzle, pad);
 }
 
 void SmemType::print(AsmPrinter &printer) const {
@@ -177,11 +185,18 @@ void SmemType::print(AsmPrinter &printer) const {
   printer << getElementType();
   if (getSwizzle())
     printer << ", swizzle = " << getSwizzle();
+  if (getPad())
+    printer << ", pad = " << getPad();
   printer << '>';
 }
 
 LogicalResult SmemType::verify(function_ref<InFlightDiagnostic()> emitError,
-                               ArrayRef<int64_t> shape, Type elementType, int64_t swizzle) {
+                               ArrayRef<int64_t> shape, Type elementType, int64_t swizzle,
+                               int64_t pad) {
+  if (pad < 0)
+    return emitError() << "expected a non-negative pad, got " << pad;
+  if (pad && swizzle)
+    return emitError() << "expected either a swizzle or a pad, not both";
   if (shape.empty())
     return emitError() << "expected a shared buffer of rank 1 or more";
   for (int64_t extent : shape)
@@ -200,6 +215,21 @@ LogicalResult SmemType::verify(function_ref<InFlightDiagnostic()> emitError,
                          << rowBytes << " bytes";
   }
   return success();
+}
+
+SmallVector<int64_t> SmemType::getElementStrides() const {
+  ArrayRef<int64_t> shape = getShape();
+  SmallVector<int64_t> strides(shape.size(), 1);
+  int64_t stride = 1;
+  for (int dim = shape.size() - 1; dim >= 0; --dim) {
+    strides[dim] = stride;
+    stride *= shape[dim] + (dim == int(shape.size()) - 1 ? getPad() : 0);
+  }
+  return strides;
+}
+
+int64_t SmemType::getSizeInBytes() const {
+  return getElementStrides().front() * getShape().front() * getElementBytes();
 }
 
 int64_t SmemType::getNumElements() const {

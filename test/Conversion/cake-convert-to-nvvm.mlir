@@ -171,9 +171,27 @@ cake.kernel @reduce(%x: f32, %k: i32)
 
 // -----
 
+// Padding: rows of 64 + 4 floats (272 bytes); the buffer takes 16 x 272 bytes.
+// CHECK-LABEL: gpu.func @padded
+// CHECK-DAG: %[[C272:.*]] = arith.constant 272 : i64
+// CHECK-DAG: %[[C4:.*]] = arith.constant 4 : i64
+// CHECK-DAG: arith.muli %{{.*}}, %[[C272]] : i64
+// CHECK-DAG: arith.muli %{{.*}}, %[[C4]] : i64
+// CHECK: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xf32>
+cake.kernel @padded() attributes {target = "sm_80", block = array<i64: 32>, grid = affine_map<() -> (1)>} {
+  %c4 = arith.constant 4 : index
+  %t = cake.thread_id x
+  %s = cake.alloc_smem : !cake.smem<16x64xf32, pad = 4>
+  %v = cake.load %s[%t, %c4] : !cake.smem<16x64xf32, pad = 4> -> vector<4xf32>
+  cake.return
+}
+
+// -----
+
 // No kernel: nothing to do, the module is unchanged.
 // CHECK-LABEL: func.func @untouched
 // CHECK-NOT: gpu.module
 func.func @untouched() {
   return
 }
+

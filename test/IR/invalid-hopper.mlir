@@ -1009,3 +1009,16 @@ cake.kernel @k() attributes {target = "sm_90a", block = array<i64: 128>, grid = 
   cake.named_barrier 2, threads 40
   cake.return
 }
+
+// -----
+
+cake.kernel @k(%a: !cake.tensor<[M, K], f32> {cake.name = "a"},
+               %ta: !cake.tma<[M, K], f32, box [16, 32]> {cake.describes = "a"})
+    attributes {target = "sm_90a", block = array<i64: 128>, symbols = ["M", "K"], grid = affine_map<()[m, k] -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %buf = cake.alloc_smem : !cake.smem<16x32xf32, pad = 4>
+  %bars = cake.mbarrier.alloc : !cake.mbarriers<1>
+  // expected-error @+1 {{'cake.tma.load' op expected an unpadded destination (TMA moves dense boxes), got pad = 4}}
+  cake.tma.load %ta[%c0, %c0], %buf[], %bars[%c0] : !cake.tma<[M, K], f32, box [16, 32]>, !cake.smem<16x32xf32, pad = 4>, !cake.mbarriers<1>
+  cake.return
+}

@@ -459,3 +459,37 @@ cake.kernel @k()
     attributes {target = "sm_90a", block = array<i64: 32>, grid = affine_map<() -> (1)>} {
   llvm.unreachable
 }
+
+// -----
+
+func.func @types() {
+  // expected-error @+1 {{expected a non-negative pad, got -4}}
+  %0 = "test.op"() : () -> !cake.smem<16x64xf32, pad = -4>
+  return
+}
+
+// -----
+
+func.func @types() {
+  // expected-error @+1 {{expected either a swizzle or a pad, not both}}
+  %0 = "test.op"() : () -> !cake.smem<16x64xf16, swizzle = 128, pad = 8>
+  return
+}
+
+// -----
+
+func.func @types() {
+  // expected-error @+1 {{expected 'swizzle' or 'pad', got 'padding'}}
+  %0 = "test.op"() : () -> !cake.smem<16x64xf32, padding = 4>
+  return
+}
+
+// -----
+
+cake.kernel @k() attributes {target = "sm_80", block = array<i64: 32>, grid = affine_map<() -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %s = cake.alloc_smem : !cake.smem<16x64xf32, pad = 1>
+  // expected-error @+1 {{'cake.load' op expected the pad (1) to be a multiple of the vector width (4), else padded rows are misaligned}}
+  %v = cake.load %s[%c0, %c0] : !cake.smem<16x64xf32, pad = 1> -> vector<4xf32>
+  cake.return
+}

@@ -76,3 +76,10 @@ cake.kernel @reductions(%x: !cake.tensor<[N], f32>)
   %c, %ci = cake.warp_arg_reduce argmax %v, %k {lanes = 16 : i64} : f32, i32
   cake.return
 }
+
+// CHECK-LABEL: cake.kernel @padded
+// CHECK: cake.alloc_smem : !cake.smem<16x64xf32, pad = 4>
+cake.kernel @padded() attributes {target = "sm_80", block = array<i64: 32>, grid = affine_map<() -> (1)>} {
+  %s = cake.alloc_smem : !cake.smem<16x64xf32, pad = 4>
+  cake.return
+}

@@ -39,20 +39,25 @@ def Cake_TensorType : Cake_Type<"GlobalTensor", "tensor"> {
 def Cake_SmemType : Cake_Type<"Smem", "smem"> {
   let summary = "a statically shaped shared-memory buffer with an optional swizzle";
   let description = [{
-    A buffer in the block's shared memory, row-major, with a static shape. `swizzle` (32, 64 or 128
-    bytes) XORs the 16-byte chunk index inside each swizzle row with the row index, as the TMA unit and
-    wgmma expect, so that column accesses are free of bank conflicts; loads and stores compute swizzled
-    addresses, the user indexes logically.
+    A buffer in the block's shared memory, row-major, with a static shape. The layout is part of the
+    type, so every access computes the same addresses and the verifier and cost model see them:
+    `swizzle` (32, 64 or 128 bytes) XORs the 16-byte chunk index inside each swizzle row with the row
+    index, as the TMA unit and wgmma expect; `pad` (elements) follows every innermost row with
+    padding, the classic way to spread a column walk over the banks. Both keep column accesses free
+    of bank conflicts; loads and stores compute the addresses, the user indexes logically. A buffer
+    has one or the other (TMA and wgmma need swizzled, unpadded buffers).
 
     ```mlir
     !cake.smem<64x64xf32>
     !cake.smem<128x64xf16, swizzle = 128>
+    !cake.smem<16x64xf32, pad = 4>
     ```
   }];
   let parameters = (ins
     ArrayRefParameter<"int64_t">:$shape,
     "::mlir::Type":$elementType,
-    DefaultValuedParameter<"int64_t", "0">:$swizzle
+    DefaultValuedParameter<"int64_t", "0">:$swizzle,
+    DefaultValuedParameter<"int64_t", "0">:$pad
   );
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
@@ -60,7 +65,10 @@ def Cake_SmemType : Cake_Type<"Smem", "smem"> {
     unsigned getRank() const { return getShape().size(); }
     int64_t getNumElements() const;
     unsigned getElementBytes() const;
-    int64_t getSizeInBytes() const { return getNumElements() * getElementBytes(); }
+    /// Bytes the buffer occupies, padding included.
+    int64_t getSizeInBytes() const;
+    /// Element strides of each dimension (the innermost rows are `pad` elements longer).
+    ::llvm::SmallVector<int64_t> getElementStrides() const;
     /// Alignment the buffer needs: the swizzle's repeat (8 rows of `swizzle` bytes) or 16 bytes.
     int64_t getAlignment() const { return getSwizzle() ? 8 * getSwizzle() : 16; }
   }];
