@@ -309,7 +309,7 @@ def run_verify(cake_opt, text, timeout):
     if proc.returncode == 0:
         return "ok", records
     rules = [r["rule"] for r in records]
-    if rules and all(r in ("verifier", "error") for r in rules):
+    if all(r is None for r in rules):
         return "parse-error", records
     return "findings", records
 
@@ -345,7 +345,7 @@ def main():
                 caught = rule in rules
                 results.append({"base": base, "mutant": name, "family": family.__name__[4:],
                                 "expected": rule, "status": status, "caught": caught,
-                                "rules": sorted(set(rules))})
+                                "rules": sorted({r for r in rules if r})})
                 key = (base, rule)
                 emitted[key] = emitted.get(key, 0)
                 if caught and args.emit_corpus and emitted[key] < args.per_rule:

@@ -1,4 +1,4 @@
-"""The one command line: ``cake evolve|db|report|batch-export|batch-ingest`` (docs/Harness.md).
+"""The one command line: ``cake evolve|db|report|batch-export|batch-ingest|calibrate`` (docs/Harness.md).
 
 Exit codes: 0 done; 2 bad task file, arguments or configuration; 3 run aborted by its policy (LLM
 endpoint unreachable or answering garbage); 4 a tool binary is missing; 5 no GPU for the local
@@ -77,6 +77,10 @@ def parser():
 
 
 def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["calibrate"]:  # its own parser: docs/CostModel.md
+        from . import calibrate
+        return calibrate.main(argv[1:])
     args = parser().parse_args(argv)
     try:
         if args.cmd != "evolve" and not os.path.exists(args.db):

@@ -1,13 +1,15 @@
-"""The cost-model hook: ``cake-opt X <cost flag>`` printing a JSON cost report (not built yet).
+"""The cost-model hook: ``cake-opt X --cake-print-cost="sizes=... json=-"`` printing a JSON cost report.
 
 The harness probes cake-opt once; without the flag every candidate's cost is recorded as
 ``{"status": "unavailable"}`` and nothing is predicted. With it, the report (a JSON object on stdout
 or stderr, optionally ``{"kernels": [...]}``) is stored whole, and ``predicted_ms`` is taken from the
 first of ``predicted_time_ms``, ``predicted_ms``, ``time_ms`` or ``predicted_time_s`` x 1e3.
-``CAKE_COST_ARGS`` gives the arguments; ``{sizes}`` in it becomes the shape as ``M=..,N=..``.
+``CAKE_COST_ARGS`` gives the arguments (split like a shell line); ``{sizes}`` in it becomes the
+shape as ``M=..,N=..``. docs/CostModel.md describes the report.
 """
 import json
 import os
+import shlex
 
 from .tools import run_step
 
@@ -43,11 +45,12 @@ def cost(toolchain, ir_path, shapes, timeout):
     """
     if not toolchain.features()["cost_report"]:
         return dict(UNAVAILABLE)
-    template = os.environ.get("CAKE_COST_ARGS", toolchain.COST_FLAG + "=sizes={sizes}")
+    # One argument: the pass's options, the report as JSON on stdout (remarks go to stderr).
+    template = os.environ.get("CAKE_COST_ARGS", "'" + toolchain.COST_FLAG + "=sizes={sizes} json=-'")
     reports, preds = [], []
     for shape in shapes:
         sizes = ",".join(f"{k}={v}" for k, v in shape.items())
-        argv = [toolchain.path("cake-opt"), ir_path] + template.format(sizes=sizes).split() + ["-o", os.devnull]
+        argv = [toolchain.path("cake-opt"), ir_path] + shlex.split(template.format(sizes=sizes)) + ["-o", os.devnull]
         res = run_step("cost", argv, timeout)
         report = _extract(res.stdout) or _extract(res.stderr) if res.ok else None
         if report is None:

@@ -21,14 +21,16 @@ class EvaluatorTest(util.TempDir):
         t = task("gemm")
         ev = self.evaluator(t).prepare(t.instantiate(t.start_genome()))
         self.assertEqual(ev.status, "compiled", ev.failure)
-        self.assertEqual(ev.cost["status"], "unavailable")
+        self.assertEqual(ev.cost["status"], "ok")  # cake-print-cost: one report per task shape
+        self.assertGreater(ev.cost["predicted_ms"], 0)
+        self.assertEqual(len(ev.cost["report"]), len(t.shapes))
         c = ev.compile
         self.assertGreater(c["registers"], 0)
         self.assertEqual(c["smem_bytes"], 2 * 16 * 64 * 4)
         self.assertEqual(c["spill_stores"], 0)
         self.assertTrue(os.path.exists(c["cubin"]))
         self.assertEqual(c["symbols"], ["M", "N", "K"])
-        self.assertEqual([s["step"] for s in ev.steps], ["verify", "compile"])
+        self.assertEqual([s["step"] for s in ev.steps], ["verify", "cost", "compile"])
 
     def test_verify_error_has_line_and_op(self):
         t = task("vector_add")

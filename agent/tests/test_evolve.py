@@ -25,17 +25,18 @@ class EvolveTest(util.TempDir):
         rc, out, err = self.evolve("--backend", "model-only", "--candidates", "6", "--generation", "3",
                                    "--rng-seed", "1")
         self.assertEqual(rc, 0, err)
-        self.assertIn("no cost model", out)
-        self.assertIn("nothing is ranked", out)
+        # With cake-print-cost in cake-opt, model-only fitness is the predicted time, never a measurement.
+        self.assertIn("fitness = the cost model's predicted time (not a measurement)", out)
+        self.assertIn("PREDICTED by the cost model", out)
         db = util.open_db(self, self.db)
         rows = db.candidates(1)
         self.assertEqual(len(rows), 6)
         self.assertEqual({r["status"] for r in rows}, {"compiled"})
-        self.assertTrue(all(r["fitness"] is None for r in rows))  # no invented fitness
+        self.assertTrue(all(r["fitness"] > 0 for r in rows))  # predicted ms
         self.assertEqual(len({r["ir_hash"] for r in rows}), 6)
         self.assertEqual(db.q("PRAGMA journal_mode")[0][0], "wal")
         self.assertEqual(db.q("SELECT COUNT(*) FROM compile_facts")[0][0], 6)
-        self.assertEqual({r[0] for r in db.q("SELECT status FROM cost_reports")}, {"unavailable"})
+        self.assertEqual({r[0] for r in db.q("SELECT status FROM cost_reports")}, {"ok"})
         # --resume continues the same run to a larger budget, never repeating a candidate.
         rc, out, err = util.run_cli("evolve", "--db", self.db, "--resume", "--bin", util.BIN, "--quiet",
                                     "--candidates", "9", "--generation", "3")
@@ -60,7 +61,6 @@ class EvolveTest(util.TempDir):
         with open(html_path) as f:
             page = f.read()
         self.assertIn("<svg", page)
-        self.assertIn("no candidate has a fitness", page)
         self.assertNotIn("<script", page)
 
     def test_failures_are_recorded_and_the_run_goes_on(self):

@@ -1,7 +1,11 @@
 //===- CostExpr.cpp - symbolic cost expressions ---------------------------===//
 #include "Cake/Analysis/CostExpr.h"
 
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
+
+#include <functional>
 
 #include <cmath>
 
@@ -66,6 +70,48 @@ static bool isAssociative(Expr::Kind kind) {
          kind == Expr::Kind::Min;
 }
 
+static bool isNonNegative(const Expr &e);
+
+/// Structural equality.
+static bool equal(const Expr &a, const Expr &b) {
+  if (a.getKind() != b.getKind())
+    return false;
+  if (a.isConst())
+    return a.getConst() == b.getConst();
+  return a.sameAs(b);
+}
+
+/// Splits `c * rest` into (c, rest); (1, e) otherwise.
+static std::pair<double, Expr> splitCoefficient(const Expr &e) {
+  if (e.getKind() == Expr::Kind::Mul) {
+    llvm::ArrayRef<Expr> ops = e.getOperands();
+    if (ops.size() >= 2 && ops[0].isConst()) {
+      Expr rest = ops[1];
+      for (const Expr &o : ops.drop_front(2))
+        rest = rest * o;
+      return {ops[0].getConst(), rest};
+    }
+  }
+  return {1.0, e};
+}
+
+/// c1 * X + c2 * X -> (c1 + c2) * X, keeping the first occurrence's position.
+static llvm::SmallVector<Expr, 2> combineLikeTerms(llvm::ArrayRef<Expr> terms) {
+  llvm::SmallVector<std::pair<double, Expr>, 4> groups;
+  for (const Expr &t : terms) {
+    auto [c, rest] = splitCoefficient(t);
+    auto it = llvm::find_if(groups, [&](auto &g) { return equal(g.second, rest); });
+    if (it != groups.end())
+      it->first += c;
+    else
+      groups.push_back({c, rest});
+  }
+  llvm::SmallVector<Expr, 2> out;
+  for (auto &[c, rest] : groups)
+    out.push_back(c == 1 ? rest : Expr(c) * rest);
+  return out;
+}
+
 Expr Expr::make(Kind kind, llvm::SmallVector<Expr, 2> operands) {
   // Flatten associative operators and fold their constants into one.
   if (isAssociative(kind)) {
@@ -85,11 +131,13 @@ Expr Expr::make(Kind kind, llvm::SmallVector<Expr, 2> operands) {
       add(o);
     if (kind == Kind::Mul && constant && *constant == 0)
       return Expr(0.0);
+    if (kind == Kind::Add && flat.size() > 1)
+      flat = combineLikeTerms(flat);
     bool neutral = constant && ((kind == Kind::Add && *constant == 0) ||
                                 (kind == Kind::Mul && *constant == 1));
-    // Sizes are never negative: max(0, size-only products) is the product.
+    // Sizes are never negative: max(0, x) is x for x built from sizes without subtraction.
     if (kind == Kind::Max && constant && *constant == 0 && flat.size() == 1 &&
-        (flat[0].getKind() == Kind::Size))
+        isNonNegative(flat[0]))
       neutral = true;
     if (constant && !neutral)
       flat.insert(kind == Kind::Mul ? flat.begin() : flat.end(), Expr(*constant));
@@ -116,6 +164,36 @@ Expr Expr::make(Kind kind, llvm::SmallVector<Expr, 2> operands) {
   n->operands = std::move(operands);
   return Expr(std::shared_ptr<const Node>(std::move(n)));
 }
+
+llvm::ArrayRef<Expr> Expr::getOperands() const { return node->operands; }
+
+bool Expr::sameAs(const Expr &other) const {
+  if (node == other.node)
+    return true;
+  if (getKind() != other.getKind() || node->value != other.node->value ||
+      node->name != other.node->name || node->operands.size() != other.node->operands.size())
+    return false;
+  for (auto [a, b] : llvm::zip(node->operands, other.node->operands))
+    if (!a.sameAs(b))
+      return false;
+  return true;
+}
+
+bool Expr::isNonNegativeImpl() const {
+  switch (getKind()) {
+  case Kind::Const:
+    return getConst() >= 0;
+  case Kind::Size:
+  case Kind::Param:
+    return true;
+  case Kind::Sub:
+    return false;
+  default:
+    return llvm::all_of(node->operands, [](const Expr &o) { return o.isNonNegativeImpl(); });
+  }
+}
+
+static bool isNonNegative(const Expr &e) { return e.isNonNegativeImpl(); }
 
 namespace mlir::cake::cost {
 Expr operator+(Expr a, Expr b) { return Expr::make(Expr::Kind::Add, {a, b}); }

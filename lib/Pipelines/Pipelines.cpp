@@ -1,6 +1,7 @@
 //===- Pipelines.cpp - named cake pipelines -------------------------------===//
 #include "Cake/Pipelines/Pipelines.h"
 #include "Cake/Conversion/Passes.h"
+#include "Cake/Transforms/Passes.h"
 
 #include "mlir/Pass/PassRegistry.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -31,4 +32,9 @@ void mlir::cake::registerCakePipelines() {
         // Registration cannot fail here; a missing upstream pass shows when the pipeline runs.
         (void)buildLowerToNVVMPipeline(pm, options);
       });
+  PassPipelineRegistration<>(
+      "cake-verify",
+      "Run every cake-verify-* pass (target, smem, roles, mbarrier, pipeline); stops after the "
+      "first pass with findings",
+      [](OpPassManager &pm) { buildVerifyPipeline(pm); });
 }

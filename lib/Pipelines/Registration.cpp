@@ -4,9 +4,11 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Cake/Pipelines/Registration.h"
+#include "Cake/Analysis/Passes.h"
 #include "Cake/Conversion/Passes.h"
 #include "Cake/IR/CakeDialect.h"
 #include "Cake/Pipelines/Pipelines.h"
+#include "Cake/Transforms/Passes.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
@@ -32,7 +34,9 @@ void cake::registerAllDialects(DialectRegistry &registry) {
 void cake::registerCakePasses() {
   // Pipeline registration aborts when repeated; hosts may call this more than once.
   static bool registered = [] {
+    registerCakeAnalysisPasses();
     registerCakeConversionPasses();
+    registerCakeTransformsPasses();
     registerCakePipelines();
     return true;
   }();

@@ -10,8 +10,9 @@ using namespace mlir;
 using namespace mlir::cake;
 
 InFlightDiagnostic mlir::cake::emitFinding(Operation *op, StringRef rule) {
-  InFlightDiagnostic diag = op->emitOpError();
-  diag << "[" << rule << "] ";
+  // Like emitOpError, without the dump of the whole op (the notes point at what matters).
+  InFlightDiagnostic diag = mlir::emitError(op->getLoc());
+  diag << "'" << op->getName() << "' op [" << rule << "] ";
   return diag;
 }
 
@@ -23,7 +24,8 @@ void mlir::cake::attachFix(InFlightDiagnostic &diag, Operation *op, StringRef ru
     MLIRContext *ctx = op->getContext();
     NamedAttribute entries[] = {
         NamedAttribute(StringAttr::get(ctx, "hint"), StringAttr::get(ctx, text)),
-        NamedAttribute(StringAttr::get(ctx, "op"), StringAttr::get(ctx, op->getName().getStringRef())),
+        NamedAttribute(StringAttr::get(ctx, "op"),
+                       StringAttr::get(ctx, op->getName().getStringRef())),
         NamedAttribute(StringAttr::get(ctx, "rule"), StringAttr::get(ctx, rule))};
     d->getMetadata().push_back(DiagnosticArgument(DictionaryAttr::get(ctx, entries)));
   }
@@ -91,10 +93,8 @@ void mlir::cake::printDiagnosticAsJson(Diagnostic &diag, llvm::raw_ostream &os) 
       text = text.substr(end + 2);
     }
   }
-  if (rule.empty())
-    rule = opName.empty() ? severityName(diag.getSeverity()).str() : "verifier";
-
-  record["rule"] = rule;
+  // Only findings have a rule id; op verifier and parser errors have none.
+  record["rule"] = rule.empty() ? llvm::json::Value(nullptr) : llvm::json::Value(rule);
   record["severity"] = severityName(diag.getSeverity()).str();
   addLocation(record, diag.getLocation());
   record["op"] = opName.empty() ? llvm::json::Value(nullptr) : llvm::json::Value(opName);
@@ -102,6 +102,9 @@ void mlir::cake::printDiagnosticAsJson(Diagnostic &diag, llvm::raw_ostream &os) 
   llvm::json::Array notes;
   for (Diagnostic &note : diag.getNotes()) {
     std::string noteText = note.str();
+    // MLIR's dump of the op (mlir-print-op-on-diagnostic) is for people; the location says it.
+    if (StringRef(noteText).starts_with("see current operation:"))
+      continue;
     if (StringRef(noteText).starts_with(kFixNotePrefix)) {
       if (hint.empty())
         hint = StringRef(noteText).drop_front(kFixNotePrefix.size()).str();

@@ -196,9 +196,9 @@ std::vector<Lat> ThreadModel::compute(Value v, unsigned depth) {
     if (isa_and_nonnull<KernelOp>(owner))
       return uniform(v);
     if (auto loop = dyn_cast_or_null<scf::ForOp>(owner)) {
-      if (arg == loop.getInductionVar() &&
-          invariant(evalAt(loop.getLowerBound(), depth)) &&
-          invariant(evalAt(loop.getUpperBound(), depth)) && invariant(evalAt(loop.getStep(), depth)))
+      if (arg == loop.getInductionVar() && invariant(evalAt(loop.getLowerBound(), depth)) &&
+          invariant(evalAt(loop.getUpperBound(), depth)) &&
+          invariant(evalAt(loop.getStep(), depth)))
         return uniform(v);
     }
     return all(Lat::varying());
@@ -321,14 +321,16 @@ std::vector<Lat> ThreadModel::computeOp(Operation *op, unsigned resultNumber, un
       out[t] = allInvariant ? Lat::sym(0) : Lat::varying();
     }
     // Uniform results of invariant operands share one symbol.
-    if (allInvariant && llvm::any_of(out, [](const Lat &l) { return l.kind == Lat::Sym && l.value == 0; }))
+    if (allInvariant &&
+        llvm::any_of(out, [](const Lat &l) { return l.kind == Lat::Sym && l.value == 0; }))
       return uniform(v);
     return out;
   }
 
   // Other side-effect-free ops without regions: uniform when every operand is.
   if (op->getNumRegions() == 0 && isMemoryEffectFree(op) &&
-      llvm::all_of(op->getOperands(), [&](Value operand) { return invariant(evalAt(operand, depth)); }))
+      llvm::all_of(op->getOperands(),
+                   [&](Value operand) { return invariant(evalAt(operand, depth)); }))
     return uniform(v);
   return all(Lat::varying());
 }
@@ -387,7 +389,8 @@ ArrayRef<Reach> ThreadModel::reachRegion(Region *region) {
     // Same as the op.
   } else if (auto role = dyn_cast<RoleOp>(parent)) {
     for (int64_t t = 0; t < numThreads; ++t)
-      if (t / 32 < role.getFirst() || t / 32 >= role.getLast())
+      if (t / 32 < static_cast<int64_t>(role.getFirst()) ||
+          t / 32 >= static_cast<int64_t>(role.getLast()))
         out[t] = Reach{Reach::Never, {}};
   } else if (auto ifOp = dyn_cast<scf::IfOp>(parent)) {
     bool thenRegion = region == &ifOp.getThenRegion();

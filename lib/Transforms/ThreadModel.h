@@ -44,9 +44,7 @@ struct Reach {
   Kind kind = Always;
   /// Cond: the uniform conditions (+id: symbol true, -id: symbol false), sorted.
   llvm::SmallVector<int64_t, 2> conds;
-  bool operator==(const Reach &other) const {
-    return kind == other.kind && conds == other.conds;
-  }
+  bool operator==(const Reach &other) const { return kind == other.kind && conds == other.conds; }
   bool operator!=(const Reach &other) const { return !(*this == other); }
 };
 

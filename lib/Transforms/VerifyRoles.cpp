@@ -32,7 +32,7 @@ static bool isWarpCollective(Operation *op) {
 }
 
 namespace {
-struct CakeVerifyRolesPass : impl::CakeVerifyRolesPassBase<CakeVerifyRolesPass> {
+struct CakeVerifyRolesPass : cake::impl::CakeVerifyRolesPassBase<CakeVerifyRolesPass> {
   void runOnOperation() override {
     bool ok = true;
     getOperation()->walk([&](KernelOp kernel) { ok &= verifyKernel(kernel); });
@@ -136,8 +136,8 @@ struct CakeVerifyRolesPass : impl::CakeVerifyRolesPassBase<CakeVerifyRolesPass> 
         InFlightDiagnostic diag = emitFinding(op, "roles.divergent-barrier")
                                   << "expected a block-wide barrier to be reached by every thread, "
                                      "but it is under control flow that depends on the thread";
-        diag.attachNote(divergent->getLoc()) << "this " << divergent->getName()
-                                             << " depends on the thread";
+        diag.attachNote(divergent->getLoc())
+            << "this " << divergent->getName() << " depends on the thread";
         attachFix(diag, op, "roles.divergent-barrier",
                   "move the barrier after the end of the divergent region");
       }
@@ -147,6 +147,10 @@ struct CakeVerifyRolesPass : impl::CakeVerifyRolesPassBase<CakeVerifyRolesPass> 
     kernel.walk([&](Operation *op) {
       int64_t group = isWarpgroupCollective(op) ? 128 : isWarpCollective(op) ? 32 : 0;
       if (!group)
+        return;
+      // A misaligned wgmma role is reported once, as roles.wgmma-warpgroup.
+      if (auto role = op->getParentOfType<RoleOp>();
+          role && group == 128 && (role.getFirst() % 4 != 0 || role.getLast() % 4 != 0))
         return;
       Executors ex = model.executors(op);
       if (!ex.exact)

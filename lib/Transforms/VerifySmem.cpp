@@ -24,7 +24,7 @@ struct Allocation {
 /// Notes at this many of the biggest allocations.
 constexpr unsigned kMaxNotes = 3;
 
-struct CakeVerifySmemPass : impl::CakeVerifySmemPassBase<CakeVerifySmemPass> {
+struct CakeVerifySmemPass : cake::impl::CakeVerifySmemPassBase<CakeVerifySmemPass> {
   void runOnOperation() override {
     bool failed = false;
     getOperation()->walk([&](KernelOp kernel) { failed |= !verifyKernel(kernel); });
@@ -62,8 +62,9 @@ struct CakeVerifySmemPass : impl::CakeVerifySmemPassBase<CakeVerifySmemPass> {
       used += a.bytes;
       allocations.push_back(std::move(a));
     });
-    llvm::stable_sort(allocations,
-                      [](const Allocation &a, const Allocation &b) { return a.bytes > b.bytes; });
+    llvm::sort(allocations, [](const Allocation &a, const Allocation &b) {
+      return a.bytes != b.bytes ? a.bytes > b.bytes : a.offset < b.offset;
+    });
 
     InFlightDiagnostic diag = emitFinding(kernel, "smem.over-limit")
                               << "expected at most " << limit << " bytes of shared memory on "

@@ -62,20 +62,23 @@ std::optional<Requirement> getRequirement(Operation *op) {
   return std::nullopt;
 }
 
-struct CakeVerifyTargetPass : impl::CakeVerifyTargetPassBase<CakeVerifyTargetPass> {
+struct CakeVerifyTargetPass : cake::impl::CakeVerifyTargetPassBase<CakeVerifyTargetPass> {
   void runOnOperation() override {
     bool ok = true;
     getOperation()->walk([&](KernelOp kernel) {
       StringRef target = kernel.getTarget();
+      bool noted = false;
       auto report = [&](Operation *op, const Requirement &req) {
         ok = false;
         InFlightDiagnostic diag = emitFinding(op, req.rule)
-                                  << req.feature << " needs " << llvm::join(req.targets, " or ")
-                                  << ", got " << target;
-        diag.attachNote(kernel.getLoc()) << "the kernel's target is set here";
+                                  << "expected a target with " << req.feature << " ("
+                                  << llvm::join(req.targets, ", ") << "), got " << target;
+        if (!noted) // once per kernel: the notes would all point at the same line
+          diag.attachNote(kernel.getLoc()) << "the kernel's target is set here";
+        noted = true;
         std::string hint = "set target = \"" + req.targets.front().str() + "\" on @" +
-                           kernel.getSymName().str() + ", or use an op that " +
-                           target.str() + " has";
+                           kernel.getSymName().str() + ", or use an op that " + target.str() +
+                           " has";
         attachFix(diag, op, req.rule, hint);
       };
       if (kernel.getCluster() && !llvm::is_contained(kHopper, target))

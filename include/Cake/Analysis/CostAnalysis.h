@@ -60,7 +60,7 @@ struct CostReport {
   std::string bound, boundUnit, evidence;
   llvm::MapVector<llvm::StringRef, double> termsMs; ///< every candidate of the max, ms
   llvm::MapVector<llvm::StringRef, double> flops, unitWork, bytes;
-  int64_t blocks = 0, blocksPerSm = 0, busiestSmBlocks = 0, registers = 0, sharedBytes = 0;
+  int64_t threadsPerBlock = 0, blocks = 0, blocksPerSm = 0, busiestSmBlocks = 0, registers = 0, sharedBytes = 0;
   std::string registersSource, occupancyLimit;
   double waves = 0, tailEfficiency = 0, blockLatencyUs = 0, syncShare = 0;
   llvm::json::Value model = nullptr;  ///< the time in seconds as an expression over parameters

@@ -59,6 +59,11 @@ public:
   llvm::json::Value toJSON() const;
 
   struct Node;
+  /// True when the expression cannot be negative (no subtraction, no negative constant).
+  bool isNonNegativeImpl() const;
+  /// Structural equality.
+  bool sameAs(const Expr &other) const;
+  llvm::ArrayRef<Expr> getOperands() const;
 
 private:
   explicit Expr(std::shared_ptr<const Node> node) : node(std::move(node)) {}

@@ -23,7 +23,8 @@ struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
 /// gpu-module-to-binary. Fails if a pass it needs is not registered.
 LogicalResult buildLowerToNVVMPipeline(OpPassManager &pm, const LowerToNVVMOptions &options);
 
-/// Registers `cake-lower-to-nvvm` with the pass registry (cake-opt --help lists it).
+/// Registers `cake-lower-to-nvvm` and `cake-verify` with the pass registry (cake-opt --help
+/// lists them).
 void registerCakePipelines();
 
 } // namespace mlir::cake

@@ -20,7 +20,8 @@ void registerCakeDialect(DialectRegistry &registry);
 /// models (needed to serialize to PTX) and the cake dialect.
 void registerAllDialects(DialectRegistry &registry);
 
-/// Registers the cake passes and the cake-lower-to-nvvm pipeline; later calls do nothing.
+/// Registers the cake passes (conversion, cake-verify-*) and the cake-lower-to-nvvm and
+/// cake-verify pipelines; later calls do nothing.
 void registerCakePasses();
 
 /// Registers every upstream pass plus the cake passes and pipelines; later calls do nothing.

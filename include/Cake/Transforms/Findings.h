@@ -28,9 +28,8 @@ void attachFix(InFlightDiagnostic &diag, Operation *op, llvm::StringRef rule,
 inline constexpr llvm::StringLiteral kFixNotePrefix = "fix: ";
 
 /// Renders one diagnostic as one line of JSON: rule, severity, file, line, col, op, message,
-/// notes [{file, line, col, message}] and hint. Diagnostics that are not findings get the rule
-/// "verifier" (op verifiers: the message starts with "'<op>' op ") or "error" / "warning" /
-/// "remark" / "note".
+/// notes [{file, line, col, message}] and hint. Diagnostics that are not findings (op verifier and
+/// parser errors) have a null rule and hint; op verifier errors still name their op.
 void printDiagnosticAsJson(Diagnostic &diag, llvm::raw_ostream &os);
 
 /// Makes `context` print every diagnostic as one JSON line on `os` instead of the text form.

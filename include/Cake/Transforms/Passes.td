@@ -65,8 +65,9 @@ def CakeVerifyMbarrierPass : Pass<"cake-verify-mbarrier"> {
   let description = [{
     For every `cake.mbarrier.alloc` array and every barrier index the kernel uses:
 
+    - `mbarrier.index-range`: a constant index outside the array;
     - `mbarrier.uninitialized`: arrive, expect-tx, wait or a TMA copy on an index no
-      `cake.mbarrier.init` initializes;
+      `cake.mbarrier.init` initializes, or a use before the init;
     - `mbarrier.init-threads`: an init executed by more than one thread;
     - `mbarrier.init-fence`: no `cake.fence.mbarrier_init` between the inits and the first use;
     - `mbarrier.init-barrier`: no block-wide barrier (`cake.barrier`, or `cake.pipeline.create`
@@ -103,8 +104,8 @@ def CakeVerifyPipelinePass : Pass<"cake-verify-pipeline"> {
     - `pipeline.consumer-count`: the threads executing `consumer_release` per iteration differ from
       `consumers` (when statically known);
     - `pipeline.commit-threads`: `producer_commit` executed by other than exactly one thread;
-    - `pipeline.slot-mismatch`: a stage index that is not the slot of the iteration the copy or
-      the wait names;
+    - `pipeline.slot-mismatch`: a constant stage index, or the slot of another iteration than the
+      one the copy completes on;
     - `pipeline.stage-count`: a stage buffer whose leading dimension is smaller than the stages.
   }];
 }

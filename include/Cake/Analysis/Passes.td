@@ -1,0 +1,49 @@
+//===- Passes.td - cake analysis passes --------------------*- tablegen -*-===//
+#ifndef CAKE_ANALYSIS_PASSES_TD
+#define CAKE_ANALYSIS_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def CakePrintCostPass : Pass<"cake-print-cost", "::mlir::ModuleOp"> {
+  let summary = "Predict each kernel's time with the analytical cost model; print remarks and a JSON report";
+  let description = [{
+    Runs `CostAnalysis` on every `cake.kernel` and binds it to the problem sizes and a hardware
+    profile (docs/CostModel.md). For each kernel it emits remarks: the predicted time, the bound
+    (`compute`, `memory`, `latency` or `sync`) with its evidence, occupancy and waves, FLOPs per
+    unit and bytes per memory level; remarks at the loops give their trip counts and, for TMA
+    pipelines, whether the stages hide the copy latency; remarks at memory accesses report
+    uncoalesced global accesses and shared-memory bank conflicts (simulated for one warp, with the
+    buffer's swizzle). With `json`, the cost report (schema `cake-cost-report`, version 1) goes to
+    a file or, with `json=-`, to stdout.
+
+    Without a value for a size the prediction needs, the pass warns with the names of the missing
+    sizes and reports per-size formulas (grid, FLOPs, bytes) instead of a time; it never predicts
+    from a default. An unknown profile, a profile with a missing field, a profile that does not
+    cover the kernel's target, or a malformed option is an error that names it.
+
+    The profile is `profile=` (a file, or a name looked up in the profile directory), else the
+    profile of the kernel's target in `profile-dir=`, `$CAKE_PROFILE_DIR`, or `share/cake/profiles`
+    of the build or install tree. Registers per thread come from `ptxas-report=` (the log of
+    `cake-translate --ptxas-log`, i.e. `ptxas -v`) when given, else from the warp roles' budgets
+    (setmaxnreg kernels run one block per SM), else an estimate.
+
+    ```
+    cake-opt k.mlir --cake-print-cost="sizes=M=8192,N=8192,K=8192 json=-" -o /dev/null
+    ```
+  }];
+  let options = [
+    Option<"sizes", "sizes", "std::string", "\"\"",
+           "Problem sizes as NAME=VALUE,NAME=VALUE (e.g. M=8192,N=8192,K=8192)">,
+    Option<"profile", "profile", "std::string", "\"\"",
+           "Hardware profile: a JSON file, or a name (h200) in the profile directory; "
+           "default: the profile of the kernel's target">,
+    Option<"profileDir", "profile-dir", "std::string", "\"\"",
+           "Directory of profiles (default $CAKE_PROFILE_DIR, else share/cake/profiles)">,
+    Option<"ptxasReport", "ptxas-report", "std::string", "\"\"",
+           "ptxas -v output (cake-translate --ptxas-log) giving the registers per thread">,
+    Option<"json", "json", "std::string", "\"\"",
+           "Write the JSON cost report to this file ('-': stdout)">
+  ];
+}
+
+#endif // CAKE_ANALYSIS_PASSES_TD

@@ -1,0 +1,365 @@
+//===- VerifyMbarrier.cpp - the mbarrier protocol -------------------------===//
+#include "ThreadModel.h"
+
+#include "Cake/IR/CakeOps.h"
+#include "Cake/Transforms/Findings.h"
+#include "Cake/Transforms/Passes.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/ADT/STLExtras.h"
+
+namespace mlir::cake {
+#define GEN_PASS_DEF_CAKEVERIFYMBARRIERPASS
+#include "Cake/Transforms/Passes.h.inc"
+} // namespace mlir::cake
+
+using namespace mlir;
+using namespace mlir::cake;
+
+namespace {
+/// One use of a barrier array at an index.
+struct Use {
+  Operation *op;
+  Value index;
+};
+
+std::string indexText(ThreadModel &model, Value index) {
+  if (std::optional<int64_t> c = model.getConstant(index))
+    return std::to_string(*c);
+  return "?";
+}
+
+/// Every op nested in `block` (at any depth).
+template <typename Fn> void walkBlock(Block *block, Fn fn) {
+  for (Operation &op : *block)
+    op.walk(fn);
+}
+
+struct BarrierArray {
+  MbarrierAllocOp alloc;
+  SmallVector<MbarrierInitOp> inits;
+  SmallVector<MbarrierArriveOp> arrives;
+  SmallVector<MbarrierArriveExpectTxOp> expects;
+  SmallVector<MbarrierWaitOp> waits;
+  SmallVector<TmaLoadOp> loads;
+};
+
+struct CakeVerifyMbarrierPass : cake::impl::CakeVerifyMbarrierPassBase<CakeVerifyMbarrierPass> {
+  void runOnOperation() override {
+    bool ok = true;
+    getOperation()->walk([&](KernelOp kernel) { ok &= verifyKernel(kernel); });
+    if (!ok)
+      signalPassFailure();
+  }
+
+  bool verifyKernel(KernelOp kernel) {
+    ThreadModel model(kernel);
+    DenseMap<Operation *, unsigned> order = getProgramOrder(kernel);
+    bool ok = true;
+    kernel.walk([&](MbarrierAllocOp alloc) {
+      BarrierArray bars{alloc, {}, {}, {}, {}, {}};
+      Value value = alloc.getBarriers();
+      for (Operation *user : value.getUsers()) {
+        if (auto init = dyn_cast<MbarrierInitOp>(user); init && init.getBarriers() == value)
+          bars.inits.push_back(init);
+        else if (auto arrive = dyn_cast<MbarrierArriveOp>(user);
+                 arrive && arrive.getBarriers() == value)
+          bars.arrives.push_back(arrive);
+        else if (auto expect = dyn_cast<MbarrierArriveExpectTxOp>(user);
+                 expect && expect.getBarriers() == value)
+          bars.expects.push_back(expect);
+        else if (auto wait = dyn_cast<MbarrierWaitOp>(user); wait && wait.getBarriers() == value)
+          bars.waits.push_back(wait);
+        else if (auto load = dyn_cast<TmaLoadOp>(user); load && load.getBarrier() == value)
+          bars.loads.push_back(load);
+      }
+      auto byOrder = [&](Operation *a, Operation *b) { return order.lookup(a) < order.lookup(b); };
+      llvm::sort(bars.inits, byOrder);
+      llvm::sort(bars.arrives, byOrder);
+      llvm::sort(bars.expects, byOrder);
+      llvm::sort(bars.waits, byOrder);
+      llvm::sort(bars.loads, byOrder);
+      ok &= verifyArray(model, order, bars);
+    });
+    return ok;
+  }
+
+  bool verifyArray(ThreadModel &model, DenseMap<Operation *, unsigned> &order, BarrierArray &bars) {
+    bool ok = true;
+    int64_t count = bars.alloc.getBarriers().getType().getCount();
+    SmallVector<Use> uses; // everything but the inits, in program order
+    for (auto op : bars.arrives)
+      uses.push_back({op, op.getIndex()});
+    for (auto op : bars.expects)
+      uses.push_back({op, op.getIndex()});
+    for (auto op : bars.waits)
+      uses.push_back({op, op.getIndex()});
+    for (auto op : bars.loads)
+      uses.push_back({op, op.getBarrierIndex()});
+    llvm::sort(uses,
+               [&](const Use &a, const Use &b) { return order.lookup(a.op) < order.lookup(b.op); });
+    auto same = [&](Value a, Value b) { return model.sameValue(a, b); };
+    auto unknownIndex = [&](Value index) { return !model.getConstant(index); };
+
+    // Indices inside the array.
+    SmallVector<std::pair<Operation *, Value>> indexed;
+    for (auto op : bars.inits)
+      indexed.push_back({op, op.getIndex()});
+    for (const Use &use : uses)
+      indexed.push_back({use.op, use.index});
+    for (auto [op, index] : indexed) {
+      std::optional<int64_t> c = model.getConstant(index);
+      if (!c || (*c >= 0 && *c < count))
+        continue;
+      ok = false;
+      InFlightDiagnostic diag = emitFinding(op, "mbarrier.index-range")
+                                << "expected a barrier index in [0, " << count << "), got " << *c;
+      diag.attachNote(bars.alloc.getLoc()) << "the array of " << count << " mbarriers";
+      attachFix(diag, op, "mbarrier.index-range",
+                "allocate more mbarriers (!cake.mbarriers<" + std::to_string(*c + 1) +
+                    ">) or use an index below " + std::to_string(count));
+    }
+
+    // Initialization: every index used is initialized, by one thread, then fenced and published.
+    bool anyInitCoversAll = llvm::any_of(
+        bars.inits, [&](MbarrierInitOp init) { return unknownIndex(init.getIndex()); });
+    SmallVector<std::string> reported;
+    for (const Use &use : uses) {
+      bool initialized = anyInitCoversAll || llvm::any_of(bars.inits, [&](MbarrierInitOp init) {
+                           return same(init.getIndex(), use.index);
+                         });
+      if (initialized)
+        continue;
+      std::string key = indexText(model, use.index);
+      if (llvm::is_contained(reported, key))
+        continue;
+      reported.push_back(key);
+      ok = false;
+      InFlightDiagnostic diag = emitFinding(use.op, "mbarrier.uninitialized")
+                                << "expected mbarrier " << key
+                                << " to be initialized by cake.mbarrier.init before use";
+      diag.attachNote(bars.alloc.getLoc()) << "the mbarriers are allocated here";
+      attachFix(diag, use.op, "mbarrier.uninitialized",
+                "in one thread (e.g. under thread_id == 0) add cake.mbarrier.init %bars[" + key +
+                    "], count <arriving threads> and cake.fence.mbarrier_init, then a "
+                    "cake.barrier before the first use");
+    }
+    for (MbarrierInitOp init : bars.inits) {
+      Executors ex = model.executors(init);
+      if (!ex.exact || ex.count() <= 1)
+        continue;
+      ok = false;
+      InFlightDiagnostic diag = emitFinding(init, "mbarrier.init-threads")
+                                << "expected one thread to initialize the mbarrier, got "
+                                << ex.count();
+      attachFix(diag, init, "mbarrier.init-threads",
+                "guard the init with scf.if on thread_id x == 0");
+    }
+    if (!bars.inits.empty() && !uses.empty()) {
+      Operation *lastInit = bars.inits.back();
+      Operation *firstUse = uses.front().op;
+      unsigned initAt = order.lookup(lastInit), useAt = order.lookup(firstUse);
+      if (useAt < initAt) {
+        ok = false;
+        InFlightDiagnostic diag = emitFinding(firstUse, "mbarrier.uninitialized")
+                                  << "expected the mbarrier to be initialized before this use";
+        diag.attachNote(lastInit->getLoc()) << "initialized only here, later";
+        attachFix(diag, firstUse, "mbarrier.uninitialized",
+                  "move the cake.mbarrier.init (with its fence and barrier) before the first use");
+      } else {
+        Operation *fence = nullptr, *barrier = nullptr;
+        getOperationBetween(order, initAt, useAt, fence, barrier);
+        if (!fence) {
+          ok = false;
+          InFlightDiagnostic diag = emitFinding(lastInit, "mbarrier.init-fence")
+                                    << "expected cake.fence.mbarrier_init between the mbarrier "
+                                       "initialization and its first use";
+          diag.attachNote(firstUse->getLoc()) << "first use here";
+          attachFix(diag, lastInit, "mbarrier.init-fence",
+                    "add cake.fence.mbarrier_init right after the init, in the same thread");
+        } else if (!barrier) {
+          ok = false;
+          InFlightDiagnostic diag = emitFinding(lastInit, "mbarrier.init-barrier")
+                                    << "expected a block-wide barrier (cake.barrier) between the "
+                                       "mbarrier initialization and its first use";
+          diag.attachNote(fence->getLoc()) << "fenced here";
+          diag.attachNote(firstUse->getLoc()) << "first use here, possibly by another thread";
+          attachFix(diag, lastInit, "mbarrier.init-barrier",
+                    "add cake.barrier after the init and fence, outside any role or "
+                    "thread-dependent condition");
+        }
+      }
+    }
+
+    // Transaction bytes: expect_tx against the copies in its region; copies without an expect.
+    for (MbarrierArriveExpectTxOp expect : bars.expects) {
+      int64_t bytes = expect.getBytes();
+      SmallVector<TmaLoadOp> local;
+      walkBlock(expect->getBlock(), [&](TmaLoadOp load) {
+        if (load.getBarrier() == bars.alloc.getBarriers() &&
+            same(load.getBarrierIndex(), expect.getIndex()))
+          local.push_back(load);
+      });
+      bool anywhere = llvm::any_of(bars.loads, [&](TmaLoadOp load) {
+        return same(load.getBarrierIndex(), expect.getIndex()) ||
+               unknownIndex(load.getBarrierIndex());
+      });
+      int64_t sum = 0;
+      for (TmaLoadOp load : local)
+        sum += load.getDescriptor().getType().getBoxBytes();
+      if ((local.empty() && (anywhere || bytes == 0)) || (!local.empty() && sum == bytes))
+        continue;
+      ok = false;
+      InFlightDiagnostic diag = emitFinding(expect, "mbarrier.tx-bytes")
+                                << "expected the transaction bytes to equal the " << sum
+                                << " bytes of the TMA copies completing on mbarrier "
+                                << indexText(model, expect.getIndex()) << ", got " << bytes;
+      for (TmaLoadOp load : local)
+        diag.attachNote(load.getLoc())
+            << "copies " << load.getDescriptor().getType().getBoxBytes() << " bytes";
+      attachFix(diag, expect, "mbarrier.tx-bytes",
+                local.empty() ? "issue the TMA copies completing on this barrier after the "
+                                "arrive, or set bytes 0"
+                              : "set bytes " + std::to_string(sum));
+    }
+    for (TmaLoadOp load : bars.loads) {
+      bool expected = llvm::any_of(bars.expects, [&](MbarrierArriveExpectTxOp expect) {
+        return same(expect.getIndex(), load.getBarrierIndex()) || unknownIndex(expect.getIndex());
+      });
+      if (expected)
+        continue;
+      ok = false;
+      int64_t bytes = load.getDescriptor().getType().getBoxBytes();
+      InFlightDiagnostic diag = emitFinding(load, "mbarrier.tx-missing")
+                                << "expected a cake.mbarrier.arrive_expect_tx announcing this "
+                                   "copy's "
+                                << bytes << " bytes on mbarrier "
+                                << indexText(model, load.getBarrierIndex());
+      attachFix(diag, load, "mbarrier.tx-missing",
+                "before the copy, in the same thread: cake.mbarrier.arrive_expect_tx %bars[" +
+                    indexText(model, load.getBarrierIndex()) +
+                    "], bytes <total bytes of the "
+                    "copies on it>");
+    }
+
+    // Waits need arrivals.
+    for (MbarrierWaitOp wait : bars.waits) {
+      auto arrivesHere = [&](Value index) {
+        return same(index, wait.getIndex()) || unknownIndex(index) || unknownIndex(wait.getIndex());
+      };
+      bool arrived =
+          llvm::any_of(bars.arrives, [&](auto op) { return arrivesHere(op.getIndex()); }) ||
+          llvm::any_of(bars.expects, [&](auto op) { return arrivesHere(op.getIndex()); });
+      if (arrived)
+        continue;
+      ok = false;
+      InFlightDiagnostic diag = emitFinding(wait, "mbarrier.no-arrive")
+                                << "expected an arrival on mbarrier "
+                                << indexText(model, wait.getIndex())
+                                << ", but nothing arrives on it: the wait never returns";
+      for (MbarrierInitOp init : bars.inits)
+        if (same(init.getIndex(), wait.getIndex()))
+          diag.attachNote(init.getLoc())
+              << "initialized here with " << init.getCount() << " arrivals per phase";
+      attachFix(diag, wait, "mbarrier.no-arrive",
+                "arrive on the barrier (cake.mbarrier.arrive, or arrive_expect_tx before TMA "
+                "copies) in the threads it counts, or wait on the barrier they arrive on");
+    }
+
+    // Arrival counts: the threads that arrive per phase, grouped by the loop they are in.
+    for (MbarrierInitOp init : bars.inits) {
+      if (unknownIndex(init.getIndex()))
+        continue;
+      SmallVector<Operation *> arrivals;
+      bool decidable = true;
+      auto collect = [&](Operation *op, Value index) {
+        if (unknownIndex(index))
+          decidable = false;
+        else if (same(index, init.getIndex()))
+          arrivals.push_back(op);
+      };
+      for (auto op : bars.arrives)
+        collect(op, op.getIndex());
+      for (auto op : bars.expects)
+        collect(op, op.getIndex());
+      if (!decidable || arrivals.empty())
+        continue;
+      llvm::MapVector<Operation *, SmallVector<Operation *>> groups;
+      for (Operation *op : arrivals)
+        groups[op->getParentOfType<scf::ForOp>()].push_back(op);
+      for (auto &[loop, group] : groups) {
+        int64_t sum = 0;
+        bool exact = true;
+        std::optional<Reach> common;
+        for (Operation *op : group) {
+          Executors ex = model.executors(op);
+          exact &= ex.exact;
+          sum += ex.count();
+          if (ex.exact && ex.count()) {
+            const Reach &r = model.reach(op)[ex.threads.find_first()];
+            if (common && *common != r)
+              exact = false;
+            common = r;
+          }
+        }
+        int64_t expected = init.getCount();
+        if (!exact || sum == expected)
+          continue;
+        ok = false;
+        InFlightDiagnostic diag = emitFinding(init, "mbarrier.arrival-count")
+                                  << "expected " << expected
+                                  << " arrivals per phase (the init's count) to match the "
+                                     "threads that arrive, got "
+                                  << sum;
+        for (Operation *op : group)
+          diag.attachNote(op->getLoc()) << model.executors(op).count() << " threads arrive here";
+        attachFix(diag, init, "mbarrier.arrival-count",
+                  "set count " + std::to_string(sum) +
+                      " on the init, or make exactly that many threads arrive (e.g. under "
+                      "cake.elect_one)");
+      }
+    }
+
+    // Parity: a wait in a loop whose barrier and parity do not change per iteration.
+    for (MbarrierWaitOp wait : bars.waits) {
+      auto loop = wait->getParentOfType<scf::ForOp>();
+      if (!loop || !loop->isProperAncestor(wait) ||
+          !loop.isDefinedOutsideOfLoop(wait.getParity()) ||
+          !loop.isDefinedOutsideOfLoop(wait.getIndex()))
+        continue;
+      if (!wait->getParentOfType<KernelOp>()->isProperAncestor(loop))
+        continue;
+      ok = false;
+      InFlightDiagnostic diag = emitFinding(wait, "mbarrier.parity-constant")
+                                << "expected the wait's parity to alternate across iterations of "
+                                   "the enclosing loop, but barrier and parity are loop-invariant";
+      diag.attachNote(loop.getLoc()) << "the loop is here";
+      attachFix(diag, wait, "mbarrier.parity-constant",
+                "wait on parity (iteration / stages) mod 2 (or use a cake.pipeline, which tracks "
+                "phases itself)");
+    }
+    return ok;
+  }
+
+  /// The first fence (or pipeline creation, which fences its own inits) and the first block
+  /// barrier after it, strictly between the positions `from` and `to`.
+  static void getOperationBetween(DenseMap<Operation *, unsigned> &order, unsigned from,
+                                  unsigned to, Operation *&fence, Operation *&barrier) {
+    SmallVector<std::pair<unsigned, Operation *>> between;
+    for (auto &[op, at] : order)
+      if (at > from && at < to && (isa<FenceMbarrierInitOp>(op) || isBlockBarrier(op)))
+        between.push_back({at, op});
+    llvm::sort(between, [](auto &a, auto &b) { return a.first < b.first; });
+    for (auto &[at, op] : between) {
+      if (!fence && (isa<FenceMbarrierInitOp, PipelineCreateOp>(op))) {
+        fence = op;
+        if (isa<PipelineCreateOp>(op))
+          barrier = op;
+        continue;
+      }
+      if (fence && !barrier && isBlockBarrier(op))
+        barrier = op;
+    }
+  }
+};
+} // namespace

@@ -1,0 +1,720 @@
+// RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify-mbarrier -o /dev/null
+
+// cake-verify-mbarrier: a producer/consumer ring over two explicit mbarriers (full and empty),
+// and one bug per case.
+
+// Valid: full barrier 0 (one expect-tx arrival plus the copy's bytes), empty barrier 1 (128
+// consumer arrivals), parities that alternate with the iteration.
+cake.kernel @valid(%a: !cake.tensor<[M, K], bf16> {cake.name = "a"},
+               %ta: !cake.tma<[M, K], bf16, box [64, 64], swizzle = 128> {cake.name = "ta", cake.describes = "a"})
+    attributes {target = "sm_90a", block = array<i64: 256>, symbols = ["M", "K"],
+                grid = affine_map<()[m, k] -> (m ceildiv 64)>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %n = cake.problem_size "K"
+  %buf = cake.alloc_smem : !cake.smem<64x64xbf16, swizzle = 128>
+  %bars = cake.mbarrier.alloc : !cake.mbarriers<2>
+  %tid = cake.thread_id x
+  %t0 = arith.cmpi eq, %tid, %c0 : index
+  scf.if %t0 {
+    cake.mbarrier.init %bars[%c0], count 1 : !cake.mbarriers<2>
+    cake.mbarrier.init %bars[%c1], count 128 : !cake.mbarriers<2>
+    cake.fence.mbarrier_init
+  }
+  cake.barrier
+  cake.warp_roles {
+    cake.role "producer" warps [0, 4) {
+      %warp = cake.warp_id
+      %w0 = arith.cmpi eq, %warp, %c0 : index
+      scf.if %w0 {
+        %leader = cake.elect_one
+        scf.if %leader {
+          scf.for %i = %c0 to %n step %c1 {
+            %phase = arith.remui %i, %c2 : index
+            %empty = arith.xori %phase, %c1 : index
+            cake.mbarrier.wait %bars[%c1], %empty : !cake.mbarriers<2>
+            cake.mbarrier.arrive_expect_tx %bars[%c0], bytes 8192 : !cake.mbarriers<2>
+            cake.tma.load %ta[%c0, %i], %buf[], %bars[%c0]
+                : !cake.tma<[M, K], bf16, box [64, 64], swizzle = 128>, !cake.smem<64x64xbf16, swizzle = 128>, !cake.mbarriers<2>
+          }
+        }
+      }
+    }
+    cake.role "consumer" warps [4, 8) {
+      %lane = cake.lane_id
+      scf.for %i = %c0 to %n step %c1 {
+        %phase = arith.remui %i, %c2 : index
+        cake.mbarrier.wait %bars[%c0], %phase : !cake.mbarriers<2>
+        %v = cake.load %buf[%c0, %lane] : !cake.smem<64x64xbf16, swizzle = 128> -> bf16
+        cake.mbarrier.arrive %bars[%c1] : !cake.mbarriers<2>
+      }
+    }
+  }
+  cake.return
+}
+
+// -----
+
+// Barrier 1 is never initialized.
+cake.kernel @uninitialized(%a: !cake.tensor<[M, K], bf16> {cake.name = "a"},
+               %ta: !cake.tma<[M, K], bf16, box [64, 64], swizzle = 128> {cake.name = "ta", cake.describes = "a"})
+    attributes {target = "sm_90a", block = array<i64: 256>, symbols = ["M", "K"],
+                grid = affine_map<()[m, k] -> (m ceildiv 64)>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %n = cake.problem_size "K"
+  %buf = cake.alloc_smem : !cake.smem<64x64xbf16, swizzle = 128>
+  // expected-note @+1 {{the mbarriers are allocated here}}
+  %bars = cake.mbarrier.alloc : !cake.mbarriers<2>
+  %tid = cake.thread_id x
+  %t0 = arith.cmpi eq, %tid, %c0 : index
+  scf.if %t0 {
+    cake.mbarrier.init %bars[%c0], count 1 : !cake.mbarriers<2>
+    cake.fence.mbarrier_init
+  }
+  cake.barrier
+  cake.warp_roles {
+    cake.role "producer" warps [0, 4) {
+      %warp = cake.warp_id
+      %w0 = arith.cmpi eq, %warp, %c0 : index
+      scf.if %w0 {
+        %leader = cake.elect_one
+        scf.if %leader {
+          scf.for %i = %c0 to %n step %c1 {
+            %phase = arith.remui %i, %c2 : index
+            %empty = arith.xori %phase, %c1 : index
+            // expected-error @+2 {{[mbarrier.uninitialized] expected mbarrier 1 to be initialized by cake.mbarrier.init before use}}
+            // expected-note @+1 {{fix: in one thread (e.g. under thread_id == 0) add cake.mbarrier.init %bars[1], count <arriving threads> and cake.fence.mbarrier_init, then a cake.barrier before the first use}}
+            cake.mbarrier.wait %bars[%c1], %empty : !cake.mbarriers<2>
+            cake.mbarrier.arrive_expect_tx %bars[%c0], bytes 8192 : !cake.mbarriers<2>
+            cake.tma.load %ta[%c0, %i], %buf[], %bars[%c0]
+                : !cake.tma<[M, K], bf16, box [64, 64], swizzle = 128>, !cake.smem<64x64xbf16, swizzle = 128>, !cake.mbarriers<2>
+          }
+        }
+      }
+    }
+    cake.role "consumer" warps [4, 8) {
+      %lane = cake.lane_id
+      scf.for %i = %c0 to %n step %c1 {
+        %phase = arith.remui %i, %c2 : index
+        cake.mbarrier.wait %bars[%c0], %phase : !cake.mbarriers<2>
+        %v = cake.load %buf[%c0, %lane] : !cake.smem<64x64xbf16, swizzle = 128> -> bf16
+        cake.mbarrier.arrive %bars[%c1] : !cake.mbarriers<2>
+      }
+    }
+  }
+  cake.return
+}
+
+// -----
+
+// Two threads initialize the barriers.
+cake.kernel @init_threads(%a: !cake.tensor<[M, K], bf16> {cake.name = "a"},
+               %ta: !cake.tma<[M, K], bf16, box [64, 64], swizzle = 128> {cake.name = "ta", cake.describes = "a"})
+    attributes {target = "sm_90a", block = array<i64: 256>, symbols = ["M", "K"],
+                grid = affine_map<()[m, k] -> (m ceildiv 64)>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %n = cake.problem_size "K"
+  %buf = cake.alloc_smem : !cake.smem<64x64xbf16, swizzle = 128>
+  %bars = cake.mbarrier.alloc : !cake.mbarriers<2>
+  %tid = cake.thread_id x
+  %t0 = arith.cmpi ult, %tid, %c2 : index
+  scf.if %t0 {
+    // expected-error @+2 {{[mbarrier.init-threads] expected one thread to initialize the mbarrier, got 2}}
+    // expected-note @+1 {{fix: guard the init with scf.if on thread_id x == 0}}
+    cake.mbarrier.init %bars[%c0], count 1 : !cake.mbarriers<2>
+    // expected-error @+2 {{[mbarrier.init-threads] expected one thread to initialize the mbarrier, got 2}}
+    // expected-note @+1 {{fix: guard the init with scf.if on thread_id x == 0}}
+    cake.mbarrier.init %bars[%c1], count 128 : !cake.mbarriers<2>
+    cake.fence.mbarrier_init
+  }
+  cake.barrier
+  cake.warp_roles {
+    cake.role "producer" warps [0, 4) {
+      %warp = cake.warp_id
+      %w0 = arith.cmpi eq, %warp, %c0 : index
+      scf.if %w0 {
+        %leader = cake.elect_one
+        scf.if %leader {
+          scf.for %i = %c0 to %n step %c1 {
+            %phase = arith.remui %i, %c2 : index
+            %empty = arith.xori %phase, %c1 : index
+            cake.mbarrier.wait %bars[%c1], %empty : !cake.mbarriers<2>
+            cake.mbarrier.arrive_expect_tx %bars[%c0], bytes 8192 : !cake.mbarriers<2>
+            cake.tma.load %ta[%c0, %i], %buf[], %bars[%c0]
+                : !cake.tma<[M, K], bf16, box [64, 64], swizzle = 128>, !cake.smem<64x64xbf16, swizzle = 128>, !cake.mbarriers<2>
+          }
+        }
+      }
+    }
+    cake.role "consumer" warps [4, 8) {
+      %lane = cake.lane_id
+      scf.for %i = %c0 to %n step %c1 {
+        %phase = arith.remui %i, %c2 : index
+        cake.mbarrier.wait %bars[%c0], %phase : !cake.mbarriers<2>
+        %v = cake.load %buf[%c0, %lane] : !cake.smem<64x64xbf16, swizzle = 128> -> bf16
+        cake.mbarrier.arrive %bars[%c1] : !cake.mbarriers<2>
+      }
+    }
+  }
+  cake.return
+}
+
+// -----
+
+// No fence after the inits.
+cake.kernel @init_fence(%a: !cake.tensor<[M, K], bf16> {cake.name = "a"},
+               %ta: !cake.tma<[M, K], bf16, box [64, 64], swizzle = 128> {cake.name = "ta", cake.describes = "a"})
+    attributes {target = "sm_90a", block = array<i64: 256>, symbols = ["M", "K"],
+                grid = affine_map<()[m, k] -> (m ceildiv 64)>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %n = cake.problem_size "K"
+  %buf = cake.alloc_smem : !cake.smem<64x64xbf16, swizzle = 128>
+  %bars = cake.mbarrier.alloc : !cake.mbarriers<2>
+  %tid = cake.thread_id x
+  %t0 = arith.cmpi eq, %tid, %c0 : index
+  scf.if %t0 {
+    cake.mbarrier.init %bars[%c0], count 1 : !cake.mbarriers<2>
+    // expected-error @+2 {{[mbarrier.init-fence] expected cake.fence.mbarrier_init between the mbarrier initialization and its first use}}
+    // expected-note @+1 {{fix: add cake.fence.mbarrier_init right after the init, in the same thread}}
+    cake.mbarrier.init %bars[%c1], count 128 : !cake.mbarriers<2>
+  }
+  cake.barrier
+  cake.warp_roles {
+    cake.role "producer" warps [0, 4) {
+      %warp = cake.warp_id
+      %w0 = arith.cmpi eq, %warp, %c0 : index
+      scf.if %w0 {
+        %leader = cake.elect_one
+        scf.if %leader {
+          scf.for %i = %c0 to %n step %c1 {
+            %phase = arith.remui %i, %c2 : index
+            %empty = arith.xori %phase, %c1 : index
+            // expected-note @+1 {{first use here}}
+            cake.mbarrier.wait %bars[%c1], %empty : !cake.mbarriers<2>
+            cake.mbarrier.arrive_expect_tx %bars[%c0], bytes 8192 : !cake.mbarriers<2>
+            cake.tma.load %ta[%c0, %i], %buf[], %bars[%c0]
+                : !cake.tma<[M, K], bf16, box [64, 64], swizzle = 128>, !cake.smem<64x64xbf16, swizzle = 128>, !cake.mbarriers<2>
+          }
+        }
+      }
+    }
+    cake.role "consumer" warps [4, 8) {
+      %lane = cake.lane_id
+      scf.for %i = %c0 to %n step %c1 {
+        %phase = arith.remui %i, %c2 : index
+        cake.mbarrier.wait %bars[%c0], %phase : !cake.mbarriers<2>
+        %v = cake.load %buf[%c0, %lane] : !cake.smem<64x64xbf16, swizzle = 128> -> bf16
+        cake.mbarrier.arrive %bars[%c1] : !cake.mbarriers<2>
+      }
+    }
+  }
+  cake.return
+}
+
+// -----
+
+// No block barrier between the inits and the first use by other threads.
+cake.kernel @init_barrier(%a: !cake.tensor<[M, K], bf16> {cake.name = "a"},
+               %ta: !cake.tma<[M, K], bf16, box [64, 64], swizzle = 128> {cake.name = "ta", cake.describes = "a"})
+    attributes {target = "sm_90a", block = array<i64: 256>, symbols = ["M", "K"],
+                grid = affine_map<()[m, k] -> (m ceildiv 64)>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %n = cake.problem_size "K"
+  %buf = cake.alloc_smem : !cake.smem<64x64xbf16, swizzle = 128>
+  %bars = cake.mbarrier.alloc : !cake.mbarriers<2>
+  %tid = cake.thread_id x
+  %t0 = arith.cmpi eq, %tid, %c0 : index
+  scf.if %t0 {
+    cake.mbarrier.init %bars[%c0], count 1 : !cake.mbarriers<2>
+    // expected-error @+2 {{[mbarrier.init-barrier] expected a block-wide barrier (cake.barrier) between the mbarrier initialization and its first use}}
+    // expected-note @+1 {{fix: add cake.barrier after the init and fence, outside any role or thread-dependent condition}}
+    cake.mbarrier.init %bars[%c1], count 128 : !cake.mbarriers<2>
+    // expected-note @+1 {{fenced here}}
+    cake.fence.mbarrier_init
+  }
+  cake.warp_roles {
+    cake.role "producer" warps [0, 4) {
+      %warp = cake.warp_id
+      %w0 = arith.cmpi eq, %warp, %c0 : index
+      scf.if %w0 {
+        %leader = cake.elect_one
+        scf.if %leader {
+          scf.for %i = %c0 to %n step %c1 {
+            %phase = arith.remui %i, %c2 : index
+            %empty = arith.xori %phase, %c1 : index
+            // expected-note @+1 {{first use here, possibly by another thread}}
+            cake.mbarrier.wait %bars[%c1], %empty : !cake.mbarriers<2>
+            cake.mbarrier.arrive_expect_tx %bars[%c0], bytes 8192 : !cake.mbarriers<2>
+            cake.tma.load %ta[%c0, %i], %buf[], %bars[%c0]
+                : !cake.tma<[M, K], bf16, box [64, 64], swizzle = 128>, !cake.smem<64x64xbf16, swizzle = 128>, !cake.mbarriers<2>
+          }
+        }
+      }
+    }
+    cake.role "consumer" warps [4, 8) {
+      %lane = cake.lane_id
+      scf.for %i = %c0 to %n step %c1 {
+        %phase = arith.remui %i, %c2 : index
+        cake.mbarrier.wait %bars[%c0], %phase : !cake.mbarriers<2>
+        %v = cake.load %buf[%c0, %lane] : !cake.smem<64x64xbf16, swizzle = 128> -> bf16
+        cake.mbarrier.arrive %bars[%c1] : !cake.mbarriers<2>
+      }
+    }
+  }
+  cake.return
+}
+
+// -----
+
+// The barriers are initialized after the roles use them.
+cake.kernel @use_before_init(%a: !cake.tensor<[M, K], bf16> {cake.name = "a"},
+               %ta: !cake.tma<[M, K], bf16, box [64, 64], swizzle = 128> {cake.name = "ta", cake.describes = "a"})
+    attributes {target = "sm_90a", block = array<i64: 256>, symbols = ["M", "K"],
+                grid = affine_map<()[m, k] -> (m ceildiv 64)>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %n = cake.problem_size "K"
+  %buf = cake.alloc_smem : !cake.smem<64x64xbf16, swizzle = 128>
+  %bars = cake.mbarrier.alloc : !cake.mbarriers<2>
+  %tid = cake.thread_id x
+  cake.warp_roles {
+    cake.role "producer" warps [0, 4) {
+      %warp = cake.warp_id
+      %w0 = arith.cmpi eq, %warp, %c0 : index
+      scf.if %w0 {
+        %leader = cake.elect_one
+        scf.if %leader {
+          scf.for %i = %c0 to %n step %c1 {
+            %phase = arith.remui %i, %c2 : index
+            %empty = arith.xori %phase, %c1 : index
+            // expected-error @+2 {{[mbarrier.uninitialized] expected the mbarrier to be initialized before this use}}
+            // expected-note @+1 {{fix: move the cake.mbarrier.init (with its fence and barrier) before the first use}}
+            cake.mbarrier.wait %bars[%c1], %empty : !cake.mbarriers<2>
+            cake.mbarrier.arrive_expect_tx %bars[%c0], bytes 8192 : !cake.mbarriers<2>
+            cake.tma.load %ta[%c0, %i], %buf[], %bars[%c0]
+                : !cake.tma<[M, K], bf16, box [64, 64], swizzle = 128>, !cake.smem<64x64xbf16, swizzle = 128>, !cake.mbarriers<2>
+          }
+        }
+      }
+    }
+    cake.role "consumer" warps [4, 8) {
+      %lane = cake.lane_id
+      scf.for %i = %c0 to %n step %c1 {
+        %phase = arith.remui %i, %c2 : index
+        cake.mbarrier.wait %bars[%c0], %phase : !cake.mbarriers<2>
+        %v = cake.load %buf[%c0, %lane] : !cake.smem<64x64xbf16, swizzle = 128> -> bf16
+        cake.mbarrier.arrive %bars[%c1] : !cake.mbarriers<2>
+      }
+    }
+  }
+  %t0 = arith.cmpi eq, %tid, %c0 : index
+  scf.if %t0 {
+    cake.mbarrier.init %bars[%c0], count 1 : !cake.mbarriers<2>
+    // expected-note @+1 {{initialized only here, later}}
+    cake.mbarrier.init %bars[%c1], count 128 : !cake.mbarriers<2>
+    cake.fence.mbarrier_init
+  }
+  cake.barrier
+  cake.return
+}
+
+// -----
+
+// The expect-tx announces half the bytes of the copy.
+cake.kernel @tx_bytes(%a: !cake.tensor<[M, K], bf16> {cake.name = "a"},
+               %ta: !cake.tma<[M, K], bf16, box [64, 64], swizzle = 128> {cake.name = "ta", cake.describes = "a"})
+    attributes {target = "sm_90a", block = array<i64: 256>, symbols = ["M", "K"],
+                grid = affine_map<()[m, k] -> (m ceildiv 64)>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %n = cake.problem_size "K"
+  %buf = cake.alloc_smem : !cake.smem<64x64xbf16, swizzle = 128>
+  %bars = cake.mbarrier.alloc : !cake.mbarriers<2>
+  %tid = cake.thread_id x
+  %t0 = arith.cmpi eq, %tid, %c0 : index
+  scf.if %t0 {
+    cake.mbarrier.init %bars[%c0], count 1 : !cake.mbarriers<2>
+    cake.mbarrier.init %bars[%c1], count 128 : !cake.mbarriers<2>
+    cake.fence.mbarrier_init
+  }
+  cake.barrier
+  cake.warp_roles {
+    cake.role "producer" warps [0, 4) {
+      %warp = cake.warp_id
+      %w0 = arith.cmpi eq, %warp, %c0 : index
+      scf.if %w0 {
+        %leader = cake.elect_one
+        scf.if %leader {
+          scf.for %i = %c0 to %n step %c1 {
+            %phase = arith.remui %i, %c2 : index
+            %empty = arith.xori %phase, %c1 : index
+            cake.mbarrier.wait %bars[%c1], %empty : !cake.mbarriers<2>
+            // expected-error @+2 {{[mbarrier.tx-bytes] expected the transaction bytes to equal the 8192 bytes of the TMA copies completing on mbarrier 0, got 4096}}
+            // expected-note @+1 {{fix: set bytes 8192}}
+            cake.mbarrier.arrive_expect_tx %bars[%c0], bytes 4096 : !cake.mbarriers<2>
+            // expected-note @+1 {{copies 8192 bytes}}
+            cake.tma.load %ta[%c0, %i], %buf[], %bars[%c0]
+                : !cake.tma<[M, K], bf16, box [64, 64], swizzle = 128>, !cake.smem<64x64xbf16, swizzle = 128>, !cake.mbarriers<2>
+          }
+        }
+      }
+    }
+    cake.role "consumer" warps [4, 8) {
+      %lane = cake.lane_id
+      scf.for %i = %c0 to %n step %c1 {
+        %phase = arith.remui %i, %c2 : index
+        cake.mbarrier.wait %bars[%c0], %phase : !cake.mbarriers<2>
+        %v = cake.load %buf[%c0, %lane] : !cake.smem<64x64xbf16, swizzle = 128> -> bf16
+        cake.mbarrier.arrive %bars[%c1] : !cake.mbarriers<2>
+      }
+    }
+  }
+  cake.return
+}
+
+// -----
+
+// No expect-tx: the copy's bytes are never expected and nothing arrives on barrier 0.
+cake.kernel @tx_missing(%a: !cake.tensor<[M, K], bf16> {cake.name = "a"},
+               %ta: !cake.tma<[M, K], bf16, box [64, 64], swizzle = 128> {cake.name = "ta", cake.describes = "a"})
+    attributes {target = "sm_90a", block = array<i64: 256>, symbols = ["M", "K"],
+                grid = affine_map<()[m, k] -> (m ceildiv 64)>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %n = cake.problem_size "K"
+  %buf = cake.alloc_smem : !cake.smem<64x64xbf16, swizzle = 128>
+  %bars = cake.mbarrier.alloc : !cake.mbarriers<2>
+  %tid = cake.thread_id x
+  %t0 = arith.cmpi eq, %tid, %c0 : index
+  scf.if %t0 {
+    // expected-note @+1 {{initialized here with 1 arrivals per phase}}
+    cake.mbarrier.init %bars[%c0], count 1 : !cake.mbarriers<2>
+    cake.mbarrier.init %bars[%c1], count 128 : !cake.mbarriers<2>
+    cake.fence.mbarrier_init
+  }
+  cake.barrier
+  cake.warp_roles {
+    cake.role "producer" warps [0, 4) {
+      %warp = cake.warp_id
+      %w0 = arith.cmpi eq, %warp, %c0 : index
+      scf.if %w0 {
+        %leader = cake.elect_one
+        scf.if %leader {
+          scf.for %i = %c0 to %n step %c1 {
+            %phase = arith.remui %i, %c2 : index
+            %empty = arith.xori %phase, %c1 : index
+            cake.mbarrier.wait %bars[%c1], %empty : !cake.mbarriers<2>
+            // expected-error @+2 {{[mbarrier.tx-missing] expected a cake.mbarrier.arrive_expect_tx announcing this copy's 8192 bytes on mbarrier 0}}
+            // expected-note @+1 {{fix: before the copy, in the same thread: cake.mbarrier.arrive_expect_tx %bars[0], bytes <total bytes of the copies on it>}}
+            cake.tma.load %ta[%c0, %i], %buf[], %bars[%c0]
+                : !cake.tma<[M, K], bf16, box [64, 64], swizzle = 128>, !cake.smem<64x64xbf16, swizzle = 128>, !cake.mbarriers<2>
+          }
+        }
+      }
+    }
+    cake.role "consumer" warps [4, 8) {
+      %lane = cake.lane_id
+      scf.for %i = %c0 to %n step %c1 {
+        %phase = arith.remui %i, %c2 : index
+        // expected-error @+2 {{[mbarrier.no-arrive] expected an arrival on mbarrier 0, but nothing arrives on it: the wait never returns}}
+        // expected-note @+1 {{fix: arrive on the barrier (cake.mbarrier.arrive, or arrive_expect_tx before TMA copies) in the threads it counts, or wait on the barrier they arrive on}}
+        cake.mbarrier.wait %bars[%c0], %phase : !cake.mbarriers<2>
+        %v = cake.load %buf[%c0, %lane] : !cake.smem<64x64xbf16, swizzle = 128> -> bf16
+        cake.mbarrier.arrive %bars[%c1] : !cake.mbarriers<2>
+      }
+    }
+  }
+  cake.return
+}
+
+// -----
+
+// The consumers never arrive on the empty barrier: the producer's wait hangs.
+cake.kernel @no_arrive(%a: !cake.tensor<[M, K], bf16> {cake.name = "a"},
+               %ta: !cake.tma<[M, K], bf16, box [64, 64], swizzle = 128> {cake.name = "ta", cake.describes = "a"})
+    attributes {target = "sm_90a", block = array<i64: 256>, symbols = ["M", "K"],
+                grid = affine_map<()[m, k] -> (m ceildiv 64)>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %n = cake.problem_size "K"
+  %buf = cake.alloc_smem : !cake.smem<64x64xbf16, swizzle = 128>
+  %bars = cake.mbarrier.alloc : !cake.mbarriers<2>
+  %tid = cake.thread_id x
+  %t0 = arith.cmpi eq, %tid, %c0 : index
+  scf.if %t0 {
+    cake.mbarrier.init %bars[%c0], count 1 : !cake.mbarriers<2>
+    // expected-note @+1 {{initialized here with 128 arrivals per phase}}
+    cake.mbarrier.init %bars[%c1], count 128 : !cake.mbarriers<2>
+    cake.fence.mbarrier_init
+  }
+  cake.barrier
+  cake.warp_roles {
+    cake.role "producer" warps [0, 4) {
+      %warp = cake.warp_id
+      %w0 = arith.cmpi eq, %warp, %c0 : index
+      scf.if %w0 {
+        %leader = cake.elect_one
+        scf.if %leader {
+          scf.for %i = %c0 to %n step %c1 {
+            %phase = arith.remui %i, %c2 : index
+            %empty = arith.xori %phase, %c1 : index
+            // expected-error @+2 {{[mbarrier.no-arrive] expected an arrival on mbarrier 1, but nothing arrives on it: the wait never returns}}
+            // expected-note @+1 {{fix: arrive on the barrier (cake.mbarrier.arrive, or arrive_expect_tx before TMA copies) in the threads it counts, or wait on the barrier they arrive on}}
+            cake.mbarrier.wait %bars[%c1], %empty : !cake.mbarriers<2>
+            cake.mbarrier.arrive_expect_tx %bars[%c0], bytes 8192 : !cake.mbarriers<2>
+            cake.tma.load %ta[%c0, %i], %buf[], %bars[%c0]
+                : !cake.tma<[M, K], bf16, box [64, 64], swizzle = 128>, !cake.smem<64x64xbf16, swizzle = 128>, !cake.mbarriers<2>
+          }
+        }
+      }
+    }
+    cake.role "consumer" warps [4, 8) {
+      %lane = cake.lane_id
+      scf.for %i = %c0 to %n step %c1 {
+        %phase = arith.remui %i, %c2 : index
+        cake.mbarrier.wait %bars[%c0], %phase : !cake.mbarriers<2>
+        %v = cake.load %buf[%c0, %lane] : !cake.smem<64x64xbf16, swizzle = 128> -> bf16
+      }
+    }
+  }
+  cake.return
+}
+
+// -----
+
+// 128 consumer threads arrive on a barrier initialized for 256.
+cake.kernel @arrival_count(%a: !cake.tensor<[M, K], bf16> {cake.name = "a"},
+               %ta: !cake.tma<[M, K], bf16, box [64, 64], swizzle = 128> {cake.name = "ta", cake.describes = "a"})
+    attributes {target = "sm_90a", block = array<i64: 256>, symbols = ["M", "K"],
+                grid = affine_map<()[m, k] -> (m ceildiv 64)>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %n = cake.problem_size "K"
+  %buf = cake.alloc_smem : !cake.smem<64x64xbf16, swizzle = 128>
+  %bars = cake.mbarrier.alloc : !cake.mbarriers<2>
+  %tid = cake.thread_id x
+  %t0 = arith.cmpi eq, %tid, %c0 : index
+  scf.if %t0 {
+    cake.mbarrier.init %bars[%c0], count 1 : !cake.mbarriers<2>
+    // expected-error @+2 {{[mbarrier.arrival-count] expected 256 arrivals per phase (the init's count) to match the threads that arrive, got 128}}
+    // expected-note @+1 {{fix: set count 128 on the init, or make exactly that many threads arrive (e.g. under cake.elect_one)}}
+    cake.mbarrier.init %bars[%c1], count 256 : !cake.mbarriers<2>
+    cake.fence.mbarrier_init
+  }
+  cake.barrier
+  cake.warp_roles {
+    cake.role "producer" warps [0, 4) {
+      %warp = cake.warp_id
+      %w0 = arith.cmpi eq, %warp, %c0 : index
+      scf.if %w0 {
+        %leader = cake.elect_one
+        scf.if %leader {
+          scf.for %i = %c0 to %n step %c1 {
+            %phase = arith.remui %i, %c2 : index
+            %empty = arith.xori %phase, %c1 : index
+            cake.mbarrier.wait %bars[%c1], %empty : !cake.mbarriers<2>
+            cake.mbarrier.arrive_expect_tx %bars[%c0], bytes 8192 : !cake.mbarriers<2>
+            cake.tma.load %ta[%c0, %i], %buf[], %bars[%c0]
+                : !cake.tma<[M, K], bf16, box [64, 64], swizzle = 128>, !cake.smem<64x64xbf16, swizzle = 128>, !cake.mbarriers<2>
+          }
+        }
+      }
+    }
+    cake.role "consumer" warps [4, 8) {
+      %lane = cake.lane_id
+      scf.for %i = %c0 to %n step %c1 {
+        %phase = arith.remui %i, %c2 : index
+        cake.mbarrier.wait %bars[%c0], %phase : !cake.mbarriers<2>
+        %v = cake.load %buf[%c0, %lane] : !cake.smem<64x64xbf16, swizzle = 128> -> bf16
+        // expected-note @+1 {{128 threads arrive here}}
+        cake.mbarrier.arrive %bars[%c1] : !cake.mbarriers<2>
+      }
+    }
+  }
+  cake.return
+}
+
+// -----
+
+// The consumers wait on parity 0 in every iteration.
+cake.kernel @parity_constant(%a: !cake.tensor<[M, K], bf16> {cake.name = "a"},
+               %ta: !cake.tma<[M, K], bf16, box [64, 64], swizzle = 128> {cake.name = "ta", cake.describes = "a"})
+    attributes {target = "sm_90a", block = array<i64: 256>, symbols = ["M", "K"],
+                grid = affine_map<()[m, k] -> (m ceildiv 64)>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %n = cake.problem_size "K"
+  %buf = cake.alloc_smem : !cake.smem<64x64xbf16, swizzle = 128>
+  %bars = cake.mbarrier.alloc : !cake.mbarriers<2>
+  %tid = cake.thread_id x
+  %t0 = arith.cmpi eq, %tid, %c0 : index
+  scf.if %t0 {
+    cake.mbarrier.init %bars[%c0], count 1 : !cake.mbarriers<2>
+    cake.mbarrier.init %bars[%c1], count 128 : !cake.mbarriers<2>
+    cake.fence.mbarrier_init
+  }
+  cake.barrier
+  cake.warp_roles {
+    cake.role "producer" warps [0, 4) {
+      %warp = cake.warp_id
+      %w0 = arith.cmpi eq, %warp, %c0 : index
+      scf.if %w0 {
+        %leader = cake.elect_one
+        scf.if %leader {
+          scf.for %i = %c0 to %n step %c1 {
+            %phase = arith.remui %i, %c2 : index
+            %empty = arith.xori %phase, %c1 : index
+            cake.mbarrier.wait %bars[%c1], %empty : !cake.mbarriers<2>
+            cake.mbarrier.arrive_expect_tx %bars[%c0], bytes 8192 : !cake.mbarriers<2>
+            cake.tma.load %ta[%c0, %i], %buf[], %bars[%c0]
+                : !cake.tma<[M, K], bf16, box [64, 64], swizzle = 128>, !cake.smem<64x64xbf16, swizzle = 128>, !cake.mbarriers<2>
+          }
+        }
+      }
+    }
+    cake.role "consumer" warps [4, 8) {
+      %lane = cake.lane_id
+      // expected-note @+1 {{the loop is here}}
+      scf.for %i = %c0 to %n step %c1 {
+        %phase = arith.remui %i, %c2 : index
+        // expected-error @+2 {{[mbarrier.parity-constant] expected the wait's parity to alternate across iterations of the enclosing loop, but barrier and parity are loop-invariant}}
+        // expected-note @+1 {{fix: wait on parity (iteration / stages) mod 2 (or use a cake.pipeline, which tracks phases itself)}}
+        cake.mbarrier.wait %bars[%c0], %c0 : !cake.mbarriers<2>
+        %v = cake.load %buf[%c0, %lane] : !cake.smem<64x64xbf16, swizzle = 128> -> bf16
+        cake.mbarrier.arrive %bars[%c1] : !cake.mbarriers<2>
+      }
+    }
+  }
+  cake.return
+}
+
+// -----
+
+// Index 2 of an array of two.
+cake.kernel @index_range(%a: !cake.tensor<[M, K], bf16> {cake.name = "a"},
+               %ta: !cake.tma<[M, K], bf16, box [64, 64], swizzle = 128> {cake.name = "ta", cake.describes = "a"})
+    attributes {target = "sm_90a", block = array<i64: 256>, symbols = ["M", "K"],
+                grid = affine_map<()[m, k] -> (m ceildiv 64)>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %n = cake.problem_size "K"
+  %buf = cake.alloc_smem : !cake.smem<64x64xbf16, swizzle = 128>
+  // expected-note @+2 {{the array of 2 mbarriers}}
+  // expected-note @+1 {{the mbarriers are allocated here}}
+  %bars = cake.mbarrier.alloc : !cake.mbarriers<2>
+  %tid = cake.thread_id x
+  %t0 = arith.cmpi eq, %tid, %c0 : index
+  scf.if %t0 {
+    cake.mbarrier.init %bars[%c0], count 1 : !cake.mbarriers<2>
+    // expected-note @+1 {{initialized here with 128 arrivals per phase}}
+    cake.mbarrier.init %bars[%c1], count 128 : !cake.mbarriers<2>
+    cake.fence.mbarrier_init
+  }
+  cake.barrier
+  cake.warp_roles {
+    cake.role "producer" warps [0, 4) {
+      %warp = cake.warp_id
+      %w0 = arith.cmpi eq, %warp, %c0 : index
+      scf.if %w0 {
+        %leader = cake.elect_one
+        scf.if %leader {
+          scf.for %i = %c0 to %n step %c1 {
+            %phase = arith.remui %i, %c2 : index
+            %empty = arith.xori %phase, %c1 : index
+            // expected-error @+2 {{[mbarrier.no-arrive] expected an arrival on mbarrier 1, but nothing arrives on it: the wait never returns}}
+            // expected-note @+1 {{fix: arrive on the barrier (cake.mbarrier.arrive, or arrive_expect_tx before TMA copies) in the threads it counts, or wait on the barrier they arrive on}}
+            cake.mbarrier.wait %bars[%c1], %empty : !cake.mbarriers<2>
+            cake.mbarrier.arrive_expect_tx %bars[%c0], bytes 8192 : !cake.mbarriers<2>
+            cake.tma.load %ta[%c0, %i], %buf[], %bars[%c0]
+                : !cake.tma<[M, K], bf16, box [64, 64], swizzle = 128>, !cake.smem<64x64xbf16, swizzle = 128>, !cake.mbarriers<2>
+          }
+        }
+      }
+    }
+    cake.role "consumer" warps [4, 8) {
+      %lane = cake.lane_id
+      scf.for %i = %c0 to %n step %c1 {
+        %phase = arith.remui %i, %c2 : index
+        cake.mbarrier.wait %bars[%c0], %phase : !cake.mbarriers<2>
+        %v = cake.load %buf[%c0, %lane] : !cake.smem<64x64xbf16, swizzle = 128> -> bf16
+        // expected-error @+4 {{[mbarrier.index-range] expected a barrier index in [0, 2), got 2}}
+        // expected-note @+3 {{fix: allocate more mbarriers (!cake.mbarriers<3>) or use an index below 2}}
+        // expected-error @+2 {{[mbarrier.uninitialized] expected mbarrier 2 to be initialized by cake.mbarrier.init before use}}
+        // expected-note @+1 {{fix: in one thread (e.g. under thread_id == 0) add cake.mbarrier.init %bars[2], count <arriving threads> and cake.fence.mbarrier_init, then a cake.barrier before the first use}}
+        cake.mbarrier.arrive %bars[%c2] : !cake.mbarriers<2>
+      }
+    }
+  }
+  cake.return
+}
+
+// -----
+
+// Valid: one elected lane per consumer warp arrives (4 arrivals, count 4).
+cake.kernel @elected_arrive(%a: !cake.tensor<[M, K], bf16> {cake.name = "a"},
+               %ta: !cake.tma<[M, K], bf16, box [64, 64], swizzle = 128> {cake.name = "ta", cake.describes = "a"})
+    attributes {target = "sm_90a", block = array<i64: 256>, symbols = ["M", "K"],
+                grid = affine_map<()[m, k] -> (m ceildiv 64)>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %n = cake.problem_size "K"
+  %buf = cake.alloc_smem : !cake.smem<64x64xbf16, swizzle = 128>
+  %bars = cake.mbarrier.alloc : !cake.mbarriers<2>
+  %tid = cake.thread_id x
+  %t0 = arith.cmpi eq, %tid, %c0 : index
+  scf.if %t0 {
+    cake.mbarrier.init %bars[%c0], count 1 : !cake.mbarriers<2>
+    cake.mbarrier.init %bars[%c1], count 4 : !cake.mbarriers<2>
+    cake.fence.mbarrier_init
+  }
+  cake.barrier
+  cake.warp_roles {
+    cake.role "producer" warps [0, 4) {
+      %warp = cake.warp_id
+      %w0 = arith.cmpi eq, %warp, %c0 : index
+      scf.if %w0 {
+        %leader = cake.elect_one
+        scf.if %leader {
+          scf.for %i = %c0 to %n step %c1 {
+            %phase = arith.remui %i, %c2 : index
+            %empty = arith.xori %phase, %c1 : index
+            cake.mbarrier.wait %bars[%c1], %empty : !cake.mbarriers<2>
+            cake.mbarrier.arrive_expect_tx %bars[%c0], bytes 8192 : !cake.mbarriers<2>
+            cake.tma.load %ta[%c0, %i], %buf[], %bars[%c0]
+                : !cake.tma<[M, K], bf16, box [64, 64], swizzle = 128>, !cake.smem<64x64xbf16, swizzle = 128>, !cake.mbarriers<2>
+          }
+        }
+      }
+    }
+    cake.role "consumer" warps [4, 8) {
+      %lane = cake.lane_id
+      scf.for %i = %c0 to %n step %c1 {
+        %phase = arith.remui %i, %c2 : index
+        cake.mbarrier.wait %bars[%c0], %phase : !cake.mbarriers<2>
+        %v = cake.load %buf[%c0, %lane] : !cake.smem<64x64xbf16, swizzle = 128> -> bf16
+        %e = cake.elect_one
+        scf.if %e {
+          cake.mbarrier.arrive %bars[%c1] : !cake.mbarriers<2>
+        }
+      }
+    }
+  }
+  cake.return
+}

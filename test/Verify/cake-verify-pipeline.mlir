@@ -1,0 +1,580 @@
+// RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify-pipeline -o /dev/null
+
+// cake-verify-pipeline: the producer acquires, commits the bytes of its copies and fills the
+// iteration's stage; consumers wait, read the stage and release it after the last read.
+
+// Valid: acquire, commit and copy in the producer; wait, read, release in the consumers.
+cake.kernel @valid(%a: !cake.tensor<[M, K], bf16> {cake.name = "a"},
+               %ta: !cake.tma<[M, K], bf16, box [64, 64], swizzle = 128> {cake.name = "ta", cake.describes = "a"})
+    attributes {target = "sm_90a", block = array<i64: 256>, symbols = ["M", "K"],
+                grid = affine_map<()[m, k] -> (m ceildiv 64)>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = cake.problem_size "K"
+  %buf = cake.alloc_smem : !cake.smem<2x64x64xbf16, swizzle = 128>
+  %pipe = cake.pipeline.create consumers 128 : !cake.pipeline<2>
+  cake.warp_roles {
+    cake.role "producer" warps [0, 4) {
+      %warp = cake.warp_id
+      %w0 = arith.cmpi eq, %warp, %c0 : index
+      scf.if %w0 {
+        %leader = cake.elect_one
+        scf.if %leader {
+          scf.for %i = %c0 to %n step %c1 {
+            cake.pipeline.producer_acquire %pipe[%i] : !cake.pipeline<2>
+            cake.pipeline.producer_commit %pipe[%i], tx_bytes 8192 : !cake.pipeline<2>
+            %s = cake.pipeline.slot %pipe[%i] : !cake.pipeline<2>
+            cake.tma.load %ta[%c0, %i], %buf[%s], %pipe[%i]
+                : !cake.tma<[M, K], bf16, box [64, 64], swizzle = 128>, !cake.smem<2x64x64xbf16, swizzle = 128>, !cake.pipeline<2>
+          }
+        }
+      }
+    }
+    cake.role "consumer" warps [4, 8) {
+      %lane = cake.lane_id
+      scf.for %i = %c0 to %n step %c1 {
+        cake.pipeline.consumer_wait %pipe[%i] : !cake.pipeline<2>
+        %s = cake.pipeline.slot %pipe[%i] : !cake.pipeline<2>
+        %v = cake.load %buf[%s, %c0, %lane] : !cake.smem<2x64x64xbf16, swizzle = 128> -> bf16
+        cake.pipeline.consumer_release %pipe[%i] : !cake.pipeline<2>
+      }
+    }
+  }
+  cake.return
+}
+
+// -----
+
+// The commit announces half the bytes of the copy.
+cake.kernel @tx_bytes(%a: !cake.tensor<[M, K], bf16> {cake.name = "a"},
+               %ta: !cake.tma<[M, K], bf16, box [64, 64], swizzle = 128> {cake.name = "ta", cake.describes = "a"})
+    attributes {target = "sm_90a", block = array<i64: 256>, symbols = ["M", "K"],
+                grid = affine_map<()[m, k] -> (m ceildiv 64)>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = cake.problem_size "K"
+  %buf = cake.alloc_smem : !cake.smem<2x64x64xbf16, swizzle = 128>
+  %pipe = cake.pipeline.create consumers 128 : !cake.pipeline<2>
+  cake.warp_roles {
+    cake.role "producer" warps [0, 4) {
+      %warp = cake.warp_id
+      %w0 = arith.cmpi eq, %warp, %c0 : index
+      scf.if %w0 {
+        %leader = cake.elect_one
+        scf.if %leader {
+          scf.for %i = %c0 to %n step %c1 {
+            cake.pipeline.producer_acquire %pipe[%i] : !cake.pipeline<2>
+            // expected-error @+2 {{[pipeline.tx-bytes] expected tx_bytes to equal the 8192 bytes of the TMA copies into this iteration's stage, got 4096}}
+            // expected-note @+1 {{fix: set tx_bytes 8192}}
+            cake.pipeline.producer_commit %pipe[%i], tx_bytes 4096 : !cake.pipeline<2>
+            %s = cake.pipeline.slot %pipe[%i] : !cake.pipeline<2>
+            // expected-note @+1 {{copies 8192 bytes}}
+            cake.tma.load %ta[%c0, %i], %buf[%s], %pipe[%i]
+                : !cake.tma<[M, K], bf16, box [64, 64], swizzle = 128>, !cake.smem<2x64x64xbf16, swizzle = 128>, !cake.pipeline<2>
+          }
+        }
+      }
+    }
+    cake.role "consumer" warps [4, 8) {
+      %lane = cake.lane_id
+      scf.for %i = %c0 to %n step %c1 {
+        cake.pipeline.consumer_wait %pipe[%i] : !cake.pipeline<2>
+        %s = cake.pipeline.slot %pipe[%i] : !cake.pipeline<2>
+        %v = cake.load %buf[%s, %c0, %lane] : !cake.smem<2x64x64xbf16, swizzle = 128> -> bf16
+        cake.pipeline.consumer_release %pipe[%i] : !cake.pipeline<2>
+      }
+    }
+  }
+  cake.return
+}
+
+// -----
+
+// No commit: the copy completes on a full barrier nobody expects bytes on.
+cake.kernel @commit_missing(%a: !cake.tensor<[M, K], bf16> {cake.name = "a"},
+               %ta: !cake.tma<[M, K], bf16, box [64, 64], swizzle = 128> {cake.name = "ta", cake.describes = "a"})
+    attributes {target = "sm_90a", block = array<i64: 256>, symbols = ["M", "K"],
+                grid = affine_map<()[m, k] -> (m ceildiv 64)>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = cake.problem_size "K"
+  %buf = cake.alloc_smem : !cake.smem<2x64x64xbf16, swizzle = 128>
+  // expected-note @+1 {{the pipeline (2 stages, 128 consumer arrivals) is created here}}
+  %pipe = cake.pipeline.create consumers 128 : !cake.pipeline<2>
+  cake.warp_roles {
+    cake.role "producer" warps [0, 4) {
+      %warp = cake.warp_id
+      %w0 = arith.cmpi eq, %warp, %c0 : index
+      scf.if %w0 {
+        %leader = cake.elect_one
+        scf.if %leader {
+          scf.for %i = %c0 to %n step %c1 {
+            cake.pipeline.producer_acquire %pipe[%i] : !cake.pipeline<2>
+            %s = cake.pipeline.slot %pipe[%i] : !cake.pipeline<2>
+            // expected-error @+2 {{[pipeline.commit-missing] expected a cake.pipeline.producer_commit of this iteration announcing the copy's bytes}}
+            // expected-note @+1 {{fix: before the copies: cake.pipeline.producer_commit %pipe[%it], tx_bytes <bytes of this iteration's copies>}}
+            cake.tma.load %ta[%c0, %i], %buf[%s], %pipe[%i]
+                : !cake.tma<[M, K], bf16, box [64, 64], swizzle = 128>, !cake.smem<2x64x64xbf16, swizzle = 128>, !cake.pipeline<2>
+          }
+        }
+      }
+    }
+    cake.role "consumer" warps [4, 8) {
+      %lane = cake.lane_id
+      scf.for %i = %c0 to %n step %c1 {
+        cake.pipeline.consumer_wait %pipe[%i] : !cake.pipeline<2>
+        %s = cake.pipeline.slot %pipe[%i] : !cake.pipeline<2>
+        %v = cake.load %buf[%s, %c0, %lane] : !cake.smem<2x64x64xbf16, swizzle = 128> -> bf16
+        cake.pipeline.consumer_release %pipe[%i] : !cake.pipeline<2>
+      }
+    }
+  }
+  cake.return
+}
+
+// -----
+
+// No acquire: the copy overwrites a stage the consumers may still read.
+cake.kernel @acquire_missing(%a: !cake.tensor<[M, K], bf16> {cake.name = "a"},
+               %ta: !cake.tma<[M, K], bf16, box [64, 64], swizzle = 128> {cake.name = "ta", cake.describes = "a"})
+    attributes {target = "sm_90a", block = array<i64: 256>, symbols = ["M", "K"],
+                grid = affine_map<()[m, k] -> (m ceildiv 64)>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = cake.problem_size "K"
+  %buf = cake.alloc_smem : !cake.smem<2x64x64xbf16, swizzle = 128>
+  // expected-note @+1 {{the pipeline (2 stages, 128 consumer arrivals) is created here}}
+  %pipe = cake.pipeline.create consumers 128 : !cake.pipeline<2>
+  cake.warp_roles {
+    cake.role "producer" warps [0, 4) {
+      %warp = cake.warp_id
+      %w0 = arith.cmpi eq, %warp, %c0 : index
+      scf.if %w0 {
+        %leader = cake.elect_one
+        scf.if %leader {
+          scf.for %i = %c0 to %n step %c1 {
+            cake.pipeline.producer_commit %pipe[%i], tx_bytes 8192 : !cake.pipeline<2>
+            %s = cake.pipeline.slot %pipe[%i] : !cake.pipeline<2>
+            // expected-error @+2 {{[pipeline.acquire-missing] expected a cake.pipeline.producer_acquire of this iteration before writing its stage: the consumers may still be reading it}}
+            // expected-note @+1 {{fix: add cake.pipeline.producer_acquire %pipe[%it] before the commit and the copies}}
+            cake.tma.load %ta[%c0, %i], %buf[%s], %pipe[%i]
+                : !cake.tma<[M, K], bf16, box [64, 64], swizzle = 128>, !cake.smem<2x64x64xbf16, swizzle = 128>, !cake.pipeline<2>
+          }
+        }
+      }
+    }
+    cake.role "consumer" warps [4, 8) {
+      %lane = cake.lane_id
+      scf.for %i = %c0 to %n step %c1 {
+        cake.pipeline.consumer_wait %pipe[%i] : !cake.pipeline<2>
+        %s = cake.pipeline.slot %pipe[%i] : !cake.pipeline<2>
+        %v = cake.load %buf[%s, %c0, %lane] : !cake.smem<2x64x64xbf16, swizzle = 128> -> bf16
+        cake.pipeline.consumer_release %pipe[%i] : !cake.pipeline<2>
+      }
+    }
+  }
+  cake.return
+}
+
+// -----
+
+// No wait: the consumers read a stage before it is full.
+cake.kernel @read_before_wait(%a: !cake.tensor<[M, K], bf16> {cake.name = "a"},
+               %ta: !cake.tma<[M, K], bf16, box [64, 64], swizzle = 128> {cake.name = "ta", cake.describes = "a"})
+    attributes {target = "sm_90a", block = array<i64: 256>, symbols = ["M", "K"],
+                grid = affine_map<()[m, k] -> (m ceildiv 64)>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = cake.problem_size "K"
+  %buf = cake.alloc_smem : !cake.smem<2x64x64xbf16, swizzle = 128>
+  // expected-note @+1 {{the pipeline (2 stages, 128 consumer arrivals) is created here}}
+  %pipe = cake.pipeline.create consumers 128 : !cake.pipeline<2>
+  cake.warp_roles {
+    cake.role "producer" warps [0, 4) {
+      %warp = cake.warp_id
+      %w0 = arith.cmpi eq, %warp, %c0 : index
+      scf.if %w0 {
+        %leader = cake.elect_one
+        scf.if %leader {
+          scf.for %i = %c0 to %n step %c1 {
+            cake.pipeline.producer_acquire %pipe[%i] : !cake.pipeline<2>
+            cake.pipeline.producer_commit %pipe[%i], tx_bytes 8192 : !cake.pipeline<2>
+            %s = cake.pipeline.slot %pipe[%i] : !cake.pipeline<2>
+            // expected-note @+1 {{the stage is filled here}}
+            cake.tma.load %ta[%c0, %i], %buf[%s], %pipe[%i]
+                : !cake.tma<[M, K], bf16, box [64, 64], swizzle = 128>, !cake.smem<2x64x64xbf16, swizzle = 128>, !cake.pipeline<2>
+          }
+        }
+      }
+    }
+    cake.role "consumer" warps [4, 8) {
+      %lane = cake.lane_id
+      scf.for %i = %c0 to %n step %c1 {
+        %s = cake.pipeline.slot %pipe[%i] : !cake.pipeline<2>
+        // expected-error @+2 {{[pipeline.read-before-wait] expected a cake.pipeline.consumer_wait of this iteration before reading its stage}}
+        // expected-note @+1 {{fix: add cake.pipeline.consumer_wait %pipe[%it] before the first read of the stage}}
+        %v = cake.load %buf[%s, %c0, %lane] : !cake.smem<2x64x64xbf16, swizzle = 128> -> bf16
+        cake.pipeline.consumer_release %pipe[%i] : !cake.pipeline<2>
+      }
+    }
+  }
+  cake.return
+}
+
+// -----
+
+// The release comes before the read.
+cake.kernel @release_before_use(%a: !cake.tensor<[M, K], bf16> {cake.name = "a"},
+               %ta: !cake.tma<[M, K], bf16, box [64, 64], swizzle = 128> {cake.name = "ta", cake.describes = "a"})
+    attributes {target = "sm_90a", block = array<i64: 256>, symbols = ["M", "K"],
+                grid = affine_map<()[m, k] -> (m ceildiv 64)>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = cake.problem_size "K"
+  %buf = cake.alloc_smem : !cake.smem<2x64x64xbf16, swizzle = 128>
+  %pipe = cake.pipeline.create consumers 128 : !cake.pipeline<2>
+  cake.warp_roles {
+    cake.role "producer" warps [0, 4) {
+      %warp = cake.warp_id
+      %w0 = arith.cmpi eq, %warp, %c0 : index
+      scf.if %w0 {
+        %leader = cake.elect_one
+        scf.if %leader {
+          scf.for %i = %c0 to %n step %c1 {
+            cake.pipeline.producer_acquire %pipe[%i] : !cake.pipeline<2>
+            cake.pipeline.producer_commit %pipe[%i], tx_bytes 8192 : !cake.pipeline<2>
+            %s = cake.pipeline.slot %pipe[%i] : !cake.pipeline<2>
+            cake.tma.load %ta[%c0, %i], %buf[%s], %pipe[%i]
+                : !cake.tma<[M, K], bf16, box [64, 64], swizzle = 128>, !cake.smem<2x64x64xbf16, swizzle = 128>, !cake.pipeline<2>
+          }
+        }
+      }
+    }
+    cake.role "consumer" warps [4, 8) {
+      %lane = cake.lane_id
+      scf.for %i = %c0 to %n step %c1 {
+        cake.pipeline.consumer_wait %pipe[%i] : !cake.pipeline<2>
+        %s = cake.pipeline.slot %pipe[%i] : !cake.pipeline<2>
+        // expected-error @+2 {{[pipeline.release-before-use] expected the release after the last read of the stage, but it is read later}}
+        // expected-note @+1 {{fix: move cake.pipeline.consumer_release after this read}}
+        cake.pipeline.consumer_release %pipe[%i] : !cake.pipeline<2>
+        // expected-note @+1 {{read here, after the release}}
+        %v = cake.load %buf[%s, %c0, %lane] : !cake.smem<2x64x64xbf16, swizzle = 128> -> bf16
+      }
+    }
+  }
+  cake.return
+}
+
+// -----
+
+// No release: the producer stalls after two iterations.
+cake.kernel @missing_release(%a: !cake.tensor<[M, K], bf16> {cake.name = "a"},
+               %ta: !cake.tma<[M, K], bf16, box [64, 64], swizzle = 128> {cake.name = "ta", cake.describes = "a"})
+    attributes {target = "sm_90a", block = array<i64: 256>, symbols = ["M", "K"],
+                grid = affine_map<()[m, k] -> (m ceildiv 64)>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = cake.problem_size "K"
+  %buf = cake.alloc_smem : !cake.smem<2x64x64xbf16, swizzle = 128>
+  // expected-note @+1 {{the pipeline (2 stages, 128 consumer arrivals) is created here}}
+  %pipe = cake.pipeline.create consumers 128 : !cake.pipeline<2>
+  cake.warp_roles {
+    cake.role "producer" warps [0, 4) {
+      %warp = cake.warp_id
+      %w0 = arith.cmpi eq, %warp, %c0 : index
+      scf.if %w0 {
+        %leader = cake.elect_one
+        scf.if %leader {
+          scf.for %i = %c0 to %n step %c1 {
+            cake.pipeline.producer_acquire %pipe[%i] : !cake.pipeline<2>
+            cake.pipeline.producer_commit %pipe[%i], tx_bytes 8192 : !cake.pipeline<2>
+            %s = cake.pipeline.slot %pipe[%i] : !cake.pipeline<2>
+            cake.tma.load %ta[%c0, %i], %buf[%s], %pipe[%i]
+                : !cake.tma<[M, K], bf16, box [64, 64], swizzle = 128>, !cake.smem<2x64x64xbf16, swizzle = 128>, !cake.pipeline<2>
+          }
+        }
+      }
+    }
+    cake.role "consumer" warps [4, 8) {
+      %lane = cake.lane_id
+      scf.for %i = %c0 to %n step %c1 {
+        // expected-error @+2 {{[pipeline.missing-release] expected a cake.pipeline.consumer_release after the consumers' last read of the stage: without it the producer stalls after 2 iterations}}
+        // expected-note @+1 {{fix: after the last read of the stage (and a cake.wgmma.wait that retires the wgmma reading it): cake.pipeline.consumer_release %pipe[%it]}}
+        cake.pipeline.consumer_wait %pipe[%i] : !cake.pipeline<2>
+        %s = cake.pipeline.slot %pipe[%i] : !cake.pipeline<2>
+        %v = cake.load %buf[%s, %c0, %lane] : !cake.smem<2x64x64xbf16, swizzle = 128> -> bf16
+      }
+    }
+  }
+  cake.return
+}
+
+// -----
+
+// 128 threads release each stage, the empty barriers expect 1.
+cake.kernel @consumer_count(%a: !cake.tensor<[M, K], bf16> {cake.name = "a"},
+               %ta: !cake.tma<[M, K], bf16, box [64, 64], swizzle = 128> {cake.name = "ta", cake.describes = "a"})
+    attributes {target = "sm_90a", block = array<i64: 256>, symbols = ["M", "K"],
+                grid = affine_map<()[m, k] -> (m ceildiv 64)>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = cake.problem_size "K"
+  %buf = cake.alloc_smem : !cake.smem<2x64x64xbf16, swizzle = 128>
+  // expected-note @+1 {{the empty barriers expect 1 arrivals per stage (consumers)}}
+  %pipe = cake.pipeline.create consumers 1 : !cake.pipeline<2>
+  cake.warp_roles {
+    cake.role "producer" warps [0, 4) {
+      %warp = cake.warp_id
+      %w0 = arith.cmpi eq, %warp, %c0 : index
+      scf.if %w0 {
+        %leader = cake.elect_one
+        scf.if %leader {
+          scf.for %i = %c0 to %n step %c1 {
+            cake.pipeline.producer_acquire %pipe[%i] : !cake.pipeline<2>
+            cake.pipeline.producer_commit %pipe[%i], tx_bytes 8192 : !cake.pipeline<2>
+            %s = cake.pipeline.slot %pipe[%i] : !cake.pipeline<2>
+            cake.tma.load %ta[%c0, %i], %buf[%s], %pipe[%i]
+                : !cake.tma<[M, K], bf16, box [64, 64], swizzle = 128>, !cake.smem<2x64x64xbf16, swizzle = 128>, !cake.pipeline<2>
+          }
+        }
+      }
+    }
+    cake.role "consumer" warps [4, 8) {
+      %lane = cake.lane_id
+      scf.for %i = %c0 to %n step %c1 {
+        cake.pipeline.consumer_wait %pipe[%i] : !cake.pipeline<2>
+        %s = cake.pipeline.slot %pipe[%i] : !cake.pipeline<2>
+        %v = cake.load %buf[%s, %c0, %lane] : !cake.smem<2x64x64xbf16, swizzle = 128> -> bf16
+        // expected-error @+2 {{[pipeline.consumer-count] expected 1 threads to release each stage (the pipeline's consumers), got 128}}
+        // expected-note @+1 {{fix: set consumers 128 on cake.pipeline.create, or release from exactly that many threads}}
+        cake.pipeline.consumer_release %pipe[%i] : !cake.pipeline<2>
+      }
+    }
+  }
+  cake.return
+}
+
+// -----
+
+// The whole warp commits: 32 arrivals on a barrier that counts one.
+cake.kernel @commit_threads(%a: !cake.tensor<[M, K], bf16> {cake.name = "a"},
+               %ta: !cake.tma<[M, K], bf16, box [64, 64], swizzle = 128> {cake.name = "ta", cake.describes = "a"})
+    attributes {target = "sm_90a", block = array<i64: 256>, symbols = ["M", "K"],
+                grid = affine_map<()[m, k] -> (m ceildiv 64)>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = cake.problem_size "K"
+  %buf = cake.alloc_smem : !cake.smem<2x64x64xbf16, swizzle = 128>
+  %pipe = cake.pipeline.create consumers 128 : !cake.pipeline<2>
+  cake.warp_roles {
+    cake.role "producer" warps [0, 4) {
+      %warp = cake.warp_id
+      %w0 = arith.cmpi eq, %warp, %c0 : index
+      scf.if %w0 {
+        %leader = cake.elect_one
+        scf.if %w0 {
+          scf.for %i = %c0 to %n step %c1 {
+            cake.pipeline.producer_acquire %pipe[%i] : !cake.pipeline<2>
+            // expected-error @+2 {{[pipeline.commit-threads] expected exactly one thread to commit (the full barrier counts one arrival), got 32}}
+            // expected-note @+1 {{fix: guard the producer with cake.elect_one in one warp}}
+            cake.pipeline.producer_commit %pipe[%i], tx_bytes 8192 : !cake.pipeline<2>
+            %s = cake.pipeline.slot %pipe[%i] : !cake.pipeline<2>
+            cake.tma.load %ta[%c0, %i], %buf[%s], %pipe[%i]
+                : !cake.tma<[M, K], bf16, box [64, 64], swizzle = 128>, !cake.smem<2x64x64xbf16, swizzle = 128>, !cake.pipeline<2>
+          }
+        }
+      }
+    }
+    cake.role "consumer" warps [4, 8) {
+      %lane = cake.lane_id
+      scf.for %i = %c0 to %n step %c1 {
+        cake.pipeline.consumer_wait %pipe[%i] : !cake.pipeline<2>
+        %s = cake.pipeline.slot %pipe[%i] : !cake.pipeline<2>
+        %v = cake.load %buf[%s, %c0, %lane] : !cake.smem<2x64x64xbf16, swizzle = 128> -> bf16
+        cake.pipeline.consumer_release %pipe[%i] : !cake.pipeline<2>
+      }
+    }
+  }
+  cake.return
+}
+
+// -----
+
+// Every iteration writes stage 1.
+cake.kernel @slot_mismatch(%a: !cake.tensor<[M, K], bf16> {cake.name = "a"},
+               %ta: !cake.tma<[M, K], bf16, box [64, 64], swizzle = 128> {cake.name = "ta", cake.describes = "a"})
+    attributes {target = "sm_90a", block = array<i64: 256>, symbols = ["M", "K"],
+                grid = affine_map<()[m, k] -> (m ceildiv 64)>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = cake.problem_size "K"
+  %buf = cake.alloc_smem : !cake.smem<2x64x64xbf16, swizzle = 128>
+  // expected-note @+1 {{the pipeline (2 stages, 128 consumer arrivals) is created here}}
+  %pipe = cake.pipeline.create consumers 128 : !cake.pipeline<2>
+  cake.warp_roles {
+    cake.role "producer" warps [0, 4) {
+      %warp = cake.warp_id
+      %w0 = arith.cmpi eq, %warp, %c0 : index
+      scf.if %w0 {
+        %leader = cake.elect_one
+        scf.if %leader {
+          scf.for %i = %c0 to %n step %c1 {
+            cake.pipeline.producer_acquire %pipe[%i] : !cake.pipeline<2>
+            cake.pipeline.producer_commit %pipe[%i], tx_bytes 8192 : !cake.pipeline<2>
+            %s = cake.pipeline.slot %pipe[%i] : !cake.pipeline<2>
+            // expected-error @+2 {{[pipeline.slot-mismatch] expected the destination stage to be the slot of the iteration the copy completes on}}
+            // expected-note @+1 {{fix: index the destination with cake.pipeline.slot %pipe[<the copy's iteration>]}}
+            cake.tma.load %ta[%c0, %i], %buf[%c1], %pipe[%i]
+                : !cake.tma<[M, K], bf16, box [64, 64], swizzle = 128>, !cake.smem<2x64x64xbf16, swizzle = 128>, !cake.pipeline<2>
+          }
+        }
+      }
+    }
+    cake.role "consumer" warps [4, 8) {
+      %lane = cake.lane_id
+      scf.for %i = %c0 to %n step %c1 {
+        cake.pipeline.consumer_wait %pipe[%i] : !cake.pipeline<2>
+        %s = cake.pipeline.slot %pipe[%i] : !cake.pipeline<2>
+        %v = cake.load %buf[%s, %c0, %lane] : !cake.smem<2x64x64xbf16, swizzle = 128> -> bf16
+        cake.pipeline.consumer_release %pipe[%i] : !cake.pipeline<2>
+      }
+    }
+  }
+  cake.return
+}
+
+// -----
+
+// Every iteration reads stage 0.
+cake.kernel @read_slot_mismatch(%a: !cake.tensor<[M, K], bf16> {cake.name = "a"},
+               %ta: !cake.tma<[M, K], bf16, box [64, 64], swizzle = 128> {cake.name = "ta", cake.describes = "a"})
+    attributes {target = "sm_90a", block = array<i64: 256>, symbols = ["M", "K"],
+                grid = affine_map<()[m, k] -> (m ceildiv 64)>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = cake.problem_size "K"
+  %buf = cake.alloc_smem : !cake.smem<2x64x64xbf16, swizzle = 128>
+  // expected-note @+1 {{the pipeline (2 stages, 128 consumer arrivals) is created here}}
+  %pipe = cake.pipeline.create consumers 128 : !cake.pipeline<2>
+  cake.warp_roles {
+    cake.role "producer" warps [0, 4) {
+      %warp = cake.warp_id
+      %w0 = arith.cmpi eq, %warp, %c0 : index
+      scf.if %w0 {
+        %leader = cake.elect_one
+        scf.if %leader {
+          scf.for %i = %c0 to %n step %c1 {
+            cake.pipeline.producer_acquire %pipe[%i] : !cake.pipeline<2>
+            cake.pipeline.producer_commit %pipe[%i], tx_bytes 8192 : !cake.pipeline<2>
+            %s = cake.pipeline.slot %pipe[%i] : !cake.pipeline<2>
+            cake.tma.load %ta[%c0, %i], %buf[%s], %pipe[%i]
+                : !cake.tma<[M, K], bf16, box [64, 64], swizzle = 128>, !cake.smem<2x64x64xbf16, swizzle = 128>, !cake.pipeline<2>
+          }
+        }
+      }
+    }
+    cake.role "consumer" warps [4, 8) {
+      %lane = cake.lane_id
+      scf.for %i = %c0 to %n step %c1 {
+        cake.pipeline.consumer_wait %pipe[%i] : !cake.pipeline<2>
+        %s = cake.pipeline.slot %pipe[%i] : !cake.pipeline<2>
+        // expected-error @+2 {{[pipeline.slot-mismatch] expected the stage read to be the slot of the iteration waited for, got the constant stage 0}}
+        // expected-note @+1 {{fix: index the stage with cake.pipeline.slot %pipe[<the waited iteration>]}}
+        %v = cake.load %buf[%c0, %c0, %lane] : !cake.smem<2x64x64xbf16, swizzle = 128> -> bf16
+        cake.pipeline.consumer_release %pipe[%i] : !cake.pipeline<2>
+      }
+    }
+  }
+  cake.return
+}
+
+// -----
+
+// Three stages over a buffer of two.
+cake.kernel @stage_count(%a: !cake.tensor<[M, K], bf16> {cake.name = "a"},
+               %ta: !cake.tma<[M, K], bf16, box [64, 64], swizzle = 128> {cake.name = "ta", cake.describes = "a"})
+    attributes {target = "sm_90a", block = array<i64: 256>, symbols = ["M", "K"],
+                grid = affine_map<()[m, k] -> (m ceildiv 64)>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = cake.problem_size "K"
+  %buf = cake.alloc_smem : !cake.smem<2x64x64xbf16, swizzle = 128>
+  // expected-note @+1 {{the pipeline (3 stages, 128 consumer arrivals) is created here}}
+  %pipe = cake.pipeline.create consumers 128 : !cake.pipeline<3>
+  cake.warp_roles {
+    cake.role "producer" warps [0, 4) {
+      %warp = cake.warp_id
+      %w0 = arith.cmpi eq, %warp, %c0 : index
+      scf.if %w0 {
+        %leader = cake.elect_one
+        scf.if %leader {
+          scf.for %i = %c0 to %n step %c1 {
+            cake.pipeline.producer_acquire %pipe[%i] : !cake.pipeline<3>
+            cake.pipeline.producer_commit %pipe[%i], tx_bytes 8192 : !cake.pipeline<3>
+            %s = cake.pipeline.slot %pipe[%i] : !cake.pipeline<3>
+            // expected-error @+2 {{[pipeline.stage-count] expected the destination's stage dimension to hold 3 stages, got 2}}
+            // expected-note @+1 {{fix: give the buffer a leading dimension of 3 or the pipeline 2 stages}}
+            cake.tma.load %ta[%c0, %i], %buf[%s], %pipe[%i]
+                : !cake.tma<[M, K], bf16, box [64, 64], swizzle = 128>, !cake.smem<2x64x64xbf16, swizzle = 128>, !cake.pipeline<3>
+          }
+        }
+      }
+    }
+    cake.role "consumer" warps [4, 8) {
+      %lane = cake.lane_id
+      scf.for %i = %c0 to %n step %c1 {
+        cake.pipeline.consumer_wait %pipe[%i] : !cake.pipeline<3>
+        %s = cake.pipeline.slot %pipe[%i] : !cake.pipeline<3>
+        %v = cake.load %buf[%s, %c0, %lane] : !cake.smem<2x64x64xbf16, swizzle = 128> -> bf16
+        cake.pipeline.consumer_release %pipe[%i] : !cake.pipeline<3>
+      }
+    }
+  }
+  cake.return
+}
+
+// -----
+
+// Valid: the release is under a uniform condition (a problem size), still 128 threads.
+cake.kernel @release_uniform_cond(%a: !cake.tensor<[M, K], bf16> {cake.name = "a"},
+               %ta: !cake.tma<[M, K], bf16, box [64, 64], swizzle = 128> {cake.name = "ta", cake.describes = "a"})
+    attributes {target = "sm_90a", block = array<i64: 256>, symbols = ["M", "K"],
+                grid = affine_map<()[m, k] -> (m ceildiv 64)>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = cake.problem_size "K"
+  %buf = cake.alloc_smem : !cake.smem<2x64x64xbf16, swizzle = 128>
+  %pipe = cake.pipeline.create consumers 128 : !cake.pipeline<2>
+  cake.warp_roles {
+    cake.role "producer" warps [0, 4) {
+      %warp = cake.warp_id
+      %w0 = arith.cmpi eq, %warp, %c0 : index
+      scf.if %w0 {
+        %leader = cake.elect_one
+        scf.if %leader {
+          scf.for %i = %c0 to %n step %c1 {
+            cake.pipeline.producer_acquire %pipe[%i] : !cake.pipeline<2>
+            cake.pipeline.producer_commit %pipe[%i], tx_bytes 8192 : !cake.pipeline<2>
+            %s = cake.pipeline.slot %pipe[%i] : !cake.pipeline<2>
+            cake.tma.load %ta[%c0, %i], %buf[%s], %pipe[%i]
+                : !cake.tma<[M, K], bf16, box [64, 64], swizzle = 128>, !cake.smem<2x64x64xbf16, swizzle = 128>, !cake.pipeline<2>
+          }
+        }
+      }
+    }
+    cake.role "consumer" warps [4, 8) {
+      %lane = cake.lane_id
+      scf.for %i = %c0 to %n step %c1 {
+        cake.pipeline.consumer_wait %pipe[%i] : !cake.pipeline<2>
+        %s = cake.pipeline.slot %pipe[%i] : !cake.pipeline<2>
+        %v = cake.load %buf[%s, %c0, %lane] : !cake.smem<2x64x64xbf16, swizzle = 128> -> bf16
+        %more = arith.cmpi ult, %i, %n : index
+        scf.if %more {
+          cake.pipeline.consumer_release %pipe[%i] : !cake.pipeline<2>
+        }
+      }
+    }
+  }
+  cake.return
+}

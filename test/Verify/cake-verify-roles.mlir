@@ -1,0 +1,322 @@
+// RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify-roles -o /dev/null
+
+// cake-verify-roles: register budgets, warpgroup-aligned wgmma roles, block barriers every thread
+// reaches, collectives executed by whole warps and warpgroups.
+
+// Valid: 4 warps x 40 + 8 warps x 232 registers = 64512 of 65536; wgmma in whole warpgroups.
+cake.kernel @valid() attributes {target = "sm_90a", block = array<i64: 384>, symbols = ["N"],
+                                grid = affine_map<()[n] -> (n)>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  %n = cake.problem_size "N"
+  %tid = cake.thread_id x
+  %lane = cake.lane_id
+  %warp = cake.warp_id
+  cake.warp_roles {
+    cake.role "producer" warps [0, 4) regs 40 {
+    }
+    cake.role "consumer" warps [4, 12) regs 232 {
+      cake.wgmma.fence
+      cake.wgmma.commit
+      cake.wgmma.wait 0
+    }
+  }
+  cake.return
+}
+
+// -----
+
+// The consumers take 248 registers: 68608 in all.
+cake.kernel @register_file() attributes {target = "sm_90a", block = array<i64: 384>, symbols = ["N"],
+                                grid = affine_map<()[n] -> (n)>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  %n = cake.problem_size "N"
+  %tid = cake.thread_id x
+  %lane = cake.lane_id
+  %warp = cake.warp_id
+  // expected-error @+2 {{[roles.register-file] expected the warps' register budgets to total at most 65536 registers, got 68608}}
+  // expected-note @+1 {{fix: lower role 'consumer' to regs 232 (or lower the other roles' budgets)}}
+  cake.warp_roles {
+    // expected-note @+1 {{role 'producer' (warps [0, 4)): 4 warps x 32 threads x 40 registers = 5120}}
+    cake.role "producer" warps [0, 4) regs 40 {
+    }
+    // expected-note @+1 {{role 'consumer' (warps [4, 12)): 8 warps x 32 threads x 248 registers = 63488}}
+    cake.role "consumer" warps [4, 12) regs 248 {
+      cake.wgmma.fence
+      cake.wgmma.commit
+      cake.wgmma.wait 0
+    }
+  }
+  cake.return
+}
+
+// -----
+
+// Warps in no role count at the entry budget (65536 / 512 / 8 * 8 = 128): 4 x 32 x 40 +
+// 8 x 32 x 232 + 4 x 32 x 128 = 80896.
+cake.kernel @roleless_warps() attributes {target = "sm_90a", block = array<i64: 512>, symbols = ["N"],
+                                grid = affine_map<()[n] -> (n)>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  %n = cake.problem_size "N"
+  %tid = cake.thread_id x
+  %lane = cake.lane_id
+  %warp = cake.warp_id
+  // expected-error @+2 {{[roles.register-file] expected the warps' register budgets to total at most 65536 registers, got 80896}}
+  // expected-note @+1 {{fix: lower role 'consumer' to regs 168 (or lower the other roles' budgets)}}
+  cake.warp_roles {
+    // expected-note @+1 {{role 'producer' (warps [0, 4)): 4 warps x 32 threads x 40 registers = 5120}}
+    cake.role "producer" warps [0, 4) regs 40 {
+    }
+    // expected-note @+1 {{role 'consumer' (warps [4, 12)): 8 warps x 32 threads x 232 registers = 59392}}
+    cake.role "consumer" warps [4, 12) regs 232 {
+      cake.wgmma.fence
+      cake.wgmma.commit
+      cake.wgmma.wait 0
+    }
+  }
+  cake.return
+}
+
+// -----
+
+// A wgmma role of six warps.
+cake.kernel @wgmma_misaligned() attributes {target = "sm_90a", block = array<i64: 384>, symbols = ["N"],
+                                grid = affine_map<()[n] -> (n)>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  %n = cake.problem_size "N"
+  %tid = cake.thread_id x
+  %lane = cake.lane_id
+  %warp = cake.warp_id
+  cake.warp_roles {
+    cake.role "producer" warps [0, 4) regs 40 {
+    }
+    // expected-error @+2 {{[roles.wgmma-warpgroup] expected a role that issues wgmma to cover whole warpgroups (warps aligned to 4), got [4, 10)}}
+    // expected-note @+1 {{fix: give the role warps [4, 12) (whole warpgroups) and move the other roles out of them}}
+    cake.role "consumer" warps [4, 10) {
+      // expected-note @+1 {{wgmma op here}}
+      cake.wgmma.fence
+      cake.wgmma.commit
+      cake.wgmma.wait 0
+    }
+  }
+  cake.return
+}
+
+// -----
+
+// A block barrier inside a role: the other roles never arrive.
+cake.kernel @barrier_in_role() attributes {target = "sm_90a", block = array<i64: 384>, symbols = ["N"],
+                                grid = affine_map<()[n] -> (n)>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  %n = cake.problem_size "N"
+  %tid = cake.thread_id x
+  %lane = cake.lane_id
+  %warp = cake.warp_id
+  cake.warp_roles {
+    // expected-note @+1 {{the role is here; warps outside it never arrive}}
+    cake.role "producer" warps [0, 4) regs 40 {
+      // expected-error @+2 {{[roles.barrier-in-role] expected a block-wide barrier to be reached by every thread, but it is inside role 'producer' (warps [0, 4))}}
+      // expected-note @+1 {{fix: move the barrier out of cake.warp_roles, or synchronize the role with mbarriers or a pipeline}}
+      cake.barrier
+    }
+    cake.role "consumer" warps [4, 12) regs 232 {
+      cake.wgmma.fence
+      cake.wgmma.commit
+      cake.wgmma.wait 0
+    }
+  }
+  cake.return
+}
+
+// -----
+
+// A pipeline created inside a role (it ends with a block barrier).
+cake.kernel @pipeline_in_role() attributes {target = "sm_90a", block = array<i64: 384>, symbols = ["N"],
+                                grid = affine_map<()[n] -> (n)>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  %n = cake.problem_size "N"
+  %tid = cake.thread_id x
+  %lane = cake.lane_id
+  %warp = cake.warp_id
+  cake.warp_roles {
+    // expected-note @+1 {{the role is here; warps outside it never arrive}}
+    cake.role "producer" warps [0, 4) regs 40 {
+      // expected-error @+2 {{[roles.barrier-in-role] expected a block-wide barrier to be reached by every thread, but it is inside role 'producer' (warps [0, 4))}}
+      // expected-note @+1 {{fix: create the pipeline before cake.warp_roles}}
+      %p = cake.pipeline.create consumers 1 : !cake.pipeline<2>
+    }
+    cake.role "consumer" warps [4, 12) regs 232 {
+      cake.wgmma.fence
+      cake.wgmma.commit
+      cake.wgmma.wait 0
+    }
+  }
+  cake.return
+}
+
+// -----
+
+// A block barrier under a thread-dependent condition.
+cake.kernel @divergent_barrier() attributes {target = "sm_90a", block = array<i64: 384>, symbols = ["N"],
+                                grid = affine_map<()[n] -> (n)>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  %n = cake.problem_size "N"
+  %tid = cake.thread_id x
+  %lane = cake.lane_id
+  %warp = cake.warp_id
+  %low = arith.cmpi ult, %tid, %c64 : index
+  // expected-note @+1 {{this scf.if depends on the thread}}
+  scf.if %low {
+    // expected-error @+2 {{[roles.divergent-barrier] expected a block-wide barrier to be reached by every thread, but it is under control flow that depends on the thread}}
+    // expected-note @+1 {{fix: move the barrier after the end of the divergent region}}
+    cake.barrier
+  }
+  cake.return
+}
+
+// -----
+
+// A block barrier in a loop whose trip count depends on the thread.
+cake.kernel @divergent_loop() attributes {target = "sm_90a", block = array<i64: 384>, symbols = ["N"],
+                                grid = affine_map<()[n] -> (n)>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  %n = cake.problem_size "N"
+  %tid = cake.thread_id x
+  %lane = cake.lane_id
+  %warp = cake.warp_id
+  // expected-note @+1 {{this scf.for depends on the thread}}
+  scf.for %i = %c0 to %tid step %c1 {
+    // expected-error @+2 {{[roles.divergent-barrier] expected a block-wide barrier to be reached by every thread, but it is under control flow that depends on the thread}}
+    // expected-note @+1 {{fix: move the barrier after the end of the divergent region}}
+    cake.barrier
+  }
+  cake.return
+}
+
+// -----
+
+// Valid: a block barrier under a uniform condition and in a uniform loop.
+cake.kernel @uniform_barrier() attributes {target = "sm_90a", block = array<i64: 384>, symbols = ["N"],
+                                grid = affine_map<()[n] -> (n)>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  %n = cake.problem_size "N"
+  %tid = cake.thread_id x
+  %lane = cake.lane_id
+  %warp = cake.warp_id
+  %bid = cake.block_id x
+  %first = arith.cmpi eq, %bid, %c0 : index
+  scf.if %first {
+    cake.barrier
+  }
+  scf.for %i = %c0 to %n step %c1 {
+    cake.barrier
+  }
+  cake.return
+}
+
+// -----
+
+// A warp reduction in half of each warp.
+cake.kernel @partial_warp() attributes {target = "sm_90a", block = array<i64: 384>, symbols = ["N"],
+                                grid = affine_map<()[n] -> (n)>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  %n = cake.problem_size "N"
+  %tid = cake.thread_id x
+  %lane = cake.lane_id
+  %warp = cake.warp_id
+  %half = arith.cmpi ult, %lane, %c16 : index
+  %one = arith.constant 1.0 : f32
+  // expected-note @+1 {{threads diverge here}}
+  scf.if %half {
+    // expected-error @+2 {{[roles.partial-warp] expected all 32 threads of warp 0 to execute this op, got 16}}
+    // expected-note @+1 {{fix: execute the warp collective in all 32 lanes (move it out of lane-dependent conditions)}}
+    %s = cake.warp_reduce sum %one : f32
+  }
+  cake.return
+}
+
+// -----
+
+// Valid: a warp reduction in whole warps (warp 0 only).
+cake.kernel @whole_warp() attributes {target = "sm_90a", block = array<i64: 384>, symbols = ["N"],
+                                grid = affine_map<()[n] -> (n)>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  %n = cake.problem_size "N"
+  %tid = cake.thread_id x
+  %lane = cake.lane_id
+  %warp = cake.warp_id
+  %w0 = arith.cmpi eq, %warp, %c0 : index
+  %one = arith.constant 1.0 : f32
+  scf.if %w0 {
+    %s = cake.warp_reduce sum %one : f32
+  }
+  cake.return
+}
+
+// -----
+
+// wgmma ops in half of a warpgroup.
+cake.kernel @partial_warpgroup() attributes {target = "sm_90a", block = array<i64: 384>, symbols = ["N"],
+                                grid = affine_map<()[n] -> (n)>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  %n = cake.problem_size "N"
+  %tid = cake.thread_id x
+  %lane = cake.lane_id
+  %warp = cake.warp_id
+  %in = arith.remui %tid, %c128 : index
+  %low = arith.cmpi ult, %in, %c64 : index
+  // expected-note @+1 {{threads diverge here}}
+  scf.if %low {
+    // expected-error @+2 {{[roles.partial-warpgroup] expected all 128 threads of warpgroup 0 to execute this op, got 64}}
+    // expected-note @+1 {{fix: execute wgmma ops in every thread of the warpgroup (move them out of thread-dependent conditions)}}
+    cake.wgmma.fence
+  }
+  cake.return
+}
