@@ -94,11 +94,12 @@ const char *severityName(MlirDiagnosticSeverity severity) {
 
 py::tuple recordTuple(CakeDiagnosticRecord record, py::list notes) {
   return py::make_tuple(severityName(record.severity), str(record.file), record.line,
-                        record.column, str(record.message), notes);
+                        record.column, str(record.message), notes, str(record.rule),
+                        str(record.hint), str(record.op));
 }
 
 /// A CakeDiagnostics list for one call, turned into Python tuples
-/// (severity, file, line, column, message, notes).
+/// (severity, file, line, column, message, notes, rule, hint, op).
 class Diagnostics {
 public:
   Diagnostics() = default;
@@ -199,6 +200,17 @@ py::tuple compile(const CakePyModule &module, const std::string &chip, const std
   cakeCompileResultDestroy(result);
   return py::make_tuple(outputs, diagnostics.toPython());
 }
+/// (JSON cost report or None, diagnostics)
+py::tuple cost(const CakePyModule &module, const std::string &sizes, const std::string &profile) {
+  Diagnostics diagnostics;
+  std::string report;
+  bool ok = mlirLogicalResultIsSuccess(cakeCost(
+      module.get(), ref(sizes), ref(profile), diagnostics,
+      [](MlirStringRef part, void *out) { static_cast<std::string *>(out)->append(str(part)); },
+      &report));
+  return py::make_tuple(ok ? py::object(py::str(report)) : py::object(py::none()),
+                        diagnostics.toPython());
+}
 } // namespace
 
 PYBIND11_MODULE(_cake, m) {
@@ -209,6 +221,7 @@ PYBIND11_MODULE(_cake, m) {
       .def("__str__", &print)
       .def("verify", &verify)
       .def("run_pipeline", &runPipeline, py::arg("pipeline"))
+      .def("cost", &cost, py::arg("sizes"), py::arg("profile"))
       .def("compile", &compile, py::arg("chip"), py::arg("features"), py::arg("opt_level"),
            py::arg("assemble"), py::arg("ptxas"));
 

@@ -65,6 +65,15 @@ MLIR_CAPI_EXPORTED MlirStringRef cakeCompileResultGetPtxasReport(CakeCompileResu
 MLIR_CAPI_EXPORTED MlirStringRef cakeCompileResultGetManifest(CakeCompileResult result);
 MLIR_CAPI_EXPORTED void cakeCompileResultDestroy(CakeCompileResult result);
 
+/** Runs the cost model (the `cake-print-cost` pass, docs/CostModel.md) on the kernels of `module`,
+ *  which is not changed, for the problem sizes `sizes` ("M=8192,N=8192,K=8192"; empty: the report
+ *  says which sizes it needs and gives per-size formulas) and the hardware profile `profile` (a
+ *  name such as "h200" or a path; empty: the one of each kernel's target). The JSON cost report is
+ *  passed to `callback`; the model's remarks and any errors go to `diagnostics`. */
+MLIR_CAPI_EXPORTED MlirLogicalResult cakeCost(MlirModule module, MlirStringRef sizes,
+                                              MlirStringRef profile, CakeDiagnostics diagnostics,
+                                              MlirStringCallback callback, void *userData);
+
 #ifdef __cplusplus
 }
 #endif

@@ -29,6 +29,11 @@ typedef struct CakeDiagnosticRecord {
   unsigned column;
   MlirStringRef message;
   intptr_t numNotes;
+  /** Verifier findings (cake-verify-*) only, else empty: the stable rule id (docs/Verification.md),
+   *  a concrete fix hint, and the name of the op the finding is at. */
+  MlirStringRef rule;
+  MlirStringRef hint;
+  MlirStringRef op;
 } CakeDiagnosticRecord;
 
 MLIR_CAPI_EXPORTED CakeDiagnostics cakeDiagnosticsCreate(void);

@@ -17,6 +17,8 @@ struct DiagnosticRecord {
   unsigned line = 0;
   unsigned column = 0;
   std::string message;
+  /// Verifier findings only (else empty): the stable rule id, the fix hint, the op name.
+  std::string rule, hint, op;
   std::vector<DiagnosticRecord> notes;
 };
 

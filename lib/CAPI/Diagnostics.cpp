@@ -1,6 +1,8 @@
 //===- Diagnostics.cpp - C API: diagnostics collected, not printed --------===//
 #include "DiagnosticCollector.h"
 
+#include "Cake/Transforms/Findings.h"
+
 #include "mlir/CAPI/Support.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Location.h"
@@ -22,8 +24,14 @@ static MlirDiagnosticSeverity toC(DiagnosticSeverity severity) {
   return MlirDiagnosticError;
 }
 
-static DiagnosticRecord toRecord(const Diagnostic &diagnostic) {
+using mlir::cake::FindingInfo;
+
+static DiagnosticRecord toRecord(Diagnostic &diagnostic) {
   DiagnosticRecord record;
+  FindingInfo finding = mlir::cake::getFindingInfo(diagnostic);
+  record.rule = finding.rule;
+  record.hint = finding.hint;
+  record.op = finding.op;
   record.severity = toC(diagnostic.getSeverity());
   record.message = diagnostic.str();
   if (auto loc = diagnostic.getLocation()->findInstanceOf<FileLineColLoc>()) {
@@ -31,7 +39,7 @@ static DiagnosticRecord toRecord(const Diagnostic &diagnostic) {
     record.line = loc.getLine();
     record.column = loc.getColumn();
   }
-  for (const Diagnostic &note : diagnostic.getNotes())
+  for (Diagnostic &note : diagnostic.getNotes())
     record.notes.push_back(toRecord(note));
   return record;
 }
@@ -43,8 +51,15 @@ CollectDiagnostics::CollectDiagnostics(MLIRContext *context, CakeDiagnostics lis
       }) {}
 
 static CakeDiagnosticRecord toC(const DiagnosticRecord &record) {
-  return {record.severity, wrap(llvm::StringRef(record.file)), record.line, record.column,
-          wrap(llvm::StringRef(record.message)), static_cast<intptr_t>(record.notes.size())};
+  return {record.severity,
+          wrap(llvm::StringRef(record.file)),
+          record.line,
+          record.column,
+          wrap(llvm::StringRef(record.message)),
+          static_cast<intptr_t>(record.notes.size()),
+          wrap(llvm::StringRef(record.rule)),
+          wrap(llvm::StringRef(record.hint)),
+          wrap(llvm::StringRef(record.op))};
 }
 
 CakeDiagnostics cakeDiagnosticsCreate(void) { return {new DiagnosticList()}; }

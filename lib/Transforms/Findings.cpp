@@ -58,10 +58,8 @@ static StringRef severityName(DiagnosticSeverity severity) {
   return "error";
 }
 
-void mlir::cake::printDiagnosticAsJson(Diagnostic &diag, llvm::raw_ostream &os) {
-  llvm::json::Object record;
-  std::string message = diag.str();
-  std::string rule, hint, opName;
+FindingInfo mlir::cake::getFindingInfo(Diagnostic &diag) {
+  FindingInfo info;
   for (DiagnosticArgument &arg : diag.getMetadata()) {
     if (arg.getKind() != DiagnosticArgument::DiagnosticArgumentKind::Attribute)
       continue;
@@ -69,12 +67,20 @@ void mlir::cake::printDiagnosticAsJson(Diagnostic &diag, llvm::raw_ostream &os) 
     if (!dict)
       continue;
     if (auto attr = dict.getAs<StringAttr>("rule"))
-      rule = attr.str();
+      info.rule = attr.str();
     if (auto attr = dict.getAs<StringAttr>("hint"))
-      hint = attr.str();
+      info.hint = attr.str();
     if (auto attr = dict.getAs<StringAttr>("op"))
-      opName = attr.str();
+      info.op = attr.str();
   }
+  return info;
+}
+
+void mlir::cake::printDiagnosticAsJson(Diagnostic &diag, llvm::raw_ostream &os) {
+  llvm::json::Object record;
+  std::string message = diag.str();
+  FindingInfo info = getFindingInfo(diag);
+  std::string rule = info.rule, hint = info.hint, opName = info.op;
   // "'<op>' op [<rule>] <text>": take the op name and the rule id out of the message.
   StringRef text = message;
   if (text.starts_with("'")) {

@@ -10,12 +10,20 @@ Failures raise CakeError carrying MLIR's diagnostics; nothing is printed.
 """
 from dataclasses import dataclass, field
 import json
+import os
 from typing import List, Optional, Tuple, Union
 
 from ._cake import ClosedError, _Context, _Module
 
+# The cost model's hardware profiles sit at share/cake/profiles beside python_packages, in the build
+# tree and after install; the C++ side reads CAKE_PROFILE_DIR (an explicit setting wins).
+_PROFILES = os.path.normpath(os.path.join(os.path.dirname(__file__), "..", "..", "share", "cake",
+                                          "profiles"))
+if "CAKE_PROFILE_DIR" not in os.environ and os.path.isdir(_PROFILES):
+    os.environ["CAKE_PROFILE_DIR"] = _PROFILES
+
 __all__ = ["CakeError", "ClosedError", "Context", "Diagnostic", "Location", "Module", "compile",
-           "parse", "run_pipeline", "verify"]
+           "cost", "parse", "run_pipeline", "verify"]
 
 
 @dataclass(frozen=True)
@@ -31,18 +39,23 @@ class Location:
 
 @dataclass(frozen=True)
 class Diagnostic:
-    """One MLIR diagnostic. `rule` is the verifier rule id; None until CAKE's rules carry ids."""
+    """One MLIR diagnostic. Findings of the cake-verify-* passes also carry their stable `rule` id
+    (docs/Verification.md), a concrete fix `hint` and the `op` they are at; other diagnostics (parse
+    and op-verifier errors, remarks) have None there."""
     severity: str
     location: Location
     message: str
     notes: Tuple["Diagnostic", ...] = field(default_factory=tuple)
     rule: Optional[str] = None
+    hint: Optional[str] = None
+    op: Optional[str] = None
 
     @staticmethod
     def _from_raw(raw):
-        severity, file, line, column, message, notes = raw
+        severity, file, line, column, message, notes, rule, hint, op = raw
         return Diagnostic(severity, Location(file, line, column), message,
-                          tuple(Diagnostic._from_raw(note) for note in notes))
+                          tuple(Diagnostic._from_raw(note) for note in notes),
+                          rule or None, hint or None, op or None)
 
     def __str__(self):
         text = f"{self.location}: {self.severity}: {self.message}"
@@ -121,6 +134,18 @@ class Context:
             raise CakeError(f"pass pipeline '{pipeline}' failed", _diagnostics(raw))
         return module
 
+    def cost(self, source: Source, sizes=None, profile: str = "",
+             filename: str = "<string>") -> dict:
+        """The cost model's JSON report (docs/CostModel.md) as a dict. `sizes` maps problem-size
+        symbols to values ({"M": 8192, ...} or "M=8192,..."); without them the report lists the
+        sizes it needs and per-size formulas. `profile` names a hardware profile ("h200") or a
+        file; by default each kernel's target's. The module is not changed."""
+        module = self._module(source, filename)
+        report, raw = module._module.cost(_sizes_text(sizes), profile)
+        if report is None:
+            raise CakeError("the cost model failed", _diagnostics(raw))
+        return json.loads(report)
+
     def compile(self, source: Source, filename: str = "<string>", *, chip: str = "",
                 features: str = "", opt_level: int = 3, cubin: bool = True,
                 ptxas: Optional[str] = None) -> Tuple[str, Optional[bytes], Optional[dict]]:
@@ -136,6 +161,12 @@ class Context:
 
 
 _default_context: Optional[Context] = None
+
+
+def _sizes_text(sizes) -> str:
+    if isinstance(sizes, str):
+        return sizes
+    return ",".join(f"{name}={value}" for name, value in (sizes or {}).items())
 
 
 def _default() -> Context:
@@ -158,6 +189,11 @@ def verify(source: Source, filename: str = "<string>") -> List[Diagnostic]:
 def run_pipeline(source: Source, pipeline: str, filename: str = "<string>") -> Module:
     """Context.run_pipeline on a shared default context."""
     return _default().run_pipeline(source, pipeline, filename)
+
+
+def cost(source: Source, sizes=None, profile: str = "", filename: str = "<string>") -> dict:
+    """Context.cost on the shared default context."""
+    return _default().cost(source, sizes, profile, filename)
 
 
 def compile(source: Source, filename: str = "<string>", **options):

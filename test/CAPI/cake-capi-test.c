@@ -95,6 +95,19 @@ int main(void) {
   }
   dump(diagnostics);
 
+  /* The cost report, as JSON through a callback; the model's remarks are collected. */
+  printf("cost ok: %d\n",
+         mlirLogicalResultIsSuccess(cakeCost(module, mlirStringRefCreateFromCString("N=16777216"),
+                                             mlirStringRefCreateFromCString(""), diagnostics,
+                                             printPart, stdout)));
+  cakeDiagnosticsClear(diagnostics);
+  printf("bad profile cost ok: %d\n",
+         mlirLogicalResultIsSuccess(cakeCost(module, mlirStringRefCreateFromCString(""),
+                                             mlirStringRefCreateFromCString("no-such-gpu"),
+                                             diagnostics, printPart, stdout)));
+  printf("bad profile diagnostics: %d\n", cakeDiagnosticsGetNum(diagnostics) > 0);
+  cakeDiagnosticsClear(diagnostics);
+
   options.chip = mlirStringRefCreateFromCString("sm_75");
   printf("bad chip ok: %d\n",
          mlirLogicalResultIsSuccess(cakeCompile(module, options, diagnostics, &result)));

@@ -193,5 +193,31 @@ class Lifetimes(unittest.TestCase):
             self.assertEqual(manifest, json.loads(translate(EXAMPLES[0], "--emit=manifest")))
 
 
+class CostAndFindingsTest(unittest.TestCase):
+    def test_cost_report(self):
+        source = read(os.path.join(os.environ["CAKE_EXAMPLES"], "hopper_gemm.mlir"))
+        report = cake.cost(source, {"M": 8192, "N": 8192, "K": 8192})
+        self.assertEqual(report["schema"], "cake-cost-report")
+        kernel = report["kernels"][0]
+        self.assertEqual(kernel["kernel"], "hopper_gemm")
+        self.assertGreater(kernel["predicted_time_ms"], 0.1)
+        # Without sizes, the report says which sizes it needs instead of inventing them.
+        partial = cake.cost(source)["kernels"][0]
+        self.assertEqual(partial["status"], "needs_sizes")
+        with self.assertRaisesRegex(cake.CakeError, "no-such-gpu"):
+            cake.cost(source, "M=1,N=1,K=1", profile="no-such-gpu")
+
+    def test_findings_carry_rule_and_hint(self):
+        source = read(os.path.join(os.environ["CAKE_EXAMPLES"], "hopper_gemm.mlir"))
+        broken = source.replace("tx_bytes 49152", "tx_bytes 4096")
+        with self.assertRaises(cake.CakeError) as caught:
+            cake.run_pipeline(broken, "cake-verify")
+        findings = [d for d in caught.exception.diagnostics if d.rule]
+        self.assertTrue(findings)
+        self.assertEqual(findings[0].rule, "pipeline.tx-bytes")
+        self.assertTrue(findings[0].hint)
+        self.assertEqual(findings[0].op, "cake.pipeline.producer_commit")
+
+
 if __name__ == "__main__":
     unittest.main()

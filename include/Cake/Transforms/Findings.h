@@ -27,6 +27,14 @@ void attachFix(InFlightDiagnostic &diag, Operation *op, llvm::StringRef rule,
 /// The prefix of the fix note.
 inline constexpr llvm::StringLiteral kFixNotePrefix = "fix: ";
 
+/// What a finding carries besides its text; empty strings for diagnostics that are not findings.
+struct FindingInfo {
+  std::string rule, hint, op;
+};
+
+/// Reads the rule id, hint and op name a finding recorded in its diagnostic's metadata.
+FindingInfo getFindingInfo(Diagnostic &diag);
+
 /// Renders one diagnostic as one line of JSON: rule, severity, file, line, col, op, message,
 /// notes [{file, line, col, message}] and hint. Diagnostics that are not findings (op verifier and
 /// parser errors) have a null rule and hint; op verifier errors still name their op.
