@@ -413,7 +413,10 @@ def format_summary(s):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="cake calibrate", description=__doc__.split("\n")[0])
-    ap.add_argument("records", nargs="+", help="measured records (cake-run JSON) or a dataset")
+    ap.add_argument("records", nargs="*", help="measured records (cake-run JSON) or a dataset")
+    ap.add_argument("--from-db", metavar="DB", help="take the records from a harness database (measured shapes of "
+                    "candidates with a stored cost report)")
+    ap.add_argument("--run", type=int, help="with --from-db: only this run")
     ap.add_argument("--profile", required=True, help="the profile to refit (profiles/h200.json)")
     ap.add_argument("--reports", nargs="*", default=[], help="cost-report files to join with")
     ap.add_argument("--ir", help="folder of IR files (<variant or kernel>.mlir) to compute reports")
@@ -432,7 +435,19 @@ def main(argv=None):
             profile = json.load(f)
         cake_opt = args.cake_opt or os.path.join(
             os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "build", "bin", "cake-opt")
+        if not args.records and not args.from_db:
+            raise CalibrationError("give measured records or --from-db DB")
         data, missing = build_dataset(args.records, args.reports, args.ir, cake_opt, args.profile)
+        if args.from_db:
+            from . import learn
+            from .db import Database
+            if not os.path.exists(args.from_db):
+                raise CalibrationError(f"no database at {args.from_db}")
+            rows, skipped = learn.calibration_dataset(Database(args.from_db), args.run)
+            print(f"cake calibrate: {len(rows)} measured shapes from {args.from_db}"
+                  + (f" ({skipped} without a cost report with a model for their sizes)" if skipped else ""),
+                  file=sys.stderr)
+            data.extend(rows)
         if missing:
             print(f"cake calibrate: {len(missing)} records without a cost report (skipped), e.g. "
                   f"{missing[0]}", file=sys.stderr)

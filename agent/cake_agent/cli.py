@@ -12,7 +12,7 @@ import random
 import sqlite3
 import sys
 
-from . import backends, batch, feedback, report, summary
+from . import backends, batch, feedback, learn, report, summary
 from . import tactics as tactics_mod
 from .db import Database
 from .evolve import default_workdir, evolve
@@ -47,7 +47,8 @@ def parser():
     e.add_argument("--refs", help="folder of reference cubins (default build/examples/ref)")
     e.add_argument("--workdir", help="where candidates' files go (default beside the database)")
     e.add_argument("--batch-dir", help="batch backend: export folder (default <workdir>/batch-gen<G>)")
-    e.add_argument("--tactics", help="tactics file (JSON list; see docs/Harness.md)")
+    e.add_argument("--tactics", help="more tactics (JSON list; see docs/Harness.md), besides the built-in ones")
+    e.add_argument("--no-builtin-tactics", action="store_true", help="do not use cake-opt's cake-tactic-* passes")
     e.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="parallel CPU evaluations")
     e.add_argument("--rng-seed", type=int, help="seed of the policy's random choices")
     e.add_argument("--iters", type=int, default=50, help="cake-run timed iterations")
@@ -57,7 +58,8 @@ def parser():
     e.add_argument("--print-records", action="store_true", help="print 'recorded <id>' after each commit")
     d = sub.add_parser("db", help="answer common questions from the database")
     _common(d)
-    d.add_argument("question", choices=["runs", "best", "failures", "lineage", "show", "feedback"])
+    d.add_argument("question", choices=["runs", "best", "failures", "lineage", "show", "feedback", "tactics"])
+    d.add_argument("--class", dest="task_class", help="tactics: the task class (default: every class)")
     d.add_argument("id", nargs="?", type=int, help="candidate id (lineage, show, feedback) or run id (failures)")
     r = sub.add_parser("report", help="write an HTML report of a run")
     _common(r)
@@ -73,6 +75,15 @@ def parser():
     i = sub.add_parser("batch-ingest", help="store the results of an exported batch")
     _common(i)
     i.add_argument("results", help="results.json written by run_batch.py")
+    lr = sub.add_parser("learn", help="propose verifier rules from failure clusters (docs/Harness.md)")
+    _common(lr)
+    lr.add_argument("what", choices=["rules"])
+    lr.add_argument("--min-members", type=int, default=2, help="smallest cluster to learn from")
+    lr.add_argument("--class", dest="task_class", help="only failures of this task class")
+    lr.add_argument("--bin", help="folder of cake-opt (default build/bin)")
+    lr.add_argument("--save", metavar="DIR", help="save accepted rules and their lit tests here "
+                    "(e.g. test/Verify/learned)")
+    lr.add_argument("--workdir", help="scratch folder for proposed rules (default: a temporary one)")
     return ap
 
 
@@ -86,7 +97,7 @@ def main(argv=None):
         if args.cmd != "evolve" and not os.path.exists(args.db):
             return _err(f"no database at {args.db}", 2)
         return {"evolve": cmd_evolve, "db": cmd_db, "report": cmd_report, "batch-export": cmd_batch_export,
-                "batch-ingest": cmd_batch_ingest}[args.cmd](args)
+                "batch-ingest": cmd_batch_ingest, "learn": cmd_learn}[args.cmd](args)
     except TaskError as e:
         return _err(str(e), 2)
     except ToolMissing as e:
@@ -138,9 +149,11 @@ def cmd_evolve(args):
     if run:
         db.set_run_status(run_id, "running")
     rng = random.Random(args.rng_seed)
-    tacs = tactics_mod.load(args.tactics) if args.tactics else []
+    tacs = [] if args.no_builtin_tactics else tactics_mod.builtin(tools)
+    tacs += tactics_mod.load(args.tactics) if args.tactics else []
+    stats = lambda: learn.tactic_stats(db, task.task_class)
     try:
-        policy = (SearchPolicy(task, rng, tools, tacs) if policy_name == "search"
+        policy = (SearchPolicy(task, rng, tools, tacs, stats=stats) if policy_name == "search"
                   else LLMPolicy(task, rng, db, run_id))
     except LLMConfigError as e:
         db.set_run_status(run_id, "aborted", str(e))
@@ -206,6 +219,15 @@ def cmd_db(args):
             print("no measured candidate in this database (model-only runs have no measured fitness)")
         for r in rows:
             print(f"{r['task']}: candidate {r['id']} (run {r['run_id']}) {r['fitness']:.4f} ms  {r['signature']}")
+    elif q == "tactics":
+        learn.refresh_tactic_stats(db)
+        rows = db.q("SELECT * FROM tactic_stats" + (" WHERE task_class=?" if args.task_class else "") +
+                    " ORDER BY task_class, tactic", (args.task_class,) if args.task_class else ())
+        if not rows:
+            print("no tactic has been tried in this database")
+        for r in rows:
+            sp = f"{r['speedup_sum'] / r['speedup_n']:.3f}x over {r['speedup_n']}" if r["speedup_n"] else "-"
+            print(f"{r['task_class']:<16} {r['tactic']:<22} tries {r['tries']:<4} ok {r['successes']:<4} speedup {sp}")
     elif q == "failures":
         rows = db.failures_by_class(args.id)
         if not rows:
@@ -225,6 +247,8 @@ def cmd_db(args):
         elif q == "show":
             r = db.candidate(args.id)
             print(json.dumps(feedback.of(db, args.id), indent=1))
+            if "note" in r.keys() and r["note"]:
+                print(f"note: {r['note']}")
             print(r["ir"])
         else:
             print(feedback.text(feedback.of(db, args.id)))
@@ -263,4 +287,31 @@ def cmd_batch_ingest(args):
     print(f"batch {s['batch']} (run {s['run']}): {s['measured']} measured, {s['failed']} failed, "
           f"{s['skipped']} skipped; continue with: cake evolve --db {args.db} --resume {s['run']}")
     print(summary.text(db, s["run"]))
+    return 0
+
+
+def cmd_learn(args):
+    import tempfile
+    db = Database(args.db)
+    cake_opt = Toolchain(args.bin).path("cake-opt")
+    props = learn.propose(db, args.min_members, args.task_class)
+    if not props:
+        print("no failure cluster yields a rule (a feature in every failing member and in no passing candidate)")
+        return 0
+    if not learn.rules_supported(cake_opt):
+        print(f"note: {cake_opt} has no --cake-load-rules: proposals are checked on the IR text only")
+    work = args.workdir or tempfile.mkdtemp(prefix="cake-learn-")
+    accepted, done = 0, set()
+    for p in props:
+        if p.key in done:  # one accepted rule per cluster
+            continue
+        ok, why = learn.accept(db, p, cake_opt, work)
+        print(f"{'ACCEPT' if ok else 'reject'} {p.rule_id} ({p.feature}; cluster {'/'.join(k for k in p.key if k)}, "
+              f"{len(p.members)} failing): {why}")
+        if ok:
+            accepted += 1
+            done.add(p.key)
+            if args.save:
+                print(f"  saved {learn.save(p, db, args.save)}")
+    print(f"{accepted} rule(s) accepted of {len(props)} proposals; rule files in {args.save or work}")
     return 0

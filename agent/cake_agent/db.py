@@ -56,6 +56,9 @@ class Database:
         self.conn.execute("PRAGMA synchronous=FULL")
         self.conn.execute("PRAGMA foreign_keys=ON")
         self.conn.executescript(SCHEMA)
+        cols = {r[1] for r in self.conn.execute("PRAGMA table_info(candidates)")}
+        if "note" not in cols:  # databases written before proposals carried notes (stagnation hints)
+            self.conn.execute("ALTER TABLE candidates ADD COLUMN note TEXT")
 
     def close(self):
         self.conn.close()
@@ -109,6 +112,8 @@ class Database:
                  ev.status, ev.failure["class"] if ev.failure else None, ev.fitness, ev.fitness_kind,
                  json.dumps(ev.steps), ev.dir, time.time()))
             cid = cur.lastrowid
+            if getattr(proposal, "note", None):
+                c.execute("UPDATE candidates SET note=? WHERE id=?", (proposal.note, cid))
             for d in ev.diagnostics:
                 c.execute("INSERT INTO diagnostics VALUES (?,?,?,?,?,?,?,?,?)",
                           (cid, "verify", d["rule"], d["severity"], d["line"], d["col"], d["op"], d["message"], d["hint"]))

@@ -9,7 +9,7 @@ import concurrent.futures
 import os
 import time
 
-from . import population
+from . import learn, population
 from .evaluator import Evaluator, ir_hash
 
 
@@ -67,6 +67,7 @@ def evolve(db, run_id, task, toolchain, backend, policy, workdir, budget, jobs=2
                     on_record(cid, ev)
                 if progress:
                     progress.update(db, run_id, generation)
+            learn.refresh_tactic_stats(db)  # what the tactics achieved, for this run and later ones
             if backend.name == "batch":
                 return RunResult(run_id, "waiting_gpu", recorded)
 

@@ -1,8 +1,9 @@
 """``cake report``: a static HTML page with inline SVG plots (no JavaScript).
 
 Plots: fitness of every candidate with the best-so-far line, failure classes per generation,
-per-shape median times of the first and the best candidate against the floor, and registers per
-candidate. Plots without data say so instead of drawing anything.
+per-shape median times of the first and the best candidate against the floor, predicted (cost model)
+against measured time per candidate and shape (log-log, with the y = x line and the rank correlation),
+and registers per candidate. Plots without data say so instead of drawing anything.
 """
 import html
 import json
@@ -74,13 +75,61 @@ def bars(groups, series, title, empty, unit=""):
     return _svg(body, title)
 
 
-def _shape_times(db, cid):
+def _shape_times(db, cid, keyed=False):
     out = {}
     for m in db.measurements(cid):
         if m["status"] == "ok":
-            key = ",".join(f"{k}={v}" for k, v in json.loads(m["shape"]).items())
+            shape = json.loads(m["shape"])
+            key = (tuple(sorted((str(k), str(v)) for k, v in shape.items())) if keyed
+                   else ",".join(f"{k}={v}" for k, v in shape.items()))
             out.setdefault(key, []).append((m["time_ms"], m["floor_ms"]))
     return {k: (sorted(v)[len(v) // 2][0], v[0][1]) for k, v in out.items()}
+
+
+def predicted_vs_measured(db, run_id):
+    """[(predicted_ms, measured_ms)] per measured candidate and shape with a cost prediction for it."""
+    out = []
+    rows = db.q("SELECT c.id, cr.report, cr.predicted_ms FROM candidates c JOIN cost_reports cr ON cr.candidate_id=c.id"
+                " WHERE c.run_id=? AND cr.status='ok'", (run_id,))
+    for r in rows:
+        per_shape = {}
+        reports = json.loads(r["report"] or "null") or []
+        for rep in reports if isinstance(reports, list) else [reports]:
+            ks = rep.get("kernels") if isinstance(rep, dict) else None
+            for k in ks if isinstance(ks, list) else [rep]:
+                if isinstance(k, dict) and isinstance(k.get("predicted_time_ms"), (int, float)) and k.get("sizes"):
+                    per_shape[tuple(sorted((str(a), str(b)) for a, b in k["sizes"].items()))] = k["predicted_time_ms"]
+        for shape, (med, _floor) in _shape_times(db, r["id"], keyed=True).items():
+            pred = per_shape.get(shape)
+            if pred is None and len(per_shape) <= 1:
+                pred = r["predicted_ms"]
+            if pred and med:
+                out.append((pred, med))
+    return out
+
+
+def loglog(pairs, title, empty):
+    """Scatter of (predicted, measured) on log axes with the y = x line."""
+    import math
+    if not pairs:
+        return f"<p class=empty>{html.escape(title)}: {html.escape(empty)}</p>"
+    lx = [math.log10(p) for p, _ in pairs]
+    ly = [math.log10(m) for _, m in pairs]
+    lo, hi = min(lx + ly), max(lx + ly)
+    if hi - lo < 1e-9:
+        lo, hi = lo - 0.5, hi + 0.5
+    sx, sy = _scale(lo, hi, PAD + 6, W - 16), _scale(lo, hi, H - PAD - 6, 16)
+    body = _axes("predicted ms (cost model, log)", "measured ms (log)")
+    body += f'<line x1="{sx(lo):.1f}" y1="{sy(lo):.1f}" x2="{sx(hi):.1f}" y2="{sy(hi):.1f}" stroke="#c00" stroke-dasharray="4 3"/>'
+    body += (f'<text x="{PAD + 4}" y="14">{10 ** hi:.3g}</text><text x="{PAD + 4}" y="{H - PAD - 4}">{10 ** lo:.3g}</text>'
+             f'<text x="{W - 16}" y="{H - PAD + 14}" text-anchor="end">{10 ** hi:.3g}</text>')
+    for x, y in zip(lx, ly):
+        body += f'<circle cx="{sx(x):.1f}" cy="{sy(y):.1f}" r="3" fill="#06c"/>'
+    from .calibrate import spearman
+    rho = spearman([p for p, _ in pairs], [m for _, m in pairs]) if len(pairs) > 2 else None
+    within = sum(1 for p, m in pairs if max(p, m) / min(p, m) <= 2) / len(pairs)
+    extra = f"; Spearman {rho:.2f}" if rho is not None else ""
+    return _svg(body, f"{title} ({len(pairs)} points, {within:.0%} within 2x{extra}; dashed: y = x)")
 
 
 def render(db, run_id):
@@ -117,6 +166,8 @@ def render(db, run_id):
                           "Per-shape median time (ms)", "", "ms"))
     else:
         parts.append("<p class=empty>Per-shape times: no candidate was measured on a GPU in this run.</p>")
+    parts.append(loglog(predicted_vs_measured(db, run_id), "Predicted vs measured time per candidate and shape",
+                        "needs candidates with both a cost prediction and a GPU measurement"))
     regs = [(i, db.compile_facts(r["id"])["registers"], "#396") for i, r in enumerate(rows)
             if db.compile_facts(r["id"]) and db.compile_facts(r["id"])["registers"] is not None]
     parts.append(scatter(regs, [], "candidate", "registers per thread", "Registers (ptxas)", "nothing compiled"))

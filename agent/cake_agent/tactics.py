@@ -1,10 +1,14 @@
 """Tactics: named IR rewrites with a precondition, applied as a cake-opt pass pipeline.
 
-None ships yet: the rewrite passes (deepen the pipeline, TMA loads, warp specialization, ...) will be
-C++ cake-opt passes. A tactics file (JSON list) plugs them in without changing the harness:
+The shipped ones (``BUILTIN``, ``builtin()``) are the cake-opt passes of lib/Transforms/Tactic*.cpp:
+``cake-tactic-pipeline-stages{stages=N}`` and ``cake-tactic-pad{elements=N}``. A tactics file (JSON
+list) adds others without changing the harness:
 
     [{"name": "widen-vectors", "pipeline": "builtin.module(cake-widen-vectors{width=4})",
-      "requires_ops": ["cake.load"], "forbids_ops": ["cake.tma_load"]}]
+      "requires_ops": ["cake.load"], "forbids_ops": ["cake.tma.load"]}]
+
+``order()`` ranks tactics by their statistics per task class (learn.py), so what worked on earlier
+tasks of the class (or of any class, for a new one) is tried first.
 
 ``requires_ops`` / ``forbids_ops`` are the precondition, checked on the IR text before cake-opt runs; a
 pass may also decline by failing or by leaving the IR unchanged, and the tactic then does not apply.
@@ -40,11 +44,23 @@ class Tactic:
                 f.write(ir)
             res = run_step("tactic", [toolchain.path("cake-opt"), src, f"--pass-pipeline={self.pipeline}",
                                       "--mlir-print-op-on-diagnostic=false"], timeout)
-        if not res.ok:
-            return None, f"{res.failure_class}: {res.detail(200)}"
-        if res.stdout.strip() == ir.strip():
+            if not res.ok:
+                return None, f"{res.failure_class}: {self._reason(res)}"
+            if res.stdout.strip() == ir.strip():
+                return None, "no change"
+            # cake-opt prints its own form: compare with the input as cake-opt prints it.
+            same = run_step("tactic", [toolchain.path("cake-opt"), src], timeout)
+        if same.ok and same.stdout.strip() == res.stdout.strip():
             return None, "no change"
         return res.stdout, None
+
+    @staticmethod
+    def _reason(res):
+        """The pass's own explanation ("[tactic.not-applicable] ...") when it gave one."""
+        for line in (res.stderr or "").splitlines():
+            if "[tactic.not-applicable]" in line:
+                return line[line.index("[tactic.not-applicable]"):][:300]
+        return res.detail(200)
 
 
 def load(path):
@@ -55,3 +71,47 @@ def load(path):
         raise ValueError(f"{path}: expected a JSON list of tactics")
     return [Tactic(t.get("name"), t.get("pipeline"), t.get("requires_ops", ()), t.get("forbids_ops", ()))
             for t in items]
+
+
+# The rewrites cake-opt ships (lib/Transforms/Tactic*.cpp). Each pass checks its own preconditions
+# and fails ("[tactic.not-applicable] ...") or leaves the IR unchanged when it cannot apply; the
+# op lists here only avoid starting cake-opt when the pass certainly has nothing to do.
+BUILTIN = (
+    [{"name": f"pipeline-stages-{n}", "pass": "cake-tactic-pipeline-stages",
+      "pipeline": f"builtin.module(cake-tactic-pipeline-stages{{stages={n}}})",
+      "requires_ops": ["cake.pipeline.create"]} for n in (2, 3, 4, 5, 6)]
+    + [{"name": f"pad-{n}", "pass": "cake-tactic-pad",
+        "pipeline": f"builtin.module(cake-tactic-pad{{elements={n}}})",
+        "requires_ops": ["cake.alloc_smem"]} for n in (1, 2, 4, 8)]
+)
+
+
+def builtin(toolchain=None):
+    """The shipped tactics whose pass this cake-opt has (all of them without a toolchain)."""
+    have = None
+    if toolchain is not None:
+        res = run_step("probe", [toolchain.path("cake-opt"), "--help"], timeout=30)
+        have = res.stdout if res.ok else ""
+    return [Tactic(t["name"], t["pipeline"], t.get("requires_ops", ()), t.get("forbids_ops", ()))
+            for t in BUILTIN if have is None or f"--{t['pass']}" in have]
+
+
+def score(stats):
+    """How promising a tactic looks from its statistics {tries, successes, mean_speedup}: the
+    success rate (with one pseudo-success and one pseudo-failure, so untried tactics get 0.5) times
+    the mean speedup of children over parents (1 when none was measured or predicted)."""
+    if not stats:
+        return 0.5
+    rate = (stats["successes"] + 1) / (stats["tries"] + 2)
+    return rate * (stats.get("mean_speedup") or 1.0)
+
+
+def order(tactics, stats, rng=None, explore=0.2):
+    """Tactics, most promising first by ``stats`` ({name: {...}}); with probability ``explore``
+    (or without statistics) a random order."""
+    tactics = list(tactics)
+    if rng is not None:
+        rng.shuffle(tactics)  # random tie-break
+        if not stats or rng.random() < explore:
+            return tactics
+    return sorted(tactics, key=lambda t: -score(stats.get(t.name)))

@@ -7,14 +7,20 @@
 // location, op, message, notes, fix hint; docs/Verification.md) instead of MLIR's text form. It
 // is a property of this tool's output, not of any pass, hence a tool option.
 //
+// `--cake-load-rules=FILE[,FILE...]` loads verifier rules written in the PDL dialect and
+// registers each as the pass `cake-rule-<name>` (lib/Transforms/Rules.cpp). The files are read
+// before the command line is parsed, since the pass options are made from the registry then.
+//
 //===----------------------------------------------------------------------===//
 #include "Cake/IR/CakeDialect.h"
 #include "Cake/Pipelines/Registration.h"
 #include "Cake/Transforms/Findings.h"
+#include "Cake/Transforms/Rules.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -29,17 +35,69 @@ llvm::cl::opt<DiagnosticsFormat> diagnosticsFormat(
         clEnumValN(DiagnosticsFormat::Json, "json",
                    "one JSON record per diagnostic on stderr: rule, severity, file, line, col, "
                    "op, message, notes, hint")));
+
+llvm::cl::list<std::string> ruleFiles(
+    "cake-load-rules", llvm::cl::CommaSeparated,
+    llvm::cl::desc("Load verifier rules (PDL) from these files; each rule runs as the pass "
+                   "cake-rule-<name> and in cake-verify"),
+    llvm::cl::value_desc("file"));
+
+/// The values of --cake-load-rules (=FILE or FILE as the next argument), read before the options
+/// are parsed.
+std::vector<std::string> scanRuleFiles(int argc, char **argv) {
+  std::vector<std::string> files;
+  for (int i = 1; i < argc; ++i) {
+    llvm::StringRef arg = argv[i];
+    if (arg == "--")
+      break;
+    arg = arg.ltrim('-');
+    if (!arg.consume_front("cake-load-rules"))
+      continue;
+    llvm::StringRef value;
+    if (arg.consume_front("="))
+      value = arg;
+    else if (arg.empty() && i + 1 < argc)
+      value = argv[++i];
+    else
+      continue;
+    llvm::SmallVector<llvm::StringRef> parts;
+    value.split(parts, ',', -1, false);
+    for (llvm::StringRef part : parts)
+      files.push_back(part.str());
+  }
+  return files;
+}
 } // namespace
 
 int main(int argc, char **argv) {
   mlir::cake::registerAllPasses();
   mlir::DialectRegistry registry;
   mlir::cake::registerAllDialects(registry);
+  // Rules are checked in a scratch context of this registry, before the JSON extension joins it.
+  for (const std::string &file : scanRuleFiles(argc, argv))
+    if (mlir::failed(mlir::cake::loadRuleFile(file, registry)))
+      return 1;
   // mlir-opt owns the context; the JSON handler joins it when the cake dialect loads (while
   // parsing), after mlir-opt's own handler, so it sees every diagnostic first.
   registry.addExtension(+[](mlir::MLIRContext *context, mlir::cake::CakeDialect *) {
-    if (diagnosticsFormat == DiagnosticsFormat::Json)
-      mlir::cake::registerJsonDiagnosticHandler(context, llvm::errs());
+    // Once per context: the pass manager applies the extension again when a pass's dependent
+    // dialects join the context (cake-verify's dynamic pipelines, a rule's PDL dialects). The
+    // mark lives as long as the handler (the context), so a later context at the same address
+    // (-split-input-file) gets its own.
+    static llvm::SmallPtrSet<mlir::MLIRContext *, 4> withHandler;
+    if (diagnosticsFormat != DiagnosticsFormat::Json || !withHandler.insert(context).second)
+      return;
+    struct Mark {
+      explicit Mark(mlir::MLIRContext *context) : context(context) {}
+      Mark(const Mark &) = delete;
+      ~Mark() { withHandler.erase(context); }
+      mlir::MLIRContext *context;
+    };
+    auto mark = std::make_shared<Mark>(context);
+    context->getDiagEngine().registerHandler([mark](mlir::Diagnostic &diag) {
+      mlir::cake::printDiagnosticAsJson(diag, llvm::errs());
+      return mlir::success();
+    });
   });
   return mlir::asMainReturnCode(mlir::MlirOptMain(argc, argv, "CAKE optimizer driver\n", registry));
 }

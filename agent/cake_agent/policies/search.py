@@ -2,12 +2,17 @@
 
 Each child comes from a tournament-selected parent: one or two tunables move to a neighbouring value
 (or, less often, a random one); with tactics loaded, a child may instead append an applicable tactic
-to its parent's chain. Genomes already tried in the run are never proposed again; when no new genome
+to its parent's chain, trying first the tactics with the best statistics for the task's class
+(learn.py; ``stats`` is a callable returning them, re-read every generation). On stagnation (no
+better candidate for two generations) a child of a slower parent is, half of the time, steered by
+the fastest member: it takes the fastest member's next tactic or one or two of the tunables in which
+they differ, and the proposal's note says why ("hint: ..."). Genomes already tried in the run are never proposed again; when no new genome
 can be found the space is exhausted and ``propose`` returns fewer (or no) proposals.
 """
 import itertools
 
 from .. import population
+from .. import tactics as tactics_mod
 from ..task import signature
 from . import Proposal
 
@@ -15,13 +20,19 @@ from . import Proposal
 class SearchPolicy:
     name = "search"
 
-    def __init__(self, task, rng, toolchain=None, tactics=(), tactic_rate=0.3, tries=200):
+    def __init__(self, task, rng, toolchain=None, tactics=(), tactic_rate=0.3, tries=200, stats=None):
         self.task, self.rng, self.tools = task, rng, toolchain
         self.tactics, self.tactic_rate, self.tries = list(tactics), tactic_rate, tries
+        self.stats_fn, self.stats = stats, {}
+        self.best = None  # the fastest member while the population stagnates, else None
+        self.hints = 0
 
     def propose(self, members, n):
         seen = {m.signature for m in members}
         out = []
+        self.stats = self.stats_fn() if self.stats_fn else {}
+        best = population.ranked(members)[:1]
+        self.best = best[0] if best and population.stagnant(members) else None
         if not members:
             g = self.task.start_genome()
             out.append(self._proposal(g, (), None))
@@ -49,6 +60,10 @@ class SearchPolicy:
     def _child(self, parent, seen):
         if parent is None or parent.genome is None:
             return None
+        if self.best is not None and self.best.id != parent.id and self.rng.random() < 0.5:
+            prop = self._hinted_child(parent, seen)
+            if prop is not None:
+                return prop
         if self.tactics and self.tools and self.rng.random() < self.tactic_rate:
             prop = self._tactic_child(parent, seen)
             if prop is not None:
@@ -66,8 +81,43 @@ class SearchPolicy:
             return self._proposal(genome, parent.tactics, parent.id, ir)
         return self._proposal(genome, (), parent.id)
 
+    def _hinted_child(self, parent, seen):
+        """A child of ``parent`` moved toward the fastest member ``self.best`` (stagnation)."""
+        best = self.best
+        fit = f"{best.fitness:.4g} ms" if best.fitness is not None else "?"
+        pfit = f"{parent.fitness:.4g} ms" if parent.fitness is not None else "no fitness"
+        extra = [t for t in best.tactics if t not in parent.tactics]
+        if extra and self.tools:
+            tac = next((t for t in self.tactics if t.name == extra[0]), None)
+            chain = parent.tactics + (extra[0],)
+            if tac is not None and signature(parent.genome, chain) not in seen:
+                ir, _why = tac.apply(self.tools, parent.ir)
+                if ir is not None:
+                    prop = self._proposal(parent.genome, chain, parent.id, ir)
+                    prop.note = (f"hint: candidate {best.id} ({fit}) is faster than {parent.id} ({pfit}) "
+                                 f"and applies tactic {extra[0]}")
+                    self.hints += 1
+                    return prop
+        if best.genome is None or parent.tactics:
+            return None
+        diff = [k for k in self.task.tunables if parent.genome[1].get(k) != best.genome[1].get(k)]
+        if not diff:
+            return None
+        for _ in range(5):
+            moved = self.rng.sample(diff, min(len(diff), self.rng.choice((1, 1, 2))))
+            params = dict(parent.genome[1])
+            params.update({k: best.genome[1][k] for k in moved})
+            g = (parent.genome[0], params)
+            if signature(g) not in seen and self.task.genome_ok(g):
+                prop = self._proposal(g, (), parent.id)
+                prop.note = (f"hint: candidate {best.id} ({fit}) is faster than {parent.id} ({pfit}); it differs in "
+                             + ", ".join(f"{k} {parent.genome[1][k]}->{best.genome[1][k]}" for k in moved))
+                self.hints += 1
+                return prop
+        return None
+
     def _tactic_child(self, parent, seen):
-        for tac in self.rng.sample(self.tactics, len(self.tactics)):
+        for tac in tactics_mod.order(self.tactics, self.stats, self.rng):
             chain = parent.tactics + (tac.name,)
             if signature(parent.genome, chain) in seen:
                 continue

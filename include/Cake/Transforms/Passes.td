@@ -110,4 +110,87 @@ def CakeVerifyPipelinePass : Pass<"cake-verify-pipeline"> {
   }];
 }
 
+//===----------------------------------------------------------------------===//
+// Tactics: schedule rewrites the harness (agent/cake_agent/tactics.py) applies to candidates.
+// Each checks its preconditions: when the rewrite would be unsafe it fails with an error
+// `[tactic.not-applicable] ...` naming the reason; when the IR already has the requested form it
+// leaves the IR unchanged and says so in a remark.
+//===----------------------------------------------------------------------===//
+
+def CakeTacticPipelineStagesPass : Pass<"cake-tactic-pipeline-stages"> {
+  let summary = "Tactic: change the stage count of every cake.pipeline and its stage buffers";
+  let description = [{
+    Gives every `cake.pipeline.create` `stages` slots (`!cake.pipeline<N>`) and every shared
+    buffer indexed by that pipeline's slot (`cake.pipeline.slot`) a leading (stage) dimension of
+    `stages`. The pipeline ops take iteration numbers and derive slot and phase, so nothing else
+    changes.
+
+    Preconditions (else `[tactic.not-applicable]` and failure): `stages` >= 1; every stage buffer
+    is a `cake.alloc_smem` whose leading dimension equals the old stage count and whose every user
+    also takes a slot of the same pipeline (a buffer indexed by a constant stage or shared by two
+    pipelines is refused); the pipeline value is used only by pipeline ops; the kernel's shared
+    memory after the change fits its target's limit (163 KiB on sm_80, 227 KiB on Hopper and
+    Blackwell). A pipeline that already has `stages` slots is left alone (remark).
+
+    ```
+    cake-opt k.mlir --pass-pipeline='builtin.module(cake-tactic-pipeline-stages{stages=3})'
+    ```
+  }];
+  let options = [
+    Option<"stages", "stages", "int64_t", "0", "the new number of stages (1 or more)">,
+  ];
+}
+
+def CakeTacticPadPass : Pass<"cake-tactic-pad"> {
+  let summary = "Tactic: pad the rows of shared buffers accessed by plain loads and stores";
+  let description = [{
+    Adds `pad = elements` to every `cake.alloc_smem` buffer of rank 2 or more that has no swizzle
+    and no pad yet and whose every user is a `cake.load` or `cake.store` (TMA copies, wgmma,
+    ldmatrix and cp.async need unpadded layouts: such buffers are skipped with a remark). Padding
+    each innermost row spreads a column walk over the 32 banks; loads and stores compute the padded
+    addresses themselves, so only the type changes.
+
+    Preconditions: `elements` >= 1; for each buffer, `elements` is a multiple of the widest vector
+    access to it (a padded row must keep every access aligned to its size); the kernel's shared
+    memory after padding fits its target's limit. When no buffer qualifies the pass fails with
+    `[tactic.not-applicable]` and the reason for each buffer.
+
+    ```
+    cake-opt k.mlir --pass-pipeline='builtin.module(cake-tactic-pad{elements=4})'
+    ```
+  }];
+  let options = [
+    Option<"elements", "elements", "int64_t", "4", "padding per innermost row, in elements">,
+  ];
+}
+
+def CakeVerifyAsyncPass : Pass<"cake-verify-async"> {
+  let summary = "Check cp.async and TMA-store groups: every copy committed, every wait meaningful";
+  let description = [{
+    Follows each kernel in program order (the pre-order of its body; a loop body also wraps around
+    to its own start for the next iteration) and checks the bulk-group protocols of `cake.cp_async`
+    (`cake.cp_async.commit` / `cake.cp_async.wait`) and of `cake.tma.store`
+    (`cake.tma.store_commit` / `cake.tma.store_wait`):
+
+    - `async.cp-async-uncommitted`: a `cake.cp_async` that reaches a `cake.cp_async.wait` (or the
+      end of the kernel) before any commit: the wait does not cover it;
+    - `async.cp-async-no-wait`: a commit that no later `cake.cp_async.wait` retires;
+    - `async.cp-async-wait-count`: a wait whose `pending` is at least the number of groups
+      committed before its first execution (counted where loop trip counts are constants): it
+      waits for no copy;
+    - `async.tma-store-uncommitted`, `async.tma-store-no-wait`, `async.tma-store-wait-count`: the
+      same for TMA stores and their bulk groups (the kernel must not exit, nor the buffer be
+      rewritten, while a store still reads shared memory).
+  }];
+}
+
+def CakeVerifyPass : Pass<"cake-verify"> {
+  let summary = "Run every cake-verify-* pass and the loaded rules; fail after all of them";
+  let description = [{
+    Runs `cake-verify-target`, `-smem`, `-roles`, `-mbarrier`, `-pipeline`, `-async` and then
+    every rule loaded with `--cake-load-rules` (`cake-rule-<name>`), each on the whole input,
+    and fails at the end when any of them had findings: one run reports every finding.
+  }];
+}
+
 #endif // CAKE_TRANSFORMS_PASSES_TD

@@ -1,0 +1,252 @@
+"""Tactic passes through the harness, tactic statistics, the stagnation hint, rules learned from
+failure clusters, calibration from the database, and the predicted-vs-measured plot."""
+import json
+import os
+import random
+import subprocess
+import sys
+import types
+import unittest
+
+from tests import util
+from cake_agent import calibrate, learn, population, report, tactics
+from cake_agent.db import Database
+from cake_agent.evaluator import ir_hash
+from cake_agent.policies import Proposal
+from cake_agent.policies.search import SearchPolicy
+from cake_agent.task import load_task, signature
+from cake_agent.tools import Toolchain
+
+GEMM = os.path.join(util.ROOT, "examples", "hopper_gemm.mlir")
+
+
+def evaluation(ir, status="compiled", fitness=None, kind=None, failure=None, diags=(), cost=None, meas=()):
+    return types.SimpleNamespace(
+        ir_hash=ir_hash(ir), ir=ir, status=status, fitness=fitness, fitness_kind=kind, steps={}, dir=None,
+        failure={"class": failure, "step": "run", "detail": ""} if failure else None,
+        diagnostics=[dict(rule=r, severity="error", line=1, col=1, op=o, message="m", hint="") for r, o in diags],
+        cost=cost or {"status": "unavailable"}, compile=None, measurements=list(meas))
+
+
+class Fixture(util.TempDir):
+    def setUp(self):
+        super().setUp()
+        self.db = Database(os.path.join(self.tmp, "t.db"))
+        self.task = load_task(os.path.join(util.TASKS, "vector_add.json"))
+        self.run = self.db.new_run(self.task, "model-only", "search", {})
+
+    def add(self, ir, parent=None, chain=(), gen=0, **kw):
+        prop = Proposal(ir, "search", parent, [0, {}], chain, f"s{len(self.db.candidates(self.run))}")
+        return self.db.record(self.run, gen, evaluation(ir, **kw), prop, "model-only")
+
+
+class TacticOrderTest(unittest.TestCase):
+    def test_order_prefers_successful_fast_tactics(self):
+        tacs = [tactics.Tactic(n, "builtin.module(canonicalize)") for n in ("a", "b", "c")]
+        stats = {"a": {"tries": 10, "successes": 1, "mean_speedup": 1.0},
+                 "b": {"tries": 10, "successes": 9, "mean_speedup": 1.5}}
+        self.assertEqual([t.name for t in tactics.order(tacs, stats)], ["b", "c", "a"])
+        self.assertEqual(tactics.score(None), 0.5)
+
+    def test_builtin_tactics_are_pass_pipelines(self):
+        names = [t.name for t in tactics.builtin()]
+        self.assertIn("pipeline-stages-3", names)
+        self.assertIn("pad-4", names)
+        self.assertTrue(all(t.pipeline.startswith("builtin.module(cake-tactic-") for t in tactics.builtin()))
+
+
+@util.needs_tools
+class TacticPassTest(unittest.TestCase):
+    """The shipped cake-tactic-* passes through the Tactic interface."""
+
+    def setUp(self):
+        self.tools = Toolchain(util.BIN)
+        self.by_name = {t.name: t for t in tactics.builtin(self.tools)}
+        with open(GEMM) as f:
+            self.gemm = f.read()
+
+    def test_cake_opt_has_them(self):
+        self.assertIn("pipeline-stages-3", self.by_name)
+        self.assertIn("pad-4", self.by_name)
+
+    def test_pipeline_stages_applies_and_refuses(self):
+        out, why = self.by_name["pipeline-stages-3"].apply(self.tools, self.gemm)
+        self.assertIsNone(why)
+        self.assertIn("!cake.pipeline<3>", out)
+        self.assertIn("!cake.smem<3x128x64xbf16, swizzle = 128>", out)
+        self.assertEqual(self.by_name["pipeline-stages-4"].apply(self.tools, self.gemm)[1], "no change")
+        out, why = self.by_name["pipeline-stages-5"].apply(self.tools, self.gemm)  # over 227 KiB
+        self.assertIsNone(out)
+        self.assertIn("tactic.not-applicable", why)
+        task = load_task(os.path.join(util.TASKS, "vector_add.json"))
+        self.assertEqual(self.by_name["pipeline-stages-3"].apply(self.tools, task.instantiate(task.start_genome()))[1],
+                         "precondition false")
+
+    def test_pad_refuses_tma_buffers_and_pads_plain_ones(self):
+        out, why = self.by_name["pad-4"].apply(self.tools, self.gemm)
+        self.assertIsNone(out)
+        self.assertIn("no shared buffer qualifies", why)
+        task = load_task(os.path.join(util.TASKS, "gemm.json"))
+        ir = task.instantiate(task.start_genome())
+        out, why = self.by_name["pad-4"].apply(self.tools, ir)
+        self.assertIsNone(why, why)
+        self.assertIn("pad = 4>", out)
+
+    def test_search_policy_applies_tactics(self):
+        task = load_task(os.path.join(util.TASKS, "gemm.json"))
+        ir = task.instantiate(task.start_genome())
+        from tests.test_policies import FakeMember
+        parent = FakeMember(1, task.start_genome(), fitness=1.0, ir=ir)
+        pol = SearchPolicy(task, random.Random(0), self.tools, tactics.builtin(self.tools), tactic_rate=1.0,
+                           stats=lambda: {"pad-4": {"tries": 5, "successes": 5, "mean_speedup": 2.0}})
+        props = pol.propose([parent], 1)
+        self.assertEqual(props[0].tactics, ("pad-4",))  # the best-scored applicable tactic first
+        self.assertIn("pad = 4>", props[0].ir)
+
+
+class TacticStatsTest(Fixture):
+    def test_stats_per_class_and_pooled_for_new_classes(self):
+        p = self.add("parent", fitness=2.0, kind="predicted_ms")
+        self.add("child-a", parent=p, chain=["pad-4"], fitness=1.0, kind="predicted_ms")
+        self.add("child-b", parent=p, chain=["pad-8"], status="failed", failure="verify_error")
+        self.add("mutant", parent=p, fitness=1.5, kind="predicted_ms")  # not a tactic try
+        self.assertEqual(learn.refresh_tactic_stats(self.db), 2)
+        s = learn.tactic_stats(self.db, self.task.task_class)
+        self.assertEqual(s["pad-4"]["tries"], 1)
+        self.assertEqual(s["pad-4"]["successes"], 1)
+        self.assertAlmostEqual(s["pad-4"]["mean_speedup"], 2.0)
+        self.assertEqual(s["pad-8"]["successes"], 0)
+        other = learn.tactic_stats(self.db, "a-new-class")
+        self.assertEqual(other["pad-4"]["source"], "all classes")
+        self.assertEqual([t.name for t in tactics.order(
+            [tactics.Tactic("pad-8", "x"), tactics.Tactic("pad-4", "x")], other)], ["pad-4", "pad-8"])
+
+
+class StagnationHintTest(unittest.TestCase):
+    def test_hint_moves_toward_the_faster_sibling(self):
+        from tests.test_policies import FakeMember
+        task = load_task(os.path.join(util.TASKS, "vector_add.json"))
+        start = task.start_genome()
+        names = list(task.tunables)
+        other = dict(start[1])
+        for k in names:  # a different valid genome
+            vals = task.tunables[k]
+            other[k] = vals[(vals.index(start[1][k]) + 1) % len(vals)]
+            if task.genome_ok((0, other)):
+                break
+        best = FakeMember(1, (0, other), fitness=1.0, generation=0)
+        slow = [(0, dict(start[1], UNROLL=u)) for u in (1, 2, 4)]
+        members = [best] + [FakeMember(i, g, fitness=2.0, generation=i) for i, g in zip((2, 3, 4), slow)]
+        self.assertTrue(population.stagnant(members))
+        hinted = []
+        for seed in range(20):
+            pol = SearchPolicy(task, random.Random(seed))
+            props = pol.propose(members, 1)
+            hinted += [p for p in props if p.note and p.note.startswith("hint:")]
+            self.assertEqual(pol.hints, len([p for p in props if p.note]))
+        self.assertGreater(len(hinted), 0)
+        self.assertIn("candidate 1 (1 ms) is faster than", hinted[0].note)
+        self.assertIn("differs in", hinted[0].note)
+        best.generation = 4  # the best is recent: no stagnation, no hint
+        for seed in range(20):
+            self.assertFalse(any(p.note for p in SearchPolicy(task, random.Random(seed)).propose(members, 1)))
+
+
+class RuleLearningTest(Fixture):
+    BAD = ("cake.kernel @k() {\n  %v = cake.load %x[%i] masked : !cake.tensor<[N], f32> -> vector<8xf32>\n"
+           "  cake.store %v, %z[%i] masked : vector<8xf32>, !cake.tensor<[N], f32>\n}\n")
+
+    def test_clusters_propose_and_accept_on_text(self):
+        for i in range(2):
+            self.add(self.BAD + f"// {i}", status="failed", failure="wrong_result")
+        self.add(self.BAD.replace("vector<8xf32>", "vector<4xf32>"), status="compiled")
+        props = learn.propose(self.db)
+        feats = [p.feature for p in props]
+        self.assertIn("op:cake.load->vector<8xf32>", feats)
+        self.assertNotIn("op:cake.load", feats)  # the passing candidate has it too
+        p = props[0]
+        self.assertEqual(p.key[0], "wrong_result")
+        self.assertIn('pdl.apply_native_rewrite "cakeReport"', p.pdl())
+        fake = self.write("bin/cake-opt", "#!/bin/sh\necho usage\n", 0o755)
+        ok, why = learn.accept(self.db, p, fake, os.path.join(self.tmp, "w"))
+        self.assertTrue(ok, why)
+        self.assertIn("text predicate only", why)
+
+    @util.needs_tools
+    def test_accepted_rule_runs_in_cake_opt_and_gets_a_lit_test(self):
+        cake_opt = os.path.join(util.BIN, "cake-opt")
+        if not learn.rules_supported(cake_opt):
+            self.skipTest("cake-opt has no --cake-load-rules")
+        with open(GEMM) as f:
+            gemm = f.read()
+        with open(os.path.join(util.ROOT, "examples", "vector_add.mlir")) as f:
+            vadd = f.read()
+        # Two failing members with wgmma (a made-up runtime failure class) and a passing one without.
+        self.add(gemm, status="failed", failure="launch_failure")
+        self.add(gemm + "\n// again\n", status="failed", failure="launch_failure")
+        self.add(vadd, status="compiled")
+        props = [p for p in learn.propose(self.db) if p.feature == "op:cake.wgmma.fence"]
+        self.assertTrue(props)
+        ok, why = learn.accept(self.db, props[0], cake_opt, os.path.join(self.tmp, "w"))
+        self.assertTrue(ok, why)
+        test = learn.save(props[0], self.db, os.path.join(self.tmp, "learned"))
+        with open(test) as f:
+            text = f.read()
+        self.assertIn("// CHECK: [learned.launch-failure.cake-wgmma-fence]", text)
+        res = subprocess.run([cake_opt, test, f"--cake-load-rules={test[:-5]}.pdl",
+                              f"--cake-rule-{props[0].name}", "-o", os.devnull], capture_output=True, text=True)
+        self.assertNotEqual(res.returncode, 0)
+        self.assertIn("[learned.launch-failure.cake-wgmma-fence]", res.stderr)
+        # A rule that also flags the passing candidate is rejected.
+        bad = learn.Proposal(("launch_failure", "", ""), "op:arith.constant", props[0].members)
+        self.assertFalse(learn.accept(self.db, bad, cake_opt, os.path.join(self.tmp, "w"))[0])
+
+    def test_cli_learn_rules(self):
+        for i in range(2):
+            self.add(self.BAD + f"// {i}", status="failed", failure="wrong_result")
+        env = dict(os.environ, PYTHONPATH=util.AGENT)
+        res = subprocess.run([sys.executable, "-m", "cake_agent", "learn", "rules", "--db", self.db.path,
+                              "--bin", os.path.join(self.tmp, "nobin")], capture_output=True, text=True, env=env)
+        self.assertEqual(res.returncode, 0, res.stderr)
+        self.assertIn("ACCEPT learned.wrong-result.", res.stdout)
+
+
+class CalibrateFromDbTest(Fixture):
+    def test_dataset_and_cli(self):
+        model = lambda n: ["+", ["/", n, ["*", {"param": "dram_bandwidth_GBps"}, 1e9]],
+                           ["*", {"param": "launch_overhead_us"}, 1e-6]]
+        shapes = [{"N": 1 << 20}, {"N": 1 << 24}]
+        for i, scale in enumerate((1.0, 1.3, 0.8, 1.1)):
+            reps = [{"kernels": [{"sizes": s, "model": model(s["N"]), "predicted_time_ms": 0.01}]} for s in shapes]
+            meas = [{"shape": s, "seed": 1, "status": "ok", "time_ms": scale * (s["N"] / 3e12 * 1e3 + 0.003),
+                     "floor_ms": 0.0, "rel_err": 0.0, "record": {}} for s in shapes]
+            self.add(f"ir{i}", status="measured", fitness=1.0, kind="measured_ms",
+                     cost={"status": "ok", "predicted_ms": 0.01, "report": reps}, meas=meas)
+        data, skipped = learn.calibration_dataset(self.db)
+        self.assertEqual((len(data), skipped), (8, 0))
+        profile = self.write_json("p.json", {"name": "t", "version": 1, "params": {
+            "dram_bandwidth_GBps": 4800.0, "launch_overhead_us": 2.0}, "structure": {"sm_count": 132}})
+        out = os.path.join(self.tmp, "new.json")
+        rc = calibrate.main(["--from-db", self.db.path, "--profile", profile, "--holdout", "0", "-o", out])
+        self.assertEqual(rc, 0)
+        with open(out) as f:
+            new = json.load(f)
+        self.assertEqual(new["version"], 2)
+        self.assertLess(new["params"]["dram_bandwidth_GBps"], 4800.0)  # measured slower than the profile said
+        self.assertEqual(calibrate.main(["--from-db", os.path.join(self.tmp, "none.db"), "--profile", profile]), 2)
+
+    def test_report_plots_predicted_vs_measured(self):
+        reps = [{"kernels": [{"sizes": {"N": 4096}, "predicted_time_ms": 0.02}]}]
+        for i, t in enumerate((0.01, 0.03, 0.05)):
+            meas = [{"shape": {"N": 4096}, "seed": 1, "status": "ok", "time_ms": t, "floor_ms": 0.0,
+                     "rel_err": 0.0, "record": {}}]
+            self.add(f"ir{i}", status="measured", fitness=t, kind="measured_ms",
+                     cost={"status": "ok", "predicted_ms": 0.02, "report": reps}, meas=meas)
+        self.assertEqual(sorted(report.predicted_vs_measured(self.db, self.run)),
+                         [(0.02, 0.01), (0.02, 0.03), (0.02, 0.05)])
+        page = report.render(self.db, self.run)
+        self.assertIn("Predicted vs measured time per candidate and shape (3 points", page)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,107 @@
+//===- TacticPad.cpp - tactic: pad shared buffers of plain loads/stores ----===//
+//
+// Adds `pad = elements` to the unswizzled, unpadded shared buffers (rank >= 2) that only
+// cake.load / cake.store touch, keeping every access aligned and the kernel within its target's
+// shared-memory limit. Buffers used by TMA, wgmma, ldmatrix or cp.async are skipped (remark).
+//
+//===----------------------------------------------------------------------===//
+#include "Cake/IR/CakeOps.h"
+#include "Cake/Transforms/Passes.h"
+
+#include "llvm/ADT/STLExtras.h"
+
+namespace mlir::cake {
+#define GEN_PASS_DEF_CAKETACTICPADPASS
+#include "Cake/Transforms/Passes.h.inc"
+} // namespace mlir::cake
+
+using namespace mlir;
+using namespace mlir::cake;
+
+namespace {
+struct CakeTacticPadPass : cake::impl::CakeTacticPadPassBase<CakeTacticPadPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    if (elements < 1) {
+      mlir::emitError(getOperation()->getLoc())
+          << "[tactic.not-applicable] cake-tactic-pad: expected elements >= 1, got " << int64_t(elements);
+      return signalPassFailure();
+    }
+    SmallVector<std::pair<Location, std::string>> reasons;
+    int padded = 0;
+    bool failed = false;
+    getOperation()->walk([&](KernelOp kernel) {
+      SmallVector<std::pair<AllocSmemOp, SmemType>> changed;
+      kernel.walk([&](AllocSmemOp alloc) {
+        std::string why = reason(alloc);
+        if (!why.empty()) {
+          std::string text;
+          llvm::raw_string_ostream os(text);
+          os << alloc.getBuffer().getType() << ": " << why;
+          reasons.push_back({alloc.getLoc(), text});
+          return;
+        }
+        SmemType type = alloc.getBuffer().getType();
+        changed.push_back({alloc, type});
+        alloc.getBuffer().setType(SmemType::get(type.getContext(), type.getShape(),
+                                                type.getElementType(), 0, elements));
+      });
+      if (changed.empty())
+        return;
+      int64_t total = kernel.getSharedMemoryLayout().totalBytes + kernel.getDynamicSmem();
+      int64_t limit = kernel.getMaxSharedBytes();
+      if (total > limit) {
+        for (auto &[alloc, type] : changed)
+          alloc.getBuffer().setType(type);
+        kernel.emitError() << "[tactic.not-applicable] cake-tactic-pad: padding needs " << total
+                           << " bytes of shared memory, over the " << limit << " bytes of "
+                           << kernel.getTarget();
+        failed = true;
+        return;
+      }
+      padded += changed.size();
+    });
+    if (failed)
+      return signalPassFailure();
+    if (padded == 0) {
+      InFlightDiagnostic diag = mlir::emitError(getOperation()->getLoc())
+                                << "[tactic.not-applicable] cake-tactic-pad: no shared buffer "
+                                   "qualifies";
+      for (auto &[loc, r] : reasons)
+        diag.attachNote(loc) << r;
+      return signalPassFailure();
+    }
+  }
+
+  /// Why `alloc` cannot be padded ("" when it can).
+  std::string reason(AllocSmemOp alloc) {
+    SmemType type = alloc.getBuffer().getType();
+    if (type.getRank() < 2)
+      return "rank 1 (no rows to pad)";
+    if (type.getSwizzle())
+      return "swizzled";
+    if (type.getPad())
+      return "already padded";
+    int64_t widest = 1;
+    bool used = false;
+    for (Operation *user : alloc.getBuffer().getUsers()) {
+      used = true;
+      if (auto load = dyn_cast<LoadOp>(user))
+        widest = std::max(widest, load.getWidth());
+      else if (auto store = dyn_cast<StoreOp>(user))
+        widest = std::max(widest, store.getWidth());
+      else
+        return ("used by '" + user->getName().getStringRef() +
+                "' (only cake.load/cake.store can address a padded buffer)")
+            .str();
+    }
+    if (!used)
+      return "unused";
+    if (elements % widest != 0)
+      return "a pad of " + std::to_string(int64_t(elements)) + " elements would misalign its " +
+             std::to_string(widest) + "-wide accesses";
+    return "";
+  }
+};
+} // namespace
