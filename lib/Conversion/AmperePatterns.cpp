@@ -59,15 +59,6 @@ struct CpAsyncLowering : OpConversionPattern<CpAsyncOp> {
   }
 };
 
-struct CpAsyncCommitLowering : OpConversionPattern<CpAsyncCommitOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult matchAndRewrite(CpAsyncCommitOp op, OpAdaptor,
-                                ConversionPatternRewriter &rewriter) const override {
-    rewriter.replaceOpWithNewOp<NVVM::CpAsyncCommitGroupOp>(op);
-    return success();
-  }
-};
-
 struct CpAsyncWaitLowering : OpConversionPattern<CpAsyncWaitOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(CpAsyncWaitOp op, OpAdaptor,
@@ -221,7 +212,7 @@ struct MmaSyncStoreLowering : OpConversionPattern<MmaSyncStoreOp> {
 } // namespace
 
 void populateCakeAmperePatterns(CakeTypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<CpAsyncLowering, CpAsyncCommitLowering, CpAsyncWaitLowering, LdmatrixLowering,
+  patterns.add<CpAsyncLowering, SimpleLowering<CpAsyncCommitOp, NVVM::CpAsyncCommitGroupOp>, CpAsyncWaitLowering, LdmatrixLowering,
                StmatrixLowering, MmaSyncLowering, MmaSyncStoreLowering>(converter,
                                                                         patterns.getContext());
 }

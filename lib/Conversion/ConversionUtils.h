@@ -50,6 +50,17 @@ void emitGlobalStore(OpBuilder &b, Location loc, Operation *user, GlobalTensorTy
                      Value base, ValueRange indices, Value value, bool masked,
                      bool checkAligned);
 
+/// Replaces `OpTy` (no operands, no results) by the operand-less NVVM op `NVVMOpTy`.
+template <typename OpTy, typename NVVMOpTy>
+struct SimpleLowering : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  LogicalResult matchAndRewrite(OpTy op, typename OpTy::Adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<NVVMOpTy>(op);
+    return success();
+  }
+};
+
 /// Builds i64 address arithmetic for one access.
 struct AccessBuilder {
   OpBuilder &b;

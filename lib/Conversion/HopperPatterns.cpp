@@ -116,15 +116,6 @@ struct MbarrierWaitLowering : OpConversionPattern<MbarrierWaitOp> {
   }
 };
 
-struct FenceMbarrierInitLowering : OpConversionPattern<FenceMbarrierInitOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult matchAndRewrite(FenceMbarrierInitOp op, OpAdaptor,
-                                ConversionPatternRewriter &rewriter) const override {
-    rewriter.replaceOpWithNewOp<NVVM::FenceMbarrierInitOp>(op);
-    return success();
-  }
-};
-
 struct FenceProxyAsyncLowering : OpConversionPattern<FenceProxyAsyncOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(FenceProxyAsyncOp op, OpAdaptor,
@@ -323,16 +314,6 @@ struct WarpRolesLowering : OpConversionPattern<WarpRolesOp> {
       rewriter.setInsertionPointAfter(ifOp);
     }
     rewriter.eraseOp(op);
-    return success();
-  }
-};
-
-template <typename OpTy, typename NVVMOpTy>
-struct SimpleLowering : OpConversionPattern<OpTy> {
-  using OpConversionPattern<OpTy>::OpConversionPattern;
-  LogicalResult matchAndRewrite(OpTy op, typename OpTy::Adaptor,
-                                ConversionPatternRewriter &rewriter) const override {
-    rewriter.replaceOpWithNewOp<NVVMOpTy>(op);
     return success();
   }
 };
@@ -545,7 +526,7 @@ struct WgmmaStoreRowsLowering : OpConversionPattern<WgmmaStoreRowsOp> {
 
 void populateCakeHopperPatterns(CakeTypeConverter &converter, RewritePatternSet &patterns) {
   patterns.add<SharedAllocLowering<MbarrierAllocOp>, MbarrierInitLowering, MbarrierArriveLowering,
-               MbarrierArriveExpectTxLowering, MbarrierWaitLowering, FenceMbarrierInitLowering,
+               MbarrierArriveExpectTxLowering, MbarrierWaitLowering, SimpleLowering<FenceMbarrierInitOp, NVVM::FenceMbarrierInitOp>,
                FenceProxyAsyncLowering, ElectOneLowering, PipelineCreateLowering,
                PipelineStepLowering<PipelineProducerAcquireOp>,
                PipelineStepLowering<PipelineProducerCommitOp>,

@@ -159,19 +159,5 @@ LogicalResult MmaSyncStoreOp::verify() {
     if (!inner || inner.getInt() != 1)
       return emitOpError() << "expected stride 1 in the destination's innermost dimension";
   }
-  // Unmasked pair stores need an even row stride; masked ones check alignment at run time.
-  if (!getMasked()) {
-    int64_t stride = 1;
-    bool isStatic = true;
-    for (Attribute factor : dest.getStrideFactors(0)) {
-      if (auto intAttr = dyn_cast<IntegerAttr>(factor))
-        stride *= intAttr.getInt();
-      else
-        isStatic = false;
-    }
-    if (isStatic && stride % 2 != 0)
-      return emitOpError() << "expected an even row stride for unmasked pair stores, got "
-                           << stride << " (use 'masked', which checks alignment at run time)";
-  }
-  return success();
+  return verifyPairStores(*this, dest, getMasked());
 }

@@ -169,21 +169,7 @@ LogicalResult WgmmaStoreOp::verify() {
     return emitOpError() << "expected an accumulator of N/2 elements with N in [8, 256] and a "
                             "multiple of 8, got "
                          << getAcc().getType().getNumElements() << " elements";
-  // Unmasked pair stores need an even row stride; masked ones check alignment at run time.
-  if (!getMasked()) {
-    int64_t stride = 1;
-    bool isStatic = true;
-    for (Attribute factor : dest.getStrideFactors(0)) {
-      if (auto intAttr = dyn_cast<IntegerAttr>(factor))
-        stride *= intAttr.getInt();
-      else
-        isStatic = false;
-    }
-    if (isStatic && stride % 2 != 0)
-      return emitOpError() << "expected an even row stride for unmasked pair stores, got "
-                           << stride << " (use 'masked', which checks alignment at run time)";
-  }
-  return success();
+  return verifyPairStores(*this, dest, getMasked());
 }
 
 LogicalResult ElectOneOp::verify() { return requireTarget(*this, kHopper, "elect.sync"); }

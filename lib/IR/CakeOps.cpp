@@ -315,16 +315,9 @@ static LogicalResult verifyAccess(Operation *op, Type memoryType, Type registerT
     }
     // A static outer stride that is not a multiple of the width misaligns every other row.
     for (unsigned dim = 0; width > 1 && dim + 1 < rank; ++dim) {
-      int64_t stride = 1;
-      bool isStatic = true;
-      for (Attribute factor : tensor.getStrideFactors(dim)) {
-        if (auto intAttr = dyn_cast<IntegerAttr>(factor))
-          stride *= intAttr.getInt();
-        else
-          isStatic = false;
-      }
-      if (isStatic && stride % width != 0)
-        return op->emitOpError() << "expected the stride of dimension " << dim << " (" << stride
+      std::optional<int64_t> stride = tensor.getStaticStride(dim);
+      if (stride && *stride % width != 0)
+        return op->emitOpError() << "expected the stride of dimension " << dim << " (" << *stride
                                  << ") to be a multiple of the vector width (" << width
                                  << "), else rows are misaligned";
     }
@@ -365,6 +358,15 @@ int64_t StoreOp::getWidth() { return getAccessWidth(getValue().getType()); }
 LogicalResult StoreOp::verify() {
   return verifyAccess(*this, getDest().getType(), getValue().getType(), getIndices().size(),
                       getMasked());
+}
+
+LogicalResult mlir::cake::verifyPairStores(Operation *op, GlobalTensorType dest, bool masked) {
+  // Unmasked pair stores need an even row stride; masked ones check alignment at run time.
+  std::optional<int64_t> stride = dest.getStaticStride(0);
+  if (!masked && stride && *stride % 2 != 0)
+    return op->emitOpError() << "expected an even row stride for unmasked pair stores, got "
+                             << *stride << " (use 'masked', which checks alignment at run time)";
+  return success();
 }
 
 //===----------------------------------------------------------------------===//

@@ -145,6 +145,17 @@ SmallVector<Attribute> GlobalTensorType::getStrideFactors(unsigned dim) const {
   return factors;
 }
 
+std::optional<int64_t> GlobalTensorType::getStaticStride(unsigned dim) const {
+  int64_t stride = 1;
+  for (Attribute factor : getStrideFactors(dim)) {
+    auto intAttr = dyn_cast<IntegerAttr>(factor);
+    if (!intAttr)
+      return std::nullopt;
+    stride *= intAttr.getInt();
+  }
+  return stride;
+}
+
 unsigned GlobalTensorType::getElementBytes() const {
   return ::mlir::cake::getElementBytes(getElementType());
 }

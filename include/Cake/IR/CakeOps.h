@@ -32,6 +32,12 @@ public:
 };
 } // namespace mlir::cake
 
+namespace mlir::cake {
+/// The fragment stores (wgmma.store, mma_sync.store) write element pairs: unmasked, they need an
+/// even row stride in `dest`.
+LogicalResult verifyPairStores(Operation *op, GlobalTensorType dest, bool masked);
+} // namespace mlir::cake
+
 #define GET_OP_CLASSES
 #include "Cake/IR/CakeOps.h.inc"
 

@@ -33,6 +33,8 @@ def Cake_TensorType : Cake_Type<"GlobalTensor", "tensor"> {
     ::llvm::SmallVector<::mlir::Attribute> getStrideFactors(unsigned dim) const;
     /// Size in bytes of one element.
     unsigned getElementBytes() const;
+    /// The stride of dimension `dim` in elements when it is static, else std::nullopt.
+    std::optional<int64_t> getStaticStride(unsigned dim) const;
   }];
 }
 
