@@ -231,8 +231,11 @@ struct TmaLoadLowering : OpConversionPattern<TmaLoadOp> {
     SmallVector<Value> coords;
     for (Value coord : llvm::reverse(adaptor.getCoords()))
       coords.push_back(arith::IndexCastOp::create(rewriter, loc, rewriter.getI32Type(), coord));
+    Value mask;
+    if (Value multicast = adaptor.getMulticast())
+      mask = arith::IndexCastOp::create(rewriter, loc, rewriter.getI16Type(), multicast);
     NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
-        rewriter, loc, dest, adaptor.getDescriptor(), coords, barrier, ValueRange{}, Value(),
+        rewriter, loc, dest, adaptor.getDescriptor(), coords, barrier, ValueRange{}, mask,
         Value(), NVVM::TMALoadMode::TILE, /*isCTAOnly=*/false, nullptr, Value());
     rewriter.eraseOp(op);
     return success();
@@ -265,6 +268,16 @@ struct TmaStoreWaitLowering : OpConversionPattern<TmaStoreWaitOp> {
     // `.read`: wait only until the groups have finished reading shared memory.
     rewriter.replaceOpWithNewOp<NVVM::CpAsyncBulkWaitGroupOp>(
         op, static_cast<uint32_t>(op.getPending()), rewriter.getUnitAttr());
+    return success();
+  }
+};
+
+struct ClusterBarrierLowering : OpConversionPattern<ClusterBarrierOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(ClusterBarrierOp op, OpAdaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    NVVM::ClusterArriveOp::create(rewriter, op.getLoc(), rewriter.getUnitAttr());
+    rewriter.replaceOpWithNewOp<NVVM::ClusterWaitOp>(op, rewriter.getUnitAttr());
     return success();
   }
 };
@@ -538,5 +551,5 @@ void populateCakeHopperPatterns(CakeTypeConverter &converter, RewritePatternSet 
                WgmmaLowering, WgmmaStoreLowering, WgmmaRowArgReduceLowering,
                WgmmaStoreRowsLowering, TmaStoreLowering, TmaStoreWaitLowering,
                SimpleLowering<TmaStoreCommitOp, NVVM::CpAsyncBulkCommitGroupOp>,
-               NamedBarrierLowering>(converter, patterns.getContext());
+               NamedBarrierLowering, ClusterBarrierLowering>(converter, patterns.getContext());
 }

@@ -60,9 +60,25 @@ LogicalResult PipelineProducerCommitOp::verify() {
 static LogicalResult verifyTmaTile(Operation *op, TmaType tma, size_t numCoords, SmemType buffer,
                                    size_t numBufferIndices, StringRef role);
 
+/// Fails unless the enclosing kernel is launched in clusters (`what` names the feature).
+static LogicalResult requireCluster(Operation *op, StringRef what) {
+  auto kernel = op->getParentOfType<KernelOp>();
+  if (kernel && !kernel.getCluster())
+    return op->emitOpError() << what << " needs a kernel with a cluster";
+  return success();
+}
+
 LogicalResult TmaLoadOp::verify() {
+  if (getMulticast() && failed(requireCluster(*this, "a multicast copy")))
+    return failure();
   return verifyTmaTile(*this, getDescriptor().getType(), getCoords().size(), getDest().getType(),
                        getDestIndices().size(), "destination");
+}
+
+LogicalResult ClusterBarrierOp::verify() {
+  if (failed(requireCluster(*this, "a cluster barrier")))
+    return failure();
+  return requireTarget(*this, kHopper, "a cluster barrier");
 }
 
 LogicalResult WarpRolesOp::verifyRegions() {

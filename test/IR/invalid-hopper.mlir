@@ -1022,3 +1022,25 @@ cake.kernel @k(%a: !cake.tensor<[M, K], f32> {cake.name = "a"},
   cake.tma.load %ta[%c0, %c0], %buf[], %bars[%c0] : !cake.tma<[M, K], f32, box [16, 32]>, !cake.smem<16x32xf32, pad = 4>, !cake.mbarriers<1>
   cake.return
 }
+
+// -----
+
+cake.kernel @k(%x: !cake.tensor<[M, 32], f32> {cake.name = "x"},
+               %tx: !cake.tma<[M, 32], f32, box [16, 32]> {cake.describes = "x"})
+    attributes {target = "sm_90a", block = array<i64: 128>, symbols = ["M"], grid = affine_map<()[m] -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %c3 = arith.constant 3 : index
+  %buf = cake.alloc_smem : !cake.smem<16x32xf32>
+  %bar = cake.mbarrier.alloc : !cake.mbarriers<1>
+  // expected-error @+1 {{'cake.tma.load' op a multicast copy needs a kernel with a cluster}}
+  cake.tma.load %tx[%c0, %c0], %buf[], %bar[%c0] multicast %c3 : !cake.tma<[M, 32], f32, box [16, 32]>, !cake.smem<16x32xf32>, !cake.mbarriers<1>
+  cake.return
+}
+
+// -----
+
+cake.kernel @k() attributes {target = "sm_90a", block = array<i64: 128>, grid = affine_map<() -> (1)>} {
+  // expected-error @+1 {{'cake.cluster_barrier' op a cluster barrier needs a kernel with a cluster}}
+  cake.cluster_barrier
+  cake.return
+}

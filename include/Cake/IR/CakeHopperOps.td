@@ -138,6 +138,11 @@ def Cake_TmaLoadOp : Cake_Op<"tma.load", [Cake_InKernel, AttrSizedOperandSegment
     the iteration (its slot's full barrier). Issued by one thread; the bytes must be announced on
     the barrier with an expect-tx arrival.
 
+    With `multicast %mask` (a kernel with a cluster), the box lands in the same buffer of every
+    block of the cluster whose rank is a set bit of `mask`, and completes on the barrier at the
+    same place in each of them: every receiving block expects the bytes on its own barrier, and the
+    cluster must have initialized its barriers (`cake.cluster_barrier`) before the first copy.
+
     ```mlir
     cake.tma.load %ta[%m0, %k0], %abuf[%slot], %pipe[%it]
         : !cake.tma<[M, K], bf16, box [128, 64], swizzle = 128>,
@@ -147,9 +152,10 @@ def Cake_TmaLoadOp : Cake_Op<"tma.load", [Cake_InKernel, AttrSizedOperandSegment
   let arguments = (ins Cake_TmaType:$descriptor, Variadic<Index>:$coords, Cake_SmemType:$dest,
                        Variadic<Index>:$dest_indices,
                        AnyTypeOf<[Cake_MbarriersType, Cake_PipelineType]>:$barrier,
-                       Index:$barrier_index);
+                       Index:$barrier_index, Optional<Index>:$multicast);
   let assemblyFormat = [{
     $descriptor `[` $coords `]` `,` $dest `[` $dest_indices `]` `,` $barrier `[` $barrier_index `]`
+    (`multicast` $multicast^)?
     attr-dict `:` qualified(type($descriptor)) `,` qualified(type($dest)) `,` qualified(type($barrier))
   }];
   let hasVerifier = 1;
@@ -207,6 +213,21 @@ def Cake_TmaStoreWaitOp : Cake_Op<"tma.store_wait", [Cake_InKernel]> {
 //===----------------------------------------------------------------------===//
 // Named barriers
 //===----------------------------------------------------------------------===//
+
+def Cake_ClusterBarrierOp : Cake_Op<"cluster_barrier", [Cake_InKernel]> {
+  let summary = "a barrier among every thread of every block of the cluster";
+  let description = [{
+    `barrier.cluster.arrive` then `barrier.cluster.wait` (aligned): every thread of the cluster
+    waits for all others; shared-memory writes before it (mbarrier initialization included) are
+    visible cluster-wide after it. Needs a kernel with a `cluster`.
+
+    ```mlir
+    cake.cluster_barrier
+    ```
+  }];
+  let assemblyFormat = "attr-dict";
+  let hasVerifier = 1;
+}
 
 def Cake_NamedBarrierOp : Cake_Op<"named_barrier", [Cake_InKernel]> {
   let summary = "a barrier among a subset of the block's threads (bar.sync id, count)";
