@@ -21,7 +21,7 @@ if command -v nvidia-smi >/dev/null && cap=$(nvidia-smi --query-gpu=compute_cap 
 fi
 compiled=0
 for example in vector_add softmax gemm kmeans_assign hopper_gemm hopper_gemm_bf16 kmeans_hopper \
-               kmeans_hopper_f32 ampere_gemm tma_multicast; do
+               kmeans_hopper_f32 ampere_gemm tma_multicast hopper_gemm_rs; do
   # An example whose ops the GPU here lacks (wgmma on Ampere) is skipped with the compiler's reason.
   if ! "$build/bin/cake-translate" "$root/examples/$example.mlir" --emit=cubin "${chip_args[@]}" \
       -o "$out/$example.cubin" --manifest "$out/$example.json" --ptxas-log "$out/$example.ptxas.txt" \

@@ -409,6 +409,62 @@ struct WgmmaLowering : OpConversionPattern<WgmmaOp> {
   }
 };
 
+/// wgmma with A from registers. NVVM's wgmma op takes only shared-memory descriptors, so this
+/// form is inline PTX: the accumulator registers are outputs tied to the inputs ("0".."n-1"), A is
+/// four 32-bit registers ("r"), B's descriptor a 64-bit one ("l"); scale-d is 1 (accumulate), the
+/// scales of A and B are 1, and B is K-major (imm-trans-b 0).
+struct WgmmaRegsLowering : OpConversionPattern<WgmmaRegsOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(WgmmaRegsOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = op.getContext();
+    AccessBuilder ab{rewriter, loc};
+    Value descB = wgmmaDescriptor(ab, op.getB().getType(), adaptor.getB(), adaptor.getBIndices());
+    int64_t count = op.getAcc().getType().getNumElements();
+    Type f32 = rewriter.getF32Type();
+
+    SmallVector<Value> operands;
+    Value aWords = vector::BitCastOp::create(
+        rewriter, loc, VectorType::get({4}, rewriter.getI32Type()), adaptor.getA());
+    for (int64_t i = 0; i < 4; ++i)
+      operands.push_back(vector::ExtractOp::create(rewriter, loc, aWords, i));
+    operands.push_back(descB);
+    for (int64_t i = 0; i < count; ++i)
+      operands.push_back(vector::ExtractOp::create(rewriter, loc, adaptor.getAcc(), i));
+
+    std::string dRegs, constraints;
+    for (int64_t i = 0; i < count; ++i) {
+      dRegs += (i ? ", $" : "$") + std::to_string(i);
+      constraints += (i ? ",=f" : "=f");
+    }
+    constraints += ",r,r,r,r,l";
+    for (int64_t i = 0; i < count; ++i)
+      constraints += "," + std::to_string(i);
+    Type element = op.getB().getType().getElementType();
+    StringRef type = element.isBF16() ? "bf16" : element.isF16() ? "f16" : "tf32";
+    std::string a = "{$" + std::to_string(count) + ", $" + std::to_string(count + 1) + ", $" +
+                    std::to_string(count + 2) + ", $" + std::to_string(count + 3) + "}";
+    std::string ptx = "{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\nwgmma.mma_async.sync.aligned.m64n" +
+                      std::to_string(op.getN()) + "k" + std::to_string(op.getK()) + ".f32." +
+                      type.str() + "." + type.str() + " {" + dRegs + "}, " + a + ", $" +
+                      std::to_string(count + 4) + ", p, 1, 1, 0;\n}";
+    auto structType = LLVM::LLVMStructType::getLiteral(ctx, SmallVector<Type>(count, f32));
+    auto asmOp = LLVM::InlineAsmOp::create(
+        rewriter, loc, structType, operands, ptx, constraints, /*has_side_effects=*/true,
+        /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
+        LLVM::AsmDialectAttr(), ArrayAttr());
+    auto accType = op.getAcc().getType();
+    Value result = arith::ConstantOp::create(rewriter, loc, accType, rewriter.getZeroAttr(accType));
+    for (int64_t i = 0; i < count; ++i) {
+      Value element = LLVM::ExtractValueOp::create(rewriter, loc, asmOp.getResult(0), i);
+      result = vector::InsertOp::create(rewriter, loc, element, result, i);
+    }
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
 /// Thread t of the warpgroup holds, for each 8-column block i, the pairs at rows
 /// 16 * (t / 32) + (t % 32) / 4 (+ 8) and columns 8 * i + 2 * (t % 4) (+ 1): elements 4i..4i+3.
 struct WgmmaStoreLowering : OpConversionPattern<WgmmaStoreOp> {
@@ -551,5 +607,6 @@ void populateCakeHopperPatterns(CakeTypeConverter &converter, RewritePatternSet 
                WgmmaLowering, WgmmaStoreLowering, WgmmaRowArgReduceLowering,
                WgmmaStoreRowsLowering, TmaStoreLowering, TmaStoreWaitLowering,
                SimpleLowering<TmaStoreCommitOp, NVVM::CpAsyncBulkCommitGroupOp>,
-               NamedBarrierLowering, ClusterBarrierLowering>(converter, patterns.getContext());
+               NamedBarrierLowering, ClusterBarrierLowering, WgmmaRegsLowering>(
+      converter, patterns.getContext());
 }

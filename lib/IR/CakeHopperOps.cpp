@@ -271,3 +271,29 @@ LogicalResult NamedBarrierOp::verify() {
                          << blockThreads << "], got " << threads;
   return success();
 }
+
+LogicalResult WgmmaRegsOp::verify() {
+  SmemType b = getB().getType();
+  Type element = b.getElementType();
+  auto a = getA().getType();
+  int64_t expected = element.isF32() ? 4 : 8;
+  if (a.getElementType() != element || a.getNumElements() != expected)
+    return emitOpError() << "expected an A fragment of " << expected << " x " << element
+                         << " (the B buffer's element type), got " << a;
+  if (!element.isF16() && !element.isBF16() && !element.isF32())
+    return emitOpError() << "expected B of f16, bf16 or f32 (tf32), got " << element;
+  if (b.getRank() < 2 || getBIndices().size() != b.getRank())
+    return emitOpError() << "expected B of rank 2 or more with one index per dimension";
+  int64_t rowBytes = b.getShape().back() * b.getElementBytes();
+  if (!b.getSwizzle() || rowBytes != b.getSwizzle())
+    return emitOpError() << "expected B's rows to be one swizzle span (32, 64 or 128 bytes), got "
+                         << rowBytes << "-byte rows with swizzle " << b.getSwizzle();
+  int64_t n = getN();
+  if (n < 8 || n > 256 || n % 8 != 0)
+    return emitOpError() << "expected an accumulator of N/2 elements with N in [8, 256] and a "
+                            "multiple of 8, got "
+                         << getAcc().getType().getNumElements() << " elements";
+  if (b.getShape()[b.getRank() - 2] < n)
+    return emitOpError() << "expected B to hold at least N = " << n << " rows";
+  return requireTarget(*this, kHopperA, "wgmma");
+}

@@ -633,3 +633,22 @@ cake.kernel @store_f16(%c: !cake.tensor<[M, N], f16, strides [LD, 1]>) attribute
   cake.wgmma.store %acc, %c[%c0, %c0] masked : vector<16xf32>, !cake.tensor<[M, N], f16, strides [LD, 1]>
   cake.return
 }
+
+// -----
+
+// wgmma with A from registers: inline PTX with the A fragment as four b32 registers, B's
+// descriptor, and the accumulator tied in and out; cluster barriers arrive then wait.
+// CHECK-LABEL: gpu.func @wgmma_regs
+// CHECK: vector.bitcast %{{.*}} : vector<8xbf16> to vector<4xi32>
+// CHECK: llvm.inline_asm has_side_effects {{.*}}wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {$0, {{.*}}$31}, {$32, $33, $34, $35}, $36, p, 1, 1, 0;{{.*}}"=f,{{.*}},r,r,r,r,l,0,{{.*}},31"
+// CHECK: nvvm.cluster.arrive {aligned}
+// CHECK: nvvm.cluster.wait {aligned}
+cake.kernel @wgmma_regs() attributes {target = "sm_90a", block = array<i64: 128>, cluster = array<i64: 2>, grid = affine_map<() -> (2)>} {
+  %c0 = arith.constant 0 : index
+  %b = cake.alloc_smem : !cake.smem<64x64xbf16, swizzle = 128>
+  %a = arith.constant dense<1.0> : vector<8xbf16>
+  %acc = arith.constant dense<0.0> : vector<32xf32>
+  %d = cake.wgmma.regs %a, %b[%c0, %c0], %acc : vector<8xbf16>, !cake.smem<64x64xbf16, swizzle = 128>, vector<32xf32>
+  cake.cluster_barrier
+  cake.return
+}

@@ -1044,3 +1044,51 @@ cake.kernel @k() attributes {target = "sm_90a", block = array<i64: 128>, grid = 
   cake.cluster_barrier
   cake.return
 }
+
+// -----
+
+cake.kernel @k() attributes {target = "sm_90a", block = array<i64: 128>, grid = affine_map<() -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %b = cake.alloc_smem : !cake.smem<64x64xbf16, swizzle = 128>
+  %a = arith.constant dense<0.0> : vector<8xf16>
+  %acc = arith.constant dense<0.0> : vector<32xf32>
+  // expected-error @+1 {{'cake.wgmma.regs' op expected an A fragment of 8 x 'bf16' (the B buffer's element type), got 'vector<8xf16>'}}
+  %d = cake.wgmma.regs %a, %b[%c0, %c0], %acc : vector<8xf16>, !cake.smem<64x64xbf16, swizzle = 128>, vector<32xf32>
+  cake.return
+}
+
+// -----
+
+cake.kernel @k() attributes {target = "sm_90a", block = array<i64: 128>, grid = affine_map<() -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %b = cake.alloc_smem : !cake.smem<32x64xbf16, swizzle = 128>
+  %a = arith.constant dense<0.0> : vector<8xbf16>
+  %acc = arith.constant dense<0.0> : vector<32xf32>
+  // expected-error @+1 {{'cake.wgmma.regs' op expected B to hold at least N = 64 rows}}
+  %d = cake.wgmma.regs %a, %b[%c0, %c0], %acc : vector<8xbf16>, !cake.smem<32x64xbf16, swizzle = 128>, vector<32xf32>
+  cake.return
+}
+
+// -----
+
+cake.kernel @k() attributes {target = "sm_90a", block = array<i64: 128>, grid = affine_map<() -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %b = cake.alloc_smem : !cake.smem<64x32xbf16, swizzle = 128>
+  %a = arith.constant dense<0.0> : vector<8xbf16>
+  %acc = arith.constant dense<0.0> : vector<32xf32>
+  // expected-error @+1 {{'cake.wgmma.regs' op expected B's rows to be one swizzle span (32, 64 or 128 bytes), got 64-byte rows with swizzle 128}}
+  %d = cake.wgmma.regs %a, %b[%c0, %c0], %acc : vector<8xbf16>, !cake.smem<64x32xbf16, swizzle = 128>, vector<32xf32>
+  cake.return
+}
+
+// -----
+
+cake.kernel @k() attributes {target = "sm_90", block = array<i64: 128>, grid = affine_map<() -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %b = cake.alloc_smem : !cake.smem<64x64xbf16, swizzle = 128>
+  %a = arith.constant dense<0.0> : vector<8xbf16>
+  %acc = arith.constant dense<0.0> : vector<32xf32>
+  // expected-error @+1 {{'cake.wgmma.regs' op wgmma needs sm_90a, got sm_90}}
+  %d = cake.wgmma.regs %a, %b[%c0, %c0], %acc : vector<8xbf16>, !cake.smem<64x64xbf16, swizzle = 128>, vector<32xf32>
+  cake.return
+}

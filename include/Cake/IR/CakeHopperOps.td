@@ -423,6 +423,41 @@ def Cake_WgmmaOp : Cake_Op<"wgmma", [Cake_InKernel, AttrSizedOperandSegments,
   }];
 }
 
+def Cake_WgmmaRegsOp : Cake_Op<"wgmma.regs", [Cake_InKernel,
+    TypesMatchWith<"result has the accumulator type", "acc", "result", "$_self">]> {
+  let summary = "a warpgroup matrix multiply-accumulate with A from registers (sm_90a)";
+  let description = [{
+    `result = A * B^T + acc` for one m64nNkK step like `cake.wgmma`, with the 64xK A tile held in
+    the warpgroup's registers instead of shared memory: `a` is the thread's fragment,
+    `vector<8xbf16>` / `vector<8xf16>` (K = 16) or `vector<4xf32>` (tf32, K = 8). Lane t of warp w
+    of the warpgroup holds rows 16 w + t/4 and 16 w + t/4 + 8, columns 2 (t%4), +1, +8, +9 (f16/bf16:
+    elements 0-1 row r cols c..c+1, 2-3 row r+8, 4-5 row r cols c+8.., 6-7 row r+8 cols c+8..) —
+    the layout `cake.ldmatrix` (x4) returns for a 16x16 tile, and mma.sync's A fragment. B is the
+    NxK shared tile at `b_indices`, K-major and swizzled as for `cake.wgmma`. Same fence / commit /
+    wait protocol; the A registers must not change until the group retires.
+
+    ```mlir
+    %a = cake.ldmatrix %abuf[%r, %k] : !cake.smem<128x64xbf16, swizzle = 128> -> vector<8xbf16>
+    %d = cake.wgmma.regs %a, %bbuf[%c0, %k], %acc
+        : vector<8xbf16>, !cake.smem<256x64xbf16, swizzle = 128>, vector<128xf32>
+    ```
+  }];
+  // The accumulator first, as for cake.wgmma (ODS's result-type inference reads operand 0).
+  let arguments = (ins VectorOfRankAndType<[1], [F32]>:$acc,
+                       VectorOfRankAndType<[1], [BF16, F16, F32]>:$a, Cake_SmemType:$b,
+                       Variadic<Index>:$b_indices);
+  let results = (outs VectorOfRankAndType<[1], [F32]>:$result);
+  let assemblyFormat = [{
+    $a `,` $b `[` $b_indices `]` `,` $acc attr-dict
+    `:` type($a) `,` qualified(type($b)) `,` type($acc)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    int64_t getN() { return 2 * getAcc().getType().getNumElements(); }
+    int64_t getK() { return getB().getType().getElementType().isF32() ? 8 : 16; }
+  }];
+}
+
 def Cake_WgmmaFenceOp : Cake_Op<"wgmma.fence", [Cake_InKernel]> {
   let summary = "orders register and shared-memory accesses before the next wgmma (wgmma.fence)";
   let description = [{
