@@ -31,6 +31,7 @@ import sys
 # rates are identifiable; sm_count is structure).
 DEFAULT_FIT = [
     "tensor_TFLOPS.f16", "tensor_TFLOPS.bf16", "tensor_TFLOPS.tf32", "fp32_TFLOPS",
+    "mma_sync_TFLOPS.f16", "mma_sync_TFLOPS.bf16", "mma_sync_TFLOPS.tf32",
     "sfu_ops_per_clk_per_sm", "lsu_wavefronts_per_clk_per_sm", "dram_bandwidth_GBps",
     "l2_bandwidth_GBps", "global_latency_ns", "tma_latency_ns", "barrier_ns", "mbarrier_wait_ns",
     "launch_overhead_us", "l2_reread_miss",

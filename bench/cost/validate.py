@@ -28,6 +28,8 @@ SOURCES = {
     "2026-11-29-examples-kmeans-f32-h200.json": {"kmeans_hopper_f32": "bae8abb"},
     "2026-11-29-examples-kmeans-persistent-h200.json": {"*": "HEAD"},
     "2026-11-29-kmeans-hopper-persistent-h200.json": {"*": "HEAD"},
+    # The Ampere path (sm_80 code run on the H200; examples/ampere_gemm.mlir is unchanged since).
+    "2026-11-29-examples-ampere-h200.json": {"ampere_gemm": "HEAD"},
 }
 
 

@@ -38,6 +38,8 @@ static Expr unitRate(StringRef unit) {
   Expr sm = param("sm_count");
   if (unit.starts_with("tensor_"))
     return param(("tensor_TFLOPS." + unit.drop_front(7)).str()) * 1e12 / sm;
+  if (unit.starts_with("mma_sync_"))
+    return param(("mma_sync_TFLOPS." + unit.drop_front(9)).str()) * 1e12 / sm;
   if (unit == "fma")
     return param("fp32_TFLOPS") * 5e11 / sm;
   if (unit == "fp64")
@@ -98,6 +100,8 @@ private:
   struct Ctx {
     llvm::BitVector active;
     Expr mult;
+    /// Executions per iteration of each enclosing loop (parallel to `iterations`).
+    SmallVector<Expr, 2> rel;
     int64_t warps() const {
       int64_t n = 0;
       for (int64_t w = 0, e = (active.size() + 31) / 32; w < e; ++w)
@@ -140,6 +144,11 @@ private:
     Expr chain, sync, nestedSync, syncAll;
     bool syncGlobalLoad = false, wait0 = false, tmaLatencyPaid = false, hasConsumerWait = false;
     int64_t stages = 0;
+    // cp.async: copies issued and not yet waited for; the ring depth of a `cp_async.wait N` in a
+    // loop body (N + 1); a wait after this block's own copies (their latency is exposed).
+    bool hasCpAsync = false, cpWaitAfterIssue = false, isLoopBody = false;
+    int64_t cpAsyncStages = 0;
+    Value pipeline, producerPipeline; ///< consumer_wait / producer_acquire's pipeline
   };
 
   Expr walkBlock(Block &block, const Ctx &ctx, Local *parent = nullptr);
@@ -147,6 +156,8 @@ private:
   Expr combine(const Local &local);
   void addWork(Local &local, const Ctx &ctx, StringRef unit, Expr amount);
   void addFlops(const Ctx &ctx, StringRef unit, Expr amount);
+  void addTraffic(const Ctx &ctx, TensorTraffic *t, Expr requested, Expr useful, bool written);
+  void addShared(const Ctx &ctx, Expr bytes);
   Expr tripCount(scf::ForOp loop);
   std::optional<Expr> symbolic(Value value, int depth = 0);
 
@@ -158,9 +169,10 @@ private:
   std::optional<bool> condition(Value cond, int64_t tid);
 
   void globalAccess(Operation *op, Value memory, ValueRange indices, int64_t width,
-                    bool isStore, const Ctx &ctx, Local &local);
+                    bool isStore, const Ctx &ctx, Local &local, bool masked = false,
+                    bool async = false);
   void sharedAccess(Operation *op, SmemType type, ValueRange indices, int64_t width,
-                    const Ctx &ctx, Local &local);
+                    const Ctx &ctx, Local &local, int64_t laneLimit = 32);
   TensorTraffic *tensorFor(Value memory);
   int64_t registerWords(Block &block);
   void assume(const std::string &text) {
@@ -174,6 +186,8 @@ private:
   std::vector<int64_t> blockDims;
   llvm::DenseMap<Value, unsigned> tensorIndex;
   SmallVector<Expr, 3> gridDims;
+  /// The per-iteration accumulators of the enclosing loops, outermost first.
+  SmallVector<IterationWork *, 4> iterations;
 };
 } // namespace mlir::cake
 
@@ -409,7 +423,8 @@ TensorTraffic *CostWalker::tensorFor(Value memory) {
 }
 
 void CostWalker::globalAccess(Operation *op, Value memory, ValueRange indices, int64_t width,
-                              bool isStore, const Ctx &ctx, Local &local) {
+                              bool isStore, const Ctx &ctx, Local &local, bool masked,
+                              bool async) {
   auto type = cast<GlobalTensorType>(memory.getType());
   int64_t eb = type.getElementBytes(), bytes = width * eb;
   SmallVector<int64_t, 32> tids = ctx.firstWarpThreads();
@@ -423,28 +438,43 @@ void CostWalker::globalAccess(Operation *op, Value memory, ValueRange indices, i
                                           cast<StringAttr>(f).getValue()));
     strides.push_back(stride);
   }
+  // Extents at the simulated sizes: a masked access's lanes outside them move no bytes.
+  SmallVector<int64_t> extents;
+  for (Attribute extent : type.getShape())
+    extents.push_back(isa<IntegerAttr>(extent)
+                          ? cast<IntegerAttr>(extent).getInt()
+                          : static_cast<int64_t>(simSizes.lookup(cast<StringAttr>(extent).getValue())));
   llvm::DenseSet<int64_t> sectors, lines;
   bool known = true;
+  int64_t inBounds = 0;
   for (int64_t tid : tids) {
     Sim sim{tid};
     int64_t offset = 0;
-    for (auto [index, stride] : llvm::zip(indices, strides)) {
+    bool outside = false;
+    for (auto [d, index, stride] : llvm::enumerate(indices, strides)) {
       std::optional<int64_t> v = concrete(index, sim);
       if (!v) {
         known = false;
         break;
       }
+      if (masked && d < extents.size() && (*v < 0 || *v >= extents[d]))
+        outside = true;
       offset += *v * stride;
     }
     if (!known)
       break;
+    if (outside)
+      continue;
+    ++inBounds;
     int64_t first = offset * eb, last = first + bytes - 1;
     for (int64_t s = first / 32; s <= last / 32; ++s)
       sectors.insert(s);
     for (int64_t l = first / 128; l <= last / 128; ++l)
       lines.insert(l);
   }
-  int64_t useful = bytes * static_cast<int64_t>(tids.size());
+  if (!known)
+    inBounds = tids.size();
+  int64_t useful = bytes * inBounds;
   int64_t nSectors = known ? sectors.size() : (useful + 31) / 32;
   int64_t nLines = known ? lines.size() : (useful + 127) / 128;
   if (!known)
@@ -458,12 +488,13 @@ void CostWalker::globalAccess(Operation *op, Value memory, ValueRange indices, i
                                      isStore ? "store" : "load", nSectors, nSectors * 32, useful)
                            .str()});
   addWork(local, ctx, "lsu", Expr(static_cast<double>(nLines * warps)));
-  if (TensorTraffic *t = tensorFor(memory)) {
-    t->requested += Expr(static_cast<double>(nSectors * 32 * warps)) * ctx.mult;
-    t->useful += Expr(static_cast<double>(ctx.threads() * bytes)) * ctx.mult;
-    t->written |= isStore;
-  }
-  if (!isStore)
+  double usefulBytes = static_cast<double>(ctx.threads() * bytes);
+  if (inBounds < static_cast<int64_t>(tids.size()))
+    usefulBytes = tids.empty() ? 0 : usefulBytes * inBounds / tids.size();
+  addTraffic(ctx, tensorFor(memory), Expr(static_cast<double>(nSectors * 32 * warps)),
+             Expr(usefulBytes), isStore);
+  // An asynchronous copy's latency is charged at its wait (cp_async.wait), not here.
+  if (!isStore && !async)
     local.syncGlobalLoad = true;
 }
 
@@ -476,11 +507,14 @@ static int64_t swizzleOffset(int64_t offset, int64_t swizzle) {
 }
 
 void CostWalker::sharedAccess(Operation *op, SmemType type, ValueRange indices, int64_t width,
-                              const Ctx &ctx, Local &local) {
+                              const Ctx &ctx, Local &local, int64_t laneLimit) {
   int64_t eb = type.getElementBytes(), bytes = width * eb;
   // The buffer type's own strides: padding and all.
   SmallVector<int64_t> strides = type.getElementStrides();
   SmallVector<int64_t, 32> tids = ctx.firstWarpThreads();
+  // ldmatrix / stmatrix .xN: only the first 8 N lanes pass row addresses.
+  if (static_cast<int64_t>(tids.size()) > laneLimit)
+    tids.resize(laneLimit);
   SmallVector<int64_t, 32> addresses;
   bool known = true;
   for (int64_t tid : tids) {
@@ -527,7 +561,8 @@ void CostWalker::sharedAccess(Operation *op, SmemType type, ValueRange indices, 
            " is not analyzable: assumed free of bank conflicts");
   }
   addWork(local, ctx, "lsu", Expr(static_cast<double>(wavefronts * ctx.warps())));
-  a.sharedBytesMoved += Expr(static_cast<double>(ctx.threads() * bytes)) * ctx.mult;
+  addShared(ctx, Expr(static_cast<double>(laneLimit < 32 ? ctx.warps() * laneLimit * bytes
+                                                         : ctx.threads() * bytes)));
 }
 
 //===----------------------------------------------------------------------===//
@@ -541,6 +576,27 @@ void CostWalker::addWork(Local &local, const Ctx &ctx, StringRef unit, Expr amou
 
 void CostWalker::addFlops(const Ctx &ctx, StringRef unit, Expr amount) {
   a.blockFlops[unit] += amount * ctx.mult;
+  for (auto [work, rel] : llvm::zip(iterations, ctx.rel))
+    work->flops[unit] += amount * rel;
+}
+
+void CostWalker::addTraffic(const Ctx &ctx, TensorTraffic *t, Expr requested, Expr useful,
+                            bool written) {
+  if (!t)
+    return;
+  t->requested += requested * ctx.mult;
+  t->useful += useful * ctx.mult;
+  t->written |= written;
+  for (auto [work, rel] : llvm::zip(iterations, ctx.rel)) {
+    work->l2 += requested * rel;
+    work->useful += useful * rel;
+  }
+}
+
+void CostWalker::addShared(const Ctx &ctx, Expr bytes) {
+  a.sharedBytesMoved += bytes * ctx.mult;
+  for (auto [work, rel] : llvm::zip(iterations, ctx.rel))
+    work->shared += bytes * rel;
 }
 
 Expr CostWalker::combine(const Local &local) {
@@ -579,22 +635,100 @@ void CostWalker::visitLeaf(Operation *op, const Ctx &ctx, Local &local) {
   }
   if (auto tma = dyn_cast<TmaLoadOp>(op)) {
     double bytes = tma.getDescriptor().getType().getBoxBytes() * ctx.threads();
-    if (TensorTraffic *t = tensorFor(tma.getDescriptor())) {
-      t->requested += Expr(bytes) * ctx.mult;
-      t->useful += Expr(bytes) * ctx.mult;
+    addTraffic(ctx, tensorFor(tma.getDescriptor()), Expr(bytes), Expr(bytes), false);
+    addShared(ctx, Expr(bytes));
+    return;
+  }
+  if (auto tma = dyn_cast<TmaStoreOp>(op)) {
+    // The box read from shared memory and written through L2 (elements outside the tensor are
+    // not written; the simulated sizes keep the box inside).
+    double bytes = tma.getDescriptor().getType().getBoxBytes() * ctx.threads();
+    addTraffic(ctx, tensorFor(tma.getDescriptor()), Expr(bytes), Expr(bytes), true);
+    addShared(ctx, Expr(bytes));
+    return;
+  }
+  if (auto copy = dyn_cast<CpAsyncOp>(op)) {
+    // Global side like a load of its width (sectors / lines, masked lanes move nothing; its
+    // latency is charged at the wait), shared side like a store (wavefronts with the swizzle).
+    local.hasCpAsync = true;
+    int64_t bytes = copy.getBytes();
+    auto src = cast<GlobalTensorType>(copy.getSource().getType());
+    globalAccess(op, copy.getSource(), copy.getSourceIndices(),
+                 std::max<int64_t>(1, bytes / src.getElementBytes()), false, ctx, local,
+                 copy.getMasked(), /*async=*/true);
+    auto dst = cast<SmemType>(copy.getDest().getType());
+    sharedAccess(op, dst, copy.getDestIndices(),
+                 std::max<int64_t>(1, bytes / dst.getElementBytes()), ctx, local);
+    return;
+  }
+  if (auto wait = dyn_cast<CpAsyncWaitOp>(op)) {
+    int64_t pending = wait.getPending();
+    local.cpAsyncStages = std::max<int64_t>(local.cpAsyncStages, pending + 1);
+    if (local.hasCpAsync && pending == 0)
+      local.cpWaitAfterIssue = true;
+    // Outside a ring loop: the copies this region issued land after one global latency.
+    if (!local.isLoopBody && local.hasCpAsync) {
+      local.chain += ns("global_latency_ns");
+      local.hasCpAsync = false;
     }
-    a.sharedBytesMoved += Expr(bytes) * ctx.mult;
+    return;
+  }
+  if (auto ld = dyn_cast<LdmatrixOp>(op)) {
+    // .xN: N 8x8 matrices, lanes 0 .. 8N-1 pass one 16-byte row each; one wavefront per matrix
+    // without conflicts.
+    int64_t n = ld.getCount();
+    auto type = cast<SmemType>(ld.getSource().getType());
+    return sharedAccess(op, type, ld.getIndices(), std::max<int64_t>(1, 16 / type.getElementBytes()),
+                        ctx, local, 8 * n);
+  }
+  if (auto st = dyn_cast<StmatrixOp>(op)) {
+    int64_t n = st.getCount();
+    auto type = cast<SmemType>(st.getDest().getType());
+    return sharedAccess(op, type, st.getIndices(), std::max<int64_t>(1, 16 / type.getElementBytes()),
+                        ctx, local, 8 * n);
+  }
+  if (auto mma = dyn_cast<MmaSyncOp>(op)) {
+    // m16n8k16 (f16/bf16) or m16n8k8 (tf32) per warp, at the mma.sync rate.
+    Type element = mma.getA().getType().getElementType();
+    int64_t k = element.isF32() ? 8 : 16;
+    std::string unit = "mma_sync_" + dtypeName(element);
+    double flops = 2.0 * 16 * 8 * k * warps;
+    addWork(local, ctx, unit, Expr(flops));
+    addFlops(ctx, unit, Expr(flops));
+    return;
+  }
+  if (auto store = dyn_cast<MmaSyncStoreOp>(op)) {
+    // Per warp: two pair stores per lane (rows g and g + 8), each 8 rows x 4 lanes x 2 elements.
+    int64_t eb = store.getDest().getType().getElementBytes();
+    double instrs = 2.0 * warps;
+    addWork(local, ctx, "lsu", Expr(8 * instrs));
+    addTraffic(ctx, tensorFor(store.getDest()), Expr(instrs * 8 * 32 * ((8 * eb + 31) / 32)),
+               Expr(16.0 * 8 * eb * warps), true);
+    return;
+  }
+  if (auto mma = dyn_cast<WgmmaRegsOp>(op)) {
+    // Like cake.wgmma with A from registers: only B is read from shared memory.
+    int64_t n = mma.getN(), k = mma.getK(), groups = ctx.warpgroups();
+    Type element = mma.getB().getType().getElementType();
+    std::string unit = "tensor_" + dtypeName(element);
+    double flops = 2.0 * 64 * n * k * groups;
+    addWork(local, ctx, unit, Expr(flops));
+    addFlops(ctx, unit, Expr(flops));
+    double operandBytes = n * static_cast<double>(k) * getElementBytes(element) * groups;
+    addShared(ctx, Expr(operandBytes));
+    addWork(local, ctx, "lsu", Expr(operandBytes / 128));
     return;
   }
   if (auto mma = dyn_cast<WgmmaOp>(op)) {
-    int64_t n = mma.getN(), groups = ctx.warpgroups();
+    // m64nNkK: K = 16 for f16/bf16, 8 for tf32.
+    int64_t n = mma.getN(), k = mma.getK(), groups = ctx.warpgroups();
     Type element = mma.getA().getType().getElementType();
     std::string unit = "tensor_" + dtypeName(element);
-    double flops = 2.0 * 64 * n * 16 * groups;
+    double flops = 2.0 * 64 * n * k * groups;
     addWork(local, ctx, unit, Expr(flops));
     addFlops(ctx, unit, Expr(flops));
-    double operandBytes = (64.0 * 16 + n * 16.0) * getElementBytes(element) * groups;
-    a.sharedBytesMoved += Expr(operandBytes) * ctx.mult;
+    double operandBytes = (64.0 * k + n * static_cast<double>(k)) * getElementBytes(element) * groups;
+    addShared(ctx, Expr(operandBytes));
     addWork(local, ctx, "lsu", Expr(operandBytes / 128));
     return;
   }
@@ -609,21 +743,15 @@ void CostWalker::visitLeaf(Operation *op, const Ctx &ctx, Local &local) {
     // Per warp: n/4 stores of an element pair per lane, each 8 rows x 4 lanes x 2 elements.
     double instrs = n / 4.0 * 4 * groups;
     addWork(local, ctx, "lsu", Expr(8 * instrs));
-    if (TensorTraffic *t = tensorFor(store.getDest())) {
-      t->requested += Expr(instrs * 8 * 32 * ((8 * eb + 31) / 32)) * ctx.mult;
-      t->useful += Expr(64.0 * n * eb * groups) * ctx.mult;
-      t->written = true;
-    }
+    addTraffic(ctx, tensorFor(store.getDest()), Expr(instrs * 8 * 32 * ((8 * eb + 31) / 32)),
+               Expr(64.0 * n * eb * groups), true);
     return;
   }
   if (auto store = dyn_cast<WgmmaStoreRowsOp>(op)) {
     int64_t groups = ctx.warpgroups(), eb = store.getDest().getType().getElementBytes();
     addWork(local, ctx, "lsu", Expr(8.0 * groups));
-    if (TensorTraffic *t = tensorFor(store.getDest())) {
-      t->requested += Expr(4.0 * 32 * ((16 * eb + 31) / 32) * groups) * ctx.mult;
-      t->useful += Expr(64.0 * eb * groups) * ctx.mult;
-      t->written = true;
-    }
+    addTraffic(ctx, tensorFor(store.getDest()), Expr(4.0 * 32 * ((16 * eb + 31) / 32) * groups),
+               Expr(64.0 * eb * groups), true);
     return;
   }
   if (auto reduce = dyn_cast<WgmmaRowArgReduceOp>(op)) {
@@ -632,7 +760,7 @@ void CostWalker::visitLeaf(Operation *op, const Ctx &ctx, Local &local) {
     // bias read as element pairs (lanes of a quad column broadcast).
     fmaOps(4.0 * e + 8, 2.0 * e);
     addWork(local, ctx, "lsu", Expr((8.0 + e / 4.0) * warps));
-    a.sharedBytesMoved += Expr(2.0 * e * warps * 4) * ctx.mult;
+    addShared(ctx, Expr(2.0 * e * warps * 4));
     return;
   }
   if (auto reduce = dyn_cast<WarpReduceOp>(op)) {
@@ -647,7 +775,7 @@ void CostWalker::visitLeaf(Operation *op, const Ctx &ctx, Local &local) {
     addWork(local, ctx, "lsu", Expr(2 * steps * warps));
     return;
   }
-  if (isa<BarrierOp>(op)) {
+  if (isa<BarrierOp, NamedBarrierOp, ClusterBarrierOp>(op)) {
     local.sync += ns("barrier_ns");
     a.barriers += ctx.mult;
     return;
@@ -661,6 +789,9 @@ void CostWalker::visitLeaf(Operation *op, const Ctx &ctx, Local &local) {
     if (isa<PipelineConsumerWaitOp>(op)) {
       local.hasConsumerWait = true;
       local.stages = cast<PipelineConsumerWaitOp>(op).getPipeline().getType().getStages();
+      local.pipeline = cast<PipelineConsumerWaitOp>(op).getPipeline();
+    } else {
+      local.producerPipeline = cast<PipelineProducerAcquireOp>(op).getPipeline();
     }
     local.sync += ns("mbarrier_wait_ns");
     a.mbarrierWaits += ctx.mult;
@@ -715,44 +846,76 @@ void CostWalker::visitLeaf(Operation *op, const Ctx &ctx, Local &local) {
       !isa<AllocSmemOp, MbarrierAllocOp, MbarrierInitOp, MbarrierArriveOp,
            MbarrierArriveExpectTxOp, FenceMbarrierInitOp, FenceProxyAsyncOp, ElectOneOp,
            PipelineProducerCommitOp, PipelineConsumerReleaseOp, PipelineSlotOp, WgmmaFenceOp,
-           WgmmaCommitOp, ReturnOp, YieldOp, ThreadIdOp, BlockIdOp, BlockDimOp, GridDimOp,
+           WgmmaCommitOp, CpAsyncCommitOp, TmaStoreCommitOp, TmaStoreWaitOp, ReturnOp, YieldOp, ThreadIdOp, BlockIdOp, BlockDimOp, GridDimOp,
            ClusterIdOp, ClusterBlockIdOp, LaneIdOp, WarpIdOp, WarpgroupIdOp, ProblemSizeOp>(op))
     assume("no cost model for '" + op->getName().getStringRef().str() + "': counted as free");
 }
 
 Expr CostWalker::walkBlock(Block &block, const Ctx &ctx, Local *parent) {
   Local local;
-  if (parent)
+  if (parent) {
     local.tmaLatencyPaid = parent->tmaLatencyPaid;
+    local.isLoopBody = parent->isLoopBody;
+  }
   for (Operation &op : block) {
     if (auto loop = dyn_cast<scf::ForOp>(&op)) {
       Expr trips = tripCount(loop);
-      Ctx inner{ctx.active, ctx.mult * trips};
+      Ctx inner{ctx.active, ctx.mult * trips, {}};
+      for (const Expr &rel : ctx.rel)
+        inner.rel.push_back(rel * trips);
+      inner.rel.push_back(Expr(1.0));
+      IterationWork perIteration;
+      iterations.push_back(&perIteration);
       Local body;
+      body.isLoopBody = true;
       Expr iteration = walkBlock(*loop.getBody(), inner, &body);
-      LoopInfo info{loop.getLoc(), trips, 0, iteration, !body.wait0};
+      iterations.pop_back();
+      LoopInfo info{loop.getLoc(), trips, 0, iteration, !body.wait0, "", "", {}, Value(), Value(), std::nullopt};
+      info.perIteration = std::move(perIteration);
+      info.producerPipeline = body.producerPipeline;
       if (body.hasConsumerWait && body.stages > 0) {
         // A TMA ring of S stages keeps S copies in flight: an iteration takes at least the
         // copy latency / S; the first copy's latency is paid once (unless already paid).
         info.stages = body.stages;
+        info.ring = "tma";
+        info.latencyParam = "tma_latency_ns";
+        info.pipeline = body.pipeline;
         Expr perIteration = Expr::max(iteration, ns("tma_latency_ns") / Expr(body.stages));
         local.chain += trips * perIteration;
         if (!local.tmaLatencyPaid)
           local.chain += ns("tma_latency_ns");
         local.tmaLatencyPaid = true;
+      } else if (body.cpAsyncStages > 0 && body.cpWaitAfterIssue) {
+        // cp.async issued and waited for (wait 0) in the same iteration: the latency is exposed.
+        local.chain += trips * (iteration + ns("global_latency_ns"));
+        local.hasCpAsync = false;
+      } else if (body.cpAsyncStages > 0) {
+        // A cp.async ring: `cp_async.wait N` leaves N groups in flight, a pipeline of N + 1
+        // stages: an iteration takes at least the global latency / (N + 1), plus one latency to
+        // fill.
+        info.stages = body.cpAsyncStages;
+        info.ring = "cp_async";
+        info.latencyParam = "global_latency_ns";
+        Expr perIteration =
+            Expr::max(iteration, ns("global_latency_ns") / Expr(body.cpAsyncStages));
+        local.chain += trips * perIteration + ns("global_latency_ns");
+        local.hasCpAsync = false;
       } else if (body.syncGlobalLoad && trips.isConst() && trips.getConst() <= 8) {
         // A short constant loop is unrolled: its loads are in flight together, one latency.
         local.chain += trips * (iteration - ns("global_latency_ns")) + ns("global_latency_ns");
       } else {
         local.chain += trips * iteration;
       }
+      // Copies issued in a loop without a wait in it (a prologue) are waited for later.
+      if (body.hasCpAsync && body.cpAsyncStages == 0)
+        local.hasCpAsync = true;
       local.nestedSync += trips * body.syncAll;
       a.loops.push_back(info);
       continue;
     }
     if (auto ifOp = dyn_cast<scf::IfOp>(&op)) {
-      Ctx thenCtx{llvm::BitVector(ctx.active.size()), ctx.mult};
-      Ctx elseCtx{llvm::BitVector(ctx.active.size()), ctx.mult};
+      Ctx thenCtx{llvm::BitVector(ctx.active.size()), ctx.mult, ctx.rel};
+      Ctx elseCtx{llvm::BitVector(ctx.active.size()), ctx.mult, ctx.rel};
       for (int t : ctx.active.set_bits()) {
         std::optional<bool> c = condition(ifOp.getCondition(), t);
         if (!c || *c)
@@ -783,7 +946,7 @@ Expr CostWalker::walkBlock(Block &block, const Ctx &ctx, Local *parent) {
         auto role = dyn_cast<RoleOp>(&inner);
         if (!role)
           continue;
-        Ctx roleCtx{llvm::BitVector(ctx.active.size()), ctx.mult};
+        Ctx roleCtx{llvm::BitVector(ctx.active.size()), ctx.mult, ctx.rel};
         for (int64_t t = role.getFirst() * 32;
              t < std::min<int64_t>(role.getLast() * 32, ctx.active.size()); ++t)
           if (ctx.active[t])
@@ -807,6 +970,11 @@ Expr CostWalker::walkBlock(Block &block, const Ctx &ctx, Local *parent) {
     parent->syncGlobalLoad = local.syncGlobalLoad;
     parent->hasConsumerWait = local.hasConsumerWait;
     parent->stages = local.stages;
+    parent->hasCpAsync = local.hasCpAsync;
+    parent->cpAsyncStages = local.cpAsyncStages;
+    parent->cpWaitAfterIssue = local.cpWaitAfterIssue;
+    parent->pipeline = local.pipeline;
+    parent->producerPipeline = local.producerPipeline;
     parent->syncAll = local.syncAll;
     parent->tmaLatencyPaid = local.tmaLatencyPaid;
   } else {
@@ -903,8 +1071,25 @@ void CostWalker::run() {
   });
   a.estimatedRegisters = std::min<int64_t>(255, 20 + 2 * registerWords(entry));
 
-  Ctx all{llvm::BitVector(a.threads, true), Expr(1.0)};
+  Ctx all{llvm::BitVector(a.threads, true), Expr(1.0), {}};
   a.blockChain = walkBlock(entry, all);
+
+  // Warp-specialized TMA rings: a stage of the consumer loop also carries the copies the
+  // producer loop of the same pipeline issues for it (one producer iteration per stage).
+  for (LoopInfo &consumer : a.loops) {
+    if (!consumer.pipeline || consumer.producerPipeline == consumer.pipeline)
+      continue;
+    for (const LoopInfo &producer : a.loops)
+      if (&producer != &consumer && producer.producerPipeline == consumer.pipeline) {
+        for (const auto &f : producer.perIteration.flops)
+          consumer.perIteration.flops[f.first()] += f.second;
+        consumer.perIteration.l2 += producer.perIteration.l2;
+        consumer.perIteration.useful += producer.perIteration.useful;
+        consumer.perIteration.shared += producer.perIteration.shared;
+        consumer.producerLoc = producer.loc;
+        break;
+      }
+  }
 }
 
 //===----------------------------------------------------------------------===//
@@ -960,8 +1145,11 @@ llvm::Expected<CostReport> CostAnalysis::evaluate(const HardwareProfile &profile
   llvm::StringMap<double> params = profile.params;
   params["sm_count"] = profile.smCount;
   for (const auto &entry : blockWork)
-    if (entry.first().starts_with("tensor_")) {
-      std::string key = ("tensor_TFLOPS." + entry.first().drop_front(7)).str();
+    if (entry.first().starts_with("tensor_") || entry.first().starts_with("mma_sync_")) {
+      StringRef unitName = entry.first();
+      std::string key = unitName.starts_with("tensor_")
+                            ? ("tensor_TFLOPS." + unitName.drop_front(7)).str()
+                            : ("mma_sync_TFLOPS." + unitName.drop_front(9)).str();
       if (!params.count(key))
         return error("profile '" + profile.name + "' (" + profile.path + "): missing field 'params." +
                      key + "', needed by kernel '" + name + "'");
@@ -1109,10 +1297,10 @@ llvm::Expected<CostReport> CostAnalysis::evaluate(const HardwareProfile &profile
       secondName = key.str();
     }
   std::string why;
-  if (unit.starts_with("tensor_") || unit == "fma" || unit == "fp64" || unit == "sfu" ||
-      unit == "lsu") {
+  bool tensorUnit = unit.starts_with("tensor_") || unit.starts_with("mma_sync_");
+  if (tensorUnit || unit == "fma" || unit == "fp64" || unit == "sfu" || unit == "lsu") {
     why = llvm::formatv("{0} {1} {2} over {3} SMs, {4} blocks on the busiest SM", fmt(r.unitWork[unit]),
-                        unit == "lsu" ? "wavefronts" : unit.starts_with("tensor_") ? "FLOP" : "ops",
+                        unit == "lsu" ? "wavefronts" : tensorUnit ? "FLOP" : "ops",
                         unit, sm, r.busiestSmBlocks)
               .str();
   } else if (unit == "latency") {

@@ -153,14 +153,33 @@ static llvm::json::Object toJSON(const CostReport &r, const CostAnalysis &analys
       l["line"] = static_cast<int64_t>(file.getLine());
     if (loop.stages) {
       l["stages"] = loop.stages;
+      l["ring"] = loop.ring;
       llvm::StringMap<double> params = profile.params;
       params["sm_count"] = profile.smCount;
       double iteration = loop.iterationTime.evaluate(sizes, params).value_or(0);
-      double perStage = params["tma_latency_ns"] * 1e-9 / loop.stages;
+      double perStage = params[loop.latencyParam] * 1e-9 / loop.stages;
       l["iteration_us"] = iteration * 1e6;
+      // The per-stage breakdown: one iteration (one stage of the ring) of one block.
+      l["iteration_time_us"] = std::max(iteration, perStage) * 1e6;
       l["copy_latency_per_stage_us"] = perStage * 1e6;
+      l["copy_latency_param"] = loop.latencyParam;
       l["latency_hidden"] = iteration >= perStage;
       l["mma_overlaps_epilogue"] = loop.asyncOverlap;
+      if (loop.producerLoc)
+        if (auto file = dyn_cast<FileLineColLoc>(*loop.producerLoc))
+          l["producer_line"] = static_cast<int64_t>(file.getLine());
+      auto value = [&](const cost::Expr &e) { return e.evaluate(sizes, params).value_or(0.0); };
+      llvm::json::Object flops;
+      for (const auto &f : loop.perIteration.flops)
+        flops[f.first()] = value(f.second);
+      l["flops"] = std::move(flops);
+      double l2 = value(loop.perIteration.l2);
+      double l2Total = r.bytes.lookup("l2");
+      l["bytes"] = llvm::json::Object{
+          {"l2", l2},
+          {"dram", l2Total > 0 ? l2 * r.bytes.lookup("dram") / l2Total : 0.0},
+          {"global_useful", value(loop.perIteration.useful)},
+          {"shared", value(loop.perIteration.shared)}};
     }
     loops.push_back(std::move(l));
   }
@@ -256,13 +275,22 @@ void PrintCostPass::runOnOperation() {
       for (const LoopInfo &loop : analysis.getLoops()) {
         if (!loop.stages)
           continue;
-        double iteration = loop.iterationTime.evaluate(*parsedSizes, params).value_or(0);
-        double perStage = params["tma_latency_ns"] * 1e-9 / loop.stages;
+        auto value = [&](const cost::Expr &e) {
+          return e.evaluate(*parsedSizes, params).value_or(0.0);
+        };
+        double iteration = value(loop.iterationTime);
+        double perStage = params[loop.latencyParam] * 1e-9 / loop.stages;
+        std::string flops;
+        for (const auto &f : loop.perIteration.flops)
+          flops += (flops.empty() ? "" : ", ") + f.first().str() + " " + num(value(f.second));
         mlir::emitRemark(loop.loc)
             << "cost pipeline: " << loop.stages << " stages, " << loop.trips.str()
             << " iterations of " << num(iteration * 1e6) << " us; copy latency / stages "
             << num(perStage * 1e6) << " us: latency "
-            << (iteration >= perStage ? "hidden" : "exposed");
+            << (iteration >= perStage ? "hidden" : "exposed") << " (" << loop.ring
+            << " ring); per iteration of a block: FLOP " << (flops.empty() ? "none" : flops)
+            << "; bytes l2 " << num(value(loop.perIteration.l2)) << ", shared "
+            << num(value(loop.perIteration.shared));
       }
     }
     for (const AccessNote &note : analysis.getAccessNotes())

@@ -16,6 +16,7 @@
 
 #include "mlir/IR/Location.h"
 #include "mlir/IR/Operation.h"
+#include "mlir/IR/Value.h"
 #include "llvm/ADT/MapVector.h"
 
 #include <optional>
@@ -34,13 +35,28 @@ struct TensorTraffic {
   bool written = false;
 };
 
+/// What one iteration of a loop does, for one block (per-stage breakdown of pipelined loops).
+struct IterationWork {
+  llvm::StringMap<cost::Expr> flops; ///< useful FLOPs by unit
+  cost::Expr l2;                     ///< bytes requested from L2 (sectors, TMA boxes)
+  cost::Expr useful;                 ///< global bytes the threads asked for
+  cost::Expr shared;                 ///< shared-memory bytes moved
+};
+
 /// A loop of the kernel with its trip count and, for pipelined loops, its depth.
 struct LoopInfo {
   Location loc;
   cost::Expr trips;
-  int64_t stages = 0;          ///< 0: not a pipelined (TMA ring) loop
+  int64_t stages = 0;          ///< 0: not a pipelined loop (TMA ring or cp.async ring)
   cost::Expr iterationTime;    ///< seconds per iteration of one block alone, before latency
   bool asyncOverlap = false;   ///< the iteration's tensor-core work overlaps the rest
+  std::string ring;            ///< pipelined loops: "tma" or "cp_async"
+  std::string latencyParam;    ///< the copy latency the ring hides (a profile parameter)
+  IterationWork perIteration;  ///< one iteration of one block
+  /// TMA rings: the loop's pipeline (consumer side) or the one it fills (producer side); the
+  /// consumer loop's perIteration also counts the producer loop's copies (one stage each).
+  mlir::Value pipeline, producerPipeline;
+  std::optional<Location> producerLoc;
 };
 
 /// A finding about the kernel's memory accesses (coalescing, bank conflicts).
