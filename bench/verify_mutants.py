@@ -12,7 +12,7 @@ barriers inside roles or divergent code; ops the target lacks; shared memory ove
     bench/verify_mutants.py --emit-corpus DIR     # write each caught mutant as a lit test
 
 A mutant is caught when `cake-opt --cake-verify --cake-diagnostics=json` reports the expected
-rule. A false positive is any finding on a valid base. Python 3 standard library only.
+rule (an error, or for tma.coord-stride a warning). A false positive is any finding on a valid base. Python 3 standard library only.
 """
 import argparse
 import json
@@ -204,8 +204,11 @@ def fam_producers(base, text):
 
 
 def fam_sync_moves(base, text):
-    # Wait counts that leave the released stage's wgmma in flight.
+    # Wait counts that leave the released stage's wgmma in flight. (With A from registers the
+    # release trails by one iteration; the same mutation is fam_wgmma_tma's.)
     for i, m in enumerate(line_sites(text, r"cake\.wgmma\.wait (\d)\n(?=(?:(?!scf\.yield)[\s\S])*?consumer_release)")):
+        if "cake.wgmma.regs" in text:
+            break
         n = int(m.group(1))
         yield f"wgmma-wait-{i}-{n + 1}", sub_at(text, m, f"cake.wgmma.wait {n + 1}\n"), \
             "pipeline.release-in-flight"
@@ -248,6 +251,23 @@ def fam_sync_moves(base, text):
                "mbarrier.init-barrier")
 
 
+def fam_wgmma_tma(base, text):
+    # wgmma with A from registers: a wait in the k loop that keeps a group in flight while the
+    # next iteration rewrites the A fragment.
+    if "cake.wgmma.regs" in text:
+        for i, m in enumerate(line_sites(text, r"cake\.wgmma\.wait 0\n(?=(?:(?!scf\.yield)[\s\S])*?scf\.yield)")):
+            yield f"wgmma-regs-wait-{i}", sub_at(text, m, "cake.wgmma.wait 1\n"), \
+                "wgmma.a-registers-in-flight"
+    # A k loop whose TMA coordinate advances by half the box (warning tma.coord-stride).
+    if re.search(r"%c32 = arith\.constant 32 : index", text):
+        for i, m in enumerate(line_sites(text, r"(%k0 = arith\.muli %kt, )%c64( : index)")):
+            yield f"tma-stride-{i}", sub_at(text, m, m.group(1) + "%c32" + m.group(2)), "tma.coord-stride"
+    # TMA multicast: a mask naming a rank outside a cluster of 2.
+    if re.search(r"cluster = array<i64: 2>", text) and re.search(r"%c4 = arith\.constant 4 : index", text):
+        for i, m in enumerate(line_sites(text, r"multicast %\w+")):
+            yield f"tma-mask-{i}", sub_at(text, m, "multicast %c4"), "tma.multicast-mask"
+
+
 TARGET_OPS = [
     ("cake.fence.proxy_async", "target.fence-proxy-async"),
     ("cake.wgmma.fence", "target.wgmma"),
@@ -271,7 +291,7 @@ def fam_target(base, text):
         if target == "sm_90a" or (target in ("sm_90", "sm_100a") and not needs_a):
             continue
         yield f"target-{i}", text[: m.end()] + m.group(1) + op + "\n" + text[m.end():], rule
-    if target == "sm_90a" and "cake.wgmma" not in text and "regs " not in text:
+    if target == "sm_90a" and "cake.wgmma" not in text and "regs " not in text and "cluster" not in text:
         # The same kernel on sm_80: fences and waits it uses need Hopper.
         for op, rule in TARGET_OPS[:1]:
             mutated = text.replace('target = "sm_90a"', 'target = "sm_80"', 1)
@@ -279,13 +299,16 @@ def fam_target(base, text):
 
 
 FAMILIES = [fam_tx_bytes, fam_expect_bytes, fam_drops, fam_counts, fam_regs, fam_stage_buffers,
-            fam_slots, fam_smem, fam_roles, fam_producers, fam_sync_moves, fam_target]
+            fam_slots, fam_smem, fam_roles, fam_producers, fam_sync_moves, fam_wgmma_tma,
+            fam_target]
 
 
 def bases():
     out = []
     for path in sorted((ROOT / "examples").glob("*.mlir")) + sorted(
             (ROOT / "test" / "Verify" / "Inputs").glob("*.mlir")):
+        if path.name.startswith("rule-"):  # rule files for --cake-load-rules, not kernels
+            continue
         out.append((path, strip_comments(path.read_text())))
     return out
 

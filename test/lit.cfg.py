@@ -54,5 +54,9 @@ if os.path.exists(embedding_cfg):
         config.available_features.add("python-bindings")
         config.substitutions.append(("%cake_python", embedding["python"]))
         config.substitutions.append(("%cake_pypackages", embedding["python_packages"]))
+    # cake-fuzz (tools/cake-fuzz), only when CAKE_ENABLE_FUZZER built it.
+    if embedding.get("fuzzer") and os.path.exists(embedding["fuzzer"]):
+        config.available_features.add("libfuzzer")
+        config.substitutions.append(("%cake_fuzz", embedding["fuzzer"]))
     if shutil.which("cmake") and shutil.which("ninja"):
         config.available_features.add("cmake-ninja")

@@ -16,6 +16,12 @@ InFlightDiagnostic mlir::cake::emitFinding(Operation *op, StringRef rule) {
   return diag;
 }
 
+InFlightDiagnostic mlir::cake::emitFindingWarning(Operation *op, StringRef rule) {
+  InFlightDiagnostic diag = mlir::emitWarning(op->getLoc());
+  diag << "'" << op->getName() << "' op [" << rule << "] ";
+  return diag;
+}
+
 void mlir::cake::attachFix(InFlightDiagnostic &diag, Operation *op, StringRef rule,
                            const Twine &hint) {
   std::string text = hint.str();

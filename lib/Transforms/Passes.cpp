@@ -21,7 +21,9 @@ std::vector<std::function<std::unique_ptr<Pass>()>> getVerifierPasses() {
           [] { return createCakeVerifyRolesPass(); },
           [] { return createCakeVerifyMbarrierPass(); },
           [] { return createCakeVerifyPipelinePass(); },
-          [] { return createCakeVerifyAsyncPass(); }};
+          [] { return createCakeVerifyAsyncPass(); },
+          [] { return createCakeVerifyWgmmaPass(); },
+          [] { return createCakeVerifyTmaPass(); }};
 }
 
 struct CakeVerifyPass : cake::impl::CakeVerifyPassBase<CakeVerifyPass> {

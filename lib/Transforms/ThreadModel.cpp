@@ -479,7 +479,10 @@ Operation *ThreadModel::findDivergentAncestor(Operation *op) {
   return nullptr;
 }
 
-bool mlir::cake::isBlockBarrier(Operation *op) { return isa<BarrierOp, PipelineCreateOp>(op); }
+bool mlir::cake::isBlockBarrier(Operation *op) {
+  // A cluster barrier (barrier.cluster.arrive/wait.aligned) also needs every thread of the block.
+  return isa<BarrierOp, PipelineCreateOp, ClusterBarrierOp>(op);
+}
 
 Operation *mlir::cake::findPreceding(Operation *op, function_ref<bool(Operation *)> pred) {
   for (Operation *at = op; at && !isa<KernelOp>(at); at = at->getParentOp()) {

@@ -6,6 +6,8 @@
 #include "Cake/Transforms/Passes.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Matchers.h"
+#include "llvm/ADT/bit.h"
 #include "llvm/ADT/STLExtras.h"
 
 namespace mlir::cake {
@@ -204,9 +206,27 @@ struct CakeVerifyMbarrierPass : cake::impl::CakeVerifyMbarrierPassBase<CakeVerif
         return same(load.getBarrierIndex(), expect.getIndex()) ||
                unknownIndex(load.getBarrierIndex());
       });
+      // A multicast copy with a constant mask lands in every block of the mask; each of them
+      // issues its own copy (the same op runs in every block), so a block's barrier receives the
+      // box once per set bit. A mask that is not a constant leaves the bytes unknown.
+      auto copyBytes = [](TmaLoadOp load) -> std::optional<int64_t> {
+        int64_t box = load.getDescriptor().getType().getBoxBytes();
+        if (!load.getMulticast())
+          return box;
+        APInt mask;
+        if (!matchPattern(load.getMulticast(), m_ConstantInt(&mask)))
+          return std::nullopt;
+        return box * static_cast<int64_t>(llvm::popcount(mask.getZExtValue() & 0xffff));
+      };
       int64_t sum = 0;
-      for (TmaLoadOp load : local)
-        sum += load.getDescriptor().getType().getBoxBytes();
+      bool knownBytes = true;
+      for (TmaLoadOp load : local) {
+        std::optional<int64_t> b = copyBytes(load);
+        knownBytes &= b.has_value();
+        sum += b.value_or(0);
+      }
+      if (!knownBytes)
+        continue;
       if ((local.empty() && (anywhere || bytes == 0)) || (!local.empty() && sum == bytes))
         continue;
       ok = false;
@@ -216,7 +236,7 @@ struct CakeVerifyMbarrierPass : cake::impl::CakeVerifyMbarrierPassBase<CakeVerif
                                 << indexText(model, expect.getIndex()) << ", got " << bytes;
       for (TmaLoadOp load : local)
         diag.attachNote(load.getLoc())
-            << "copies " << load.getDescriptor().getType().getBoxBytes() << " bytes";
+            << "copies " << copyBytes(load).value_or(0) << " bytes";
       attachFix(diag, expect, "mbarrier.tx-bytes",
                 local.empty() ? "issue the TMA copies completing on this barrier after the "
                                 "arrive, or set bytes 0"

@@ -104,8 +104,13 @@ struct CakeVerifyPipelinePass : cake::impl::CakeVerifyPipelinePassBase<CakeVerif
           Value index =
               wgmma.getA() == buffer ? first(wgmma.getAIndices()) : first(wgmma.getBIndices());
           p.reads.push_back({op, index, true});
+        } else if (auto regs = dyn_cast<WgmmaRegsOp>(op)) {
+          // A from registers: the stage buffer is B, read until the group retires.
+          p.reads.push_back({op, first(regs.getBIndices()), true});
         } else if (auto load = dyn_cast<LoadOp>(op)) {
           p.reads.push_back({op, first(load.getIndices()), false});
+        } else if (auto ldm = dyn_cast<LdmatrixOp>(op)) {
+          p.reads.push_back({op, first(ldm.getIndices()), false});
         } else if (auto reduce = dyn_cast<WgmmaRowArgReduceOp>(op)) {
           p.reads.push_back({op, first(reduce.getBiasIndices()), false});
         } else if (!isa<StoreOp>(op)) {

@@ -718,3 +718,66 @@ cake.kernel @elected_arrive(%a: !cake.tensor<[M, K], bf16> {cake.name = "a"},
   }
   cake.return
 }
+
+// -----
+
+// Multicast: each block of the mask receives every block's copy, so a block's barrier expects
+// the box once per set bit of a constant mask (here 2 x 2048 bytes). A cluster barrier publishes
+// the initialization like a block barrier (valid: examples/tma_multicast.mlir).
+cake.kernel @multicast_ok(%x: !cake.tensor<[M, 32], f32> {cake.name = "x"},
+    %tx: !cake.tma<[M, 32], f32, box [16, 32]> {cake.describes = "x"})
+    attributes {target = "sm_90a", block = array<i64: 128>, cluster = array<i64: 2>,
+                symbols = ["M"], grid = affine_map<()[m] -> (2)>} {
+  %c0 = arith.constant 0 : index
+  %c3 = arith.constant 3 : index
+  %tid = cake.thread_id x
+  %rank = cake.cluster_block_id x
+  %buf = cake.alloc_smem : !cake.smem<2x16x32xf32>
+  %bar = cake.mbarrier.alloc : !cake.mbarriers<1>
+  %first = arith.cmpi eq, %tid, %c0 : index
+  scf.if %first {
+    cake.mbarrier.init %bar[%c0], count 1 : !cake.mbarriers<1>
+    cake.fence.mbarrier_init
+  }
+  cake.cluster_barrier
+  scf.if %first {
+    cake.mbarrier.arrive_expect_tx %bar[%c0], bytes 4096 : !cake.mbarriers<1>
+    cake.tma.load %tx[%c0, %c0], %buf[%rank], %bar[%c0] multicast %c3
+        : !cake.tma<[M, 32], f32, box [16, 32]>, !cake.smem<2x16x32xf32>, !cake.mbarriers<1>
+  }
+  cake.mbarrier.wait %bar[%c0], %c0 : !cake.mbarriers<1>
+  cake.cluster_barrier
+  cake.return
+}
+
+// -----
+
+// The same expecting only this block's own box.
+cake.kernel @multicast_tx_bytes(%x: !cake.tensor<[M, 32], f32> {cake.name = "x"},
+    %tx: !cake.tma<[M, 32], f32, box [16, 32]> {cake.describes = "x"})
+    attributes {target = "sm_90a", block = array<i64: 128>, cluster = array<i64: 2>,
+                symbols = ["M"], grid = affine_map<()[m] -> (2)>} {
+  %c0 = arith.constant 0 : index
+  %c3 = arith.constant 3 : index
+  %tid = cake.thread_id x
+  %rank = cake.cluster_block_id x
+  %buf = cake.alloc_smem : !cake.smem<2x16x32xf32>
+  %bar = cake.mbarrier.alloc : !cake.mbarriers<1>
+  %first = arith.cmpi eq, %tid, %c0 : index
+  scf.if %first {
+    cake.mbarrier.init %bar[%c0], count 1 : !cake.mbarriers<1>
+    cake.fence.mbarrier_init
+  }
+  cake.cluster_barrier
+  scf.if %first {
+    // expected-error @+2 {{'cake.mbarrier.arrive_expect_tx' op [mbarrier.tx-bytes] expected the transaction bytes to equal the 4096 bytes of the TMA copies completing on mbarrier 0, got 2048}}
+    // expected-note @+1 {{fix: set bytes 4096}}
+    cake.mbarrier.arrive_expect_tx %bar[%c0], bytes 2048 : !cake.mbarriers<1>
+    // expected-note @+1 {{copies 4096 bytes}}
+    cake.tma.load %tx[%c0, %c0], %buf[%rank], %bar[%c0] multicast %c3
+        : !cake.tma<[M, 32], f32, box [16, 32]>, !cake.smem<2x16x32xf32>, !cake.mbarriers<1>
+  }
+  cake.mbarrier.wait %bar[%c0], %c0 : !cake.mbarriers<1>
+  cake.cluster_barrier
+  cake.return
+}

@@ -320,3 +320,22 @@ cake.kernel @partial_warpgroup() attributes {target = "sm_90a", block = array<i6
   }
   cake.return
 }
+
+// -----
+
+// A cluster barrier (barrier.cluster.arrive/wait.aligned) needs every thread of each block too.
+cake.kernel @divergent_cluster_barrier()
+    attributes {target = "sm_90a", block = array<i64: 128>, cluster = array<i64: 2>,
+                grid = affine_map<() -> (2)>} {
+  %c0 = arith.constant 0 : index
+  %t = cake.thread_id x
+  %first = arith.cmpi eq, %t, %c0 : index
+  // expected-note @+1 {{this scf.if depends on the thread}}
+  scf.if %first {
+    // expected-error @+2 {{'cake.cluster_barrier' op [roles.divergent-barrier] expected a block-wide barrier to be reached by every thread}}
+    // expected-note @+1 {{fix: move the barrier after the end of the divergent region}}
+    cake.cluster_barrier
+  }
+  cake.cluster_barrier
+  cake.return
+}

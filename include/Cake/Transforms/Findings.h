@@ -19,6 +19,10 @@ namespace mlir::cake {
 /// Attach related notes, then finish with attachFix.
 InFlightDiagnostic emitFinding(Operation *op, llvm::StringRef rule);
 
+/// The same as a warning: a finding that is suspicious rather than certainly wrong (the pass still
+/// succeeds when it has only warnings).
+InFlightDiagnostic emitFindingWarning(Operation *op, llvm::StringRef rule);
+
 /// Adds the fix hint as the finding's last note (at `loc`) and records rule, hint and op name in
 /// the diagnostic's metadata.
 void attachFix(InFlightDiagnostic &diag, Operation *op, llvm::StringRef rule,

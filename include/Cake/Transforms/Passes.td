@@ -34,7 +34,8 @@ def CakeVerifyRolesPass : Pass<"cake-verify-roles"> {
       `min(255, 65536 / threads / 8 * 8)` for roles without `regs` and warps in no role) must fit
       the 65536-register file;
     - `roles.wgmma-warpgroup`: a role that issues `cake.wgmma*` ops must cover whole warpgroups;
-    - `roles.barrier-in-role`: `cake.barrier` and `cake.pipeline.create` (block-wide barriers)
+    - `roles.barrier-in-role`: `cake.barrier`, `cake.cluster_barrier` and `cake.pipeline.create`
+      (block-wide barriers)
       inside a `cake.role`, where the other roles' warps never reach them;
     - `roles.divergent-barrier`: the same ops under control flow that depends on the thread
       (`scf.if` on a thread-dependent condition, `scf.for` with thread-dependent bounds);
@@ -70,10 +71,13 @@ def CakeVerifyMbarrierPass : Pass<"cake-verify-mbarrier"> {
       `cake.mbarrier.init` initializes, or a use before the init;
     - `mbarrier.init-threads`: an init executed by more than one thread;
     - `mbarrier.init-fence`: no `cake.fence.mbarrier_init` between the inits and the first use;
-    - `mbarrier.init-barrier`: no block-wide barrier (`cake.barrier`, or `cake.pipeline.create`
-      which ends with one) between the inits and the first use by other threads;
+    - `mbarrier.init-barrier`: no block-wide barrier (`cake.barrier`, `cake.cluster_barrier`, or
+      `cake.pipeline.create` which ends with one) between the inits and the first use by other
+      threads;
     - `mbarrier.tx-bytes`: `arrive_expect_tx` bytes differ from the bytes of the TMA copies
-      completing on that barrier in the same region (`box` x element size each);
+      completing on that barrier in the same region (`box` x element size each; a multicast copy
+      with a constant mask once per set bit, as every block of the mask issues it; unchecked for
+      a mask that is not a constant);
     - `mbarrier.tx-missing`: a TMA copy completes on a barrier nobody expects bytes on;
     - `mbarrier.no-arrive`: a wait on a barrier nothing arrives on (a hang);
     - `mbarrier.arrival-count`: the threads arriving per phase (when statically known) differ from
@@ -94,8 +98,8 @@ def CakeVerifyPipelinePass : Pass<"cake-verify-pipeline"> {
     - `pipeline.commit-missing`: TMA copies on a pipeline iteration with no `producer_commit`;
     - `pipeline.acquire-missing`: a TMA copy into a stage without a `producer_acquire` of that
       iteration before it;
-    - `pipeline.read-before-wait`: a read of a stage buffer (wgmma operand, load, reduction bias)
-      without a `consumer_wait` of its iteration before it;
+    - `pipeline.read-before-wait`: a read of a stage buffer (wgmma operand, `cake.wgmma.regs` B,
+      load, ldmatrix, reduction bias) without a `consumer_wait` of its iteration before it;
     - `pipeline.release-before-use`: a `consumer_release` followed by a read of the released stage;
     - `pipeline.release-in-flight`: a `consumer_release` while a wgmma that reads the stage may
       still be running (no `cake.wgmma.wait` retiring its group in between);
@@ -184,10 +188,42 @@ def CakeVerifyAsyncPass : Pass<"cake-verify-async"> {
   }];
 }
 
+def CakeVerifyWgmmaPass : Pass<"cake-verify-wgmma"> {
+  let summary = "Check wgmma groups against the registers they read";
+  let description = [{
+    `cake.wgmma.regs` reads its A fragment from registers while the group runs asynchronously:
+    the registers must not change until a `cake.wgmma.wait` retires the group.
+
+    - `wgmma.a-registers-in-flight`: in a loop, the op defining a `cake.wgmma.regs` A fragment
+      (e.g. `cake.ldmatrix`) runs again in the next iteration while the group that read the
+      previous value may still be in flight: between the wgmma (through the end of the loop body
+      and around to the defining op) there is no `cake.wgmma.wait 0` that every path reaches
+      (only waits with `pending` > 0, waits under conditions, or none). Fix: `cake.wgmma.wait 0` before the fragment is
+      rewritten, or double-buffer the fragments (load the next one into an iteration argument).
+  }];
+}
+
+def CakeVerifyTmaPass : Pass<"cake-verify-tma"> {
+  let summary = "Check TMA copies against the kernel: multicast masks, coordinate strides";
+  let description = [{
+    Whole-kernel checks of `cake.tma.load` and `cake.tma.store` (the op verifier checks each
+    descriptor, box and buffer on its own; the transaction bytes are checked by
+    `cake-verify-mbarrier` and `cake-verify-pipeline`):
+
+    - `tma.multicast-mask` (error): a constant multicast mask that is 0 or names a block rank
+      at or beyond the cluster size (the product of the kernel's `cluster` extents);
+    - `tma.coord-stride` (warning): inside an `scf.for`, a coordinate that advances by a constant
+      per iteration (the induction variable, optionally times a constant, plus loop-invariant
+      terms) smaller than the box's extent in that dimension: consecutive iterations copy
+      overlapping tiles, usually a tile size that does not match the box.
+  }];
+}
+
 def CakeVerifyPass : Pass<"cake-verify"> {
   let summary = "Run every cake-verify-* pass and the loaded rules; fail after all of them";
   let description = [{
-    Runs `cake-verify-target`, `-smem`, `-roles`, `-mbarrier`, `-pipeline`, `-async` and then
+    Runs `cake-verify-target`, `-smem`, `-roles`, `-mbarrier`, `-pipeline`, `-async`, `-wgmma`,
+    `-tma` and then
     every rule loaded with `--cake-load-rules` (`cake-rule-<name>`), each on the whole input,
     and fails at the end when any of them had findings: one run reports every finding.
   }];
