@@ -170,22 +170,14 @@ LogicalResult WgmmaWaitOp::verify() {
 
 LogicalResult WgmmaStoreOp::verify() {
   auto dest = getDest().getType();
-  Type element = dest.getElementType();
-  if (dest.getRank() != 2)
-    return emitOpError() << "expected a rank-2 destination, got rank " << dest.getRank();
-  if (!element.isF32() && !element.isBF16() && !element.isF16())
-    return emitOpError() << "expected a destination of f32, bf16 or f16, got " << element;
-  if (dest.hasExplicitStrides()) {
-    auto inner = dyn_cast<IntegerAttr>(dest.getStrides()[1]);
-    if (!inner || inner.getInt() != 1)
-      return emitOpError() << "expected stride 1 in the destination's innermost dimension";
-  }
+  if (failed(verifyPairStores(*this, dest, getMasked())))
+    return failure();
   int64_t n = 2 * getAcc().getType().getNumElements();
   if (n < 8 || n > 256 || n % 8 != 0)
     return emitOpError() << "expected an accumulator of N/2 elements with N in [8, 256] and a "
                             "multiple of 8, got "
                          << getAcc().getType().getNumElements() << " elements";
-  return verifyPairStores(*this, dest, getMasked());
+  return success();
 }
 
 LogicalResult ElectOneOp::verify() { return requireTarget(*this, kHopper, "elect.sync"); }

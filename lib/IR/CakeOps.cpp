@@ -361,6 +361,16 @@ LogicalResult StoreOp::verify() {
 }
 
 LogicalResult mlir::cake::verifyPairStores(Operation *op, GlobalTensorType dest, bool masked) {
+  Type element = dest.getElementType();
+  if (dest.getRank() != 2)
+    return op->emitOpError() << "expected a rank-2 destination, got rank " << dest.getRank();
+  if (!element.isF32() && !element.isBF16() && !element.isF16())
+    return op->emitOpError() << "expected a destination of f32, bf16 or f16, got " << element;
+  if (dest.hasExplicitStrides()) {
+    auto inner = dyn_cast<IntegerAttr>(dest.getStrides()[1]);
+    if (!inner || inner.getInt() != 1)
+      return op->emitOpError() << "expected stride 1 in the destination's innermost dimension";
+  }
   // Unmasked pair stores need an even row stride; masked ones check alignment at run time.
   std::optional<int64_t> stride = dest.getStaticStride(0);
   if (!masked && stride && *stride % 2 != 0)

@@ -33,8 +33,8 @@ public:
 } // namespace mlir::cake
 
 namespace mlir::cake {
-/// The fragment stores (wgmma.store, mma_sync.store) write element pairs: unmasked, they need an
-/// even row stride in `dest`.
+/// The fragment stores (wgmma.store, mma_sync.store) write element pairs to a rank-2 f32/bf16/f16
+/// tensor with unit inner stride: unmasked, they also need an even row stride in `dest`.
 LogicalResult verifyPairStores(Operation *op, GlobalTensorType dest, bool masked);
 } // namespace mlir::cake
 
