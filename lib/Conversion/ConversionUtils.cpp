@@ -59,3 +59,11 @@ std::pair<Value, Value> mlir::cake::argReduceButterfly(OpBuilder &b, Location lo
   }
   return {value, index};
 }
+
+Value mlir::cake::structToVector(OpBuilder &b, Location loc, Value tuple, VectorType type) {
+  Value result = arith::ConstantOp::create(b, loc, type, b.getZeroAttr(type));
+  for (int64_t i = 0, e = type.getNumElements(); i < e; ++i)
+    result = vector::InsertOp::create(b, loc, LLVM::ExtractValueOp::create(b, loc, tuple, i),
+                                      result, i);
+  return result;
+}

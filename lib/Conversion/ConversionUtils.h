@@ -32,6 +32,9 @@ Value linearThreadId(OpBuilder &b, Location loc, Operation *inKernel);
 /// The static block size recorded on the lowered kernel enclosing `op`.
 SmallVector<int64_t, 3> knownBlockSize(Operation *op);
 
+/// The elements of an LLVM struct result (an instruction's register tuple) as a vector of `type`.
+Value structToVector(OpBuilder &b, Location loc, Value tuple, VectorType type);
+
 /// One butterfly step: the value `offset` lanes away (xor), over the full warp.
 Value shuffleXor(OpBuilder &b, Location loc, Value value, int64_t offset);
 

@@ -398,13 +398,7 @@ struct WgmmaLowering : OpConversionPattern<WgmmaOp> {
         NVVM::MMAShapeAttr::get(ctx, 64, op.getN(), op.getK()), type, type, NVVM::WGMMATypes::f32,
         NVVM::WGMMAScaleOut::one, NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one,
         NVVM::MMALayout::row, NVVM::MMALayout::col, nullptr);
-    Value unpacked = arith::ConstantOp::create(rewriter, loc, accType,
-                                               rewriter.getZeroAttr(accType));
-    for (int64_t i = 0; i < count; ++i) {
-      Value element = LLVM::ExtractValueOp::create(rewriter, loc, result, i);
-      unpacked = vector::InsertOp::create(rewriter, loc, element, unpacked, i);
-    }
-    rewriter.replaceOp(op, unpacked);
+    rewriter.replaceOp(op, structToVector(rewriter, loc, result, accType));
     return success();
   }
 };
@@ -454,13 +448,7 @@ struct WgmmaRegsLowering : OpConversionPattern<WgmmaRegsOp> {
         rewriter, loc, structType, operands, ptx, constraints, /*has_side_effects=*/true,
         /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
         LLVM::AsmDialectAttr(), ArrayAttr());
-    auto accType = op.getAcc().getType();
-    Value result = arith::ConstantOp::create(rewriter, loc, accType, rewriter.getZeroAttr(accType));
-    for (int64_t i = 0; i < count; ++i) {
-      Value element = LLVM::ExtractValueOp::create(rewriter, loc, asmOp.getResult(0), i);
-      result = vector::InsertOp::create(rewriter, loc, element, result, i);
-    }
-    rewriter.replaceOp(op, result);
+    rewriter.replaceOp(op, structToVector(rewriter, loc, asmOp.getResult(0), op.getAcc().getType()));
     return success();
   }
 };
