@@ -117,6 +117,14 @@ struct CakeConvertToNVVMPass
                            Attribute(), /*alignment=*/1024, /*addrSpace=*/3)
         ->moveBefore(&gpuModule.getBodyRegion().front(), gpuModule.getBodyRegion().front().end());
 
+    if (hangTimeoutMs > 0) {
+      for (auto [id, site] : llvm::enumerate(collectHangSites(module)))
+        site->setAttr(kHangSiteAttrName,
+                      b.getDenseI64ArrayAttr({static_cast<int64_t>(id), hangTimeoutMs}));
+      OpBuilder globals = OpBuilder::atBlockEnd(&gpuModule.getBodyRegion().front());
+      addHangDebugGlobals(globals, module.getLoc());
+    }
+
     for (KernelOp kernel : kernels)
       if (failed(convertKernelToGPUFunc(kernel, gpuModule)))
         return signalPassFailure();

@@ -53,6 +53,14 @@ void emitGlobalStore(OpBuilder &b, Location loc, Operation *user, GlobalTensorTy
                      Value base, ValueRange indices, Value value, bool masked,
                      bool checkAligned);
 
+/// Defines the hang report globals (kHangReportSymbol, kHangClaimSymbol) at `b`'s insertion point.
+void addHangDebugGlobals(OpBuilder &b, Location loc);
+
+/// Waits for the phase `phase` (an i32, its low bit) of the mbarrier at `address` for at most
+/// `timeoutMs`; on expiry reports site `siteId` and traps (HangDebug.cpp).
+void emitBoundedWait(OpBuilder &b, Location loc, Operation *site, Value address, Value phase,
+                     int64_t siteId, int64_t timeoutMs);
+
 /// Replaces `OpTy` (no operands, no results) by the operand-less NVVM op `NVVMOpTy`.
 template <typename OpTy, typename NVVMOpTy>
 struct SimpleLowering : OpConversionPattern<OpTy> {

@@ -23,9 +23,14 @@ Value barrierAddress(OpBuilder &b, Location loc, Value base, Value index) {
 }
 
 /// Blocks until the phase of parity `parity` (an index; its low bit) of the barrier completed.
-void waitParity(OpBuilder &b, Location loc, Value address, Value parity) {
+/// A wait the hang-debug option marked (kHangSiteAttrName on `op`) is bounded and reports.
+void waitParity(OpBuilder &b, Location loc, Operation *op, Value address, Value parity) {
   Value low = arith::AndIOp::create(b, loc, parity, arith::ConstantIndexOp::create(b, loc, 1));
   Value phase = arith::IndexCastOp::create(b, loc, b.getI32Type(), low);
+  if (auto site = op->getAttrOfType<DenseI64ArrayAttr>(kHangSiteAttrName)) {
+    emitBoundedWait(b, loc, op, address, phase, site[0], site[1]);
+    return;
+  }
   // Suspend-time hint of the try_wait loop, in nanoseconds.
   NVVM::MBarrierTryWaitParityOp::create(b, loc, address, phase, i32Constant(b, loc, 1000000));
 }
@@ -108,7 +113,7 @@ struct MbarrierWaitLowering : OpConversionPattern<MbarrierWaitOp> {
   LogicalResult matchAndRewrite(MbarrierWaitOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    waitParity(rewriter, loc,
+    waitParity(rewriter, loc, op,
                barrierAddress(rewriter, loc, adaptor.getBarriers(), adaptor.getIndex()),
                adaptor.getParity());
     rewriter.eraseOp(op);
@@ -177,9 +182,9 @@ struct PipelineStepLowering : OpConversionPattern<OpTy> {
     if constexpr (std::is_same_v<OpTy, PipelineProducerAcquireOp>) {
       // A fresh barrier counts as having completed the phase before 0: the first round passes.
       Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
-      waitParity(rewriter, loc, slot.empty, arith::XOrIOp::create(rewriter, loc, slot.round, one));
+      waitParity(rewriter, loc, op, slot.empty, arith::XOrIOp::create(rewriter, loc, slot.round, one));
     } else if constexpr (std::is_same_v<OpTy, PipelineConsumerWaitOp>) {
-      waitParity(rewriter, loc, slot.full, slot.round);
+      waitParity(rewriter, loc, op, slot.full, slot.round);
     } else if constexpr (std::is_same_v<OpTy, PipelineConsumerReleaseOp>) {
       arrive(rewriter, loc, slot.empty);
     } else {

@@ -26,6 +26,7 @@ LogicalResult mlir::cake::lowerForSerialization(ModuleOp module,
   pipelineOptions.chip = options.chip;
   pipelineOptions.features = options.features;
   pipelineOptions.optLevel = options.optLevel;
+  pipelineOptions.hangTimeoutMs = options.hangTimeoutMs;
   if (failed(buildLowerToNVVMPipeline(pm, pipelineOptions)))
     return module.emitError("cannot build the cake-lower-to-nvvm pipeline: a pass it needs is "
                             "not registered");

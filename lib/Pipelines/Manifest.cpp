@@ -1,5 +1,6 @@
 //===- Manifest.cpp - the kernel manifest (host ABI) ----------------------===//
 #include "Cake/Pipelines/Manifest.h"
+#include "Cake/Conversion/CakeToNVVM.h"
 #include "Cake/IR/CakeOps.h"
 
 #include "mlir/IR/AffineExprVisitor.h"
@@ -242,10 +243,47 @@ static llvm::json::Object kernelManifest(KernelOp kernel) {
   };
 }
 
-FailureOr<llvm::json::Value> mlir::cake::buildManifest(ModuleOp module) {
+/// "file:line:col" of the first file location in `loc`; "unknown" without one.
+static std::string locationText(Location loc) {
+  std::string text = "unknown";
+  loc->walk([&](Location inner) {
+    if (auto file = dyn_cast<FileLineColLoc>(inner)) {
+      text = (file.getFilename().str() + ":" + std::to_string(file.getLine()) + ":" +
+              std::to_string(file.getColumn()));
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return text;
+}
+
+/// The bounded waits of `kernel`: ids as the hang-debug lowering numbers them.
+static llvm::json::Object hangDebugManifest(KernelOp kernel, ArrayRef<Operation *> sites,
+                                            unsigned timeoutMs) {
+  llvm::json::Array list;
+  for (auto [id, site] : llvm::enumerate(sites)) {
+    if (site->getParentOfType<KernelOp>() != kernel)
+      continue;
+    auto role = site->getParentOfType<RoleOp>();
+    list.push_back(llvm::json::Object{
+        {"id", static_cast<int64_t>(id)},
+        {"op", site->getName().getStringRef()},
+        {"loc", locationText(site->getLoc())},
+        {"role", role ? llvm::json::Value(role.getRoleName()) : llvm::json::Value(nullptr)}});
+  }
+  return llvm::json::Object{{"timeout_ms", static_cast<int64_t>(timeoutMs)},
+                            {"sites", std::move(list)}};
+}
+
+FailureOr<llvm::json::Value> mlir::cake::buildManifest(ModuleOp module, unsigned hangTimeoutMs) {
   llvm::json::Array kernels;
-  for (KernelOp kernel : module.getOps<KernelOp>())
-    kernels.push_back(kernelManifest(kernel));
+  SmallVector<Operation *> sites = collectHangSites(module);
+  for (KernelOp kernel : module.getOps<KernelOp>()) {
+    llvm::json::Object entry = kernelManifest(kernel);
+    if (hangTimeoutMs > 0)
+      entry["hang_debug"] = hangDebugManifest(kernel, sites, hangTimeoutMs);
+    kernels.push_back(std::move(entry));
+  }
   if (kernels.empty())
     return module.emitError() << "no cake.kernel in the module: a manifest needs cake-level IR";
   return llvm::json::Value(llvm::json::Object{

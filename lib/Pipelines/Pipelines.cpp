@@ -15,6 +15,7 @@ LogicalResult mlir::cake::buildLowerToNVVMPipeline(OpPassManager &pm,
   convertOptions.chip = options.chip;
   convertOptions.features = options.features;
   convertOptions.optLevel = options.optLevel;
+  convertOptions.hangTimeoutMs = options.hangTimeoutMs;
   pm.addPass(createCakeConvertToNVVMPass(convertOptions));
   // The upstream half, by name: the registry resolves it, so this file needs none of their
   // (expensive) headers.

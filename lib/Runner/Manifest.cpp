@@ -150,6 +150,7 @@ public:
 
   bool readParam(const JsonValue &v, ParamDesc &p, const std::string &where);
   bool readKernel(const JsonValue &v, KernelDesc &k, const std::string &where);
+  bool readHangDebug(const JsonValue &v, KernelDesc &k, const std::string &here);
   bool readTma(const JsonValue &v, ParamDesc &p, const std::string &here);
   bool linkTma(KernelDesc &k, const std::string &where);
 
@@ -334,7 +335,40 @@ bool ManifestReader::readKernel(const JsonValue &v, KernelDesc &k,
   if (symbolParams != k.symbols)
     return fail(here, "the symbol parameters must be exactly 'symbols', in "
                       "the same order");
-  return linkTma(k, here);
+  return readHangDebug(v, k, here) && linkTma(k, here);
+}
+
+/// The optional hang_debug object: {timeout_ms, sites: [{id, op, loc, role}]}.
+bool ManifestReader::readHangDebug(const JsonValue &v, KernelDesc &k,
+                                   const std::string &here) {
+  const JsonValue *debug = v.find("hang_debug");
+  if (!debug)
+    return true;
+  std::string where = here + ".hang_debug";
+  if (!debug->isObject())
+    return fail(where, "must be an object");
+  if (!readCount(*debug, "timeout_ms", k.hangTimeoutMs, where))
+    return false;
+  const JsonValue *sites = require(*debug, "sites", JsonValue::Kind::Array, where);
+  if (!sites)
+    return false;
+  for (size_t i = 0; i < sites->getArray().size(); ++i) {
+    const JsonValue &s = sites->getArray()[i];
+    std::string at = where + ".sites[" + std::to_string(i) + "]";
+    HangSite site;
+    if (!s.isObject())
+      return fail(at, "a site must be an object");
+    const JsonValue *id = s.find("id");
+    if (!id || !id->isInteger() || id->getInteger() < 0)
+      return fail(at, "field 'id' must be a non-negative integer");
+    site.id = id->getInteger();
+    if (!readString(s, "op", site.op, at) || !readString(s, "loc", site.loc, at))
+      return false;
+    if (const JsonValue *role = s.find("role"); role && role->isString())
+      site.role = role->getString();
+    k.hangSites.push_back(std::move(site));
+  }
+  return true;
 }
 
 } // namespace

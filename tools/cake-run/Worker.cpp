@@ -14,6 +14,7 @@
 #include "Cake/Runner/Compare.h"
 #include "Cake/Runner/FileUtil.h"
 #include "Cake/Runner/Fill.h"
+#include "Cake/Runner/HangReport.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -79,6 +80,7 @@ private:
 
   RunStatus setUp();
   bool loadFunctions();
+  bool mapHangReport(CUmodule module);
   bool allocate(size_t bytes, CUdeviceptr &ptr, CUresult &result);
   bool initBuffers(BufferSet &set);
   bool makeArgs(const BufferSet &set, KernelArgs &args);
@@ -179,12 +181,30 @@ RunStatus DeviceRun::setUp() {
   return RunStatus::Ok;
 }
 
+/// A cubin compiled with --hang-timeout-ms has the report global: point it at the shared page.
+bool DeviceRun::mapHangReport(CUmodule module) {
+  CUdeviceptr global = 0;
+  size_t bytes = 0;
+  if (driver.cuModuleGetGlobal(&global, &bytes, module, kHangReportSymbol) != CUDA_SUCCESS ||
+      !ctx.hangReport)
+    return true; // Not a debug build (or no page): its waits trap without a report.
+  CUdeviceptr mapped = 0;
+  return check(driver.cuMemHostRegister(ctx.hangReport, ctx.hangReportBytes,
+                                        CU_MEMHOSTREGISTER_DEVICEMAP),
+               "cuMemHostRegister (hang report)") &&
+         check(driver.cuMemHostGetDevicePointer(&mapped, ctx.hangReport, 0),
+               "cuMemHostGetDevicePointer (hang report)") &&
+         check(driver.cuMemcpyHtoD(global, &mapped, sizeof(mapped)),
+               "cuMemcpyHtoD (hang report address)");
+}
+
 bool DeviceRun::loadFunctions() {
   CUmodule module = nullptr;
   if (!check(driver.cuModuleLoadData(&module, ctx.cubin.data()),
              "cuModuleLoadData (candidate cubin)") ||
       !check(driver.cuModuleGetFunction(&function, module, kernel.entry.c_str()),
-             ("cuModuleGetFunction('" + kernel.entry + "')").c_str()))
+             ("cuModuleGetFunction('" + kernel.entry + "')").c_str()) ||
+      !mapHangReport(module))
     return false;
 
   int regs = 0, localBytes = 0, maxThreads = 0, requiredClusterWidth = 0;

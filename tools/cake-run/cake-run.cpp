@@ -11,6 +11,7 @@
 #include "Worker.h"
 
 #include "Cake/Runner/FileUtil.h"
+#include "Cake/Runner/HangReport.h"
 
 #include <cerrno>
 #include <chrono>
@@ -18,6 +19,7 @@
 #include <cstdio>
 #include <cstring>
 #include <poll.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -36,7 +38,7 @@ JsonValue makeSkeletonRecord() {
         "sm_count", "l2_bytes", "driver_version", "grid", "block", "cluster",
         "dynamic_shared_bytes", "num_regs", "local_bytes", "time_ms",
         "time_ms_min", "time_ms_max", "warmup", "iters", "rotation_copies",
-        "footprint_bytes", "ref_check"})
+        "footprint_bytes", "ref_check", "hang"})
     r.set(key, JsonValue::null());
   r.set("outputs", JsonValue::array());
   r.set("inputs_modified", JsonValue::array());
@@ -175,8 +177,25 @@ bool writeAll(int fd, const std::string &text) {
   _exit(static_cast<int>(status));
 }
 
+/// A hang report from the debug lowering turns the run into a timeout that names the op.
+int emitHang(const RunContext &ctx, JsonValue &record) {
+  JsonValue report;
+  std::string message;
+  if (!ctx.hangReport || !decodeHangReport(ctx.hangReport, *ctx.kernel, report, message))
+    return -1;
+  record.set("hang", std::move(report));
+  std::fprintf(stderr, "cake-run: %s\n", message.c_str());
+  return emit(record, RunStatus::Timeout, message);
+}
+
 /// Forks the worker and relays its record; returns the exit code.
-int superviseWorker(const RunContext &ctx, JsonValue &record) {
+int superviseWorker(RunContext &ctx, JsonValue &record) {
+  // One page the worker maps for the device (hang reports); shared, so it survives a kill.
+  void *page = mmap(nullptr, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+  if (page != MAP_FAILED) {
+    ctx.hangReport = static_cast<uint32_t *>(page);
+    ctx.hangReportBytes = 4096;
+  }
   int fds[2];
   if (pipe(fds) != 0)
     return emit(record, RunStatus::LaunchFailure,
@@ -233,6 +252,14 @@ int superviseWorker(const RunContext &ctx, JsonValue &record) {
   int waitStatus = 0;
   while (waitpid(pid, &waitStatus, 0) < 0 && errno == EINTR) {
   }
+  JsonValue workerRecord;
+  std::string parseError;
+  bool haveRecord = !text.empty() && parseJson(text, workerRecord, parseError) &&
+                    workerRecord.isObject() && workerRecord.find("exit_code") &&
+                    workerRecord.find("exit_code")->isInteger();
+  // The worker's record (device, registers, ...) when it sent one, with the hang added.
+  if (int code = emitHang(ctx, haveRecord ? workerRecord : record); code >= 0)
+    return code;
   if (timedOut) {
     char seconds[32];
     std::snprintf(seconds, sizeof(seconds), "%g", timeout);
@@ -240,17 +267,10 @@ int superviseWorker(const RunContext &ctx, JsonValue &record) {
                 std::string("the run did not finish within ") + seconds +
                     " s; the worker was killed");
   }
-
-  JsonValue workerRecord;
-  std::string parseError;
-  if (!text.empty() && parseJson(text, workerRecord, parseError) &&
-      workerRecord.isObject()) {
-    const JsonValue *code = workerRecord.find("exit_code");
-    if (code && code->isInteger()) {
-      std::fprintf(stdout, "%s\n", text.c_str());
-      std::fflush(stdout);
-      return static_cast<int>(code->getInteger());
-    }
+  if (haveRecord) {
+    std::fprintf(stdout, "%s\n", text.c_str());
+    std::fflush(stdout);
+    return static_cast<int>(workerRecord.find("exit_code")->getInteger());
   }
   if (WIFSIGNALED(waitStatus)) {
     int sig = WTERMSIG(waitStatus);

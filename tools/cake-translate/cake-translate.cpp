@@ -45,6 +45,11 @@ cl::opt<std::string> chip("chip", cl::desc("Target chip (default: the kernels' t
 cl::opt<std::string> features("features", cl::desc("PTX features (default: +ptx80)"),
                               cl::init(""));
 cl::opt<unsigned> optLevel("opt-level", cl::desc("LLVM optimization level"), cl::init(3));
+cl::opt<unsigned> hangTimeoutMs(
+    "hang-timeout-ms",
+    cl::desc("Debug lowering against hangs: bound every mbarrier wait by N ms, then report the "
+             "stalled op (listed in the manifest's hang_debug) and trap; 0: off"),
+    cl::init(0));
 cl::opt<std::string> ptxasPath("ptxas", cl::desc("Path to ptxas (default: CUDA_HOME, PATH)"),
                                cl::init(""));
 cl::opt<std::string> ptxasLog("ptxas-log",
@@ -94,7 +99,7 @@ int main(int argc, char **argv) {
     return 1;
 
   if (emitKind == Emit::Manifest || !manifestFile.empty()) {
-    FailureOr<llvm::json::Value> manifest = cake::buildManifest(*module);
+    FailureOr<llvm::json::Value> manifest = cake::buildManifest(*module, hangTimeoutMs);
     if (failed(manifest))
       return 1;
     std::string text = cake::formatManifest(*manifest);
@@ -108,6 +113,7 @@ int main(int argc, char **argv) {
   options.chip = chip;
   options.features = features;
   options.optLevel = optLevel;
+  options.hangTimeoutMs = hangTimeoutMs;
   options.assemble = emitKind == Emit::Cubin;
   options.ptxasPath = ptxasPath;
   if (failed(cake::lowerForSerialization(*module, options)))

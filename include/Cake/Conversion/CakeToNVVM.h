@@ -23,6 +23,19 @@ constexpr llvm::StringLiteral kSymbolsAttrName = "cake.symbols";
 LogicalResult verifyPtxFeatures(llvm::StringRef chip, llvm::StringRef features,
                                 Operation *anchor);
 
+/// The debug lowering against hangs (cake-convert-to-nvvm{hang-timeout-ms=N}): the global that
+/// holds the device address of the host-mapped report buffer, the claim word the first expired
+/// thread takes, the attribute {site id, timeout} the pass puts on each bounded wait, and the
+/// value of the report's first word once a record is complete. docs/Runner.md has the layout.
+constexpr llvm::StringLiteral kHangReportSymbol = "__cake_hang_report";
+constexpr llvm::StringLiteral kHangClaimSymbol = "__cake_hang_claim";
+constexpr llvm::StringLiteral kHangSiteAttrName = "cake.hang_site";
+constexpr uint32_t kHangReportMagic = 0xCA4E4A6E;
+
+/// The waits the debug lowering bounds, in pre-order under `root`; a wait's site id is its
+/// position here (the manifest's hang_sites use the same numbering).
+llvm::SmallVector<Operation *> collectHangSites(Operation *root);
+
 /// Patterns lowering cake ops inside a lowered kernel (ids, memory, barriers, reductions).
 void populateCakeToNVVMPatterns(CakeTypeConverter &converter, RewritePatternSet &patterns);
 

@@ -17,6 +17,15 @@ def CakeConvertToNVVMPass : Pass<"cake-convert-to-nvvm", "::mlir::ModuleOp"> {
     The pass attaches `#nvvm.target` to the gpu.module: `chip` defaults to the kernels' `target`
     (all kernels of a module must share one), `features` to `+ptx80` (`+ptx86` for sm_100a), which
     the NVPTX backend needs for the Hopper intrinsics.
+
+    `hang-timeout-ms=N` (N > 0) is a debug lowering against hangs: every wait on an mbarrier
+    phase (`cake.mbarrier.wait`, `cake.pipeline.consumer_wait`, `cake.pipeline.producer_acquire`)
+    becomes a `try_wait` loop bounded by `%globaltimer`. The first thread whose wait expires
+    writes {site, block, thread, parity, timeout} to the host-mapped buffer whose address the
+    host stored in the global `__cake_hang_report`, then traps; sites are numbered in pre-order
+    over the module, as the manifest's `hang_sites` (cake-translate `--hang-timeout-ms`) list
+    them, and cake-run prints the stalled op, its location and role. Block and named barriers
+    (`bar.sync`) have no bounded form in PTX and stay as they are.
   }];
   let dependentDialects = [
     "::mlir::gpu::GPUDialect", "::mlir::LLVM::LLVMDialect", "::mlir::NVVM::NVVMDialect",
@@ -28,7 +37,10 @@ def CakeConvertToNVVMPass : Pass<"cake-convert-to-nvvm", "::mlir::ModuleOp"> {
            "Target chip (sm_80, sm_90, sm_90a, sm_100a); default: the kernels' target">,
     Option<"features", "features", "std::string", "\"\"",
            "PTX features; default +ptx80 (+ptx86 for sm_100a)">,
-    Option<"optLevel", "opt-level", "unsigned", "3", "LLVM optimization level (0 to 3)">
+    Option<"optLevel", "opt-level", "unsigned", "3", "LLVM optimization level (0 to 3)">,
+    Option<"hangTimeoutMs", "hang-timeout-ms", "unsigned", "0",
+           "Debug lowering against hangs: bound every mbarrier wait by this many milliseconds, "
+           "then report the stalled op and trap (0: off)">
   ];
 }
 

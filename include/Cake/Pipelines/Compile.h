@@ -21,6 +21,8 @@ struct CompileOptions {
   std::string features;
   /// LLVM optimization level (0 to 3).
   unsigned optLevel = 3;
+  /// The debug lowering against hangs: bound mbarrier waits by this many ms (0: off).
+  unsigned hangTimeoutMs = 0;
   /// Also assemble a cubin with ptxas.
   bool assemble = false;
   /// ptxas to use; empty: findPtxas's search.

@@ -17,6 +17,11 @@ struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
   PassOptions::Option<unsigned> optLevel{*this, "opt-level",
                                          llvm::cl::desc("LLVM optimization level (0 to 3)"),
                                          llvm::cl::init(3)};
+  PassOptions::Option<unsigned> hangTimeoutMs{
+      *this, "hang-timeout-ms",
+      llvm::cl::desc("Debug lowering: bound every mbarrier wait by N ms, then report and trap "
+                     "(0: off)"),
+      llvm::cl::init(0)};
 };
 
 /// cake -> gpu.module of LLVM-dialect NVVM kernels with an #nvvm.target, ready for

@@ -50,6 +50,12 @@ struct ParamDesc {
 };
 
 /// One kernel of the manifest.
+/// A wait the hang-debug lowering bounds (the manifest's hang_debug.sites).
+struct HangSite {
+  int64_t id = 0;
+  std::string op, loc, role; ///< role: empty outside warp roles.
+};
+
 struct KernelDesc {
   std::string entry;
   std::string target;
@@ -61,6 +67,9 @@ struct KernelDesc {
   std::array<Expr, 3> grid;
   std::vector<Expr> constraints;
   std::vector<ParamDesc> params;
+  /// hang_debug: the bounded waits and their timeout (0 and empty when compiled without it).
+  int64_t hangTimeoutMs = 0;
+  std::vector<HangSite> hangSites;
 
   bool hasCluster() const {
     return cluster[0] != 1 || cluster[1] != 1 || cluster[2] != 1;
