@@ -181,7 +181,8 @@ py::tuple runPipeline(const CakePyModule &module, const std::string &pipeline) {
 
 /// ((ptx, cubin bytes, manifest JSON, ptxas report) or None, diagnostics)
 py::tuple compile(const CakePyModule &module, const std::string &chip, const std::string &features,
-                  unsigned optLevel, bool assemble, const std::string &ptxas) {
+                  unsigned optLevel, bool assemble, const std::string &ptxas,
+                  unsigned hangTimeoutMs) {
   Diagnostics diagnostics;
   CakeCompileOptions options = cakeCompileOptionsGetDefault();
   options.chip = ref(chip);
@@ -189,6 +190,7 @@ py::tuple compile(const CakePyModule &module, const std::string &chip, const std
   options.optLevel = optLevel;
   options.assemble = assemble;
   options.ptxasPath = ref(ptxas);
+  options.hangTimeoutMs = hangTimeoutMs;
   CakeCompileResult result;
   if (mlirLogicalResultIsFailure(cakeCompile(module.get(), options, diagnostics, &result)))
     return py::make_tuple(py::none(), diagnostics.toPython());
@@ -223,7 +225,7 @@ PYBIND11_MODULE(_cake, m) {
       .def("run_pipeline", &runPipeline, py::arg("pipeline"))
       .def("cost", &cost, py::arg("sizes"), py::arg("profile"))
       .def("compile", &compile, py::arg("chip"), py::arg("features"), py::arg("opt_level"),
-           py::arg("assemble"), py::arg("ptxas"));
+           py::arg("assemble"), py::arg("ptxas"), py::arg("hang_timeout_ms") = 0);
 
   py::class_<CakePyContext>(m, "_Context")
       .def(py::init<>())

@@ -40,6 +40,9 @@ typedef struct CakeCompileOptions {
   bool assemble;
   /** ptxas to use; empty: $CUDA_HOME/bin, $CUDA_PATH/bin, $CUDA_ROOT/bin, then PATH. */
   MlirStringRef ptxasPath;
+  /** The debug lowering against hangs (cake-translate --hang-timeout-ms): bound every mbarrier
+   *  wait by this many ms, report the stalled op and trap; the manifest lists the sites. 0: off. */
+  unsigned hangTimeoutMs;
 } CakeCompileOptions;
 
 MLIR_CAPI_EXPORTED CakeCompileOptions cakeCompileOptionsGetDefault(void);

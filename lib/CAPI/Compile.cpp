@@ -60,14 +60,14 @@ MlirLogicalResult cakeRunPassPipeline(MlirModule module, MlirStringRef pipeline,
 CakeCompileOptions cakeCompileOptionsGetDefault(void) {
   CompileOptions defaults;
   return {mlirStringRefCreate(nullptr, 0), mlirStringRefCreate(nullptr, 0), defaults.optLevel,
-          defaults.assemble, mlirStringRefCreate(nullptr, 0)};
+          defaults.assemble, mlirStringRefCreate(nullptr, 0), defaults.hangTimeoutMs};
 }
 
 /// The manifest text of cake-level `module`; empty for already-lowered input.
-static FailureOr<std::string> manifestText(ModuleOp module) {
+static FailureOr<std::string> manifestText(ModuleOp module, unsigned hangTimeoutMs) {
   if (module.getOps<KernelOp>().empty())
     return std::string();
-  FailureOr<llvm::json::Value> manifest = buildManifest(module);
+  FailureOr<llvm::json::Value> manifest = buildManifest(module, hangTimeoutMs);
   if (failed(manifest))
     return failure();
   return formatManifest(*manifest);
@@ -83,10 +83,11 @@ MlirLogicalResult cakeCompile(MlirModule module, CakeCompileOptions options,
   compileOptions.optLevel = options.optLevel;
   compileOptions.assemble = options.assemble;
   compileOptions.ptxasPath = unwrap(options.ptxasPath).str();
+  compileOptions.hangTimeoutMs = options.hangTimeoutMs;
 
   if (failed(verify(original)))
     return mlirLogicalResultFailure();
-  FailureOr<std::string> manifest = manifestText(original);
+  FailureOr<std::string> manifest = manifestText(original, compileOptions.hangTimeoutMs);
   if (failed(manifest))
     return mlirLogicalResultFailure();
   OwningOpRef<ModuleOp> copy = original.clone();

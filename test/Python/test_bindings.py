@@ -74,6 +74,16 @@ class SameAsCakeTranslate(unittest.TestCase):
                     else:
                         self.assertIsNone(cubin)
 
+    def test_hang_debug_same_as_cake_translate(self):
+        path = next(p for p in EXAMPLES if p.endswith("kmeans_hopper.mlir"))
+        with cake.Context() as ctx:
+            module = ctx.parse(read(path), path)
+            ptx, _, manifest = ctx.compile(module, cubin=False, hang_timeout_ms=300)
+        self.assertEqual(ptx, translate(path, "--emit=ptx", "--hang-timeout-ms=300").decode())
+        self.assertEqual(manifest, json.loads(translate(path, "--emit=manifest", "--hang-timeout-ms=300")))
+        self.assertEqual(manifest["kernels"][0]["hang_debug"]["timeout_ms"], 300)
+        self.assertIn("__cake_hang_report", ptx)
+
     def test_module_unchanged_by_compile(self):
         with cake.Context() as ctx:
             module = ctx.parse(read(EXAMPLES[0]), EXAMPLES[0])
