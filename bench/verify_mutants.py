@@ -5,7 +5,9 @@ Each mutation family edits one site of a valid base kernel (examples/*.mlir and
 test/Verify/Inputs/*.mlir) and names the rule id that must report it: drop a wait, an acquire, a
 commit, a release, a fence or an init; wrong tx bytes, arrival counts or consumer counts; a
 constant stage index; too small stage buffers; too many registers; misaligned wgmma roles;
-barriers inside roles or divergent code; ops the target lacks; shared memory overflow; ...
+barriers inside roles or divergent code; ops the target lacks; shared memory overflow; removed barriers and waits that race;
+misaligned or overrunning cp.async copies; deadlocks (releases a ring late, a wait before the
+thread's own arrival, named barriers in branches); ...
 
     bench/verify_mutants.py                       # report: catch rate and false positives
     bench/verify_mutants.py --json out.json       # also the per-mutant records
@@ -298,9 +300,109 @@ def fam_target(base, text):
             yield "target-sm80-" + rule, mutated[: m.end()] + m.group(1) + op + "\n" + mutated[m.end():], rule
 
 
+def fam_races(base, text):
+    # A block barrier removed (the first or second __syncthreads of a tiled loop, the barrier that
+    # publishes cp.async copies): other warps read shared memory before it is written, or
+    # overwrite it while it is read. Barriers that publish mbarrier inits are another family's.
+    for i, m in enumerate(line_sites(text, r"^\s*cake\.barrier\n")):
+        if "fence.mbarrier_init" in text[max(0, m.start() - 200):m.start()]:
+            continue
+        yield f"drop-barrier-{i}", sub_at(text, m, ""), "race.missing-barrier"
+    # In a role, the wait for the mbarrier a TMA copy into a plain (non-pipeline) buffer completes
+    # on: the role reads what the other role's copy is still writing.
+    mbarriers = set(re.findall(r"(%\w+) = cake\.mbarrier\.alloc", text))
+    tma_bars = {b for b in re.findall(r"cake\.tma\.load [^\n]*(%\w+)\[[^\]\n]*\](?: multicast %\w+)?\n",
+                                      text) if b in mbarriers}
+    for i, m in enumerate(line_sites(text, r"^\s*cake\.mbarrier\.wait (%\w+)\[.*\n")):
+        if m.group(1) in tma_bars and "cake.warp_roles" in text[:m.start()]:
+            yield f"drop-tma-wait-{i}", sub_at(text, m, ""), "race.cross-role"
+
+
+ELEMENT_BYTES = {"i8": 1, "f16": 2, "bf16": 2, "i32": 4, "f32": 4, "i64": 8, "f64": 8}
+
+
+def fam_cp_async(base, text):
+    # A cp.async whose shared destination is off by half a copy (misaligned), or by one whole copy
+    # (aligned, but the last copy of each row runs past it).
+    sites = line_sites(text, r"^(\s*)(cake\.cp_async [^\n]*, (%\w+)\[([^\]\n]*)\], bytes (\d+)[^\n]*"
+                             r"!cake\.smem<[^>]*x(\w+)(?:, [^>]*)?>)\n")
+    for i, m in enumerate(sites):
+        indices = [s.strip() for s in m.group(4).split(",")]
+        width = int(m.group(5)) // ELEMENT_BYTES.get(m.group(6), 4)
+        if width < 2:
+            continue
+        indent, line = m.group(1), m.group(2)
+        head = line[: m.start(4) - m.start(2)]
+        tail = line[m.end(4) - m.start(2):]
+        for name, shift, rule in [("cp-async-half-offset", width // 2, "async.cp-async-align"),
+                                  ("cp-async-past-row", width, "async.cp-async-row-overrun")]:
+            new = indices[:-1] + [f"%dl_col{i}"]
+            seeded = (f"{indent}%dl_shift{i} = arith.constant {shift} : index\n"
+                      f"{indent}%dl_col{i} = arith.addi {indices[-1]}, %dl_shift{i} : index\n"
+                      f"{indent}{head}{', '.join(new)}{tail}\n")
+            yield f"{name}-{i}", sub_at(text, m, seeded), rule
+
+
+def fam_deadlock(base, text):
+    # Wait-for cycles. A consumer that releases each stage a whole ring (`stages` iterations)
+    # later than it does: the producer's acquire of iteration i waits for the consumer's iteration
+    # i (or later), which waits for the producer's commit of i. Guarded, so that no stray release
+    # of a negative iteration frees a slot early. Only releases of a loop counter (or the counter
+    # minus a constant), the iterations the pass follows.
+    ivs = set(re.findall(r"scf\.for (%\w+) = ", text))
+    lagged = {m.group(1) for m in re.finditer(r"(%\w+) = arith\.subi (%\w+), %\w+ : index", text)
+              if m.group(2) in ivs}
+    for i, m in enumerate(line_sites(text, r"^(\s*)cake\.pipeline\.consumer_release (%\w+)\[(%\w+)\]"
+                                           r" : !cake\.pipeline<(\d+)>\n")):
+        indent, pipe, it, stages = m.group(1), m.group(2), m.group(3), m.group(4)
+        if it not in ivs | lagged:
+            continue
+        seeded = (f"{indent}%dl_lag{i} = arith.constant {stages} : index\n"
+                  f"{indent}%dl_ok{i} = arith.cmpi uge, {it}, %dl_lag{i} : index\n"
+                  f"{indent}scf.if %dl_ok{i} {{\n"
+                  f"{indent}  %dl_it{i} = arith.subi {it}, %dl_lag{i} : index\n"
+                  f"{indent}  cake.pipeline.consumer_release {pipe}[%dl_it{i}] : !cake.pipeline<{stages}>\n"
+                  f"{indent}}}\n")
+        yield f"release-lag-{i}", sub_at(text, m, seeded), "deadlock.cyclic-wait"
+    # The thread that announces a TMA copy's bytes first waits for the barrier it is about to
+    # arrive on.
+    if re.search(r"%c0 = arith\.constant 0 : index", text):
+        for i, m in enumerate(line_sites(text, r"^(\s*)cake\.mbarrier\.arrive_expect_tx (%\w+)\[(%\w+)\],"
+                                               r" bytes \d+ : (!cake\.mbarriers<\d+>)\n")):
+            wait = f"{m.group(1)}cake.mbarrier.wait {m.group(2)}[{m.group(3)}], %c0 : {m.group(4)}\n"
+            yield f"wait-before-arrive-{i}", text[: m.start()] + wait + text[m.start():], \
+                "deadlock.cyclic-wait"
+
+
+def fam_participation(base, text):
+    # A named barrier meant for the whole role (or block) placed where only some of its threads
+    # go: inside a thread-dependent branch, or for the whole block inside one role.
+    block = re.search(r"block = array<i64: ([\d, ]+)>", text)
+    if not block:
+        return
+    threads = 1
+    for extent in block.group(1).split(","):
+        threads *= int(extent)
+    roles = []  # (start, end, threads, body start)
+    for m in line_sites(text, r'^(\s*)cake\.role "[^"]*" warps \[(\d+), (\d+)\)( regs \d+)? \{\n'):
+        close = re.compile(rf"^{m.group(1)}\}}\n", re.M).search(text, m.end())
+        roles.append((m.start(), close.start() if close else len(text),
+                      (int(m.group(3)) - int(m.group(2))) * 32, m.end(), m.group(1) + "  "))
+    for i, m in enumerate(line_sites(text, r"^(\s*)scf\.if %\w+ \{\n")):
+        count = next((n for s, e, n, _, _ in roles if s < m.start() < e), threads)
+        yield (f"named-barrier-in-branch-{i}",
+               text[: m.end()] + f"{m.group(1)}  cake.named_barrier 1, threads {count}\n" + text[m.end():],
+               "deadlock.branch-participation")
+    for i, (_, _, count, body, indent) in enumerate(roles):
+        if count < threads:
+            yield (f"named-barrier-in-role-{i}",
+                   text[:body] + f"{indent}cake.named_barrier 1, threads {threads}\n" + text[body:],
+                   "deadlock.branch-participation")
+
+
 FAMILIES = [fam_tx_bytes, fam_expect_bytes, fam_drops, fam_counts, fam_regs, fam_stage_buffers,
             fam_slots, fam_smem, fam_roles, fam_producers, fam_sync_moves, fam_wgmma_tma,
-            fam_target]
+            fam_target, fam_races, fam_cp_async, fam_deadlock, fam_participation]
 
 
 def bases():

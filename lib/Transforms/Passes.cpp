@@ -23,7 +23,9 @@ std::vector<std::function<std::unique_ptr<Pass>()>> getVerifierPasses() {
           [] { return createCakeVerifyPipelinePass(); },
           [] { return createCakeVerifyAsyncPass(); },
           [] { return createCakeVerifyWgmmaPass(); },
-          [] { return createCakeVerifyTmaPass(); }};
+          [] { return createCakeVerifyTmaPass(); },
+          [] { return createCakeVerifyRacesPass(); },
+          [] { return createCakeVerifyDeadlockPass(); }};
 }
 
 struct CakeVerifyPass : cake::impl::CakeVerifyPassBase<CakeVerifyPass> {

@@ -484,6 +484,19 @@ bool mlir::cake::isBlockBarrier(Operation *op) {
   return isa<BarrierOp, PipelineCreateOp, ClusterBarrierOp>(op);
 }
 
+std::optional<int64_t> mlir::cake::foldIntegerOp(Operation *op, ArrayRef<int64_t> args) {
+  if (op->getNumResults() != 1 || args.size() != op->getNumOperands() || args.empty())
+    return std::nullopt;
+  unsigned width = bitWidth(op->getResult(0).getType());
+  if (isa<arith::SelectOp>(op))
+    return width && args.size() == 3 ? std::optional<int64_t>(args[0] ? args[1] : args[2])
+                                     : std::nullopt;
+  unsigned operandWidth = bitWidth(op->getOperand(0).getType());
+  if (!width || !operandWidth)
+    return std::nullopt;
+  return fold(op, args, width, operandWidth);
+}
+
 Operation *mlir::cake::findPreceding(Operation *op, function_ref<bool(Operation *)> pred) {
   for (Operation *at = op; at && !isa<KernelOp>(at); at = at->getParentOp()) {
     for (Operation *prev = at->getPrevNode(); prev; prev = prev->getPrevNode())

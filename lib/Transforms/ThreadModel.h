@@ -105,6 +105,11 @@ private:
 /// True for the ops that are block-wide barriers every thread must reach.
 bool isBlockBarrier(Operation *op);
 
+/// Folds an integer arith op (binary, comparison, cast, select) on known operand values, as the
+/// model does per thread; nullopt for other ops and undefined results (division by zero). For
+/// passes that evaluate indices under their own bindings of loop counters.
+std::optional<int64_t> foldIntegerOp(Operation *op, llvm::ArrayRef<int64_t> args);
+
 /// The nearest op before `op` in its block, or before one of its ancestors in the ancestor's
 /// block (up to the kernel), that satisfies `pred`; null if none.
 Operation *findPreceding(Operation *op, llvm::function_ref<bool(Operation *)> pred);

@@ -6,7 +6,15 @@
 // the next iteration) and checks that copies are committed before a wait, commits are waited for,
 // and a wait's first execution has more committed groups than it leaves pending.
 //
+// It also checks each cp.async's addresses per thread (with the thread model): both must be
+// aligned to the copy size, and the copy must stay inside the innermost row of the shared buffer
+// (and of the source tensor when unmasked). Only what is certain in some thread that executes the
+// copy is reported: indices are evaluated exactly where the model knows them, and modulo a power
+// of two where only their low bits are known (a loop counter times 32, a block id times 128).
+//
 //===----------------------------------------------------------------------===//
+#include "ThreadModel.h"
+
 #include "Cake/IR/CakeOps.h"
 #include "Cake/Transforms/Findings.h"
 #include "Cake/Transforms/Passes.h"
@@ -14,6 +22,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Matchers.h"
+#include "llvm/ADT/bit.h"
 
 namespace mlir::cake {
 #define GEN_PASS_DEF_CAKEVERIFYASYNCPASS
@@ -167,6 +176,320 @@ bool checkProtocol(KernelOp kernel, const ProgramOrder &order, const Protocol &p
   return ok;
 }
 
+//===----------------------------------------------------------------------===//
+// cp.async addresses
+//===----------------------------------------------------------------------===//
+
+/// Indices beyond this are left alone (they come from fuzzed or broken IR; no overflow).
+constexpr int64_t kHuge = int64_t(1) << 40;
+
+/// What one thread knows about the low bits of an index: its value modulo 2^bits. Alignment needs
+/// no more than 4 bits (16-byte copies); 16 leave room for the scaling by strides.
+struct Residue {
+  static constexpr unsigned kMaxBits = 16;
+  unsigned bits = 0;
+  uint64_t value = 0;
+
+  static uint64_t mask(unsigned b) { return b >= 64 ? ~uint64_t(0) : (uint64_t(1) << b) - 1; }
+  static Residue make(unsigned bits, uint64_t value) {
+    bits = std::min(bits, kMaxBits);
+    return {bits, value & mask(bits)};
+  }
+  static Residue exact(int64_t v) { return make(kMaxBits, static_cast<uint64_t>(v)); }
+  /// Known trailing zero bits (all known bits when the known part is zero).
+  unsigned zeros() const { return value ? llvm::countr_zero(value) : bits; }
+  bool knownModulo(int64_t power) const { return (uint64_t(1) << bits) >= uint64_t(power); }
+};
+
+Residue addResidue(Residue a, Residue b, bool subtract = false) {
+  return Residue::make(std::min(a.bits, b.bits), subtract ? a.value - b.value : a.value + b.value);
+}
+
+/// (ra + 2^A x)(rb + 2^B y) = ra rb + ra 2^B y + rb 2^A x + 2^(A+B) x y.
+Residue mulResidue(Residue a, Residue b) {
+  return Residue::make(std::min(a.bits + b.zeros(), b.bits + a.zeros()), a.value * b.value);
+}
+
+/// The low bits both sides agree on (a select, a min or max of two values).
+Residue meetResidue(Residue a, Residue b) {
+  unsigned bits = std::min(a.bits, b.bits);
+  uint64_t differ = (a.value ^ b.value) & Residue::mask(bits);
+  if (differ)
+    bits = llvm::countr_zero(differ);
+  return Residue::make(bits, a.value);
+}
+
+/// Per-thread residues of index values: exact where the thread model knows the value, else
+/// derived from the arithmetic (a loop counter starting at a multiple of 2^k with a step that is
+/// one is itself one, a product inherits the factors' trailing zeros, ...).
+class ResidueModel {
+public:
+  explicit ResidueModel(ThreadModel &model) : model(model) {}
+
+  std::vector<Residue> get(Value v, unsigned depth = 0) {
+    auto it = memo.find(v);
+    if (it != memo.end())
+      return it->second;
+    std::vector<Residue> out = compute(v, depth);
+    std::vector<Lat> lats = model.eval(v).vec();
+    for (size_t t = 0; t < out.size(); ++t)
+      if (lats[t].kind == Lat::Known)
+        out[t] = Residue::exact(lats[t].value);
+    memo[v] = out;
+    return out;
+  }
+
+private:
+  std::vector<Residue> compute(Value v, unsigned depth) {
+    size_t n = model.getNumThreads();
+    std::vector<Residue> out(n);
+    if (depth > 32)
+      return out;
+    auto map2 = [&](Value x, Value y, auto fn) {
+      std::vector<Residue> a = get(x, depth + 1), b = get(y, depth + 1);
+      for (size_t t = 0; t < n; ++t)
+        out[t] = fn(a[t], b[t]);
+      return out;
+    };
+    auto map1 = [&](Value x, auto fn) {
+      std::vector<Residue> a = get(x, depth + 1);
+      for (size_t t = 0; t < n; ++t)
+        out[t] = fn(a[t]);
+      return out;
+    };
+    if (auto arg = dyn_cast<BlockArgument>(v)) {
+      // A loop counter is lb + k * step: it keeps the low bits of lb that the step does not touch.
+      auto loop = dyn_cast_or_null<scf::ForOp>(arg.getOwner()->getParentOp());
+      if (!loop || arg != loop.getInductionVar())
+        return out;
+      return map2(loop.getLowerBound(), loop.getStep(), [](Residue lb, Residue step) {
+        return Residue::make(std::min(lb.bits, step.zeros()), lb.value);
+      });
+    }
+    Operation *op = v.getDefiningOp();
+    if (!op)
+      return out;
+    // A power of two the right-hand side is in every thread.
+    auto powerOfTwo = [&](Value rhs) -> std::optional<unsigned> {
+      std::optional<int64_t> c = model.getConstant(rhs);
+      if (c && *c > 0 && llvm::isPowerOf2_64(*c))
+        return llvm::Log2_64(*c);
+      return std::nullopt;
+    };
+    if (isa<arith::AddIOp>(op))
+      return map2(op->getOperand(0), op->getOperand(1),
+                  [](Residue a, Residue b) { return addResidue(a, b); });
+    if (isa<arith::SubIOp>(op))
+      return map2(op->getOperand(0), op->getOperand(1),
+                  [](Residue a, Residue b) { return addResidue(a, b, /*subtract=*/true); });
+    if (isa<arith::MulIOp>(op))
+      return map2(op->getOperand(0), op->getOperand(1), mulResidue);
+    if (isa<arith::MinUIOp, arith::MaxUIOp, arith::MinSIOp, arith::MaxSIOp>(op))
+      return map2(op->getOperand(0), op->getOperand(1), meetResidue);
+    if (auto select = dyn_cast<arith::SelectOp>(op))
+      return map2(select.getTrueValue(), select.getFalseValue(), meetResidue);
+    if (isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtUIOp, arith::ExtSIOp>(op))
+      return map1(op->getOperand(0), [](Residue a) { return a; });
+    if (isa<arith::ShLIOp>(op)) {
+      std::optional<int64_t> s = model.getConstant(op->getOperand(1));
+      if (!s || *s < 0 || *s >= 64)
+        return out;
+      return map1(op->getOperand(0),
+                  [&](Residue a) { return Residue::make(a.bits + *s, a.value << *s); });
+    }
+    if (isa<arith::ShRUIOp, arith::DivUIOp>(op)) {
+      std::optional<unsigned> s;
+      if (isa<arith::ShRUIOp>(op)) {
+        std::optional<int64_t> c = model.getConstant(op->getOperand(1));
+        if (c && *c >= 0 && *c < 64)
+          s = static_cast<unsigned>(*c);
+      } else {
+        s = powerOfTwo(op->getOperand(1));
+      }
+      if (!s)
+        return out;
+      return map1(op->getOperand(0), [&](Residue a) {
+        return a.bits > *s ? Residue::make(a.bits - *s, a.value >> *s) : Residue();
+      });
+    }
+    // x mod c keeps x's low bits below c's trailing zeros; mod 2^p of a value known modulo 2^p is
+    // exact.
+    auto remainder = [&](Value x, int64_t c) {
+      unsigned tz = llvm::countr_zero(static_cast<uint64_t>(c));
+      bool power = llvm::isPowerOf2_64(c);
+      return map1(x, [&](Residue a) {
+        if (power && a.bits >= tz)
+          return Residue::exact(static_cast<int64_t>(a.value & Residue::mask(tz)));
+        return Residue::make(std::min(a.bits, tz), a.value);
+      });
+    };
+    if (isa<arith::RemUIOp>(op)) {
+      std::optional<int64_t> c = model.getConstant(op->getOperand(1));
+      return c && *c > 0 ? remainder(op->getOperand(0), *c) : out;
+    }
+    if (auto slot = dyn_cast<PipelineSlotOp>(op))
+      return remainder(slot.getIteration(), slot.getPipeline().getType().getStages());
+    if (isa<arith::AndIOp>(op)) {
+      Value x = op->getOperand(0);
+      std::optional<int64_t> c = model.getConstant(op->getOperand(1));
+      if (!c) {
+        x = op->getOperand(1);
+        c = model.getConstant(op->getOperand(0));
+      }
+      if (!c)
+        return out;
+      uint64_t bitsOfC = static_cast<uint64_t>(*c);
+      return map1(x, [&](Residue a) {
+        // Bits above the known ones where the mask is 0 are known zeros.
+        unsigned bits = a.bits;
+        while (bits < 64 && !((bitsOfC >> bits) & 1))
+          ++bits;
+        return Residue::make(bits, a.value & bitsOfC);
+      });
+    }
+    return out;
+  }
+
+  ThreadModel &model;
+  DenseMap<Value, std::vector<Residue>> memo;
+};
+
+std::string describeResidue(Residue r, int64_t modulus, std::optional<int64_t> exact) {
+  if (exact)
+    return std::to_string(*exact);
+  return std::to_string(r.value & (modulus - 1)) + " modulo " + std::to_string(modulus);
+}
+
+/// Checks one cp.async's addresses in every thread that may execute it.
+bool checkCpAsyncAddresses(ThreadModel &model, ResidueModel &residues, CpAsyncOp copy) {
+  bool ok = true;
+  int64_t bytes = copy.getBytes(), width = copy.getWidth();
+  SmemType dest = copy.getDest().getType();
+  GlobalTensorType source = copy.getSource().getType();
+  ArrayRef<Reach> reach = model.reach(copy);
+  auto executes = [&](int64_t t) { return reach[t].kind != Reach::Never; };
+  int64_t numThreads = model.getNumThreads();
+  Operation *alloc = copy.getDest().getDefiningOp();
+
+  /// The byte offset of `indices` scaled by `strides` (bytes per index; nullopt for a symbolic
+  /// stride, which the manifest keeps a multiple of the copy's width) in every thread.
+  auto byteOffsets = [&](OperandRange indices, ArrayRef<std::optional<int64_t>> strides) {
+    std::vector<Residue> sum(numThreads, Residue::exact(0));
+    std::vector<std::optional<int64_t>> exact(numThreads, int64_t(0));
+    for (auto [index, stride] : llvm::zip(indices, strides)) {
+      std::vector<Residue> r = residues.get(index);
+      ArrayRef<Lat> lats = model.eval(index);
+      // A symbolic stride is a multiple of the width: its bytes a multiple of the copy size.
+      Residue factor = stride ? Residue::exact(*stride) : Residue::make(llvm::Log2_64(bytes), 0);
+      for (int64_t t = 0; t < numThreads; ++t) {
+        sum[t] = addResidue(sum[t], mulResidue(r[t], factor));
+        // Exact offsets only for indices of a sane size (no overflow on fuzzed input).
+        if (exact[t] && stride && lats[t].kind == Lat::Known && std::abs(lats[t].value) < kHuge)
+          *exact[t] += lats[t].value * *stride;
+        else
+          exact[t].reset();
+      }
+    }
+    return std::make_pair(sum, exact);
+  };
+
+  // Alignment, destination then source: the first thread whose offset is certainly not a
+  // multiple of the copy size.
+  auto checkAlign = [&](bool isDest, OperandRange indices,
+                        ArrayRef<std::optional<int64_t>> strides) {
+    auto [offsets, exact] = byteOffsets(indices, strides);
+    int64_t bad = -1, count = 0;
+    for (int64_t t = 0; t < numThreads; ++t) {
+      if (!executes(t) || !offsets[t].knownModulo(bytes) ||
+          (offsets[t].value & (bytes - 1)) == 0)
+        continue;
+      ++count;
+      if (bad < 0)
+        bad = t;
+    }
+    if (bad < 0)
+      return;
+    ok = false;
+    InFlightDiagnostic diag = emitFinding(copy, "async.cp-async-align")
+                              << "expected the " << (isDest ? "shared destination" : "global source")
+                              << " address to be aligned to the copy size (" << bytes
+                              << " bytes), got byte offset "
+                              << describeResidue(offsets[bad], bytes, exact[bad]) << " in thread "
+                              << bad << (count > 1 ? " (and " + std::to_string(count - 1) +
+                                                         " other threads)"
+                                                   : std::string());
+    std::string hint;
+    if (isDest) {
+      if (alloc && dest.getRank() >= 2)
+        diag.attachNote(alloc->getLoc())
+            << "the buffer's rows are "
+            << dest.getElementStrides()[dest.getRank() - 2] * dest.getElementBytes()
+            << " bytes apart" << (dest.getPad() ? " (padded)" : "");
+      hint = "make the destination indices land on multiples of " + std::to_string(width) +
+             " elements (" + std::to_string(bytes) + " bytes)" +
+             (dest.getPad() ? ", with a pad that keeps every row " + std::to_string(bytes) +
+                                  "-byte aligned (a multiple of " + std::to_string(width) +
+                                  " elements)"
+                            : std::string());
+    } else {
+      hint = "start the copy at an innermost coordinate that is a multiple of " +
+             std::to_string(width) + " elements, in rows whose stride is a multiple of " +
+             std::to_string(width) + " elements";
+    }
+    attachFix(diag, copy, "async.cp-async-align", hint);
+  };
+  SmallVector<std::optional<int64_t>> destStrides, sourceStrides;
+  for (int64_t stride : dest.getElementStrides())
+    destStrides.push_back(stride * dest.getElementBytes());
+  for (unsigned dim = 0; dim < source.getRank(); ++dim) {
+    std::optional<int64_t> stride = source.getStaticStride(dim);
+    sourceStrides.push_back(stride ? std::optional<int64_t>(*stride * source.getElementBytes())
+                                   : std::nullopt);
+  }
+  checkAlign(/*isDest=*/true, copy.getDestIndices(), destStrides);
+  checkAlign(/*isDest=*/false, copy.getSourceIndices(), sourceStrides);
+
+  // Row overrun: [inner, inner + width) must lie inside the innermost extent, where the thread's
+  // innermost index is known. The source only when unmasked (a masked copy zero-fills past the
+  // extent) and with a static innermost extent.
+  auto checkRow = [&](bool isDest, Value inner, int64_t extent) {
+    ArrayRef<Lat> lats = model.eval(inner);
+    int64_t bad = -1, count = 0;
+    for (int64_t t = 0; t < numThreads; ++t) {
+      if (!executes(t) || lats[t].kind != Lat::Known || lats[t].value < 0 ||
+          lats[t].value >= kHuge || lats[t].value <= extent - width)
+        continue;
+      ++count;
+      if (bad < 0)
+        bad = t;
+    }
+    if (bad < 0)
+      return;
+    ok = false;
+    int64_t at = lats[bad].value;
+    InFlightDiagnostic diag =
+        emitFinding(copy, "async.cp-async-row-overrun")
+        << "expected the copy of " << width << " elements to stay inside the "
+        << (isDest ? "destination's" : "source's") << " innermost row of " << extent
+        << " elements, got elements [" << at << ", " << at + width << ") in thread " << bad
+        << (count > 1 ? " (and " + std::to_string(count - 1) + " other threads)" : std::string());
+    if (isDest && alloc)
+      diag.attachNote(alloc->getLoc()) << "the buffer is allocated here";
+    attachFix(diag, copy, "async.cp-async-row-overrun",
+              isDest ? "keep the innermost index at most " + std::to_string(extent - width) +
+                           " (split the row into " + std::to_string(extent / width) +
+                           " copies of " + std::to_string(width) + " elements)"
+                     : std::string("add 'masked' (it zero-fills past the extent) or keep the "
+                                   "innermost coordinate at most ") +
+                           std::to_string(extent - width));
+  };
+  checkRow(/*isDest=*/true, copy.getDestIndices().back(), dest.getShape().back());
+  if (!copy.getMasked())
+    if (auto extent = dyn_cast<IntegerAttr>(source.getShape()[source.getRank() - 1]))
+      checkRow(/*isDest=*/false, copy.getSourceIndices().back(), extent.getInt());
+  return ok;
+}
+
 struct CakeVerifyAsyncPass : cake::impl::CakeVerifyAsyncPassBase<CakeVerifyAsyncPass> {
   void runOnOperation() override {
     bool ok = true;
@@ -206,6 +529,9 @@ struct CakeVerifyAsyncPass : cake::impl::CakeVerifyAsyncPassBase<CakeVerifyAsync
       ProgramOrder order(kernel);
       ok &= checkProtocol(kernel, order, cpAsync);
       ok &= checkProtocol(kernel, order, tmaStore);
+      ThreadModel model(kernel);
+      ResidueModel residues(model);
+      kernel.walk([&](CpAsyncOp copy) { ok &= checkCpAsyncAddresses(model, residues, copy); });
     });
     if (!ok)
       signalPassFailure();

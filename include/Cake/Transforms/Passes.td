@@ -169,7 +169,7 @@ def CakeTacticPadPass : Pass<"cake-tactic-pad"> {
 }
 
 def CakeVerifyAsyncPass : Pass<"cake-verify-async"> {
-  let summary = "Check cp.async and TMA-store groups: every copy committed, every wait meaningful";
+  let summary = "Check cp.async and TMA-store groups and cp.async addresses";
   let description = [{
     Follows each kernel in program order (the pre-order of its body; a loop body also wraps around
     to its own start for the next iteration) and checks the bulk-group protocols of `cake.cp_async`
@@ -185,6 +185,22 @@ def CakeVerifyAsyncPass : Pass<"cake-verify-async"> {
     - `async.tma-store-uncommitted`, `async.tma-store-no-wait`, `async.tma-store-wait-count`: the
       same for TMA stores and their bulk groups (the kernel must not exit, nor the buffer be
       rewritten, while a store still reads shared memory).
+
+    And each `cake.cp_async`'s addresses, in every thread that may execute it (the op verifier
+    already requires 4, 8 or 16 bytes, a whole number of elements and a destination row that
+    is a whole number of copies):
+
+    - `async.cp-async-align`: the shared destination's byte offset (with the buffer's pad; the
+      swizzle moves only 16-byte chunks) or the global source's (the element offset times the
+      element size; symbolic strides count as multiples of the copy's width, which the manifest
+      requires; the buffer and the tensor start 16-byte aligned) is not a multiple of the copy
+      size. The offset is evaluated per thread: exactly where the indices are known (thread,
+      lane and warp ids, constants, arithmetic), else modulo the power of two their known low
+      bits give (a loop counter from 0 by 32 is 0 modulo 32; a block id times 128 too);
+    - `async.cp-async-row-overrun`: the copy's elements [i, i + bytes / element size) run past
+      the innermost extent of the destination buffer (into the pad or the next row), or, for an
+      unmasked copy from a tensor with a static innermost extent, past the source row; only
+      threads whose innermost index is known exactly.
   }];
 }
 
@@ -219,11 +235,97 @@ def CakeVerifyTmaPass : Pass<"cake-verify-tma"> {
   }];
 }
 
+def CakeVerifyRacesPass : Pass<"cake-verify-races"> {
+  let summary = "Check shared-memory accesses of different threads and roles for missing ordering";
+  let description = [{
+    Reports two accesses of one `cake.alloc_smem` buffer, at least one a write, by threads of
+    different warps with nothing ordering them. Only certain races are reported: the thread model
+    evaluates the indices for every thread (loop counters are bound to iterations that certainly
+    run: iterations of a loop with constant bounds, up to 16 and fewer when the combinations of
+    nested loops exceed a cap, or the first iteration of one with a constant lower bound), and a
+    finding names two threads whose regions provably share an element; unknown indices,
+    thread-dependent or uniform conditions around an access, and anything that may order the two
+    are never reported. Accesses: `cake.load` / `cake.store`,
+    `cake.cp_async` (a write), `cake.ldmatrix` / `cake.stmatrix` (16 bytes per lane that passes a
+    used address), wgmma operand tiles, the boxes of `cake.tma.load` (a write) and
+    `cake.tma.store` (a read). Buffers of a `cake.pipeline` (TMA copies completing on a pipeline,
+    or indices from `cake.pipeline.slot`) are `cake-verify-pipeline`'s and skipped.
+
+    - `race.missing-barrier` (block code outside `cake.warp_roles`): thread A accesses an element
+      that thread B (another warp) wrote, or writes one B read or wrote, with no op that may order
+      them in program order between the two: no block barrier (`cake.barrier`,
+      `cake.cluster_barrier`, `cake.pipeline.create`) and, conservatively, no named barrier, wait
+      (`cake.mbarrier.wait`, pipeline acquire and wait) or `cake.warp_roles`. Either in one
+      iteration of the loops around both (an access inside a loop of its own counts in the
+      iterations that reach the other with no sync op: all of them, or the last (first) when that
+      loop's body holds one), or around the back edge of a loop around both: the rest of the body
+      after the first access and the body up to the second in the next iteration (the missing
+      second `__syncthreads` of a tiled loop; reported when the loop runs at least twice). An
+      asynchronous write (`cp.async`, TMA) counts as issued where it is; its completion mechanism
+      is not checked here.
+    - `race.cross-role`: a buffer written in one `cake.role` and read or written in another of the
+      same `cake.warp_roles` with no synchronization edge between the two accesses, in either
+      direction: no arrival after the first access in its role (`cake.mbarrier.arrive`,
+      `arrive_expect_tx`, pipeline commit or release, a named barrier; "after" includes the next
+      iteration of a loop in the role; for a TMA copy only the barrier it completes on, as later
+      arrivals of the issuing thread do not cover the asynchronous write) on a
+      barrier the other role waits on (`cake.mbarrier.wait` on the same array and an index not
+      provably different, pipeline acquire or wait, the same named barrier id) before its access
+      (or in a loop around it), directly or through other roles.
+
+    Not checked: accesses inside one role against each other, accesses in a role against block
+    code, and pairs in one warp (no cross-warp witness). A read or write in flight (wgmma, TMA
+    store, cp.async) after a barrier is not checked either.
+  }];
+}
+
+def CakeVerifyDeadlockPass : Pass<"cake-verify-deadlock"> {
+  let summary = "Check waits and barriers for deadlocks: wait-for cycles, partial participation";
+  let description = [{
+    Reports only certain deadlocks (a thread that reaches the wait never passes it):
+
+    - `deadlock.cyclic-wait`: waits that form a wait-for cycle. The waits are
+      `cake.mbarrier.wait`, `cake.pipeline.consumer_wait` / `producer_acquire`,
+      `cake.named_barrier` and the block barrier (`cake.barrier`, `cake.pipeline.create`). A wait
+      W depends on a wait W' when every arrival that can complete the phase W waits for comes,
+      in its thread and in the same loop iteration, after W' (W' precedes it in its block or an
+      enclosing one, or every thread executing the arrival certainly executes W' earlier): then
+      W cannot pass before W' has. The dependence carries an iteration distance d (W at
+      iteration n needs W' at iteration n - d or later), from the pipeline's iteration numbers:
+      `consumer_wait(i)` needs a `producer_commit` of iteration i or later, `producer_acquire(i)`
+      a `consumer_release` of iteration i - stages or later and passes without one for
+      i < stages. (Only rings nothing can shift: the wait runs in every iteration of a loop by 1
+      from a first round that cannot alias by parity; the arrivals have one iteration offset,
+      are never negative, guards like `it >= 2` around a release of `it - 2` included, and number
+      at most 1 commit or `consumers` releases per iteration.) A cycle whose
+      distances add up to 0 or less is a deadlock: the first pass of each of its waits would
+      have to come after itself. A correct pipeline's cycle acquire -> consumer_wait -> acquire
+      has distance `stages` minus the release's lag, which is positive. The finding is reported
+      at the cycle's first wait in program order, with notes at the other waits and at the
+      arrivals that come too late; for pipelines it names the iteration in which the cycle
+      closes (a loop with a constant trip count that ends earlier is not reported).
+      Which arrivals complete which phase: mbarrier waits outside loops on parity 0 (any arrival
+      on the index), waits in a loop from 0 by 1 on parity `counter mod 2` whose barrier gets at
+      most its count of arrivals per iteration (phase n needs an arrival of iteration n or later);
+      barriers whose counted threads are exactly the threads that can arrive (each of them must
+      arrive, after its own earlier waits). Ops in nested loops, in other loops than `scf.for`,
+      or with iteration numbers other than counter + constant are left out (never reported).
+    - `deadlock.branch-participation`: a barrier with a fixed count that fewer threads can reach
+      than it counts, because the branches around it (`scf.if` on the thread, `cake.role`) keep
+      the others away: a `cake.named_barrier` whose `threads` exceed the threads that can execute
+      any named barrier of its id, or an mbarrier whose arrivals (none of them in a loop) come
+      from fewer threads than the init's count while some thread waits for its phase 0. The
+      mbarrier case covers only arrivals whose threads `cake-verify-mbarrier` cannot decide
+      (`mbarrier.arrival-count` reports the rest); block barriers under divergent control flow
+      are `roles.divergent-barrier`.
+  }];
+}
+
 def CakeVerifyPass : Pass<"cake-verify"> {
   let summary = "Run every cake-verify-* pass and the loaded rules; fail after all of them";
   let description = [{
     Runs `cake-verify-target`, `-smem`, `-roles`, `-mbarrier`, `-pipeline`, `-async`, `-wgmma`,
-    `-tma` and then
+    `-tma`, `-races`, `-deadlock` and then
     every rule loaded with `--cake-load-rules` (`cake-rule-<name>`), each on the whole input,
     and fails at the end when any of them had findings: one run reports every finding.
   }];

@@ -1,0 +1,870 @@
+//===- VerifyRaces.cpp - shared-memory races ------------------------------===//
+//
+// Two accesses of one shared buffer, at least one a write, by threads of different warps, with
+// nothing ordering them. Every finding is meant to be a certain race, so the pass only reports
+// what it can prove: the thread model evaluates the indices for every thread, loop counters are
+// bound to iterations that certainly run (all of a loop with constant bounds, up to a cap; the
+// first of one with a constant lower bound), and a finding names two threads whose accesses touch
+// the same element. Unknown indices, conditions and orderings are never reported.
+//
+//===----------------------------------------------------------------------===//
+#include "ThreadModel.h"
+
+#include "Cake/IR/CakeOps.h"
+#include "Cake/Transforms/Findings.h"
+#include "Cake/Transforms/Passes.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/ADT/Hashing.h"
+#include "llvm/ADT/STLExtras.h"
+
+#include <map>
+#include <unordered_map>
+#include <set>
+#include <tuple>
+
+namespace mlir::cake {
+#define GEN_PASS_DEF_CAKEVERIFYRACESPASS
+#include "Cake/Transforms/Passes.h.inc"
+} // namespace mlir::cake
+
+using namespace mlir;
+using namespace mlir::cake;
+
+namespace {
+/// The model's symbol ids are small: a symbol of the next iteration of a loop (a value defined in
+/// its body, which differs between iterations) gets this offset.
+constexpr int64_t kNextIteration = int64_t(1) << 40;
+/// At most this many iterations of one loop, and combinations per access, are evaluated.
+constexpr size_t kMaxIterations = 16, kMaxEnvironments = 64;
+/// Combinations of the loops around both accesses (each multiplies the work on both sides).
+constexpr size_t kMaxSharedEnvironments = 4;
+/// Large regions (boxes, tiles) compared pairwise per pair of ops; beyond it that comparison is
+/// skipped (nothing reported from it).
+constexpr size_t kMaxRegionPairs = size_t(1) << 22;
+/// Deeper arith chains than this are not folded again (no unbounded recursion).
+constexpr unsigned kMaxDepth = 200;
+
+/// One access of a shared buffer: per dimension the start index (null: the whole dimension) and
+/// the extent of the region it touches.
+struct Access {
+  Operation *op;
+  bool write;
+  SmallVector<Value, 4> starts;
+  SmallVector<int64_t, 4> extents;
+  /// ldmatrix / stmatrix: only lanes below this pass an address the instruction uses.
+  int64_t lanes = 32;
+  mutable RoleOp role; // mutable: MLIR op accessors are not const
+};
+
+/// Values of loop counters (induction variables) bound for one evaluation.
+using Env = DenseMap<Value, int64_t>;
+
+/// The iterations of one loop to try: the counter values, or none bound (the counter stays the
+/// model's uniform unknown).
+struct Pick {
+  Value counter;
+  SmallVector<int64_t> values;
+};
+
+/// Evaluates indices for every thread with some loop counters bound to constants: arith chains
+/// that use a bound counter are folded again; everything else is the model's value. With
+/// `nextLoop`, the model's uniform unknowns defined in that loop's body are renamed (they belong to
+/// the next iteration).
+class Evaluator {
+public:
+  Evaluator(ThreadModel &model, Env env, Operation *nextLoop)
+      : model(model), env(std::move(env)), nextLoop(nextLoop) {}
+
+  ArrayRef<Lat> eval(Value v, unsigned depth = 0) {
+    auto it = cache.find(v);
+    if (it != cache.end())
+      return it->second;
+    std::vector<Lat> out(model.getNumThreads());
+    if (auto bound = env.find(v); bound != env.end()) {
+      out.assign(out.size(), Lat::known(bound->second));
+    } else if (depth > kMaxDepth) {
+      out.assign(out.size(), Lat::varying());
+    } else if (!depends(v, depth)) {
+      out = model.eval(v).vec();
+      Region *region = v.getParentRegion();
+      if (nextLoop && region && nextLoop->isAncestor(region->getParentOp()))
+        for (Lat &lat : out)
+          if (lat.kind == Lat::Sym)
+            lat.value += kNextIteration;
+    } else {
+      Operation *op = v.getDefiningOp();
+      SmallVector<std::vector<Lat>> operands;
+      for (Value operand : op->getOperands())
+        operands.push_back(eval(operand, depth + 1).vec());
+      for (size_t t = 0; t < out.size(); ++t) {
+        SmallVector<int64_t, 3> args;
+        for (auto &lats : operands)
+          if (lats[t].kind == Lat::Known)
+            args.push_back(lats[t].value);
+        std::optional<int64_t> folded;
+        if (args.size() == operands.size())
+          folded = foldIntegerOp(op, args);
+        out[t] = folded ? Lat::known(*folded) : Lat::varying();
+      }
+    }
+    return cache.try_emplace(v, std::move(out)).first->second;
+  }
+
+private:
+  /// True if `v` is computed by integer arith ops from a bound counter.
+  bool depends(Value v, unsigned depth) {
+    if (env.count(v))
+      return true;
+    Operation *op = v.getDefiningOp();
+    if (!op || !op->getDialect() || op->getDialect()->getNamespace() != "arith" ||
+        op->getNumRegions() || op->getNumResults() != 1 ||
+        !op->getResult(0).getType().isIntOrIndex())
+      return false;
+    auto [it, inserted] = dependsCache.try_emplace(v, false);
+    if (!inserted)
+      return it->second;
+    bool result = depth <= kMaxDepth && llvm::any_of(op->getOperands(), [&](Value operand) {
+                    return depends(operand, depth + 1);
+                  });
+    dependsCache[v] = result;
+    return result;
+  }
+
+  ThreadModel &model;
+  Env env;
+  Operation *nextLoop;
+  DenseMap<Value, std::vector<Lat>> cache;
+  DenseMap<Value, bool> dependsCache;
+};
+
+/// A region of the buffer, per dimension (kind, start, extent); and which threads touch it: the
+/// first, and the first of another warp.
+using RegionKey = std::vector<int64_t>;
+struct Who {
+  int64_t first = -1, otherWarp = -1;
+  void add(int64_t t) {
+    if (first < 0)
+      first = t;
+    else if (otherWarp < 0 && t / 32 != first / 32)
+      otherWarp = t;
+  }
+};
+using Regions = std::map<RegionKey, Who>;
+
+struct Witness {
+  int64_t firstThread, secondThread;
+  std::string element;
+};
+
+/// Both regions provably share an element: known starts whose ranges meet, or the same uniform
+/// unknown as start. Sets `element` to the first shared element when it is known.
+bool overlap(const RegionKey &a, const RegionKey &b, std::string &element) {
+  std::string text = "[";
+  bool known = true;
+  for (size_t i = 0; i + 2 < a.size(); i += 3) {
+    if (a[i] == Lat::Known && b[i] == Lat::Known) {
+      if (a[i + 1] >= b[i + 1] + b[i + 2] || b[i + 1] >= a[i + 1] + a[i + 2])
+        return false;
+      text += (i ? ", " : "") + std::to_string(std::max(a[i + 1], b[i + 1]));
+    } else if (a[i] == Lat::Sym && b[i] == Lat::Sym && a[i + 1] == b[i + 1]) {
+      known = false;
+    } else {
+      return false;
+    }
+  }
+  element = known ? text + "]" : "the same element";
+  return true;
+}
+
+/// Regions of at most this many elements are compared element by element (hashed); larger ones
+/// (TMA boxes, wgmma tiles) pairwise against the other side's regions.
+constexpr int64_t kMaxPoints = 64;
+
+int64_t volume(const RegionKey &key) {
+  int64_t v = 1;
+  for (size_t i = 0; i + 2 < key.size(); i += 3)
+    if (key[i] == Lat::Known)
+      v = std::min<int64_t>(v * key[i + 2], kMaxPoints + 1);
+  return v;
+}
+
+struct KeyHash {
+  size_t operator()(const RegionKey &key) const {
+    return llvm::hash_combine_range(key.begin(), key.end());
+  }
+};
+using Points = std::unordered_map<RegionKey, Who, KeyHash>;
+
+/// The elements of the small regions, per dimension (kind, index). A uniform unknown start names
+/// only its first element (the others have no name to match).
+Points expand(const Regions &regions) {
+  Points points;
+  for (auto &[key, who] : regions) {
+    if (volume(key) > kMaxPoints)
+      continue;
+    size_t dims = key.size() / 3;
+    RegionKey point(2 * dims);
+    SmallVector<int64_t, 4> offset(dims, 0);
+    while (true) {
+      for (size_t d = 0; d < dims; ++d) {
+        point[2 * d] = key[3 * d];
+        point[2 * d + 1] = key[3 * d + 1] + offset[d];
+      }
+      Who &at = points[point];
+      at.add(who.first);
+      if (who.otherWarp >= 0)
+        at.add(who.otherWarp);
+      // Next offset (odometer over the known dimensions).
+      size_t d = dims;
+      while (d-- > 0) {
+        if (key[3 * d] == Lat::Known && ++offset[d] < key[3 * d + 2])
+          break;
+        offset[d] = 0;
+      }
+      if (d == size_t(-1))
+        break;
+    }
+  }
+  return points;
+}
+
+/// A thread of `a` and one of `b` in different warps.
+std::optional<std::pair<int64_t, int64_t>> otherWarps(const Who &a, const Who &b) {
+  for (int64_t x : {a.first, a.otherWarp})
+    for (int64_t y : {b.first, b.otherWarp})
+      if (x >= 0 && y >= 0 && x / 32 != y / 32)
+        return std::make_pair(x, y);
+  return std::nullopt;
+}
+
+/// Two threads of different warps, one from each side, whose regions share an element.
+std::optional<Witness> findWitness(const Regions &first, const Regions &second) {
+  if (first.empty() || second.empty())
+    return std::nullopt;
+  // Small regions: by element; the smallest shared element, so that the message is stable.
+  Points a = expand(first), b = expand(second);
+  bool swap = a.size() > b.size();
+  const RegionKey *best = nullptr;
+  std::pair<int64_t, int64_t> bestThreads;
+  for (auto &[point, who] : swap ? b : a) {
+    auto it = (swap ? a : b).find(point);
+    if (it == (swap ? a : b).end() || (best && !(point < *best)))
+      continue;
+    std::optional<std::pair<int64_t, int64_t>> threads =
+        swap ? otherWarps(it->second, who) : otherWarps(who, it->second);
+    if (threads) {
+      best = &point;
+      bestThreads = *threads;
+    }
+  }
+  if (best) {
+    const RegionKey &point = *best;
+    std::string element = "[";
+    for (size_t i = 0; i < point.size(); i += 2) {
+      if (point[i] != Lat::Known) {
+        element = "the same element";
+        break;
+      }
+      element += (i ? ", " : "") + std::to_string(point[i + 1]) + (i + 2 == point.size() ? "]" : "");
+    }
+    return Witness{bestThreads.first, bestThreads.second, element};
+  }
+  // Large regions against everything on the other side.
+  SmallVector<const Regions::value_type *> largeFirst, largeSecond;
+  for (auto &r : first)
+    if (volume(r.first) > kMaxPoints)
+      largeFirst.push_back(&r);
+  for (auto &r : second)
+    if (volume(r.first) > kMaxPoints)
+      largeSecond.push_back(&r);
+  if (largeFirst.size() * second.size() + largeSecond.size() * first.size() > kMaxRegionPairs)
+    return std::nullopt;
+  auto test = [](const Regions::value_type &x,
+                 const Regions::value_type &y) -> std::optional<Witness> {
+    std::string element;
+    if (!overlap(x.first, y.first, element))
+      return std::nullopt;
+    if (std::optional<std::pair<int64_t, int64_t>> threads = otherWarps(x.second, y.second))
+      return Witness{threads->first, threads->second, element};
+    return std::nullopt;
+  };
+  for (const Regions::value_type *x : largeFirst)
+    for (auto &y : second)
+      if (std::optional<Witness> w = test(*x, y))
+        return w;
+  for (const Regions::value_type *y : largeSecond)
+    for (auto &x : first)
+      if (volume(x.first) <= kMaxPoints)
+        if (std::optional<Witness> w = test(x, *y))
+          return w;
+  return std::nullopt;
+}
+
+/// Ops that may order two threads' accesses in plain block code: block barriers, and
+/// (conservatively) anything that waits for other threads.
+bool isSync(Operation *op) {
+  return isBlockBarrier(op) || isa<NamedBarrierOp, MbarrierWaitOp, PipelineConsumerWaitOp,
+                                   PipelineProducerAcquireOp, WarpRolesOp>(op);
+}
+
+struct CakeVerifyRacesPass : cake::impl::CakeVerifyRacesPassBase<CakeVerifyRacesPass> {
+  ThreadModel *model = nullptr;
+  DenseMap<Operation *, unsigned> order;
+  SmallVector<unsigned> syncs; // positions of isSync ops, sorted
+  /// One finding per buffer and kind: (buffer, back-edge loop or null) for block code,
+  /// (buffer, role, role) between roles.
+  std::set<std::tuple<Operation *, Operation *, Operation *>> reported;
+  Operation *buffer = nullptr;
+  bool ok = true;
+
+  void runOnOperation() override {
+    ok = true;
+    getOperation()->walk([&](KernelOp kernel) {
+      ThreadModel kernelModel(kernel);
+      model = &kernelModel;
+      order = getProgramOrder(kernel);
+      syncs.clear();
+      reported.clear();
+      kernel.walk([&](Operation *op) {
+        if (isSync(op))
+          syncs.push_back(order.lookup(op));
+      });
+      llvm::sort(syncs);
+      kernel.walk([&](AllocSmemOp alloc) { verifyBuffer(alloc); });
+      model = nullptr;
+    });
+    if (!ok)
+      signalPassFailure();
+  }
+
+  unsigned pos(Operation *op) { return order.lookup(op); }
+  /// The position of the last op nested in `op`.
+  unsigned end(Operation *op) {
+    unsigned last = pos(op);
+    op->walk([&](Operation *nested) { last = std::max(last, pos(nested)); });
+    return last;
+  }
+  /// A sync op at a position in (from, to).
+  bool syncBetween(unsigned from, unsigned to) {
+    auto it = llvm::upper_bound(syncs, from);
+    return it != syncs.end() && *it < to;
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Accesses
+  //===--------------------------------------------------------------------===//
+
+  /// The accesses of `buffer` this pass understands; false if it is a pipeline stage buffer
+  /// (cake-verify-pipeline checks those).
+  bool collect(Value buffer, SmallVector<Access> &out) {
+    auto type = cast<SmemType>(buffer.getType());
+    ArrayRef<int64_t> shape = type.getShape();
+    int64_t elementBytes = std::max(1u, type.getElementType().getIntOrFloatBitWidth() / 8);
+    // One start per dimension and the extent of the innermost one.
+    auto point = [&](Operation *op, bool write, ValueRange indices, int64_t width,
+                     int64_t lanes = 32) {
+      if (indices.size() != shape.size())
+        return;
+      Access access{op, write, SmallVector<Value, 4>(indices), {}, lanes, {}};
+      access.extents.assign(shape.size(), 1);
+      access.extents.back() = std::max<int64_t>(1, width);
+      out.push_back(std::move(access));
+    };
+    // Leading indices select a sub-buffer, the rest is whole.
+    auto box = [&](Operation *op, bool write, ValueRange indices) {
+      if (indices.size() > shape.size())
+        return;
+      Access access{op, write, SmallVector<Value, 4>(indices), {}, 32, {}};
+      access.extents.assign(shape.size(), 1);
+      for (size_t d = indices.size(); d < shape.size(); ++d) {
+        access.starts.push_back(Value());
+        access.extents[d] = shape[d];
+      }
+      out.push_back(std::move(access));
+    };
+    // A wgmma operand: leading indices, then a rows x cols tile at (row, col).
+    auto tile = [&](Operation *op, ValueRange indices, int64_t rows, int64_t cols) {
+      if (indices.size() != shape.size() || shape.size() < 2)
+        return;
+      Access access{op, false, SmallVector<Value, 4>(indices), {}, 32, {}};
+      access.extents.assign(shape.size(), 1);
+      access.extents[shape.size() - 2] = rows;
+      access.extents[shape.size() - 1] = cols;
+      out.push_back(std::move(access));
+    };
+    for (OpOperand &use : buffer.getUses()) {
+      Operation *op = use.getOwner();
+      if (auto load = dyn_cast<LoadOp>(op)) {
+        point(op, false, load.getIndices(), load.getWidth());
+      } else if (auto store = dyn_cast<StoreOp>(op)) {
+        point(op, true, store.getIndices(), store.getWidth());
+      } else if (auto copy = dyn_cast<CpAsyncOp>(op)) {
+        point(op, true, copy.getDestIndices(), copy.getWidth());
+      } else if (auto ldm = dyn_cast<LdmatrixOp>(op)) {
+        point(op, false, ldm.getIndices(), 16 / elementBytes, 8 * ldm.getCount());
+      } else if (auto stm = dyn_cast<StmatrixOp>(op)) {
+        point(op, true, stm.getIndices(), 16 / elementBytes, 8 * stm.getCount());
+      } else if (auto tma = dyn_cast<TmaLoadOp>(op)) {
+        if (isa<PipelineType>(tma.getBarrier().getType()))
+          return false;
+        box(op, true, tma.getDestIndices());
+      } else if (auto tma = dyn_cast<TmaStoreOp>(op)) {
+        box(op, false, tma.getSourceIndices());
+      } else if (auto mma = dyn_cast<WgmmaOp>(op)) {
+        if (mma.getA() == buffer)
+          tile(op, mma.getAIndices(), 64, mma.getK());
+        if (mma.getB() == buffer)
+          tile(op, mma.getBIndices(), mma.getN(), mma.getK());
+      } else if (auto mma = dyn_cast<WgmmaRegsOp>(op)) {
+        tile(op, mma.getBIndices(), mma.getN(), mma.getK());
+      }
+      // Anything else (e.g. a reduction's bias) is not a candidate: its region is not certain.
+    }
+    for (Access &access : out) {
+      for (Value start : access.starts)
+        if (start && start.getDefiningOp<PipelineSlotOp>())
+          return false;
+      access.role = access.op->getParentOfType<RoleOp>();
+    }
+    return true;
+  }
+
+  /// The regions `access` touches in each thread that certainly executes it, for every
+  /// combination of the bound loop counters.
+  void regions(const Access &access, const Env &shared, ArrayRef<Pick> own, Operation *nextLoop,
+               Regions &out) {
+    ArrayRef<Reach> reach = model->reach(access.op);
+    forEachEnv(own, shared, [&](const Env &env) {
+      Evaluator eval(*model, env, nextLoop);
+      SmallVector<std::vector<Lat>> starts;
+      for (Value start : access.starts)
+        starts.push_back(start ? eval.eval(start).vec() : std::vector<Lat>());
+      for (int64_t t = 0; t < model->getNumThreads(); ++t) {
+        if (reach[t].kind != Reach::Always || t % 32 >= access.lanes)
+          continue;
+        RegionKey key;
+        bool known = true;
+        for (size_t d = 0; d < starts.size() && known; ++d) {
+          Lat lat = starts[d].empty() ? Lat::known(0) : starts[d][t];
+          known = lat.kind != Lat::Varying;
+          key.insert(key.end(), {lat.kind, lat.value, access.extents[d]});
+        }
+        if (known)
+          out[key].add(t);
+      }
+    });
+  }
+
+  /// Calls `fn` with `base` extended by every combination of the picks' values.
+  void forEachEnv(ArrayRef<Pick> picks, const Env &base, function_ref<void(const Env &)> fn) {
+    Env env = base;
+    std::function<void(size_t)> rec = [&](size_t i) {
+      if (i == picks.size())
+        return fn(env);
+      if (picks[i].values.empty())
+        return rec(i + 1);
+      for (int64_t v : picks[i].values) {
+        env[picks[i].counter] = v;
+        rec(i + 1);
+      }
+      env.erase(picks[i].counter);
+    };
+    rec(0);
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Iterations
+  //===--------------------------------------------------------------------===//
+
+  enum class Which { Any, First, Last };
+
+  /// A loop bound as the model has it (zero-extended), if it is a small non-negative constant:
+  /// only those are taken at face value, so that no signedness question (or overflow) arises.
+  std::optional<int64_t> small(Value v) {
+    std::optional<int64_t> c = model->getConstant(v);
+    return c && *c >= 0 && *c < (int64_t(1) << 31) ? c : std::nullopt;
+  }
+
+  /// The iterations of `loop` to try; nullopt when the loop certainly runs no iteration.
+  std::optional<Pick> pick(scf::ForOp loop, Which which) {
+    Pick p{loop.getInductionVar(), {}};
+    std::optional<int64_t> lb = small(loop.getLowerBound()), ub = small(loop.getUpperBound()),
+                           step = small(loop.getStep());
+    if (lb && ub && step && *step > 0) {
+      int64_t trips = *ub > *lb ? (*ub - *lb + *step - 1) / *step : 0;
+      if (trips == 0)
+        return std::nullopt;
+      if (which == Which::Last)
+        p.values = {*lb + (trips - 1) * *step};
+      else if (which == Which::First)
+        p.values = {*lb};
+      else
+        for (int64_t i = 0; i < trips && i < static_cast<int64_t>(kMaxIterations); ++i)
+          p.values.push_back(*lb + i * *step);
+    } else if (lb && which != Which::Last) {
+      // The first iteration runs whenever the loop does.
+      p.values = {*lb};
+    }
+    return p;
+  }
+
+  /// Tries fewer iterations (halving the longest list; each is still one that runs) until the
+  /// combinations fit the cap.
+  static void capPicks(SmallVector<Pick> &picks, size_t cap) {
+    while (true) {
+      size_t n = 1;
+      Pick *longest = nullptr;
+      for (Pick &p : picks) {
+        n *= std::max<size_t>(1, p.values.size());
+        if (!longest || p.values.size() > longest->values.size())
+          longest = &p;
+      }
+      if (n <= cap || !longest || longest->values.size() <= 1)
+        return;
+      longest->values.resize(longest->values.size() / 2);
+    }
+  }
+
+  /// The scf.for ops enclosing `op`, innermost first, up to (not including) `stop`.
+  static SmallVector<scf::ForOp> loopsOf(Operation *op, Operation *stop) {
+    SmallVector<scf::ForOp> loops;
+    for (Operation *p = op->getParentOp(); p && p != stop && !isa<KernelOp>(p);
+         p = p->getParentOp())
+      if (auto loop = dyn_cast<scf::ForOp>(p))
+        loops.push_back(loop);
+    return loops;
+  }
+
+  bool loopHasSync(Operation *loop) { return syncBetween(pos(loop), end(loop) + 1); }
+
+  /// Picks for `loops` on one side: `which`, or (when the loop's body holds a sync op, so that
+  /// only its first or last iteration reaches the other access unsynchronized) `ifSync`.
+  bool sidePicks(ArrayRef<scf::ForOp> loops, Which ifSync, SmallVector<Pick> &out,
+                 size_t cap = kMaxEnvironments) {
+    for (scf::ForOp loop : loops) {
+      std::optional<Pick> p = pick(loop, loopHasSync(loop) ? ifSync : Which::Any);
+      if (!p)
+        return false;
+      out.push_back(*p);
+    }
+    capPicks(out, cap);
+    return true;
+  }
+
+  /// A witness that `first` (in threads of one warp) and `second` (in another's) touch one
+  /// element: `shared` loops take the same iteration on both sides; `firstLoops` and
+  /// `secondLoops` their own (with `firstWhich` / `secondWhich` for loops with a sync op inside);
+  /// `nextLoop` is the loop whose next iteration `second` runs in (its counter bound to its first
+  /// and second iteration on the two sides, when known).
+  std::optional<Witness> check(const Access &first, const Access &second,
+                               ArrayRef<scf::ForOp> shared, ArrayRef<scf::ForOp> firstLoops,
+                               Which firstWhich, ArrayRef<scf::ForOp> secondLoops,
+                               Which secondWhich, scf::ForOp nextLoop = {}) {
+    SmallVector<Pick> sharedPicks, firstPicks, secondPicks;
+    if (!sidePicks(shared, Which::Any, sharedPicks, kMaxSharedEnvironments) ||
+        !sidePicks(firstLoops, firstWhich, firstPicks) ||
+        !sidePicks(secondLoops, secondWhich, secondPicks))
+      return std::nullopt;
+    Env firstBase, secondBase;
+    if (nextLoop) {
+      // Iterations lb and lb + step, when both are known to run.
+      std::optional<int64_t> lb = small(nextLoop.getLowerBound()),
+                             ub = small(nextLoop.getUpperBound()), step = small(nextLoop.getStep());
+      if (ub && lb && step && *ub - *lb <= *step)
+        return std::nullopt; // fewer than two iterations
+      if (lb && step) {
+        firstBase[nextLoop.getInductionVar()] = *lb;
+        secondBase[nextLoop.getInductionVar()] = *lb + *step;
+      }
+    }
+    std::optional<Witness> found;
+    forEachEnv(sharedPicks, Env(), [&](const Env &env) {
+      if (found)
+        return;
+      Env a = env, b = env;
+      a.insert(firstBase.begin(), firstBase.end());
+      b.insert(secondBase.begin(), secondBase.end());
+      Regions ra, rb;
+      regions(first, a, firstPicks, nullptr, ra);
+      regions(second, b, secondPicks, nextLoop, rb);
+      found = findWitness(ra, rb);
+    });
+    return found;
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Plain block code: race.missing-barrier
+  //===--------------------------------------------------------------------===//
+
+  /// `second` after `first` in program order, or in the next iteration of a loop around both,
+  /// with no sync op in between.
+  void verifyPlainPair(const Access &x, const Access &y) {
+    SmallVector<std::pair<const Access *, const Access *>, 2> orders = {{&x, &y}};
+    if (&x != &y)
+      orders.push_back({&y, &x});
+    for (auto [first, second] : orders) {
+      SmallVector<scf::ForOp> firstLoops = loopsOf(first->op, nullptr);
+      SmallVector<scf::ForOp> secondLoops = loopsOf(second->op, nullptr);
+      SmallVector<scf::ForOp> common;
+      for (scf::ForOp loop : firstLoops)
+        if (llvm::is_contained(secondLoops, loop))
+          common.push_back(loop);
+      // The loops around one side only (innermost first, up to the first common one).
+      auto own = [&](ArrayRef<scf::ForOp> loops) {
+        SmallVector<scf::ForOp> out;
+        for (scf::ForOp loop : loops) {
+          if (llvm::is_contained(common, loop))
+            break;
+          out.push_back(loop);
+        }
+        return out;
+      };
+      // In one iteration of the common loops.
+      if (!reported.count({buffer, nullptr, nullptr}) && pos(first->op) <= pos(second->op) &&
+          !syncBetween(pos(first->op), pos(second->op))) {
+        if (std::optional<Witness> w =
+                check(*first, *second, common, own(firstLoops), Which::Last, own(secondLoops),
+                      Which::First)) {
+          report(*first, *second, *w, {});
+          continue;
+        }
+      }
+      // Around the back edge of a common loop: the rest of its body after `first`, then its
+      // body up to `second`.
+      for (auto [i, loop] : llvm::enumerate(common)) {
+        unsigned loopEnd = end(loop);
+        if (reported.count({buffer, loop, nullptr}) ||
+            syncBetween(pos(first->op), loopEnd + 1) || syncBetween(pos(loop), pos(second->op)))
+          continue;
+        // Loops inside `loop` run independently on each side.
+        SmallVector<scf::ForOp> firstInside, secondInside;
+        for (scf::ForOp l : firstLoops)
+          if (loop->isProperAncestor(l))
+            firstInside.push_back(l);
+        for (scf::ForOp l : secondLoops)
+          if (loop->isProperAncestor(l))
+            secondInside.push_back(l);
+        ArrayRef<scf::ForOp> outside = ArrayRef<scf::ForOp>(common).drop_front(i + 1);
+        if (std::optional<Witness> w = check(*first, *second, outside, firstInside, Which::Last,
+                                             secondInside, Which::First, loop)) {
+          report(*first, *second, *w, loop);
+          break;
+        }
+      }
+    }
+  }
+
+  static StringRef verb(const Access &a) { return a.write ? "writes" : "reads"; }
+  static StringRef noun(const Access &a) { return a.write ? "write" : "read"; }
+
+  void report(const Access &first, const Access &second, const Witness &w, scf::ForOp loop) {
+    ok = false;
+    reported.insert({buffer, loop, nullptr});
+    StringRef rule = "race.missing-barrier";
+    bool same = first.op == second.op && !loop; // one op, run by threads of two warps
+    std::string thread1 = "thread " + std::to_string(w.firstThread) + " (warp " +
+                          std::to_string(w.firstThread / 32) + ")";
+    std::string thread2 = "thread " + std::to_string(w.secondThread) + " (warp " +
+                          std::to_string(w.secondThread / 32) + ")";
+    InFlightDiagnostic diag =
+        emitFinding(second.op, rule)
+        << "expected a block barrier between this " << noun(second) << " of shared memory and the "
+        << noun(first) << " by other threads"
+        << (loop ? " in the previous iteration of the loop" : "") << ": " << thread2 << " "
+        << verb(second) << " " << (w.element.front() == '[' ? "element " : "") << w.element
+        << ", which " << thread1 << " " << verb(first)
+        << (loop ? " one iteration earlier" : same ? " at the same time" : " before it")
+        << ", with no barrier in between";
+    if (!same)
+      diag.attachNote(first.op->getLoc())
+          << "the " << noun(first) << (loop ? " in the previous iteration" : "") << " is here";
+    if (same) {
+      attachFix(diag, second.op, rule,
+                "let one thread write each element (e.g. under a condition on the thread id)");
+    } else if (loop) {
+      diag.attachNote(loop.getLoc()) << "the loop is here";
+      attachFix(diag, second.op, rule,
+                "add cake.barrier at the end of the loop body, after the last " +
+                    noun(first).str() + " of the buffer, so that no thread " +
+                    (second.write ? "overwrites" : "reads") + " it in the next iteration before " +
+                    "every thread is done");
+    } else {
+      attachFix(diag, second.op, rule,
+                "add cake.barrier after the " + noun(first).str() + " and before this " +
+                    noun(second).str() + ", outside any role or thread-dependent condition");
+    }
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Warp roles: race.cross-role
+  //===--------------------------------------------------------------------===//
+
+  /// A barrier an op arrives on or waits on: an mbarrier (array, index), a pipeline, or a named
+  /// barrier (id; block barriers are id 0).
+  struct SyncPoint {
+    Value barrier;
+    Value index;
+    int64_t named = -1;
+  };
+
+  bool matches(const SyncPoint &a, const SyncPoint &b) {
+    if (a.named >= 0 || b.named >= 0)
+      return a.named == b.named;
+    if (a.barrier != b.barrier)
+      return false;
+    if (!a.index || !b.index)
+      return true;
+    std::optional<int64_t> x = model->getConstant(a.index), y = model->getConstant(b.index);
+    return !x || !y || *x == *y;
+  }
+
+  static std::optional<SyncPoint> arrivesOn(Operation *op) {
+    if (auto a = dyn_cast<MbarrierArriveOp>(op))
+      return SyncPoint{a.getBarriers(), a.getIndex()};
+    if (auto a = dyn_cast<MbarrierArriveExpectTxOp>(op))
+      return SyncPoint{a.getBarriers(), a.getIndex()};
+    if (auto a = dyn_cast<TmaLoadOp>(op)) // completes on its barrier
+      return SyncPoint{a.getBarrier(), isa<PipelineType>(a.getBarrier().getType())
+                                           ? Value()
+                                           : a.getBarrierIndex()};
+    if (auto a = dyn_cast<PipelineProducerCommitOp>(op))
+      return SyncPoint{a.getPipeline(), {}};
+    if (auto a = dyn_cast<PipelineConsumerReleaseOp>(op))
+      return SyncPoint{a.getPipeline(), {}};
+    if (auto a = dyn_cast<NamedBarrierOp>(op))
+      return SyncPoint{{}, {}, static_cast<int64_t>(a.getId())};
+    if (isBlockBarrier(op))
+      return SyncPoint{{}, {}, 0};
+    return std::nullopt;
+  }
+
+  static std::optional<SyncPoint> waitsOn(Operation *op) {
+    if (auto w = dyn_cast<MbarrierWaitOp>(op))
+      return SyncPoint{w.getBarriers(), w.getIndex()};
+    if (auto w = dyn_cast<PipelineConsumerWaitOp>(op))
+      return SyncPoint{w.getPipeline(), {}};
+    if (auto w = dyn_cast<PipelineProducerAcquireOp>(op))
+      return SyncPoint{w.getPipeline(), {}};
+    if (auto w = dyn_cast<NamedBarrierOp>(op))
+      return SyncPoint{{}, {}, static_cast<int64_t>(w.getId())};
+    if (isBlockBarrier(op))
+      return SyncPoint{{}, {}, 0};
+    return std::nullopt;
+  }
+
+  /// `b` may run after `a` in the same thread of `role`: later in program order, or in a loop
+  /// inside the role around both (its next iteration).
+  bool mayFollow(Operation *a, Operation *b, RoleOp role) {
+    if (pos(b) > pos(a))
+      return true;
+    for (Operation *p = a->getParentOp(); p && p != role; p = p->getParentOp())
+      if (isa<LoopLikeOpInterface>(p) && p->isProperAncestor(b))
+        return true;
+    return false;
+  }
+
+  /// Something may order `x` (in its role) before `y` (in another): an arrival after `x` that
+  /// `y`'s role waits for before `y`, directly or through other roles (conservatively, any
+  /// arrival of a role that waits on one of the signals counts).
+  bool mayOrder(const Access &x, const Access &y, WarpRolesOp roles) {
+    SmallVector<SyncPoint> signals;
+    if (isa<TmaLoadOp>(x.op)) {
+      // The async proxy writes: only the barrier the copy completes on orders them, not later
+      // arrivals of the issuing thread.
+      signals.push_back(*arrivesOn(x.op));
+    } else {
+      x.role.walk([&](Operation *op) {
+        if (std::optional<SyncPoint> s = arrivesOn(op); s && mayFollow(x.op, op, x.role))
+          signals.push_back(*s);
+      });
+    }
+    auto waitsOnSignal = [&](Operation *op) {
+      std::optional<SyncPoint> w = waitsOn(op);
+      return w && llvm::any_of(signals, [&](const SyncPoint &s) { return matches(s, *w); });
+    };
+    DenseSet<Operation *> reached = {x.role};
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (RoleOp role : roles.getBody().getOps<RoleOp>()) {
+        if (reached.contains(role) || role == y.role)
+          continue;
+        bool waits = false;
+        role.walk([&](Operation *op) { waits |= waitsOnSignal(op); });
+        if (!waits)
+          continue;
+        reached.insert(role);
+        changed = true;
+        role.walk([&](Operation *op) {
+          if (std::optional<SyncPoint> s = arrivesOn(op))
+            signals.push_back(*s);
+        });
+      }
+    }
+    bool ordered = false;
+    y.role.walk([&](Operation *op) {
+      ordered |= waitsOnSignal(op) && mayFollow(op, y.op, y.role);
+    });
+    return ordered;
+  }
+
+  void verifyRolePair(const Access &x, const Access &y) {
+    auto roles = cast<WarpRolesOp>(x.role->getParentOp());
+    if (x.role == y.role || y.role->getParentOp() != roles)
+      return;
+    // Report at the read (or at the later write).
+    const Access &second = !y.write || (x.write && pos(y.op) > pos(x.op)) ? y : x;
+    const Access &first = &second == &y ? x : y;
+    auto key = std::make_tuple(buffer, std::min<Operation *>(x.role, y.role),
+                               std::max<Operation *>(x.role, y.role));
+    if (reported.count(key) || mayOrder(x, y, roles) || mayOrder(y, x, roles))
+      return;
+    SmallVector<scf::ForOp> shared = loopsOf(roles, nullptr);
+    std::optional<Witness> w =
+        check(first, second, shared, loopsOf(first.op, first.role), Which::Any,
+              loopsOf(second.op, second.role), Which::Any);
+    if (!w)
+      return;
+    ok = false;
+    reported.insert(key);
+    StringRef rule = "race.cross-role";
+    InFlightDiagnostic diag =
+        emitFinding(second.op, rule)
+        << "expected synchronization between " << describeRole(first.role) << " and "
+        << describeRole(second.role) << " on this shared memory: thread " << w->secondThread
+        << " " << verb(second) << " " << (w->element.front() == '[' ? "element " : "")
+        << w->element << " here and thread " << w->firstThread << " " << verb(first)
+        << " it, with no mbarrier arrival (or named barrier) after one access that the other "
+           "role waits for before the other";
+    diag.attachNote(first.op->getLoc()) << "the " << noun(first) << " in "
+                                        << describeRole(first.role) << " is here";
+    attachFix(diag, second.op, rule,
+              "after the " + noun(first).str() + ", arrive on an mbarrier (a TMA copy: complete "
+              "on it) and wait on it in role '" + second.role.getRoleName().str() + "' before " +
+              "this " + noun(second).str() + "; or pass the buffer through a cake.pipeline");
+  }
+
+  //===--------------------------------------------------------------------===//
+
+  void verifyBuffer(AllocSmemOp alloc) {
+    SmallVector<Access> accesses;
+    if (!collect(alloc.getBuffer(), accesses))
+      return;
+    buffer = alloc;
+    llvm::sort(accesses, [&](const Access &a, const Access &b) { return pos(a.op) < pos(b.op); });
+    for (size_t i = 0; i < accesses.size(); ++i)
+      for (size_t j = i; j < accesses.size(); ++j) {
+        const Access &x = accesses[i], &y = accesses[j];
+        if (!x.write && !y.write)
+          continue;
+        if (i == j && x.role)
+          continue; // one op in one role: the role's own threads (not checked)
+        if (!x.role && !y.role)
+          verifyPlainPair(x, y);
+        else if (x.role && y.role)
+          verifyRolePair(x, y);
+        // An access in a role against one in plain code: not checked.
+      }
+  }
+};
+} // namespace

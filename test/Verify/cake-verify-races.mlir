@@ -1,0 +1,332 @@
+// RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify-races -o /dev/null
+
+// cake-verify-races: shared-memory accesses of threads in different warps (or different roles)
+// that touch one element with nothing ordering them. Only provable overlaps are reported.
+
+// One thread writes, every thread reads, no barrier.
+cake.kernel @broadcast_without_barrier(%out: !cake.tensor<[N], f32>)
+    attributes {target = "sm_90a", block = array<i64: 128>, symbols = ["N"],
+                grid = affine_map<()[n] -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %one = arith.constant 1.0 : f32
+  %buf = cake.alloc_smem : !cake.smem<4xf32>
+  %tid = cake.thread_id x
+  %t0 = arith.cmpi eq, %tid, %c0 : index
+  scf.if %t0 {
+    // expected-note @+1 {{the write is here}}
+    cake.store %one, %buf[%c0] : f32, !cake.smem<4xf32>
+  }
+  // expected-error @+2 {{'cake.load' op [race.missing-barrier] expected a block barrier between this read of shared memory and the write by other threads: thread 32 (warp 1) reads element [0], which thread 0 (warp 0) writes before it, with no barrier in between}}
+  // expected-note @+1 {{fix: add cake.barrier after the write and before this read, outside any role or thread-dependent condition}}
+  %v = cake.load %buf[%c0] : !cake.smem<4xf32> -> f32
+  cake.store %v, %out[%tid] masked : f32, !cake.tensor<[N], f32>
+  cake.return
+}
+
+// -----
+
+// Each thread reads its neighbour's element: thread 31 reads what thread 32 (another warp) wrote.
+cake.kernel @neighbour(%out: !cake.tensor<[N], f32>)
+    attributes {target = "sm_90a", block = array<i64: 128>, symbols = ["N"],
+                grid = affine_map<()[n] -> (1)>} {
+  %c1 = arith.constant 1 : index
+  %one = arith.constant 1.0 : f32
+  %buf = cake.alloc_smem : !cake.smem<256xf32>
+  %tid = cake.thread_id x
+  // expected-note @+1 {{the write is here}}
+  cake.store %one, %buf[%tid] : f32, !cake.smem<256xf32>
+  %next = arith.addi %tid, %c1 : index
+  // expected-error @+2 {{[race.missing-barrier] expected a block barrier between this read of shared memory and the write by other threads: thread 31 (warp 0) reads element [32], which thread 32 (warp 1) writes before it}}
+  // expected-note @+1 {{fix: add cake.barrier}}
+  %v = cake.load %buf[%next] : !cake.smem<256xf32> -> f32
+  cake.store %v, %out[%tid] masked : f32, !cake.tensor<[N], f32>
+  cake.return
+}
+
+// -----
+
+// A tiled loop with one barrier: the next iteration's stores overwrite the tile while other
+// threads may still read it (the missing second __syncthreads).
+cake.kernel @tiled_loop_one_barrier(%a: !cake.tensor<[K], f32>, %out: !cake.tensor<[N], f32>)
+    attributes {target = "sm_90a", block = array<i64: 128>, symbols = ["N", "K"],
+                grid = affine_map<()[n, k] -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c128 = arith.constant 128 : index
+  %zero = arith.constant 0.0 : f32
+  %k = cake.problem_size "K"
+  %tile = cake.alloc_smem : !cake.smem<128xf32>
+  %tid = cake.thread_id x
+  %rev = arith.subi %c128, %tid : index
+  %mirror = arith.subi %rev, %c1 : index
+  // expected-note @+1 {{the loop is here}}
+  %sum = scf.for %k0 = %c0 to %k step %c128 iter_args(%s = %zero) -> (f32) {
+    %g = arith.addi %k0, %tid : index
+    %x = cake.load %a[%g] masked : !cake.tensor<[K], f32> -> f32
+    // expected-error @+2 {{[race.missing-barrier] expected a block barrier between this write of shared memory and the read by other threads in the previous iteration of the loop: thread 0 (warp 0) writes element [0], which thread 127 (warp 3) reads one iteration earlier, with no barrier in between}}
+    // expected-note @+1 {{fix: add cake.barrier at the end of the loop body, after the last read of the buffer}}
+    cake.store %x, %tile[%tid] : f32, !cake.smem<128xf32>
+    cake.barrier
+    // expected-note @+1 {{the read in the previous iteration is here}}
+    %y = cake.load %tile[%mirror] : !cake.smem<128xf32> -> f32
+    %s2 = arith.addf %s, %y : f32
+    scf.yield %s2 : f32
+  }
+  cake.store %sum, %out[%tid] masked : f32, !cake.tensor<[N], f32>
+  cake.return
+}
+
+// -----
+
+// Valid: the same loop with both barriers.
+cake.kernel @tiled_loop_two_barriers(%a: !cake.tensor<[K], f32>, %out: !cake.tensor<[N], f32>)
+    attributes {target = "sm_90a", block = array<i64: 128>, symbols = ["N", "K"],
+                grid = affine_map<()[n, k] -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c128 = arith.constant 128 : index
+  %zero = arith.constant 0.0 : f32
+  %k = cake.problem_size "K"
+  %tile = cake.alloc_smem : !cake.smem<128xf32>
+  %tid = cake.thread_id x
+  %rev = arith.subi %c128, %tid : index
+  %mirror = arith.subi %rev, %c1 : index
+  %sum = scf.for %k0 = %c0 to %k step %c128 iter_args(%s = %zero) -> (f32) {
+    %g = arith.addi %k0, %tid : index
+    %x = cake.load %a[%g] masked : !cake.tensor<[K], f32> -> f32
+    cake.store %x, %tile[%tid] : f32, !cake.smem<128xf32>
+    cake.barrier
+    %y = cake.load %tile[%mirror] : !cake.smem<128xf32> -> f32
+    %s2 = arith.addf %s, %y : f32
+    cake.barrier
+    scf.yield %s2 : f32
+  }
+  cake.store %sum, %out[%tid] masked : f32, !cake.tensor<[N], f32>
+  cake.return
+}
+
+// -----
+
+// Valid: a barrier between the write and the reads.
+cake.kernel @broadcast_with_barrier(%out: !cake.tensor<[N], f32>)
+    attributes {target = "sm_90a", block = array<i64: 128>, symbols = ["N"],
+                grid = affine_map<()[n] -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %one = arith.constant 1.0 : f32
+  %buf = cake.alloc_smem : !cake.smem<4xf32>
+  %tid = cake.thread_id x
+  %t0 = arith.cmpi eq, %tid, %c0 : index
+  scf.if %t0 {
+    cake.store %one, %buf[%c0] : f32, !cake.smem<4xf32>
+  }
+  cake.barrier
+  %v = cake.load %buf[%c0] : !cake.smem<4xf32> -> f32
+  cake.store %v, %out[%tid] masked : f32, !cake.tensor<[N], f32>
+  cake.return
+}
+
+// -----
+
+// Valid: every thread reads back only the elements it wrote itself (vector accesses of the same
+// four elements); an index the model cannot evaluate (a loaded value) is not reported either; nor
+// is a neighbour read inside one warp (the pass needs two warps).
+cake.kernel @own_elements(%idx: !cake.tensor<[N], i32>, %out: !cake.tensor<[N], f32>)
+    attributes {target = "sm_90a", block = array<i64: 32>, symbols = ["N"],
+                grid = affine_map<()[n] -> (1)>} {
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %ones = arith.constant dense<1.0> : vector<4xf32>
+  %buf = cake.alloc_smem : !cake.smem<256xf32>
+  %tid = cake.thread_id x
+  %i4 = arith.muli %tid, %c4 : index
+  cake.store %ones, %buf[%i4] : vector<4xf32>, !cake.smem<256xf32>
+  %v = cake.load %buf[%i4] : !cake.smem<256xf32> -> vector<4xf32>
+  %raw = cake.load %idx[%tid] masked : !cake.tensor<[N], i32> -> i32
+  %j = arith.index_cast %raw : i32 to index
+  %w = cake.load %buf[%j] : !cake.smem<256xf32> -> f32
+  %next = arith.addi %i4, %c4 : index
+  %n = cake.load %buf[%next] : !cake.smem<256xf32> -> f32
+  %e = vector.extract %v[0] : f32 from vector<4xf32>
+  %s = arith.addf %e, %w : f32
+  %s2 = arith.addf %s, %n : f32
+  cake.store %s2, %out[%tid] masked : f32, !cake.tensor<[N], f32>
+  cake.return
+}
+
+// -----
+
+// One role stores to a plain buffer that another role reads, with no synchronization.
+cake.kernel @roles_unsynchronized(%out: !cake.tensor<[N], f32>)
+    attributes {target = "sm_90a", block = array<i64: 256>, symbols = ["N"],
+                grid = affine_map<()[n] -> (1)>} {
+  %one = arith.constant 1.0 : f32
+  %buf = cake.alloc_smem : !cake.smem<128xf32>
+  %tid = cake.thread_id x
+  cake.warp_roles {
+    cake.role "writer" warps [0, 4) {
+      // expected-note @+1 {{the write in role 'writer' (warps [0, 4)) is here}}
+      cake.store %one, %buf[%tid] : f32, !cake.smem<128xf32>
+    }
+    cake.role "reader" warps [4, 8) {
+      %c128 = arith.constant 128 : index
+      %i = arith.subi %tid, %c128 : index
+      // expected-error @+2 {{'cake.load' op [race.cross-role] expected synchronization between role 'writer' (warps [0, 4)) and role 'reader' (warps [4, 8)) on this shared memory: thread 128 reads element [0] here and thread 0 writes it, with no mbarrier arrival (or named barrier) after one access that the other role waits for before the other}}
+      // expected-note @+1 {{fix: after the write, arrive on an mbarrier (a TMA copy: complete on it) and wait on it in role 'reader' before this read; or pass the buffer through a cake.pipeline}}
+      %v = cake.load %buf[%i] : !cake.smem<128xf32> -> f32
+      cake.store %v, %out[%i] masked : f32, !cake.tensor<[N], f32>
+    }
+  }
+  cake.return
+}
+
+// -----
+
+// Valid: the writer arrives on an mbarrier after its stores, the reader waits on it first.
+cake.kernel @roles_mbarrier(%out: !cake.tensor<[N], f32>)
+    attributes {target = "sm_90a", block = array<i64: 256>, symbols = ["N"],
+                grid = affine_map<()[n] -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %one = arith.constant 1.0 : f32
+  %buf = cake.alloc_smem : !cake.smem<128xf32>
+  %bars = cake.mbarrier.alloc : !cake.mbarriers<1>
+  %tid = cake.thread_id x
+  %t0 = arith.cmpi eq, %tid, %c0 : index
+  scf.if %t0 {
+    cake.mbarrier.init %bars[%c0], count 128 : !cake.mbarriers<1>
+    cake.fence.mbarrier_init
+  }
+  cake.barrier
+  cake.warp_roles {
+    cake.role "writer" warps [0, 4) {
+      cake.store %one, %buf[%tid] : f32, !cake.smem<128xf32>
+      cake.mbarrier.arrive %bars[%c0] : !cake.mbarriers<1>
+    }
+    cake.role "reader" warps [4, 8) {
+      %c128 = arith.constant 128 : index
+      %i = arith.subi %tid, %c128 : index
+      cake.mbarrier.wait %bars[%c0], %c0 : !cake.mbarriers<1>
+      %v = cake.load %buf[%i] : !cake.smem<128xf32> -> f32
+      cake.store %v, %out[%i] masked : f32, !cake.tensor<[N], f32>
+    }
+  }
+  cake.return
+}
+
+// -----
+
+// Valid: a named barrier both roles reach, after the write and before the read.
+cake.kernel @roles_named_barrier(%out: !cake.tensor<[N], f32>)
+    attributes {target = "sm_90a", block = array<i64: 256>, symbols = ["N"],
+                grid = affine_map<()[n] -> (1)>} {
+  %one = arith.constant 1.0 : f32
+  %buf = cake.alloc_smem : !cake.smem<128xf32>
+  %tid = cake.thread_id x
+  cake.warp_roles {
+    cake.role "writer" warps [0, 4) {
+      cake.store %one, %buf[%tid] : f32, !cake.smem<128xf32>
+      cake.named_barrier 1, threads 256
+    }
+    cake.role "reader" warps [4, 8) {
+      %c128 = arith.constant 128 : index
+      %i = arith.subi %tid, %c128 : index
+      cake.named_barrier 1, threads 256
+      %v = cake.load %buf[%i] : !cake.smem<128xf32> -> f32
+      cake.store %v, %out[%i] masked : f32, !cake.tensor<[N], f32>
+    }
+  }
+  cake.return
+}
+
+// -----
+
+// A TMA copy completes on mbarrier 0, but the reader waits on mbarrier 1, which the producer
+// arrives on after issuing the copy: the arrival does not cover the asynchronous write.
+cake.kernel @tma_wrong_barrier(%x: !cake.tensor<[M, 32], f32> {cake.name = "x"},
+    %tx: !cake.tma<[M, 32], f32, box [16, 32]> {cake.name = "tx", cake.describes = "x"},
+    %out: !cake.tensor<[M], f32>)
+    attributes {target = "sm_90a", block = array<i64: 256>, symbols = ["M"],
+                grid = affine_map<()[m] -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %buf = cake.alloc_smem : !cake.smem<16x32xf32>
+  %bars = cake.mbarrier.alloc : !cake.mbarriers<2>
+  %tid = cake.thread_id x
+  %t0 = arith.cmpi eq, %tid, %c0 : index
+  scf.if %t0 {
+    cake.mbarrier.init %bars[%c0], count 1 : !cake.mbarriers<2>
+    cake.mbarrier.init %bars[%c1], count 1 : !cake.mbarriers<2>
+    cake.fence.mbarrier_init
+  }
+  cake.barrier
+  cake.warp_roles {
+    cake.role "producer" warps [0, 4) {
+      scf.if %t0 {
+        cake.mbarrier.arrive_expect_tx %bars[%c0], bytes 2048 : !cake.mbarriers<2>
+        // expected-note @+1 {{the write in role 'producer' (warps [0, 4)) is here}}
+        cake.tma.load %tx[%c0, %c0], %buf[], %bars[%c0]
+            : !cake.tma<[M, 32], f32, box [16, 32]>, !cake.smem<16x32xf32>, !cake.mbarriers<2>
+        cake.mbarrier.arrive %bars[%c1] : !cake.mbarriers<2>
+      }
+    }
+    cake.role "consumer" warps [4, 8) {
+      %lane = cake.lane_id
+      cake.mbarrier.wait %bars[%c1], %c0 : !cake.mbarriers<2>
+      // expected-error @+2 {{[race.cross-role] expected synchronization between role 'producer' (warps [0, 4)) and role 'consumer' (warps [4, 8)) on this shared memory: thread 128 reads element [0, 0] here and thread 0 writes it}}
+      // expected-note @+1 {{fix: after the write, arrive on an mbarrier}}
+      %v = cake.load %buf[%c0, %lane] : !cake.smem<16x32xf32> -> f32
+      cake.store %v, %out[%lane] masked : f32, !cake.tensor<[M], f32>
+    }
+  }
+  cake.return
+}
+
+// -----
+
+// Valid: the reader waits on the barrier the copy completes on.
+cake.kernel @tma_completion_barrier(%x: !cake.tensor<[M, 32], f32> {cake.name = "x"},
+    %tx: !cake.tma<[M, 32], f32, box [16, 32]> {cake.name = "tx", cake.describes = "x"},
+    %out: !cake.tensor<[M], f32>)
+    attributes {target = "sm_90a", block = array<i64: 256>, symbols = ["M"],
+                grid = affine_map<()[m] -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %buf = cake.alloc_smem : !cake.smem<16x32xf32>
+  %bars = cake.mbarrier.alloc : !cake.mbarriers<1>
+  %tid = cake.thread_id x
+  %t0 = arith.cmpi eq, %tid, %c0 : index
+  scf.if %t0 {
+    cake.mbarrier.init %bars[%c0], count 1 : !cake.mbarriers<1>
+    cake.fence.mbarrier_init
+  }
+  cake.barrier
+  cake.warp_roles {
+    cake.role "producer" warps [0, 4) {
+      scf.if %t0 {
+        cake.mbarrier.arrive_expect_tx %bars[%c0], bytes 2048 : !cake.mbarriers<1>
+        cake.tma.load %tx[%c0, %c0], %buf[], %bars[%c0]
+            : !cake.tma<[M, 32], f32, box [16, 32]>, !cake.smem<16x32xf32>, !cake.mbarriers<1>
+      }
+    }
+    cake.role "consumer" warps [4, 8) {
+      %lane = cake.lane_id
+      cake.mbarrier.wait %bars[%c0], %c0 : !cake.mbarriers<1>
+      %v = cake.load %buf[%c0, %lane] : !cake.smem<16x32xf32> -> f32
+      cake.store %v, %out[%lane] masked : f32, !cake.tensor<[M], f32>
+    }
+  }
+  cake.return
+}
+
+// -----
+
+// Every warp writes the same 32 elements.
+cake.kernel @same_elements_every_warp(%out: !cake.tensor<[N], f32>)
+    attributes {target = "sm_90a", block = array<i64: 128>, symbols = ["N"],
+                grid = affine_map<()[n] -> (1)>} {
+  %one = arith.constant 1.0 : f32
+  %buf = cake.alloc_smem : !cake.smem<32xf32>
+  %lane = cake.lane_id
+  // expected-error @+2 {{'cake.store' op [race.missing-barrier] expected a block barrier between this write of shared memory and the write by other threads: thread 32 (warp 1) writes element [0], which thread 0 (warp 0) writes at the same time, with no barrier in between}}
+  // expected-note @+1 {{fix: let one thread write each element (e.g. under a condition on the thread id)}}
+  cake.store %one, %buf[%lane] : f32, !cake.smem<32xf32>
+  cake.return
+}
