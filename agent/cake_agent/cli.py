@@ -1,27 +1,31 @@
-"""The one command line: ``cake evolve|db|report|batch-export|batch-ingest|calibrate`` (docs/Harness.md).
+"""The one command line: ``cake evolve|db|report|batch-export|batch-ingest|calibrate|learn|throughput|idioms``
+(docs/Harness.md).
 
 Exit codes: 0 done; 2 bad task file, arguments or configuration; 3 run aborted by its policy (LLM
 endpoint unreachable or answering garbage); 4 a tool binary is missing; 5 no GPU for the local
-backend (or a batch that ran without one); 6 the disk is full or the database unwritable.
+backend (or a batch that ran without one); 6 the disk is full or the database unwritable (one line
+naming the path; no traceback; committed records are intact and ``evolve --resume`` continues).
 """
 import argparse
-import errno
 import json
 import os
 import random
 import sqlite3
 import sys
 
-from . import backends, batch, feedback, learn, report, summary
+from . import backends, batch, disk, feedback, learn, report, summary
 from . import tactics as tactics_mod
 from .db import Database
-from .evolve import default_workdir, evolve
+from .evolve import default_cache_dir, default_workdir, evolve
 from .policies import PolicyAbort
 from .policies.llm import LLMConfigError, LLMPolicy
 from .policies.search import SearchPolicy
 from .progress import Progress
 from .task import TaskError, load_task
 from .tools import Toolchain, ToolMissing
+
+
+_AGENT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def _err(msg, code):
@@ -49,6 +53,9 @@ def parser():
     e.add_argument("--batch-dir", help="batch backend: export folder (default <workdir>/batch-gen<G>)")
     e.add_argument("--tactics", help="more tactics (JSON list; see docs/Harness.md), besides the built-in ones")
     e.add_argument("--no-builtin-tactics", action="store_true", help="do not use cake-opt's cake-tactic-* passes")
+    e.add_argument("--no-compile-cache", action="store_true",
+                   help="always compile (default: reuse the outputs of identical IR compiled by the same tools, "
+                        "kept in cake-agent-work/compile-cache beside the database)")
     e.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="parallel CPU evaluations")
     e.add_argument("--rng-seed", type=int, help="seed of the policy's random choices")
     e.add_argument("--iters", type=int, default=50, help="cake-run timed iterations")
@@ -84,7 +91,61 @@ def parser():
     lr.add_argument("--save", metavar="DIR", help="save accepted rules and their lit tests here "
                     "(e.g. test/Verify/learned)")
     lr.add_argument("--workdir", help="scratch folder for proposed rules (default: a temporary one)")
+    t = sub.add_parser("throughput", help="measure the harness's verify/cost/compile rates on this machine")
+    t.add_argument("--task", default=os.path.join(_AGENT, "tasks", "gemm.json"),
+                   help="task whose candidates are generated (default agent/tasks/gemm.json)")
+    t.add_argument("--n", type=int, default=32, help="distinct candidates to generate (default 32)")
+    t.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="parallel evaluations (default: all cores)")
+    t.add_argument("--bin", help="folder of cake-opt, cake-translate (default build/bin)")
+    t.add_argument("--examples", default="hopper_gemm,hopper_gemm_bf16,hopper_gemm_rs,ampere_gemm,gemm",
+                   help="examples/*.mlir whose IR->cubin latency is measured ('' for none)")
+    t.add_argument("--repeat", type=int, default=7, help="compiles of each example (median)")
+    t.add_argument("--no-profile", action="store_true", help="skip the per-stage split of the examples' compile")
+    t.add_argument("--no-evolve", action="store_true", help="skip the end-to-end evolve measurement")
+    t.add_argument("--rng-seed", type=int, default=1)
+    t.add_argument("--workdir", help="scratch folder (default: a temporary one, removed afterwards)")
+    t.add_argument("--json", action="store_true", help="print the figures as JSON")
+    m = sub.add_parser("idioms", help="mine passing candidates' IR for frequent op sequences (new primitives?)")
+    _common(m)
+    m.add_argument("--run", type=int, help="only this run (default: every run)")
+    m.add_argument("--task", help="only runs of this task")
+    m.add_argument("--min-support", type=int, default=3, help="least number of distinct candidates (default 3)")
+    m.add_argument("--min-len", type=int, default=2, help="shortest sequence (default 2)")
+    m.add_argument("--max-len", type=int, default=5, help="longest sequence (default 5)")
+    m.add_argument("--dialects", default="cake",
+                   help="ops of these dialects form the sequences, comma-separated ('*': every dialect; default cake)")
+    m.add_argument("--types", action="store_true", help="also match the ops' types (numbers abstracted)")
+    m.add_argument("--connected", action="store_true", help="only sequences whose every op uses an earlier one's result")
+    m.add_argument("--all", action="store_true", help="keep sequences contained in a longer one of equal support")
+    m.add_argument("--top", type=int, default=20, help="how many to print (default 20; --json prints all)")
+    m.add_argument("--json", action="store_true", help="print JSON")
     return ap
+
+
+def _one_line(text):
+    return " ".join(str(text).split())
+
+
+def _write(path, text):
+    """Writes a file; an error names the path (a full disk is reported as such, exit 6)."""
+    try:
+        with open(path, "w") as f:
+            f.write(text)
+    except OSError as e:
+        if e.filename is None:
+            e.filename = path
+        raise
+
+
+def _disk_message(e, db_path):
+    """One line for a full disk or an unwritable database, naming the path."""
+    if isinstance(e, disk.DiskFull):
+        return _one_line(f"disk full: cannot write {e.path}: {e.reason}")
+    if isinstance(e, sqlite3.Error):
+        what = "disk full" if disk.is_disk_error(e) else "database unwritable"
+        return _one_line(f"{what}: cannot write the database {os.path.abspath(db_path)}: {disk.describe_sqlite(e)}")
+    what = "disk full" if e.errno in disk.DISK_ERRNOS else "not writable"
+    return _one_line(f"{what}: cannot write {e.filename or '?'}: {e.strerror or e}")
 
 
 def main(argv=None):
@@ -94,18 +155,19 @@ def main(argv=None):
         return calibrate.main(argv[1:])
     args = parser().parse_args(argv)
     try:
-        if args.cmd != "evolve" and not os.path.exists(args.db):
+        if args.cmd not in ("evolve", "throughput") and not os.path.exists(args.db):
             return _err(f"no database at {args.db}", 2)
         return {"evolve": cmd_evolve, "db": cmd_db, "report": cmd_report, "batch-export": cmd_batch_export,
-                "batch-ingest": cmd_batch_ingest, "learn": cmd_learn}[args.cmd](args)
+                "batch-ingest": cmd_batch_ingest, "learn": cmd_learn, "throughput": cmd_throughput,
+                "idioms": cmd_idioms}[args.cmd](args)
     except TaskError as e:
         return _err(str(e), 2)
     except ToolMissing as e:
         return _err(str(e), 4)
-    except (sqlite3.OperationalError, OSError) as e:
-        if isinstance(e, OSError) and e.errno not in (errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EACCES):
+    except (disk.DiskFull, sqlite3.Error, OSError) as e:
+        if isinstance(e, OSError) and e.errno not in disk.DISK_ERRNOS | disk.UNWRITABLE_ERRNOS:
             raise
-        return _err(f"cannot write ({e}); committed records are intact, the run can be resumed", 6)
+        return _err(_disk_message(e, getattr(args, "db", "?")) + "; committed records are intact", 6)
 
 
 def _open_run(args, db):
@@ -169,7 +231,8 @@ def cmd_evolve(args):
     progress = None if args.quiet else Progress(budget, measures=backend.measures)
     on_record = (lambda cid, ev: print(f"recorded {cid}", flush=True)) if args.print_records else None
     try:
-        result = evolve(db, run_id, task, tools, backend, policy, workdir, budget, args.jobs, progress, on_record)
+        result = evolve(db, run_id, task, tools, backend, policy, workdir, budget, args.jobs, progress, on_record,
+                        cache_dir=None if args.no_compile_cache else default_cache_dir(args.db))
     except PolicyAbort as e:
         db.set_run_status(run_id, "aborted", str(e))
         return _err(f"run {run_id} aborted: {e}", 3)
@@ -179,6 +242,16 @@ def cmd_evolve(args):
     except KeyboardInterrupt:
         db.set_run_status(run_id, "interrupted")
         return _err(f"interrupted; continue with: cake evolve --db {args.db} --resume {run_id}", 130)
+    except (disk.DiskFull, sqlite3.Error, OSError) as e:
+        if isinstance(e, OSError) and e.errno not in disk.DISK_ERRNOS | disk.UNWRITABLE_ERRNOS:
+            raise
+        msg = _disk_message(e, args.db)
+        try:  # where the database itself is full this fails too; the run then shows 'running'
+            db.set_run_status(run_id, "interrupted", msg[:300])
+        except sqlite3.Error:
+            pass
+        return _err(f"{msg}; run {run_id} stopped, committed records are intact; when there is space again: "
+                    f"cake evolve --db {args.db} --resume {run_id}", 6)
     finally:
         if progress:
             progress.close()
@@ -259,8 +332,7 @@ def cmd_report(args):
     db = Database(args.db)
     run_id = _last_run_id(db, args.run)
     out = args.output or f"report-run{run_id}.html"
-    with open(out, "w") as f:
-        f.write(report.render(db, run_id))
+    _write(out, report.render(db, run_id))
     print(summary.text(db, run_id))
     print(f"wrote {out}")
     return 0
@@ -314,4 +386,22 @@ def cmd_learn(args):
             if args.save:
                 print(f"  saved {learn.save(p, db, args.save)}")
     print(f"{accepted} rule(s) accepted of {len(props)} proposals; rule files in {args.save or work}")
+    return 0
+
+
+def cmd_throughput(args):
+    from . import throughput
+    return throughput.main(args)
+
+
+def cmd_idioms(args):
+    from . import idioms
+    db = Database(args.db)
+    found, scope = idioms.mine(db, run=args.run, task=args.task, min_support=args.min_support,
+                               min_len=args.min_len, max_len=args.max_len, dialects=args.dialects,
+                               types=args.types, connected=args.connected, closed=not args.all)
+    if args.json:
+        print(json.dumps({"scope": scope, "idioms": [i.as_dict() for i in found]}, indent=1))
+    else:
+        print(idioms.text(found, scope, args.top))
     return 0

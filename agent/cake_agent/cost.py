@@ -6,11 +6,18 @@ or stderr, optionally ``{"kernels": [...]}``) is stored whole, and ``predicted_m
 first of ``predicted_time_ms``, ``predicted_ms``, ``time_ms`` or ``predicted_time_s`` x 1e3.
 ``CAKE_COST_ARGS`` gives the arguments (split like a shell line); ``{sizes}`` in it becomes the
 shape as ``M=..,N=..``. docs/CostModel.md describes the report.
+
+Without ``CAKE_COST_ARGS``, all shapes are costed by one cake-opt process: the pass flag once per
+shape (``--cake-print-cost=sizes=S1 json=- --cake-print-cost=sizes=S2 json=- ...``), which prints one
+JSON report per shape on stdout, in order. That parses and verifies the candidate once instead of
+once per shape (the reports are the same as from separate runs).
 """
 import json
 import os
 import shlex
+import time
 
+from . import disk
 from .tools import run_step
 
 UNAVAILABLE = {"status": "unavailable", "predicted_ms": None, "report": None}
@@ -38,25 +45,83 @@ def predicted_ms(report):
     return None
 
 
-def cost(toolchain, ir_path, shapes, timeout):
-    """Cost of one candidate over the task's shapes: a dict {status, predicted_ms, report[, detail]}.
+def _documents(text):
+    """The JSON objects printed one after another in ``text`` (anything else between them skipped)."""
+    dec, docs, i = json.JSONDecoder(), [], 0
+    while True:
+        i = text.find("{", i)
+        if i < 0:
+            return docs
+        try:
+            doc, end = dec.raw_decode(text, i)
+        except json.JSONDecodeError:
+            i += 1
+            continue
+        if isinstance(doc, dict):
+            docs.append(doc)
+        i = end
+
+
+def _sizes(shape):
+    return ",".join(f"{k}={v}" for k, v in shape.items())
+
+
+def _summary(reports):
+    preds = [predicted_ms(r) for r in reports]
+    pred = sorted(preds)[len(preds) // 2] if preds and None not in preds else None
+    return {"status": "ok", "predicted_ms": pred, "report": reports}
+
+
+def cost(toolchain, ir_path, shapes, timeout, run_dir=None):
+    """Cost of one candidate over the task's shapes: a dict {status, predicted_ms, report, seconds[,
+    class, detail]}.
 
     ``predicted_ms`` is the median over shapes of the per-shape prediction (None if any is missing).
+    ``run_dir``: where the tool runs (a disk-full failure names it); ``seconds``: wall time.
     """
     if not toolchain.features()["cost_report"]:
         return dict(UNAVAILABLE)
+    start = time.monotonic()
+    if "CAKE_COST_ARGS" in os.environ or len(shapes) < 2:
+        out = _cost_per_shape(toolchain, ir_path, shapes, timeout, run_dir)
+    else:
+        out = _cost_one_process(toolchain, ir_path, shapes, timeout, run_dir)
+    out["seconds"] = round(time.monotonic() - start, 4)
+    return out
+
+
+def _cost_one_process(toolchain, ir_path, shapes, timeout, run_dir):
+    """Every shape in one cake-opt: one pass instance per shape, one report per shape on stdout."""
+    flags = [f"{toolchain.COST_FLAG}=sizes={_sizes(s)} json=-" for s in shapes]
+    argv = [toolchain.path("cake-opt"), ir_path] + flags + ["-o", os.devnull]
+    res = run_step("cost", argv, timeout * len(shapes))
+    disk.check_step(res, run_dir or os.path.dirname(ir_path))
+    reports = _documents(res.stdout) if res.ok else []
+    if len(reports) != len(shapes):
+        return {"status": "error", "predicted_ms": None, "report": None,
+                "class": res.failure_class or "cost_unparsed",
+                "detail": res.detail() if not res.ok else f"{len(reports)} reports for {len(shapes)} shapes"}
+    for shape, report in zip(shapes, reports):  # in order: each report says which sizes it is for
+        body = report["kernels"][0] if isinstance(report.get("kernels"), list) and report["kernels"] else report
+        got = body.get("sizes")
+        if isinstance(got, dict) and {k: got.get(k) for k in shape} != dict(shape):
+            return {"status": "error", "predicted_ms": None, "report": None, "class": "cost_unparsed",
+                    "detail": f"report for sizes {got} where {shape} was asked"}
+    return _summary(reports)
+
+
+def _cost_per_shape(toolchain, ir_path, shapes, timeout, run_dir):
     # One argument: the pass's options, the report as JSON on stdout (remarks go to stderr).
     template = os.environ.get("CAKE_COST_ARGS", "'" + toolchain.COST_FLAG + "=sizes={sizes} json=-'")
-    reports, preds = [], []
+    reports = []
     for shape in shapes:
-        sizes = ",".join(f"{k}={v}" for k, v in shape.items())
-        argv = [toolchain.path("cake-opt"), ir_path] + shlex.split(template.format(sizes=sizes)) + ["-o", os.devnull]
+        argv = [toolchain.path("cake-opt"), ir_path] + shlex.split(template.format(sizes=_sizes(shape))) + [
+            "-o", os.devnull]
         res = run_step("cost", argv, timeout)
+        disk.check_step(res, run_dir or os.path.dirname(ir_path))
         report = _extract(res.stdout) or _extract(res.stderr) if res.ok else None
         if report is None:
             return {"status": "error", "predicted_ms": None, "report": None,
                     "class": res.failure_class or "cost_unparsed", "detail": res.detail()}
         reports.append(report)
-        preds.append(predicted_ms(report))
-    pred = sorted(preds)[len(preds) // 2] if preds and None not in preds else None
-    return {"status": "ok", "predicted_ms": pred, "report": reports}
+    return _summary(reports)

@@ -2,7 +2,9 @@
 
 A candidate and everything about it (diagnostics, cost report, compile facts, measurements, failure)
 are written in a single transaction after its evaluation ends, with ``synchronous=FULL``; so a kill -9
-at any moment leaves either the whole record or none of it, and committed records survive.
+at any moment leaves either the whole record or none of it, and committed records survive. The same
+holds when the disk fills: the write fails with SQLITE_FULL or SQLITE_IOERR, SQLite rolls the
+transaction back, and the error propagates (the command line reports it, disk.py, with exit 6).
 """
 import json
 import platform
@@ -203,5 +205,21 @@ class _Tx:
         return self.conn
 
     def __exit__(self, exc_type, exc, tb):
-        self.conn.execute("COMMIT" if exc_type is None else "ROLLBACK")
+        if exc_type is None:
+            try:
+                self.conn.execute("COMMIT")
+            except sqlite3.Error:
+                self._rollback()  # e.g. the disk filled during the commit: nothing of it is kept
+                raise
+        else:
+            self._rollback()
         return False
+
+    def _rollback(self):
+        """Rolls back what is open; SQLite has already rolled back after a failed write (SQLITE_FULL,
+        SQLITE_IOERR), and an error here must not hide the one that got us here."""
+        if self.conn.in_transaction:
+            try:
+                self.conn.execute("ROLLBACK")
+            except sqlite3.Error:
+                pass

@@ -4,6 +4,12 @@ Budgets (task ``budget``, overridable on the command line) are counted from the 
 ``--resume`` continues where a run stopped: ``candidates`` (evaluated candidates), ``gpu_evals``
 (candidates sent to a GPU), ``wall_s`` (this invocation's wall time). Every finished candidate is
 committed before the next is reported; ``on_record(cid, ev)`` is called after each commit.
+
+A generation's candidates are verified, costed and compiled by ``jobs`` threads, each running the
+tools as subprocesses (so up to ``jobs`` cake-opt / cake-translate / ptxas processes at once); the
+main thread measures (one GPU job at a time) and records in the order evaluations finish. When
+anything raises (a full disk: disk.DiskFull; an interrupt), evaluations not yet started are
+cancelled and the exception propagates; what was committed stays.
 """
 import concurrent.futures
 import os
@@ -23,54 +29,66 @@ def _count(db, run_id, where):
 
 
 def evolve(db, run_id, task, toolchain, backend, policy, workdir, budget, jobs=2, progress=None,
-           on_record=None, batch_dir=None):
+           on_record=None, batch_dir=None, cache_dir=None):
     """Runs generations until a budget is spent, the space is exhausted or (batch) a GPU is needed."""
+    pool = concurrent.futures.ThreadPoolExecutor(max_workers=max(1, jobs))
+    try:
+        return _generations(db, run_id, task, toolchain, backend, policy, budget, progress, on_record, pool,
+                            Evaluator(task, toolchain, workdir, cache_dir))
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _generations(db, run_id, task, toolchain, backend, policy, budget, progress, on_record, pool, evaluator):
     start = time.monotonic()
-    evaluator = Evaluator(task, toolchain, workdir)
     recorded = 0
-    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        while True:
-            n_cand = _count(db, run_id, "1")
-            n_gpu = _count(db, run_id, "status IN ('measured','pending_gpu') OR (status='failed' AND "
-                           "id IN (SELECT candidate_id FROM measurements))")
-            if _count(db, run_id, "status='pending_gpu'"):
-                return RunResult(run_id, "waiting_gpu", recorded)
-            if n_cand >= budget["candidates"]:
-                return RunResult(run_id, "budget_candidates", recorded)
-            if backend.measures and n_gpu >= budget["gpu_evals"]:
-                return RunResult(run_id, "budget_gpu_evals", recorded)
-            if time.monotonic() - start >= budget["wall_s"]:
-                return RunResult(run_id, "budget_wall_s", recorded)
-            members = population.load(db, run_id)
-            generation = max((m.generation for m in members), default=-1) + 1
-            want = min(int(budget["generation"]), budget["candidates"] - n_cand)
-            if backend.measures:
-                want = min(want, budget["gpu_evals"] - n_gpu)
-            proposals = policy.propose(members, want)  # PolicyAbort propagates: the caller stops the run
-            hashes = {r["ir_hash"] for r in db.q("SELECT ir_hash FROM candidates WHERE run_id=?", (run_id,))}
-            fresh = []
-            for p in proposals:
-                h = ir_hash(p.ir)
-                if h not in hashes:
-                    hashes.add(h)
-                    fresh.append(p)
-            if not fresh:
-                return RunResult(run_id, "exhausted", recorded)
-            futures = {pool.submit(evaluator.prepare, p.ir): p for p in fresh}
-            for fut in concurrent.futures.as_completed(futures):
-                prop = futures[fut]
-                ev = fut.result()
-                backend.measure(task, toolchain, ev)  # GPU work stays in this thread: one at a time
-                cid = db.record(run_id, generation, ev, prop, backend.name)
-                recorded += 1
-                if on_record:
-                    on_record(cid, ev)
-                if progress:
-                    progress.update(db, run_id, generation)
-            learn.refresh_tactic_stats(db)  # what the tactics achieved, for this run and later ones
-            if backend.name == "batch":
-                return RunResult(run_id, "waiting_gpu", recorded)
+    while True:
+        n_cand = _count(db, run_id, "1")
+        n_gpu = _count(db, run_id, "status IN ('measured','pending_gpu') OR (status='failed' AND "
+                       "id IN (SELECT candidate_id FROM measurements))")
+        if _count(db, run_id, "status='pending_gpu'"):
+            return RunResult(run_id, "waiting_gpu", recorded)
+        if n_cand >= budget["candidates"]:
+            return RunResult(run_id, "budget_candidates", recorded)
+        if backend.measures and n_gpu >= budget["gpu_evals"]:
+            return RunResult(run_id, "budget_gpu_evals", recorded)
+        if time.monotonic() - start >= budget["wall_s"]:
+            return RunResult(run_id, "budget_wall_s", recorded)
+        members = population.load(db, run_id)
+        generation = max((m.generation for m in members), default=-1) + 1
+        want = min(int(budget["generation"]), budget["candidates"] - n_cand)
+        if backend.measures:
+            want = min(want, budget["gpu_evals"] - n_gpu)
+        proposals = policy.propose(members, want)  # PolicyAbort propagates: the caller stops the run
+        hashes = {r["ir_hash"] for r in db.q("SELECT ir_hash FROM candidates WHERE run_id=?", (run_id,))}
+        fresh = []
+        for p in proposals:
+            h = ir_hash(p.ir)
+            if h not in hashes:
+                hashes.add(h)
+                fresh.append(p)
+        if not fresh:
+            return RunResult(run_id, "exhausted", recorded)
+        futures = {pool.submit(evaluator.prepare, p.ir): p for p in fresh}
+        for fut in concurrent.futures.as_completed(futures):
+            prop = futures[fut]
+            ev = fut.result()
+            backend.measure(task, toolchain, ev)  # GPU work stays in this thread: one at a time
+            cid = db.record(run_id, generation, ev, prop, backend.name)
+            recorded += 1
+            if on_record:
+                on_record(cid, ev)
+            if progress:
+                progress.update(db, run_id, generation)
+        learn.refresh_tactic_stats(db)  # what the tactics achieved, for this run and later ones
+        if backend.name == "batch":
+            return RunResult(run_id, "waiting_gpu", recorded)
 
 
 def default_workdir(db_path, run_id):
     return os.path.join(os.path.dirname(os.path.abspath(db_path)), "cake-agent-work", f"run{run_id}")
+
+
+def default_cache_dir(db_path):
+    """The compile cache shared by every run of a database (evaluator.CompileCache)."""
+    return os.path.join(os.path.dirname(os.path.abspath(db_path)), "cake-agent-work", "compile-cache")

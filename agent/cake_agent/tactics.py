@@ -12,13 +12,47 @@ tasks of the class (or of any class, for a new one) is tried first.
 
 ``requires_ops`` / ``forbids_ops`` are the precondition, checked on the IR text before cake-opt runs; a
 pass may also decline by failing or by leaving the IR unchanged, and the tactic then does not apply.
+
+``apply`` remembers its answers (per cake-opt, pipeline and IR hash; the last 512, timeouts not kept),
+and the input as cake-opt prints it (compared with each tactic's output): the search asks again and
+again whether a tactic applies to the same parent, and each answer costs two cake-opt processes.
 """
+import collections
+import hashlib
 import json
 import os
 import re
 import tempfile
+import threading
 
 from .tools import run_step
+
+
+_MEMO, _MEMO_MAX, _MEMO_LOCK = collections.OrderedDict(), 512, threading.Lock()
+
+
+def forget():
+    """Drops the remembered answers of ``Tactic.apply``."""
+    with _MEMO_LOCK:
+        _MEMO.clear()
+
+
+def _printed(toolchain, ir, path, timeout):
+    """``ir`` as cake-opt prints it (None if it cannot), remembered: every tactic tried on the same
+    parent compares its output with this."""
+    key = (toolchain.path("cake-opt"), "print", hashlib.sha256(ir.encode()).hexdigest())
+    with _MEMO_LOCK:
+        if key in _MEMO:
+            _MEMO.move_to_end(key)
+            return _MEMO[key]
+    res = run_step("tactic", [toolchain.path("cake-opt"), path], timeout)
+    out = res.stdout if res.ok else None
+    if res.status != "timeout":
+        with _MEMO_LOCK:
+            _MEMO[key] = out
+            while len(_MEMO) > _MEMO_MAX:
+                _MEMO.popitem(last=False)
+    return out
 
 
 class Tactic:
@@ -35,9 +69,23 @@ class Tactic:
         return all(o in ops for o in self.requires_ops) and not any(o in ops for o in self.forbids_ops)
 
     def apply(self, toolchain, ir, timeout=60):
-        """The rewritten IR, or (None, reason) when the precondition, the pass or a no-op says no."""
+        """(The rewritten IR, None), or (None, reason) when the precondition, the pass or a no-op says no."""
         if not self.precondition(ir):
             return None, "precondition false"
+        key = (toolchain.path("cake-opt"), self.pipeline, hashlib.sha256(ir.encode()).hexdigest())
+        with _MEMO_LOCK:
+            if key in _MEMO:
+                _MEMO.move_to_end(key)
+                return _MEMO[key]
+        out = self._apply(toolchain, ir, timeout)
+        if not (out[1] or "").startswith("tactic_timeout"):
+            with _MEMO_LOCK:
+                _MEMO[key] = out
+                while len(_MEMO) > _MEMO_MAX:
+                    _MEMO.popitem(last=False)
+        return out
+
+    def _apply(self, toolchain, ir, timeout):
         with tempfile.TemporaryDirectory() as d:
             src = os.path.join(d, "in.mlir")
             with open(src, "w") as f:
@@ -49,8 +97,8 @@ class Tactic:
             if res.stdout.strip() == ir.strip():
                 return None, "no change"
             # cake-opt prints its own form: compare with the input as cake-opt prints it.
-            same = run_step("tactic", [toolchain.path("cake-opt"), src], timeout)
-        if same.ok and same.stdout.strip() == res.stdout.strip():
+            same = _printed(toolchain, ir, src, timeout)
+        if same is not None and same.strip() == res.stdout.strip():
             return None, "no change"
         return res.stdout, None
 
