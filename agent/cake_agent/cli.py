@@ -53,6 +53,9 @@ def parser():
     e.add_argument("--batch-dir", help="batch backend: export folder (default <workdir>/batch-gen<G>)")
     e.add_argument("--tactics", help="more tactics (JSON list; see docs/Harness.md), besides the built-in ones")
     e.add_argument("--no-builtin-tactics", action="store_true", help="do not use cake-opt's cake-tactic-* passes")
+    e.add_argument("--rules", help="rule files (rules as data; comma-separated) the verify step loads besides "
+                                   "the shipped rules/ (e.g. learned ones: cake learn rules --save DIR); "
+                                   "'none' loads no rule file")
     e.add_argument("--no-compile-cache", action="store_true",
                    help="always compile (default: reuse the outputs of identical IR compiled by the same tools, "
                         "kept in cake-agent-work/compile-cache beside the database)")
@@ -195,21 +198,35 @@ def cmd_evolve(args):
     run, task = _open_run(args, db)
     tools = Toolchain(args.bin, args.refs)
     tools.require("cake-opt", "cake-translate")
+    config_before = json.loads(run["config"] or "{}") if run else {}
+    rules = args.rules if args.rules is not None else config_before.get("rules")
+    if rules == "none":
+        tools.rules = []
+    elif rules:
+        extra = [r for r in rules.split(",") if r]
+        missing = [r for r in extra if not os.path.isfile(r)]
+        if missing:
+            raise TaskError(f"--rules: no such file: {', '.join(missing)}")
+        tools.rules += [os.path.abspath(r) for r in extra]
     name = run["backend"] if run else args.backend
     if name == "auto":
         name = "local" if backends.gpu_present() else "model-only"
     if name in ("local", "batch"):
         tools.require("cake-run")
     backend = backends.make(name, args.iters)
-    budget = dict(task.budget)
+    # A resumed run keeps the budget it was started with (overrides given now win).
+    budget = dict(task.budget, **config_before.get("budget", {}))
     for k in ("candidates", "gpu_evals", "wall_s", "generation"):
         if getattr(args, k) is not None:
             budget[k] = getattr(args, k)
-    config = {"budget": budget, "jobs": args.jobs, "rng_seed": args.rng_seed, "tactics": args.tactics}
+    config = {"budget": budget, "jobs": args.jobs, "rng_seed": args.rng_seed, "tactics": args.tactics,
+              "rules": rules}
     policy_name = run["policy"] if run else args.policy
     run_id = run["id"] if run else db.new_run(task, name, policy_name, config)
     if run:
         db.set_run_status(run_id, "running")
+        with db.tx() as c:  # what this session runs under, for the next --resume
+            c.execute("UPDATE runs SET config=? WHERE id=?", (json.dumps(config), run_id))
     rng = random.Random(args.rng_seed)
     tacs = [] if args.no_builtin_tactics else tactics_mod.builtin(tools)
     tacs += tactics_mod.load(args.tactics) if args.tactics else []

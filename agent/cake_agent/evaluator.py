@@ -105,11 +105,18 @@ class Evaluator:
         return res
 
     def _verify(self, ev):
-        json_mode = self.tools.features()["diagnostics_json"]
+        features = self.tools.features()
+        json_mode = features["diagnostics_json"]
         argv = [self.tools.path("cake-opt"), ev.ir_path, "-o", os.devnull,
                 "--mlir-print-op-on-diagnostic=false"]
         if json_mode:
             argv.append(self.tools.DIAG_FLAG)
+        # Not just the op verifiers: the whole schedule verifier, with the shipped and learned
+        # rules, so that what it can prove wrong never reaches the GPU.
+        if features.get("load_rules") and self.tools.rules:
+            argv.append("--cake-load-rules=" + ",".join(self.tools.rules))
+        if features.get("schedule_verify"):
+            argv.append("--cake-verify")
         res = self._step(ev, run_step("verify", argv, self.task.timeouts["verify"]))
         ev.diagnostics = diagnostics.parse(res.stdout, res.stderr, json_mode)
         if not res.ok:

@@ -81,6 +81,10 @@ class Toolchain:
         self.bin_dir = os.path.abspath(bin_dir or os.path.join(build, "bin"))
         self.refs_dir = os.path.abspath(refs_dir or os.path.join(build, "examples", "ref"))
         self._features = None
+        # Rules-as-data files the verify step loads (--cake-load-rules): the shipped rules/ by default.
+        shipped = os.path.join(root, "rules")
+        self.rules = sorted(os.path.join(shipped, f) for f in os.listdir(shipped)
+                            if f.endswith((".mlir", ".pdl"))) if os.path.isdir(shipped) else []
 
     def path(self, tool):
         """Absolute path of a tool (it may not exist; run_step then reports ``missing``)."""
@@ -100,6 +104,9 @@ class Toolchain:
             text = res.stdout if res.ok else ""
             self._features = {
                 "diagnostics_json": self.DIAG_FLAG.split("=")[0] in text,
+                # The schedule verifier (every cake-verify-* pass) and rules as data.
+                "schedule_verify": "--cake-verify " in text or "--cake-verify\n" in text,
+                "load_rules": "--cake-load-rules" in text,
                 "cost_report": self.COST_FLAG in text,
             }
         return self._features

@@ -42,6 +42,35 @@ class EvaluatorTest(util.TempDir):
         self.assertEqual(ir.splitlines()[d["line"] - 1].strip()[:14], "%a = cake.load")
         self.assertIn("got 32 bytes", ev.failure["detail"])
 
+    def test_schedule_verifier_runs_before_the_gpu(self):
+        # The tiled loop's second barrier removed: the op verifiers accept it, cake-verify does not.
+        t = task("gemm")
+        ir = t.instantiate(t.start_genome())
+        last = ir.rindex("    cake.barrier\n")
+        racy = ir[:last] + ir[last + len("    cake.barrier\n"):]
+        ev = self.evaluator(t).prepare(racy)
+        self.assertEqual((ev.status, ev.failure["class"]), ("failed", "verify_error"))
+        self.assertIn("race.missing-barrier", [d["rule"] for d in ev.diagnostics])
+
+    def test_rules_as_data_run_in_the_verify_step(self):
+        # A rule file that flags every cake.barrier: the seed now fails with that rule's id.
+        rule = self.write("no-barrier.mlir", """pdl.pattern @no_barrier : benefit(1) {
+  %root = pdl.operation "cake.barrier"
+  pdl.rewrite %root {
+    %rule = pdl.attribute = "rule.no-barrier"
+    %message = pdl.attribute = "no barriers here"
+    %hint = pdl.attribute = "remove it"
+    pdl.apply_native_rewrite "cakeReport"(%root, %rule, %message, %hint : !pdl.operation, !pdl.attribute, !pdl.attribute, !pdl.attribute)
+  }
+}
+""")
+        t = task("gemm")
+        tools = Toolchain(util.BIN, util.REFS)
+        tools.rules.append(rule)
+        ev = Evaluator(t, tools, os.path.join(self.tmp, "work")).prepare(t.instantiate(t.start_genome()))
+        self.assertEqual(ev.failure["class"], "verify_error")
+        self.assertIn("rule.no-barrier", [d["rule"] for d in ev.diagnostics])
+
     def test_manifest_constraint_against_task_shapes(self):
         t = task("softmax")
         t.shapes.append({"M": 3, "N": 10})  # N % 4 != 0: the VEC=4 kernel cannot run it

@@ -1,4 +1,5 @@
 """End to end: model-only evolution, --resume, cake db / report, bad environments, kill -9."""
+import json
 import os
 import random
 import signal
@@ -43,6 +44,11 @@ class EvolveTest(util.TempDir):
         self.assertEqual(rc, 0, err)
         rows = db.candidates(1)
         self.assertEqual((len(rows), len({r["ir_hash"] for r in rows})), (9, 9))
+        # A later --resume without budget flags keeps the run's budget (9), not the task's.
+        rc, out, err = util.run_cli("evolve", "--db", self.db, "--resume", "--bin", util.BIN, "--quiet")
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(len(db.candidates(1)), 9)
+        self.assertEqual(json.loads(db.run(1)["config"])["budget"]["candidates"], 9)
         self.assertEqual(max(r["generation"] for r in rows), 2)
         self.assertEqual(db.q("SELECT COUNT(*) FROM runs")[0][0], 1)
         # cake db and cake report.
