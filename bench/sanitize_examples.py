@@ -19,10 +19,10 @@ import sys
 TOOLS = ["memcheck", "racecheck", "synccheck"]
 
 
-def run(cmd, timeout):
+def run(cmd, timeout, stdout_only=False):
     try:
         p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
-        return p.returncode, p.stdout + p.stderr
+        return p.returncode, p.stdout if stdout_only else p.stdout + p.stderr
     except subprocess.TimeoutExpired as e:
         return "timeout", (e.stdout or b"").decode(errors="replace") if isinstance(e.stdout, bytes) else str(e.stdout or "")
 
@@ -45,15 +45,22 @@ def main():
                 "--sizes", item["sizes"], "--no-time", "--timeout", "10"]
         if item.get("ref"):
             base += ["--ref", os.path.join(args.kernels, item["ref"]), "--rtol", str(item.get("rtol", 1e-4))]
-        rc, out = run(base, args.timeout)
+        if item.get("ref_entry"):
+            base += ["--ref-entry", item["ref_entry"]]
+        # The record is cake-run's last stdout line (stderr may carry a hang report's text).
+        rc, out = run(base, args.timeout, stdout_only=True)
+        record = {}
         try:
-            status = json.loads(out.strip().splitlines()[-1])["status"] if rc != "timeout" else "timeout"
+            record = json.loads(out.strip().splitlines()[-1]) if rc != "timeout" else {}
+            status = record["status"] if rc != "timeout" else "timeout"
         except (json.JSONDecodeError, IndexError, KeyError):
             status = f"rc {rc}"
         verdicts = {}
         # A hang needs no sanitizer to be seen; mutants get racecheck only (time budget).
+        # memcheck for address rules (cp.async alignment), racecheck for the rest.
         tools = [] if status == "timeout" or args.no_sanitizer else \
-            TOOLS if item["static"] == "accepted" else ["racecheck"]
+            TOOLS if item["static"] == "accepted" else \
+            ["memcheck"] if item["static"].startswith("async.cp-async") else ["racecheck"]
         for tool in tools:
             # The worker process is where the kernel runs: sanitize child processes too.
             rc, out = run(["compute-sanitizer", "--tool", tool, "--target-processes", "all",
@@ -67,9 +74,12 @@ def main():
             else:
                 verdicts[tool] = f"rc {rc}"
         rows.append({"name": item["name"], "static": item["static"], "run": status,
+                     "error": (record.get("error") or "")[:300], "hang": record.get("hang"),
                      "sanitizer": verdicts})
         print(f"{item['name']:<44} {item['static']:<26} {status:<14} " +
               " ".join(f"{verdicts.get(t, '-'):<10}" for t in TOOLS), flush=True)
+        if record.get("error"):
+            print(f"    {record['error'][:200]}", flush=True)
     if args.json:
         json.dump(rows, open(args.json, "w"), indent=1)
 

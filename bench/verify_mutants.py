@@ -388,11 +388,17 @@ def fam_participation(base, text):
         close = re.compile(rf"^{m.group(1)}\}}\n", re.M).search(text, m.end())
         roles.append((m.start(), close.start() if close else len(text),
                       (int(m.group(3)) - int(m.group(2))) * 32, m.end(), m.group(1) + "  "))
-    for i, m in enumerate(line_sites(text, r"^(\s*)scf\.if %\w+ \{\n")):
+    for i, m in enumerate(line_sites(text, r"^(\s*)scf\.if (%\w+) \{\n")):
         count = next((n for s, e, n, _, _ in roles if s < m.start() < e), threads)
+        # Under a lane-dependent condition (elect, a lane, one thread) only part of a warp
+        # arrives: bar.sync is .aligned, so that is roles.partial-warp (the hardware counts whole
+        # warps; the barrier may still complete, as it does on the H200). Under a warp-dependent
+        # one, whole warps stay away: deadlock.branch-participation.
+        cond = re.search(rf"^\s*{re.escape(m.group(2))} = (.*)$", text, re.M)
+        lane_level = cond and re.search(r"cake\.elect_one|%lane|cmpi eq, %tid", cond.group(1))
         yield (f"named-barrier-in-branch-{i}",
                text[: m.end()] + f"{m.group(1)}  cake.named_barrier 1, threads {count}\n" + text[m.end():],
-               "deadlock.branch-participation")
+               "roles.partial-warp" if lane_level else "deadlock.branch-participation")
     for i, (_, _, count, body, indent) in enumerate(roles):
         if count < threads:
             yield (f"named-barrier-in-role-{i}",

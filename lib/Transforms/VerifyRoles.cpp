@@ -28,7 +28,9 @@ static bool isWgmmaFamily(Operation *op) {
 }
 
 static bool isWarpCollective(Operation *op) {
-  return isa<WarpReduceOp, WarpArgReduceOp, ElectOneOp>(op);
+  // A named barrier is bar.sync, an .aligned instruction: every lane of a warp that executes it
+  // must (the hardware counts the warp's arrival as its 32 threads; anything else is undefined).
+  return isa<WarpReduceOp, WarpArgReduceOp, ElectOneOp, NamedBarrierOp>(op);
 }
 
 namespace {
@@ -173,8 +175,11 @@ struct CakeVerifyRolesPass : cake::impl::CakeVerifyRolesPassBase<CakeVerifyRoles
         attachFix(diag, op, rule,
                   group == 128 ? "execute wgmma ops in every thread of the warpgroup (move them "
                                  "out of thread-dependent conditions)"
-                               : "execute the warp collective in all 32 lanes (move it out of "
-                                 "lane-dependent conditions)");
+                  : isa<NamedBarrierOp>(op)
+                      ? "execute the named barrier in all 32 lanes of each arriving warp (move it "
+                        "out of lane-dependent conditions): bar.sync is .aligned"
+                      : "execute the warp collective in all 32 lanes (move it out of "
+                        "lane-dependent conditions)");
         return;
       }
     });

@@ -276,6 +276,24 @@ cake.kernel @partial_warp() attributes {target = "sm_90a", block = array<i64: 38
 
 // -----
 
+// A named barrier (bar.sync, .aligned) in lane 0 of each warp: undefined, though the hardware
+// counts each warp's arrival as 32 threads and the H200 runs it to completion.
+cake.kernel @partial_warp_named_barrier() attributes {target = "sm_90a", block = array<i64: 256>,
+                                symbols = [], grid = affine_map<() -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %lane = cake.lane_id
+  %first = arith.cmpi eq, %lane, %c0 : index
+  // expected-note @+1 {{threads diverge here}}
+  scf.if %first {
+    // expected-error @+2 {{[roles.partial-warp] expected all 32 threads of warp 0 to execute this op, got 1}}
+    // expected-note @+1 {{fix: execute the named barrier in all 32 lanes of each arriving warp (move it out of lane-dependent conditions): bar.sync is .aligned}}
+    cake.named_barrier 1, threads 256
+  }
+  cake.return
+}
+
+// -----
+
 // Valid: a warp reduction in whole warps (warp 0 only).
 cake.kernel @whole_warp() attributes {target = "sm_90a", block = array<i64: 384>, symbols = ["N"],
                                 grid = affine_map<()[n] -> (n)>} {

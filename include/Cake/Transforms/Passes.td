@@ -40,7 +40,9 @@ def CakeVerifyRolesPass : Pass<"cake-verify-roles"> {
     - `roles.divergent-barrier`: the same ops under control flow that depends on the thread
       (`scf.if` on a thread-dependent condition, `scf.for` with thread-dependent bounds);
     - `roles.partial-warpgroup` / `roles.partial-warp`: wgmma ops executed by part of a warpgroup,
-      `cake.warp_reduce`, `cake.warp_arg_reduce` or `cake.elect_one` by part of a warp.
+      `cake.warp_reduce`, `cake.warp_arg_reduce`, `cake.elect_one` or `cake.named_barrier`
+      (bar.sync is `.aligned`: the hardware counts a warp's arrival as its 32 threads, and a
+      partial warp is undefined) by part of a warp.
 
     Which threads execute an op is computed by evaluating the conditions around it for every thread
     of the block (thread, lane, warp and warpgroup ids are known; problem sizes, block ids and loop
@@ -312,9 +314,10 @@ def CakeVerifyDeadlockPass : Pass<"cake-verify-deadlock"> {
       or with iteration numbers other than counter + constant are left out (never reported).
     - `deadlock.branch-participation`: a barrier with a fixed count that fewer threads can reach
       than it counts, because the branches around it (`scf.if` on the thread, `cake.role`) keep
-      the others away: a `cake.named_barrier` whose `threads` exceed the threads that can execute
-      any named barrier of its id, or an mbarrier whose arrivals (none of them in a loop) come
-      from fewer threads than the init's count while some thread waits for its phase 0. The
+      the others away: a `cake.named_barrier` whose `threads` exceed the threads of the warps that
+      can execute any named barrier of its id (the hardware counts arrivals by whole warps), or
+      an mbarrier whose arrivals (none of them in a loop) come from fewer threads than the
+      init's count while some thread waits for its phase 0. The
       mbarrier case covers only arrivals whose threads `cake-verify-mbarrier` cannot decide
       (`mbarrier.arrival-count` reports the rest); block barriers under divergent control flow
       are `roles.divergent-barrier`.
