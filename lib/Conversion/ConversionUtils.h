@@ -61,6 +61,10 @@ void addHangDebugGlobals(OpBuilder &b, Location loc);
 void emitBoundedWait(OpBuilder &b, Location loc, Operation *site, Value address, Value phase,
                      int64_t siteId, int64_t timeoutMs);
 
+/// Around a barrier the hang-debug option marked: lane 0 records (enter) or clears (leave) the
+/// barrier's site in its warp's slot of the host-mapped table. No-op on unmarked ops.
+void emitBarrierMark(OpBuilder &b, Location loc, Operation *site, bool enter);
+
 /// Replaces `OpTy` (no operands, no results) by the operand-less NVVM op `NVVMOpTy`.
 template <typename OpTy, typename NVVMOpTy>
 struct SimpleLowering : OpConversionPattern<OpTy> {

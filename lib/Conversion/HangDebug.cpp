@@ -8,6 +8,11 @@
 // sleep until the trap ends the grid, so they cannot tear the record. The record names the site
 // (an id the manifest maps to op, location and role), the block, the thread and the parity.
 //
+// Block, named and cluster barriers (bar.sync, barrier.cluster.wait) have no bounded form. Around
+// each, lane 0 of the warp marks {site + 1, block} in the warp's slot of a table after the report
+// (slot = %smid * 64 + %warpid) and clears it once through: after a timeout the host reads which
+// warps still sit at which barrier.
+//
 //===----------------------------------------------------------------------===//
 #include "ConversionUtils.h"
 
@@ -19,7 +24,8 @@ using namespace mlir::cake;
 SmallVector<Operation *> mlir::cake::collectHangSites(Operation *root) {
   SmallVector<Operation *> sites;
   root->walk<WalkOrder::PreOrder>([&](Operation *op) {
-    if (isa<MbarrierWaitOp, PipelineConsumerWaitOp, PipelineProducerAcquireOp>(op))
+    if (isa<MbarrierWaitOp, PipelineConsumerWaitOp, PipelineProducerAcquireOp, BarrierOp,
+            NamedBarrierOp, ClusterBarrierOp>(op))
       sites.push_back(op);
   });
   return sites;
@@ -37,7 +43,7 @@ void mlir::cake::addHangDebugGlobals(OpBuilder &b, Location loc) {
 
 namespace {
 
-Value i32(OpBuilder &b, Location loc, int64_t v) {
+Value i32Value(OpBuilder &b, Location loc, int64_t v) {
   return arith::ConstantIntOp::create(b, loc, b.getI32Type(), v);
 }
 
@@ -75,7 +81,7 @@ void sleepForever(OpBuilder &b, Location loc) {
 void reportAndTrap(OpBuilder &b, Location loc, Operation *site, int64_t siteId, Value phase,
                    int64_t timeoutMs) {
   auto claimed = LLVM::AtomicCmpXchgOp::create(
-      b, loc, globalAddress(b, loc, kHangClaimSymbol), i32(b, loc, 0), i32(b, loc, 1),
+      b, loc, globalAddress(b, loc, kHangClaimSymbol), i32Value(b, loc, 0), i32Value(b, loc, 1),
       LLVM::AtomicOrdering::acq_rel, LLVM::AtomicOrdering::monotonic);
   Value won = LLVM::ExtractValueOp::create(b, loc, claimed, 1);
   auto ifWon = scf::IfOp::create(b, loc, TypeRange{}, won, /*withElse=*/true);
@@ -96,16 +102,16 @@ void reportAndTrap(OpBuilder &b, Location loc, Operation *site, int64_t siteId, 
                                      ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(index)});
       LLVM::StoreOp::create(b, loc, value, at, /*alignment=*/4, /*isVolatile=*/true);
     };
-    word(1, i32(b, loc, siteId));
+    word(1, i32Value(b, loc, siteId));
     word(2, toI32(b, loc, gpu::BlockIdOp::create(b, loc, gpu::Dimension::x)));
     word(3, toI32(b, loc, gpu::BlockIdOp::create(b, loc, gpu::Dimension::y)));
     word(4, toI32(b, loc, gpu::BlockIdOp::create(b, loc, gpu::Dimension::z)));
     word(5, toI32(b, loc, linearThreadId(b, loc, site)));
     word(6, phase);
-    word(7, i32(b, loc, timeoutMs));
+    word(7, i32Value(b, loc, timeoutMs));
     // The magic last, after a system-scope fence: a reader never sees a partial record.
     asmOp(b, loc, Type(), {}, "fence.sc.sys;", "");
-    word(0, i32(b, loc, kHangReportMagic));
+    word(0, i32Value(b, loc, kHangReportMagic));
     asmOp(b, loc, Type(), {}, "fence.sc.sys;", "");
     b.setInsertionPointAfter(ifMapped);
     asmOp(b, loc, Type(), {}, "trap;", "");
@@ -131,7 +137,7 @@ void mlir::cake::emitBoundedWait(OpBuilder &b, Location loc, Operation *site, Va
                      "{\n.reg .pred p;\nmbarrier.try_wait.parity.shared::cta.b64 p, [$1], $2;\n"
                      "selp.u32 $0, 1, 0, p;\n}",
                      "=r,r,r");
-  Value pending = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, done, i32(b, loc, 0));
+  Value pending = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, done, i32Value(b, loc, 0));
   Value elapsed =
       arith::SubIOp::create(b, loc, NVVM::GlobalTimerOp::create(b, loc, i64), start);
   Value late = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt, elapsed, limit);
@@ -146,3 +152,42 @@ void mlir::cake::emitBoundedWait(OpBuilder &b, Location loc, Operation *site, Va
   b.createBlock(&loop.getAfter());
   scf::YieldOp::create(b, loc);
 }
+
+void mlir::cake::emitBarrierMark(OpBuilder &b, Location loc, Operation *site, bool enter) {
+  auto attr = site->getAttrOfType<DenseI64ArrayAttr>(kHangSiteAttrName);
+  if (!attr)
+    return;
+  Type i32 = b.getI32Type(), i64 = b.getI64Type();
+  Value buffer = LLVM::LoadOp::create(b, loc, i64, globalAddress(b, loc, kHangReportSymbol),
+                                      /*alignment=*/8, /*isVolatile=*/true);
+  Value mapped = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, buffer,
+                                       arith::ConstantIntOp::create(b, loc, i64, 0));
+  Value lane0 = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                      NVVM::LaneIdOp::create(b, loc, i32), i32Value(b, loc, 0));
+  auto ifMark = scf::IfOp::create(b, loc, TypeRange{}, arith::AndIOp::create(b, loc, mapped, lane0),
+                                  /*withElse=*/false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifMark.thenBlock());
+  Value slot = arith::AddIOp::create(
+      b, loc,
+      arith::MulIOp::create(b, loc, NVVM::SmIdOp::create(b, loc, i32),
+                            i32Value(b, loc, kHangTableWarpsPerSm)),
+      NVVM::WarpIdOp::create(b, loc, i32));
+  Value slot64 = arith::ExtUIOp::create(b, loc, i64, slot);
+  Value offset = arith::AddIOp::create(
+      b, loc, arith::ConstantIntOp::create(b, loc, i64, kHangTableOffset),
+      arith::MulIOp::create(b, loc, slot64, arith::ConstantIntOp::create(b, loc, i64, 8)));
+  auto ptrType = LLVM::LLVMPointerType::get(b.getContext());
+  Value address = arith::AddIOp::create(b, loc, buffer, offset);
+  Value entry = LLVM::IntToPtrOp::create(b, loc, ptrType, address);
+  if (enter) {
+    Value blockWord = LLVM::GEPOp::create(b, loc, ptrType, i32, entry, ArrayRef<LLVM::GEPArg>{1});
+    LLVM::StoreOp::create(b, loc, toI32(b, loc, gpu::BlockIdOp::create(b, loc, gpu::Dimension::x)),
+                          blockWord, /*alignment=*/4, /*isVolatile=*/true);
+  }
+  LLVM::StoreOp::create(b, loc, i32Value(b, loc, enter ? attr[0] + 1 : 0), entry, /*alignment=*/4,
+                        /*isVolatile=*/true);
+  // Out to host memory now: a hung warp never gets to flush it later.
+  asmOp(b, loc, Type(), {}, "fence.sc.sys;", "");
+}
+

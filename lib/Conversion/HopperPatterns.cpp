@@ -281,8 +281,11 @@ struct ClusterBarrierLowering : OpConversionPattern<ClusterBarrierOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(ClusterBarrierOp op, OpAdaptor,
                                 ConversionPatternRewriter &rewriter) const override {
+    emitBarrierMark(rewriter, op.getLoc(), op, /*enter=*/true);
     NVVM::ClusterArriveOp::create(rewriter, op.getLoc(), rewriter.getUnitAttr());
-    rewriter.replaceOpWithNewOp<NVVM::ClusterWaitOp>(op, rewriter.getUnitAttr());
+    NVVM::ClusterWaitOp::create(rewriter, op.getLoc(), rewriter.getUnitAttr());
+    emitBarrierMark(rewriter, op.getLoc(), op, /*enter=*/false);
+    rewriter.eraseOp(op);
     return success();
   }
 };
@@ -292,9 +295,11 @@ struct NamedBarrierLowering : OpConversionPattern<NamedBarrierOp> {
   LogicalResult matchAndRewrite(NamedBarrierOp op, OpAdaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    rewriter.replaceOpWithNewOp<NVVM::BarrierOp>(op, Type(), i32Constant(rewriter, loc, op.getId()),
-                                                 i32Constant(rewriter, loc, op.getThreads()),
-                                                 nullptr, Value());
+    emitBarrierMark(rewriter, loc, op, /*enter=*/true);
+    NVVM::BarrierOp::create(rewriter, loc, Type(), i32Constant(rewriter, loc, op.getId()),
+                            i32Constant(rewriter, loc, op.getThreads()), nullptr, Value());
+    emitBarrierMark(rewriter, loc, op, /*enter=*/false);
+    rewriter.eraseOp(op);
     return success();
   }
 };

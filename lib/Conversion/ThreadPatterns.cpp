@@ -64,7 +64,10 @@ struct BarrierLowering : OpConversionPattern<BarrierOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(BarrierOp op, OpAdaptor,
                                 ConversionPatternRewriter &rewriter) const override {
-    rewriter.replaceOpWithNewOp<gpu::BarrierOp>(op);
+    emitBarrierMark(rewriter, op.getLoc(), op, /*enter=*/true);
+    gpu::BarrierOp::create(rewriter, op.getLoc());
+    emitBarrierMark(rewriter, op.getLoc(), op, /*enter=*/false);
+    rewriter.eraseOp(op);
     return success();
   }
 };

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <vector>
+
 using namespace cake::runner;
 
 namespace {
@@ -82,6 +84,36 @@ TEST(HangReport, UnknownSiteStillReports) {
   ASSERT_TRUE(decodeHangReport(words, m.kernels[0], report, message));
   EXPECT_NE(message.find("wait site 7"), std::string::npos);
   EXPECT_TRUE(report.find("op")->isNull());
+}
+
+} // namespace
+
+namespace {
+
+TEST(HangReport, TableGroupsWarpsBySite) {
+  Manifest m = load(kWithSites);
+  std::vector<uint32_t> table(2 * kHangTableEntries, 0);
+  auto mark = [&](size_t slot, uint32_t site, uint32_t block) {
+    table[2 * slot] = site + 1;
+    table[2 * slot + 1] = block;
+  };
+  mark(3, 0, 7);
+  mark(70, 0, 2);
+  mark(71, 0, 2);
+  JsonValue barriers;
+  std::string summary;
+  ASSERT_TRUE(decodeHangTable(table.data(), m.kernels[0], barriers, summary));
+  EXPECT_EQ(summary, "3 warps at cake.mbarrier.wait (k.mlir:3:5), blocks 2, 7");
+  ASSERT_EQ(barriers.getArray().size(), 1u);
+  EXPECT_EQ(barriers.getArray()[0].find("warps")->getInteger(), 3);
+}
+
+TEST(HangReport, EmptyTableIsNoReport) {
+  Manifest m = load(kWithSites);
+  std::vector<uint32_t> table(2 * kHangTableEntries, 0);
+  JsonValue barriers;
+  std::string summary;
+  EXPECT_FALSE(decodeHangTable(table.data(), m.kernels[0], barriers, summary));
 }
 
 } // namespace

@@ -25,7 +25,7 @@ struct RunContext {
   std::string cubin;    ///< Candidate cubin contents.
   std::string refCubin; ///< Reference cubin contents (empty without --ref).
   std::string refEntry; ///< Reference entry point (without --ref: empty).
-  /// A page shared with the parent (mmap'd before the fork), which the worker maps for the
+  /// Pages shared with the parent (mmap'd before the fork), which the worker maps for the
   /// device when the cubin has the hang-debug report global: the parent reads the report even
   /// after it killed a hung worker. Null when it could not be mapped.
   uint32_t *hangReport = nullptr;

@@ -178,11 +178,27 @@ bool writeAll(int fd, const std::string &text) {
 }
 
 /// A hang report from the debug lowering turns the run into a timeout that names the op.
-int emitHang(const RunContext &ctx, JsonValue &record) {
-  JsonValue report;
-  std::string message;
-  if (!ctx.hangReport || !decodeHangReport(ctx.hangReport, *ctx.kernel, report, message))
+/// Without a trapped record, warps still at barriers after a timeout are the report.
+int emitHang(const RunContext &ctx, JsonValue &record, bool timedOut) {
+  if (!ctx.hangReport)
     return -1;
+  JsonValue report, barriers;
+  std::string message, atBarriers;
+  bool trapped = decodeHangReport(ctx.hangReport, *ctx.kernel, report, message);
+  bool waiting = decodeHangTable(ctx.hangReport + kHangTableOffsetBytes / 4, *ctx.kernel,
+                                 barriers, atBarriers);
+  if (!trapped && !(timedOut && waiting))
+    return -1;
+  if (!trapped) {
+    report = JsonValue::object();
+    char seconds[32];
+    std::snprintf(seconds, sizeof(seconds), "%g", ctx.options.timeoutSeconds);
+    message = std::string("hang: the run did not finish within ") + seconds + " s";
+  }
+  if (waiting) {
+    report.set("barriers", std::move(barriers));
+    message += (trapped ? "; also waiting: " : "; waiting: ") + atBarriers;
+  }
   record.set("hang", std::move(report));
   std::fprintf(stderr, "cake-run: %s\n", message.c_str());
   return emit(record, RunStatus::Timeout, message);
@@ -190,11 +206,13 @@ int emitHang(const RunContext &ctx, JsonValue &record) {
 
 /// Forks the worker and relays its record; returns the exit code.
 int superviseWorker(RunContext &ctx, JsonValue &record) {
-  // One page the worker maps for the device (hang reports); shared, so it survives a kill.
-  void *page = mmap(nullptr, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+  // The hang buffer the worker maps for the device (record + barrier table); shared, so it
+  // survives a kill.
+  void *page = mmap(nullptr, kHangBufferBytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+                    -1, 0);
   if (page != MAP_FAILED) {
     ctx.hangReport = static_cast<uint32_t *>(page);
-    ctx.hangReportBytes = 4096;
+    ctx.hangReportBytes = kHangBufferBytes;
   }
   int fds[2];
   if (pipe(fds) != 0)
@@ -258,7 +276,7 @@ int superviseWorker(RunContext &ctx, JsonValue &record) {
                     workerRecord.isObject() && workerRecord.find("exit_code") &&
                     workerRecord.find("exit_code")->isInteger();
   // The worker's record (device, registers, ...) when it sent one, with the hang added.
-  if (int code = emitHang(ctx, haveRecord ? workerRecord : record); code >= 0)
+  if (int code = emitHang(ctx, haveRecord ? workerRecord : record, timedOut); code >= 0)
     return code;
   if (timedOut) {
     char seconds[32];

@@ -31,9 +31,15 @@ constexpr llvm::StringLiteral kHangReportSymbol = "__cake_hang_report";
 constexpr llvm::StringLiteral kHangClaimSymbol = "__cake_hang_claim";
 constexpr llvm::StringLiteral kHangSiteAttrName = "cake.hang_site";
 constexpr uint32_t kHangReportMagic = 0xCA4E4A6E;
+/// Where the barrier table starts in the report buffer, and its shape: 8-byte entries
+/// {site + 1, block x} indexed by %smid * kHangTableWarpsPerSm + %warpid, for kHangTableSms SMs.
+constexpr int64_t kHangTableOffset = 4096;
+constexpr int64_t kHangTableWarpsPerSm = 64;
+constexpr int64_t kHangTableSms = 256;
 
-/// The waits the debug lowering bounds, in pre-order under `root`; a wait's site id is its
-/// position here (the manifest's hang_sites use the same numbering).
+/// The waits the debug lowering bounds (mbarrier phases) or marks (block, named and cluster
+/// barriers), in pre-order under `root`; a wait's site id is its position here (the manifest's
+/// hang_debug sites use the same numbering).
 llvm::SmallVector<Operation *> collectHangSites(Operation *root);
 
 /// Patterns lowering cake ops inside a lowered kernel (ids, memory, barriers, reductions).

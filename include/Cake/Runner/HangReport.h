@@ -23,12 +23,24 @@ namespace cake::runner {
 constexpr const char *kHangReportSymbol = "__cake_hang_report";
 constexpr uint32_t kHangReportMagic = 0xCA4E4A6E;
 constexpr size_t kHangReportWords = 8;
+/// The barrier table after the record (kHangTableOffset etc. in CakeToNVVM.h): one 8-byte entry
+/// {site + 1 (0: not at a barrier), block x} per hardware warp slot, %smid * 64 + %warpid.
+constexpr size_t kHangTableOffsetBytes = 4096;
+constexpr size_t kHangTableEntries = 256 * 64;
+/// The whole host-mapped buffer: the record's page and the table.
+constexpr size_t kHangBufferBytes = kHangTableOffsetBytes + kHangTableEntries * 8;
 
 /// Decodes `words` (kHangReportWords of them). Returns false when they hold no complete record.
 /// Otherwise fills `report` ({site, op, loc, role, block, thread, warp, parity, timeout_ms}) and
 /// a one-line `message` naming the stalled op.
 bool decodeHangReport(const uint32_t *words, const KernelDesc &kernel, JsonValue &report,
                       std::string &message);
+
+/// Reads the barrier table at `words` (kHangTableEntries pairs): the warps still at a block,
+/// named or cluster barrier, grouped by site ([{site, op, loc, role, warps, blocks}], blocks
+/// capped at 16). Returns false when no warp is at a barrier; `summary` says where they wait.
+bool decodeHangTable(const uint32_t *words, const KernelDesc &kernel, JsonValue &barriers,
+                     std::string &summary);
 
 } // namespace cake::runner
 
