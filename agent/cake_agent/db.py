@@ -7,6 +7,7 @@ holds when the disk fills: the write fails with SQLITE_FULL or SQLITE_IOERR, SQL
 transaction back, and the error propagates (the command line reports it, disk.py, with exit 6).
 """
 import json
+import os
 import platform
 import sqlite3
 import time
@@ -50,6 +51,9 @@ class Database:
 
     def __init__(self, path):
         self.path = path
+        folder = os.path.dirname(os.path.abspath(path))
+        if not os.path.isdir(folder):
+            os.makedirs(folder, exist_ok=True)  # --db runs/new.db: make runs/ as a user expects
         self.conn = sqlite3.connect(path, timeout=60, isolation_level=None)
         self.conn.row_factory = sqlite3.Row
         mode = self.conn.execute("PRAGMA journal_mode=WAL").fetchone()[0]

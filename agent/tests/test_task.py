@@ -9,7 +9,7 @@ from tests import util
 from cake_agent import cli
 from cake_agent.task import TaskError, load_task, signature
 
-SHIPPED = ["vector_add", "softmax", "gemm", "kmeans_assign"]
+SHIPPED = ["vector_add", "softmax", "gemm", "kmeans_assign", "kmeans_fp16"]
 
 
 def base_task(tmp):

@@ -10,4 +10,5 @@ for d in .device/evo/*-g$g; do
   t=$(basename "$d" -g$g)
   python3 "$d/run_batch.py" --out "$OUT/$t-g$g.json" | tail -3
 done
-python3 bench/evolve/anchors.py --flash-kmeans .device/fk --json "$OUT/anchors-g$g.json" 2>&1 | grep -v Warning
+tasks=$(ls -d .device/evo/*-g$g | xargs -n1 basename | sed "s/-g$g\$//" | paste -sd, -)
+python3 bench/evolve/anchors.py --flash-kmeans .device/fk --tasks "$tasks" --json "$OUT/anchors-g$g.json" 2>&1 | grep -v Warning
