@@ -1,8 +1,8 @@
 """Tactics: named IR rewrites with a precondition, applied as a cake-opt pass pipeline.
 
 The shipped ones (``BUILTIN``, ``builtin()``) are the cake-opt passes of lib/Transforms/Tactic*.cpp:
-``cake-tactic-pipeline-stages{stages=N}`` and ``cake-tactic-pad{elements=N}``. A tactics file (JSON
-list) adds others without changing the harness:
+``cake-tactic-pipeline-stages{stages=N}``, ``cake-tactic-pad{elements=N}`` and
+``cake-tactic-swizzle{bytes=N}``. A tactics file (JSON list) adds others without changing the harness:
 
     [{"name": "widen-vectors", "pipeline": "builtin.module(cake-widen-vectors{width=4})",
       "requires_ops": ["cake.load"], "forbids_ops": ["cake.tma.load"]}]
@@ -131,6 +131,9 @@ BUILTIN = (
     + [{"name": f"pad-{n}", "pass": "cake-tactic-pad",
         "pipeline": f"builtin.module(cake-tactic-pad{{elements={n}}})",
         "requires_ops": ["cake.alloc_smem"]} for n in (1, 2, 4, 8)]
+    + [{"name": f"swizzle-{n}", "pass": "cake-tactic-swizzle",
+        "pipeline": f"builtin.module(cake-tactic-swizzle{{bytes={n}}})",
+        "requires_ops": ["cake.alloc_smem"]} for n in (32, 64, 128)]
 )
 
 

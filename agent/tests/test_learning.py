@@ -68,6 +68,7 @@ class TacticPassTest(unittest.TestCase):
     def test_cake_opt_has_them(self):
         self.assertIn("pipeline-stages-3", self.by_name)
         self.assertIn("pad-4", self.by_name)
+        self.assertIn("swizzle-128", self.by_name)
 
     def test_pipeline_stages_applies_and_refuses(self):
         out, why = self.by_name["pipeline-stages-3"].apply(self.tools, self.gemm)
@@ -91,6 +92,15 @@ class TacticPassTest(unittest.TestCase):
         out, why = self.by_name["pad-4"].apply(self.tools, ir)
         self.assertIsNone(why, why)
         self.assertIn("pad = 4>", out)
+
+    def test_swizzle_refuses_tma_buffers_and_swizzles_plain_ones(self):
+        out, why = self.by_name["swizzle-128"].apply(self.tools, self.gemm)
+        self.assertIsNone(out)
+        self.assertIn("no shared buffer qualifies", why)
+        task = load_task(os.path.join(util.TASKS, "gemm.json"))
+        out, why = self.by_name["swizzle-64"].apply(self.tools, task.instantiate(task.start_genome()))
+        self.assertIsNone(why, why)
+        self.assertIn("swizzle = 64>", out)
 
     def test_search_policy_applies_tactics(self):
         task = load_task(os.path.join(util.TASKS, "gemm.json"))

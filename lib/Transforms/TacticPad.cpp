@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "Cake/IR/CakeOps.h"
 #include "Cake/Transforms/Passes.h"
+#include "TacticUtils.h"
 
 #include "llvm/ADT/STLExtras.h"
 
@@ -28,50 +29,14 @@ struct CakeTacticPadPass : cake::impl::CakeTacticPadPassBase<CakeTacticPadPass> 
           << "[tactic.not-applicable] cake-tactic-pad: expected elements >= 1, got " << int64_t(elements);
       return signalPassFailure();
     }
-    SmallVector<std::pair<Location, std::string>> reasons;
-    int padded = 0;
-    bool failed = false;
-    getOperation()->walk([&](KernelOp kernel) {
-      SmallVector<std::pair<AllocSmemOp, SmemType>> changed;
-      kernel.walk([&](AllocSmemOp alloc) {
-        std::string why = reason(alloc);
-        if (!why.empty()) {
-          std::string text;
-          llvm::raw_string_ostream os(text);
-          os << alloc.getBuffer().getType() << ": " << why;
-          reasons.push_back({alloc.getLoc(), text});
-          return;
-        }
-        SmemType type = alloc.getBuffer().getType();
-        changed.push_back({alloc, type});
-        alloc.getBuffer().setType(SmemType::get(type.getContext(), type.getShape(),
-                                                type.getElementType(), 0, elements));
-      });
-      if (changed.empty())
-        return;
-      int64_t total = kernel.getSharedMemoryLayout().totalBytes + kernel.getDynamicSmem();
-      int64_t limit = kernel.getMaxSharedBytes();
-      if (total > limit) {
-        for (auto &[alloc, type] : changed)
-          alloc.getBuffer().setType(type);
-        kernel.emitError() << "[tactic.not-applicable] cake-tactic-pad: padding needs " << total
-                           << " bytes of shared memory, over the " << limit << " bytes of "
-                           << kernel.getTarget();
-        failed = true;
-        return;
-      }
-      padded += changed.size();
-    });
-    if (failed)
+    if (failed(retypeSharedBuffers(
+            getOperation(), "cake-tactic-pad", "padding",
+            [&](AllocSmemOp alloc) { return reason(alloc); },
+            [&](SmemType type) {
+              return SmemType::get(type.getContext(), type.getShape(), type.getElementType(), 0,
+                                   elements);
+            })))
       return signalPassFailure();
-    if (padded == 0) {
-      InFlightDiagnostic diag = mlir::emitError(getOperation()->getLoc())
-                                << "[tactic.not-applicable] cake-tactic-pad: no shared buffer "
-                                   "qualifies";
-      for (auto &[loc, r] : reasons)
-        diag.attachNote(loc) << r;
-      return signalPassFailure();
-    }
   }
 
   /// Why `alloc` cannot be padded ("" when it can).

@@ -1,0 +1,29 @@
+//===- TacticUtils.h - what the shared-buffer tactics have in common -*- C++ -*-===//
+//
+// cake-tactic-pad and cake-tactic-swizzle retype shared buffers one by one: each buffer either
+// qualifies (and gets its new type) or has a reason not to; the kernel must still fit its target's
+// shared memory; nothing retyped is "not applicable". The driver lives here, the per-tactic
+// decisions (reason, new type) with the tactics.
+//
+//===----------------------------------------------------------------------===//
+#ifndef CAKE_LIB_TRANSFORMS_TACTICUTILS_H
+#define CAKE_LIB_TRANSFORMS_TACTICUTILS_H
+
+#include "Cake/IR/CakeOps.h"
+
+#include <string>
+
+namespace mlir::cake {
+
+/// Retypes, in every kernel under `root`, each cake.alloc_smem whose `reason` is empty to
+/// `retype(old type)`. A kernel that then exceeds its target's shared memory gets its old types
+/// back and an error "[tactic.not-applicable] <tactic>: <what> needs N bytes ..."; no buffer
+/// retyped anywhere is an error "[tactic.not-applicable] <tactic>: no shared buffer qualifies"
+/// with a note per buffer and its reason. Fails on either error.
+LogicalResult retypeSharedBuffers(Operation *root, llvm::StringRef tactic, llvm::StringRef what,
+                                  llvm::function_ref<std::string(AllocSmemOp)> reason,
+                                  llvm::function_ref<SmemType(SmemType)> retype);
+
+} // namespace mlir::cake
+
+#endif // CAKE_LIB_TRANSFORMS_TACTICUTILS_H
