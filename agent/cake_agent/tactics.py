@@ -1,8 +1,8 @@
 """Tactics: named IR rewrites with a precondition, applied as a cake-opt pass pipeline.
 
 The shipped ones (``BUILTIN``, ``builtin()``) are the cake-opt passes of lib/Transforms/Tactic*.cpp:
-``cake-tactic-pipeline-stages{stages=N}``, ``cake-tactic-pad{elements=N}`` and
-``cake-tactic-swizzle{bytes=N}``. A tactics file (JSON list) adds others without changing the harness:
+``cake-tactic-pipeline-stages{stages=N}``, ``cake-tactic-pad{elements=N}``,
+``cake-tactic-swizzle{bytes=N}`` and ``cake-tactic-vectorize{width=N}``. A tactics file (JSON list) adds others without changing the harness:
 
     [{"name": "widen-vectors", "pipeline": "builtin.module(cake-widen-vectors{width=4})",
       "requires_ops": ["cake.load"], "forbids_ops": ["cake.tma.load"]}]
@@ -134,6 +134,9 @@ BUILTIN = (
     + [{"name": f"swizzle-{n}", "pass": "cake-tactic-swizzle",
         "pipeline": f"builtin.module(cake-tactic-swizzle{{bytes={n}}})",
         "requires_ops": ["cake.alloc_smem"]} for n in (32, 64, 128)]
+    + [{"name": f"vectorize-{n}", "pass": "cake-tactic-vectorize",
+        "pipeline": f"builtin.module(cake-tactic-vectorize{{width={n}}})",
+        "requires_ops": ["cake.load", "scf.for"]} for n in (2, 4, 8)]
 )
 
 

@@ -69,6 +69,7 @@ class TacticPassTest(unittest.TestCase):
         self.assertIn("pipeline-stages-3", self.by_name)
         self.assertIn("pad-4", self.by_name)
         self.assertIn("swizzle-128", self.by_name)
+        self.assertIn("vectorize-8", self.by_name)
 
     def test_pipeline_stages_applies_and_refuses(self):
         out, why = self.by_name["pipeline-stages-3"].apply(self.tools, self.gemm)
@@ -101,6 +102,17 @@ class TacticPassTest(unittest.TestCase):
         out, why = self.by_name["swizzle-64"].apply(self.tools, task.instantiate(task.start_genome()))
         self.assertIsNone(why, why)
         self.assertIn("swizzle = 64>", out)
+
+    def test_vectorize_widens_the_kmeans_dot_product(self):
+        task = load_task(os.path.join(util.TASKS, "kmeans_fp16.json"))
+        out, why = self.by_name["vectorize-8"].apply(self.tools, task.instantiate(task.start_genome()))
+        self.assertIsNone(why, why)
+        self.assertIn("-> vector<8xf16>", out)
+        self.assertIn("vector.reduction <add>", out)
+        gemm = load_task(os.path.join(util.TASKS, "gemm.json"))  # its loops accumulate vectors
+        out, why = self.by_name["vectorize-8"].apply(self.tools, gemm.instantiate(gemm.start_genome()))
+        self.assertIsNone(out)
+        self.assertIn("no reduction loop qualifies", why)
 
     def test_search_policy_applies_tactics(self):
         task = load_task(os.path.join(util.TASKS, "gemm.json"))
