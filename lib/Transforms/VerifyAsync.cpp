@@ -393,20 +393,26 @@ bool checkCpAsyncAddresses(ThreadModel &model, ResidueModel &residues, CpAsyncOp
     return std::make_pair(sum, exact);
   };
 
+  // The first executing thread for which `offends` holds, and how many do (-1, 0: none).
+  auto offenders = [&](function_ref<bool(int64_t)> offends) {
+    int64_t first = -1, count = 0;
+    for (int64_t t = 0; t < numThreads; ++t)
+      if (executes(t) && offends(t) && count++ == 0)
+        first = t;
+    return std::make_pair(first, count);
+  };
+  auto andOthers = [](int64_t count) {
+    return count > 1 ? " (and " + std::to_string(count - 1) + " other threads)" : std::string();
+  };
+
   // Alignment, destination then source: the first thread whose offset is certainly not a
   // multiple of the copy size.
   auto checkAlign = [&](bool isDest, OperandRange indices,
                         ArrayRef<std::optional<int64_t>> strides) {
     auto [offsets, exact] = byteOffsets(indices, strides);
-    int64_t bad = -1, count = 0;
-    for (int64_t t = 0; t < numThreads; ++t) {
-      if (!executes(t) || !offsets[t].knownModulo(bytes) ||
-          (offsets[t].value & (bytes - 1)) == 0)
-        continue;
-      ++count;
-      if (bad < 0)
-        bad = t;
-    }
+    auto [bad, count] = offenders([&](int64_t t) {
+      return offsets[t].knownModulo(bytes) && (offsets[t].value & (bytes - 1)) != 0;
+    });
     if (bad < 0)
       return;
     ok = false;
@@ -415,9 +421,7 @@ bool checkCpAsyncAddresses(ThreadModel &model, ResidueModel &residues, CpAsyncOp
                               << " address to be aligned to the copy size (" << bytes
                               << " bytes), got byte offset "
                               << describeResidue(offsets[bad], bytes, exact[bad]) << " in thread "
-                              << bad << (count > 1 ? " (and " + std::to_string(count - 1) +
-                                                         " other threads)"
-                                                   : std::string());
+                              << bad << andOthers(count);
     std::string hint;
     if (isDest) {
       if (alloc && dest.getRank() >= 2)
@@ -454,15 +458,10 @@ bool checkCpAsyncAddresses(ThreadModel &model, ResidueModel &residues, CpAsyncOp
   // extent) and with a static innermost extent.
   auto checkRow = [&](bool isDest, Value inner, int64_t extent) {
     ArrayRef<Lat> lats = model.eval(inner);
-    int64_t bad = -1, count = 0;
-    for (int64_t t = 0; t < numThreads; ++t) {
-      if (!executes(t) || lats[t].kind != Lat::Known || lats[t].value < 0 ||
-          lats[t].value >= kHuge || lats[t].value <= extent - width)
-        continue;
-      ++count;
-      if (bad < 0)
-        bad = t;
-    }
+    auto [bad, count] = offenders([&](int64_t t) {
+      return lats[t].kind == Lat::Known && lats[t].value >= 0 && lats[t].value < kHuge &&
+             lats[t].value > extent - width;
+    });
     if (bad < 0)
       return;
     ok = false;
@@ -472,7 +471,7 @@ bool checkCpAsyncAddresses(ThreadModel &model, ResidueModel &residues, CpAsyncOp
         << "expected the copy of " << width << " elements to stay inside the "
         << (isDest ? "destination's" : "source's") << " innermost row of " << extent
         << " elements, got elements [" << at << ", " << at + width << ") in thread " << bad
-        << (count > 1 ? " (and " + std::to_string(count - 1) + " other threads)" : std::string());
+        << andOthers(count);
     if (isDest && alloc)
       diag.attachNote(alloc->getLoc()) << "the buffer is allocated here";
     attachFix(diag, copy, "async.cp-async-row-overrun",
