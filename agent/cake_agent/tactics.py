@@ -2,7 +2,7 @@
 
 The shipped ones (``BUILTIN``, ``builtin()``) are the cake-opt passes of lib/Transforms/Tactic*.cpp:
 ``cake-tactic-pipeline-stages{stages=N}``, ``cake-tactic-pad{elements=N}``,
-``cake-tactic-swizzle{bytes=N}`` and ``cake-tactic-vectorize{width=N}``. A tactics file (JSON list) adds others without changing the harness:
+``cake-tactic-swizzle{bytes=N}``, ``cake-tactic-vectorize{width=N}`` and ``cake-tactic-stage-rows``. A tactics file (JSON list) adds others without changing the harness:
 
     [{"name": "widen-vectors", "pipeline": "builtin.module(cake-widen-vectors{width=4})",
       "requires_ops": ["cake.load"], "forbids_ops": ["cake.tma.load"]}]
@@ -134,6 +134,9 @@ BUILTIN = (
     + [{"name": f"swizzle-{n}", "pass": "cake-tactic-swizzle",
         "pipeline": f"builtin.module(cake-tactic-swizzle{{bytes={n}}})",
         "requires_ops": ["cake.alloc_smem"]} for n in (32, 64, 128)]
+    + [{"name": "stage-rows", "pass": "cake-tactic-stage-rows",
+        "pipeline": "builtin.module(cake-tactic-stage-rows)",
+        "requires_ops": ["cake.lane_id", "scf.for"]}]
     + [{"name": f"vectorize-{n}", "pass": "cake-tactic-vectorize",
         "pipeline": f"builtin.module(cake-tactic-vectorize{{width={n}}})",
         "requires_ops": ["cake.load", "scf.for"]} for n in (2, 4, 8)]

@@ -114,6 +114,18 @@ class TacticPassTest(unittest.TestCase):
         self.assertIsNone(out)
         self.assertIn("no reduction loop qualifies", why)
 
+    def test_stage_rows_after_vectorize(self):
+        task = load_task(os.path.join(util.TASKS, "kmeans_fp16.json"))
+        wide, why = self.by_name["vectorize-8"].apply(self.tools, task.instantiate(task.start_genome()))
+        self.assertIsNone(why, why)
+        staged, why = self.by_name["stage-rows"].apply(self.tools, wide)
+        self.assertIsNone(why, why)
+        self.assertIn("!cake.smem<32x128xf16>", staged)
+        self.assertEqual(staged.count("cake.barrier"), 2)
+        padded, why = self.by_name["pad-8"].apply(self.tools, staged)
+        self.assertIsNone(why, why)
+        self.assertIn("pad = 8>", padded)
+
     def test_search_policy_applies_tactics(self):
         task = load_task(os.path.join(util.TASKS, "gemm.json"))
         ir = task.instantiate(task.start_genome())
