@@ -181,7 +181,6 @@ struct MmaSyncStoreLowering : OpConversionPattern<MmaSyncStoreOp> {
                                 ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     auto tensor = cast<GlobalTensorType>(op.getDest().getType());
-    Type element = tensor.getElementType();
     auto c = [&](int64_t v) { return arith::ConstantIndexOp::create(rewriter, loc, v); };
     Value lane = arith::RemUIOp::create(rewriter, loc, linearThreadId(rewriter, loc, op), c(32));
     Value g = arith::DivUIOp::create(rewriter, loc, lane, c(4));
@@ -189,21 +188,8 @@ struct MmaSyncStoreLowering : OpConversionPattern<MmaSyncStoreOp> {
     Value row0 = arith::AddIOp::create(rewriter, loc, adaptor.getRow(), g);
     Value col = arith::AddIOp::create(rewriter, loc, adaptor.getCol(),
                                       arith::MulIOp::create(rewriter, loc, q, c(2)));
-    auto pairType = VectorType::get({2}, element);
-    for (int64_t half = 0; half < 2; ++half) {
-      Value row = half ? arith::AddIOp::create(rewriter, loc, row0, c(8)).getResult() : row0;
-      SmallVector<Value, 2> values;
-      for (int64_t j = 0; j < 2; ++j) {
-        Value v = vector::ExtractOp::create(rewriter, loc, adaptor.getAcc(), 2 * half + j);
-        if (!element.isF32())
-          v = arith::TruncFOp::create(rewriter, loc, element, v);
-        values.push_back(v);
-      }
-      Value pair = vector::FromElementsOp::create(rewriter, loc, pairType, values);
-      // Row strides may be odd (N = 1003): masked pairs take the vector store only when aligned.
-      emitGlobalStore(rewriter, loc, op, tensor, adaptor.getDest(), ValueRange{row, col}, pair,
-                      op.getMasked(), /*checkAligned=*/op.getMasked());
-    }
+    emitAccumulatorBlockStore(rewriter, loc, op, tensor, adaptor.getDest(), adaptor.getAcc(), row0,
+                              col, /*first=*/0, op.getMasked());
     rewriter.eraseOp(op);
     return success();
   }

@@ -67,3 +67,26 @@ Value mlir::cake::structToVector(OpBuilder &b, Location loc, Value tuple, Vector
                                       result, i);
   return result;
 }
+
+void mlir::cake::emitAccumulatorBlockStore(OpBuilder &b, Location loc, Operation *user,
+                                           GlobalTensorType tensor, Value dest, Value acc,
+                                           Value row0, Value col, int64_t first, bool masked) {
+  Type element = tensor.getElementType();
+  auto pairType = VectorType::get({2}, element);
+  for (int64_t half = 0; half < 2; ++half) {
+    Value row = half ? arith::AddIOp::create(b, loc, row0,
+                                             arith::ConstantIndexOp::create(b, loc, 8))
+                           .getResult()
+                     : row0;
+    SmallVector<Value, 2> values;
+    for (int64_t j = 0; j < 2; ++j) {
+      Value v = vector::ExtractOp::create(b, loc, acc, first + 2 * half + j);
+      if (!element.isF32())
+        v = arith::TruncFOp::create(b, loc, element, v);
+      values.push_back(v);
+    }
+    Value pair = vector::FromElementsOp::create(b, loc, pairType, values);
+    emitGlobalStore(b, loc, user, tensor, dest, ValueRange{row, col}, pair, masked,
+                    /*checkAligned=*/masked);
+  }
+}

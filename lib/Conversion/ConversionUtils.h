@@ -65,6 +65,14 @@ void emitBoundedWait(OpBuilder &b, Location loc, Operation *site, Value address,
 /// barrier's site in its warp's slot of the host-mapped table. No-op on unmarked ops.
 void emitBarrierMark(OpBuilder &b, Location loc, Operation *site, bool enter);
 
+/// Stores one 16x8 accumulator block of an mma fragment (mma.sync's tile, or one 8-column block of
+/// a wgmma fragment): elements `first`, `first + 1` of `acc` as a pair at (row0, col) and
+/// `first + 2`, `first + 3` at (row0 + 8, col), converted to the tensor's element type. Row strides
+/// may be odd (N = 8189): with `masked`, pairs take the vector store only when aligned.
+void emitAccumulatorBlockStore(OpBuilder &b, Location loc, Operation *user, GlobalTensorType tensor,
+                               Value dest, Value acc, Value row0, Value col, int64_t first,
+                               bool masked);
+
 /// Replaces `OpTy` (no operands, no results) by the operand-less NVVM op `NVVMOpTy`.
 template <typename OpTy, typename NVVMOpTy>
 struct SimpleLowering : OpConversionPattern<OpTy> {

@@ -471,29 +471,15 @@ struct WgmmaStoreLowering : OpConversionPattern<WgmmaStoreOp> {
                                 ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     auto tensor = cast<GlobalTensorType>(op.getDest().getType());
-    Type element = tensor.getElementType();
     auto c = [&](int64_t v) { return arith::ConstantIndexOp::create(rewriter, loc, v); };
     auto [fragmentRow, fragmentCol] = fragmentOrigin(rewriter, loc, op);
     Value row0 = arith::AddIOp::create(rewriter, loc, adaptor.getRow(), fragmentRow);
     Value col0 = arith::AddIOp::create(rewriter, loc, adaptor.getCol(), fragmentCol);
     int64_t n = 2 * op.getAcc().getType().getNumElements();
-    auto pairType = VectorType::get({2}, element);
     for (int64_t i = 0; i < n / 8; ++i) {
       Value col = arith::AddIOp::create(rewriter, loc, col0, c(8 * i));
-      for (int64_t half = 0; half < 2; ++half) {
-        Value row = half ? arith::AddIOp::create(rewriter, loc, row0, c(8)).getResult() : row0;
-        SmallVector<Value, 2> values;
-        for (int64_t j = 0; j < 2; ++j) {
-          Value v = vector::ExtractOp::create(rewriter, loc, adaptor.getAcc(), 4 * i + 2 * half + j);
-          if (!element.isF32())
-            v = arith::TruncFOp::create(rewriter, loc, element, v);
-          values.push_back(v);
-        }
-        Value pair = vector::FromElementsOp::create(rewriter, loc, pairType, values);
-        // Row strides may be odd (N = 8189): pairs take the vector store only when aligned.
-        emitGlobalStore(rewriter, loc, op, tensor, adaptor.getDest(), ValueRange{row, col}, pair,
-                        op.getMasked(), /*checkAligned=*/op.getMasked());
-      }
+      emitAccumulatorBlockStore(rewriter, loc, op, tensor, adaptor.getDest(), adaptor.getAcc(),
+                                row0, col, /*first=*/4 * i, op.getMasked());
     }
     rewriter.eraseOp(op);
     return success();
