@@ -5,6 +5,16 @@ parameters, so the examples' reference kernels check it. docs/CostModel.md, "The
 """
 
 
+# The producer role's opening: one elected thread of warp 0 issues the copies (both templates).
+PRODUCER_OPEN = """    cake.role "producer" warps [0, 4) regs 40 {
+      %warp = cake.warp_id
+      %first = arith.cmpi eq, %warp, %c0 : index
+      scf.if %first {
+        %leader = cake.elect_one
+        scf.if %leader {
+"""
+
+
 def _consts(values):
     return "\n".join(f"  %c{c} = arith.constant {c} : index" for c in sorted(set(values)))
 
@@ -59,13 +69,7 @@ cake.kernel @hopper_gemm(
   %bbuf = cake.alloc_smem : {ty_b}
   %pipe = cake.pipeline.create consumers {wgs} : !cake.pipeline<{ST}>
   cake.warp_roles {{
-    cake.role "producer" warps [0, 4) regs 40 {{
-      %warp = cake.warp_id
-      %first = arith.cmpi eq, %warp, %c0 : index
-      scf.if %first {{
-        %leader = cake.elect_one
-        scf.if %leader {{
-          scf.for %kt = %c0 to %ktiles step %c1 {{
+{PRODUCER_OPEN}          scf.for %kt = %c0 to %ktiles step %c1 {{
             cake.pipeline.producer_acquire %pipe[%kt] : !cake.pipeline<{ST}>
             cake.pipeline.producer_commit %pipe[%kt], tx_bytes {(BM + BN) * BK * 2} : !cake.pipeline<{ST}>
             %slot = cake.pipeline.slot %pipe[%kt] : !cake.pipeline<{ST}>
@@ -165,13 +169,7 @@ cake.kernel @kmeans_hopper(
   }}
   %pipe = cake.pipeline.create consumers {128 * wgs} : {pipe}
   cake.warp_roles {{
-    cake.role "producer" warps [0, 4) regs 40 {{
-      %warp = cake.warp_id
-      %first = arith.cmpi eq, %warp, %c0 : index
-      scf.if %first {{
-        %leader = cake.elect_one
-        scf.if %leader {{
-          cake.mbarrier.arrive_expect_tx %xbar[%c0], bytes {BM * 128 * 2} : !cake.mbarriers<1>
+{PRODUCER_OPEN}          cake.mbarrier.arrive_expect_tx %xbar[%c0], bytes {BM * 128 * 2} : !cake.mbarriers<1>
 {nl.join(xloads)}
           scf.for %kt = %c0 to %ktiles step %c1 {{
             cake.pipeline.producer_acquire %pipe[%kt] : {pipe}
