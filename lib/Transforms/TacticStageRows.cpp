@@ -34,7 +34,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
-#include "mlir/IR/Matchers.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 
 namespace mlir::cake {
 #define GEN_PASS_DEF_CAKETACTICSTAGEROWSPASS
@@ -45,13 +45,6 @@ using namespace mlir;
 using namespace mlir::cake;
 
 namespace {
-
-std::optional<int64_t> constantIndex(Value v) {
-  APInt value;
-  if (matchPattern(v, m_ConstantInt(&value)))
-    return value.getSExtValue();
-  return std::nullopt;
-}
 
 /// A loop and the load it stages.
 struct Site {
@@ -105,15 +98,15 @@ struct CakeTacticStageRowsPass : cake::impl::CakeTacticStageRowsPassBase<CakeTac
       return "a block of more than one dimension";
     if (!loop.getLowerBound().getDefiningOp<LaneIdOp>())
       return "the lower bound is not cake.lane_id";
-    if (constantIndex(loop.getStep()) != 32)
+    if (getConstantIntValue(loop.getStep()) != 32)
       return "the step is not 32";
     if (!model.isInvariant(loop.getUpperBound()))
       return "the upper bound differs between threads";
     Value row = loop.getInductionVar();
     for (auto inner : loop.getBody()->getOps<scf::ForOp>()) {
-      std::optional<int64_t> lb = constantIndex(inner.getLowerBound());
-      std::optional<int64_t> ub = constantIndex(inner.getUpperBound());
-      std::optional<int64_t> step = constantIndex(inner.getStep());
+      std::optional<int64_t> lb = getConstantIntValue(inner.getLowerBound());
+      std::optional<int64_t> ub = getConstantIntValue(inner.getUpperBound());
+      std::optional<int64_t> step = getConstantIntValue(inner.getStep());
       if (lb != 0 || !ub || !step)
         continue;
       for (auto load : inner.getBody()->getOps<LoadOp>()) {

@@ -32,7 +32,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
-#include "mlir/IR/Matchers.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 
 namespace mlir::cake {
 #define GEN_PASS_DEF_CAKETACTICVECTORIZEPASS
@@ -49,13 +49,6 @@ bool isElementwiseFloat(Operation *op) {
   return isa<arith::AddFOp, arith::SubFOp, arith::MulFOp, arith::DivFOp, arith::NegFOp,
              arith::ExtFOp, arith::TruncFOp, arith::MaximumFOp, arith::MinimumFOp, math::FmaOp>(
       op);
-}
-
-std::optional<int64_t> constantIndex(Value v) {
-  APInt value;
-  if (matchPattern(v, m_ConstantInt(&value)))
-    return value.getSExtValue();
-  return std::nullopt;
 }
 
 struct CakeTacticVectorizePass : cake::impl::CakeTacticVectorizePassBase<CakeTacticVectorizePass> {
@@ -93,9 +86,9 @@ struct CakeTacticVectorizePass : cake::impl::CakeTacticVectorizePassBase<CakeTac
 
   /// Why `loop` cannot be widened ("" when it can).
   std::string reason(scf::ForOp loop) {
-    std::optional<int64_t> lb = constantIndex(loop.getLowerBound());
-    std::optional<int64_t> ub = constantIndex(loop.getUpperBound());
-    std::optional<int64_t> step = constantIndex(loop.getStep());
+    std::optional<int64_t> lb = getConstantIntValue(loop.getLowerBound());
+    std::optional<int64_t> ub = getConstantIntValue(loop.getUpperBound());
+    std::optional<int64_t> step = getConstantIntValue(loop.getStep());
     if (!lb || !ub || !step)
       return "bounds or step not constant";
     if (*step != 1)

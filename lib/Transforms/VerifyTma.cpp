@@ -11,7 +11,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/IR/Matchers.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 
 namespace mlir::cake {
 #define GEN_PASS_DEF_CAKEVERIFYTMAPASS
@@ -22,12 +22,6 @@ using namespace mlir;
 using namespace mlir::cake;
 
 namespace {
-std::optional<int64_t> getConstant(Value v) {
-  APInt value;
-  if (matchPattern(v, m_ConstantInt(&value)))
-    return value.getSExtValue();
-  return std::nullopt;
-}
 
 /// How much `v` advances per iteration of `loop`: 0 when loop-invariant; the step (times
 /// constants) for the induction variable through addi / subi / muli by constants; else unknown.
@@ -35,13 +29,13 @@ std::optional<int64_t> getStride(Value v, scf::ForOp loop, unsigned depth = 0) {
   if (depth > 32)
     return std::nullopt;
   if (v == loop.getInductionVar())
-    return getConstant(loop.getStep());
+    return getConstantIntValue(loop.getStep());
   if (!loop->isAncestor(v.getParentRegion()->getParentOp()))
     return 0; // defined outside the loop
   Operation *def = v.getDefiningOp();
   if (!def)
     return std::nullopt; // an iteration argument
-  if (getConstant(v))
+  if (getConstantIntValue(v))
     return 0;
   if (isa<arith::AddIOp, arith::SubIOp>(def)) {
     std::optional<int64_t> a = getStride(def->getOperand(0), loop, depth + 1);
@@ -52,7 +46,7 @@ std::optional<int64_t> getStride(Value v, scf::ForOp loop, unsigned depth = 0) {
   }
   if (isa<arith::MulIOp>(def)) {
     for (unsigned i = 0; i < 2; ++i)
-      if (std::optional<int64_t> c = getConstant(def->getOperand(i)))
+      if (std::optional<int64_t> c = getConstantIntValue(def->getOperand(i)))
         if (std::optional<int64_t> s = getStride(def->getOperand(1 - i), loop, depth + 1))
           return *c * *s;
     return std::nullopt;
@@ -95,7 +89,7 @@ struct CakeVerifyTmaPass : cake::impl::CakeVerifyTmaPassBase<CakeVerifyTmaPass> 
       kernel.walk([&](Operation *op) {
         if (auto load = dyn_cast<TmaLoadOp>(op)) {
           if (Value mask = load.getMulticast()) {
-            std::optional<int64_t> m = getConstant(mask);
+            std::optional<int64_t> m = getConstantIntValue(mask);
             // Ranks [0, clusterSize) exist; the mask is 16 bits wide.
             uint64_t valid = clusterSize >= 16 ? 0xffff : ((uint64_t{1} << clusterSize) - 1);
             if (m && (*m == 0 || (static_cast<uint64_t>(*m) & ~valid) != 0)) {
