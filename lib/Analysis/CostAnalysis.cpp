@@ -706,32 +706,25 @@ void CostWalker::visitLeaf(Operation *op, const Ctx &ctx, Local &local) {
                Expr(16.0 * 8 * eb * warps), true);
     return;
   }
-  if (auto mma = dyn_cast<WgmmaRegsOp>(op)) {
-    // Like cake.wgmma with A from registers: only B is read from shared memory.
-    int64_t n = mma.getN(), k = mma.getK(), groups = ctx.warpgroups();
-    Type element = mma.getB().getType().getElementType();
+  // m64nNkK per warpgroup (K = 16 for f16/bf16, 8 for tf32): tensor work, and the operands read
+  // from shared memory (B always; A unless it comes from registers, cake.wgmma.regs).
+  auto wgmma = [&](int64_t n, int64_t k, Type element, bool aFromShared) {
+    int64_t groups = ctx.warpgroups();
     std::string unit = "tensor_" + dtypeName(element);
     double flops = 2.0 * 64 * n * k * groups;
     addWork(local, ctx, unit, Expr(flops));
     addFlops(ctx, unit, Expr(flops));
-    double operandBytes = n * static_cast<double>(k) * getElementBytes(element) * groups;
+    double rows = (aFromShared ? 64.0 : 0.0) + static_cast<double>(n);
+    double operandBytes = rows * k * getElementBytes(element) * groups;
     addShared(ctx, Expr(operandBytes));
     addWork(local, ctx, "lsu", Expr(operandBytes / 128));
-    return;
-  }
-  if (auto mma = dyn_cast<WgmmaOp>(op)) {
-    // m64nNkK: K = 16 for f16/bf16, 8 for tf32.
-    int64_t n = mma.getN(), k = mma.getK(), groups = ctx.warpgroups();
-    Type element = mma.getA().getType().getElementType();
-    std::string unit = "tensor_" + dtypeName(element);
-    double flops = 2.0 * 64 * n * k * groups;
-    addWork(local, ctx, unit, Expr(flops));
-    addFlops(ctx, unit, Expr(flops));
-    double operandBytes = (64.0 * k + n * static_cast<double>(k)) * getElementBytes(element) * groups;
-    addShared(ctx, Expr(operandBytes));
-    addWork(local, ctx, "lsu", Expr(operandBytes / 128));
-    return;
-  }
+  };
+  if (auto mma = dyn_cast<WgmmaRegsOp>(op))
+    return wgmma(mma.getN(), mma.getK(), mma.getB().getType().getElementType(),
+                 /*aFromShared=*/false);
+  if (auto mma = dyn_cast<WgmmaOp>(op))
+    return wgmma(mma.getN(), mma.getK(), mma.getA().getType().getElementType(),
+                 /*aFromShared=*/true);
   if (auto wait = dyn_cast<WgmmaWaitOp>(op)) {
     if (wait.getPending() == 0)
       local.wait0 = true;
