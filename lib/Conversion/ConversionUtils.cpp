@@ -90,3 +90,16 @@ void mlir::cake::emitAccumulatorBlockStore(OpBuilder &b, Location loc, Operation
                     /*checkAligned=*/masked);
   }
 }
+
+Value mlir::cake::i32Constant(OpBuilder &b, Location loc, int64_t value) {
+  return arith::ConstantIntOp::create(b, loc, b.getI32Type(), value);
+}
+
+Operation *mlir::cake::createInlinePtx(OpBuilder &b, Location loc, TypeRange results,
+                                       ValueRange operands, StringRef ptx,
+                                       StringRef constraints) {
+  return LLVM::InlineAsmOp::create(b, loc, results, operands, ptx, constraints,
+                                   /*has_side_effects=*/true, /*is_align_stack=*/false,
+                                   LLVM::tailcallkind::TailCallKind::None, LLVM::AsmDialectAttr(),
+                                   ArrayAttr());
+}

@@ -65,6 +65,13 @@ void emitBoundedWait(OpBuilder &b, Location loc, Operation *site, Value address,
 /// barrier's site in its warp's slot of the host-mapped table. No-op on unmarked ops.
 void emitBarrierMark(OpBuilder &b, Location loc, Operation *site, bool enter);
 
+/// An i32 constant.
+Value i32Constant(OpBuilder &b, Location loc, int64_t value);
+
+/// Inline PTX with side effects: `result` (null for none) from `operands` under `constraints`.
+Operation *createInlinePtx(OpBuilder &b, Location loc, TypeRange results, ValueRange operands,
+                           StringRef ptx, StringRef constraints);
+
 /// Stores one 16x8 accumulator block of an mma fragment (mma.sync's tile, or one 8-column block of
 /// a wgmma fragment): elements `first`, `first + 1` of `acc` as a pair at (row0, col) and
 /// `first + 2`, `first + 3` at (row0 + 8, col), converted to the tensor's element type. Row strides

@@ -43,18 +43,11 @@ void mlir::cake::addHangDebugGlobals(OpBuilder &b, Location loc) {
 
 namespace {
 
-Value i32Value(OpBuilder &b, Location loc, int64_t v) {
-  return arith::ConstantIntOp::create(b, loc, b.getI32Type(), v);
-}
-
 Value asmOp(OpBuilder &b, Location loc, Type result, ValueRange operands, StringRef ptx,
             StringRef constraints) {
-  auto op = LLVM::InlineAsmOp::create(b, loc, result ? TypeRange(result) : TypeRange(), operands,
-                                      ptx, constraints, /*has_side_effects=*/true,
-                                      /*is_align_stack=*/false,
-                                      LLVM::tailcallkind::TailCallKind::None,
-                                      LLVM::AsmDialectAttr(), ArrayAttr());
-  return result ? op.getResult(0) : Value();
+  Operation *op = createInlinePtx(b, loc, result ? TypeRange(result) : TypeRange(), operands, ptx,
+                                  constraints);
+  return result ? op->getResult(0) : Value();
 }
 
 Value globalAddress(OpBuilder &b, Location loc, StringRef symbol) {
@@ -81,7 +74,7 @@ void sleepForever(OpBuilder &b, Location loc) {
 void reportAndTrap(OpBuilder &b, Location loc, Operation *site, int64_t siteId, Value phase,
                    int64_t timeoutMs) {
   auto claimed = LLVM::AtomicCmpXchgOp::create(
-      b, loc, globalAddress(b, loc, kHangClaimSymbol), i32Value(b, loc, 0), i32Value(b, loc, 1),
+      b, loc, globalAddress(b, loc, kHangClaimSymbol), i32Constant(b, loc, 0), i32Constant(b, loc, 1),
       LLVM::AtomicOrdering::acq_rel, LLVM::AtomicOrdering::monotonic);
   Value won = LLVM::ExtractValueOp::create(b, loc, claimed, 1);
   auto ifWon = scf::IfOp::create(b, loc, TypeRange{}, won, /*withElse=*/true);
@@ -102,16 +95,16 @@ void reportAndTrap(OpBuilder &b, Location loc, Operation *site, int64_t siteId, 
                                      ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(index)});
       LLVM::StoreOp::create(b, loc, value, at, /*alignment=*/4, /*isVolatile=*/true);
     };
-    word(1, i32Value(b, loc, siteId));
+    word(1, i32Constant(b, loc, siteId));
     word(2, toI32(b, loc, gpu::BlockIdOp::create(b, loc, gpu::Dimension::x)));
     word(3, toI32(b, loc, gpu::BlockIdOp::create(b, loc, gpu::Dimension::y)));
     word(4, toI32(b, loc, gpu::BlockIdOp::create(b, loc, gpu::Dimension::z)));
     word(5, toI32(b, loc, linearThreadId(b, loc, site)));
     word(6, phase);
-    word(7, i32Value(b, loc, timeoutMs));
+    word(7, i32Constant(b, loc, timeoutMs));
     // The magic last, after a system-scope fence: a reader never sees a partial record.
     asmOp(b, loc, Type(), {}, "fence.sc.sys;", "");
-    word(0, i32Value(b, loc, kHangReportMagic));
+    word(0, i32Constant(b, loc, kHangReportMagic));
     asmOp(b, loc, Type(), {}, "fence.sc.sys;", "");
     b.setInsertionPointAfter(ifMapped);
     asmOp(b, loc, Type(), {}, "trap;", "");
@@ -137,7 +130,7 @@ void mlir::cake::emitBoundedWait(OpBuilder &b, Location loc, Operation *site, Va
                      "{\n.reg .pred p;\nmbarrier.try_wait.parity.shared::cta.b64 p, [$1], $2;\n"
                      "selp.u32 $0, 1, 0, p;\n}",
                      "=r,r,r");
-  Value pending = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, done, i32Value(b, loc, 0));
+  Value pending = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, done, i32Constant(b, loc, 0));
   Value elapsed =
       arith::SubIOp::create(b, loc, NVVM::GlobalTimerOp::create(b, loc, i64), start);
   Value late = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt, elapsed, limit);
@@ -163,7 +156,7 @@ void mlir::cake::emitBarrierMark(OpBuilder &b, Location loc, Operation *site, bo
   Value mapped = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, buffer,
                                        arith::ConstantIntOp::create(b, loc, i64, 0));
   Value lane0 = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                      NVVM::LaneIdOp::create(b, loc, i32), i32Value(b, loc, 0));
+                                      NVVM::LaneIdOp::create(b, loc, i32), i32Constant(b, loc, 0));
   auto ifMark = scf::IfOp::create(b, loc, TypeRange{}, arith::AndIOp::create(b, loc, mapped, lane0),
                                   /*withElse=*/false);
   OpBuilder::InsertionGuard guard(b);
@@ -171,7 +164,7 @@ void mlir::cake::emitBarrierMark(OpBuilder &b, Location loc, Operation *site, bo
   Value slot = arith::AddIOp::create(
       b, loc,
       arith::MulIOp::create(b, loc, NVVM::SmIdOp::create(b, loc, i32),
-                            i32Value(b, loc, kHangTableWarpsPerSm)),
+                            i32Constant(b, loc, kHangTableWarpsPerSm)),
       NVVM::WarpIdOp::create(b, loc, i32));
   Value slot64 = arith::ExtUIOp::create(b, loc, i64, slot);
   Value offset = arith::AddIOp::create(
@@ -185,7 +178,7 @@ void mlir::cake::emitBarrierMark(OpBuilder &b, Location loc, Operation *site, bo
     LLVM::StoreOp::create(b, loc, toI32(b, loc, gpu::BlockIdOp::create(b, loc, gpu::Dimension::x)),
                           blockWord, /*alignment=*/4, /*isVolatile=*/true);
   }
-  LLVM::StoreOp::create(b, loc, i32Value(b, loc, enter ? attr[0] + 1 : 0), entry, /*alignment=*/4,
+  LLVM::StoreOp::create(b, loc, i32Constant(b, loc, enter ? attr[0] + 1 : 0), entry, /*alignment=*/4,
                         /*isVolatile=*/true);
   // Out to host memory now: a hung warp never gets to flush it later.
   asmOp(b, loc, Type(), {}, "fence.sc.sys;", "");

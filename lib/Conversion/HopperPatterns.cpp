@@ -11,10 +11,6 @@ using namespace mlir::cake;
 
 namespace {
 
-Value i32Constant(OpBuilder &b, Location loc, int64_t value) {
-  return arith::ConstantIntOp::create(b, loc, b.getI32Type(), value);
-}
-
 /// Address of mbarrier `index` (an index value) in the array at `base`.
 Value barrierAddress(OpBuilder &b, Location loc, Value base, Value index) {
   AccessBuilder ab{b, loc};
@@ -454,11 +450,8 @@ struct WgmmaRegsLowering : OpConversionPattern<WgmmaRegsOp> {
                       type.str() + "." + type.str() + " {" + dRegs + "}, " + a + ", $" +
                       std::to_string(count + 4) + ", p, 1, 1, 0;\n}";
     auto structType = LLVM::LLVMStructType::getLiteral(ctx, SmallVector<Type>(count, f32));
-    auto asmOp = LLVM::InlineAsmOp::create(
-        rewriter, loc, structType, operands, ptx, constraints, /*has_side_effects=*/true,
-        /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
-        LLVM::AsmDialectAttr(), ArrayAttr());
-    rewriter.replaceOp(op, structToVector(rewriter, loc, asmOp.getResult(0), op.getAcc().getType()));
+    Operation *asmOp = createInlinePtx(rewriter, loc, structType, operands, ptx, constraints);
+    rewriter.replaceOp(op, structToVector(rewriter, loc, asmOp->getResult(0), op.getAcc().getType()));
     return success();
   }
 };
