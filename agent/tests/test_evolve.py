@@ -99,6 +99,12 @@ class EvolveTest(util.TempDir):
         self.assertIn("no GPU for the local backend", proc.stderr)
         self.assertEqual(util.open_db(self, self.db).run(1)["status"], "aborted")
 
+    def test_missing_rule_file(self):
+        rc, _, err = util.run_cli("evolve", TASK, "--db", self.db, "--bin", util.BIN, "--backend", "model-only",
+                                  "--rules", os.path.join(self.tmp, "no-such-rule.mlir"))
+        self.assertEqual(rc, 2)
+        self.assertIn("--rules: no such file", err)
+
     def test_kill_9_loses_no_finished_record(self):
         """Kill evolve at random moments; every candidate it reported as recorded must be whole."""
         rng = random.Random()
