@@ -126,6 +126,22 @@ class TacticPassTest(unittest.TestCase):
         self.assertIsNone(why, why)
         self.assertIn("pad = 8>", padded)
 
+    def test_tensorize_puts_the_kmeans_seed_on_tensor_cores(self):
+        task = load_task(os.path.join(util.TASKS, "kmeans_fp16.json"))
+        seed = task.instantiate(task.start_genome())
+        out, why = self.by_name["tensorize-64"].apply(self.tools, seed)
+        self.assertIsNone(why, why)
+        self.assertEqual(out.count("cake.mma_sync"), 8)  # D/16 per group of 8 centroids
+        self.assertIn("!cake.smem<64x128xf16, pad = 8>", out)
+        self.assertIn("{lanes = 4 : i64}", out)
+        again, why = self.by_name["tensorize-64"].apply(self.tools, out)
+        self.assertIsNone(again)
+        self.assertEqual(why, "precondition false")  # already on tensor cores
+        wide, _ = self.by_name["vectorize-8"].apply(self.tools, seed)
+        out, why = self.by_name["tensorize-32"].apply(self.tools, wide)
+        self.assertIsNone(out)
+        self.assertIn("no warp dot-product reduction qualifies", why)
+
     def test_search_policy_applies_tactics(self):
         task = load_task(os.path.join(util.TASKS, "gemm.json"))
         ir = task.instantiate(task.start_genome())

@@ -251,6 +251,63 @@ def CakeTacticVectorizePass : Pass<"cake-tactic-vectorize"> {
   ];
 }
 
+def CakeTacticTensorizePass : Pass<"cake-tactic-tensorize"> {
+  let summary = "Tactic: compute a warp's dot-product reduction with mma.sync on 16 rows per warp";
+  let description = [{
+    The naive reduction "one warp per row, lanes over candidates" computes one dot product per
+    (row, candidate) with scalar FMAs: `scf.for %k = %lane to %K step 32` whose body holds an
+    inner loop `scf.for %j = 0 to D` accumulating `extf(A[..., %row, %j]) * extf(B[..., %k, %j])`
+    (f16 or bf16) into an f32 that starts at 0.0, then an epilogue that folds the dot product of
+    candidate `%k` into the loop's state; after the loop, 32-lane warp reductions of the state and
+    one lane (`%lane == 0`) storing the row's result.
+
+    The tactic gives each warp 16 rows (`16 * %row + 0 .. 15`; the grid's x extent is divided by
+    16, rounded up) and computes their dot products on tensor cores: the rows' A fragments are
+    loaded once into registers (masked); the candidates are walked in tiles of `tile` rows of B
+    that the block copies into a padded shared buffer between two block barriers (masked: zero
+    past the extent); per 8 candidates, `cake.ldmatrix` x4 and `cake.mma_sync` m16n8k16 give the
+    16 x 8 accumulator tile, and the epilogue, cloned, folds each element into the state of its
+    row (lane t holds rows t/4 and t/4 + 8 and candidates 2 (t mod 4), 2 (t mod 4) + 1 of each
+    8; candidates `>= %K` are skipped). The code after the loop is cloned per half of the rows:
+    its warp reductions combine the 4 lanes of a quad (`lanes = 4`) and `%lane == 0` becomes
+    `%lane mod 4 == 0`.
+
+    With `prefetch` (the default), when the tile's 16-byte chunks divide evenly among the
+    block's threads (at most 8 each), every thread loads its chunks of the next tile into
+    registers before the current tile is computed, and stores them into the shared buffer after
+    a block barrier: the global latency hides behind the tensor-core work. Otherwise the block
+    copies each tile between two barriers.
+
+    Each lane still visits its candidates in increasing order and the quad reduction combines
+    the lanes' states as the warp reduction did, so a fold that does not depend on how the
+    candidates are split between lanes (argmin with ties to the smaller index, a sum up to
+    rounding) gives the same result; the dot products are summed in the tensor core's order.
+
+    Preconditions (else `[tactic.not-applicable]` with each loop's reason): `tile` a multiple of
+    16 in 16 .. 256; a 1-D block; the loop directly in the kernel body with lower bound
+    `cake.lane_id`, step 32 and an upper bound the same in every thread; exactly one loop directly
+    inside it: bounds 0 .. D (D a constant multiple of 32 up to 256), step 1, one f32 accumulator
+    from 0.0, a body of two scalar loads of global f16/bf16 tensors, their extensions and one
+    `math.fma` (or `arith.mulf` + `arith.addf`), one load indexed [..., %k, %j] and the other
+    [..., %row, %j] with the outer indices the same in every thread; `%row` is
+    `cake.block_id x * (warps per block) + cake.warp_id`; the epilogue only loads and computes,
+    with values from outside the loop the same in every thread; the loop's results only feed
+    32-lane warp reductions; after the loop, no use of the warp or thread id, the lane only in
+    `%lane == 0`, every store masked and indexed by `%row`, loads of `%row` masked, and no other
+    side effects; the kernel's shared memory, with the tile, within the target's limit.
+
+    ```
+    cake-opt k.mlir --pass-pipeline='builtin.module(cake-tactic-tensorize{tile=64})'
+    ```
+  }];
+  let dependentDialects = ["::mlir::vector::VectorDialect", "::mlir::arith::ArithDialect"];
+  let options = [
+    Option<"tile", "tile", "int64_t", "64", "candidate rows per shared tile">,
+    Option<"prefetch", "prefetch", "bool", "true",
+           "load the next tile into registers while the current one is computed">,
+  ];
+}
+
 def CakeVerifyAsyncPass : Pass<"cake-verify-async"> {
   let summary = "Check cp.async and TMA-store groups and cp.async addresses";
   let description = [{

@@ -1,0 +1,526 @@
+//===- TacticTensorize.cpp - tactic: a warp's dot-product loop on mma.sync -===//
+//
+// The naive "one warp per row, lanes over candidates" reduction computes one dot product per
+// (row, candidate) with scalar FMAs:
+//
+//   %row = block_id x * W + warp_id                              // W = warps per block
+//   %r:n = scf.for %k = %lane to %K step 32 iter_args(%s = init) {        // L1
+//     %dot = scf.for %j = 0 to D step 1 iter_args(%acc = 0.0) {            // L2
+//       %a = cake.load %A[..., %row, %j]     %b = cake.load %B[..., %k, %j]  (f16 or bf16)
+//       scf.yield (math.fma (extf %a) (extf %b) %acc)
+//     }
+//     (the epilogue: folds %dot for candidate %k into %s)
+//   }
+//   (the tail: warp reductions of %r over 32 lanes, then one lane stores row %row's result)
+//
+// On tensor cores the warp computes a 16-row x 8-candidate tile of dot products per
+// `mma.sync.m16n8k16`. The tactic rewrites the kernel so that each warp owns 16 rows
+// (16 * %row + 0..15; the grid's x extent is divided by 16, rounded up):
+//
+//   - the A fragments of the warp's 16 rows (D/16 of them, in registers for the whole loop) are
+//     loaded once from global memory, masked;
+//   - a loop over tiles of `tile` candidates: block barrier, the block copies the tile's B rows
+//     (all D columns, masked: zero past the extent) into a padded shared buffer, block barrier;
+//     then per 8 candidates: D/32 `cake.ldmatrix` x4 and D/16 `cake.mma_sync`, and the epilogue,
+//     cloned, folds each accumulator element into the state of its row: lane t holds rows
+//     t/4 and t/4 + 8, candidates 2 (t%4) and 2 (t%4) + 1 of each 8 (candidates >= %K skipped);
+//   - with `prefetch`, each thread's share of the next tile is loaded into registers before the
+//     current tile is computed and stored after a barrier (global latency behind the mma work);
+//   - the tail, cloned per half (rows t/4 and t/4 + 8): the warp reductions now combine the 4
+//     lanes of a quad (`lanes = 4`), and the lane test `%lane == 0` becomes `%lane % 4 == 0`.
+//
+// Each lane still visits its candidates in increasing order, and the quad reduction combines the
+// lanes' states as the warp reduction did, so a fold that is order-independent across lanes (an
+// argmin with ties to the smaller index, a sum up to rounding) gives the same result; the dot
+// products are summed in the tensor core's order (fp32 accumulation).
+//
+// Preconditions (else [tactic.not-applicable] with the reason): see the pass description in
+// Passes.td.
+//
+//===----------------------------------------------------------------------===//
+#include "Cake/IR/CakeOps.h"
+#include "Cake/Transforms/Passes.h"
+#include "ThreadModel.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+namespace mlir::cake {
+#define GEN_PASS_DEF_CAKETACTICTENSORIZEPASS
+#include "Cake/Transforms/Passes.h.inc"
+} // namespace mlir::cake
+
+using namespace mlir;
+using namespace mlir::cake;
+
+namespace {
+
+/// The matched reduction.
+struct Site {
+  scf::ForOp rows; // L1
+  scf::ForOp dot;  // L2
+  LoadOp aLoad, bLoad;
+  Value row;
+  int64_t depth = 0; // D
+  SmallVector<Operation *> tail;
+};
+
+bool definedOutside(Value v, Operation *op) {
+  return !op->isAncestor(v.getParentRegion()->getParentOp()) &&
+         !(v.getDefiningOp() && op->isAncestor(v.getDefiningOp()));
+}
+
+/// `v` is `cake.block_id x * warps + cake.warp_id` (either operand order).
+bool isBlockWarpRow(Value v, int64_t warps) {
+  auto add = v.getDefiningOp<arith::AddIOp>();
+  if (!add)
+    return false;
+  for (auto [mulSide, warpSide] : {std::pair{add.getLhs(), add.getRhs()},
+                                   std::pair{add.getRhs(), add.getLhs()}}) {
+    auto mul = mulSide.getDefiningOp<arith::MulIOp>();
+    if (!mul || !warpSide.getDefiningOp<WarpIdOp>())
+      continue;
+    for (auto [idSide, factor] : {std::pair{mul.getLhs(), mul.getRhs()},
+                                  std::pair{mul.getRhs(), mul.getLhs()}}) {
+      auto id = idSide.getDefiningOp<BlockIdOp>();
+      if (id && id.getDim() == Dim::x && getConstantIntValue(factor) == warps)
+        return true;
+    }
+  }
+  return false;
+}
+
+bool isZeroFloat(Value v) {
+  FloatAttr attr;
+  return matchPattern(v, m_Constant(&attr)) && attr.getValue().isZero();
+}
+
+struct CakeTacticTensorizePass
+    : cake::impl::CakeTacticTensorizePassBase<CakeTacticTensorizePass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    if (tile < 16 || tile > 256 || tile % 16 != 0) {
+      mlir::emitError(getOperation()->getLoc())
+          << "[tactic.not-applicable] cake-tactic-tensorize: expected tile a multiple of 16 in "
+             "16 .. 256, got "
+          << int64_t(tile);
+      return signalPassFailure();
+    }
+    SmallVector<Site> sites;
+    SmallVector<std::pair<Location, std::string>> reasons;
+    getOperation()->walk([&](KernelOp kernel) {
+      ThreadModel model(kernel);
+      for (auto loop : kernel.getBody().front().getOps<scf::ForOp>()) {
+        Site site;
+        std::string why = reason(kernel, model, loop, site);
+        if (why.empty()) {
+          sites.push_back(site);
+          break; // one reduction per kernel: the rewrite changes the kernel's rows
+        }
+        reasons.push_back({loop.getLoc(), why});
+      }
+    });
+    if (sites.empty()) {
+      InFlightDiagnostic diag = mlir::emitError(getOperation()->getLoc())
+                                << "[tactic.not-applicable] cake-tactic-tensorize: no warp "
+                                   "dot-product reduction qualifies";
+      for (auto &[loc, why] : reasons)
+        diag.attachNote(loc) << why;
+      return signalPassFailure();
+    }
+    for (Site &site : sites) {
+      auto kernel = site.rows->getParentOfType<KernelOp>();
+      rewrite(kernel, site);
+      int64_t total = kernel.getSharedMemoryLayout().totalBytes + kernel.getDynamicSmem();
+      if (total > kernel.getMaxSharedBytes()) {
+        kernel.emitError() << "[tactic.not-applicable] cake-tactic-tensorize: the tile needs "
+                           << total << " bytes of shared memory, over the "
+                           << kernel.getMaxSharedBytes() << " bytes of " << kernel.getTarget();
+        return signalPassFailure();
+      }
+    }
+  }
+
+  /// Why `loop` is not a reduction this tactic rewrites ("" when it is; `site` is filled).
+  std::string reason(KernelOp kernel, ThreadModel &model, scf::ForOp loop, Site &site) {
+    SmallVector<int64_t, 3> block = kernel.getBlockDims();
+    if (block[1] != 1 || block[2] != 1)
+      return "a block of more than one dimension";
+    if (!loop.getLowerBound().getDefiningOp<LaneIdOp>())
+      return "the lower bound is not cake.lane_id";
+    if (getConstantIntValue(loop.getStep()) != 32)
+      return "the step is not 32";
+    if (!model.isInvariant(loop.getUpperBound()))
+      return "the upper bound differs between threads";
+    auto inners = llvm::to_vector(loop.getBody()->getOps<scf::ForOp>());
+    if (inners.size() != 1)
+      return "expected one loop (the dot product) directly inside, got " +
+             std::to_string(inners.size());
+    site.rows = loop;
+    site.dot = inners.front();
+    if (std::string why = matchDot(model, site); !why.empty())
+      return why;
+    if (!isBlockWarpRow(site.row, kernel.getNumThreads() / 32))
+      return "the row index is not cake.block_id x * (warps per block) + cake.warp_id";
+    if (std::string why = checkEpilogue(model, site); !why.empty())
+      return why;
+    return checkTail(site);
+  }
+
+  /// L2: `for j = 0 to D step 1 iter_args(acc = 0.0)`, yielding fma(extf(A[.., row, j]),
+  /// extf(B[.., k, j]), acc) (or mulf + addf), nothing else in its body.
+  std::string matchDot(ThreadModel &model, Site &site) {
+    scf::ForOp dot = site.dot;
+    if (getConstantIntValue(dot.getLowerBound()) != 0 || getConstantIntValue(dot.getStep()) != 1)
+      return "the dot-product loop does not run from 0 in steps of 1";
+    std::optional<int64_t> depth = getConstantIntValue(dot.getUpperBound());
+    if (!depth || *depth % 32 != 0 || *depth > 256)
+      return "the dot-product length is not a constant multiple of 32 up to 256";
+    site.depth = *depth;
+    if (dot.getNumRegionIterArgs() != 1 || !dot.getRegionIterArgs()[0].getType().isF32() ||
+        !isZeroFloat(dot.getInitArgs()[0]))
+      return "the dot-product loop does not carry one f32 accumulator starting at 0.0";
+    Value acc = dot.getRegionIterArgs()[0];
+    Value yielded = cast<scf::YieldOp>(dot.getBody()->getTerminator()).getOperand(0);
+    Value lhs, rhs;
+    unsigned expectedOps = 0;
+    if (auto fma = yielded.getDefiningOp<math::FmaOp>(); fma && fma.getC() == acc) {
+      lhs = fma.getA(), rhs = fma.getB(), expectedOps = 6;
+    } else if (auto add = yielded.getDefiningOp<arith::AddFOp>()) {
+      Value product = add.getLhs() == acc ? add.getRhs() : add.getRhs() == acc ? add.getLhs()
+                                                                               : Value();
+      if (auto mul = product ? product.getDefiningOp<arith::MulFOp>() : arith::MulFOp())
+        lhs = mul.getLhs(), rhs = mul.getRhs(), expectedOps = 7;
+    }
+    if (!lhs)
+      return "the dot-product loop does not yield fma(a, b, acc) or acc + a * b";
+    auto load = [](Value v) {
+      auto ext = v.getDefiningOp<arith::ExtFOp>();
+      return ext ? ext.getIn().getDefiningOp<LoadOp>() : LoadOp();
+    };
+    LoadOp l = load(lhs), r = load(rhs);
+    if (!l || !r || !l->getParentRegion() || l->getBlock() != dot.getBody() ||
+        r->getBlock() != dot.getBody())
+      return "the product's factors are not extended loads in the dot-product loop";
+    if (static_cast<unsigned>(std::distance(dot.getBody()->begin(), dot.getBody()->end())) !=
+        expectedOps)
+      return "the dot-product loop does more than load, extend and accumulate";
+    Value k = site.rows.getInductionVar(), j = dot.getInductionVar();
+    auto isB = [&](LoadOp op) {
+      auto indices = op.getIndices();
+      return indices.size() >= 2 && indices[indices.size() - 2] == k;
+    };
+    if (isB(l))
+      std::swap(l, r);
+    if (!isB(r) || isB(l))
+      return "no factor reads [..., the candidate, j] and the other [..., a row, j]";
+    for (LoadOp op : {l, r}) {
+      auto type = dyn_cast<GlobalTensorType>(op.getSource().getType());
+      if (!type || op.getWidth() != 1 || !(type.getElementType().isF16() ||
+                                           type.getElementType().isBF16()))
+        return "a factor is not a scalar f16/bf16 load of a global tensor";
+      auto indices = op.getIndices();
+      if (indices.back() != j)
+        return "a factor's innermost index is not the dot-product loop's variable";
+      for (Value index : indices.drop_back(2))
+        if (!definedOutside(index, site.rows) || !model.isInvariant(index))
+          return "a factor's outer index is defined in the loop or differs between threads";
+      ArrayAttr shape = type.getShape();
+      auto extent = dyn_cast<IntegerAttr>(shape[shape.size() - 1]);
+      if (extent && extent.getInt() < site.depth)
+        return "a factor's innermost extent is shorter than the dot product";
+    }
+    if (cast<GlobalTensorType>(l.getSource().getType()).getElementType() !=
+        cast<GlobalTensorType>(r.getSource().getType()).getElementType())
+      return "the factors have different element types";
+    site.aLoad = l, site.bLoad = r;
+    site.row = l.getIndices()[l.getIndices().size() - 2];
+    if (!definedOutside(site.row, site.rows))
+      return "the row index is defined inside the loop";
+    return "";
+  }
+
+  /// The epilogue (L1's body but L2) is cloned once per accumulator element: it may only read
+  /// memory and compute, and what it takes from outside L1 must be the same in every thread.
+  std::string checkEpilogue(ThreadModel &model, Site &site) {
+    std::string why;
+    for (Operation &op : site.rows.getBody()->without_terminator()) {
+      if (&op == site.dot.getOperation())
+        continue;
+      op.walk([&](Operation *nested) {
+        if (!why.empty())
+          return;
+        if (!isa<LoadOp, scf::IfOp, scf::YieldOp>(nested) && !isMemoryEffectFree(nested))
+          why = ("the loop body has '" + nested->getName().getStringRef() +
+                 "' (only loads and side-effect-free ops can be cloned per element)")
+                    .str();
+        else if (isa<WarpReduceOp, WarpArgReduceOp>(nested))
+          why = "the loop body has a warp reduction";
+        for (Value operand : nested->getOperands()) {
+          if (!why.empty() || !definedOutside(operand, site.rows))
+            continue;
+          bool kernelArgument = isa<BlockArgument>(operand) &&
+                                isa<KernelOp>(operand.getParentRegion()->getParentOp());
+          bool invariant = matchPattern(operand, m_Constant()) || kernelArgument ||
+                           (operand.getType().isIntOrIndex() && model.isInvariant(operand));
+          if (!invariant)
+            why = "the loop body uses a value from outside that may differ between threads";
+        }
+      });
+      if (!why.empty())
+        return why;
+    }
+    return "";
+  }
+
+  /// The tail (kernel-body ops after L1) is cloned once per half of the warp's rows.
+  std::string checkTail(Site &site) {
+    Operation *end = site.rows->getBlock()->getTerminator();
+    for (Operation *op = site.rows->getNextNode(); op != end; op = op->getNextNode())
+      site.tail.push_back(op);
+    for (OpResult result : site.rows->getResults())
+      for (Operation *user : result.getUsers()) {
+        bool warpWide = false;
+        if (auto r = dyn_cast<WarpReduceOp>(user))
+          warpWide = r.getLanes() == 32;
+        if (auto r = dyn_cast<WarpArgReduceOp>(user))
+          warpWide = r.getLanes() == 32;
+        if (!warpWide)
+          return "a result of the loop is used other than by a 32-lane warp reduction";
+      }
+    std::string why;
+    for (Operation *top : site.tail) {
+      top->walk([&](Operation *op) {
+        if (!why.empty())
+          return;
+        for (Value operand : op->getOperands()) {
+          Operation *def = operand.getDefiningOp();
+          if (def && isa<WarpIdOp, ThreadIdOp>(def))
+            why = "the code after the loop uses the warp or thread id";
+          if (def && isa<LaneIdOp>(def)) {
+            auto cmp = dyn_cast<arith::CmpIOp>(op);
+            if (!cmp || cmp.getPredicate() != arith::CmpIPredicate::eq ||
+                getConstantIntValue(cmp.getLhs() == operand ? cmp.getRhs() : cmp.getLhs()) != 0)
+              why = "the code after the loop uses the lane other than in `lane == 0`";
+          }
+        }
+        if (!why.empty())
+          return;
+        auto usesRow = [&](ValueRange indices) { return llvm::is_contained(indices, site.row); };
+        if (auto store = dyn_cast<StoreOp>(op)) {
+          if (!usesRow(store.getIndices()) || !store.getMasked())
+            why = "a store after the loop is not masked at the row index";
+        } else if (auto load = dyn_cast<LoadOp>(op)) {
+          if (usesRow(load.getIndices()) && !load.getMasked())
+            why = "a load after the loop reads the row unmasked";
+        } else if (!isa<scf::IfOp, scf::YieldOp>(op) && !isMemoryEffectFree(op)) {
+          why = ("the code after the loop has '" + op->getName().getStringRef() + "'").str();
+        }
+      });
+      if (!why.empty())
+        return why;
+    }
+    return "";
+  }
+
+  void rewrite(KernelOp kernel, Site &site) {
+    scf::ForOp loop = site.rows;
+    Location loc = loop.getLoc();
+    MLIRContext *ctx = loop.getContext();
+    OpBuilder b(loop);
+    // Constants once, at the top of the kernel; no `+ 0`: the output is read by people too.
+    DenseMap<int64_t, Value> constants;
+    OpBuilder top = OpBuilder::atBlockBegin(&kernel.getBody().front());
+    auto index = [&](OpBuilder &, int64_t v) {
+      Value &c = constants[v];
+      if (!c)
+        c = arith::ConstantIndexOp::create(top, loc, v).getResult();
+      return c;
+    };
+    auto add = [&](OpBuilder &at, Value x, Value y) {
+      if (getConstantIntValue(y) == 0)
+        return x;
+      return arith::AddIOp::create(at, loc, x, y).getResult();
+    };
+    auto mul = [&](OpBuilder &at, Value x, int64_t y) {
+      return arith::MulIOp::create(at, loc, x, index(at, y)).getResult();
+    };
+    Type element = cast<GlobalTensorType>(site.aLoad.getSource().getType()).getElementType();
+    int64_t depth = site.depth, tileRows = tile;
+    Value lane = loop.getLowerBound();
+    Value upper = loop.getUpperBound();
+    Value group = arith::DivUIOp::create(b, loc, lane, index(b, 4));
+    Value quad = arith::RemUIOp::create(b, loc, lane, index(b, 4));
+    Value row0 = add(b, mul(b, site.row, 16), group);
+    Value row1 = add(b, row0, index(b, 8));
+
+    // A fragments: element pairs (row0|row1, 16 kk + 2 q (+8)) in mma.sync order.
+    SmallVector<Value> aFrags;
+    auto pairType = VectorType::get({2}, element);
+    SmallVector<Value> aPrefix(site.aLoad.getIndices().drop_back(2));
+    for (int64_t kk = 0; kk < depth / 16; ++kk) {
+      Value col0 = add(b, mul(b, quad, 2), index(b, 16 * kk));
+      Value col1 = add(b, col0, index(b, 8));
+      SmallVector<Value> pairs;
+      for (auto [r, col] : {std::pair{row0, col0}, std::pair{row1, col0}, std::pair{row0, col1},
+                            std::pair{row1, col1}}) {
+        SmallVector<Value> at(aPrefix);
+        at.append({r, col});
+        pairs.push_back(LoadOp::create(b, loc, pairType, site.aLoad.getSource(), at,
+                                       b.getUnitAttr(), Value()));
+      }
+      Value lo = vector::ShuffleOp::create(b, loc, pairs[0], pairs[1], ArrayRef<int64_t>{0, 1, 2, 3});
+      Value hi = vector::ShuffleOp::create(b, loc, pairs[2], pairs[3], ArrayRef<int64_t>{0, 1, 2, 3});
+      aFrags.push_back(vector::ShuffleOp::create(b, loc, lo, hi,
+                                                 ArrayRef<int64_t>{0, 1, 2, 3, 4, 5, 6, 7}));
+    }
+
+    // The shared tile of B rows; 8 elements (16 bytes) of padding keep ldmatrix conflict-free.
+    auto tileType = SmemType::get(ctx, {tileRows, depth}, element, /*swizzle=*/0, /*pad=*/8);
+    Value buffer = AllocSmemOp::create(b, loc, tileType).getBuffer();
+    Value tid = ThreadIdOp::create(b, loc, DimAttr::get(ctx, Dim::x));
+    unsigned stateCount = loop.getNumRegionIterArgs();
+    SmallVector<Value> init(loop.getInitArgs());
+    init.append(loop.getInitArgs().begin(), loop.getInitArgs().end());
+
+    // The copy of a tile: 16-byte chunks, chunk e -> row e / (D/8), column 8 (e mod (D/8)).
+    // With `prefetch` (when the chunks divide evenly among at most 8 per thread), each thread's
+    // chunks of the next tile are loaded into registers while the current tile is computed.
+    int64_t perRow = depth / 8, chunks = tileRows * perRow, threads = kernel.getNumThreads();
+    int64_t perThread = chunks % threads == 0 ? chunks / threads : 0;
+    bool inRegisters = prefetch && perThread >= 1 && perThread <= 8;
+    auto chunkType = VectorType::get({8}, element);
+    SmallVector<Value> bPrefix(site.bLoad.getIndices().drop_back(2));
+    auto chunkAt = [&](OpBuilder &at, Value e) {
+      Value r = arith::DivUIOp::create(at, loc, e, index(at, perRow));
+      Value col = mul(at, arith::RemUIOp::create(at, loc, e, index(at, perRow)), 8);
+      return std::pair{r, col};
+    };
+    auto loadChunk = [&](OpBuilder &at, Value base, Value r, Value col) {
+      SmallVector<Value> source(bPrefix);
+      source.append({add(at, base, r), col});
+      return LoadOp::create(at, loc, chunkType, site.bLoad.getSource(), source, at.getUnitAttr(),
+                            Value())
+          .getResult();
+    };
+    SmallVector<std::pair<Value, Value>> mine; // this thread's chunks (prefetch only)
+    if (inRegisters) {
+      for (int64_t c = 0; c < perThread; ++c)
+        mine.push_back(chunkAt(b, add(b, tid, index(b, c * threads))));
+      for (auto [r, col] : mine)
+        init.push_back(loadChunk(b, index(b, 0), r, col));
+    }
+    auto tiles = scf::ForOp::create(b, loc, index(b, 0), upper, index(b, tileRows), init);
+    OpBuilder body = OpBuilder::atBlockBegin(tiles.getBody());
+    Value k0 = tiles.getInductionVar();
+    auto carried = tiles.getRegionIterArgs();
+    SmallVector<Value> next;
+    if (inRegisters) {
+      for (auto [i, rc] : llvm::enumerate(mine))
+        StoreOp::create(body, loc, carried[2 * stateCount + i], buffer,
+                        ValueRange{rc.first, rc.second});
+      BarrierOp::create(body, loc);
+      Value nextBase = add(body, k0, index(body, tileRows));
+      for (auto [r, col] : mine)
+        next.push_back(loadChunk(body, nextBase, r, col));
+    } else {
+      BarrierOp::create(body, loc);
+      auto copy = scf::ForOp::create(body, loc, tid, index(body, chunks), index(body, threads));
+      OpBuilder c = OpBuilder::atBlockBegin(copy.getBody());
+      auto [r, col] = chunkAt(c, copy.getInductionVar());
+      StoreOp::create(c, loc, loadChunk(c, k0, r, col), buffer, ValueRange{r, col});
+      BarrierOp::create(body, loc);
+    }
+
+    // Per 8 candidates: the 16 x 8 tile of dot products, then the epilogue per element.
+    auto groups = scf::ForOp::create(body, loc, index(body, 0), index(body, tileRows),
+                                     index(body, 8), carried.take_front(2 * stateCount));
+    OpBuilder g = OpBuilder::atBlockBegin(groups.getBody());
+    Value n0 = groups.getInductionVar();
+    Value ldRow = add(g, n0, arith::RemUIOp::create(g, loc, lane, index(g, 8)));
+    Value ldCol = mul(g, arith::DivUIOp::create(g, loc, lane, index(g, 8)), 8);
+    auto accType = VectorType::get({4}, g.getF32Type());
+    Value acc = arith::ConstantOp::create(g, loc, accType,
+                                          DenseElementsAttr::get(accType, g.getF32FloatAttr(0)));
+    for (int64_t kk2 = 0; kk2 < depth / 32; ++kk2) {
+      Value frag = LdmatrixOp::create(g, loc, VectorType::get({8}, element), buffer,
+                                      ValueRange{ldRow, add(g, ldCol, index(g, 32 * kk2))},
+                                      UnitAttr());
+      for (int64_t half = 0; half < 2; ++half) {
+        int64_t first = 4 * half;
+        Value bFrag = vector::ShuffleOp::create(
+            g, loc, frag, frag, ArrayRef<int64_t>{first, first + 1, first + 2, first + 3});
+        acc = MmaSyncOp::create(g, loc, acc, aFrags[2 * kk2 + half], bFrag);
+      }
+    }
+    SmallVector<Value> states(groups.getRegionIterArgs());
+    Value candidateBase = add(g, add(g, k0, n0), mul(g, quad, 2));
+    auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+    for (int64_t column = 0; column < 2; ++column) {
+      Value k = add(g, candidateBase, index(g, column));
+      Value valid = arith::CmpIOp::create(g, loc, arith::CmpIPredicate::ult, k, upper);
+      auto guard = scf::IfOp::create(g, loc, TypeRange(ValueRange(states)), valid,
+                                     /*withElse=*/true);
+      OpBuilder then = OpBuilder::atBlockBegin(guard.thenBlock());
+      SmallVector<Value> results;
+      for (int64_t half = 0; half < 2; ++half) {
+        IRMapping map;
+        map.map(loop.getInductionVar(), k);
+        for (unsigned s = 0; s < stateCount; ++s)
+          map.map(loop.getRegionIterArgs()[s], states[half * stateCount + s]);
+        map.map(site.dot.getResult(0),
+                vector::ExtractOp::create(then, loc, acc,
+                                          ArrayRef<int64_t>{2 * half + column}).getResult());
+        for (Operation &op : loop.getBody()->without_terminator())
+          if (&op != site.dot.getOperation())
+            then.clone(op, map);
+        for (Value v : yield.getOperands())
+          results.push_back(map.lookupOrDefault(v));
+      }
+      scf::YieldOp::create(then, loc, results);
+      OpBuilder otherwise = OpBuilder::atBlockBegin(guard.elseBlock());
+      scf::YieldOp::create(otherwise, loc, states);
+      states.assign(guard.getResults().begin(), guard.getResults().end());
+    }
+    scf::YieldOp::create(g, loc, states);
+    SmallVector<Value> carriedOut(groups.getResults());
+    if (inRegisters) {
+      BarrierOp::create(body, loc); // every warp is done with the tile before the next store
+      carriedOut.append(next);
+    }
+    scf::YieldOp::create(body, loc, carriedOut);
+
+    // The tail, once per half of the rows; quads now hold what the warp held.
+    OpBuilder end(loop->getBlock()->getTerminator());
+    for (int64_t half = 0; half < 2; ++half) {
+      IRMapping map;
+      for (unsigned s = 0; s < stateCount; ++s)
+        map.map(loop.getResult(s), tiles.getResult(half * stateCount + s));
+      map.map(site.row, half ? row1 : row0);
+      map.map(lane, quad);
+      for (Operation *op : site.tail)
+        end.clone(*op, map)->walk([](Operation *nested) {
+          if (auto r = dyn_cast<WarpReduceOp>(nested))
+            r.setLanes(4);
+          if (auto r = dyn_cast<WarpArgReduceOp>(nested))
+            r.setLanes(4);
+        });
+    }
+    for (Operation *op : llvm::reverse(site.tail))
+      op->erase();
+    loop.erase();
+
+    AffineMap grid = kernel.getGrid();
+    SmallVector<AffineExpr> extents(grid.getResults());
+    extents[0] = extents[0].ceilDiv(16);
+    kernel.setGrid(AffineMap::get(0, grid.getNumSymbols(), extents, ctx));
+  }
+};
+} // namespace
