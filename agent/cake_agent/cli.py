@@ -62,7 +62,7 @@ def parser():
     e.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="parallel CPU evaluations")
     e.add_argument("--rng-seed", type=int, help="seed of the policy's random choices")
     e.add_argument("--iters", type=int, default=50, help="cake-run timed iterations")
-    for k in ("candidates", "gpu-evals", "wall-s", "generation"):
+    for k in ("candidates", "gpu-evals", "wall-s", "generation", "screen"):
         e.add_argument(f"--{k}", type=float if k == "wall-s" else int, help=f"override budget.{k.replace('-', '_')}")
     e.add_argument("--quiet", action="store_true", help="no progress line")
     e.add_argument("--print-records", action="store_true", help="print 'recorded <id>' after each commit")
@@ -216,7 +216,7 @@ def cmd_evolve(args):
     backend = backends.make(name, args.iters)
     # A resumed run keeps the budget it was started with (overrides given now win).
     budget = dict(task.budget, **config_before.get("budget", {}))
-    for k in ("candidates", "gpu_evals", "wall_s", "generation"):
+    for k in ("candidates", "gpu_evals", "wall_s", "generation", "screen"):
         if getattr(args, k) is not None:
             budget[k] = getattr(args, k)
     config = {"budget": budget, "jobs": args.jobs, "rng_seed": args.rng_seed, "tactics": args.tactics,

@@ -59,7 +59,14 @@ def _generations(db, run_id, task, toolchain, backend, policy, budget, progress,
         want = min(int(budget["generation"]), budget["candidates"] - n_cand)
         if backend.measures:
             want = min(want, budget["gpu_evals"] - n_gpu)
-        proposals = policy.propose(members, want)  # PolicyAbort propagates: the caller stops the run
+        # With a GPU backend and a cost model, `screen` proposals per GPU slot are verified, costed
+        # and compiled here; only the `want` with the least predicted time go to the GPU.
+        screen = int(budget.get("screen", 1)) if backend.measures and _has_cost_model(toolchain) else 1
+        if screen > 1:
+            want_proposals = min(want * screen, budget["candidates"] - n_cand)
+        else:
+            want_proposals = want
+        proposals = policy.propose(members, want_proposals)  # PolicyAbort propagates: the caller stops the run
         hashes = {r["ir_hash"] for r in db.q("SELECT ir_hash FROM candidates WHERE run_id=?", (run_id,))}
         fresh = []
         for p in proposals:
@@ -70,10 +77,21 @@ def _generations(db, run_id, task, toolchain, backend, policy, budget, progress,
         if not fresh:
             return RunResult(run_id, "exhausted", recorded)
         futures = {pool.submit(evaluator.prepare, p.ir): p for p in fresh}
-        for fut in concurrent.futures.as_completed(futures):
+        done = futures
+        if screen > 1:  # every evaluation first, then the GPU slots by predicted time
+            done = list(futures)
+            concurrent.futures.wait(done)
+            chosen = {id(ev) for ev in screen_by_prediction([f.result() for f in done], want)}
+        else:
+            done = concurrent.futures.as_completed(futures)
+            chosen = None
+        for fut in done:
             prop = futures[fut]
             ev = fut.result()
-            backend.measure(task, toolchain, ev)  # GPU work stays in this thread: one at a time
+            if chosen is not None and ev.status == "compiled" and id(ev) not in chosen:
+                ev.status = "screened"  # compiled, predicted slower than the generation's GPU slots
+            else:
+                backend.measure(task, toolchain, ev)  # GPU work stays in this thread: one at a time
             cid = db.record(run_id, generation, ev, prop, backend.name)
             recorded += 1
             if on_record:
@@ -83,6 +101,19 @@ def _generations(db, run_id, task, toolchain, backend, policy, budget, progress,
         learn.refresh_tactic_stats(db)  # what the tactics achieved, for this run and later ones
         if backend.name == "batch":
             return RunResult(run_id, "waiting_gpu", recorded)
+
+
+def screen_by_prediction(evaluations, slots):
+    """The compiled evaluations that get the GPU: the ``slots`` with the least predicted time (the
+    ones without a prediction last, in proposal order)."""
+    compiled = [ev for ev in evaluations if ev.status == "compiled"]
+    ranked = sorted(compiled, key=lambda ev: (ev.cost.get("predicted_ms") is None,
+                                               ev.cost.get("predicted_ms") or 0.0))
+    return ranked[:slots]
+
+
+def _has_cost_model(toolchain):
+    return bool(toolchain.features()["cost_report"])
 
 
 def default_workdir(db_path, run_id):

@@ -24,7 +24,7 @@ _OP_START = re.compile(r'''^(?P<res>%[\w$.\-]+(?::\d+)?(?:\s*,\s*%[\w$.\-]+(?::\
                            (?P<name>"[A-Za-z_][\w$]*\.[\w.$]+"|[A-Za-z_][\w$]*\.[\w.$]+)(?=[\s(<{\[]|$)''', re.X)
 _VALUE = re.compile(r"%([\w$.\-]+)(?:#(\d+))?")
 _NUMBER = re.compile(r"(?<![\w$#%@])\d+|(?<=x)\d+")
-PASSING = ("compiled", "measured")
+PASSING = ("compiled", "measured", "screened")
 
 
 class Op:

@@ -22,7 +22,7 @@ import subprocess
 import tempfile
 import time
 
-VIABLE = ("compiled", "measured", "pending_gpu")
+VIABLE = ("compiled", "measured", "pending_gpu", "screened")
 
 STATS_SCHEMA = """
 CREATE TABLE IF NOT EXISTS tactic_stats (

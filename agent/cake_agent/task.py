@@ -13,7 +13,7 @@ import re
 from . import expr
 
 PLACEHOLDER = re.compile(r"\{\{\s*([^{}]*?)\s*\}\}")
-DEFAULT_BUDGET = {"candidates": 64, "gpu_evals": 64, "wall_s": 3600, "generation": 8}
+DEFAULT_BUDGET = {"candidates": 64, "gpu_evals": 64, "wall_s": 3600, "generation": 8, "screen": 3}
 DEFAULT_TIMEOUTS = {"verify": 30, "cost": 30, "compile": 120, "run": 120}
 DEFAULT_FLOOR = {"bandwidth": 4.24e12, "flops_per_s": 51e12}  # ANCHORS.md, H200 measured
 KNOWN_KEYS = {"name", "description", "class", "seeds", "kernel", "tunables", "constraints", "start",

@@ -52,6 +52,23 @@ class BatchTest(util.TempDir):
         self.assertEqual(self.cake("batch-ingest", "--db", self.db, os.path.join(self.out, "results.json")), 2)
         self.assertEqual(db.run(1)["status"], "paused")
 
+    def test_cost_model_screens_what_reaches_the_gpu(self):
+        rc = self.cake("evolve", os.path.join(util.TASKS, "gemm.json"), "--db", self.db, "--backend", "batch",
+                       "--bin", self.bin, "--refs", os.path.join(self.tmp, "refs"), "--candidates", "12",
+                       "--generation", "3", "--screen", "3", "--batch-dir", self.out, "--quiet",
+                       "--rng-seed", "3")
+        self.assertEqual(rc, 0)
+        db = util.open_db(self, self.db)
+        rows = db.q("SELECT c.id, c.status, r.predicted_ms FROM candidates c JOIN cost_reports r "
+                    "ON r.candidate_id = c.id")
+        sent = [r["predicted_ms"] for r in rows if r["status"] == "pending_gpu"]
+        kept = [r["predicted_ms"] for r in rows if r["status"] == "screened"]
+        # Generation 0 proposes 9 where the task's space allows (gemm's tunables give 5 genomes).
+        self.assertEqual((len(rows), len(sent), len(kept)), (5, 3, 2))
+        self.assertLessEqual(max(sent), min(kept))  # the GPU gets the least predicted times
+        with open(os.path.join(self.out, "plan.json")) as f:
+            self.assertEqual(len(json.load(f)["jobs"]), 3 * 3)
+
     def test_tampering_and_speed_of_light(self):
         self.export()
         plan_path = os.path.join(self.out, "plan.json")

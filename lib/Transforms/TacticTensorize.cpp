@@ -14,10 +14,10 @@
 //   (the tail: warp reductions of %r over 32 lanes, then one lane stores row %row's result)
 //
 // On tensor cores the warp computes a 16-row x 8-candidate tile of dot products per
-// `mma.sync.m16n8k16`. The tactic rewrites the kernel so that each warp owns 16 rows
-// (16 * %row + 0..15; the grid's x extent is divided by 16, rounded up):
+// `mma.sync.m16n8k16`. The tactic rewrites the kernel so that each warp owns `rows` rows, 16 or 32
+// (rows * %row + 0..rows-1; the grid's x extent is divided by `rows`, rounded up):
 //
-//   - the A fragments of the warp's 16 rows (D/16 of them, in registers for the whole loop) are
+//   - the A fragments of the warp's rows (D/16 per m16 tile, in registers for the whole loop) are
 //     loaded once from global memory, masked;
 //   - a loop over tiles of `tile` candidates: block barrier, the block copies the tile's B rows
 //     (all D columns, masked: zero past the extent) into a padded shared buffer, block barrier;
@@ -26,7 +26,7 @@
 //     t/4 and t/4 + 8, candidates 2 (t%4) and 2 (t%4) + 1 of each 8 (candidates >= %K skipped);
 //   - with `prefetch`, each thread's share of the next tile is loaded into registers before the
 //     current tile is computed and stored after a barrier (global latency behind the mma work);
-//   - the tail, cloned per half (rows t/4 and t/4 + 8): the warp reductions now combine the 4
+//   - the tail, cloned per 8 rows (t/4, t/4 + 8, ...): the warp reductions now combine the 4
 //     lanes of a quad (`lanes = 4`), and the lane test `%lane == 0` becomes `%lane % 4 == 0`.
 //
 // Each lane still visits its candidates in increasing order, and the quad reduction combines the
@@ -106,6 +106,12 @@ struct CakeTacticTensorizePass
   using Base::Base;
 
   void runOnOperation() override {
+    if (rows != 16 && rows != 32) {
+      mlir::emitError(getOperation()->getLoc())
+          << "[tactic.not-applicable] cake-tactic-tensorize: expected rows 16 or 32, got "
+          << int64_t(rows);
+      return signalPassFailure();
+    }
     if (tile < 16 || tile > 256 || tile % 16 != 0) {
       mlir::emitError(getOperation()->getLoc())
           << "[tactic.not-applicable] cake-tactic-tensorize: expected tile a multiple of 16 in "
@@ -280,7 +286,7 @@ struct CakeTacticTensorizePass
     return "";
   }
 
-  /// The tail (kernel-body ops after L1) is cloned once per half of the warp's rows.
+  /// The tail (kernel-body ops after L1) is cloned once per 8 of the warp's rows.
   std::string checkTail(Site &site) {
     Operation *end = site.rows->getBlock()->getTerminator();
     for (Operation *op = site.rows->getNextNode(); op != end; op = op->getNextNode())
@@ -358,28 +364,36 @@ struct CakeTacticTensorizePass
     Value upper = loop.getUpperBound();
     Value group = arith::DivUIOp::create(b, loc, lane, index(b, 4));
     Value quad = arith::RemUIOp::create(b, loc, lane, index(b, 4));
-    Value row0 = add(b, mul(b, site.row, 16), group);
-    Value row1 = add(b, row0, index(b, 8));
+    // The lane's rows: slot 2 m + h is row `rows * %row + 16 m + 8 h + t/4` (m-tile m, half h).
+    int64_t mTiles = rows / 16, slots = 2 * mTiles;
+    Value base = add(b, mul(b, site.row, rows), group);
+    SmallVector<Value> slotRows;
+    for (int64_t slot = 0; slot < slots; ++slot)
+      slotRows.push_back(add(b, base, index(b, 8 * slot)));
 
-    // A fragments: element pairs (row0|row1, 16 kk + 2 q (+8)) in mma.sync order.
-    SmallVector<Value> aFrags;
+    // A fragments of each m-tile: element pairs (rows 16 m + g (+8), 16 kk + 2 q (+8)) in
+    // mma.sync order.
+    SmallVector<SmallVector<Value>> aFrags(mTiles);
     auto pairType = VectorType::get({2}, element);
     SmallVector<Value> aPrefix(site.aLoad.getIndices().drop_back(2));
-    for (int64_t kk = 0; kk < depth / 16; ++kk) {
-      Value col0 = add(b, mul(b, quad, 2), index(b, 16 * kk));
-      Value col1 = add(b, col0, index(b, 8));
-      SmallVector<Value> pairs;
-      for (auto [r, col] : {std::pair{row0, col0}, std::pair{row1, col0}, std::pair{row0, col1},
-                            std::pair{row1, col1}}) {
-        SmallVector<Value> at(aPrefix);
-        at.append({r, col});
-        pairs.push_back(LoadOp::create(b, loc, pairType, site.aLoad.getSource(), at,
-                                       b.getUnitAttr(), Value()));
+    for (int64_t m = 0; m < mTiles; ++m) {
+      Value top = slotRows[2 * m], bottom = slotRows[2 * m + 1];
+      for (int64_t kk = 0; kk < depth / 16; ++kk) {
+        Value col0 = add(b, mul(b, quad, 2), index(b, 16 * kk));
+        Value col1 = add(b, col0, index(b, 8));
+        SmallVector<Value> pairs;
+        for (auto [r, col] : {std::pair{top, col0}, std::pair{bottom, col0}, std::pair{top, col1},
+                              std::pair{bottom, col1}}) {
+          SmallVector<Value> at(aPrefix);
+          at.append({r, col});
+          pairs.push_back(LoadOp::create(b, loc, pairType, site.aLoad.getSource(), at,
+                                         b.getUnitAttr(), Value()));
+        }
+        Value lo = vector::ShuffleOp::create(b, loc, pairs[0], pairs[1], ArrayRef<int64_t>{0, 1, 2, 3});
+        Value hi = vector::ShuffleOp::create(b, loc, pairs[2], pairs[3], ArrayRef<int64_t>{0, 1, 2, 3});
+        aFrags[m].push_back(vector::ShuffleOp::create(b, loc, lo, hi,
+                                                      ArrayRef<int64_t>{0, 1, 2, 3, 4, 5, 6, 7}));
       }
-      Value lo = vector::ShuffleOp::create(b, loc, pairs[0], pairs[1], ArrayRef<int64_t>{0, 1, 2, 3});
-      Value hi = vector::ShuffleOp::create(b, loc, pairs[2], pairs[3], ArrayRef<int64_t>{0, 1, 2, 3});
-      aFrags.push_back(vector::ShuffleOp::create(b, loc, lo, hi,
-                                                 ArrayRef<int64_t>{0, 1, 2, 3, 4, 5, 6, 7}));
     }
 
     // The shared tile of B rows; 8 elements (16 bytes) of padding keep ldmatrix conflict-free.
@@ -387,8 +401,9 @@ struct CakeTacticTensorizePass
     Value buffer = AllocSmemOp::create(b, loc, tileType).getBuffer();
     Value tid = ThreadIdOp::create(b, loc, DimAttr::get(ctx, Dim::x));
     unsigned stateCount = loop.getNumRegionIterArgs();
-    SmallVector<Value> init(loop.getInitArgs());
-    init.append(loop.getInitArgs().begin(), loop.getInitArgs().end());
+    SmallVector<Value> init;
+    for (int64_t slot = 0; slot < slots; ++slot)
+      init.append(loop.getInitArgs().begin(), loop.getInitArgs().end());
 
     // The copy of a tile: 16-byte chunks, chunk e -> row e / (D/8), column 8 (e mod (D/8)).
     // With `prefetch` (when the chunks divide evenly among at most 8 per thread), each thread's
@@ -424,7 +439,7 @@ struct CakeTacticTensorizePass
     SmallVector<Value> next;
     if (inRegisters) {
       for (auto [i, rc] : llvm::enumerate(mine))
-        StoreOp::create(body, loc, carried[2 * stateCount + i], buffer,
+        StoreOp::create(body, loc, carried[slots * stateCount + i], buffer,
                         ValueRange{rc.first, rc.second});
       BarrierOp::create(body, loc);
       Value nextBase = add(body, k0, index(body, tileRows));
@@ -441,14 +456,15 @@ struct CakeTacticTensorizePass
 
     // Per 8 candidates: the 16 x 8 tile of dot products, then the epilogue per element.
     auto groups = scf::ForOp::create(body, loc, index(body, 0), index(body, tileRows),
-                                     index(body, 8), carried.take_front(2 * stateCount));
+                                     index(body, 8), carried.take_front(slots * stateCount));
     OpBuilder g = OpBuilder::atBlockBegin(groups.getBody());
     Value n0 = groups.getInductionVar();
     Value ldRow = add(g, n0, arith::RemUIOp::create(g, loc, lane, index(g, 8)));
     Value ldCol = mul(g, arith::DivUIOp::create(g, loc, lane, index(g, 8)), 8);
     auto accType = VectorType::get({4}, g.getF32Type());
-    Value acc = arith::ConstantOp::create(g, loc, accType,
-                                          DenseElementsAttr::get(accType, g.getF32FloatAttr(0)));
+    Value zero = arith::ConstantOp::create(g, loc, accType,
+                                           DenseElementsAttr::get(accType, g.getF32FloatAttr(0)));
+    SmallVector<Value> acc(mTiles, zero);
     for (int64_t kk2 = 0; kk2 < depth / 32; ++kk2) {
       Value frag = LdmatrixOp::create(g, loc, VectorType::get({8}, element), buffer,
                                       ValueRange{ldRow, add(g, ldCol, index(g, 32 * kk2))},
@@ -457,7 +473,8 @@ struct CakeTacticTensorizePass
         int64_t first = 4 * half;
         Value bFrag = vector::ShuffleOp::create(
             g, loc, frag, frag, ArrayRef<int64_t>{first, first + 1, first + 2, first + 3});
-        acc = MmaSyncOp::create(g, loc, acc, aFrags[2 * kk2 + half], bFrag);
+        for (int64_t m = 0; m < mTiles; ++m) // one B fragment, every m-tile
+          acc[m] = MmaSyncOp::create(g, loc, acc[m], aFrags[m][2 * kk2 + half], bFrag);
       }
     }
     SmallVector<Value> states(groups.getRegionIterArgs());
@@ -470,14 +487,15 @@ struct CakeTacticTensorizePass
                                      /*withElse=*/true);
       OpBuilder then = OpBuilder::atBlockBegin(guard.thenBlock());
       SmallVector<Value> results;
-      for (int64_t half = 0; half < 2; ++half) {
+      for (int64_t slot = 0; slot < slots; ++slot) {
         IRMapping map;
         map.map(loop.getInductionVar(), k);
         for (unsigned s = 0; s < stateCount; ++s)
-          map.map(loop.getRegionIterArgs()[s], states[half * stateCount + s]);
+          map.map(loop.getRegionIterArgs()[s], states[slot * stateCount + s]);
+        int64_t element = 2 * (slot % 2) + column;
         map.map(site.dot.getResult(0),
-                vector::ExtractOp::create(then, loc, acc,
-                                          ArrayRef<int64_t>{2 * half + column}).getResult());
+                vector::ExtractOp::create(then, loc, acc[slot / 2], ArrayRef<int64_t>{element})
+                    .getResult());
         for (Operation &op : loop.getBody()->without_terminator())
           if (&op != site.dot.getOperation())
             then.clone(op, map);
@@ -497,13 +515,13 @@ struct CakeTacticTensorizePass
     }
     scf::YieldOp::create(body, loc, carriedOut);
 
-    // The tail, once per half of the rows; quads now hold what the warp held.
+    // The tail, once per row slot; quads now hold what the warp held.
     OpBuilder end(loop->getBlock()->getTerminator());
-    for (int64_t half = 0; half < 2; ++half) {
+    for (int64_t slot = 0; slot < slots; ++slot) {
       IRMapping map;
       for (unsigned s = 0; s < stateCount; ++s)
-        map.map(loop.getResult(s), tiles.getResult(half * stateCount + s));
-      map.map(site.row, half ? row1 : row0);
+        map.map(loop.getResult(s), tiles.getResult(slot * stateCount + s));
+      map.map(site.row, slotRows[slot]);
       map.map(lane, quad);
       for (Operation *op : site.tail)
         end.clone(*op, map)->walk([](Operation *nested) {
@@ -519,7 +537,7 @@ struct CakeTacticTensorizePass
 
     AffineMap grid = kernel.getGrid();
     SmallVector<AffineExpr> extents(grid.getResults());
-    extents[0] = extents[0].ceilDiv(16);
+    extents[0] = extents[0].ceilDiv(rows);
     kernel.setGrid(AffineMap::get(0, grid.getNumSymbols(), extents, ctx));
   }
 };

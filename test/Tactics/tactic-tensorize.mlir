@@ -3,6 +3,8 @@
 // RUN: cake-opt %s --pass-pipeline='builtin.module(cake-tactic-tensorize{tile=32})' | cake-translate --emit=ptx | FileCheck %s --check-prefix=PTX
 // RUN: cake-opt %s --pass-pipeline='builtin.module(cake-tactic-tensorize{tile=32})' | FileCheck %s --check-prefix=TILE32
 // RUN: cake-opt %s --pass-pipeline='builtin.module(cake-tactic-tensorize{prefetch=false})' | FileCheck %s --check-prefix=SYNC
+// RUN: cake-opt %s --pass-pipeline='builtin.module(cake-tactic-tensorize{rows=32 tile=32})' | FileCheck %s --check-prefix=ROWS32
+// RUN: cake-opt %s --pass-pipeline='builtin.module(cake-tactic-tensorize{rows=32})' | cake-translate --emit=ptx | FileCheck %s --check-prefix=PTX
 // RUN: cake-opt %s --pass-pipeline='builtin.module(cake-tactic-tensorize{prefetch=false})' | cake-opt --cake-verify -o /dev/null
 
 // cake-tactic-tensorize on the naive fp16 KMeans assignment (agent/tasks/seeds/kmeans_fp16.mlir
@@ -54,6 +56,14 @@
 // SYNC: cake.barrier
 // SYNC-NOT: cake.barrier
 // SYNC: cake.warp_arg_reduce
+
+// 32 rows per warp: two m16 tiles share each B fragment, four row slots.
+// ROWS32: #[[GRID:.*]] = affine_map<()[s0, s1, s2] -> ((s1 ceildiv 8) ceildiv 32, s0)>
+// ROWS32-COUNT-64: masked : !cake.tensor<[B, N, 128], f16> -> vector<2xf16>
+// ROWS32: scf.for %{{.*}} = %{{.*}} to %c32 step %c8 iter_args({{.*}}) -> (f32, i32, f32, i32, f32, i32, f32, i32)
+// ROWS32-COUNT-16: cake.mma_sync
+// ROWS32-NOT: cake.mma_sync
+// ROWS32-COUNT-4: cake.warp_arg_reduce argmin {{.*}} {lanes = 4 : i64}
 
 // PTX: ldmatrix.sync.aligned.m8n8.x4.shared.b16
 // PTX: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32

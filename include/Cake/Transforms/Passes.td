@@ -261,14 +261,15 @@ def CakeTacticTensorizePass : Pass<"cake-tactic-tensorize"> {
     candidate `%k` into the loop's state; after the loop, 32-lane warp reductions of the state and
     one lane (`%lane == 0`) storing the row's result.
 
-    The tactic gives each warp 16 rows (`16 * %row + 0 .. 15`; the grid's x extent is divided by
-    16, rounded up) and computes their dot products on tensor cores: the rows' A fragments are
+    The tactic gives each warp `rows` rows (16 or 32: `rows * %row + 0 .. rows - 1`; the grid's x
+    extent is divided by `rows`, rounded up) and computes their dot products on tensor cores: the rows' A fragments are
     loaded once into registers (masked); the candidates are walked in tiles of `tile` rows of B
     that the block copies into a padded shared buffer between two block barriers (masked: zero
     past the extent); per 8 candidates, `cake.ldmatrix` x4 and `cake.mma_sync` m16n8k16 give the
     16 x 8 accumulator tile, and the epilogue, cloned, folds each element into the state of its
     row (lane t holds rows t/4 and t/4 + 8 and candidates 2 (t mod 4), 2 (t mod 4) + 1 of each
-    8; candidates `>= %K` are skipped). The code after the loop is cloned per half of the rows:
+    8; candidates `>= %K` are skipped; with 32 rows, each B fragment feeds both m16 tiles, half
+    the shared-memory reads per mma). The code after the loop is cloned per 8 rows:
     its warp reductions combine the 4 lanes of a quad (`lanes = 4`) and `%lane == 0` becomes
     `%lane mod 4 == 0`.
 
@@ -283,8 +284,8 @@ def CakeTacticTensorizePass : Pass<"cake-tactic-tensorize"> {
     candidates are split between lanes (argmin with ties to the smaller index, a sum up to
     rounding) gives the same result; the dot products are summed in the tensor core's order.
 
-    Preconditions (else `[tactic.not-applicable]` with each loop's reason): `tile` a multiple of
-    16 in 16 .. 256; a 1-D block; the loop directly in the kernel body with lower bound
+    Preconditions (else `[tactic.not-applicable]` with each loop's reason): `rows` 16 or 32;
+    `tile` a multiple of 16 in 16 .. 256; a 1-D block; the loop directly in the kernel body with lower bound
     `cake.lane_id`, step 32 and an upper bound the same in every thread; exactly one loop directly
     inside it: bounds 0 .. D (D a constant multiple of 32 up to 256), step 1, one f32 accumulator
     from 0.0, a body of two scalar loads of global f16/bf16 tensors, their extensions and one
@@ -303,6 +304,8 @@ def CakeTacticTensorizePass : Pass<"cake-tactic-tensorize"> {
   let dependentDialects = ["::mlir::vector::VectorDialect", "::mlir::arith::ArithDialect"];
   let options = [
     Option<"tile", "tile", "int64_t", "64", "candidate rows per shared tile">,
+    Option<"rows", "rows", "int64_t", "16",
+           "rows per warp: 16 (one m16 tile) or 32 (two, sharing each B fragment)">,
     Option<"prefetch", "prefetch", "bool", "true",
            "load the next tile into registers while the current one is computed">,
   ];
