@@ -61,12 +61,10 @@ def _generations(db, run_id, task, toolchain, backend, policy, budget, progress,
             want = min(want, budget["gpu_evals"] - n_gpu)
         # With a GPU backend and a cost model, `screen` proposals per GPU slot are verified, costed
         # and compiled here; only the `want` with the least predicted time go to the GPU.
-        screen = int(budget.get("screen", 1)) if backend.measures and _has_cost_model(toolchain) else 1
-        if screen > 1:
-            want_proposals = min(want * screen, budget["candidates"] - n_cand)
-        else:
-            want_proposals = want
-        proposals = policy.propose(members, want_proposals)  # PolicyAbort propagates: the caller stops the run
+        screening = backend.measures and toolchain.features()["cost_report"]
+        screen = int(budget.get("screen", 1)) if screening else 1
+        proposals = policy.propose(members, min(want * screen, budget["candidates"] - n_cand))
+        # (PolicyAbort propagates: the caller stops the run.)
         hashes = {r["ir_hash"] for r in db.q("SELECT ir_hash FROM candidates WHERE run_id=?", (run_id,))}
         fresh = []
         for p in proposals:
@@ -77,14 +75,12 @@ def _generations(db, run_id, task, toolchain, backend, policy, budget, progress,
         if not fresh:
             return RunResult(run_id, "exhausted", recorded)
         futures = {pool.submit(evaluator.prepare, p.ir): p for p in fresh}
-        done = futures
         if screen > 1:  # every evaluation first, then the GPU slots by predicted time
             done = list(futures)
             concurrent.futures.wait(done)
             chosen = {id(ev) for ev in screen_by_prediction([f.result() for f in done], want)}
         else:
-            done = concurrent.futures.as_completed(futures)
-            chosen = None
+            done, chosen = concurrent.futures.as_completed(futures), None
         for fut in done:
             prop = futures[fut]
             ev = fut.result()
@@ -110,10 +106,6 @@ def screen_by_prediction(evaluations, slots):
     ranked = sorted(compiled, key=lambda ev: (ev.cost.get("predicted_ms") is None,
                                                ev.cost.get("predicted_ms") or 0.0))
     return ranked[:slots]
-
-
-def _has_cost_model(toolchain):
-    return bool(toolchain.features()["cost_report"])
 
 
 def default_workdir(db_path, run_id):

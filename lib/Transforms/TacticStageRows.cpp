@@ -29,6 +29,7 @@
 //===----------------------------------------------------------------------===//
 #include "Cake/IR/CakeOps.h"
 #include "Cake/Transforms/Passes.h"
+#include "TacticUtils.h"
 #include "ThreadModel.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -72,23 +73,14 @@ struct CakeTacticStageRowsPass : cake::impl::CakeTacticStageRowsPassBase<CakeTac
       }
     });
     if (sites.empty()) {
-      InFlightDiagnostic diag = mlir::emitError(getOperation()->getLoc())
-                                << "[tactic.not-applicable] cake-tactic-stage-rows: no "
-                                   "lane-strided row loop qualifies";
-      for (auto &[loc, why] : reasons)
-        diag.attachNote(loc) << why;
+      (void)reportNothingQualifies(getOperation(), "cake-tactic-stage-rows", "lane-strided row loop", reasons);
       return signalPassFailure();
     }
     for (Site &site : sites) {
       auto kernel = site.rows->getParentOfType<KernelOp>();
       rewrite(site);
-      int64_t total = kernel.getSharedMemoryLayout().totalBytes + kernel.getDynamicSmem();
-      if (total > kernel.getMaxSharedBytes()) {
-        kernel.emitError() << "[tactic.not-applicable] cake-tactic-stage-rows: the tile needs "
-                           << total << " bytes of shared memory, over the "
-                           << kernel.getMaxSharedBytes() << " bytes of " << kernel.getTarget();
+      if (failed(checkSharedMemoryLimit(kernel, "cake-tactic-stage-rows", "the tile")))
         return signalPassFailure();
-      }
     }
   }
 

@@ -40,6 +40,7 @@
 //===----------------------------------------------------------------------===//
 #include "Cake/IR/CakeOps.h"
 #include "Cake/Transforms/Passes.h"
+#include "TacticUtils.h"
 #include "ThreadModel.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -71,11 +72,6 @@ struct Site {
   SmallVector<Operation *> tail;
 };
 
-bool definedOutside(Value v, Operation *op) {
-  return !op->isAncestor(v.getParentRegion()->getParentOp()) &&
-         !(v.getDefiningOp() && op->isAncestor(v.getDefiningOp()));
-}
-
 /// `v` is `cake.block_id x * warps + cake.warp_id` (either operand order).
 bool isBlockWarpRow(Value v, int64_t warps) {
   auto add = v.getDefiningOp<arith::AddIOp>();
@@ -94,11 +90,6 @@ bool isBlockWarpRow(Value v, int64_t warps) {
     }
   }
   return false;
-}
-
-bool isZeroFloat(Value v) {
-  FloatAttr attr;
-  return matchPattern(v, m_Constant(&attr)) && attr.getValue().isZero();
 }
 
 struct CakeTacticTensorizePass
@@ -134,23 +125,14 @@ struct CakeTacticTensorizePass
       }
     });
     if (sites.empty()) {
-      InFlightDiagnostic diag = mlir::emitError(getOperation()->getLoc())
-                                << "[tactic.not-applicable] cake-tactic-tensorize: no warp "
-                                   "dot-product reduction qualifies";
-      for (auto &[loc, why] : reasons)
-        diag.attachNote(loc) << why;
+      (void)reportNothingQualifies(getOperation(), "cake-tactic-tensorize", "warp dot-product reduction", reasons);
       return signalPassFailure();
     }
     for (Site &site : sites) {
       auto kernel = site.rows->getParentOfType<KernelOp>();
       rewrite(kernel, site);
-      int64_t total = kernel.getSharedMemoryLayout().totalBytes + kernel.getDynamicSmem();
-      if (total > kernel.getMaxSharedBytes()) {
-        kernel.emitError() << "[tactic.not-applicable] cake-tactic-tensorize: the tile needs "
-                           << total << " bytes of shared memory, over the "
-                           << kernel.getMaxSharedBytes() << " bytes of " << kernel.getTarget();
+      if (failed(checkSharedMemoryLimit(kernel, "cake-tactic-tensorize", "the tile")))
         return signalPassFailure();
-      }
     }
   }
 
@@ -191,7 +173,7 @@ struct CakeTacticTensorizePass
       return "the dot-product length is not a constant multiple of 32 up to 256";
     site.depth = *depth;
     if (dot.getNumRegionIterArgs() != 1 || !dot.getRegionIterArgs()[0].getType().isF32() ||
-        !isZeroFloat(dot.getInitArgs()[0]))
+        !matchPattern(dot.getInitArgs()[0], m_AnyZeroFloat()))
       return "the dot-product loop does not carry one f32 accumulator starting at 0.0";
     Value acc = dot.getRegionIterArgs()[0];
     Value yielded = cast<scf::YieldOp>(dot.getBody()->getTerminator()).getOperand(0);
@@ -212,8 +194,7 @@ struct CakeTacticTensorizePass
       return ext ? ext.getIn().getDefiningOp<LoadOp>() : LoadOp();
     };
     LoadOp l = load(lhs), r = load(rhs);
-    if (!l || !r || !l->getParentRegion() || l->getBlock() != dot.getBody() ||
-        r->getBlock() != dot.getBody())
+    if (!l || !r || l->getBlock() != dot.getBody() || r->getBlock() != dot.getBody())
       return "the product's factors are not extended loads in the dot-product loop";
     if (static_cast<unsigned>(std::distance(dot.getBody()->begin(), dot.getBody()->end())) !=
         expectedOps)
@@ -236,7 +217,7 @@ struct CakeTacticTensorizePass
       if (indices.back() != j)
         return "a factor's innermost index is not the dot-product loop's variable";
       for (Value index : indices.drop_back(2))
-        if (!definedOutside(index, site.rows) || !model.isInvariant(index))
+        if (!site.rows.isDefinedOutsideOfLoop(index) || !model.isInvariant(index))
           return "a factor's outer index is defined in the loop or differs between threads";
       ArrayAttr shape = type.getShape();
       auto extent = dyn_cast<IntegerAttr>(shape[shape.size() - 1]);
@@ -248,7 +229,7 @@ struct CakeTacticTensorizePass
       return "the factors have different element types";
     site.aLoad = l, site.bLoad = r;
     site.row = l.getIndices()[l.getIndices().size() - 2];
-    if (!definedOutside(site.row, site.rows))
+    if (!site.rows.isDefinedOutsideOfLoop(site.row))
       return "the row index is defined inside the loop";
     return "";
   }
@@ -270,7 +251,7 @@ struct CakeTacticTensorizePass
         else if (isa<WarpReduceOp, WarpArgReduceOp>(nested))
           why = "the loop body has a warp reduction";
         for (Value operand : nested->getOperands()) {
-          if (!why.empty() || !definedOutside(operand, site.rows))
+          if (!why.empty() || !site.rows.isDefinedOutsideOfLoop(operand))
             continue;
           bool kernelArgument = isa<BlockArgument>(operand) &&
                                 isa<KernelOp>(operand.getParentRegion()->getParentOp());
@@ -343,11 +324,11 @@ struct CakeTacticTensorizePass
     OpBuilder b(loop);
     // Constants once, at the top of the kernel; no `+ 0`: the output is read by people too.
     DenseMap<int64_t, Value> constants;
-    OpBuilder top = OpBuilder::atBlockBegin(&kernel.getBody().front());
-    auto index = [&](OpBuilder &, int64_t v) {
+    OpBuilder kernelTop = OpBuilder::atBlockBegin(&kernel.getBody().front());
+    auto index = [&](int64_t v) {
       Value &c = constants[v];
       if (!c)
-        c = arith::ConstantIndexOp::create(top, loc, v).getResult();
+        c = arith::ConstantIndexOp::create(kernelTop, loc, v).getResult();
       return c;
     };
     auto add = [&](OpBuilder &at, Value x, Value y) {
@@ -356,20 +337,20 @@ struct CakeTacticTensorizePass
       return arith::AddIOp::create(at, loc, x, y).getResult();
     };
     auto mul = [&](OpBuilder &at, Value x, int64_t y) {
-      return arith::MulIOp::create(at, loc, x, index(at, y)).getResult();
+      return arith::MulIOp::create(at, loc, x, index(y)).getResult();
     };
     Type element = cast<GlobalTensorType>(site.aLoad.getSource().getType()).getElementType();
     int64_t depth = site.depth, tileRows = tile;
     Value lane = loop.getLowerBound();
     Value upper = loop.getUpperBound();
-    Value group = arith::DivUIOp::create(b, loc, lane, index(b, 4));
-    Value quad = arith::RemUIOp::create(b, loc, lane, index(b, 4));
+    Value group = arith::DivUIOp::create(b, loc, lane, index(4));
+    Value quad = arith::RemUIOp::create(b, loc, lane, index(4));
     // The lane's rows: slot 2 m + h is row `rows * %row + 16 m + 8 h + t/4` (m-tile m, half h).
     int64_t mTiles = rows / 16, slots = 2 * mTiles;
     Value base = add(b, mul(b, site.row, rows), group);
     SmallVector<Value> slotRows;
     for (int64_t slot = 0; slot < slots; ++slot)
-      slotRows.push_back(add(b, base, index(b, 8 * slot)));
+      slotRows.push_back(add(b, base, index(8 * slot)));
 
     // A fragments of each m-tile: element pairs (rows 16 m + g (+8), 16 kk + 2 q (+8)) in
     // mma.sync order.
@@ -379,8 +360,8 @@ struct CakeTacticTensorizePass
     for (int64_t m = 0; m < mTiles; ++m) {
       Value top = slotRows[2 * m], bottom = slotRows[2 * m + 1];
       for (int64_t kk = 0; kk < depth / 16; ++kk) {
-        Value col0 = add(b, mul(b, quad, 2), index(b, 16 * kk));
-        Value col1 = add(b, col0, index(b, 8));
+        Value col0 = add(b, mul(b, quad, 2), index(16 * kk));
+        Value col1 = add(b, col0, index(8));
         SmallVector<Value> pairs;
         for (auto [r, col] : {std::pair{top, col0}, std::pair{bottom, col0}, std::pair{top, col1},
                               std::pair{bottom, col1}}) {
@@ -414,8 +395,8 @@ struct CakeTacticTensorizePass
     auto chunkType = VectorType::get({8}, element);
     SmallVector<Value> bPrefix(site.bLoad.getIndices().drop_back(2));
     auto chunkAt = [&](OpBuilder &at, Value e) {
-      Value r = arith::DivUIOp::create(at, loc, e, index(at, perRow));
-      Value col = mul(at, arith::RemUIOp::create(at, loc, e, index(at, perRow)), 8);
+      Value r = arith::DivUIOp::create(at, loc, e, index(perRow));
+      Value col = mul(at, arith::RemUIOp::create(at, loc, e, index(perRow)), 8);
       return std::pair{r, col};
     };
     auto loadChunk = [&](OpBuilder &at, Value base, Value r, Value col) {
@@ -428,11 +409,11 @@ struct CakeTacticTensorizePass
     SmallVector<std::pair<Value, Value>> mine; // this thread's chunks (prefetch only)
     if (inRegisters) {
       for (int64_t c = 0; c < perThread; ++c)
-        mine.push_back(chunkAt(b, add(b, tid, index(b, c * threads))));
+        mine.push_back(chunkAt(b, add(b, tid, index(c * threads))));
       for (auto [r, col] : mine)
-        init.push_back(loadChunk(b, index(b, 0), r, col));
+        init.push_back(loadChunk(b, index(0), r, col));
     }
-    auto tiles = scf::ForOp::create(b, loc, index(b, 0), upper, index(b, tileRows), init);
+    auto tiles = scf::ForOp::create(b, loc, index(0), upper, index(tileRows), init);
     OpBuilder body = OpBuilder::atBlockBegin(tiles.getBody());
     Value k0 = tiles.getInductionVar();
     auto carried = tiles.getRegionIterArgs();
@@ -442,12 +423,12 @@ struct CakeTacticTensorizePass
         StoreOp::create(body, loc, carried[slots * stateCount + i], buffer,
                         ValueRange{rc.first, rc.second});
       BarrierOp::create(body, loc);
-      Value nextBase = add(body, k0, index(body, tileRows));
+      Value nextBase = add(body, k0, index(tileRows));
       for (auto [r, col] : mine)
         next.push_back(loadChunk(body, nextBase, r, col));
     } else {
       BarrierOp::create(body, loc);
-      auto copy = scf::ForOp::create(body, loc, tid, index(body, chunks), index(body, threads));
+      auto copy = scf::ForOp::create(body, loc, tid, index(chunks), index(threads));
       OpBuilder c = OpBuilder::atBlockBegin(copy.getBody());
       auto [r, col] = chunkAt(c, copy.getInductionVar());
       StoreOp::create(c, loc, loadChunk(c, k0, r, col), buffer, ValueRange{r, col});
@@ -455,19 +436,19 @@ struct CakeTacticTensorizePass
     }
 
     // Per 8 candidates: the 16 x 8 tile of dot products, then the epilogue per element.
-    auto groups = scf::ForOp::create(body, loc, index(body, 0), index(body, tileRows),
-                                     index(body, 8), carried.take_front(slots * stateCount));
+    auto groups = scf::ForOp::create(body, loc, index(0), index(tileRows),
+                                     index(8), carried.take_front(slots * stateCount));
     OpBuilder g = OpBuilder::atBlockBegin(groups.getBody());
     Value n0 = groups.getInductionVar();
-    Value ldRow = add(g, n0, arith::RemUIOp::create(g, loc, lane, index(g, 8)));
-    Value ldCol = mul(g, arith::DivUIOp::create(g, loc, lane, index(g, 8)), 8);
+    Value ldRow = add(g, n0, arith::RemUIOp::create(g, loc, lane, index(8)));
+    Value ldCol = mul(g, arith::DivUIOp::create(g, loc, lane, index(8)), 8);
     auto accType = VectorType::get({4}, g.getF32Type());
     Value zero = arith::ConstantOp::create(g, loc, accType,
                                            DenseElementsAttr::get(accType, g.getF32FloatAttr(0)));
     SmallVector<Value> acc(mTiles, zero);
     for (int64_t kk2 = 0; kk2 < depth / 32; ++kk2) {
       Value frag = LdmatrixOp::create(g, loc, VectorType::get({8}, element), buffer,
-                                      ValueRange{ldRow, add(g, ldCol, index(g, 32 * kk2))},
+                                      ValueRange{ldRow, add(g, ldCol, index(32 * kk2))},
                                       UnitAttr());
       for (int64_t half = 0; half < 2; ++half) {
         int64_t first = 4 * half;
@@ -481,7 +462,7 @@ struct CakeTacticTensorizePass
     Value candidateBase = add(g, add(g, k0, n0), mul(g, quad, 2));
     auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
     for (int64_t column = 0; column < 2; ++column) {
-      Value k = add(g, candidateBase, index(g, column));
+      Value k = add(g, candidateBase, index(column));
       Value valid = arith::CmpIOp::create(g, loc, arith::CmpIPredicate::ult, k, upper);
       auto guard = scf::IfOp::create(g, loc, TypeRange(ValueRange(states)), valid,
                                      /*withElse=*/true);

@@ -1,8 +1,29 @@
-//===- TacticUtils.cpp - the shared-buffer tactics' driver ---------------===//
+//===- TacticUtils.cpp - what the tactics share ---------------------------===//
 #include "TacticUtils.h"
 
 using namespace mlir;
 using namespace mlir::cake;
+
+LogicalResult
+mlir::cake::reportNothingQualifies(Operation *root, StringRef tactic, StringRef what,
+                                   ArrayRef<std::pair<Location, std::string>> reasons) {
+  InFlightDiagnostic diag = mlir::emitError(root->getLoc()) << "[tactic.not-applicable] " << tactic
+                                                            << ": no " << what << " qualifies";
+  for (auto &[loc, why] : reasons)
+    diag.attachNote(loc) << why;
+  return failure();
+}
+
+LogicalResult mlir::cake::checkSharedMemoryLimit(KernelOp kernel, StringRef tactic,
+                                                 StringRef what) {
+  int64_t total = kernel.getSharedMemoryLayout().totalBytes + kernel.getDynamicSmem();
+  int64_t limit = kernel.getMaxSharedBytes();
+  if (total <= limit)
+    return success();
+  return kernel.emitError() << "[tactic.not-applicable] " << tactic << ": " << what << " needs "
+                            << total << " bytes of shared memory, over the " << limit
+                            << " bytes of " << kernel.getTarget();
+}
 
 LogicalResult mlir::cake::retypeSharedBuffers(Operation *root, StringRef tactic, StringRef what,
                                               function_ref<std::string(AllocSmemOp)> reason,
@@ -27,14 +48,9 @@ LogicalResult mlir::cake::retypeSharedBuffers(Operation *root, StringRef tactic,
     });
     if (changed.empty())
       return;
-    int64_t total = kernel.getSharedMemoryLayout().totalBytes + kernel.getDynamicSmem();
-    int64_t limit = kernel.getMaxSharedBytes();
-    if (total > limit) {
+    if (failed(checkSharedMemoryLimit(kernel, tactic, what))) {
       for (auto &[alloc, type] : changed)
         alloc.getBuffer().setType(type);
-      kernel.emitError() << "[tactic.not-applicable] " << tactic << ": " << what << " needs "
-                         << total << " bytes of shared memory, over the " << limit
-                         << " bytes of " << kernel.getTarget();
       overLimit = true;
       return;
     }
@@ -42,13 +58,7 @@ LogicalResult mlir::cake::retypeSharedBuffers(Operation *root, StringRef tactic,
   });
   if (overLimit)
     return failure();
-  if (retyped == 0) {
-    InFlightDiagnostic diag = mlir::emitError(root->getLoc())
-                              << "[tactic.not-applicable] " << tactic
-                              << ": no shared buffer qualifies";
-    for (auto &[loc, r] : reasons)
-      diag.attachNote(loc) << r;
-    return failure();
-  }
+  if (retyped == 0)
+    return reportNothingQualifies(root, tactic, "shared buffer", reasons);
   return success();
 }

@@ -1,5 +1,7 @@
 //===- TacticUtils.h - what the shared-buffer tactics have in common -*- C++ -*-===//
 //
+// What the tactics say when they cannot apply, and the shared-memory check after a rewrite.
+//
 // cake-tactic-pad and cake-tactic-swizzle retype shared buffers one by one: each buffer either
 // qualifies (and gets its new type) or has a reason not to; the kernel must still fit its target's
 // shared memory; nothing retyped is "not applicable". The driver lives here, the per-tactic
@@ -20,6 +22,15 @@ namespace mlir::cake {
 /// back and an error "[tactic.not-applicable] <tactic>: <what> needs N bytes ..."; no buffer
 /// retyped anywhere is an error "[tactic.not-applicable] <tactic>: no shared buffer qualifies"
 /// with a note per buffer and its reason. Fails on either error.
+/// Emits "[tactic.not-applicable] <tactic>: no <what> qualifies" at `root` with a note per
+/// (location, reason) and returns failure: what a tactic says when nothing in the IR qualifies.
+LogicalResult reportNothingQualifies(Operation *root, llvm::StringRef tactic, llvm::StringRef what,
+                                     llvm::ArrayRef<std::pair<Location, std::string>> reasons);
+
+/// Fails with "[tactic.not-applicable] <tactic>: <what> needs N bytes of shared memory, over the
+/// M bytes of <target>" at `kernel` when its shared memory exceeds its target's limit.
+LogicalResult checkSharedMemoryLimit(KernelOp kernel, llvm::StringRef tactic, llvm::StringRef what);
+
 LogicalResult retypeSharedBuffers(Operation *root, llvm::StringRef tactic, llvm::StringRef what,
                                   llvm::function_ref<std::string(AllocSmemOp)> reason,
                                   llvm::function_ref<SmemType(SmemType)> retype);

@@ -26,6 +26,7 @@
 //===----------------------------------------------------------------------===//
 #include "Cake/IR/CakeOps.h"
 #include "Cake/Transforms/Passes.h"
+#include "TacticUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -73,11 +74,7 @@ struct CakeTacticVectorizePass : cake::impl::CakeTacticVectorizePassBase<CakeTac
         reasons.push_back({loop.getLoc(), why});
     });
     if (loops.empty()) {
-      InFlightDiagnostic diag = mlir::emitError(getOperation()->getLoc())
-                                << "[tactic.not-applicable] cake-tactic-vectorize: no reduction "
-                                   "loop qualifies";
-      for (auto &[loc, why] : reasons)
-        diag.attachNote(loc) << why;
+      (void)reportNothingQualifies(getOperation(), "cake-tactic-vectorize", "reduction loop", reasons);
       return signalPassFailure();
     }
     for (scf::ForOp loop : loops)
