@@ -3,7 +3,7 @@
 The shipped ones (``BUILTIN``, ``builtin()``) are the cake-opt passes of lib/Transforms/Tactic*.cpp:
 ``cake-tactic-pipeline-stages{stages=N}``, ``cake-tactic-pad{elements=N}``,
 ``cake-tactic-swizzle{bytes=N}``, ``cake-tactic-vectorize{width=N}``, ``cake-tactic-stage-rows`` and
-``cake-tactic-tensorize{tile=N rows=R}``. A tactics file (JSON list) adds others without changing the harness:
+``cake-tactic-tensorize{tile=N rows=R}`` (mma.sync) and ``{tile=N mma=wgmma}``. A tactics file (JSON list) adds others without changing the harness:
 
     [{"name": "widen-vectors", "pipeline": "builtin.module(cake-widen-vectors{width=4})",
       "requires_ops": ["cake.load"], "forbids_ops": ["cake.tma.load"]}]
@@ -146,6 +146,11 @@ BUILTIN = (
         "requires_ops": ["cake.lane_id", "scf.for", "arith.extf"],
         "forbids_ops": ["cake.mma_sync", "cake.wgmma"]}
        for rows, tiles in ((16, (32, 64, 128)), (32, (32, 64))) for n in tiles]
+    # The warpgroup form (sm_90a): the pass refuses other targets and blocks of partial warpgroups.
+    + [{"name": f"tensorize-wgmma-{n}", "pass": "cake-tactic-tensorize",
+        "pipeline": f"builtin.module(cake-tactic-tensorize{{tile={n} mma=wgmma}})",
+        "requires_ops": ["cake.lane_id", "scf.for", "arith.extf"],
+        "forbids_ops": ["cake.mma_sync", "cake.wgmma"]} for n in (64, 128)]
 )
 
 

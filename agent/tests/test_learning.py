@@ -131,9 +131,14 @@ class TacticPassTest(unittest.TestCase):
         seed = task.instantiate(task.start_genome())
         out, why = self.by_name["tensorize-64"].apply(self.tools, seed)
         self.assertIsNone(why, why)
-        self.assertEqual(out.count("cake.mma_sync"), 8)  # D/16 per group of 8 centroids
+        # D/16 per group of 8 centroids, in the full-tile loop and in the ragged last tile's
+        self.assertEqual(out.count("cake.mma_sync"), 16)
         self.assertIn("!cake.smem<64x128xf16, pad = 8>", out)
         self.assertIn("{lanes = 4 : i64}", out)
+        wg, why = self.by_name["tensorize-wgmma-64"].apply(self.tools, seed)
+        self.assertIsNone(why, why)
+        self.assertEqual(wg.count("cake.wgmma.regs"), 16)  # D/16 per tile, twice again
+        self.assertIn("!cake.smem<2x64x64xf16, swizzle = 128>", wg)
         again, why = self.by_name["tensorize-64"].apply(self.tools, out)
         self.assertIsNone(again)
         self.assertEqual(why, "precondition false")  # already on tensor cores

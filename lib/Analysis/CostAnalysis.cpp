@@ -147,11 +147,15 @@ private:
     // cp.async: copies issued and not yet waited for; the ring depth of a `cp_async.wait N` in a
     // loop body (N + 1); a wait after this block's own copies (their latency is exposed).
     bool hasCpAsync = false, cpWaitAfterIssue = false, isLoopBody = false;
+    // A branch body's synchronous global loads are in flight with its siblings': the enclosing
+    // block pays their latency once (ptxas predicates short branches and hoists their loads).
+    bool deferLoadLatency = false;
     int64_t cpAsyncStages = 0;
     Value pipeline, producerPipeline; ///< consumer_wait / producer_acquire's pipeline
   };
 
   Expr walkBlock(Block &block, const Ctx &ctx, Local *parent = nullptr);
+  bool isFullIterationGuard(scf::IfOp ifOp);
   void visitLeaf(Operation *op, const Ctx &ctx, Local &local);
   Expr combine(const Local &local);
   void addWork(Local &local, const Ctx &ctx, StringRef unit, Expr amount);
@@ -844,11 +848,32 @@ void CostWalker::visitLeaf(Operation *op, const Ctx &ctx, Local &local) {
     assume("no cost model for '" + op->getName().getStringRef().str() + "': counted as free");
 }
 
+/// `if (%iv + step <= ub)` (ule/sle, either operand order of the add) directly in the body of
+/// the loop of %iv, step and ub: true in every iteration but a partial last one.
+bool CostWalker::isFullIterationGuard(scf::IfOp ifOp) {
+  auto loop = dyn_cast<scf::ForOp>(ifOp->getParentOp());
+  auto cmp = ifOp.getCondition().getDefiningOp<arith::CmpIOp>();
+  if (!loop || !cmp || cmp.getRhs() != loop.getUpperBound() ||
+      (cmp.getPredicate() != arith::CmpIPredicate::ule &&
+       cmp.getPredicate() != arith::CmpIPredicate::sle))
+    return false;
+  auto end = cmp.getLhs().getDefiningOp<arith::AddIOp>();
+  if (!end)
+    return false;
+  Value iv = loop.getInductionVar(), step = loop.getStep();
+  auto same = [](Value x, Value y) {
+    return x == y || (getConstantIntValue(x) && getConstantIntValue(x) == getConstantIntValue(y));
+  };
+  return (end.getLhs() == iv && same(end.getRhs(), step)) ||
+         (end.getRhs() == iv && same(end.getLhs(), step));
+}
+
 Expr CostWalker::walkBlock(Block &block, const Ctx &ctx, Local *parent) {
   Local local;
   if (parent) {
     local.tmaLatencyPaid = parent->tmaLatencyPaid;
     local.isLoopBody = parent->isLoopBody;
+    local.deferLoadLatency = parent->deferLoadLatency;
   }
   for (Operation &op : block) {
     if (auto loop = dyn_cast<scf::ForOp>(&op)) {
@@ -907,6 +932,9 @@ Expr CostWalker::walkBlock(Block &block, const Ctx &ctx, Local *parent) {
       continue;
     }
     if (auto ifOp = dyn_cast<scf::IfOp>(&op)) {
+      // `if (iv + step <= ub)` in a loop: every iteration but a partial last one takes the then
+      // branch; the last one's else branch is not charged (as a grid's partial tail is not).
+      bool fullIteration = isFullIterationGuard(ifOp);
       Ctx thenCtx{llvm::BitVector(ctx.active.size()), ctx.mult, ctx.rel};
       Ctx elseCtx{llvm::BitVector(ctx.active.size()), ctx.mult, ctx.rel};
       for (int t : ctx.active.set_bits()) {
@@ -920,14 +948,18 @@ Expr CostWalker::walkBlock(Block &block, const Ctx &ctx, Local *parent) {
       if (thenCtx.active.any()) {
         Local body;
         body.tmaLatencyPaid = local.tmaLatencyPaid;
+        body.deferLoadLatency = true;
         chain = walkBlock(ifOp.getThenRegion().front(), thenCtx, &body);
         sync = body.syncAll;
         local.tmaLatencyPaid |= body.tmaLatencyPaid;
+        local.syncGlobalLoad |= body.syncGlobalLoad;
       }
-      if (!ifOp.getElseRegion().empty() && elseCtx.active.any()) {
+      if (!ifOp.getElseRegion().empty() && elseCtx.active.any() && !fullIteration) {
         Local body;
+        body.deferLoadLatency = true;
         chain = Expr::max(chain, walkBlock(ifOp.getElseRegion().front(), elseCtx, &body));
         sync = Expr::max(sync, body.syncAll);
+        local.syncGlobalLoad |= body.syncGlobalLoad;
       }
       local.chain += chain;
       local.nestedSync += sync;
@@ -955,7 +987,7 @@ Expr CostWalker::walkBlock(Block &block, const Ctx &ctx, Local *parent) {
     visitLeaf(&op, ctx, local);
   }
   Expr total = combine(local) + local.chain + local.sync;
-  if (local.syncGlobalLoad)
+  if (local.syncGlobalLoad && !local.deferLoadLatency)
     total += ns("global_latency_ns");
   local.syncAll = local.sync + local.nestedSync;
   if (parent) {

@@ -29,6 +29,13 @@
 //   - the tail, cloned per 8 rows (t/4, t/4 + 8, ...): the warp reductions now combine the 4
 //     lanes of a quad (`lanes = 4`), and the lane test `%lane == 0` becomes `%lane % 4 == 0`.
 //
+// Options (Passes.td has the measured effect of each): `fastpath` gives tiles wholly below %K an
+// epilogue without the k < %K guard; `buffers = 2` alternates two tile slots with one barrier per
+// tile; `unroll` unrolls the loop over 8-candidate groups; `mma = wgmma` (sm_90a) lets each
+// warpgroup (64 rows) issue wgmma m64nNk16 with N = tile, A from the same registers (wgmma's
+// register fragment is mma.sync's per warp) and B from a 128-byte-swizzled copy of the tile; the
+// accumulator layout per 8 columns is mma.sync's, so the epilogue and tail are the same.
+//
 // Each lane still visits its candidates in increasing order, and the quad reduction combines the
 // lanes' states as the warp reduction did, so a fold that is order-independent across lanes (an
 // argmin with ties to the smaller index, a sum up to rounding) gives the same result; the dot
@@ -46,6 +53,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Utils/Utils.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
@@ -110,6 +118,31 @@ struct CakeTacticTensorizePass
           << int64_t(tile);
       return signalPassFailure();
     }
+    if (buffers != 1 && buffers != 2) {
+      mlir::emitError(getOperation()->getLoc())
+          << "[tactic.not-applicable] cake-tactic-tensorize: expected buffers 1 or 2, got "
+          << int64_t(buffers);
+      return signalPassFailure();
+    }
+    if (unroll < 1 || (tile / 8) % unroll != 0) {
+      mlir::emitError(getOperation()->getLoc())
+          << "[tactic.not-applicable] cake-tactic-tensorize: expected unroll to divide tile / 8 = "
+          << int64_t(tile / 8) << ", got " << int64_t(unroll);
+      return signalPassFailure();
+    }
+    if (mma != "sync" && mma != "wgmma") {
+      mlir::emitError(getOperation()->getLoc())
+          << "[tactic.not-applicable] cake-tactic-tensorize: expected mma 'sync' or 'wgmma', got '"
+          << mma << "'";
+      return signalPassFailure();
+    }
+    if (mma == "wgmma" && rows != 16) {
+      mlir::emitError(getOperation()->getLoc())
+          << "[tactic.not-applicable] cake-tactic-tensorize: mma=wgmma takes rows=16 (a warpgroup's "
+             "4 warps own 64 rows), got "
+          << int64_t(rows);
+      return signalPassFailure();
+    }
     SmallVector<Site> sites;
     SmallVector<std::pair<Location, std::string>> reasons;
     getOperation()->walk([&](KernelOp kernel) {
@@ -141,6 +174,10 @@ struct CakeTacticTensorizePass
     SmallVector<int64_t, 3> block = kernel.getBlockDims();
     if (block[1] != 1 || block[2] != 1)
       return "a block of more than one dimension";
+    if (mma == "wgmma" && kernel.getTarget() != "sm_90a")
+      return "mma=wgmma needs target sm_90a, the kernel's is " + kernel.getTarget().str();
+    if (mma == "wgmma" && kernel.getNumThreads() % 128 != 0)
+      return "mma=wgmma needs whole warpgroups (a multiple of 128 threads per block)";
     if (!loop.getLowerBound().getDefiningOp<LaneIdOp>())
       return "the lower bound is not cake.lane_id";
     if (getConstantIntValue(loop.getStep()) != 32)
@@ -172,6 +209,8 @@ struct CakeTacticTensorizePass
     if (!depth || *depth % 32 != 0 || *depth > 256)
       return "the dot-product length is not a constant multiple of 32 up to 256";
     site.depth = *depth;
+    if (mma == "wgmma" && site.depth % 64 != 0)
+      return "mma=wgmma needs a dot-product length that is a multiple of 64 (128-byte rows)";
     if (dot.getNumRegionIterArgs() != 1 || !dot.getRegionIterArgs()[0].getType().isF32() ||
         !matchPattern(dot.getInitArgs()[0], m_AnyZeroFloat()))
       return "the dot-product loop does not carry one f32 accumulator starting at 0.0";
@@ -378,8 +417,30 @@ struct CakeTacticTensorizePass
     }
 
     // The shared tile of B rows; 8 elements (16 bytes) of padding keep ldmatrix conflict-free.
-    auto tileType = SmemType::get(ctx, {tileRows, depth}, element, /*swizzle=*/0, /*pad=*/8);
+    // With `buffers = 2` the tiles alternate between two slots of one buffer.
+    // For wgmma the tile is K-major in 64-column halves of 128-byte swizzled rows
+    // ([D/64, tile, 64]), the layout its shared-memory descriptors describe.
+    bool doubled = buffers == 2, warpgroup = mma == "wgmma";
+    SmallVector<int64_t> tileShape{tileRows, depth};
+    if (warpgroup)
+      tileShape = {depth / 64, tileRows, 64};
+    if (doubled)
+      tileShape.insert(tileShape.begin(), 2);
+    auto tileType = warpgroup ? SmemType::get(ctx, tileShape, element, /*swizzle=*/128, /*pad=*/0)
+                              : SmemType::get(ctx, tileShape, element, /*swizzle=*/0, /*pad=*/8);
     Value buffer = AllocSmemOp::create(b, loc, tileType).getBuffer();
+    // Indices of (row r, column col) of the tile in `slot` (null: the single buffer).
+    auto tileIndex = [&](OpBuilder &at, Value slot, Value r, Value col) {
+      SmallVector<Value> indices;
+      if (slot)
+        indices.push_back(slot);
+      if (warpgroup)
+        indices.append({arith::DivUIOp::create(at, loc, col, index(64)), r,
+                        arith::RemUIOp::create(at, loc, col, index(64))});
+      else
+        indices.append({r, col});
+      return indices;
+    };
     Value tid = ThreadIdOp::create(b, loc, DimAttr::get(ctx, Dim::x));
     unsigned stateCount = loop.getNumRegionIterArgs();
     SmallVector<Value> init;
@@ -388,7 +449,7 @@ struct CakeTacticTensorizePass
 
     // The copy of a tile: 16-byte chunks, chunk e -> row e / (D/8), column 8 (e mod (D/8)).
     // With `prefetch` (when the chunks divide evenly among at most 8 per thread), each thread's
-    // chunks of the next tile are loaded into registers while the current tile is computed.
+    // chunks of a later tile are loaded into registers while the current tile is computed.
     int64_t perRow = depth / 8, chunks = tileRows * perRow, threads = kernel.getNumThreads();
     int64_t perThread = chunks % threads == 0 ? chunks / threads : 0;
     bool inRegisters = prefetch && perThread >= 1 && perThread <= 8;
@@ -407,94 +468,205 @@ struct CakeTacticTensorizePass
           .getResult();
     };
     SmallVector<std::pair<Value, Value>> mine; // this thread's chunks (prefetch only)
-    if (inRegisters) {
+    if (inRegisters)
       for (int64_t c = 0; c < perThread; ++c)
         mine.push_back(chunkAt(b, add(b, tid, index(c * threads))));
+    auto loadMine = [&](OpBuilder &at, Value base) {
+      SmallVector<Value> values;
       for (auto [r, col] : mine)
-        init.push_back(loadChunk(b, index(0), r, col));
+        values.push_back(loadChunk(at, base, r, col));
+      return values;
+    };
+    auto storeMine = [&](OpBuilder &at, ValueRange values, Value slot) {
+      for (auto [value, rc] : llvm::zip_equal(values, mine))
+        StoreOp::create(at, loc, value, buffer, tileIndex(at, slot, rc.first, rc.second));
+    };
+    // Without registers: the block copies the tile at `base` chunk by chunk.
+    auto copyTile = [&](OpBuilder &at, Value base, Value slot) {
+      auto copy = scf::ForOp::create(at, loc, tid, index(chunks), index(threads));
+      OpBuilder c = OpBuilder::atBlockBegin(copy.getBody());
+      auto [r, col] = chunkAt(c, copy.getInductionVar());
+      StoreOp::create(c, loc, loadChunk(c, base, r, col), buffer, tileIndex(c, slot, r, col));
+    };
+
+    // A barrier after the tile's stores; wgmma reads through the async proxy, so each writer
+    // fences its generic-proxy stores first.
+    auto publish = [&](OpBuilder &at) {
+      if (warpgroup)
+        FenceProxyAsyncOp::create(at, loc);
+      BarrierOp::create(at, loc);
+    };
+
+    // Double buffering: tile 0 is in slot 0 before the loop; iteration i computes slot i mod 2,
+    // then writes tile i + 1 into the other slot (last read in iteration i - 1, before the
+    // barrier that ends it), then one barrier. Single buffer: barrier, write, barrier, compute.
+    if (doubled) {
+      if (inRegisters) {
+        storeMine(b, loadMine(b, index(0)), index(0));
+        init.append(loadMine(b, index(tileRows)));
+      } else {
+        copyTile(b, index(0), index(0));
+      }
+      publish(b);
+    } else if (inRegisters) {
+      init.append(loadMine(b, index(0)));
     }
     auto tiles = scf::ForOp::create(b, loc, index(0), upper, index(tileRows), init);
     OpBuilder body = OpBuilder::atBlockBegin(tiles.getBody());
     Value k0 = tiles.getInductionVar();
     auto carried = tiles.getRegionIterArgs();
+    auto prefetched = carried.drop_front(slots * stateCount);
+    Value tileEnd = add(body, k0, index(tileRows)); // the next tile's first candidate
     SmallVector<Value> next;
-    if (inRegisters) {
-      for (auto [i, rc] : llvm::enumerate(mine))
-        StoreOp::create(body, loc, carried[slots * stateCount + i], buffer,
-                        ValueRange{rc.first, rc.second});
-      BarrierOp::create(body, loc);
-      Value nextBase = add(body, k0, index(tileRows));
-      for (auto [r, col] : mine)
-        next.push_back(loadChunk(body, nextBase, r, col));
+    Value slot, otherSlot;
+    if (doubled) {
+      slot = arith::RemUIOp::create(
+          body, loc, arith::DivUIOp::create(body, loc, k0, index(tileRows)), index(2));
+      otherSlot = arith::SubIOp::create(body, loc, index(1), slot);
+      if (inRegisters)
+        next = loadMine(body, add(body, k0, index(2 * tileRows)));
+    } else if (inRegisters) {
+      storeMine(body, prefetched, Value());
+      publish(body);
+      next = loadMine(body, tileEnd);
     } else {
       BarrierOp::create(body, loc);
-      auto copy = scf::ForOp::create(body, loc, tid, index(chunks), index(threads));
-      OpBuilder c = OpBuilder::atBlockBegin(copy.getBody());
-      auto [r, col] = chunkAt(c, copy.getInductionVar());
-      StoreOp::create(c, loc, loadChunk(c, k0, r, col), buffer, ValueRange{r, col});
-      BarrierOp::create(body, loc);
+      copyTile(body, k0, Value());
+      publish(body);
     }
 
-    // Per 8 candidates: the 16 x 8 tile of dot products, then the epilogue per element.
-    auto groups = scf::ForOp::create(body, loc, index(0), index(tileRows),
-                                     index(8), carried.take_front(slots * stateCount));
-    OpBuilder g = OpBuilder::atBlockBegin(groups.getBody());
-    Value n0 = groups.getInductionVar();
-    Value ldRow = add(g, n0, arith::RemUIOp::create(g, loc, lane, index(8)));
-    Value ldCol = mul(g, arith::DivUIOp::create(g, loc, lane, index(8)), 8);
-    auto accType = VectorType::get({4}, g.getF32Type());
-    Value zero = arith::ConstantOp::create(g, loc, accType,
-                                           DenseElementsAttr::get(accType, g.getF32FloatAttr(0)));
-    SmallVector<Value> acc(mTiles, zero);
-    for (int64_t kk2 = 0; kk2 < depth / 32; ++kk2) {
-      Value frag = LdmatrixOp::create(g, loc, VectorType::get({8}, element), buffer,
-                                      ValueRange{ldRow, add(g, ldCol, index(32 * kk2))},
-                                      UnitAttr());
-      for (int64_t half = 0; half < 2; ++half) {
-        int64_t first = 4 * half;
-        Value bFrag = vector::ShuffleOp::create(
-            g, loc, frag, frag, ArrayRef<int64_t>{first, first + 1, first + 2, first + 3});
-        for (int64_t m = 0; m < mTiles; ++m) // one B fragment, every m-tile
-          acc[m] = MmaSyncOp::create(g, loc, acc[m], aFrags[m][2 * kk2 + half], bFrag);
-      }
-    }
-    SmallVector<Value> states(groups.getRegionIterArgs());
-    Value candidateBase = add(g, add(g, k0, n0), mul(g, quad, 2));
+    // The epilogue, cloned per row slot, folds candidate `k` (its dot product: `element(slot)`)
+    // into the states; guarded by k < K unless the whole tile is below K.
     auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
-    for (int64_t column = 0; column < 2; ++column) {
-      Value k = add(g, candidateBase, index(column));
-      Value valid = arith::CmpIOp::create(g, loc, arith::CmpIPredicate::ult, k, upper);
-      auto guard = scf::IfOp::create(g, loc, TypeRange(ValueRange(states)), valid,
-                                     /*withElse=*/true);
-      OpBuilder then = OpBuilder::atBlockBegin(guard.thenBlock());
+    auto fold = [&](OpBuilder &g, ArrayRef<Value> states, Value k, bool guarded,
+                    function_ref<Value(OpBuilder &, int64_t)> element) {
+      OpBuilder then = g;
+      scf::IfOp guard;
+      if (guarded) {
+        Value valid = arith::CmpIOp::create(g, loc, arith::CmpIPredicate::ult, k, upper);
+        guard = scf::IfOp::create(g, loc, TypeRange(ValueRange(states)), valid,
+                                  /*withElse=*/true);
+        then = OpBuilder::atBlockBegin(guard.thenBlock());
+      }
       SmallVector<Value> results;
-      for (int64_t slot = 0; slot < slots; ++slot) {
+      for (int64_t slotRow = 0; slotRow < slots; ++slotRow) {
         IRMapping map;
         map.map(loop.getInductionVar(), k);
         for (unsigned s = 0; s < stateCount; ++s)
-          map.map(loop.getRegionIterArgs()[s], states[slot * stateCount + s]);
-        int64_t element = 2 * (slot % 2) + column;
-        map.map(site.dot.getResult(0),
-                vector::ExtractOp::create(then, loc, acc[slot / 2], ArrayRef<int64_t>{element})
-                    .getResult());
+          map.map(loop.getRegionIterArgs()[s], states[slotRow * stateCount + s]);
+        map.map(site.dot.getResult(0), element(then, slotRow));
         for (Operation &op : loop.getBody()->without_terminator())
           if (&op != site.dot.getOperation())
             then.clone(op, map);
         for (Value v : yield.getOperands())
           results.push_back(map.lookupOrDefault(v));
       }
+      if (!guarded)
+        return results;
       scf::YieldOp::create(then, loc, results);
       OpBuilder otherwise = OpBuilder::atBlockBegin(guard.elseBlock());
       scf::YieldOp::create(otherwise, loc, states);
-      states.assign(guard.getResults().begin(), guard.getResults().end());
+      return SmallVector<Value>(guard.getResults());
+    };
+    auto extract = [&](OpBuilder &at, Value vector, int64_t position) {
+      return vector::ExtractOp::create(at, loc, vector, ArrayRef<int64_t>{position}).getResult();
+    };
+
+    // mma.sync, per 8 candidates: the 16 x 8 tile of dot products, then the epilogue per element.
+    SmallVector<scf::ForOp> groupLoops; // unrolled once their results have users
+    auto emitGroups = [&](OpBuilder &at, ValueRange initStates, bool guarded) {
+      auto groups = scf::ForOp::create(at, loc, index(0), index(tileRows), index(8), initStates);
+      OpBuilder g = OpBuilder::atBlockBegin(groups.getBody());
+      Value n0 = groups.getInductionVar();
+      Value ldRow = add(g, n0, arith::RemUIOp::create(g, loc, lane, index(8)));
+      Value ldCol = mul(g, arith::DivUIOp::create(g, loc, lane, index(8)), 8);
+      auto accType = VectorType::get({4}, g.getF32Type());
+      Value zero = arith::ConstantOp::create(
+          g, loc, accType, DenseElementsAttr::get(accType, g.getF32FloatAttr(0)));
+      SmallVector<Value> acc(mTiles, zero);
+      for (int64_t kk2 = 0; kk2 < depth / 32; ++kk2) {
+        Value frag = LdmatrixOp::create(g, loc, VectorType::get({8}, element), buffer,
+                                        tileIndex(g, slot, ldRow, add(g, ldCol, index(32 * kk2))),
+                                        UnitAttr());
+        for (int64_t half = 0; half < 2; ++half) {
+          int64_t first = 4 * half;
+          Value bFrag = vector::ShuffleOp::create(
+              g, loc, frag, frag, ArrayRef<int64_t>{first, first + 1, first + 2, first + 3});
+          for (int64_t m = 0; m < mTiles; ++m) // one B fragment, every m-tile
+            acc[m] = MmaSyncOp::create(g, loc, acc[m], aFrags[m][2 * kk2 + half], bFrag);
+        }
+      }
+      SmallVector<Value> states(groups.getRegionIterArgs());
+      Value candidateBase = add(g, add(g, k0, n0), mul(g, quad, 2));
+      for (int64_t column = 0; column < 2; ++column)
+        states = fold(g, states, add(g, candidateBase, index(column)), guarded,
+                      [&](OpBuilder &then, int64_t slotRow) {
+                        return extract(then, acc[slotRow / 2], 2 * (slotRow % 2) + column);
+                      });
+      scf::YieldOp::create(g, loc, states);
+      groupLoops.push_back(groups);
+      return SmallVector<Value>(groups.getResults());
+    };
+
+    // wgmma: the warpgroup's 64 x tile dot products in D/16 steps (A from the registers), then
+    // the epilogue per element: lane t of warp w holds rows 16 w + t/4 (+ 8) and columns
+    // 8 j + 2 (t%4) (+ 1), elements 4 j + 2 h + c, as mma.sync's accumulator per 8 columns.
+    auto emitWarpgroup = [&](OpBuilder &at, ValueRange initStates, bool guarded) {
+      auto accType = VectorType::get({tileRows / 2}, at.getF32Type());
+      Value acc = arith::ConstantOp::create(
+          at, loc, accType, DenseElementsAttr::get(accType, at.getF32FloatAttr(0)));
+      WgmmaFenceOp::create(at, loc);
+      for (int64_t kk = 0; kk < depth / 16; ++kk) {
+        SmallVector<Value> at4;
+        if (slot)
+          at4.push_back(slot);
+        at4.append({index(kk / 4), index(0), index(16 * (kk % 4))});
+        acc = WgmmaRegsOp::create(at, loc, acc, aFrags[0][kk], buffer, at4);
+      }
+      WgmmaCommitOp::create(at, loc);
+      WgmmaWaitOp::create(at, loc, 0);
+      SmallVector<Value> states(initStates);
+      Value candidateBase = add(at, k0, mul(at, quad, 2));
+      for (int64_t j = 0; j < tileRows / 8; ++j)
+        for (int64_t column = 0; column < 2; ++column)
+          states = fold(at, states, add(at, candidateBase, index(8 * j + column)), guarded,
+                        [&](OpBuilder &then, int64_t slotRow) {
+                          return extract(then, acc, 4 * j + 2 * slotRow + column);
+                        });
+      return states;
+    };
+    auto emitTile = [&](OpBuilder &at, ValueRange initStates, bool guarded) {
+      return warpgroup ? emitWarpgroup(at, initStates, guarded)
+                       : emitGroups(at, initStates, guarded);
+    };
+    SmallVector<Value> carriedOut;
+    ValueRange states = carried.take_front(slots * stateCount);
+    if (fastpath) {
+      Value full = arith::CmpIOp::create(body, loc, arith::CmpIPredicate::ule, tileEnd, upper);
+      auto split = scf::IfOp::create(body, loc, TypeRange(states), full, /*withElse=*/true);
+      OpBuilder fast = OpBuilder::atBlockBegin(split.thenBlock());
+      scf::YieldOp::create(fast, loc, emitTile(fast, states, /*guarded=*/false));
+      OpBuilder ragged = OpBuilder::atBlockBegin(split.elseBlock());
+      scf::YieldOp::create(ragged, loc, emitTile(ragged, states, /*guarded=*/true));
+      carriedOut.append(split.getResults().begin(), split.getResults().end());
+    } else {
+      carriedOut = emitTile(body, states, /*guarded=*/true);
     }
-    scf::YieldOp::create(g, loc, states);
-    SmallVector<Value> carriedOut(groups.getResults());
-    if (inRegisters) {
+    if (doubled) {
+      if (inRegisters)
+        storeMine(body, prefetched, otherSlot);
+      else
+        copyTile(body, tileEnd, otherSlot);
+      publish(body); // the next tile is in place, this one free to overwrite
+    } else if (inRegisters) {
       BarrierOp::create(body, loc); // every warp is done with the tile before the next store
-      carriedOut.append(next);
     }
+    carriedOut.append(next);
     scf::YieldOp::create(body, loc, carriedOut);
+    // The groups are independent mma chains: unrolled, ptxas interleaves them.
+    if (unroll > 1)
+      for (scf::ForOp groups : groupLoops)
+        (void)loopUnrollByFactor(groups, unroll);
 
     // The tail, once per row slot; quads now hold what the warp held.
     OpBuilder end(loop->getBlock()->getTerminator());

@@ -1,8 +1,17 @@
 // RUN: not cake-opt %s --pass-pipeline='builtin.module(cake-tactic-tensorize)' --mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s
 // RUN: not cake-opt %s --pass-pipeline='builtin.module(cake-tactic-tensorize{tile=24})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=TILE
 
+// RUN: not cake-opt %s --pass-pipeline='builtin.module(cake-tactic-tensorize{buffers=3})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=BUFFERS
+// RUN: not cake-opt %s --pass-pipeline='builtin.module(cake-tactic-tensorize{unroll=3})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=UNROLL
+// RUN: not cake-opt %s --pass-pipeline='builtin.module(cake-tactic-tensorize{mma=hmma})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=MMA
+// RUN: not cake-opt %s --pass-pipeline='builtin.module(cake-tactic-tensorize{mma=wgmma rows=32})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=WGROWS
+
 // cake-tactic-tensorize refuses loops it cannot put on tensor cores, with the reason for each.
 // TILE: error: [tactic.not-applicable] cake-tactic-tensorize: expected tile a multiple of 16 in 16 .. 256, got 24
+// BUFFERS: error: [tactic.not-applicable] cake-tactic-tensorize: expected buffers 1 or 2, got 3
+// UNROLL: error: [tactic.not-applicable] cake-tactic-tensorize: expected unroll to divide tile / 8 = 8, got 3
+// MMA: error: [tactic.not-applicable] cake-tactic-tensorize: expected mma 'sync' or 'wgmma', got 'hmma'
+// WGROWS: error: [tactic.not-applicable] cake-tactic-tensorize: mma=wgmma takes rows=16 (a warpgroup's 4 warps own 64 rows), got 32
 // CHECK: error: [tactic.not-applicable] cake-tactic-tensorize: no warp dot-product reduction qualifies
 // CHECK: note: the step is not 32
 // CHECK: note: expected one loop (the dot product) directly inside, got 0

@@ -26,9 +26,9 @@
 // CHECK: %[[TILE:.*]] = cake.alloc_smem : !cake.smem<64x128xf16, pad = 8>
 // CHECK-COUNT-4: cake.load %{{.*}} masked : !cake.tensor<[B, K, 128], f16> -> vector<8xf16>
 // CHECK: %[[R:.*]]:8 = scf.for %[[K0:.*]] = %{{.*}} to %[[KDIM:.*]] step %c64 iter_args
+// CHECK: %[[NEXT:.*]] = arith.addi %[[K0]], %c64
 // CHECK-COUNT-4: cake.store %{{.*}}, %[[TILE]]
 // CHECK-NEXT: cake.barrier
-// CHECK: %[[NEXT:.*]] = arith.addi %[[K0]], %c64
 // CHECK-COUNT-4: cake.load %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}] masked : !cake.tensor<[B, K, 128], f16> -> vector<8xf16>
 // CHECK: scf.for %{{.*}} = %{{.*}} to %c64 step %c8 iter_args
 // CHECK-COUNT-4: cake.ldmatrix %[[TILE]]
@@ -49,6 +49,7 @@
 // SYNC: %[[TILE:.*]] = cake.alloc_smem : !cake.smem<64x128xf16, pad = 8>
 // SYNC: %[[TID:.*]] = cake.thread_id x
 // SYNC: %{{.*}}:4 = scf.for %[[K0:.*]] = %{{.*}} to %{{.*}} step %c64 iter_args
+// SYNC-NEXT: arith.addi %[[K0]], %c64
 // SYNC-NEXT: cake.barrier
 // SYNC-NEXT: scf.for %[[E:.*]] = %[[TID]] to %c1024 step %c256 {
 // SYNC: cake.load %{{.*}} masked : !cake.tensor<[B, K, 128], f16> -> vector<8xf16>
@@ -62,15 +63,27 @@
 // ROWS32-COUNT-64: masked : !cake.tensor<[B, N, 128], f16> -> vector<2xf16>
 // ROWS32: scf.for %{{.*}} = %{{.*}} to %c32 step %c8 iter_args({{.*}}) -> (f32, i32, f32, i32, f32, i32, f32, i32)
 // ROWS32-COUNT-16: cake.mma_sync
+// ROWS32: scf.for %{{.*}} = %{{.*}} to %c32 step %c8 iter_args({{.*}}) -> (f32, i32, f32, i32, f32, i32, f32, i32)
+// ROWS32-COUNT-16: cake.mma_sync
 // ROWS32-NOT: cake.mma_sync
 // ROWS32-COUNT-4: cake.warp_arg_reduce argmin {{.*}} {lanes = 4 : i64}
 
 // PTX: ldmatrix.sync.aligned.m8n8.x4.shared.b16
 // PTX: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 
-// The mma.sync count: D/16 = 8 per group of 8 candidates.
+// The mma.sync count: D/16 = 8 per group of 8 candidates, in the full-tile loop and again in the
+// guarded one for a ragged last tile.
 // TILE32: cake.smem<32x128xf16, pad = 8>
+// TILE32: %[[END:.*]] = arith.addi %[[K0:.*]], %c32 : index
+// TILE32: %[[FULL:.*]] = arith.cmpi ule, %[[END]], %[[KDIM:.*]] : index
+// TILE32: scf.if %[[FULL]]
+// TILE32: scf.for %{{.*}} = %c0 to %c32 step %c8
 // TILE32-COUNT-8: cake.mma_sync
+// TILE32-NOT: arith.cmpi ult
+// TILE32: } else {
+// TILE32: scf.for %{{.*}} = %c0 to %c32 step %c8
+// TILE32-COUNT-8: cake.mma_sync
+// TILE32: arith.cmpi ult, %{{.*}}, %[[KDIM]]
 // TILE32-NOT: cake.mma_sync
 cake.kernel @kmeans(%x: !cake.tensor<[B, N, 128], f16> {cake.name = "x"},
                     %c: !cake.tensor<[B, K, 128], f16> {cake.name = "c"},

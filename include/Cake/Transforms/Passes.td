@@ -252,7 +252,7 @@ def CakeTacticVectorizePass : Pass<"cake-tactic-vectorize"> {
 }
 
 def CakeTacticTensorizePass : Pass<"cake-tactic-tensorize"> {
-  let summary = "Tactic: compute a warp's dot-product reduction with mma.sync on 16 rows per warp";
+  let summary = "Tactic: compute a warp's dot-product reduction on tensor cores (mma.sync or wgmma)";
   let description = [{
     The naive reduction "one warp per row, lanes over candidates" computes one dot product per
     (row, candidate) with scalar FMAs: `scf.for %k = %lane to %K step 32` whose body holds an
@@ -279,13 +279,33 @@ def CakeTacticTensorizePass : Pass<"cake-tactic-tensorize"> {
     a block barrier: the global latency hides behind the tensor-core work. Otherwise the block
     copies each tile between two barriers.
 
+    With `fastpath` (the default), a tile that lies wholly below `%K` (every tile but a ragged
+    last one) runs an epilogue without the per-element `k < %K` guard; the last tile keeps it.
+    With `buffers = 2` the tiles alternate between two slots of the shared buffer: each
+    iteration computes one slot, then writes the next tile into the other and ends with one
+    block barrier instead of two. `unroll` unrolls the loop over a tile's groups of 8
+    candidates (it must divide `tile / 8`). On the naive KMeans seed (H200, B32 N16384 K1024,
+    bench/results/2026-12-01-kmeans-wgmma.md) `fastpath` gained 2% with mma.sync and 30% with
+    wgmma, while `buffers = 2` and `unroll` were slower: they stay off by default.
+
+    With `mma = wgmma` (sm_90a; `rows = 16`; whole warpgroups, i.e. a multiple of 128 threads
+    per block; D a multiple of 64) the 4 warps of a warpgroup, which own 64 consecutive rows,
+    issue `cake.wgmma.regs` m64nNk16 with N = `tile`: A from the same registers (the wgmma
+    register fragment is mma.sync's), B from a 128-byte-swizzled K-major tile
+    (`[D/64, tile, 64]`, written by ordinary stores, so each writer fences them with
+    `cake.fence.proxy_async` before the barrier), `cake.wgmma.wait 0` before the epilogue. Lane
+    t of warp w then holds rows 16 w + t/4 (+ 8) and candidates 8 j + 2 (t mod 4) (+ 1) of
+    each 8, the same as with mma.sync; the epilogue is cloned per element of the tile (no loop).
+
     Each lane still visits its candidates in increasing order and the quad reduction combines
     the lanes' states as the warp reduction did, so a fold that does not depend on how the
     candidates are split between lanes (argmin with ties to the smaller index, a sum up to
     rounding) gives the same result; the dot products are summed in the tensor core's order.
 
     Preconditions (else `[tactic.not-applicable]` with each loop's reason): `rows` 16 or 32;
-    `tile` a multiple of 16 in 16 .. 256; a 1-D block; the loop directly in the kernel body with lower bound
+    `tile` a multiple of 16 in 16 .. 256; `buffers` 1 or 2; `unroll` dividing `tile / 8`; `mma`
+    `sync` or `wgmma` (then `rows = 16`, target sm_90a, a multiple of 128 threads and D a
+    multiple of 64); a 1-D block; the loop directly in the kernel body with lower bound
     `cake.lane_id`, step 32 and an upper bound the same in every thread; exactly one loop directly
     inside it: bounds 0 .. D (D a constant multiple of 32 up to 256), step 1, one f32 accumulator
     from 0.0, a body of two scalar loads of global f16/bf16 tensors, their extensions and one
@@ -308,6 +328,15 @@ def CakeTacticTensorizePass : Pass<"cake-tactic-tensorize"> {
            "rows per warp: 16 (one m16 tile) or 32 (two, sharing each B fragment)">,
     Option<"prefetch", "prefetch", "bool", "true",
            "load the next tile into registers while the current one is computed">,
+    Option<"buffers", "buffers", "int64_t", "1",
+           "shared tiles: 1 (two barriers per tile) or 2 (alternating slots, one barrier)">,
+    Option<"fastpath", "fastpath", "bool", "true",
+           "tiles wholly below the candidate count skip the per-element bounds guard">,
+    Option<"mma", "mma", "std::string", "\"sync\"",
+           "the tensor-core instruction: sync (mma.sync m16n8k16, sm_80+) or wgmma (a "
+           "warpgroup's m64nNk16 with A in registers, N = tile, sm_90a)">,
+    Option<"unroll", "unroll", "int64_t", "1",
+           "unroll factor of the loop over a tile's groups of 8 candidates (divides tile / 8)">,
   ];
 }
 
