@@ -383,7 +383,7 @@ def cmd_learn(args):
     import tempfile
     db = Database(args.db)
     cake_opt = Toolchain(args.bin).path("cake-opt")
-    props = learn.propose(db, args.min_members, args.task_class)
+    props = learn.propose(db, args.min_members, args.task_class, cake_opt)
     if not props:
         print("no failure cluster yields a rule (a feature in every failing member and in no passing candidate)")
         return 0

@@ -8,7 +8,8 @@
    class with none, and the search policy orders its tactics by them (tactics.order).
 2. **Failure clusters -> proposed verifier rules**: failed candidates are clustered by (failure
    class, verifier rule id, op); for each cluster the IR features (an op name, or an op with its
-   result type) present in every failing member and in no passing candidate are candidate rules.
+   result type) present in every failing member and in no passing candidate are candidate rules;
+   where none separates, an op feature together with a block size (at least T threads).
    A rule is emitted in the rules-as-data form (PDL, ``cake-opt --cake-load-rules=FILE``,
    lib/Transforms/Rules.cpp) and accepted only if cake-opt running it flags every failing member
    and no passing candidate of the database; an accepted rule is saved with a generated lit test.
@@ -76,20 +77,61 @@ def tactic_stats(db, task_class):
 
 _OP = re.compile(r"(?:^|=\s*|\s)((?:cake|arith|scf|vector|math)\.[a-z_][a-z0-9_.]*)\b")
 _RESULT = re.compile(r"=\s*((?:cake|arith|vector|math)\.[a-z_][a-z0-9_.]*)\b.*->\s*([a-z0-9<>x_!.]+)\s*$")
+# The generic form (`cake-opt --mlir-print-op-generic`) names every op in quotes and ends a one-line
+# op with its full signature, so any single-result op's result type is known.
+_GENERIC_OP = re.compile(r'^\s*(?:(%[^\s=]+)\s*=\s*)?"([a-z_][a-z0-9_]*\.[a-z0-9_.]+)"\(')
+_GENERIC_SIG = re.compile(r":\s*\((.*)\)\s*->\s*([^(\s].*?)\s*$")
+_BLOCK = re.compile(r"block = array<i64: ([0-9, ]+)>")
+# Block-size features are thresholds ("at least T threads"), the form cakeBlockThreadsAtLeast
+# checks: the register cap per thread (64K / threads) tightens as blocks grow.
+THREAD_STEPS = (128, 256, 512, 1024)
 
 
 def features(ir):
-    """The IR's features a rule can match: ``op:NAME`` and ``op:NAME->TYPE`` (single-result ops
-    whose assembly ends in ``-> TYPE``)."""
+    """The IR's features a rule can match: ``op:NAME``, ``op:NAME->TYPE`` (single-result ops: from
+    ``-> TYPE`` in the pretty form, or any one-line op in the generic form) and ``threads>=T``
+    (the kernel's block has at least T threads, T in THREAD_STEPS)."""
     out = set()
     for line in ir.splitlines():
         line = line.split("//")[0].rstrip()
+        generic = _GENERIC_OP.match(line)
+        if generic:
+            out.add("op:" + generic.group(2))
+            sig = _GENERIC_SIG.search(line)
+            if generic.group(1) and ":" not in generic.group(1) and sig:
+                out.add(f"op:{generic.group(2)}->{sig.group(2)}")
+            continue
         for name in _OP.findall(line):
             out.add("op:" + name)
         m = _RESULT.search(line)
         if m and "," not in line.split("=")[0] and ":" not in line.split("=")[0]:
             out.add(f"op:{m.group(1)}->{m.group(2)}")
+    block = _BLOCK.search(ir)
+    if block:
+        threads = 1
+        for extent in block.group(1).split(","):
+            threads *= int(extent)
+        out |= {f"threads>={t}" for t in THREAD_STEPS if threads >= t}
     return out
+
+
+def generic_forms(cake_opt, irs, timeout=120):
+    """``irs`` in the generic form, by one cake-opt process (-split-input-file); the texts as given
+    when cake-opt is missing or fails on any of them."""
+    irs = list(irs)
+    if not cake_opt or not irs:
+        return irs
+    with tempfile.NamedTemporaryFile("w", suffix=".mlir", delete=False) as f:
+        f.write("\n// -----\n".join(irs))
+    try:
+        res = subprocess.run([cake_opt, f.name, "-split-input-file", "--mlir-print-op-generic",
+                              "-o", "-"], capture_output=True, text=True, timeout=timeout)
+    except (OSError, subprocess.TimeoutExpired):
+        return irs
+    finally:
+        os.unlink(f.name)
+    parts = res.stdout.split("// -----")
+    return parts if res.returncode == 0 and len(parts) == len(irs) else irs
 
 
 def clusters(db, task_class=None):
@@ -105,8 +147,9 @@ def clusters(db, task_class=None):
 
 
 def passing(db):
-    """Candidates that compiled and were not found wrong (the rule must flag none of them)."""
-    return db.q("SELECT * FROM candidates WHERE status IN ('compiled','measured','pending_gpu')")
+    """Candidates that compiled and were not found wrong (the rule must flag none of them),
+    screened ones included."""
+    return db.q("SELECT * FROM candidates WHERE status IN (%s)" % ",".join("?" * len(VIABLE)), VIABLE)
 
 
 def _slug(text):
@@ -114,19 +157,28 @@ def _slug(text):
 
 
 class Proposal:
-    """A proposed rule: the feature it matches, the cluster it comes from, its PDL text."""
+    """A proposed rule: the feature it matches (an op, with its result type or not), optionally
+    only in blocks of at least ``threads`` threads; the cluster it comes from; its PDL text."""
 
-    def __init__(self, key, feature, members):
-        self.key, self.feature, self.members = key, feature, members
+    def __init__(self, key, feature, members, threads=None):
+        self.key, self.feature, self.members, self.threads = key, feature, members, threads
         cls, rule, op = key
         body = feature[3:]
         self.op, _, self.type = body.partition("->")
-        self.name = "learned_" + _slug(f"{cls}_{body}")
-        self.rule_id = "learned." + _slug(cls).replace("_", "-") + "." + _slug(body).replace("_", "-")
+        where = f"_threads{threads}" if threads else ""
+        self.name = "learned_" + _slug(f"{cls}_{body}") + where
+        self.rule_id = ("learned." + _slug(cls).replace("_", "-") + "." + _slug(body).replace("_", "-")
+                        + (f".threads-{threads}" if threads else ""))
         what = f"'{self.op}'" + (f" producing {self.type}" if self.type else "")
+        if threads:
+            what += f" in blocks of {threads} or more threads"
         self.message = (f"{what} preceded every recorded {cls} failure ({len(members)} candidates"
                         f"{', rule ' + rule if rule else ''}) and occurs in no passing candidate")
         self.hint = f"avoid {what}; the candidates using it failed with {cls}"
+
+    def matches(self, feats):
+        """The text predicate: the rule's features are all in ``feats`` (a features() set)."""
+        return self.feature in feats and (not self.threads or f"threads>={self.threads}" in feats)
 
     def pdl(self):
         """The rule in the rules-as-data form (a PDL module for --cake-load-rules)."""
@@ -138,6 +190,10 @@ class Proposal:
         else:
             match += ("    %types = pdl.types\n"  # any results
                       f"    %op = pdl.operation \"{self.op}\"(%operands : !pdl.range<value>) -> (%types : !pdl.range<type>)\n")
+        if self.threads:
+            match += (f"    %threads = pdl.attribute = {self.threads} : i64\n"
+                      f"    pdl.apply_native_constraint \"cakeBlockThreadsAtLeast\"(%op, %threads : "
+                      f"!pdl.operation, !pdl.attribute)\n")
         return (f"// Learned by `cake learn rules` from failure cluster {self.key}.\n"
                 f"module {{\n  pdl.pattern @{self.name} : benefit(1) {{\n{match}"
                 f"    pdl.rewrite %op {{\n"
@@ -148,19 +204,36 @@ class Proposal:
                 f"!pdl.attribute, !pdl.attribute, !pdl.attribute)\n    }}\n  }}\n}}\n")
 
 
-def propose(db, min_members=2, task_class=None):
+def propose(db, min_members=2, task_class=None, cake_opt=None):
     """Candidate rules: per cluster of at least ``min_members``, each feature in every failing member
-    and in no passing candidate (op-with-type features first, most specific wins ties)."""
-    good = set()
-    for p in passing(db):
-        good |= features(p["ir"])
+    and in no passing candidate (op-with-type features first, most specific wins ties); then, where
+    no single feature separates, an op feature with a block size (``threads>=T``) that every member
+    has and no passing candidate has together (cake ops first, the smallest T first). With
+    ``cake_opt`` the IR is read in the generic form, where every op's result type is visible."""
+    good_rows = passing(db)
+    good_sets = [features(ir) for ir in generic_forms(cake_opt, [p["ir"] for p in good_rows])]
+    good = set().union(*good_sets) if good_sets else set()
     out = []
     for key, members in sorted(clusters(db, task_class).items()):
         if len(members) < min_members:
             continue
-        common = set.intersection(*(features(m["ir"]) for m in members)) - good
-        for feat in sorted(common, key=lambda f: ("->" not in f, f)):
+        common = set.intersection(*(features(ir) for ir in
+                                    generic_forms(cake_opt, [m["ir"] for m in members])))
+        single = common - good
+        for feat in sorted(single, key=lambda f: ("->" not in f, f)):
             out.append(Proposal(key, feat, members))
+        if single:
+            continue
+        # Typed cake ops first, register-typed results before buffers: what a block size limits
+        # is registers per thread, and a value type carries over to tasks with other buffers.
+        ops = sorted((f for f in common if f.startswith("op:")),
+                     key=lambda f: ("->" not in f, not f.startswith("op:cake."), "->!" in f, f))
+        steps = sorted((int(f.split(">=")[1]) for f in common if f.startswith("threads>=")))
+        for feat in ops:
+            for t in steps:
+                if not any(feat in g and f"threads>={t}" in g for g in good_sets):
+                    out.append(Proposal(key, feat, members, threads=t))
+                    break  # the smallest block size that separates
     return out
 
 
@@ -194,8 +267,8 @@ def accept(db, prop, cake_opt, workdir):
     if not rules_supported(cake_opt):
         # TODO(rules-as-data): cake-opt without --cake-load-rules: the predicate is checked on the IR
         # text only; re-run `cake learn rules` with a cake-opt that loads rules to validate the PDL.
-        missed = [m["id"] for m in prop.members if prop.feature not in features(m["ir"])]
-        wrong = [p["id"] for p in passing(db) if prop.feature in features(p["ir"])]
+        missed = [m["id"] for m in prop.members if not prop.matches(features(m["ir"]))]
+        wrong = [p["id"] for p in passing(db) if prop.matches(features(p["ir"]))]
         ok = not missed and not wrong
         return ok, ("text predicate only (cake-opt has no --cake-load-rules); " +
                     ("flags all members, no passing candidate" if ok else f"misses {missed}, flags passing {wrong}"))
@@ -217,7 +290,8 @@ def save(prop, db, out_dir):
     with open(os.path.join(out_dir, prop.name + ".pdl"), "w") as f:
         f.write(prop.pdl())
     member = min(prop.members, key=lambda m: len(m["ir"]))
-    good = sorted(passing(db), key=lambda p: len(p["ir"]))
+    # The negative case is a near miss where there is one: a passing candidate with the rule's op.
+    good = sorted(passing(db), key=lambda p: (f"op:{prop.op}" not in features(p["ir"]), len(p["ir"])))
     runs = [f"// RUN: not cake-opt %s --cake-load-rules=%S/{prop.name}.pdl --cake-rule-{prop.name} "
             f"-o /dev/null 2>&1 | FileCheck %s"]
     if good:

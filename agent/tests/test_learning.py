@@ -256,6 +256,38 @@ class RuleLearningTest(Fixture):
         bad = learn.Proposal(("launch_failure", "", ""), "op:arith.constant", props[0].members)
         self.assertFalse(learn.accept(self.db, bad, cake_opt, os.path.join(self.tmp, "w"))[0])
 
+    @util.needs_tools
+    def test_block_size_rule_from_the_register_cap_carries_to_bf16(self):
+        # The failure the kmeans_fp16 run met on the GPU machine's compiler: wgmma-128 (a 64-element
+        # accumulator) at 1024 threads, where ptxas has 64 registers per thread. No single op
+        # separates it (the same wgmma compiles at 512 threads), an op with a block size does.
+        cake_opt = os.path.join(util.BIN, "cake-opt")
+        if not learn.rules_supported(cake_opt):
+            self.skipTest("cake-opt has no --cake-load-rules")
+        tools = Toolchain(util.BIN)
+        by_name = {t.name: t for t in tactics.builtin(tools)}
+
+        def kernel(task_file, ppb, tactic):
+            task = load_task(os.path.join(util.TASKS, task_file))
+            out, why = by_name[tactic].apply(tools, task.instantiate([0, {"PPB": ppb}]))
+            self.assertIsNone(why, why)
+            return out
+
+        self.add(kernel("kmeans_fp16.json", 32, "tensorize-wgmma-128"), status="failed", failure="compile_error")
+        self.add(kernel("kmeans_fp16.json", 16, "tensorize-wgmma-128"), status="measured")
+        self.add(kernel("kmeans_fp16.json", 32, "tensorize-wgmma-64"), status="screened")
+        self.assertEqual(learn.propose(self.db, 1), [])  # on the pretty form: no result type of wgmma.regs
+        props = learn.propose(self.db, 1, cake_opt=cake_opt)
+        self.assertTrue(props)
+        p = props[0]
+        self.assertEqual((p.feature, p.threads), ("op:cake.wgmma.regs->vector<64xf32>", 1024))
+        self.assertIn('"cakeBlockThreadsAtLeast"', p.pdl())
+        ok, why = learn.accept(self.db, p, cake_opt, os.path.join(self.tmp, "w"))
+        self.assertTrue(ok, why)
+        rule = os.path.join(self.tmp, "w", p.name + ".pdl")
+        self.assertTrue(learn.flags(cake_opt, rule, p.name, kernel("kmeans_bf16.json", 32, "tensorize-wgmma-128"))[0])
+        self.assertFalse(learn.flags(cake_opt, rule, p.name, kernel("kmeans_bf16.json", 16, "tensorize-wgmma-128"))[0])
+
     def test_cli_learn_rules(self):
         for i in range(2):
             self.add(self.BAD + f"// {i}", status="failed", failure="wrong_result")

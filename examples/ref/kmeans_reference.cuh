@@ -7,6 +7,7 @@
 #include <cuda_fp16.h>
 
 __device__ inline double toDouble(__half v) { return (double)__half2float(v); }
+__device__ inline double toDouble(__nv_bfloat16 v) { return (double)__bfloat162float(v); }
 __device__ inline double toDouble(float v) { return (double)v; }
 
 template <typename T, int D>

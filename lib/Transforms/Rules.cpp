@@ -46,7 +46,9 @@ constexpr StringLiteral kReport = "cakeReport";
 constexpr StringLiteral kNoneBefore = "cakeNoneBefore";
 constexpr StringLiteral kNoneSince = "cakeNoneSince";
 constexpr StringLiteral kCollides = "cakeCollides";
-constexpr StringRef kNativeFunctions[] = {kReport, kNoneBefore, kNoneSince, kCollides};
+constexpr StringLiteral kBlockThreadsAtLeast = "cakeBlockThreadsAtLeast";
+constexpr StringRef kNativeFunctions[] = {kReport, kNoneBefore, kNoneSince, kCollides,
+                                          kBlockThreadsAtLeast};
 
 /// The kernel's ops in program order (pre-order), up to but excluding `op`.
 SmallVector<Operation *> getOpsBefore(Operation *op) {
@@ -121,6 +123,18 @@ LogicalResult collides(PatternRewriter &, PDLResultList &, ArrayRef<PDLValue> ar
   return success(found);
 }
 
+/// cakeBlockThreadsAtLeast(op, N : i64): `op`'s kernel runs blocks of at least N threads (the
+/// per-thread register cap is 64K / threads, so big blocks fail where small ones compile).
+LogicalResult blockThreadsAtLeast(PatternRewriter &, PDLResultList &, ArrayRef<PDLValue> args) {
+  auto *op = args[0].dyn_cast<Operation *>();
+  auto kernel = op ? op->getParentOfType<KernelOp>() : KernelOp();
+  Attribute attr = args[1].dyn_cast<Attribute>();
+  auto threads = dyn_cast_or_null<IntegerAttr>(attr);
+  if (!kernel || !threads)
+    return failure();
+  return success(kernel.getNumThreads() >= threads.getInt());
+}
+
 /// Parses a rule file into `context`; diagnostics name the file and line.
 OwningOpRef<ModuleOp> parseRuleFile(StringRef source, StringRef path, MLIRContext *context) {
   ParserConfig config(context);
@@ -162,7 +176,8 @@ LogicalResult checkRuleModule(ModuleOp module, StringRef path) {
         if (!llvm::is_contained(kNativeFunctions, constraint.getName()) ||
             constraint.getName() == kReport)
           fail(op) << "unknown native constraint '" << constraint.getName() << "' (known: "
-                   << kNoneBefore << ", " << kNoneSince << ", " << kCollides << ")";
+                   << kNoneBefore << ", " << kNoneSince << ", " << kCollides << ", "
+                   << kBlockThreadsAtLeast << ")";
       } else if (auto rewrite = dyn_cast<pdl::ApplyNativeRewriteOp>(op)) {
         if (rewrite.getName() != kReport)
           fail(op) << "unknown native rewrite '" << rewrite.getName() << "' (known: " << kReport
@@ -213,6 +228,7 @@ struct CakeRulePass : PassWrapper<CakeRulePass, OperationPass<>> {
     pdl.registerConstraintFunction(kNoneBefore, noneBefore);
     pdl.registerConstraintFunction(kNoneSince, noneSince);
     pdl.registerConstraintFunction(kCollides, collides);
+    pdl.registerConstraintFunction(kBlockThreadsAtLeast, blockThreadsAtLeast);
     std::shared_ptr<int> count = findings;
     pdl.registerRewriteFunction(
         kReport, [count](PatternRewriter &, PDLResultList &, ArrayRef<PDLValue> args) {
