@@ -4,7 +4,7 @@
   python3 bench/evolve/anchors.py --flash-kmeans DIR --json OUT [--tasks gemm,softmax,kmeans_assign]
 
 Per task shape (agent/tasks/*.json): gemm -> cuBLAS SGEMM (torch.matmul in fp32, TF32 off);
-softmax -> torch.softmax over rows (fp32); kmeans_fp16 -> euclid_assign_triton on (B, N, 128) fp16
+softmax -> torch.softmax over rows (fp32); kmeans_fp16 / kmeans_bf16 -> euclid_assign_triton on (B, N, 128) fp16 / bf16
 with x_sq and c_sq; kmeans_assign -> flash-kmeans' euclid_assign_triton on
 (1, N, D) fp32 with x_sq and c_sq precomputed (its fastest path; tl.dot reads fp32 as tf32, so it
 does less exact arithmetic than the task asks). Times: triton.testing.do_bench, median, L2 flushed
@@ -50,15 +50,16 @@ def main():
                     x = torch.randn(shape["M"], shape["N"], device="cuda")
                     row["anchor"] = "torch.softmax fp32"
                     row["ms"] = do_bench(lambda: torch.softmax(x, dim=-1), return_mode="median")
-                elif task == "kmeans_fp16":
+                elif task in ("kmeans_fp16", "kmeans_bf16"):
                     from flash_kmeans.assign_euclid_triton import euclid_assign_triton
                     B, N, K = shape["B"], shape["N"], shape["K"]
-                    x = torch.randn(B, N, 128, device="cuda", dtype=torch.float16)
-                    c = torch.randn(B, K, 128, device="cuda", dtype=torch.float16)
+                    dtype = torch.float16 if task == "kmeans_fp16" else torch.bfloat16
+                    x = torch.randn(B, N, 128, device="cuda", dtype=dtype)
+                    c = torch.randn(B, K, 128, device="cuda", dtype=dtype)
                     xsq = (x.float() ** 2).sum(-1)
                     csq = (c.float() ** 2).sum(-1)
                     o = torch.empty(B, N, dtype=torch.int32, device="cuda")
-                    row["anchor"] = "flash-kmeans euclid_assign_triton fp16, c_sq given"
+                    row["anchor"] = f"flash-kmeans euclid_assign_triton {task[-4:]}, c_sq given"
                     row["ms"] = do_bench(lambda: euclid_assign_triton(x, c, xsq, out=o, c_sq=csq),
                                          return_mode="median")
                 elif task == "kmeans_assign":
