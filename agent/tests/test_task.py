@@ -9,7 +9,7 @@ from tests import util
 from cake_agent import cli
 from cake_agent.task import TaskError, load_task, signature
 
-SHIPPED = ["vector_add", "softmax", "gemm", "kmeans_assign", "kmeans_fp16"]
+SHIPPED = ["vector_add", "softmax", "gemm", "gemm_rb", "kmeans_assign", "kmeans_fp16", "kmeans_bf16"]
 
 
 def base_task(tmp):
@@ -31,7 +31,7 @@ class ShippedTasksTest(util.TempDir):
             self.assertTrue(t.genome_ok(t.start_genome()))
             ir = t.instantiate(t.start_genome())
             self.assertNotIn("{{", ir)
-            self.assertIn(f"cake.kernel @{name}", ir)
+            self.assertIn(f"cake.kernel @{t.kernel or name}", ir)
             self.assertGreater(t.floor_seconds(t.shapes[0]), 0)
 
     @util.needs_tools

@@ -3,7 +3,7 @@
 
   python3 bench/evolve/anchors.py --flash-kmeans DIR --json OUT [--tasks gemm,softmax,kmeans_assign]
 
-Per task shape (agent/tasks/*.json): gemm -> cuBLAS SGEMM (torch.matmul in fp32, TF32 off);
+Per task shape (agent/tasks/*.json): gemm / gemm_rb -> cuBLAS SGEMM (torch.matmul in fp32, TF32 off);
 softmax -> torch.softmax over rows (fp32); kmeans_fp16 / kmeans_bf16 -> euclid_assign_triton on (B, N, 128) fp16 / bf16
 with x_sq and c_sq; kmeans_assign -> flash-kmeans' euclid_assign_triton on
 (1, N, D) fp32 with x_sq and c_sq precomputed (its fastest path; tl.dot reads fp32 as tf32, so it
@@ -41,7 +41,7 @@ def main():
         for shape in task_shapes(task):
             row = {"shape": shape}
             try:
-                if task == "gemm":
+                if task in ("gemm", "gemm_rb"):
                     a = torch.randn(shape["M"], shape["K"], device="cuda")
                     b = torch.randn(shape["K"], shape["N"], device="cuda")
                     row["anchor"] = "cuBLAS SGEMM (torch.matmul fp32, tf32 off)"
