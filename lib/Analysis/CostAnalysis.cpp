@@ -1012,9 +1012,15 @@ int64_t CostWalker::registerWords(Block &block) {
   int64_t most = 0;
   for (Operation &op : block) {
     int64_t own = 0;
+    // A loop's carried values; one threaded in from an enclosing loop's carried value (an inner
+    // loop over the same accumulator) lives in the registers already counted there.
     if (auto loop = dyn_cast<scf::ForOp>(&op))
-      for (Value init : loop.getInitArgs())
+      for (Value init : loop.getInitArgs()) {
+        auto arg = dyn_cast<BlockArgument>(init);
+        if (arg && isa<scf::ForOp>(arg.getOwner()->getParentOp()) && arg.getArgNumber() > 0)
+          continue;
         own += elementCount(init.getType()) * ((bitWidth(init.getType()) + 31) / 32);
+      }
     int64_t inner = 0;
     for (Region &region : op.getRegions())
       for (Block &b : region)
