@@ -169,11 +169,12 @@ class Proposal:
         self.name = "learned_" + _slug(f"{cls}_{body}") + where
         self.rule_id = ("learned." + _slug(cls).replace("_", "-") + "." + _slug(body).replace("_", "-")
                         + (f".threads-{threads}" if threads else ""))
-        what = f"'{self.op}'" + (f" producing {self.type}" if self.type else "")
-        if threads:
-            what += f" in blocks of {threads} or more threads"
-        self.message = (f"{what} preceded every recorded {cls} failure ({len(members)} candidates"
+        # The diagnostic already names the op ("'OP' op [rule] ..."): the message says the rest.
+        where = (f"producing {self.type}" if self.type else "this op") + (
+            f" in blocks of {threads} or more threads" if threads else "")
+        self.message = (f"{where} preceded every recorded {cls} failure ({len(members)} candidates"
                         f"{', rule ' + rule if rule else ''}) and occurs in no passing candidate")
+        what = f"'{self.op}'" + (f" {where}" if self.type or threads else "")
         self.hint = f"avoid {what}; the candidates using it failed with {cls}"
 
     def matches(self, feats):
