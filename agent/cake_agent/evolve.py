@@ -81,14 +81,21 @@ def _generations(db, run_id, task, toolchain, backend, policy, budget, progress,
             chosen = {id(ev) for ev in screen_by_prediction([f.result() for f in done], want)}
         else:
             done, chosen = concurrent.futures.as_completed(futures), None
+        if any(getattr(p, "parent_proposal", None) for p in fresh):
+            done = list(futures)  # in proposal order: a parent is recorded before its children
+        cids = {}
         for fut in done:
             prop = futures[fut]
             ev = fut.result()
+            parent = getattr(prop, "parent_proposal", None)
+            if parent is not None:
+                prop.parent_id = cids.get(id(parent))  # None if the parent was already recorded
             if chosen is not None and ev.status == "compiled" and id(ev) not in chosen:
                 ev.status = "screened"  # compiled, predicted slower than the generation's GPU slots
             else:
                 backend.measure(task, toolchain, ev)  # GPU work stays in this thread: one at a time
             cid = db.record(run_id, generation, ev, prop, backend.name)
+            cids[id(prop)] = cid
             recorded += 1
             if on_record:
                 on_record(cid, ev)

@@ -89,8 +89,11 @@ class Tactic:
     def _apply(self, toolchain, ir, timeout):
         with tempfile.TemporaryDirectory() as d:
             src = os.path.join(d, "in.mlir")
-            with open(src, "w") as f:
-                f.write(ir)
+            try:
+                with open(src, "w") as f:
+                    f.write(ir)
+            except OSError as e:  # a full disk or a file size limit: say which file
+                raise OSError(e.errno, e.strerror, src) from e
             res = run_step("tactic", [toolchain.path("cake-opt"), src, f"--pass-pipeline={self.pipeline}",
                                       "--mlir-print-op-on-diagnostic=false"], timeout)
             if not res.ok:

@@ -63,8 +63,12 @@ class BatchTest(util.TempDir):
                     "ON r.candidate_id = c.id")
         sent = [r["predicted_ms"] for r in rows if r["status"] == "pending_gpu"]
         kept = [r["predicted_ms"] for r in rows if r["status"] == "screened"]
-        # Generation 0 proposes 9 where the task's space allows (gemm's tunables give 5 genomes).
-        self.assertEqual((len(rows), len(sent), len(kept)), (5, 3, 2))
+        # Generation 0 proposes 9: the seed, 4 of its tactic children (recorded with the seed as
+        # their parent) and 4 more of gemm's 5 genomes.
+        self.assertEqual((len(rows), len(sent), len(kept)), (9, 3, 6))
+        children = db.q("SELECT c.parent_id FROM candidates c WHERE c.tactics != '[]'")
+        self.assertEqual(len(children), 4)
+        self.assertEqual({r["parent_id"] for r in children}, {1})
         self.assertLessEqual(max(sent), min(kept))  # the GPU gets the least predicted times
         with open(os.path.join(self.out, "plan.json")) as f:
             self.assertEqual(len(json.load(f)["jobs"]), 3 * 3)

@@ -116,6 +116,18 @@ class EvolveDiskFullTest(util.TempDir):
         self.assertEqual(len({r["ir_hash"] for r in rows}), len(rows))
         whole(self, db)
 
+    def test_tactic_input_reaches_the_file_size_limit(self):
+        with open(TASK) as f:
+            doc = json.load(f)
+        with open(os.path.join(util.TASKS, doc["seeds"][0])) as f:
+            seed = f.read()
+        doc["seeds"] = [self.write("big.mlir", seed + "// " + "x" * 200_000 + "\n")]
+        task = self.write_json("big.json", doc)
+        db_path = os.path.join(self.tmp, "t.db")
+        proc = self.evolve(task, "--db", db_path, "--candidates", "4", limit=150_000)
+        self.assert_one_line_exit_6(proc, "in.mlir: File too large", "--resume 1")
+        whole(self, util.open_db(self, db_path))
+
     def test_work_directory_reaches_the_file_size_limit(self):
         with open(TASK) as f:
             doc = json.load(f)
@@ -124,7 +136,8 @@ class EvolveDiskFullTest(util.TempDir):
         doc["seeds"] = [self.write("big.mlir", seed + "// " + "x" * 200_000 + "\n")]  # a 200 KB kernel.mlir
         task = self.write_json("big.json", doc)
         db_path = os.path.join(self.tmp, "w.db")
-        proc = self.evolve(task, "--db", db_path, "--candidates", "4", limit=150_000)
+        # Without tactics: their input file (in the system temp dir) would hit the limit first.
+        proc = self.evolve(task, "--db", db_path, "--candidates", "4", "--no-builtin-tactics", limit=150_000)
         self.assert_one_line_exit_6(proc, "kernel.mlir: File too large", os.path.join(self.tmp, "cake-agent-work"))
         db = util.open_db(self, db_path)
         whole(self, db)

@@ -10,6 +10,7 @@ they differ, and the proposal's note says why ("hint: ..."). Genomes already tri
 can be found the space is exhausted and ``propose`` returns fewer (or no) proposals.
 """
 import itertools
+import types
 
 from .. import population
 from .. import tactics as tactics_mod
@@ -37,6 +38,7 @@ class SearchPolicy:
             g = self.task.start_genome()
             out.append(self._proposal(g, (), None))
             seen.add(out[0].signature)
+            out += self._seed_tactic_children(out[0], seen, n // 2)
         for _ in range(self.tries):
             if len(out) >= n:
                 break
@@ -115,6 +117,23 @@ class SearchPolicy:
                 self.hints += 1
                 return prop
         return None
+
+    def _seed_tactic_children(self, seed, seen, most):
+        """Up to ``most`` tactic children of the seed proposal, in the seed's own generation (their
+        ``parent_proposal``: evolve records the seed first and links them to it), so that a batch
+        run's first GPU call already measures rewrites, not only the seed's parameters."""
+        if not (self.tactics and self.tools):
+            return []
+        parent = types.SimpleNamespace(genome=seed.genome, tactics=(), id=None, ir=seed.ir)
+        out = []
+        while len(out) < most:
+            prop = self._tactic_child(parent, seen)
+            if prop is None:
+                break
+            prop.parent_proposal = seed
+            seen.add(prop.signature)
+            out.append(prop)
+        return out
 
     def _tactic_child(self, parent, seen):
         for tac in tactics_mod.order(self.tactics, self.stats, self.rng):
