@@ -45,8 +45,12 @@ def main():
         gen = best["generation"]
         with open(os.path.join(args.raw, f"anchors-g{gen}.json")) as f:
             anchors = json.load(f)["anchors"].get(task, [])
+        # The seed itself may have been screened out (never measured): then say so.
+        seed_measured = first is not None and first["id"] == cands[0]["id"]
+        start = (f"the seed's start point (candidate {first['id']})" if seed_measured else
+                 f"the first measured candidate ({first['id']}; the seed was {cands[0]['status']})")
         print(f"\nBest: candidate {best['id']} ({best['genome']}, tactics {best['tactics']}), measured in "
-              f"generation {gen}'s GPU call; the seed's start point (candidate {first['id']}) "
+              f"generation {gen}'s GPU call; {start} "
               f"{first['fitness']:.4f} ms -> {first['fitness'] / best['fitness']:.2f}x.\n")
         print("| shape | best (ms) | anchor (ms, same call) | anchor / best | anchor |")
         print("|---|---|---|---|---|")
