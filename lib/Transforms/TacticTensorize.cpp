@@ -1,4 +1,4 @@
-//===- TacticTensorize.cpp - tactic: a warp's dot-product loop on mma.sync -===//
+//===- TacticTensorize.cpp - tactic: a warp's dot-product loop on tensor cores ===//
 //
 // The naive "one warp per row, lanes over candidates" reduction computes one dot product per
 // (row, candidate) with scalar FMAs:
@@ -42,21 +42,19 @@
 // products are summed in the tensor core's order (fp32 accumulation).
 //
 // Preconditions (else [tactic.not-applicable] with the reason): see the pass description in
-// Passes.td.
+// Passes.td. This file matches and checks them; TacticTensorizeRewrite.cpp rewrites.
 //
 //===----------------------------------------------------------------------===//
 #include "Cake/IR/CakeOps.h"
 #include "Cake/Transforms/Passes.h"
+#include "TacticTensorize.h"
 #include "TacticUtils.h"
 #include "ThreadModel.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/Dialect/SCF/Utils/Utils.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
-#include "mlir/Dialect/Vector/IR/VectorOps.h"
-#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
@@ -70,15 +68,7 @@ using namespace mlir::cake;
 
 namespace {
 
-/// The matched reduction.
-struct Site {
-  scf::ForOp rows; // L1
-  scf::ForOp dot;  // L2
-  LoadOp aLoad, bLoad;
-  Value row;
-  int64_t depth = 0; // D
-  SmallVector<Operation *> tail;
-};
+using tensorize::Site;
 
 /// `v` is `cake.block_id x * warps + cake.warp_id` (either operand order).
 bool isBlockWarpRow(Value v, int64_t warps) {
@@ -163,7 +153,8 @@ struct CakeTacticTensorizePass
     }
     for (Site &site : sites) {
       auto kernel = site.rows->getParentOfType<KernelOp>();
-      rewrite(kernel, site);
+      tensorize::rewrite(kernel, site,
+                         {tile, rows, buffers, unroll, prefetch, fastpath, mma == "wgmma"});
       if (failed(checkSharedMemoryLimit(kernel, "cake-tactic-tensorize", "the tile")))
         return signalPassFailure();
     }
@@ -356,342 +347,5 @@ struct CakeTacticTensorizePass
     return "";
   }
 
-  void rewrite(KernelOp kernel, Site &site) {
-    scf::ForOp loop = site.rows;
-    Location loc = loop.getLoc();
-    MLIRContext *ctx = loop.getContext();
-    OpBuilder b(loop);
-    // Constants once, at the top of the kernel; no `+ 0`: the output is read by people too.
-    DenseMap<int64_t, Value> constants;
-    OpBuilder kernelTop = OpBuilder::atBlockBegin(&kernel.getBody().front());
-    auto index = [&](int64_t v) {
-      Value &c = constants[v];
-      if (!c)
-        c = arith::ConstantIndexOp::create(kernelTop, loc, v).getResult();
-      return c;
-    };
-    auto add = [&](OpBuilder &at, Value x, Value y) {
-      if (getConstantIntValue(y) == 0)
-        return x;
-      return arith::AddIOp::create(at, loc, x, y).getResult();
-    };
-    auto mul = [&](OpBuilder &at, Value x, int64_t y) {
-      return arith::MulIOp::create(at, loc, x, index(y)).getResult();
-    };
-    Type element = cast<GlobalTensorType>(site.aLoad.getSource().getType()).getElementType();
-    int64_t depth = site.depth, tileRows = tile;
-    Value lane = loop.getLowerBound();
-    Value upper = loop.getUpperBound();
-    Value group = arith::DivUIOp::create(b, loc, lane, index(4));
-    Value quad = arith::RemUIOp::create(b, loc, lane, index(4));
-    // The lane's rows: slot 2 m + h is row `rows * %row + 16 m + 8 h + t/4` (m-tile m, half h).
-    int64_t mTiles = rows / 16, slots = 2 * mTiles;
-    Value base = add(b, mul(b, site.row, rows), group);
-    SmallVector<Value> slotRows;
-    for (int64_t slot = 0; slot < slots; ++slot)
-      slotRows.push_back(add(b, base, index(8 * slot)));
-
-    // A fragments of each m-tile: element pairs (rows 16 m + g (+8), 16 kk + 2 q (+8)) in
-    // mma.sync order.
-    SmallVector<SmallVector<Value>> aFrags(mTiles);
-    auto pairType = VectorType::get({2}, element);
-    SmallVector<Value> aPrefix(site.aLoad.getIndices().drop_back(2));
-    for (int64_t m = 0; m < mTiles; ++m) {
-      Value top = slotRows[2 * m], bottom = slotRows[2 * m + 1];
-      for (int64_t kk = 0; kk < depth / 16; ++kk) {
-        Value col0 = add(b, mul(b, quad, 2), index(16 * kk));
-        Value col1 = add(b, col0, index(8));
-        SmallVector<Value> pairs;
-        for (auto [r, col] : {std::pair{top, col0}, std::pair{bottom, col0}, std::pair{top, col1},
-                              std::pair{bottom, col1}}) {
-          SmallVector<Value> at(aPrefix);
-          at.append({r, col});
-          pairs.push_back(LoadOp::create(b, loc, pairType, site.aLoad.getSource(), at,
-                                         b.getUnitAttr(), Value()));
-        }
-        Value lo = vector::ShuffleOp::create(b, loc, pairs[0], pairs[1], ArrayRef<int64_t>{0, 1, 2, 3});
-        Value hi = vector::ShuffleOp::create(b, loc, pairs[2], pairs[3], ArrayRef<int64_t>{0, 1, 2, 3});
-        aFrags[m].push_back(vector::ShuffleOp::create(b, loc, lo, hi,
-                                                      ArrayRef<int64_t>{0, 1, 2, 3, 4, 5, 6, 7}));
-      }
-    }
-
-    // The shared tile of B rows; 8 elements (16 bytes) of padding keep ldmatrix conflict-free.
-    // With `buffers = 2` the tiles alternate between two slots of one buffer.
-    // For wgmma the tile is K-major in 64-column halves of 128-byte swizzled rows
-    // ([D/64, tile, 64]), the layout its shared-memory descriptors describe.
-    bool doubled = buffers == 2, warpgroup = mma == "wgmma";
-    SmallVector<int64_t> tileShape{tileRows, depth};
-    if (warpgroup)
-      tileShape = {depth / 64, tileRows, 64};
-    if (doubled)
-      tileShape.insert(tileShape.begin(), 2);
-    auto tileType = warpgroup ? SmemType::get(ctx, tileShape, element, /*swizzle=*/128, /*pad=*/0)
-                              : SmemType::get(ctx, tileShape, element, /*swizzle=*/0, /*pad=*/8);
-    Value buffer = AllocSmemOp::create(b, loc, tileType).getBuffer();
-    // Indices of (row r, column col) of the tile in `slot` (null: the single buffer).
-    auto tileIndex = [&](OpBuilder &at, Value slot, Value r, Value col) {
-      SmallVector<Value> indices;
-      if (slot)
-        indices.push_back(slot);
-      if (warpgroup)
-        indices.append({arith::DivUIOp::create(at, loc, col, index(64)), r,
-                        arith::RemUIOp::create(at, loc, col, index(64))});
-      else
-        indices.append({r, col});
-      return indices;
-    };
-    Value tid = ThreadIdOp::create(b, loc, DimAttr::get(ctx, Dim::x));
-    unsigned stateCount = loop.getNumRegionIterArgs();
-    SmallVector<Value> init;
-    for (int64_t slot = 0; slot < slots; ++slot)
-      init.append(loop.getInitArgs().begin(), loop.getInitArgs().end());
-
-    // The copy of a tile: 16-byte chunks, chunk e -> row e / (D/8), column 8 (e mod (D/8)).
-    // With `prefetch` (when the chunks divide evenly among at most 8 per thread), each thread's
-    // chunks of a later tile are loaded into registers while the current tile is computed.
-    int64_t perRow = depth / 8, chunks = tileRows * perRow, threads = kernel.getNumThreads();
-    int64_t perThread = chunks % threads == 0 ? chunks / threads : 0;
-    bool inRegisters = prefetch && perThread >= 1 && perThread <= 8;
-    auto chunkType = VectorType::get({8}, element);
-    SmallVector<Value> bPrefix(site.bLoad.getIndices().drop_back(2));
-    auto chunkAt = [&](OpBuilder &at, Value e) {
-      Value r = arith::DivUIOp::create(at, loc, e, index(perRow));
-      Value col = mul(at, arith::RemUIOp::create(at, loc, e, index(perRow)), 8);
-      return std::pair{r, col};
-    };
-    auto loadChunk = [&](OpBuilder &at, Value base, Value r, Value col) {
-      SmallVector<Value> source(bPrefix);
-      source.append({add(at, base, r), col});
-      return LoadOp::create(at, loc, chunkType, site.bLoad.getSource(), source, at.getUnitAttr(),
-                            Value())
-          .getResult();
-    };
-    SmallVector<std::pair<Value, Value>> mine; // this thread's chunks (prefetch only)
-    if (inRegisters)
-      for (int64_t c = 0; c < perThread; ++c)
-        mine.push_back(chunkAt(b, add(b, tid, index(c * threads))));
-    auto loadMine = [&](OpBuilder &at, Value base) {
-      SmallVector<Value> values;
-      for (auto [r, col] : mine)
-        values.push_back(loadChunk(at, base, r, col));
-      return values;
-    };
-    auto storeMine = [&](OpBuilder &at, ValueRange values, Value slot) {
-      for (auto [value, rc] : llvm::zip_equal(values, mine))
-        StoreOp::create(at, loc, value, buffer, tileIndex(at, slot, rc.first, rc.second));
-    };
-    // Without registers: the block copies the tile at `base` chunk by chunk.
-    auto copyTile = [&](OpBuilder &at, Value base, Value slot) {
-      auto copy = scf::ForOp::create(at, loc, tid, index(chunks), index(threads));
-      OpBuilder c = OpBuilder::atBlockBegin(copy.getBody());
-      auto [r, col] = chunkAt(c, copy.getInductionVar());
-      StoreOp::create(c, loc, loadChunk(c, base, r, col), buffer, tileIndex(c, slot, r, col));
-    };
-
-    // A barrier after the tile's stores; wgmma reads through the async proxy, so each writer
-    // fences its generic-proxy stores first.
-    auto publish = [&](OpBuilder &at) {
-      if (warpgroup)
-        FenceProxyAsyncOp::create(at, loc);
-      BarrierOp::create(at, loc);
-    };
-
-    // Double buffering: tile 0 is in slot 0 before the loop; iteration i computes slot i mod 2,
-    // then writes tile i + 1 into the other slot (last read in iteration i - 1, before the
-    // barrier that ends it), then one barrier. Single buffer: barrier, write, barrier, compute.
-    if (doubled) {
-      if (inRegisters) {
-        storeMine(b, loadMine(b, index(0)), index(0));
-        init.append(loadMine(b, index(tileRows)));
-      } else {
-        copyTile(b, index(0), index(0));
-      }
-      publish(b);
-    } else if (inRegisters) {
-      init.append(loadMine(b, index(0)));
-    }
-    auto tiles = scf::ForOp::create(b, loc, index(0), upper, index(tileRows), init);
-    OpBuilder body = OpBuilder::atBlockBegin(tiles.getBody());
-    Value k0 = tiles.getInductionVar();
-    auto carried = tiles.getRegionIterArgs();
-    auto prefetched = carried.drop_front(slots * stateCount);
-    Value tileEnd = add(body, k0, index(tileRows)); // the next tile's first candidate
-    SmallVector<Value> next;
-    Value slot, otherSlot;
-    if (doubled) {
-      slot = arith::RemUIOp::create(
-          body, loc, arith::DivUIOp::create(body, loc, k0, index(tileRows)), index(2));
-      otherSlot = arith::SubIOp::create(body, loc, index(1), slot);
-      if (inRegisters)
-        next = loadMine(body, add(body, k0, index(2 * tileRows)));
-    } else if (inRegisters) {
-      storeMine(body, prefetched, Value());
-      publish(body);
-      next = loadMine(body, tileEnd);
-    } else {
-      BarrierOp::create(body, loc);
-      copyTile(body, k0, Value());
-      publish(body);
-    }
-
-    // The epilogue, cloned per row slot, folds candidate `k` (its dot product: `element(slot)`)
-    // into the states; guarded by k < K unless the whole tile is below K.
-    auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
-    auto fold = [&](OpBuilder &g, ArrayRef<Value> states, Value k, bool guarded,
-                    function_ref<Value(OpBuilder &, int64_t)> element) {
-      OpBuilder then = g;
-      scf::IfOp guard;
-      if (guarded) {
-        Value valid = arith::CmpIOp::create(g, loc, arith::CmpIPredicate::ult, k, upper);
-        guard = scf::IfOp::create(g, loc, TypeRange(ValueRange(states)), valid,
-                                  /*withElse=*/true);
-        then = OpBuilder::atBlockBegin(guard.thenBlock());
-      }
-      SmallVector<Value> results;
-      for (int64_t slotRow = 0; slotRow < slots; ++slotRow) {
-        IRMapping map;
-        map.map(loop.getInductionVar(), k);
-        for (unsigned s = 0; s < stateCount; ++s)
-          map.map(loop.getRegionIterArgs()[s], states[slotRow * stateCount + s]);
-        map.map(site.dot.getResult(0), element(then, slotRow));
-        for (Operation &op : loop.getBody()->without_terminator())
-          if (&op != site.dot.getOperation())
-            then.clone(op, map);
-        for (Value v : yield.getOperands())
-          results.push_back(map.lookupOrDefault(v));
-      }
-      if (!guarded)
-        return results;
-      scf::YieldOp::create(then, loc, results);
-      OpBuilder otherwise = OpBuilder::atBlockBegin(guard.elseBlock());
-      scf::YieldOp::create(otherwise, loc, states);
-      return SmallVector<Value>(guard.getResults());
-    };
-    auto extract = [&](OpBuilder &at, Value vector, int64_t position) {
-      return vector::ExtractOp::create(at, loc, vector, ArrayRef<int64_t>{position}).getResult();
-    };
-
-    // mma.sync, per 8 candidates: the 16 x 8 tile of dot products, then the epilogue per element.
-    SmallVector<scf::ForOp> groupLoops; // unrolled once their results have users
-    auto emitGroups = [&](OpBuilder &at, ValueRange initStates, bool guarded) {
-      auto groups = scf::ForOp::create(at, loc, index(0), index(tileRows), index(8), initStates);
-      OpBuilder g = OpBuilder::atBlockBegin(groups.getBody());
-      Value n0 = groups.getInductionVar();
-      Value ldRow = add(g, n0, arith::RemUIOp::create(g, loc, lane, index(8)));
-      Value ldCol = mul(g, arith::DivUIOp::create(g, loc, lane, index(8)), 8);
-      auto accType = VectorType::get({4}, g.getF32Type());
-      Value zero = arith::ConstantOp::create(
-          g, loc, accType, DenseElementsAttr::get(accType, g.getF32FloatAttr(0)));
-      SmallVector<Value> acc(mTiles, zero);
-      for (int64_t kk2 = 0; kk2 < depth / 32; ++kk2) {
-        Value frag = LdmatrixOp::create(g, loc, VectorType::get({8}, element), buffer,
-                                        tileIndex(g, slot, ldRow, add(g, ldCol, index(32 * kk2))),
-                                        UnitAttr());
-        for (int64_t half = 0; half < 2; ++half) {
-          int64_t first = 4 * half;
-          Value bFrag = vector::ShuffleOp::create(
-              g, loc, frag, frag, ArrayRef<int64_t>{first, first + 1, first + 2, first + 3});
-          for (int64_t m = 0; m < mTiles; ++m) // one B fragment, every m-tile
-            acc[m] = MmaSyncOp::create(g, loc, acc[m], aFrags[m][2 * kk2 + half], bFrag);
-        }
-      }
-      SmallVector<Value> states(groups.getRegionIterArgs());
-      Value candidateBase = add(g, add(g, k0, n0), mul(g, quad, 2));
-      for (int64_t column = 0; column < 2; ++column)
-        states = fold(g, states, add(g, candidateBase, index(column)), guarded,
-                      [&](OpBuilder &then, int64_t slotRow) {
-                        return extract(then, acc[slotRow / 2], 2 * (slotRow % 2) + column);
-                      });
-      scf::YieldOp::create(g, loc, states);
-      groupLoops.push_back(groups);
-      return SmallVector<Value>(groups.getResults());
-    };
-
-    // wgmma: the warpgroup's 64 x tile dot products in D/16 steps (A from the registers), then
-    // the epilogue per element: lane t of warp w holds rows 16 w + t/4 (+ 8) and columns
-    // 8 j + 2 (t%4) (+ 1), elements 4 j + 2 h + c, as mma.sync's accumulator per 8 columns.
-    auto emitWarpgroup = [&](OpBuilder &at, ValueRange initStates, bool guarded) {
-      auto accType = VectorType::get({tileRows / 2}, at.getF32Type());
-      Value acc = arith::ConstantOp::create(
-          at, loc, accType, DenseElementsAttr::get(accType, at.getF32FloatAttr(0)));
-      WgmmaFenceOp::create(at, loc);
-      for (int64_t kk = 0; kk < depth / 16; ++kk) {
-        SmallVector<Value> at4;
-        if (slot)
-          at4.push_back(slot);
-        at4.append({index(kk / 4), index(0), index(16 * (kk % 4))});
-        acc = WgmmaRegsOp::create(at, loc, acc, aFrags[0][kk], buffer, at4);
-      }
-      WgmmaCommitOp::create(at, loc);
-      WgmmaWaitOp::create(at, loc, 0);
-      SmallVector<Value> states(initStates);
-      Value candidateBase = add(at, k0, mul(at, quad, 2));
-      for (int64_t j = 0; j < tileRows / 8; ++j)
-        for (int64_t column = 0; column < 2; ++column)
-          states = fold(at, states, add(at, candidateBase, index(8 * j + column)), guarded,
-                        [&](OpBuilder &then, int64_t slotRow) {
-                          return extract(then, acc, 4 * j + 2 * slotRow + column);
-                        });
-      return states;
-    };
-    auto emitTile = [&](OpBuilder &at, ValueRange initStates, bool guarded) {
-      return warpgroup ? emitWarpgroup(at, initStates, guarded)
-                       : emitGroups(at, initStates, guarded);
-    };
-    SmallVector<Value> carriedOut;
-    ValueRange states = carried.take_front(slots * stateCount);
-    if (fastpath) {
-      Value full = arith::CmpIOp::create(body, loc, arith::CmpIPredicate::ule, tileEnd, upper);
-      auto split = scf::IfOp::create(body, loc, TypeRange(states), full, /*withElse=*/true);
-      OpBuilder fast = OpBuilder::atBlockBegin(split.thenBlock());
-      scf::YieldOp::create(fast, loc, emitTile(fast, states, /*guarded=*/false));
-      OpBuilder ragged = OpBuilder::atBlockBegin(split.elseBlock());
-      scf::YieldOp::create(ragged, loc, emitTile(ragged, states, /*guarded=*/true));
-      carriedOut.append(split.getResults().begin(), split.getResults().end());
-    } else {
-      carriedOut = emitTile(body, states, /*guarded=*/true);
-    }
-    if (doubled) {
-      if (inRegisters)
-        storeMine(body, prefetched, otherSlot);
-      else
-        copyTile(body, tileEnd, otherSlot);
-      publish(body); // the next tile is in place, this one free to overwrite
-    } else if (inRegisters) {
-      BarrierOp::create(body, loc); // every warp is done with the tile before the next store
-    }
-    carriedOut.append(next);
-    scf::YieldOp::create(body, loc, carriedOut);
-    // The groups are independent mma chains: unrolled, ptxas interleaves them.
-    if (unroll > 1)
-      for (scf::ForOp groups : groupLoops)
-        (void)loopUnrollByFactor(groups, unroll);
-
-    // The tail, once per row slot; quads now hold what the warp held.
-    OpBuilder end(loop->getBlock()->getTerminator());
-    for (int64_t slot = 0; slot < slots; ++slot) {
-      IRMapping map;
-      for (unsigned s = 0; s < stateCount; ++s)
-        map.map(loop.getResult(s), tiles.getResult(slot * stateCount + s));
-      map.map(site.row, slotRows[slot]);
-      map.map(lane, quad);
-      for (Operation *op : site.tail)
-        end.clone(*op, map)->walk([](Operation *nested) {
-          if (auto r = dyn_cast<WarpReduceOp>(nested))
-            r.setLanes(4);
-          if (auto r = dyn_cast<WarpArgReduceOp>(nested))
-            r.setLanes(4);
-        });
-    }
-    for (Operation *op : llvm::reverse(site.tail))
-      op->erase();
-    loop.erase();
-
-    AffineMap grid = kernel.getGrid();
-    SmallVector<AffineExpr> extents(grid.getResults());
-    extents[0] = extents[0].ceilDiv(rows);
-    kernel.setGrid(AffineMap::get(0, grid.getNumSymbols(), extents, ctx));
-  }
 };
 } // namespace
