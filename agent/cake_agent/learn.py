@@ -165,8 +165,8 @@ class Proposal:
         cls, rule, op = key
         body = feature[3:]
         self.op, _, self.type = body.partition("->")
-        where = f"_threads{threads}" if threads else ""
-        self.name = "learned_" + _slug(f"{cls}_{body}") + where
+        suffix = f"_threads{threads}" if threads else ""
+        self.name = "learned_" + _slug(f"{cls}_{body}") + suffix
         self.rule_id = ("learned." + _slug(cls).replace("_", "-") + "." + _slug(body).replace("_", "-")
                         + (f".threads-{threads}" if threads else ""))
         # The diagnostic already names the op ("'OP' op [rule] ..."): the message says the rest.

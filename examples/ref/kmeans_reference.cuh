@@ -76,3 +76,16 @@ __device__ void checkAssignment(const T *x, const T *c, const float *csq, const 
       atomicAdd(bad, 1ull);
   }
 }
+
+/// The two entry points cake-run finds for a kernel `NAME(x, c, csq, idx, B, N, K)` (no TMA
+/// descriptors): `NAME_ref` computes the assignment, `NAME_ref_check` checks one.
+#define CAKE_KMEANS_REFERENCE(NAME, T, D)                                                          \
+  extern "C" __global__ void NAME##_ref(const T *x, const T *c, const float *csq, int *idx,      \
+                                        long long B, long long N, long long K) {                \
+    assignReference<T, D>(x, c, csq, idx, B, N, K);                                             \
+  }                                                                                              \
+  extern "C" __global__ void NAME##_ref_check(const T *x, const T *c, const float *csq,         \
+                                              const int *idx, long long B, long long N,         \
+                                              long long K, double rtol, unsigned long long *bad) { \
+    checkAssignment<T, D>(x, c, csq, idx, B, N, K, rtol, bad);                                  \
+  }

@@ -88,12 +88,8 @@ struct CakeTacticStageRowsPass : cake::impl::CakeTacticStageRowsPassBase<CakeTac
     SmallVector<int64_t, 3> block = kernel.getBlockDims();
     if (block.size() > 1 && (block[1] != 1 || (block.size() > 2 && block[2] != 1)))
       return "a block of more than one dimension";
-    if (!loop.getLowerBound().getDefiningOp<LaneIdOp>())
-      return "the lower bound is not cake.lane_id";
-    if (getConstantIntValue(loop.getStep()) != 32)
-      return "the step is not 32";
-    if (!model.isInvariant(loop.getUpperBound()))
-      return "the upper bound differs between threads";
+    if (std::string why = laneStridedLoopReason(model, loop); !why.empty())
+      return why;
     Value row = loop.getInductionVar();
     for (auto inner : loop.getBody()->getOps<scf::ForOp>()) {
       std::optional<int64_t> lb = getConstantIntValue(inner.getLowerBound());

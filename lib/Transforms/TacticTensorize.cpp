@@ -169,12 +169,8 @@ struct CakeTacticTensorizePass
       return "mma=wgmma needs target sm_90a, the kernel's is " + kernel.getTarget().str();
     if (mma == "wgmma" && kernel.getNumThreads() % 128 != 0)
       return "mma=wgmma needs whole warpgroups (a multiple of 128 threads per block)";
-    if (!loop.getLowerBound().getDefiningOp<LaneIdOp>())
-      return "the lower bound is not cake.lane_id";
-    if (getConstantIntValue(loop.getStep()) != 32)
-      return "the step is not 32";
-    if (!model.isInvariant(loop.getUpperBound()))
-      return "the upper bound differs between threads";
+    if (std::string why = laneStridedLoopReason(model, loop); !why.empty())
+      return why;
     auto inners = llvm::to_vector(loop.getBody()->getOps<scf::ForOp>());
     if (inners.size() != 1)
       return "expected one loop (the dot product) directly inside, got " +

@@ -1,5 +1,8 @@
 //===- TacticUtils.cpp - what the tactics share ---------------------------===//
 #include "TacticUtils.h"
+#include "ThreadModel.h"
+
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 
 using namespace mlir;
 using namespace mlir::cake;
@@ -23,6 +26,16 @@ LogicalResult mlir::cake::checkSharedMemoryLimit(KernelOp kernel, StringRef tact
   return kernel.emitError() << "[tactic.not-applicable] " << tactic << ": " << what << " needs "
                             << total << " bytes of shared memory, over the " << limit
                             << " bytes of " << kernel.getTarget();
+}
+
+std::string mlir::cake::laneStridedLoopReason(ThreadModel &model, scf::ForOp loop) {
+  if (!loop.getLowerBound().getDefiningOp<LaneIdOp>())
+    return "the lower bound is not cake.lane_id";
+  if (getConstantIntValue(loop.getStep()) != 32)
+    return "the step is not 32";
+  if (!model.isInvariant(loop.getUpperBound()))
+    return "the upper bound differs between threads";
+  return "";
 }
 
 LogicalResult mlir::cake::retypeSharedBuffers(Operation *root, StringRef tactic, StringRef what,

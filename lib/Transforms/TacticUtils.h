@@ -1,6 +1,7 @@
 //===- TacticUtils.h - what the shared-buffer tactics have in common -*- C++ -*-===//
 //
-// What the tactics say when they cannot apply, and the shared-memory check after a rewrite.
+// What the tactics say when they cannot apply, the shared-memory check after a rewrite, and the
+// lane-strided loop the row tactics start from.
 //
 // cake-tactic-pad and cake-tactic-swizzle retype shared buffers one by one: each buffer either
 // qualifies (and gets its new type) or has a reason not to; the kernel must still fit its target's
@@ -12,6 +13,7 @@
 #define CAKE_LIB_TRANSFORMS_TACTICUTILS_H
 
 #include "Cake/IR/CakeOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 
 #include <string>
 
@@ -30,6 +32,12 @@ LogicalResult reportNothingQualifies(Operation *root, llvm::StringRef tactic, ll
 /// Fails with "[tactic.not-applicable] <tactic>: <what> needs N bytes of shared memory, over the
 /// M bytes of <target>" at `kernel` when its shared memory exceeds its target's limit.
 LogicalResult checkSharedMemoryLimit(KernelOp kernel, llvm::StringRef tactic, llvm::StringRef what);
+
+class ThreadModel;
+
+/// Why `loop` is not the lane-strided loop the row tactics (stage-rows, tensorize) start from,
+/// `scf.for %k = cake.lane_id to %n step 32` with `%n` the same in every thread ("" when it is).
+std::string laneStridedLoopReason(ThreadModel &model, scf::ForOp loop);
 
 LogicalResult retypeSharedBuffers(Operation *root, llvm::StringRef tactic, llvm::StringRef what,
                                   llvm::function_ref<std::string(AllocSmemOp)> reason,
