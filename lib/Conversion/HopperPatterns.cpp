@@ -3,6 +3,7 @@
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/IR/Matchers.h"
 
 #include <limits>
 
@@ -375,6 +376,15 @@ std::pair<Value, Value> fragmentOrigin(OpBuilder &b, Location loc, Operation *op
   return {row, col};
 }
 
+/// A chain that starts from zeros (`acc = 0`, as each tile of a GEMM or distance matrix does) is
+/// lowered with scale-d = 0, D = A * B, and no accumulator inputs. Materialising the zeros instead
+/// puts 32-128 register moves between wgmma.fence and the wgmma, and ptxas then serialises every
+/// wgmma of the kernel ("C7511: wgmma.mma_async instructions are serialized due to insufficient
+/// register resources").
+bool startsFromZero(Value original, Value converted) {
+  return matchPattern(original, m_AnyZeroFloat()) || matchPattern(converted, m_AnyZeroFloat());
+}
+
 struct WgmmaLowering : OpConversionPattern<WgmmaOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(WgmmaOp op, OpAdaptor adaptor,
@@ -390,8 +400,9 @@ struct WgmmaLowering : OpConversionPattern<WgmmaOp> {
     int64_t count = accType.getNumElements();
     auto structType =
         LLVM::LLVMStructType::getLiteral(ctx, SmallVector<Type>(count, rewriter.getF32Type()));
+    bool zero = startsFromZero(op.getAcc(), adaptor.getAcc());
     Value packed = LLVM::UndefOp::create(rewriter, loc, structType);
-    for (int64_t i = 0; i < count; ++i) {
+    for (int64_t i = 0; !zero && i < count; ++i) {
       Value element = vector::ExtractOp::create(rewriter, loc, adaptor.getAcc(), i);
       packed = LLVM::InsertValueOp::create(rewriter, loc, packed, element, i);
     }
@@ -402,7 +413,8 @@ struct WgmmaLowering : OpConversionPattern<WgmmaOp> {
     Value result = NVVM::WgmmaMmaAsyncOp::create(
         rewriter, loc, structType, packed, descA, descB,
         NVVM::MMAShapeAttr::get(ctx, 64, op.getN(), op.getK()), type, type, NVVM::WGMMATypes::f32,
-        NVVM::WGMMAScaleOut::one, NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one,
+        zero ? NVVM::WGMMAScaleOut::zero : NVVM::WGMMAScaleOut::one, NVVM::WGMMAScaleIn::one,
+        NVVM::WGMMAScaleIn::one,
         NVVM::MMALayout::row, NVVM::MMALayout::col, nullptr);
     rewriter.replaceOp(op, structToVector(rewriter, loc, result, accType));
     return success();
@@ -412,7 +424,8 @@ struct WgmmaLowering : OpConversionPattern<WgmmaOp> {
 /// wgmma with A from registers. NVVM's wgmma op takes only shared-memory descriptors, so this
 /// form is inline PTX: the accumulator registers are outputs tied to the inputs ("0".."n-1"), A is
 /// four 32-bit registers ("r"), B's descriptor a 64-bit one ("l"); scale-d is 1 (accumulate), the
-/// scales of A and B are 1, and B is K-major (imm-trans-b 0).
+/// scales of A and B are 1, and B is K-major (imm-trans-b 0). From a zero accumulator, scale-d is
+/// 0 and the outputs are tied to nothing (startsFromZero).
 struct WgmmaRegsLowering : OpConversionPattern<WgmmaRegsOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(WgmmaRegsOp op, OpAdaptor adaptor,
@@ -430,7 +443,8 @@ struct WgmmaRegsLowering : OpConversionPattern<WgmmaRegsOp> {
     for (int64_t i = 0; i < 4; ++i)
       operands.push_back(vector::ExtractOp::create(rewriter, loc, aWords, i));
     operands.push_back(descB);
-    for (int64_t i = 0; i < count; ++i)
+    bool zero = startsFromZero(op.getAcc(), adaptor.getAcc());
+    for (int64_t i = 0; !zero && i < count; ++i)
       operands.push_back(vector::ExtractOp::create(rewriter, loc, adaptor.getAcc(), i));
 
     std::string dRegs, constraints;
@@ -439,13 +453,14 @@ struct WgmmaRegsLowering : OpConversionPattern<WgmmaRegsOp> {
       constraints += (i ? ",=f" : "=f");
     }
     constraints += ",r,r,r,r,l";
-    for (int64_t i = 0; i < count; ++i)
+    for (int64_t i = 0; !zero && i < count; ++i)
       constraints += "," + std::to_string(i);
     Type element = op.getB().getType().getElementType();
     StringRef type = element.isBF16() ? "bf16" : element.isF16() ? "f16" : "tf32";
     std::string a = "{$" + std::to_string(count) + ", $" + std::to_string(count + 1) + ", $" +
                     std::to_string(count + 2) + ", $" + std::to_string(count + 3) + "}";
-    std::string ptx = "{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\nwgmma.mma_async.sync.aligned.m64n" +
+    std::string ptx = std::string("{\n.reg .pred p;\nsetp.ne.b32 p, ") + (zero ? "0" : "1") +
+                      ", 0;\nwgmma.mma_async.sync.aligned.m64n" +
                       std::to_string(op.getN()) + "k" + std::to_string(op.getK()) + ".f32." +
                       type.str() + "." + type.str() + " {" + dRegs + "}, " + a + ", $" +
                       std::to_string(count + 4) + ", p, 1, 1, 0;\n}";

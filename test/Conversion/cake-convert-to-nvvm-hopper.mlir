@@ -432,7 +432,7 @@ cake.kernel @roles_no_regs() attributes {target = "sm_80", block = array<i64: 64
 // CHECK: %[[ABUF:.*]] = llvm.getelementptr %{{.*}}[%{{.*}}] : (!llvm.ptr<3>, i64) -> !llvm.ptr<3>, i8
 // CHECK: %[[BOFF:.*]] = arith.constant 32768 : i64
 // CHECK: %[[BBUF:.*]] = llvm.getelementptr %{{.*}}[%[[BOFF]]] : (!llvm.ptr<3>, i64) -> !llvm.ptr<3>, i8
-// CHECK: %[[ACC:.*]] = arith.constant dense<0.000000e+00> : vector<8xf32>
+// CHECK: %[[ACC:.*]] = arith.constant dense<1.000000e+00> : vector<8xf32>
 // CHECK: nvvm.wgmma.fence.aligned
 // CHECK: %[[ASTART:.*]] = llvm.ptrtoint %[[ABUF]] : !llvm.ptr<3> to i64
 // CHECK: %[[I0:.*]] = arith.index_cast %[[C1]] : index to i64
@@ -474,7 +474,7 @@ cake.kernel @wgmma_bf16() attributes {target = "sm_90a", block = array<i64: 128>
   %c64 = arith.constant 64 : index
   %a = cake.alloc_smem : !cake.smem<2x128x64xbf16, swizzle = 128>
   %b = cake.alloc_smem : !cake.smem<16x32xbf16, swizzle = 64>
-  %acc = arith.constant dense<0.0> : vector<8xf32>
+  %acc = arith.constant dense<1.0> : vector<8xf32>
   cake.wgmma.fence
   %d = cake.wgmma %a[%c1, %c64, %c16], %b[%c0, %c16], %acc
       : !cake.smem<2x128x64xbf16, swizzle = 128>, !cake.smem<16x32xbf16, swizzle = 64>, vector<8xf32>
@@ -486,13 +486,16 @@ cake.kernel @wgmma_bf16() attributes {target = "sm_90a", block = array<i64: 128>
 // -----
 
 // f16 with a 32-byte swizzle (mode 3): 1 << 16 | 16 << 32 | 3 << 62 = -4611685949707845632 as i64;
-// n = 256 with a 128-element accumulator.
+// n = 256 with a 128-element accumulator. It starts from zeros, so scale-d is zero and the
+// accumulator input is undef: no register moves between the fence and the wgmma.
 // CHECK-LABEL: gpu.func @wgmma_f16
 // CHECK: %[[AF:.*]] = arith.constant -4611685949707845632 : i64
 // CHECK: %[[DESCA:.*]] = arith.ori %{{.*}}, %[[AF]] : i64
 // CHECK: %[[BF:.*]] = arith.constant -4611685949707845632 : i64
 // CHECK: %[[DESCB:.*]] = arith.ori %{{.*}}, %[[BF]] : i64
-// CHECK: nvvm.wgmma.mma_async %[[DESCA]], %[[DESCB]], %{{.*}}, <m = 64, n = 256, k = 16>, D[<f32>, <one>], A[<f16>, <one>, <row>], B[<f16>, <one>, <col>] : !llvm.struct<(f32,
+// CHECK: %[[U:.*]] = llvm.mlir.undef : !llvm.struct<(f32,
+// CHECK-NOT: llvm.insertvalue
+// CHECK: nvvm.wgmma.mma_async %[[DESCA]], %[[DESCB]], %[[U]], <m = 64, n = 256, k = 16>, D[<f32>, <zero>], A[<f16>, <one>, <row>], B[<f16>, <one>, <col>] : !llvm.struct<(f32,
 // CHECK: nvvm.wgmma.wait.group.sync.aligned 0
 cake.kernel @wgmma_f16() attributes {target = "sm_90a", block = array<i64: 128>, grid = affine_map<() -> (1)>} {
   %c0 = arith.constant 0 : index
@@ -637,18 +640,34 @@ cake.kernel @store_f16(%c: !cake.tensor<[M, N], f16, strides [LD, 1]>) attribute
 // -----
 
 // wgmma with A from registers: inline PTX with the A fragment as four b32 registers, B's
-// descriptor, and the accumulator tied in and out; cluster barriers arrive then wait.
+// descriptor, and the accumulator tied in and out (scale-d 1); cluster barriers arrive then wait.
 // CHECK-LABEL: gpu.func @wgmma_regs
 // CHECK: vector.bitcast %{{.*}} : vector<8xbf16> to vector<4xi32>
-// CHECK: llvm.inline_asm has_side_effects {{.*}}wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {$0, {{.*}}$31}, {$32, $33, $34, $35}, $36, p, 1, 1, 0;{{.*}}"=f,{{.*}},r,r,r,r,l,0,{{.*}},31"
+// CHECK: llvm.inline_asm has_side_effects {{.*}}setp.ne.b32 p, 1, 0;{{.*}}wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {$0, {{.*}}$31}, {$32, $33, $34, $35}, $36, p, 1, 1, 0;{{.*}}"=f,{{.*}},r,r,r,r,l,0,{{.*}},31"
 // CHECK: nvvm.cluster.arrive {aligned}
 // CHECK: nvvm.cluster.wait {aligned}
 cake.kernel @wgmma_regs() attributes {target = "sm_90a", block = array<i64: 128>, cluster = array<i64: 2>, grid = affine_map<() -> (2)>} {
   %c0 = arith.constant 0 : index
   %b = cake.alloc_smem : !cake.smem<64x64xbf16, swizzle = 128>
   %a = arith.constant dense<1.0> : vector<8xbf16>
-  %acc = arith.constant dense<0.0> : vector<32xf32>
+  %acc = arith.constant dense<2.0> : vector<32xf32>
   %d = cake.wgmma.regs %a, %b[%c0, %c0], %acc : vector<8xbf16>, !cake.smem<64x64xbf16, swizzle = 128>, vector<32xf32>
   cake.cluster_barrier
+  cake.return
+}
+
+// -----
+
+// From a zero accumulator: scale-d 0 (setp.ne.b32 p, 0, 0) and outputs tied to no input.
+// CHECK-LABEL: gpu.func @wgmma_regs_from_zero
+// CHECK-NOT: vector.extract %{{.*}} : f32 from vector<32xf32>
+// CHECK: llvm.inline_asm has_side_effects {{.*}}setp.ne.b32 p, 0, 0;{{.*}}wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {$0, {{.*}}$31}, {$32, $33, $34, $35}, $36, p, 1, 1, 0;{{.*}}"=f,{{.*}},=f,r,r,r,r,l" {{.*}} : (i32, i32, i32, i32, i64) ->
+cake.kernel @wgmma_regs_from_zero() attributes {target = "sm_90a", block = array<i64: 128>, grid = affine_map<() -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %b = cake.alloc_smem : !cake.smem<64x64xf16, swizzle = 128>
+  %a = arith.constant dense<1.0> : vector<8xf16>
+  %acc = arith.constant dense<0.0> : vector<32xf32>
+  %d = cake.wgmma.regs %a, %b[%c0, %c0], %acc : vector<8xf16>, !cake.smem<64x64xf16, swizzle = 128>, vector<32xf32>
+  cake.wgmma.wait 0
   cake.return
 }

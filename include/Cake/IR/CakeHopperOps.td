@@ -397,7 +397,9 @@ def Cake_WgmmaOp : Cake_Op<"wgmma", [Cake_InKernel, AttrSizedOperandSegments,
     the types. K is 16 for f16 and bf16 operands and 8 for f32 operands, which the tensor cores read
     as tf32 (10-bit mantissa). `acc` is the warpgroup's f32 accumulator fragment, `vector<(N/2)xf32>`
     per thread (N = 8 to 256, a multiple of 8). Surround with `cake.wgmma.fence` before (after
-    writing the accumulator registers) and `cake.wgmma.commit` / `cake.wgmma.wait` after.
+    writing the accumulator registers) and `cake.wgmma.commit` / `cake.wgmma.wait` after. An
+    `acc` that is a constant zero lowers to scale-d = 0 (`result = A * B^T`) with no accumulator
+    inputs, so no register moves land between the fence and the wgmma.
 
     ```mlir
     %d = cake.wgmma %abuf[%slot, %r, %k], %bbuf[%slot, %c0, %k], %acc
@@ -434,7 +436,8 @@ def Cake_WgmmaRegsOp : Cake_Op<"wgmma.regs", [Cake_InKernel,
     elements 0-1 row r cols c..c+1, 2-3 row r+8, 4-5 row r cols c+8.., 6-7 row r+8 cols c+8..) —
     the layout `cake.ldmatrix` (x4) returns for a 16x16 tile, and mma.sync's A fragment. B is the
     NxK shared tile at `b_indices`, K-major and swizzled as for `cake.wgmma`. Same fence / commit /
-    wait protocol; the A registers must not change until the group retires.
+    wait protocol, and the same scale-d = 0 lowering from a zero `acc`; the A registers must not
+    change until the group retires.
 
     ```mlir
     %a = cake.ldmatrix %abuf[%r, %k] : !cake.smem<128x64xbf16, swizzle = 128> -> vector<8xbf16>
