@@ -49,6 +49,13 @@ static Expr unitRate(StringRef unit) {
   return param("lsu_wavefronts_per_clk_per_sm") * param("clock_GHz") * 1e9;
 }
 
+/// FP32 FMAs and load/store (LSU) instructions leave from the same four dispatch ports of an SM.
+/// At the full FMA rate every port is busy, so each shared-memory or global access delays the FMA
+/// stream: their times add instead of overlapping. Register blocking (fewer loads per FMA) is
+/// what this term rewards: without it the model gave a 32x32 tile with 4x4 outputs per thread
+/// the time of a 128x128 tile with 8x8 (bench/results/2026-12-01-cost-issue.md).
+static bool sharesDispatch(StringRef unit) { return unit == "fma" || unit == "lsu"; }
+
 static int64_t elementCount(Type type) {
   if (auto vector = dyn_cast<VectorType>(type))
     return vector.getNumElements();
@@ -604,14 +611,17 @@ void CostWalker::addShared(const Ctx &ctx, Expr bytes) {
 }
 
 Expr CostWalker::combine(const Local &local) {
-  Expr tensor(0.0), others(0.0);
+  Expr tensor(0.0), others(0.0), issue(0.0);
   for (const auto &entry : local.work) {
     Expr time = entry.second / unitRate(entry.first());
     if (entry.first().starts_with("tensor_"))
       tensor += time;
+    else if (sharesDispatch(entry.first()))
+      issue += time;
     else
       others = Expr::max(others, time);
   }
+  others = Expr::max(others, issue);
   // A warpgroup that waits for all its MMAs (wgmma.wait 0) before using the results serializes
   // them with the rest of the iteration; with groups left in flight they overlap.
   return local.wait0 ? tensor + others : Expr::max(tensor, others);
@@ -1268,8 +1278,18 @@ llvm::Expected<CostReport> CostAnalysis::evaluate(const HardwareProfile &profile
 
   // Terms of the max (seconds), each an expression over the profile's parameters.
   llvm::MapVector<StringRef, Expr> terms;
-  for (const auto &e : blockWork)
-    terms.insert({e.first(), busiest * e.second / unitRate(e.first())});
+  Expr issue(0.0);
+  unsigned issuers = 0;
+  for (const auto &e : blockWork) {
+    Expr term = busiest * e.second / unitRate(e.first());
+    terms.insert({e.first(), term});
+    if (sharesDispatch(e.first())) {
+      issue += term;
+      ++issuers;
+    }
+  }
+  if (issuers > 1)
+    terms.insert({"issue", issue});
   Expr occ(static_cast<double>(r.blocksPerSm));
   terms.insert({"latency", Expr::ceilDiv(busiest, occ) * blockChain});
   terms.insert({"dram", bytesDram / (param("dram_bandwidth_GBps") * 1e9)});
@@ -1314,7 +1334,8 @@ llvm::Expected<CostReport> CostAnalysis::evaluate(const HardwareProfile &profile
   StringRef unit = r.boundUnit;
   if (unit == "latency")
     r.bound = r.syncShare > 0.5 ? "sync" : "latency";
-  else if (unit == "dram" || unit == "l2" || unit == "lsu")
+  else if (unit == "dram" || unit == "l2" || unit == "lsu" ||
+           (unit == "issue" && r.termsMs["lsu"] > r.termsMs["fma"]))
     r.bound = "memory";
   else
     r.bound = "compute";
@@ -1333,6 +1354,10 @@ llvm::Expected<CostReport> CostAnalysis::evaluate(const HardwareProfile &profile
     why = llvm::formatv("{0} {1} {2} over {3} SMs, {4} blocks on the busiest SM", fmt(r.unitWork[unit]),
                         unit == "lsu" ? "wavefronts" : tensorUnit ? "FLOP" : "ops",
                         unit, sm, r.busiestSmBlocks)
+              .str();
+  } else if (unit == "issue") {
+    why = llvm::formatv("fma {0} ms + lsu {1} ms: FMAs and loads/stores share the dispatch ports",
+                        fmt(r.termsMs["fma"]), fmt(r.termsMs["lsu"]))
               .str();
   } else if (unit == "latency") {
     why = llvm::formatv("critical path of a block {0} us ({1}% in barriers/waits) x {2} rounds of "

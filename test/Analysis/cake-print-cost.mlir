@@ -110,11 +110,11 @@
 // GEMM: gemm.mlir:{{[0-9]+}}:{{[0-9]+}}: remark: cost: uncoalesced store: a warp access touches 16 sectors (512 B) for 128 B it uses
 
 // The naive KMeans: one centroid row per lane, so a warp's load touches 32 sectors for 128 bytes;
-// the load/store pipe bounds it.
+// the load/store pipe bounds it (its wavefronts and the FMAs share the dispatch ports).
 // RUN: cake-opt %cake_examples/kmeans_assign.mlir -o /dev/null \
 // RUN:   --cake-print-cost="sizes=N=65536,K=1024,D=128 profile=%S/Inputs/h200-test.json" 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=KMEANS
-// KMEANS: remark: cost: predicted {{[0-9.]+}} ms on h200-test v1: memory-bound (lsu: {{.*}} wavefronts lsu over 132 SMs
+// KMEANS: remark: cost: predicted {{[0-9.]+}} ms on h200-test v1: memory-bound (issue: {{.*}} (fma {{.*}} ms + lsu {{.*}} ms: FMAs and loads/stores share the dispatch ports)
 // KMEANS: kmeans_assign.mlir:{{[0-9]+}}:{{[0-9]+}}: remark: cost: uncoalesced load: a warp access touches 32 sectors (1024 B) for 128 B it uses
 
 // The vector add reads and writes each byte once: DRAM-bound at the profile's bandwidth.

@@ -7,7 +7,7 @@
 // Four guarded loads per outer iteration (an unrolled 4-trip loop of `if (k < K) load`): the
 // branches' loads are in flight together, so the 1024 iterations pay one latency each (before:
 // one per branch, 2051 us).
-// CHECK: remark: cost: predicted {{.*}} (critical path of a block 514.9 us
+// CHECK: remark: cost: predicted {{.*}} (critical path of a block 515.6 us
 cake.kernel @guarded_loads(%x: !cake.tensor<[K], f32> {cake.name = "x"},
                            %y: !cake.tensor<[N], f32> {cake.name = "y"})
     attributes {target = "sm_90a", block = array<i64: 32>, symbols = ["N", "K"],
@@ -47,7 +47,7 @@ cake.kernel @guarded_loads(%x: !cake.tensor<[K], f32> {cake.name = "x"},
 // `if (k0 + 64 <= K)` in the loop of k0 with step 64: every iteration but a partial last one takes
 // the then branch, so the else branch (a loop over the remainder) is not charged: 64 iterations
 // of one load latency.
-// CHECK: remark: cost: predicted {{.*}} (critical path of a block 32.05 us
+// CHECK: remark: cost: predicted {{.*}} (critical path of a block 32.06 us
 cake.kernel @full_tiles(%x: !cake.tensor<[K], f32> {cake.name = "x"},
                         %y: !cake.tensor<[N], f32> {cake.name = "y"})
     attributes {target = "sm_90a", block = array<i64: 32>, symbols = ["N", "K"],
