@@ -3,7 +3,8 @@
 The shipped ones (``BUILTIN``, ``builtin()``) are the cake-opt passes of lib/Transforms/Tactic*.cpp:
 ``cake-tactic-pipeline-stages{stages=N}``, ``cake-tactic-pad{elements=N}``,
 ``cake-tactic-swizzle{bytes=N}``, ``cake-tactic-vectorize{width=N}``, ``cake-tactic-stage-rows`` and
-``cake-tactic-tensorize{tile=N rows=R}`` (mma.sync) and ``{tile=N mma=wgmma}``. A tactics file (JSON list) adds others without changing the harness:
+``cake-tactic-tensorize{tile=N rows=R}`` (mma.sync) and ``{tile=N mma=wgmma}``, and
+``cake-tactic-contract``. A tactics file (JSON list) adds others without changing the harness:
 
     [{"name": "widen-vectors", "pipeline": "builtin.module(cake-widen-vectors{width=4})",
       "requires_ops": ["cake.load"], "forbids_ops": ["cake.tma.load"]}]
@@ -154,6 +155,8 @@ BUILTIN = (
         "pipeline": f"builtin.module(cake-tactic-tensorize{{tile={n} mma=wgmma}})",
         "requires_ops": ["cake.lane_id", "scf.for", "arith.extf"],
         "forbids_ops": ["cake.mma_sync", "cake.wgmma"]} for n in (64, 128)]
+    + [{"name": "contract", "pass": "cake-tactic-contract",
+        "pipeline": "builtin.module(cake-tactic-contract)", "requires_ops": ["arith.mulf"]}]
 )
 
 

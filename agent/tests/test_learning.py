@@ -147,6 +147,17 @@ class TacticPassTest(unittest.TestCase):
         self.assertIsNone(out)
         self.assertIn("no warp dot-product reduction qualifies", why)
 
+    def test_contract_fuses_the_kmeans_epilogue_once(self):
+        task = load_task(os.path.join(util.TASKS, "kmeans_fp16.json"))
+        seed = task.instantiate(task.start_genome())
+        out, why = self.by_name["contract"].apply(self.tools, seed)
+        self.assertIsNone(why, why)
+        self.assertRegex(out, r"arith\.mulf .* fastmath<contract> : f32")
+        self.assertRegex(out, r"arith\.subf .* fastmath<contract> : f32")
+        again, why = self.by_name["contract"].apply(self.tools, out)
+        self.assertIsNone(again)  # unchanged: already contracted
+        self.assertIsNotNone(why)
+
     def test_search_policy_applies_tactics(self):
         task = load_task(os.path.join(util.TASKS, "gemm.json"))
         ir = task.instantiate(task.start_genome())

@@ -56,6 +56,12 @@ static Expr unitRate(StringRef unit) {
 /// the time of a 128x128 tile with 8x8 (bench/results/2026-12-01-cost-issue.md).
 static bool sharesDispatch(StringRef unit) { return unit == "fma" || unit == "lsu"; }
 
+static bool hasContract(Operation *op) {
+  auto fm = dyn_cast<arith::ArithFastMathInterface>(op);
+  return fm && arith::bitEnumContainsAll(fm.getFastMathFlagsAttr().getValue(),
+                                         arith::FastMathFlags::contract);
+}
+
 static int64_t elementCount(Type type) {
   if (auto vector = dyn_cast<VectorType>(type))
     return vector.getNumElements();
@@ -840,6 +846,14 @@ void CostWalker::visitLeaf(Operation *op, const Ctx &ctx, Local &local) {
     if (isa<arith::ConstantOp, vector::BroadcastOp, vector::ExtractOp, vector::InsertOp,
             vector::ShapeCastOp>(op))
       return;
+    // A contracted multiply whose every user is a contracted add or subtract becomes part of
+    // their FMAs (cake-tactic-contract): its flops count, its instruction does not.
+    if (auto mul = dyn_cast<arith::MulFOp>(op);
+        mul && hasContract(op) && !mul->use_empty() &&
+        llvm::all_of(mul->getUsers(), [](Operation *user) {
+          return isa<arith::AddFOp, arith::SubFOp>(user) && hasContract(user);
+        }))
+      return fmaOps(0, n, f64);
     if (op->getDialect() && op->getDialect()->getNamespace() == "arith") {
       bool counts = isFloat && isa<arith::AddFOp, arith::SubFOp, arith::MulFOp, arith::NegFOp,
                                    arith::MaximumFOp, arith::MinimumFOp, arith::MaxNumFOp,
