@@ -26,6 +26,7 @@ from .tools import Toolchain, ToolMissing
 
 
 _AGENT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+_ROOT = os.path.dirname(_AGENT)
 
 
 def _err(msg, code):
@@ -91,8 +92,11 @@ def parser():
     lr.add_argument("--min-members", type=int, default=2, help="smallest cluster to learn from")
     lr.add_argument("--class", dest="task_class", help="only failures of this task class")
     lr.add_argument("--bin", help="folder of cake-opt (default build/bin)")
-    lr.add_argument("--save", metavar="DIR", help="save accepted rules and their lit tests here "
+    lr.add_argument("--save", metavar="DIR", help="save accepted rules' lit tests here "
                     "(e.g. test/Verify/learned)")
+    lr.add_argument("--rules-dir", metavar="DIR", default=os.path.join(_ROOT, "rules", "learned"),
+                    help="with --save, where the accepted rules go (default rules/learned, which every "
+                    "later run's verify step loads)")
     lr.add_argument("--workdir", help="scratch folder for proposed rules (default: a temporary one)")
     t = sub.add_parser("throughput", help="measure the harness's verify/cost/compile rates on this machine")
     t.add_argument("--task", default=os.path.join(_AGENT, "tasks", "gemm.json"),
@@ -401,8 +405,9 @@ def cmd_learn(args):
             accepted += 1
             done.add(p.key)
             if args.save:
-                print(f"  saved {learn.save(p, db, args.save)}")
-    print(f"{accepted} rule(s) accepted of {len(props)} proposals; rule files in {args.save or work}")
+                print(f"  saved {learn.save(p, db, args.save, args.rules_dir)}")
+    print(f"{accepted} rule(s) accepted of {len(props)} proposals; rule files in "
+          f"{args.rules_dir if args.save else work}")
     return 0
 
 

@@ -81,10 +81,13 @@ class Toolchain:
         self.bin_dir = os.path.abspath(bin_dir or os.path.join(build, "bin"))
         self.refs_dir = os.path.abspath(refs_dir or os.path.join(build, "examples", "ref"))
         self._features = None
-        # Rules-as-data files the verify step loads (--cake-load-rules): the shipped rules/ by default.
-        shipped = os.path.join(root, "rules")
-        self.rules = sorted(os.path.join(shipped, f) for f in os.listdir(shipped)
-                            if f.endswith((".mlir", ".pdl"))) if os.path.isdir(shipped) else []
+        # Rules-as-data files the verify step loads (--cake-load-rules): the shipped rules/ and the
+        # rules earlier runs learned (rules/learned/, cake learn rules --save) by default.
+        self.rules = []
+        for folder in (os.path.join(root, "rules"), os.path.join(root, "rules", "learned")):
+            if os.path.isdir(folder):
+                self.rules += sorted(os.path.join(folder, f) for f in os.listdir(folder)
+                                     if f.endswith((".mlir", ".pdl")))
 
     def path(self, tool):
         """Absolute path of a tool (it may not exist; run_step then reports ``missing``)."""

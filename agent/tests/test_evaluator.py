@@ -52,6 +52,13 @@ class EvaluatorTest(util.TempDir):
         self.assertEqual((ev.status, ev.failure["class"]), ("failed", "verify_error"))
         self.assertIn("race.missing-barrier", [d["rule"] for d in ev.diagnostics])
 
+    def test_learned_rules_are_loaded_by_default(self):
+        # rules/learned/ (cake learn rules --save) comes with the shipped rules/: the register-cap
+        # rule learned from kmeans_fp16 stops PPB=32 + tensorize-wgmma-128 at verify.
+        tools = Toolchain(util.BIN, util.REFS)
+        learned = [r for r in tools.rules if os.sep + os.path.join("rules", "learned") + os.sep in r]
+        self.assertTrue(any("wgmma_regs_vector_64xf32_threads1024" in r for r in learned), tools.rules)
+
     def test_rules_as_data_run_in_the_verify_step(self):
         # A rule file that flags every cake.barrier: the seed now fails with that rule's id.
         rule = self.write("no-barrier.mlir", """pdl.pattern @no_barrier : benefit(1) {

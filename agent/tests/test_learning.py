@@ -255,11 +255,16 @@ class RuleLearningTest(Fixture):
         self.assertTrue(props)
         ok, why = learn.accept(self.db, props[0], cake_opt, os.path.join(self.tmp, "w"))
         self.assertTrue(ok, why)
-        test = learn.save(props[0], self.db, os.path.join(self.tmp, "learned"))
+        # The test goes to one folder, the rule to another (rules/learned/ in the repository); the
+        # test's RUN lines find the rule relative to themselves.
+        test = learn.save(props[0], self.db, os.path.join(self.tmp, "learned"), os.path.join(self.tmp, "rules"))
+        rule = os.path.join(self.tmp, "rules", props[0].name + ".pdl")
+        self.assertTrue(os.path.exists(rule))
         with open(test) as f:
             text = f.read()
         self.assertIn("// CHECK: [learned.launch-failure.cake-wgmma-fence]", text)
-        res = subprocess.run([cake_opt, test, f"--cake-load-rules={test[:-5]}.pdl",
+        self.assertIn(f"--cake-load-rules=%S/../rules/{props[0].name}.pdl", text)
+        res = subprocess.run([cake_opt, test, f"--cake-load-rules={rule}",
                               f"--cake-rule-{props[0].name}", "-o", os.devnull], capture_output=True, text=True)
         self.assertNotEqual(res.returncode, 0)
         self.assertIn("[learned.launch-failure.cake-wgmma-fence]", res.stderr)
