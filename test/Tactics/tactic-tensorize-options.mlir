@@ -57,7 +57,12 @@
 // WGMMA: cake.store %{{.*}}, %[[TILE]][%[[HALF]], %{{.*}}, %[[COL]]]
 // WGMMA: cake.fence.proxy_async
 // WGMMA-NEXT: cake.barrier
+// In the full tile's branch the epilogue's |c|^2 loads come before the chain, their latency behind
+// the wgmmas; the ragged tile's stay behind their guards.
 // WGMMA: scf.if
+// WGMMA-COUNT-32: cake.load %{{.*}} : !cake.tensor<[B, K], f32> -> f32
+// WGMMA-NOT: vector.extract
+// WGMMA-NOT: else
 // WGMMA: cake.wgmma.fence
 // WGMMA-NEXT: cake.wgmma.regs %{{.*}}, %[[TILE]][%c0, %c0, %c0]
 // WGMMA-NEXT: cake.wgmma.regs %{{.*}}, %[[TILE]][%c0, %c0, %c16]
@@ -78,6 +83,8 @@
 // WGMMA: } else {
 // WGMMA: cake.wgmma.wait 0
 // WGMMA: arith.cmpi ult
+// WGMMA: scf.if
+// WGMMA: cake.load %{{.*}} : !cake.tensor<[B, K], f32> -> f32
 // WGMMA: cake.warp_arg_reduce argmin {{.*}} {lanes = 4 : i64}
 
 // WGMMA-PTX: fence.proxy.async.shared::cta
