@@ -10,7 +10,6 @@ import argparse
 import json
 import os
 import sqlite3
-import subprocess
 import sys
 import tempfile
 
@@ -18,28 +17,30 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "agent"))
 from cake_agent import calibrate as cal  # noqa: E402
+from cake_agent import cost as cost_mod  # noqa: E402
+from cake_agent.tools import Toolchain  # noqa: E402
 
 
-def predict(cake_opt, ir, shape, scratch):
+def predictions(toolchain, ir, shapes, scratch):
+    """The model's time (ms, or None) per shape of one candidate: the harness's own cost step, all
+    shapes in one cake-opt process."""
     path = os.path.join(scratch, "candidate.mlir")
     with open(path, "w") as f:
         f.write(ir)
-    sizes = ",".join(f"{k}={v}" for k, v in shape.items())
-    out = subprocess.run([cake_opt, path, f"--cake-print-cost=sizes={sizes} json=-", "-o", os.devnull],
-                         capture_output=True, text=True, timeout=60)
-    if out.returncode or not out.stdout.strip():
-        return None
-    kernels = json.loads(out.stdout).get("kernels") or [{}]
-    return kernels[0].get("predicted_time_ms")
+    out = cost_mod.cost(toolchain, path, shapes, timeout=60)
+    reports = out.get("report") or []
+    if out["status"] != "ok" or len(reports) != len(shapes):
+        return [None] * len(shapes)
+    return [cost_mod.predicted_ms(r) for r in reports]
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--db", action="append", required=True)
-    ap.add_argument("--bin", default=os.path.join(ROOT, "build", "bin"))
+    ap.add_argument("--bin", help="folder of cake-opt (default build/bin)")
     ap.add_argument("--json", default="")
     args = ap.parse_args()
-    cake_opt = os.path.join(args.bin, "cake-opt")
+    toolchain = Toolchain(args.bin)
     by_task = {}
     with tempfile.TemporaryDirectory() as scratch:
         for path in args.db:
@@ -47,12 +48,16 @@ def main():
             rows = db.execute(
                 "SELECT r.task, c.id, c.ir, m.shape, MIN(m.time_ms) FROM measurements m "
                 "JOIN candidates c ON c.id = m.candidate_id JOIN runs r ON r.id = c.run_id "
-                "WHERE m.status = 'ok' GROUP BY c.id, m.shape ORDER BY c.id").fetchall()
+                "WHERE m.status = 'ok' GROUP BY c.id, m.shape ORDER BY c.id, m.shape").fetchall()
+            by_candidate = {}
             for task, cid, ir, shape, ms in rows:
-                pred = predict(cake_opt, ir, json.loads(shape), scratch)
-                if pred:
-                    by_task.setdefault(task, []).append(
-                        {"db": path, "candidate": cid, "shape": shape, "pred": pred, "ms": ms})
+                by_candidate.setdefault(cid, (task, ir, []))[2].append((shape, ms))
+            for cid, (task, ir, measured) in by_candidate.items():
+                preds = predictions(toolchain, ir, [json.loads(s) for s, _ in measured], scratch)
+                for (shape, ms), pred in zip(measured, preds):
+                    if pred:
+                        by_task.setdefault(task, []).append(
+                            {"db": path, "candidate": cid, "shape": shape, "pred": pred, "ms": ms})
     report = {}
     print("| task | pairs | Spearman | Spearman, first shape | within 1.25x | within 2x | MAPE % |")
     print("|---|---|---|---|---|---|---|")
