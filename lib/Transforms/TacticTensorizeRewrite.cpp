@@ -309,7 +309,8 @@ SmallVector<Value> Rewriter::emitWarpgroup(OpBuilder &at, ValueRange initStates,
 /// the loads' latency hides behind the wgmma chain: neither LLVM nor ptxas moves a load across
 /// wgmma.wait. Measured 5.5% faster on the tensorized KMeans (bench/results/2026-12-01-evolve-kmeans-contract.md).
 /// Only the unguarded epilogue is straight-line code in the chain's block; the ragged tile's keeps
-/// its guards.
+/// its guards. No store is crossed: the pass's precondition is an epilogue that only loads and
+/// computes.
 void Rewriter::hoistAboveChain(Operation *fence, Operation *wait, Value acc, ValueRange states) {
   llvm::DenseSet<Value> dependent(states.begin(), states.end());
   dependent.insert(acc);
