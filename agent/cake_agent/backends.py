@@ -10,11 +10,22 @@ import os
 import shutil
 
 from . import measure
+from .task import TaskError
 from .tools import run_step
 
 
 class NoDevice(RuntimeError):
     """cake-run found no GPU: the local backend cannot go on."""
+
+
+def require_reference(task, toolchain, backend):
+    """Raises TaskError (exit 2) when the task's reference cubin is nowhere to be found: checked before
+    anything is compiled, not when the first candidate (or a whole exported generation) needs it."""
+    if task.reference_path(toolchain.refs_dir) is None:
+        where = [task.dir] + ([toolchain.refs_dir] if not os.path.isabs(task.reference) else [])
+        raise TaskError(f"reference cubin '{task.reference}' not found (looked in {' and '.join(where)}): "
+                        f"the {backend} backend checks every candidate against it; a build with nvcc makes "
+                        f"build/examples/ref/*_ref.cubin, or --refs DIR names the folder that has it")
 
 
 def gpu_present():
@@ -32,6 +43,9 @@ class ModelOnly:
         return ("model-only backend: no GPU and no cost model in this cake-opt (no --cake-print-cost): "
                 "candidates are verified and compiled only; there is no fitness and nothing is ranked")
 
+    def check(self, task, toolchain):
+        """Nothing to check: this backend runs nothing on a GPU."""
+
     def measure(self, task, toolchain, ev):
         if ev.status == "compiled" and ev.cost.get("predicted_ms") is not None:
             ev.fitness, ev.fitness_kind = ev.cost["predicted_ms"], "predicted_ms"
@@ -46,6 +60,9 @@ class Local:
 
     def describe(self, toolchain):
         return "local backend: cake-run on this machine's GPU, fresh seeds, every shape, against the reference"
+
+    def check(self, task, toolchain):
+        require_reference(task, toolchain, self.name)
 
     def measure(self, task, toolchain, ev):
         if ev.status != "compiled":
@@ -80,6 +97,9 @@ class Batch:
     def describe(self, toolchain):
         return ("batch backend: each generation is compiled here and exported for a GPU machine; "
                 "ingest its results, then --resume")
+
+    def check(self, task, toolchain):
+        require_reference(task, toolchain, self.name)
 
     def measure(self, task, toolchain, ev):
         if ev.status == "compiled":

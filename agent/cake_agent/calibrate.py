@@ -441,10 +441,13 @@ def main(argv=None):
         data, missing = build_dataset(args.records, args.reports, args.ir, cake_opt, args.profile)
         if args.from_db:
             from . import learn
-            from .db import Database
+            from .db import Database, Unreadable
             if not os.path.exists(args.from_db):
                 raise CalibrationError(f"no database at {args.from_db}")
-            rows, skipped = learn.calibration_dataset(Database(args.from_db), args.run)
+            try:
+                rows, skipped = learn.calibration_dataset(Database(args.from_db, readonly=True), args.run)
+            except Unreadable as e:
+                raise CalibrationError(str(e)) from None
             print(f"cake calibrate: {len(rows)} measured shapes from {args.from_db}"
                   + (f" ({skipped} without a cost report with a model for their sizes)" if skipped else ""),
                   file=sys.stderr)

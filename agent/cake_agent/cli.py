@@ -4,7 +4,9 @@
 Exit codes: 0 done; 2 bad task file, arguments or configuration; 3 run aborted by its policy (LLM
 endpoint unreachable or answering garbage); 4 a tool binary is missing; 5 no GPU for the local
 backend (or a batch that ran without one); 6 the disk is full or the database unwritable (one line
-naming the path; no traceback; committed records are intact and ``evolve --resume`` continues).
+naming the path; no traceback; committed records are intact and ``evolve --resume`` continues);
+7 environment error: the task's seed does not verify, compile or pass its GPU check here, or a whole
+generation failed for the tools' or the machine's reasons (nothing is blamed on a candidate).
 """
 import argparse
 import json
@@ -13,9 +15,9 @@ import random
 import sqlite3
 import sys
 
-from . import backends, batch, disk, feedback, learn, report, summary
+from . import backends, batch, disk, envcheck, feedback, learn, report, summary
 from . import tactics as tactics_mod
-from .db import Database
+from .db import Database, Unreadable
 from .evolve import default_cache_dir, default_workdir, evolve
 from .policies import PolicyAbort
 from .policies.llm import LLMConfigError, LLMPolicy
@@ -36,6 +38,24 @@ def _err(msg, code):
 
 def _common(p):
     p.add_argument("--db", default="cake-agent.db", help="the SQLite database (default ./cake-agent.db)")
+
+
+def _positive(kind):
+    """An argparse type: a number of ``kind`` above zero (a bad value is an argparse error, exit 2)."""
+    what = "an integer" if kind is int else "a number"
+
+    def parse(text):
+        try:
+            v = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected {what} above 0, got {text!r}") from None
+        if not v > 0:  # also refuses nan
+            raise argparse.ArgumentTypeError(f"expected {what} above 0, got {text!r}")
+        return v
+    return parse
+
+
+POS_INT, POS_FLOAT = _positive(int), _positive(float)
 
 
 def parser():
@@ -60,11 +80,12 @@ def parser():
     e.add_argument("--no-compile-cache", action="store_true",
                    help="always compile (default: reuse the outputs of identical IR compiled by the same tools, "
                         "kept in cake-agent-work/compile-cache beside the database)")
-    e.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="parallel CPU evaluations")
+    e.add_argument("--jobs", type=POS_INT, default=os.cpu_count() or 1, help="parallel CPU evaluations")
     e.add_argument("--rng-seed", type=int, help="seed of the policy's random choices")
-    e.add_argument("--iters", type=int, default=50, help="cake-run timed iterations")
+    e.add_argument("--iters", type=POS_INT, default=50, help="cake-run timed iterations")
     for k in ("candidates", "gpu-evals", "wall-s", "generation", "screen"):
-        e.add_argument(f"--{k}", type=float if k == "wall-s" else int, help=f"override budget.{k.replace('-', '_')}")
+        e.add_argument(f"--{k}", type=POS_FLOAT if k == "wall-s" else POS_INT,
+                       help=f"override budget.{k.replace('-', '_')} (above 0)")
     e.add_argument("--quiet", action="store_true", help="no progress line")
     e.add_argument("--print-records", action="store_true", help="print 'recorded <id>' after each commit")
     d = sub.add_parser("db", help="answer common questions from the database")
@@ -74,22 +95,22 @@ def parser():
     d.add_argument("id", nargs="?", type=int, help="candidate id (lineage, show, feedback) or run id (failures)")
     r = sub.add_parser("report", help="write an HTML report of a run")
     _common(r)
-    r.add_argument("--run", type=int, help="run id (default: the last)")
+    r.add_argument("--run", type=POS_INT, help="run id (default: the last)")
     r.add_argument("-o", "--output", help="HTML file (default report-run<ID>.html)")
     x = sub.add_parser("batch-export", help="export a run's candidates waiting for a GPU")
     _common(x)
-    x.add_argument("--run", type=int, help="run id (default: the last)")
+    x.add_argument("--run", type=POS_INT, help="run id (default: the last)")
     x.add_argument("--out", required=True, help="folder to write")
     x.add_argument("--bin")
     x.add_argument("--refs")
-    x.add_argument("--iters", type=int, default=50)
+    x.add_argument("--iters", type=POS_INT, default=50)
     i = sub.add_parser("batch-ingest", help="store the results of an exported batch")
     _common(i)
     i.add_argument("results", help="results.json written by run_batch.py")
     lr = sub.add_parser("learn", help="propose verifier rules from failure clusters (docs/Harness.md)")
     _common(lr)
     lr.add_argument("what", choices=["rules"])
-    lr.add_argument("--min-members", type=int, default=2, help="smallest cluster to learn from")
+    lr.add_argument("--min-members", type=POS_INT, default=2, help="smallest cluster to learn from")
     lr.add_argument("--class", dest="task_class", help="only failures of this task class")
     lr.add_argument("--bin", help="folder of cake-opt (default build/bin)")
     lr.add_argument("--save", metavar="DIR", help="save accepted rules' lit tests here "
@@ -101,12 +122,12 @@ def parser():
     t = sub.add_parser("throughput", help="measure the harness's verify/cost/compile rates on this machine")
     t.add_argument("--task", default=os.path.join(_AGENT, "tasks", "gemm.json"),
                    help="task whose candidates are generated (default agent/tasks/gemm.json)")
-    t.add_argument("--n", type=int, default=32, help="distinct candidates to generate (default 32)")
-    t.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="parallel evaluations (default: all cores)")
+    t.add_argument("--n", type=POS_INT, default=32, help="distinct candidates to generate (default 32)")
+    t.add_argument("--jobs", type=POS_INT, default=os.cpu_count() or 1, help="parallel evaluations (default: all cores)")
     t.add_argument("--bin", help="folder of cake-opt, cake-translate (default build/bin)")
     t.add_argument("--examples", default="hopper_gemm,hopper_gemm_bf16,hopper_gemm_rs,ampere_gemm,gemm",
                    help="examples/*.mlir whose IR->cubin latency is measured ('' for none)")
-    t.add_argument("--repeat", type=int, default=7, help="compiles of each example (median)")
+    t.add_argument("--repeat", type=POS_INT, default=7, help="compiles of each example (median)")
     t.add_argument("--no-profile", action="store_true", help="skip the per-stage split of the examples' compile")
     t.add_argument("--no-evolve", action="store_true", help="skip the end-to-end evolve measurement")
     t.add_argument("--rng-seed", type=int, default=1)
@@ -114,17 +135,17 @@ def parser():
     t.add_argument("--json", action="store_true", help="print the figures as JSON")
     m = sub.add_parser("idioms", help="mine passing candidates' IR for frequent op sequences (new primitives?)")
     _common(m)
-    m.add_argument("--run", type=int, help="only this run (default: every run)")
+    m.add_argument("--run", type=POS_INT, help="only this run (default: every run)")
     m.add_argument("--task", help="only runs of this task")
-    m.add_argument("--min-support", type=int, default=3, help="least number of distinct candidates (default 3)")
-    m.add_argument("--min-len", type=int, default=2, help="shortest sequence (default 2)")
-    m.add_argument("--max-len", type=int, default=5, help="longest sequence (default 5)")
+    m.add_argument("--min-support", type=POS_INT, default=3, help="least number of distinct candidates (default 3)")
+    m.add_argument("--min-len", type=POS_INT, default=2, help="shortest sequence (default 2)")
+    m.add_argument("--max-len", type=POS_INT, default=5, help="longest sequence (default 5)")
     m.add_argument("--dialects", default="cake",
                    help="ops of these dialects form the sequences, comma-separated ('*': every dialect; default cake)")
     m.add_argument("--types", action="store_true", help="also match the ops' types (numbers abstracted)")
     m.add_argument("--connected", action="store_true", help="only sequences whose every op uses an earlier one's result")
     m.add_argument("--all", action="store_true", help="keep sequences contained in a longer one of equal support")
-    m.add_argument("--top", type=int, default=20, help="how many to print (default 20; --json prints all)")
+    m.add_argument("--top", type=POS_INT, default=20, help="how many to print (default 20; --json prints all)")
     m.add_argument("--json", action="store_true", help="print JSON")
     return ap
 
@@ -167,13 +188,15 @@ def main(argv=None):
         return {"evolve": cmd_evolve, "db": cmd_db, "report": cmd_report, "batch-export": cmd_batch_export,
                 "batch-ingest": cmd_batch_ingest, "learn": cmd_learn, "throughput": cmd_throughput,
                 "idioms": cmd_idioms}[args.cmd](args)
-    except TaskError as e:
+    except (TaskError, Unreadable) as e:
         return _err(str(e), 2)
     except ToolMissing as e:
         return _err(str(e), 4)
     except (disk.DiskFull, sqlite3.Error, OSError) as e:
         if isinstance(e, OSError) and e.errno not in disk.DISK_ERRNOS | disk.UNWRITABLE_ERRNOS:
             raise
+        if isinstance(e, (sqlite3.InterfaceError, sqlite3.ProgrammingError)):
+            raise  # a bug (e.g. a value SQLite cannot bind), not the disk: the traceback says where
         return _err(_disk_message(e, getattr(args, "db", "?")) + "; committed records are intact", 6)
 
 
@@ -198,6 +221,8 @@ def _open_run(args, db):
 
 
 def cmd_evolve(args):
+    if args.task:
+        load_task(args.task)  # a bad task file is refused before the database is created or touched
     db = Database(args.db)
     run, task = _open_run(args, db)
     tools = Toolchain(args.bin, args.refs)
@@ -218,6 +243,7 @@ def cmd_evolve(args):
     if name in ("local", "batch"):
         tools.require("cake-run")
     backend = backends.make(name, args.iters)
+    backend.check(task, tools)  # e.g. the reference cubin, before anything is compiled
     # A resumed run keeps the budget it was started with (overrides given now win).
     budget = dict(task.budget, **config_before.get("budget", {}))
     for k in ("candidates", "gpu_evals", "wall_s", "generation", "screen"):
@@ -252,11 +278,17 @@ def cmd_evolve(args):
     progress = None if args.quiet else Progress(budget, measures=backend.measures)
     on_record = (lambda cid, ev: print(f"recorded {cid}", flush=True)) if args.print_records else None
     try:
+        # The seed must pass here first, or the machine (not a candidate) is at fault.
+        envcheck.check_seed(task, tools, backend, os.path.join(workdir, "env-check"))
         result = evolve(db, run_id, task, tools, backend, policy, workdir, budget, args.jobs, progress, on_record,
                         cache_dir=None if args.no_compile_cache else default_cache_dir(args.db))
     except PolicyAbort as e:
         db.set_run_status(run_id, "aborted", str(e))
         return _err(f"run {run_id} aborted: {e}", 3)
+    except envcheck.EnvironmentFailure as e:  # nothing of it is recorded as a candidate failure
+        db.set_run_status(run_id, "interrupted", _one_line(f"environment: {e}")[:300])
+        return _err(_one_line(f"environment error: {e}")[:600] + f"; run {run_id} stopped, no candidate blamed; "
+                    f"when fixed: cake evolve --db {args.db} --resume {run_id}", 7)
     except backends.NoDevice as e:
         db.set_run_status(run_id, "aborted", str(e))
         return _err(f"no GPU for the local backend ({e}); use --backend model-only or batch", 5)
@@ -265,6 +297,7 @@ def cmd_evolve(args):
         return _err(f"interrupted; continue with: cake evolve --db {args.db} --resume {run_id}", 130)
     except (disk.DiskFull, sqlite3.Error, OSError) as e:
         if isinstance(e, OSError) and e.errno not in disk.DISK_ERRNOS | disk.UNWRITABLE_ERRNOS:
+            _mark_crashed(db, run_id, e)
             raise
         msg = _disk_message(e, args.db)
         try:  # where the database itself is full this fails too; the run then shows 'running'
@@ -273,13 +306,21 @@ def cmd_evolve(args):
             pass
         return _err(f"{msg}; run {run_id} stopped, committed records are intact; when there is space again: "
                     f"cake evolve --db {args.db} --resume {run_id}", 6)
+    except Exception as e:  # a bug: its traceback follows, but the run must not stay 'running'
+        _mark_crashed(db, run_id, e)
+        raise
     finally:
         if progress:
             progress.close()
     if result.reason == "waiting_gpu":
         gen = db.q("SELECT MAX(generation) AS g FROM candidates WHERE run_id=?", (run_id,))[0]["g"]
         out = args.batch_dir or os.path.join(workdir, f"batch-gen{gen}")
-        bid, jobs = batch.export(db, run_id, task, tools, out, gen, args.iters)
+        try:
+            bid, jobs = batch.export(db, run_id, task, tools, out, gen, args.iters)
+        except batch.BatchError as e:
+            db.set_run_status(run_id, "interrupted", _one_line(f"batch export failed: {e}")[:300])
+            return _err(f"{e}; run {run_id}'s generation {gen} is compiled and waiting: when that is fixed, "
+                        f"cake batch-export --db {args.db} --run {run_id} --out {out}", 2)
         db.set_run_status(run_id, "waiting_gpu", f"batch {bid} exported")
         print(f"exported generation {gen} as batch {bid} ({len(jobs)} cake-run jobs) to {out}\n"
               f"on the GPU machine: python3 {out}/run_batch.py\n"
@@ -291,8 +332,17 @@ def cmd_evolve(args):
     return 0
 
 
+def _mark_crashed(db, run_id, e):
+    try:
+        db.set_run_status(run_id, "aborted", _one_line(f"internal error: {type(e).__name__}: {e}")[:300])
+    except sqlite3.Error:
+        pass
+
+
 def _last_run_id(db, run):
     if run is not None:
+        if db.run(run) is None:
+            raise TaskError(f"no run {run} in {db.path}")
         return run
     last = db.last_run()
     if last is None:
@@ -301,7 +351,7 @@ def _last_run_id(db, run):
 
 
 def cmd_db(args):
-    db = Database(args.db)
+    db = Database(args.db, readonly=True)
     q = args.question
     if q == "runs":
         for r in db.q("SELECT r.*, (SELECT COUNT(*) FROM candidates c WHERE c.run_id=r.id) AS n FROM runs r ORDER BY id"):
@@ -314,7 +364,15 @@ def cmd_db(args):
         for r in rows:
             print(f"{r['task']}: candidate {r['id']} (run {r['run_id']}) {r['fitness']:.4f} ms  {r['signature']}")
     elif q == "tactics":
-        learn.refresh_tactic_stats(db)
+        try:
+            db = Database(args.db)  # the figures are rebuilt from the candidates (a write)
+            learn.refresh_tactic_stats(db)
+        except sqlite3.OperationalError as e:  # e.g. a read-only database: the figures its last generation stored
+            db = Database(args.db, readonly=True)
+            if not db.q("SELECT name FROM sqlite_master WHERE name='tactic_stats'"):
+                print(f"no tactic statistics are stored in this database, and they cannot be computed into it ({e})")
+                return 0
+            print(f"(cannot update the figures in the database ({e}): these are as stored after its last generation)")
         rows = db.q("SELECT * FROM tactic_stats" + (" WHERE task_class=?" if args.task_class else "") +
                     " ORDER BY task_class, tactic", (args.task_class,) if args.task_class else ())
         if not rows:
@@ -350,7 +408,7 @@ def cmd_db(args):
 
 
 def cmd_report(args):
-    db = Database(args.db)
+    db = Database(args.db, readonly=True)
     run_id = _last_run_id(db, args.run)
     out = args.output or f"report-run{run_id}.html"
     _write(out, report.render(db, run_id))
@@ -385,7 +443,7 @@ def cmd_batch_ingest(args):
 
 def cmd_learn(args):
     import tempfile
-    db = Database(args.db)
+    db = Database(args.db, readonly=True)
     cake_opt = Toolchain(args.bin).path("cake-opt")
     props = learn.propose(db, args.min_members, args.task_class, cake_opt)
     if not props:
@@ -418,7 +476,9 @@ def cmd_throughput(args):
 
 def cmd_idioms(args):
     from . import idioms
-    db = Database(args.db)
+    if args.max_len < args.min_len:
+        return _err(f"--max-len {args.max_len} is below --min-len {args.min_len}", 2)
+    db = Database(args.db, readonly=True)
     found, scope = idioms.mine(db, run=args.run, task=args.task, min_support=args.min_support,
                                min_len=args.min_len, max_len=args.max_len, dialects=args.dialects,
                                types=args.types, connected=args.connected, closed=not args.all)

@@ -66,31 +66,37 @@ def _sizes(shape):
     return ",".join(f"{k}={v}" for k, v in shape.items())
 
 
-def _summary(reports):
+def _summary(reports, objective=None):
     preds = [predicted_ms(r) for r in reports]
-    pred = sorted(preds)[len(preds) // 2] if preds and None not in preds else None
-    return {"status": "ok", "predicted_ms": pred, "report": reports}
+    if not preds or None in preds:
+        pred = None
+    elif objective is not None:
+        pred = objective(preds)
+    else:
+        pred = sorted(preds)[len(preds) // 2]
+    return {"status": "ok", "predicted_ms": pred, "per_shape_ms": preds, "report": reports}
 
 
-def cost(toolchain, ir_path, shapes, timeout, run_dir=None):
-    """Cost of one candidate over the task's shapes: a dict {status, predicted_ms, report, seconds[,
-    class, detail]}.
+def cost(toolchain, ir_path, shapes, timeout, run_dir=None, objective=None):
+    """Cost of one candidate over the task's shapes: a dict {status, predicted_ms, per_shape_ms, report,
+    seconds[, class, detail]}.
 
-    ``predicted_ms`` is the median over shapes of the per-shape prediction (None if any is missing).
+    ``predicted_ms`` is ``objective(per-shape predictions)`` (the task's objective: measure.objective),
+    by default their median (None if any is missing).
     ``run_dir``: where the tool runs (a disk-full failure names it); ``seconds``: wall time.
     """
     if not toolchain.features()["cost_report"]:
         return dict(UNAVAILABLE)
     start = time.monotonic()
     if "CAKE_COST_ARGS" in os.environ or len(shapes) < 2:
-        out = _cost_per_shape(toolchain, ir_path, shapes, timeout, run_dir)
+        out = _cost_per_shape(toolchain, ir_path, shapes, timeout, run_dir, objective)
     else:
-        out = _cost_one_process(toolchain, ir_path, shapes, timeout, run_dir)
+        out = _cost_one_process(toolchain, ir_path, shapes, timeout, run_dir, objective)
     out["seconds"] = round(time.monotonic() - start, 4)
     return out
 
 
-def _cost_one_process(toolchain, ir_path, shapes, timeout, run_dir):
+def _cost_one_process(toolchain, ir_path, shapes, timeout, run_dir, objective):
     """Every shape in one cake-opt: one pass instance per shape, one report per shape on stdout."""
     flags = [f"{toolchain.COST_FLAG}=sizes={_sizes(s)} json=-" for s in shapes]
     argv = [toolchain.path("cake-opt"), ir_path] + flags + ["-o", os.devnull]
@@ -107,10 +113,10 @@ def _cost_one_process(toolchain, ir_path, shapes, timeout, run_dir):
         if isinstance(got, dict) and {k: got.get(k) for k in shape} != dict(shape):
             return {"status": "error", "predicted_ms": None, "report": None, "class": "cost_unparsed",
                     "detail": f"report for sizes {got} where {shape} was asked"}
-    return _summary(reports)
+    return _summary(reports, objective)
 
 
-def _cost_per_shape(toolchain, ir_path, shapes, timeout, run_dir):
+def _cost_per_shape(toolchain, ir_path, shapes, timeout, run_dir, objective):
     # One argument: the pass's options, the report as JSON on stdout (remarks go to stderr).
     template = os.environ.get("CAKE_COST_ARGS", "'" + toolchain.COST_FLAG + "=sizes={sizes} json=-'")
     reports = []
@@ -124,4 +130,4 @@ def _cost_per_shape(toolchain, ir_path, shapes, timeout, run_dir):
             return {"status": "error", "predicted_ms": None, "report": None,
                     "class": res.failure_class or "cost_unparsed", "detail": res.detail()}
         reports.append(report)
-    return _summary(reports)
+    return _summary(reports, objective)

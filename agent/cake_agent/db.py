@@ -5,12 +5,17 @@ are written in a single transaction after its evaluation ends, with ``synchronou
 at any moment leaves either the whole record or none of it, and committed records survive. The same
 holds when the disk fills: the write fails with SQLITE_FULL or SQLITE_IOERR, SQLite rolls the
 transaction back, and the error propagates (the command line reports it, disk.py, with exit 6).
+
+Commands that only read (``cake db``, ``report``, ``idioms``, ``learn``, ``calibrate --from-db``) open
+it with ``readonly=True``: no schema update, ``PRAGMA query_only``, and in a folder they cannot write
+SQLite's read-only URI modes (see ``_open_readonly``), so a database in a read-only folder can be read.
 """
 import json
 import os
 import platform
 import sqlite3
 import time
+import urllib.parse
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS runs (
@@ -46,11 +51,58 @@ CREATE INDEX IF NOT EXISTS measurements_cand ON measurements(candidate_id);
 """
 
 
-class Database:
-    """A connection to the harness database (created on first use)."""
+class Unreadable(RuntimeError):
+    """A database that cannot be opened for reading (the message names the path and why)."""
 
-    def __init__(self, path):
+
+def _open_readonly(path):
+    """A connection that reads ``path`` and writes nothing, also where its folder is read-only.
+
+    A WAL database needs its ``-shm`` file (and SQLite creates ``-wal``/``-shm`` when they are absent,
+    even for ``mode=ro``). So: where the folder and the file are writable, an ordinary connection with
+    ``query_only`` (it leaves no ``-wal``/``-shm`` behind); else ``mode=ro``, which works when the
+    ``-wal``/``-shm`` files exist (a writer has it open, or was killed); else, when there is no ``-wal``
+    holding records (a cleanly closed database), ``immutable=1``, which reads the file alone.
+    """
+    path = os.path.abspath(path)
+    uri = "file:" + urllib.parse.quote(path)
+    modes = ["mode=ro"]
+    if os.access(os.path.dirname(path), os.W_OK) and os.access(path, os.W_OK):
+        modes.insert(0, "mode=rw")
+    wal = path + "-wal"
+    wal_records = os.path.exists(wal) and os.path.getsize(wal) > 0
+    if not wal_records:
+        modes.append("mode=ro&immutable=1")
+    error = None
+    for mode in modes:
+        conn = None
+        try:
+            conn = sqlite3.connect(f"{uri}?{mode}", uri=True, timeout=60, isolation_level=None)
+            conn.execute("PRAGMA query_only=ON")
+            conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
+            return conn
+        except sqlite3.Error as e:
+            error = error or e  # the first mode's error says most
+            if conn is not None:
+                conn.close()
+    why = f"{error}"
+    if wal_records and not os.access(os.path.dirname(path), os.W_OK):
+        why += (f"; its -wal file holds records not yet in the database file and SQLite cannot create "
+                f"{path}-shm in a read-only folder: open it once where the folder is writable")
+    raise Unreadable(f"cannot read the database {path}: {why}")
+
+
+class Database:
+    """A connection to the harness database (created on first use); ``readonly=True`` for commands
+    that only read (nothing is created or written, and a read-only folder is fine)."""
+
+    def __init__(self, path, readonly=False):
         self.path = path
+        self.readonly = readonly
+        if readonly:
+            self.conn = _open_readonly(path)
+            self.conn.row_factory = sqlite3.Row
+            return
         folder = os.path.dirname(os.path.abspath(path))
         if not os.path.isdir(folder):
             os.makedirs(folder, exist_ok=True)  # --db runs/new.db: make runs/ as a user expects

@@ -26,7 +26,7 @@ import time
 import uuid
 
 from . import cost as cost_mod
-from . import diagnostics, disk, expr, ptxas
+from . import diagnostics, disk, expr, measure, ptxas
 from .tools import run_step
 
 
@@ -116,7 +116,7 @@ class Evaluator:
         if features.get("load_rules") and self.tools.rules:
             argv.append("--cake-load-rules=" + ",".join(self.tools.rules))
         if features.get("schedule_verify"):
-            argv.append("--cake-verify")
+            argv.append("--cake-verify" + self._verify_options())
         res = self._step(ev, run_step("verify", argv, self.task.timeouts["verify"]))
         ev.diagnostics = diagnostics.parse(res.stdout, res.stderr, json_mode)
         if not res.ok:
@@ -126,10 +126,30 @@ class Evaluator:
             return False
         return True
 
+    def _verify_options(self):
+        """cake-verify's options: the task's interface (a candidate must keep its parameters, write
+        its outputs and leave its inputs alone) and the escape hatches the task allows."""
+        options = []
+        if self.task.interface is not None:
+            options.append("interface=" + self.task.interface.write(self.workdir))
+        if self.task.allow_ops:
+            options.append("allow=" + ",".join(self.task.allow_ops))
+        return "=" + " ".join(options) if options else ""
+
     def _cost(self, ev):
-        ev.cost = cost_mod.cost(self.tools, ev.ir_path, self.task.shapes, self.task.timeouts["cost"], ev.dir)
+        task = self.task
+        ev.cost = cost_mod.cost(self.tools, ev.ir_path, task.shapes, task.timeouts["cost"], ev.dir,
+                                objective=lambda times: measure.objective(task, times))
         if ev.cost["status"] != "unavailable":
             ev.steps.append({"step": "cost", "status": ev.cost["status"], "seconds": ev.cost.get("seconds")})
+        # A prediction below the speed of light is rejected as a measurement would be: whatever
+        # the model missed, ranking by it would reward the candidate for the model's mistake.
+        for shape, pred in zip(task.shapes, ev.cost.get("per_shape_ms") or []):
+            floor_ms = task.floor_seconds(shape) * 1e3
+            if pred is not None and pred < floor_ms:
+                ev.fail("cost", "suspicious_fast", f"predicted {pred:.6f} ms for {measure.sizes_arg(shape)} is "
+                        f"below the speed-of-light floor {floor_ms:.6f} ms")
+                return False
         return True  # a cost-model failure is recorded, never fatal for the candidate
 
     def _compile(self, ev):

@@ -16,6 +16,7 @@ import os
 import time
 
 from . import learn, population
+from .envcheck import EnvironmentFailure
 from .evaluator import Evaluator, ir_hash
 
 
@@ -83,7 +84,7 @@ def _generations(db, run_id, task, toolchain, backend, policy, budget, progress,
             done, chosen = concurrent.futures.as_completed(futures), None
         if any(getattr(p, "parent_proposal", None) for p in fresh):
             done = list(futures)  # in proposal order: a parent is recorded before its children
-        cids = {}
+        cids, infra_failures = {}, 0
         for fut in done:
             prop = futures[fut]
             ev = fut.result()
@@ -94,6 +95,8 @@ def _generations(db, run_id, task, toolchain, backend, policy, budget, progress,
                 ev.status = "screened"  # compiled, predicted slower than the generation's GPU slots
             else:
                 backend.measure(task, toolchain, ev)  # GPU work stays in this thread: one at a time
+            if ev.failure and learn.is_infrastructure(ev.failure["class"]):
+                infra_failures += 1
             cid = db.record(run_id, generation, ev, prop, backend.name)
             cids[id(prop)] = cid
             recorded += 1
@@ -102,6 +105,9 @@ def _generations(db, run_id, task, toolchain, backend, policy, budget, progress,
             if progress:
                 progress.update(db, run_id, generation)
         learn.refresh_tactic_stats(db)  # what the tactics achieved, for this run and later ones
+        if infra_failures == len(fresh):  # the tools or the machine broke mid-run: stop, blame no one
+            raise EnvironmentFailure(f"every candidate of generation {generation} failed for the tools' or the "
+                                     f"machine's reasons (e.g. {ev.failure['class']}: {ev.failure['detail'][:200]})")
         if backend.name == "batch":
             return RunResult(run_id, "waiting_gpu", recorded)
 

@@ -134,22 +134,39 @@ def generic_forms(cake_opt, irs, timeout=120):
     return parts if res.returncode == 0 and len(parts) == len(irs) else irs
 
 
+# Failures of the machine or the tools, not of the candidate: a rule learned from them would reject
+# kernels for what the environment did (a missing ptxas fails every f32 kernel alike).
+INFRA_CLASSES = {"verify_missing", "verify_crash", "compile_missing", "compile_crash", "compile_output",
+                 "cost_missing", "cost_crash", "cost_unparsed", "runner_crash", "mismatch", "no_device",
+                 "bad_arguments", "environment"}
+
+
+def is_infrastructure(failure_class):
+    return failure_class in INFRA_CLASSES or (failure_class or "").startswith("llm_")
+
+
 def clusters(db, task_class=None):
-    """Failed candidates grouped by (failure class, first rule id, first op): {key: [candidate rows]}."""
+    """Failed candidates grouped by (failure class, first rule id, first op): {key: [candidate rows]}.
+    Failures of the tools or the machine (INFRA_CLASSES) and of the LLM endpoint are left out."""
     sql = ("SELECT c.*, COALESCE(r.task_class, r.task) AS cls FROM candidates c JOIN runs r ON r.id=c.run_id"
            " WHERE c.status='failed'" + (" AND COALESCE(r.task_class, r.task)=?" if task_class else ""))
     out = {}
     for c in db.q(sql, (task_class,) if task_class else ()):
+        if is_infrastructure(c["failure_class"]):
+            continue
         d = db.q("SELECT rule, op FROM diagnostics WHERE candidate_id=? ORDER BY rowid LIMIT 1", (c["id"],))
         key = (c["failure_class"] or "failed", (d[0]["rule"] or "") if d else "", (d[0]["op"] or "") if d else "")
         out.setdefault(key, []).append(c)
     return out
 
 
-def passing(db):
+def passing(db, task_class=None):
     """Candidates that compiled and were not found wrong (the rule must flag none of them),
-    screened ones included."""
-    return db.q("SELECT * FROM candidates WHERE status IN (%s)" % ",".join("?" * len(VIABLE)), VIABLE)
+    screened ones included; with ``task_class``, only that class's."""
+    if task_class is None:
+        return db.q("SELECT * FROM candidates WHERE status IN (%s)" % ",".join("?" * len(VIABLE)), VIABLE)
+    return db.q("SELECT c.* FROM candidates c JOIN runs r ON r.id=c.run_id WHERE c.status IN (%s)"
+                " AND COALESCE(r.task_class, r.task)=?" % ",".join("?" * len(VIABLE)), (*VIABLE, task_class))
 
 
 def _slug(text):
@@ -217,6 +234,10 @@ def propose(db, min_members=2, task_class=None, cake_opt=None):
     out = []
     for key, members in sorted(clusters(db, task_class).items()):
         if len(members) < min_members:
+            continue
+        # Without a passing candidate of the members' class, nothing shows that the feature is the
+        # cause rather than something every kernel of the class has.
+        if not all(passing(db, cls) for cls in {m["cls"] for m in members}):
             continue
         common = set.intersection(*(features(ir) for ir in
                                     generic_forms(cake_opt, [m["ir"] for m in members])))

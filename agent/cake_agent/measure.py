@@ -31,6 +31,8 @@ def run_argv(cake_run, cubin, manifest, ref, task, shape, seed, iters=50):
         argv += ["--ref-entry", task.ref_entry]
     for k, v in task.scalars.items():
         argv += ["--scalar", f"{k}={v}"]
+    if task.interface is not None:  # compare the declared outputs, whatever the candidate writes
+        argv += task.interface.run_flags()
     return argv
 
 
@@ -75,12 +77,23 @@ def judge(task, shape, seed, record, detail=None):
     elif status == "ok" and (not isinstance(m["time_ms"], (int, float)) or m["time_ms"] <= 0):
         m["status"] = "runner_crash"
         m["detail"] = "ok record without a positive time_ms"
+    elif status == "ok" and _unchecked_outputs(task, record):
+        m["status"] = "wrong_result"
+        m["detail"] = f"declared outputs not compared: {', '.join(_unchecked_outputs(task, record))}"
     elif status == "ok" and m["time_ms"] < floor_ms:
         m["status"] = "suspicious_fast"
         m["detail"] = f"{m['time_ms']:.6f} ms is below the speed-of-light floor {floor_ms:.6f} ms"
     else:
         m["status"] = status
     return m
+
+
+def _unchecked_outputs(task, record):
+    """The task's declared outputs that the record does not show compared with the reference."""
+    if task.interface is None:
+        return []
+    compared = {o.get("name") for o in record.get("outputs") or [] if o.get("checked_by") not in (None, "none")}
+    return [n for n in task.interface.tensors("out", "inout") if n not in compared]
 
 
 def fitness(task, measurements):
@@ -96,6 +109,13 @@ def fitness(task, measurements):
         if not ts:
             return None
         times.append(ts[len(ts) // 2])
+    return objective(task, times)
+
+
+def objective(task, times):
+    """The task's objective over one time per shape (in the task's shape order): measured medians,
+    or the cost model's predictions (model-only ranking and the GPU pre-screen)."""
+    times = list(times)
     if task.objective["kind"] == "weighted":
         w = task.objective["weights"]
         return sum(wi * t for wi, t in zip(w, times)) / sum(w)

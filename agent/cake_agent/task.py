@@ -2,7 +2,8 @@
 
 A task is JSON. Seeds are CAKE IR with ``{{expr}}`` placeholders over the tunables; instantiating a
 genome (seed index + one value per tunable) substitutes every placeholder and nothing else.
-Validation collects every problem and raises one TaskError listing them all.
+Validation type-checks every field first, then collects every contradiction, and raises one
+TaskError listing them all.
 """
 import hashlib
 import itertools
@@ -11,6 +12,7 @@ import os
 import re
 
 from . import expr
+from . import interface as interface_mod
 
 PLACEHOLDER = re.compile(r"\{\{\s*([^{}]*?)\s*\}\}")
 DEFAULT_BUDGET = {"candidates": 64, "gpu_evals": 64, "wall_s": 3600, "generation": 8, "screen": 3}
@@ -18,7 +20,12 @@ DEFAULT_TIMEOUTS = {"verify": 30, "cost": 30, "compile": 120, "run": 120}
 DEFAULT_FLOOR = {"bandwidth": 4.24e12, "flops_per_s": 51e12}  # ANCHORS.md, H200 measured
 KNOWN_KEYS = {"name", "description", "class", "seeds", "kernel", "tunables", "constraints", "start",
               "shapes", "grid", "reference", "ref_entry", "rtol", "scalars", "objective", "floor",
-              "budget", "timeouts", "comment"}
+              "budget", "timeouts", "interface", "allow_ops", "comment"}
+TUNABLE_KEYS = {"type", "values", "min", "max", "step", "pow2", "comment"}
+FLOOR_KEYS = {"bytes", "flops", "bandwidth", "flops_per_s"}
+OBJECTIVE_KEYS = {"kind", "weights"}
+INTEGER_BUDGET = {"candidates", "gpu_evals", "generation", "screen"}  # counts; wall_s may be fractional
+NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 class TaskError(ValueError):
@@ -49,6 +56,9 @@ class Task:
         self.budget = dict(DEFAULT_BUDGET, **data.get("budget", {}))
         self.timeouts = dict(DEFAULT_TIMEOUTS, **data.get("timeouts", {}))
         self.start = dict(data.get("start") or {k: v[0] for k, v in tunables.items()})
+        # The declared interface (None: the seed's, set by evolve's environment check).
+        self.interface = interface_mod.Interface(data["interface"]) if "interface" in data else None
+        self.allow_ops = list(data.get("allow_ops", []))  # cake-verify-ops escapes the task permits
 
     # -- genomes -------------------------------------------------------------------------------
     def start_genome(self):
@@ -118,6 +128,13 @@ def _tunable_values(name, spec, problems):
     if not isinstance(spec, dict):
         problems.append(f"tunables.{name}: expected an object, got {spec!r}")
         return []
+    for k in sorted(set(spec) - TUNABLE_KEYS):
+        problems.append(f"tunables.{name}.{k}: unknown key (known: {', '.join(sorted(TUNABLE_KEYS))})")
+    if "values" in spec and ({"min", "max", "step", "pow2"} & set(spec)):
+        problems.append(f"tunables.{name}: give 'values' or a 'min'/'max' range, not both")
+    if "pow2" in spec and not isinstance(spec["pow2"], bool):
+        problems.append(f"tunables.{name}: 'pow2' must be true or false, got {spec['pow2']!r}")
+        return []
     kind = spec.get("type", "int")
     if kind not in ("int", "enum"):
         problems.append(f"tunables.{name}: type must be 'int' or 'enum', got {kind!r}")
@@ -138,7 +155,7 @@ def _tunable_values(name, spec, problems):
         problems.append(f"tunables.{name}: an enum needs 'values'")
         return []
     lo, hi = spec.get("min"), spec.get("max")
-    if not isinstance(lo, int) or not isinstance(hi, int):
+    if not _is_int(lo) or not _is_int(hi):
         problems.append(f"tunables.{name}: an int needs 'values' or integer 'min' and 'max'")
         return []
     if lo > hi:
@@ -148,13 +165,135 @@ def _tunable_values(name, spec, problems):
         vals = [v for v in (1 << i for i in range(63)) if lo <= v <= hi]
     else:
         step = spec.get("step", 1)
-        if not isinstance(step, int) or step < 1:
+        if not _is_int(step) or step < 1:
             problems.append(f"tunables.{name}: step must be a positive integer")
             return []
         vals = list(range(lo, hi + 1, step))
     if not vals:
         problems.append(f"tunables.{name}: the range [{lo}, {hi}] holds no value")
     return vals
+
+
+def _is_int(v):
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _is_num(v):
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def _check_types(data, problems):
+    """Type-checks every field (docs/Tasks.md, "Validation"), appending to ``problems``; returns the
+    names of the fields of the wrong type, which the later checks then leave alone (so a mistyped
+    field gets its one message, not a cascade, and no later check trips over it)."""
+    bad = set()
+
+    def wrong(key, msg):
+        problems.append(msg)
+        bad.add(key)
+
+    def text(key, what, empty_ok=False):
+        if key in data and not (isinstance(data[key], str) and (empty_ok or data[key].strip())):
+            wrong(key, f"'{key}' must be {what}, got {data[key]!r}")
+
+    text("name", "a non-empty string")
+    text("description", "a string", empty_ok=True)
+    text("class", "a non-empty string (the task class)")
+    text("kernel", "a string (the kernel's entry name, cake-run --kernel)")
+    text("reference", "a string (the reference cubin's file name or path)")
+    text("ref_entry", "a string (the reference's entry name, cake-run --ref-entry)")
+    if "seeds" in data:
+        seeds = data["seeds"]
+        if not isinstance(seeds, list) or not seeds:
+            wrong("seeds", "'seeds' must be a non-empty list of IR file paths")
+        else:
+            for i, s in enumerate(seeds):
+                if not isinstance(s, str) or not s.strip():
+                    wrong("seeds", f"seeds[{i}] must be a file path (a string), got {s!r}")
+    if "tunables" in data and not isinstance(data["tunables"], dict):
+        wrong("tunables", f"'tunables' must be an object (name -> allowed values), got {data['tunables']!r}")
+    if "constraints" in data:
+        cons = data["constraints"]
+        if not isinstance(cons, list):
+            wrong("constraints", f"'constraints' must be a list of expressions, got {cons!r}")
+        else:
+            for i, c in enumerate(cons):
+                if not isinstance(c, str):
+                    wrong("constraints", f"constraints[{i}] must be an expression (a string), got {c!r}")
+    if data.get("start") is not None and not isinstance(data["start"], dict):
+        wrong("start", f"'start' must be an object (tunable -> value), got {data['start']!r}")
+    if "shapes" in data:
+        shapes = data["shapes"]
+        if not isinstance(shapes, list):
+            wrong("shapes", f"'shapes' must be a list of objects (symbol -> size), got {shapes!r}")
+        else:
+            for i, s in enumerate(shapes):
+                if not isinstance(s, dict):
+                    wrong("shapes", f"shape {i} {s!r}: expected an object (symbol -> size)")
+    if data.get("grid") is not None:
+        grid = data["grid"]
+        if not isinstance(grid, dict):
+            wrong("grid", f"'grid' must be an object (symbol -> list of sizes), got {grid!r}")
+        else:
+            for k, v in grid.items():
+                if not isinstance(v, list) or not v or not all(_is_int(x) and x >= 1 for x in v):
+                    wrong("grid", f"grid.{k} must be a non-empty list of positive integers, got {v!r}")
+    for key in ("shapes", "grid"):
+        if key in bad:
+            continue
+        items = data.get(key) or []
+        for sym in (items if key == "grid" else [k for s in items for k in s]):
+            if not NAME.fullmatch(sym) or sym in expr.FUNCTIONS:
+                wrong(key, f"{key}: '{sym}' is not a valid symbol name")
+                break
+    if "rtol" in data and (not _is_num(data["rtol"]) or data["rtol"] <= 0):
+        wrong("rtol", f"'rtol' must be a positive number, got {data['rtol']!r}")
+    if "scalars" in data:
+        sc = data["scalars"]
+        if not isinstance(sc, dict):
+            wrong("scalars", f"'scalars' must be an object (name -> number, cake-run --scalar), got {sc!r}")
+        else:
+            for k, v in sc.items():
+                if not NAME.fullmatch(k):
+                    wrong("scalars", f"scalars: '{k}' is not a valid name")
+                elif not _is_num(v):
+                    wrong("scalars", f"scalars.{k} must be a number, got {v!r}")
+    if "objective" in data:
+        obj = data["objective"]
+        if not isinstance(obj, dict):
+            wrong("objective", f"'objective' must be an object ({{\"kind\": \"median\"}} or "
+                               f"{{\"kind\": \"weighted\", \"weights\": [...]}}), got {obj!r}")
+        else:
+            for k in sorted(set(obj) - OBJECTIVE_KEYS):
+                wrong("objective", f"objective.{k}: unknown key (known: kind, weights)")
+    if "floor" in data:
+        floor = data["floor"]
+        if not isinstance(floor, dict):
+            wrong("floor", f"'floor' must be an object ('bytes' and 'flops' formulas), got {floor!r}")
+        else:
+            for k in sorted(set(floor) - FLOOR_KEYS):
+                wrong("floor", f"floor.{k}: unknown key (known: {', '.join(sorted(FLOOR_KEYS))})")
+            for k in ("bytes", "flops"):
+                if k in floor and not isinstance(floor[k], str):
+                    wrong("floor", f"floor.{k} must be a formula (a string) over the shape symbols, got {floor[k]!r}")
+            for k in ("bandwidth", "flops_per_s"):
+                if k in floor and not (_is_num(floor[k]) and floor[k] > 0):
+                    wrong("floor", f"floor.{k} must be a positive number, got {floor[k]!r}")
+    for section, defaults in (("budget", DEFAULT_BUDGET), ("timeouts", DEFAULT_TIMEOUTS)):
+        if section not in data:
+            continue
+        val = data[section]
+        if not isinstance(val, dict):
+            wrong(section, f"'{section}' must be an object, got {val!r}")
+            continue
+        for k, v in val.items():
+            if k not in defaults:
+                wrong(section, f"{section}.{k}: unknown key (known: {', '.join(defaults)})")
+            elif section == "budget" and k in INTEGER_BUDGET and not (_is_int(v) and v > 0):
+                wrong(section, f"{section}.{k} must be a positive integer, got {v!r}")
+            elif not _is_num(v) or v <= 0:
+                wrong(section, f"{section}.{k} must be a positive number, got {v!r}")
+    return bad
 
 
 def load_task(path):
@@ -176,14 +315,21 @@ def load_task(path):
         problems.append(f"unknown field '{key}'")
     if not data.get("shapes") and not data.get("grid"):
         problems.append("missing field 'shapes' (or 'grid'): at least one problem shape is needed")
+    mistyped = _check_types(data, problems)
+    if "interface" in data:
+        problems += interface_mod.problems(data["interface"])
+        iface_kernel = data["interface"].get("kernel") if isinstance(data["interface"], dict) else None
+        if isinstance(data.get("kernel"), str) and iface_kernel not in (None, data["kernel"]):
+            problems.append(f"interface.kernel '{iface_kernel}' differs from kernel '{data['kernel']}'")
+    allow = data.get("allow_ops", [])
+    if not (isinstance(allow, list) and all(isinstance(a, str) and a and " " not in a and "," not in a
+                                            for a in allow)):
+        problems.append("allow_ops: expected a list of rule ids (ops.atomic) or op names (llvm.atomicrmw)")
+    task_data, data = data, {k: v for k, v in data.items() if k not in mistyped}  # the checks below see well-typed fields
 
     # Seeds.
     seed_texts, base = [], os.path.dirname(os.path.abspath(path))
     seeds = data.get("seeds", [])
-    if not isinstance(seeds, list) or not seeds:
-        if "seeds" in data:
-            problems.append("'seeds' must be a non-empty list of IR file paths")
-        seeds = []
     for s in seeds:
         p = s if os.path.isabs(s) else os.path.join(base, s)
         try:
@@ -195,11 +341,8 @@ def load_task(path):
     # Tunables and their use in the seeds.
     tunables = {}
     raw = data.get("tunables", {})
-    if not isinstance(raw, dict):
-        problems.append("'tunables' must be an object")
-        raw = {}
     for name, spec in raw.items():
-        if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name) or name in expr.FUNCTIONS:
+        if not NAME.fullmatch(name) or name in expr.FUNCTIONS:
             problems.append(f"tunables: '{name}' is not a valid name")
             continue
         tunables[name] = _tunable_values(name, spec, problems)
@@ -212,27 +355,24 @@ def load_task(path):
                 problems.append(f"seed '{s}': placeholder {{{{{m.group(1)}}}}}: {e}")
                 continue
             used |= ns
-            for n in sorted(ns - set(tunables)):
+            for n in sorted(ns - set(tunables) if "tunables" not in mistyped else ()):
                 problems.append(f"seed '{s}': placeholder {{{{{m.group(1)}}}}} uses '{n}', which is not a tunable")
     for n in sorted(set(tunables) - used):
         if seed_texts:
             problems.append(f"tunable '{n}' appears in no seed placeholder")
 
     # Start values and constraints.
-    start = data.get("start")
+    start = data.get("start") if "tunables" not in mistyped else None
     if start is not None:
         if not isinstance(start, dict) or set(start) != set(tunables):
             problems.append("'start' must give exactly one value per tunable")
         else:
             for k, v in start.items():
-                if tunables.get(k) and v not in tunables[k]:
+                if tunables.get(k) and (v not in tunables[k] or isinstance(v, bool)):
                     problems.append(f"start.{k} = {v!r} is not an allowed value of tunable '{k}'")
     constraints = data.get("constraints", [])
-    if not isinstance(constraints, list):
-        problems.append("'constraints' must be a list of expressions")
-        constraints = []
     start_vals = start if isinstance(start, dict) else {k: v[0] for k, v in tunables.items() if v}
-    for c in constraints:
+    for c in constraints if "tunables" not in mistyped else ():
         try:
             bad = expr.names(c) - set(tunables)
             if bad:
@@ -255,17 +395,13 @@ def load_task(path):
     if shapes and isinstance(shapes[0], dict) and any(
             isinstance(s, dict) and set(s) != set(shapes[0]) for s in shapes):
         problems.append("every shape must name the same symbols")
-    rtol = data.get("rtol")
-    if "rtol" in data and (not isinstance(rtol, (int, float)) or isinstance(rtol, bool) or rtol <= 0):
-        problems.append(f"'rtol' must be a positive number, got {rtol!r}")
+    if not shapes and not {"shapes", "grid"} & mistyped and (data.get("shapes") or data.get("grid")):
+        problems.append("'shapes' and 'grid' give no shape: at least one problem shape is needed")
     floor = data.get("floor")
     if "floor" in data:
         if not isinstance(floor, dict) or "bytes" not in floor or "flops" not in floor:
             problems.append("'floor' needs 'bytes' and 'flops' formulas over the shape symbols")
         else:
-            for k in ("bandwidth", "flops_per_s"):
-                if k in floor and not (isinstance(floor[k], (int, float)) and floor[k] > 0):
-                    problems.append(f"floor.{k} must be a positive number")
             for shape in shapes:
                 for k in ("bytes", "flops"):
                     try:
@@ -282,25 +418,15 @@ def load_task(path):
         w = objective.get("weights")
         if not isinstance(w, list) or len(w) != len(shapes):
             problems.append(f"objective.weights must list one weight per shape ({len(shapes)} shapes)")
-        elif not all(isinstance(x, (int, float)) and x >= 0 for x in w) or sum(w) <= 0:
+        elif not all(_is_num(x) and x >= 0 for x in w) or sum(w) <= 0:
             problems.append("objective.weights must be non-negative with a positive sum")
     elif "weights" in objective:
         problems.append("objective.weights given but objective.kind is 'median'")
-    for section, defaults in (("budget", DEFAULT_BUDGET), ("timeouts", DEFAULT_TIMEOUTS)):
-        val = data.get(section, {})
-        if not isinstance(val, dict):
-            problems.append(f"'{section}' must be an object")
-            continue
-        for k, v in val.items():
-            if k not in defaults:
-                problems.append(f"{section}.{k}: unknown key (known: {', '.join(defaults)})")
-            elif not isinstance(v, (int, float)) or isinstance(v, bool) or v <= 0:
-                problems.append(f"{section}.{k} must be a positive number, got {v!r}")
-    budget = dict(DEFAULT_BUDGET, **(data.get("budget") or {})) if isinstance(data.get("budget", {}), dict) else DEFAULT_BUDGET
+    budget = dict(DEFAULT_BUDGET, **data.get("budget", {}))
     if isinstance(budget.get("gpu_evals"), (int, float)) and isinstance(budget.get("candidates"), (int, float)) \
             and budget["gpu_evals"] > budget["candidates"]:
         problems.append(f"budget.gpu_evals ({budget['gpu_evals']}) exceeds budget.candidates "
                         f"({budget['candidates']}): every GPU evaluation is of a candidate")
     if problems:
         raise TaskError(f"{path}: invalid task:\n  - " + "\n  - ".join(problems))
-    return Task(path, data, seed_texts, tunables)
+    return Task(path, task_data, seed_texts, tunables)

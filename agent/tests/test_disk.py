@@ -117,16 +117,16 @@ class EvolveDiskFullTest(util.TempDir):
         whole(self, db)
 
     def test_tactic_input_reaches_the_file_size_limit(self):
-        with open(TASK) as f:
-            doc = json.load(f)
-        with open(os.path.join(util.TASKS, doc["seeds"][0])) as f:
-            seed = f.read()
-        doc["seeds"] = [self.write("big.mlir", seed + "// " + "x" * 200_000 + "\n")]
-        task = self.write_json("big.json", doc)
-        db_path = os.path.join(self.tmp, "t.db")
-        proc = self.evolve(task, "--db", db_path, "--candidates", "4", limit=150_000)
-        self.assert_one_line_exit_6(proc, "in.mlir: File too large", "--resume 1")
-        whole(self, util.open_db(self, db_path))
+        """A tactic's input file that cannot be written is named (evolve turns it into exit 6). Run
+        apart: evolve's environment check writes the seed's kernel.mlir first."""
+        code = ("import sys\nsys.path.insert(0, %r)\nfrom cake_agent import tactics\n"
+                "from cake_agent.tools import Toolchain\ntools = Toolchain(%r)\n"
+                "t = tactics.Tactic('any', 'builtin.module(cse)')\n"
+                "try:\n    t._apply(tools, '// ' + 'x' * 200000, 30)\n"
+                "except OSError as e:\n    print(e.filename, e.strerror)\n") % (util.AGENT, util.BIN)
+        proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                              preexec_fn=file_size_limit(150_000))
+        self.assertTrue(proc.stdout.strip().endswith("in.mlir File too large"), proc.stdout + proc.stderr)
 
     def test_work_directory_reaches_the_file_size_limit(self):
         with open(TASK) as f:

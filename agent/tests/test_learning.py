@@ -241,8 +241,7 @@ class RuleLearningTest(Fixture):
     @util.needs_tools
     def test_accepted_rule_runs_in_cake_opt_and_gets_a_lit_test(self):
         cake_opt = os.path.join(util.BIN, "cake-opt")
-        if not learn.rules_supported(cake_opt):
-            self.skipTest("cake-opt has no --cake-load-rules")
+        util.require_feature(self, learn.rules_supported(cake_opt), "cake-opt has no --cake-load-rules")
         with open(GEMM) as f:
             gemm = f.read()
         with open(os.path.join(util.ROOT, "examples", "vector_add.mlir")) as f:
@@ -278,8 +277,7 @@ class RuleLearningTest(Fixture):
         # accumulator) at 1024 threads, where ptxas has 64 registers per thread. No single op
         # separates it (the same wgmma compiles at 512 threads), an op with a block size does.
         cake_opt = os.path.join(util.BIN, "cake-opt")
-        if not learn.rules_supported(cake_opt):
-            self.skipTest("cake-opt has no --cake-load-rules")
+        util.require_feature(self, learn.rules_supported(cake_opt), "cake-opt has no --cake-load-rules")
         tools = Toolchain(util.BIN)
         by_name = {t.name: t for t in tactics.builtin(tools)}
 
@@ -308,10 +306,25 @@ class RuleLearningTest(Fixture):
         for i in range(2):
             self.add(self.BAD + f"// {i}", status="failed", failure="wrong_result")
         env = dict(os.environ, PYTHONPATH=util.AGENT)
-        res = subprocess.run([sys.executable, "-m", "cake_agent", "learn", "rules", "--db", self.db.path,
-                              "--bin", os.path.join(self.tmp, "nobin")], capture_output=True, text=True, env=env)
+        argv = [sys.executable, "-m", "cake_agent", "learn", "rules", "--db", self.db.path,
+                "--bin", os.path.join(self.tmp, "nobin")]
+        # No passing candidate of the class: nothing shows the feature is the cause, no rule.
+        res = subprocess.run(argv, capture_output=True, text=True, env=env)
+        self.assertEqual(res.returncode, 0, res.stderr)
+        self.assertNotIn("ACCEPT", res.stdout)
+        self.add(self.BAD.replace("vector<8xf32>", "vector<4xf32>"), status="compiled")
+        res = subprocess.run(argv, capture_output=True, text=True, env=env)
         self.assertEqual(res.returncode, 0, res.stderr)
         self.assertIn("ACCEPT learned.wrong-result.", res.stdout)
+
+    def test_machine_failures_teach_nothing(self):
+        """A missing ptxas fails every f32 kernel alike: its class is never learned from."""
+        for i in range(3):
+            self.add(self.BAD + f"// {i}", status="failed", failure="compile_missing")
+            self.add(self.BAD + f"// llm {i}", status="failed", failure="llm_timeout")
+        self.add(self.BAD.replace("vector<8xf32>", "vector<4xf32>"), status="compiled")
+        self.assertEqual(learn.clusters(self.db), {})
+        self.assertEqual(learn.propose(self.db), [])
 
 
 class CalibrateFromDbTest(Fixture):

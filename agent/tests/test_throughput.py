@@ -23,8 +23,7 @@ class CostOneProcessTest(util.TempDir):
     def test_same_reports_as_one_process_per_shape(self):
         t = task("gemm")
         tools = Toolchain(util.BIN)
-        if not tools.features()["cost_report"]:
-            self.skipTest("cake-opt has no --cake-print-cost")
+        util.require_feature(self, tools.features()["cost_report"], "cake-opt has no --cake-print-cost")
         path = self.write("k.mlir", t.instantiate(t.start_genome()))
         one = cost_mod.cost(tools, path, t.shapes, 30)
         with mock.patch.dict(os.environ, {"CAKE_COST_ARGS": "'--cake-print-cost=sizes={sizes} json=-'"}):

@@ -148,9 +148,7 @@ static llvm::json::Object kernelManifest(KernelOp kernel) {
   Block &entry = kernel.getBody().front();
   for (auto [index, arg] : llvm::enumerate(entry.getArguments())) {
     llvm::json::Object param;
-    std::string name = "arg" + std::to_string(index);
-    if (auto nameAttr = kernel.getArgAttrOfType<StringAttr>(index, "cake.name"))
-      name = nameAttr.getValue().str();
+    std::string name = getParamName(kernel, index);
     param["name"] = name;
     if (auto tma = dyn_cast<TmaType>(arg.getType())) {
       params.push_back(tmaManifest(kernel, index, tma, param, constraints));
@@ -171,42 +169,11 @@ static llvm::json::Object kernelManifest(KernelOp kernel) {
       if (isa<StringAttr>(extent))
         constraints.insert(entryText(extent) + " >= 1");
     }
-    bool reads = false, writes = false;
-    int64_t maxWidth = 1;
-    // TMA copies through a descriptor of this tensor read or write it too.
-    for (BlockArgument other : entry.getArguments()) {
-      auto describes = kernel.getArgAttrOfType<StringAttr>(other.getArgNumber(), "cake.describes");
-      if (!isa<TmaType>(other.getType()) || !describes || describes.getValue() != name)
-        continue;
-      for (Operation *user : other.getUsers()) {
-        reads |= isa<TmaLoadOp>(user);
-        writes |= isa<TmaStoreOp>(user);
-      }
-    }
-    for (Operation *user : arg.getUsers()) {
-      if (auto load = dyn_cast<LoadOp>(user)) {
-        reads = true;
-        maxWidth = std::max(maxWidth, load.getWidth());
-      } else if (auto store = dyn_cast<StoreOp>(user)) {
-        writes = true;
-        maxWidth = std::max(maxWidth, store.getWidth());
-      } else if (auto store = dyn_cast<WgmmaStoreOp>(user)) {
-        writes = true;
-        // Pair stores; masked ones check their alignment at run time.
-        if (!store.getMasked())
-          maxWidth = std::max<int64_t>(maxWidth, 2);
-      } else if (isa<WgmmaStoreRowsOp>(user)) {
-        writes = true;
-      } else if (auto copy = dyn_cast<CpAsyncOp>(user)) {
-        // cp.async needs both addresses aligned to the copy size, masked or not.
-        reads = true;
-        maxWidth = std::max(maxWidth, copy.getWidth());
-      } else if (auto store = dyn_cast<MmaSyncStoreOp>(user)) {
-        writes = true;
-        if (!store.getMasked())
-          maxWidth = std::max<int64_t>(maxWidth, 2);
-      }
-    }
+    // Which ops read and write it (TMA copies through a descriptor of it included), and the
+    // widest access, whose alignment the strides must allow.
+    TensorUse use = getTensorUse(kernel, arg);
+    bool reads = use.reads, writes = use.writes;
+    int64_t maxWidth = use.maxWidth;
     for (unsigned dim = 0; dim < tensor.getRank(); ++dim) {
       bool aligned;
       std::string stride = strideText(tensor, dim, maxWidth, aligned);

@@ -6,6 +6,7 @@
 #include "Cake/Runner/Json.h"
 
 #include <algorithm>
+#include <map>
 
 using namespace cake::runner;
 
@@ -600,4 +601,44 @@ bool cake::runner::resolveLaunch(const KernelDesc &kernel,
     out.tensors.push_back(std::move(t));
   }
   return true;
+}
+
+bool cake::runner::applyDeclaredRoles(KernelDesc &kernel,
+                                      const std::vector<std::string> &outputs,
+                                      const std::vector<std::string> &inouts,
+                                      std::string &error) {
+  if (outputs.empty() && inouts.empty())
+    return true;
+  std::map<std::string, Access> roles;
+  for (const auto &[list, access] : {std::pair(&outputs, Access::Write),
+                                     std::pair(&inouts, Access::ReadWrite)}) {
+    for (const std::string &name : *list) {
+      bool known = false;
+      for (const ParamDesc &p : kernel.params)
+        known |= p.kind == ParamKind::Tensor && p.name == name;
+      if (!known) {
+        error = "declared output '" + name + "' is not a tensor parameter of kernel '" +
+                kernel.entry + "'";
+        return false;
+      }
+      if (!roles.emplace(name, access).second) {
+        error = "tensor '" + name + "' declared twice (--outputs, --inouts)";
+        return false;
+      }
+    }
+  }
+  for (ParamDesc &p : kernel.params) {
+    if (p.kind != ParamKind::Tensor)
+      continue;
+    auto it = roles.find(p.name);
+    p.access = it == roles.end() ? Access::Read : it->second;
+  }
+  return true;
+}
+
+bool cake::runner::hasOutput(const KernelDesc &kernel) {
+  for (const ParamDesc &p : kernel.params)
+    if (p.kind == ParamKind::Tensor && p.isOutput())
+      return true;
+  return false;
 }

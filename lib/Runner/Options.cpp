@@ -35,6 +35,7 @@ const char *cake::runner::runUsage() {
   return "usage: cake-run --cubin K.cubin --manifest K.json [--kernel ENTRY]\n"
          "                --sizes N=1000,D=128 [--scalar alpha=2.5] [--seed 1]\n"
          "                [--input x=x.bin,...] [--output-dir DIR]\n"
+         "                [--outputs y,...] [--inouts z,...]\n"
          "                [--ref REF.cubin [--ref-entry ENTRY_ref]] [--rtol 1e-5]\n"
          "                [--warmup 10] [--iters 50] [--timeout SECONDS]\n"
          "                [--no-time] [--device 0]\n"
@@ -135,7 +136,8 @@ bool cake::runner::parseRunOptions(int argc, const char *const *argv,
     static const char *const kValued[] = {
         "--cubin",  "--manifest", "--kernel", "--ref",     "--ref-entry",
         "--sizes",  "--scalar",   "--seed",   "--rtol",    "--timeout",
-        "--warmup", "--iters",    "--device", "--input",   "--output-dir"};
+        "--warmup", "--iters",    "--device", "--input",   "--output-dir",
+        "--outputs", "--inouts"};
     if (std::find(std::begin(kValued), std::end(kValued), name) ==
         std::end(kValued)) {
       error = "unknown option '" + name + "'";
@@ -197,6 +199,20 @@ bool cake::runner::parseRunOptions(int argc, const char *const *argv,
         return false;
     } else if (name == "--output-dir") {
       out.outputDir = std::string(value);
+    } else if (name == "--outputs" || name == "--inouts") {
+      std::vector<std::string> &list = name == "--outputs" ? out.outputs : out.inouts;
+      while (true) {
+        size_t comma = value.find(',');
+        std::string_view item = value.substr(0, comma);
+        if (item.empty()) {
+          error = name + " expects a comma-separated list of tensor names";
+          return false;
+        }
+        list.emplace_back(item);
+        if (comma == std::string_view::npos)
+          break;
+        value = value.substr(comma + 1);
+      }
     } else if (name == "--seed") {
       uint64_t seed;
       auto res = std::from_chars(value.data(), value.data() + value.size(), seed);

@@ -29,6 +29,8 @@ std::vector<std::function<std::unique_ptr<Pass>()>> getVerifierPasses() {
 }
 
 struct CakeVerifyPass : cake::impl::CakeVerifyPassBase<CakeVerifyPass> {
+  using Base::Base;
+
   void runOnOperation() override {
     // Each pass in its own dynamic pipeline: a pass with findings fails only its own pipeline,
     // so the next pass still runs and one run reports every finding.
@@ -40,6 +42,17 @@ struct CakeVerifyPass : cake::impl::CakeVerifyPassBase<CakeVerifyPass> {
         anyFailed |= failed(runPipeline(pm, getOperation()));
       }
     };
+    // First what the other checks rely on: only modelled ops, and the task's interface.
+    std::vector<std::function<std::unique_ptr<Pass>()>> first = {[&] {
+      CakeVerifyOpsPassOptions options;
+      options.allow.assign(allow.begin(), allow.end());
+      return createCakeVerifyOpsPass(options);
+    }};
+    if (!interface.empty())
+      first.push_back([&] {
+        return createCakeVerifyInterfacePass(CakeVerifyInterfacePassOptions{interface});
+      });
+    runEach(first);
     runEach(getVerifierPasses());
     runEach(getLoadedRulePasses());
     if (anyFailed)

@@ -187,3 +187,25 @@ TEST(Manifest, ClusterMustDivideGrid) {
 }
 
 } // namespace
+
+namespace {
+TEST(Manifest, DeclaredRolesOverrideTheManifest) {
+  Manifest m = load(edited("\"access\": \"write\"", "\"access\": \"read\""));
+  KernelDesc &k = m.kernels[0];
+  EXPECT_FALSE(hasOutput(k)); // the candidate never stores z: nothing to compare
+  std::string error;
+  ASSERT_TRUE(applyDeclaredRoles(k, {}, {}, error));
+  EXPECT_FALSE(hasOutput(k)); // no declaration: unchanged
+  ASSERT_TRUE(applyDeclaredRoles(k, {"z"}, {}, error)) << error;
+  EXPECT_EQ(k.params[2].access, Access::Write);
+  EXPECT_EQ(k.params[0].access, Access::Read);
+  EXPECT_TRUE(hasOutput(k));
+  ASSERT_TRUE(applyDeclaredRoles(k, {}, {"x"}, error)) << error;
+  EXPECT_EQ(k.params[0].access, Access::ReadWrite);
+  EXPECT_EQ(k.params[2].access, Access::Read); // undeclared: an input
+  EXPECT_FALSE(applyDeclaredRoles(k, {"alpha"}, {}, error));
+  EXPECT_EQ(error, "declared output 'alpha' is not a tensor parameter of kernel 'vector_add'");
+  EXPECT_FALSE(applyDeclaredRoles(k, {"z"}, {"z"}, error));
+  EXPECT_EQ(error, "tensor 'z' declared twice (--outputs, --inouts)");
+}
+} // namespace

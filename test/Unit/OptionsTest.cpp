@@ -63,6 +63,11 @@ TEST(Options, Errors) {
                     o, error));
   EXPECT_FALSE(parse({"--cubin", "k", "--manifest", "m", "--ref-entry", "x"}, o, error));
   EXPECT_EQ(error, "--ref-entry needs --ref");
+  EXPECT_FALSE(parse({"--outputs", "y,,z"}, o, error));
+  EXPECT_EQ(error, "--outputs expects a comma-separated list of tensor names");
+  EXPECT_TRUE(parse({"--cubin", "k", "--manifest", "m", "--outputs", "y,z", "--inouts=w"}, o, error));
+  EXPECT_EQ(o.outputs, (std::vector<std::string>{"y", "z"}));
+  EXPECT_EQ(o.inouts, (std::vector<std::string>{"w"}));
   EXPECT_FALSE(parse({"stray"}, o, error));
   EXPECT_EQ(error, "unexpected argument 'stray'");
   EXPECT_TRUE(parse({"--help"}, o, error));

@@ -10,6 +10,9 @@
 // `--cake-load-rules=FILE[,FILE...]` loads verifier rules written in the PDL dialect and
 // registers each as the pass `cake-rule-<name>` (lib/Transforms/Rules.cpp). The files are read
 // before the command line is parsed, since the pass options are made from the registry then.
+// With `cake-verify` on the command line, the shipped rules (share/cake/rules and
+// share/cake/rules/learned beside this binary's bin/) are loaded too, unless
+// `--cake-no-shipped-rules`; a shipped file whose name is also given explicitly is skipped.
 //
 //===----------------------------------------------------------------------===//
 #include "Cake/IR/CakeDialect.h"
@@ -22,7 +25,11 @@
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
+
+#include <set>
 
 namespace {
 enum class DiagnosticsFormat { Text, Json };
@@ -41,6 +48,47 @@ llvm::cl::list<std::string> ruleFiles(
     llvm::cl::desc("Load verifier rules (PDL) from these files; each rule runs as the pass "
                    "cake-rule-<name> and in cake-verify"),
     llvm::cl::value_desc("file"));
+
+llvm::cl::opt<bool> noShippedRules(
+    "cake-no-shipped-rules",
+    llvm::cl::desc("Do not load the shipped verifier rules (share/cake/rules) for cake-verify"));
+
+/// Whether the command line runs cake-verify (the pass or pipeline itself, not one cake-verify-*).
+bool runsVerify(int argc, char **argv) {
+  for (int i = 1; i < argc; ++i) {
+    llvm::StringRef arg = argv[i];
+    if (arg.ltrim('-') == "cake-no-shipped-rules")
+      return false;
+  }
+  for (int i = 1; i < argc; ++i) {
+    llvm::StringRef arg = argv[i];
+    for (size_t at = arg.find("cake-verify"); at != llvm::StringRef::npos;
+         at = arg.find("cake-verify", at + 1)) {
+      llvm::StringRef rest = arg.drop_front(at + strlen("cake-verify"));
+      if (rest.empty() || !(rest.front() == '-' || llvm::isAlnum(rest.front())))
+        return true;
+    }
+  }
+  return false;
+}
+
+/// The shipped rule files: share/cake/rules{,/learned}/*.{mlir,pdl} beside bin/.
+std::vector<std::string> shippedRuleFiles(const char *argv0) {
+  std::string exe = llvm::sys::fs::getMainExecutable(argv0, (void *)&shippedRuleFiles);
+  llvm::SmallString<256> root(llvm::sys::path::parent_path(llvm::sys::path::parent_path(exe)));
+  llvm::sys::path::append(root, "share", "cake", "rules");
+  std::vector<std::string> files;
+  for (std::string dir : {std::string(root), std::string(root) + "/learned"}) {
+    std::error_code ec;
+    for (llvm::sys::fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+      llvm::StringRef ext = llvm::sys::path::extension(it->path());
+      if (ext == ".mlir" || ext == ".pdl")
+        files.push_back(it->path());
+    }
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
 
 /// The values of --cake-load-rules (=FILE or FILE as the next argument), read before the options
 /// are parsed.
@@ -74,7 +122,16 @@ int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
   mlir::cake::registerAllDialects(registry);
   // Rules are checked in a scratch context of this registry, before the JSON extension joins it.
-  for (const std::string &file : scanRuleFiles(argc, argv))
+  std::vector<std::string> files = scanRuleFiles(argc, argv);
+  if (runsVerify(argc, argv)) {
+    std::set<std::string> given;
+    for (const std::string &file : files)
+      given.insert(llvm::sys::path::filename(file).str());
+    for (const std::string &file : shippedRuleFiles(argv[0]))
+      if (!given.count(llvm::sys::path::filename(file).str()))
+        files.push_back(file);
+  }
+  for (const std::string &file : files)
     if (mlir::failed(mlir::cake::loadRuleFile(file, registry)))
       return 1;
   // mlir-opt owns the context; the JSON handler joins it when the cake dialect loads (while

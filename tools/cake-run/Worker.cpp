@@ -12,6 +12,7 @@
 #include "CudaDriver.h"
 
 #include "Cake/Runner/Compare.h"
+#include "Cake/Runner/Cubin.h"
 #include "Cake/Runner/FileUtil.h"
 #include "Cake/Runner/Fill.h"
 #include "Cake/Runner/HangReport.h"
@@ -80,6 +81,7 @@ private:
 
   RunStatus setUp();
   bool loadFunctions();
+  std::string archMismatch(const char *which, const std::string &target) const;
   bool mapHangReport(CUmodule module);
   bool allocate(size_t bytes, CUdeviceptr &ptr, CUresult &result);
   bool initBuffers(BufferSet &set);
@@ -185,8 +187,9 @@ RunStatus DeviceRun::setUp() {
 bool DeviceRun::mapHangReport(CUmodule module) {
   CUdeviceptr global = 0;
   size_t bytes = 0;
-  if (driver.cuModuleGetGlobal(&global, &bytes, module, kHangReportSymbol) != CUDA_SUCCESS ||
-      !ctx.hangReport)
+  if (!ctx.hangReport ||
+      findCubinSymbol(ctx.cubin, kHangReportSymbol) == SymbolPresence::Absent ||
+      driver.cuModuleGetGlobal(&global, &bytes, module, kHangReportSymbol) != CUDA_SUCCESS)
     return true; // Not a debug build (or no page): its waits trap without a report.
   CUdeviceptr mapped = 0;
   return check(driver.cuMemHostRegister(ctx.hangReport, ctx.hangReportBytes,
@@ -198,10 +201,26 @@ bool DeviceRun::mapHangReport(CUmodule module) {
                "cuMemcpyHtoD (hang report address)");
 }
 
+/// The error for a cubin built for another architecture than the device's: both, and the fix.
+std::string DeviceRun::archMismatch(const char *which, const std::string &target) const {
+  const JsonValue *cc = record.find("compute_capability");
+  std::string device = cc && cc->isString() ? cc->getString() : "?";
+  std::string sm = "sm_" + device.substr(0, device.find('.')) +
+                   (device.find('.') == std::string::npos ? "" : device.substr(device.find('.') + 1));
+  return std::string("the ") + which + " cubin has no code for this GPU: it was built for " +
+         (target.empty() ? std::string("another architecture") : target) + ", the device is " + sm +
+         " (compute capability " + device + "); compile for it (cake.kernel target = \"" + sm +
+         (sm == "sm_90" ? "a" : "") + "\", or nvcc -arch=" + sm + " for a reference)";
+}
+
 bool DeviceRun::loadFunctions() {
   CUmodule module = nullptr;
-  if (!check(driver.cuModuleLoadData(&module, ctx.cubin.data()),
-             "cuModuleLoadData (candidate cubin)") ||
+  CUresult loaded = driver.cuModuleLoadData(&module, ctx.cubin.data());
+  if (loaded == CUDA_ERROR_NO_BINARY_FOR_GPU) {
+    error = archMismatch("candidate", kernel.target);
+    return false;
+  }
+  if (!check(loaded, "cuModuleLoadData (candidate cubin)") ||
       !check(driver.cuModuleGetFunction(&function, module, kernel.entry.c_str()),
              ("cuModuleGetFunction('" + kernel.entry + "')").c_str()) ||
       !mapHangReport(module))
@@ -252,13 +271,22 @@ bool DeviceRun::loadFunctions() {
   if (ctx.refCubin.empty())
     return true;
   CUmodule refModule = nullptr;
-  if (!check(driver.cuModuleLoadData(&refModule, ctx.refCubin.data()),
-             "cuModuleLoadData (reference cubin)") ||
+  CUresult refLoaded = driver.cuModuleLoadData(&refModule, ctx.refCubin.data());
+  if (refLoaded == CUDA_ERROR_NO_BINARY_FOR_GPU) {
+    error = archMismatch("reference", "");
+    return false;
+  }
+  if (!check(refLoaded, "cuModuleLoadData (reference cubin)") ||
       !check(driver.cuModuleGetFunction(&refFunction, refModule,
                                         ctx.refEntry.c_str()),
              ("cuModuleGetFunction('" + ctx.refEntry + "')").c_str()))
     return false;
+  // Look in the ELF first: a failing driver lookup is an API error under compute-sanitizer.
   std::string checkName = ctx.refEntry + "_check";
+  if (findCubinSymbol(ctx.refCubin, checkName) == SymbolPresence::Absent) {
+    checkFunction = nullptr;
+    return true;
+  }
   CUresult result =
       driver.cuModuleGetFunction(&checkFunction, refModule, checkName.c_str());
   if (result == CUDA_ERROR_NOT_FOUND) {

@@ -84,6 +84,10 @@ bool prepare(RunContext &ctx, Manifest &manifest, JsonValue &record,
   ctx.kernel = findKernel(manifest, opts.kernel, error);
   if (!ctx.kernel)
     return false;
+  // The task's declared roles take precedence over what the candidate's own accesses say.
+  KernelDesc &declared = manifest.kernels[ctx.kernel - manifest.kernels.data()];
+  if (!applyDeclaredRoles(declared, opts.outputs, opts.inouts, error))
+    return false;
   const KernelDesc &kernel = *ctx.kernel;
   record.set("kernel", JsonValue::string(kernel.entry));
   record.set("block", dims(kernel.block));
@@ -320,5 +324,10 @@ int main(int argc, char **argv) {
   }
   if (!prepare(ctx, manifest, record, error))
     return emit(record, RunStatus::BadArguments, error);
+  // A check that compares nothing proves nothing: a kernel that writes no tensor fails.
+  if (!ctx.options.ref.empty() && !hasOutput(*ctx.kernel))
+    return emit(record, RunStatus::WrongResult,
+                "no output to compare: kernel '" + ctx.kernel->entry +
+                    "' writes no tensor (declare the outputs with --outputs)");
   return superviseWorker(ctx, record);
 }

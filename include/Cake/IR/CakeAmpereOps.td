@@ -12,7 +12,7 @@
 // cp.async
 //===----------------------------------------------------------------------===//
 
-def Cake_CpAsyncOp : Cake_Op<"cp_async", [Cake_InKernel, AttrSizedOperandSegments]> {
+def Cake_CpAsyncOp : Cake_Op<"cp_async", [DeclareOpInterfaceMethods<CakeMemoryAccessOpInterface>, Cake_InKernel, AttrSizedOperandSegments]> {
   let summary = "an asynchronous copy of 4, 8 or 16 bytes from global to shared memory (sm_80+)";
   let description = [{
     Each executing thread copies `bytes` (4, 8 or 16) consecutive bytes of the innermost dimension
@@ -89,7 +89,7 @@ def Cake_CpAsyncWaitOp : Cake_Op<"cp_async.wait", [Cake_InKernel]> {
 /// A warp fragment of 1, 2 or 4 8x8 matrices: 1, 2 or 4 32-bit registers per lane.
 def Cake_MatrixFragmentType : VectorOfRankAndType<[1], [I32, F16, BF16, F32]>;
 
-def Cake_LdmatrixOp : Cake_Op<"ldmatrix", [Cake_InKernel, MemoryEffects<[MemRead]>]> {
+def Cake_LdmatrixOp : Cake_Op<"ldmatrix", [DeclareOpInterfaceMethods<CakeMemoryAccessOpInterface>, Cake_InKernel, MemoryEffects<[MemRead]>]> {
   let summary = "a warp-cooperative load of 1, 2 or 4 8x8 b16 matrices from shared memory (sm_80+)";
   let description = [{
     `ldmatrix.sync.aligned.m8n8.xN.shared.b16`: the warp loads N = 1, 2 or 4 matrices of 8 rows
@@ -134,7 +134,7 @@ def Cake_LdmatrixOp : Cake_Op<"ldmatrix", [Cake_InKernel, MemoryEffects<[MemRead
   }];
 }
 
-def Cake_StmatrixOp : Cake_Op<"stmatrix", [Cake_InKernel, MemoryEffects<[MemWrite]>]> {
+def Cake_StmatrixOp : Cake_Op<"stmatrix", [DeclareOpInterfaceMethods<CakeMemoryAccessOpInterface>, Cake_InKernel, MemoryEffects<[MemWrite]>]> {
   let summary = "a warp-cooperative store of 1, 2 or 4 8x8 b16 matrices to shared memory (sm_90+)";
   let description = [{
     `stmatrix.sync.aligned.m8n8.xN.shared.b16`, the inverse of `cake.ldmatrix` with the same
@@ -205,7 +205,7 @@ def Cake_MmaSyncOp : Cake_Op<"mma_sync", [Cake_InKernel, Pure,
   let hasVerifier = 1;
 }
 
-def Cake_MmaSyncStoreOp : Cake_Op<"mma_sync.store", [Cake_InKernel]> {
+def Cake_MmaSyncStoreOp : Cake_Op<"mma_sync.store", [DeclareOpInterfaceMethods<CakeMemoryAccessOpInterface>, Cake_InKernel]> {
   let summary = "stores a warp's 16x8 mma.sync accumulator tile to a global tensor";
   let description = [{
     Writes the warp's f32 accumulator fragment (`vector<4xf32>` per lane, the layout of

@@ -128,7 +128,7 @@ def Cake_ElectOneOp : Cake_Op<"elect_one", [Cake_InKernel]> {
 // TMA
 //===----------------------------------------------------------------------===//
 
-def Cake_TmaLoadOp : Cake_Op<"tma.load", [Cake_InKernel, AttrSizedOperandSegments]> {
+def Cake_TmaLoadOp : Cake_Op<"tma.load", [DeclareOpInterfaceMethods<CakeMemoryAccessOpInterface>, Cake_InKernel, AttrSizedOperandSegments]> {
   let summary = "a TMA tile copy from global to shared memory completing on an mbarrier";
   let description = [{
     Copies the box at tensor coordinates `coords` (element indices, outermost first) into the shared
@@ -161,7 +161,7 @@ def Cake_TmaLoadOp : Cake_Op<"tma.load", [Cake_InKernel, AttrSizedOperandSegment
   let hasVerifier = 1;
 }
 
-def Cake_TmaStoreOp : Cake_Op<"tma.store", [Cake_InKernel, AttrSizedOperandSegments]> {
+def Cake_TmaStoreOp : Cake_Op<"tma.store", [DeclareOpInterfaceMethods<CakeMemoryAccessOpInterface>, Cake_InKernel, AttrSizedOperandSegments]> {
   let summary = "a TMA tile copy from shared to global memory (bulk async group)";
   let description = [{
     Copies the shared buffer `source` (its trailing dimensions equal to the box; `source_indices`
@@ -386,7 +386,7 @@ def Cake_PipelineSlotOp : Cake_Op<"pipeline.slot", [Cake_InKernel, Pure]> {
 // wgmma
 //===----------------------------------------------------------------------===//
 
-def Cake_WgmmaOp : Cake_Op<"wgmma", [Cake_InKernel, AttrSizedOperandSegments,
+def Cake_WgmmaOp : Cake_Op<"wgmma", [DeclareOpInterfaceMethods<CakeMemoryAccessOpInterface>, Cake_InKernel, AttrSizedOperandSegments,
     TypesMatchWith<"result has the accumulator type", "acc", "result", "$_self">]> {
   let summary = "a warpgroup matrix multiply-accumulate from shared memory (sm_90a)";
   let description = [{
@@ -425,7 +425,7 @@ def Cake_WgmmaOp : Cake_Op<"wgmma", [Cake_InKernel, AttrSizedOperandSegments,
   }];
 }
 
-def Cake_WgmmaRegsOp : Cake_Op<"wgmma.regs", [Cake_InKernel,
+def Cake_WgmmaRegsOp : Cake_Op<"wgmma.regs", [DeclareOpInterfaceMethods<CakeMemoryAccessOpInterface>, Cake_InKernel,
     TypesMatchWith<"result has the accumulator type", "acc", "result", "$_self">]> {
   let summary = "a warpgroup matrix multiply-accumulate with A from registers (sm_90a)";
   let description = [{
@@ -499,7 +499,7 @@ def Cake_WgmmaWaitOp : Cake_Op<"wgmma.wait", [Cake_InKernel]> {
   let hasVerifier = 1;
 }
 
-def Cake_WgmmaStoreOp : Cake_Op<"wgmma.store", [Cake_InKernel]> {
+def Cake_WgmmaStoreOp : Cake_Op<"wgmma.store", [DeclareOpInterfaceMethods<CakeMemoryAccessOpInterface>, Cake_InKernel]> {
   let summary = "stores a warpgroup's wgmma accumulator fragment to a global tensor";
   let description = [{
     Writes the warpgroup's 64xN accumulator (`vector<(N/2)xf32>` per thread, wgmma's fragment layout)
@@ -526,7 +526,7 @@ def Cake_RowPairI32 : VectorOfLengthAndType<[2], [I32]> {
   let builderCall = "::mlir::VectorType::get({2}, $_builder.getI32Type())";
 }
 
-def Cake_WgmmaRowArgReduceOp : Cake_Op<"wgmma.row_arg_reduce", [Cake_InKernel]> {
+def Cake_WgmmaRowArgReduceOp : Cake_Op<"wgmma.row_arg_reduce", [DeclareOpInterfaceMethods<CakeMemoryAccessOpInterface>, Cake_InKernel]> {
   let summary = "per-row argmin/argmax of `bias[col] + scale * acc[row, col]` over a wgmma fragment";
   let description = [{
     A fused epilogue over a warpgroup's 64xN accumulator fragment (`vector<(N/2)xf32>`): for each
@@ -556,7 +556,7 @@ def Cake_WgmmaRowArgReduceOp : Cake_Op<"wgmma.row_arg_reduce", [Cake_InKernel]> 
   let hasVerifier = 1;
 }
 
-def Cake_WgmmaStoreRowsOp : Cake_Op<"wgmma.store_rows", [Cake_InKernel]> {
+def Cake_WgmmaStoreRowsOp : Cake_Op<"wgmma.store_rows", [DeclareOpInterfaceMethods<CakeMemoryAccessOpInterface>, Cake_InKernel]> {
   let summary = "stores one value per fragment row (the results of a row reduction)";
   let description = [{
     Writes the thread's two per-row values (`vector<2x...>`, rows r and r + 8 of the warpgroup's

@@ -11,6 +11,7 @@
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "Cake/IR/MemoryAccess.h"
 
 namespace mlir::cake {
 /// Where a kernel's shared allocations live in its (dynamic) shared-memory segment.

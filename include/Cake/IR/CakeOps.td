@@ -11,6 +11,7 @@ include "mlir/Interfaces/InferTypeOpInterface.td"
 include "mlir/IR/SymbolInterfaces.td"
 include "mlir/IR/OpAsmInterface.td"
 include "mlir/IR/BuiltinAttributes.td"
+include "Cake/IR/CakeInterfaces.td"
 
 /// Verifies that the op is nested in a cake.kernel.
 def Cake_InKernel : NativeOpTrait<"InKernel"> {
@@ -186,7 +187,7 @@ def Cake_AllocSmemOp : Cake_Op<"alloc_smem", [Cake_InKernel, MemoryEffects<[MemA
   let assemblyFormat = "attr-dict `:` qualified(type($buffer))";
 }
 
-def Cake_LoadOp : Cake_Op<"load", [Cake_InKernel, MemoryEffects<[MemRead]>, AttrSizedOperandSegments]> {
+def Cake_LoadOp : Cake_Op<"load", [DeclareOpInterfaceMethods<CakeMemoryAccessOpInterface>, Cake_InKernel, MemoryEffects<[MemRead]>, AttrSizedOperandSegments]> {
   let summary = "a vector load from global or shared memory into registers";
   let description = [{
     Loads `width` consecutive elements of the innermost dimension starting at the given indices; the
@@ -218,7 +219,7 @@ def Cake_LoadOp : Cake_Op<"load", [Cake_InKernel, MemoryEffects<[MemRead]>, Attr
   }];
 }
 
-def Cake_StoreOp : Cake_Op<"store", [Cake_InKernel, MemoryEffects<[MemWrite]>]> {
+def Cake_StoreOp : Cake_Op<"store", [DeclareOpInterfaceMethods<CakeMemoryAccessOpInterface>, Cake_InKernel, MemoryEffects<[MemWrite]>]> {
   let summary = "a vector store from registers to global or shared memory";
   let description = [{
     Stores `width` consecutive elements of the innermost dimension starting at the given indices; the

@@ -95,6 +95,16 @@ bool loadManifestFile(const std::string &path, Manifest &out,
 const KernelDesc *findKernel(const Manifest &manifest, const std::string &entry,
                              std::string &error);
 
+/// Gives `kernel`'s tensors the roles a task declares: those in `outputs` are
+/// written (poisoned, every element must be written), those in `inouts` read
+/// and written, every other tensor read only. Fails on a name that is not a
+/// tensor parameter or is listed twice. Nothing changes when both are empty.
+bool applyDeclaredRoles(KernelDesc &kernel, const std::vector<std::string> &outputs,
+                        const std::vector<std::string> &inouts, std::string &error);
+
+/// Whether `kernel` has a tensor it writes (an output to compare).
+bool hasOutput(const KernelDesc &kernel);
+
 /// A tensor parameter with evaluated shape and strides.
 struct ResolvedTensor {
   size_t paramIndex = 0;

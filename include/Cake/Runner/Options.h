@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <vector>
 
 namespace cake::runner {
 
@@ -42,6 +43,10 @@ struct RunOptions {
   std::map<std::string, std::string> inputFiles;
   /// When set, each output tensor's logical elements are written to DIR/NAME.bin.
   std::string outputDir;
+  /// The declared roles (--outputs, --inouts): when either is given, these
+  /// tensors are the outputs (poisoned / filled, then compared) and every other
+  /// tensor is an input, whatever the manifest's `access` says.
+  std::vector<std::string> outputs, inouts;
   uint64_t seed = 1;
   std::string ref;
   std::string refEntry; ///< Empty: "<entry>_ref".

@@ -522,14 +522,83 @@ def CakeVerifyDeadlockPass : Pass<"cake-verify-deadlock"> {
   }];
 }
 
+def CakeVerifyOpsPass : Pass<"cake-verify-ops"> {
+  let summary = "Check that kernels use only ops CAKE can reason about (no escape hatches)";
+  let description = [{
+    A kernel body may hold ops of the `cake`, `arith`, `math`, `scf`, `vector`, `index` and `ub`
+    dialects only: every other op is outside what the verifier, the cost model and the manifest
+    model, so a kernel could use it to do work nobody checks (or to observe the evaluator). One
+    finding per op, with a rule id per kind of escape:
+
+    - `ops.inline-asm`: `llvm.inline_asm`;
+    - `ops.timer`: a clock or `%globaltimer` read (`nvvm.read.ptx.sreg.clock`, `clock64`,
+      `globaltimer`), which lets a kernel behave differently when it is timed;
+    - `ops.atomic`: atomics and reductions to memory (`llvm.atomicrmw`, `llvm.cmpxchg`,
+      `memref.atomic_rmw`, `memref.generic_atomic_rmw`, `nvvm.red*`, `nvvm.atom*`);
+    - `ops.raw-intrinsic`: any other op of the `llvm`, `nvvm`, `nvgpu`, `gpu` or `rocdl` dialects;
+    - `ops.foreign`: an op of any other dialect (`memref`, `func.call`, ...), and any op at module
+      level besides `cake.kernel`.
+
+    `allow` lists what a kernel may use anyway: rule ids (`ops.atomic`) or op names
+    (`llvm.atomicrmw`). A task that reduces into its outputs with atomics allows `ops.atomic`.
+  }];
+  let options = [
+    ListOption<"allow", "allow", "std::string",
+               "rule ids (ops.atomic) or op names (llvm.atomicrmw) kernels may use">,
+  ];
+}
+
+def CakeVerifyInterfacePass : Pass<"cake-verify-interface"> {
+  let summary = "Check a kernel against its declared interface: parameters, inputs, outputs";
+  let description = [{
+    Reads an interface (a JSON file, `interface=FILE`; the same object as a task's `interface`
+    field, docs/Tasks.md):
+
+    ```json
+    {"kernel": "softmax", "symbols": ["M", "N"],
+     "params": [{"name": "x", "dtype": "f32", "shape": ["M", "N"], "role": "in"},
+                {"name": "y", "dtype": "f32", "shape": ["M", "N"], "role": "out"},
+                {"name": "alpha", "kind": "scalar", "dtype": "f32"} ]}
+    ```
+
+    and checks the kernel of that name. TMA descriptor parameters are not part of an interface
+    (the host encodes them from the manifest); every other parameter is, in order.
+
+    - `interface.kernel-missing`: no `cake.kernel` of that name;
+    - `interface.params`: a parameter missing, extra, or of another name, kind, element type or
+      shape (extents compared as written: symbol names or integers); one finding per kernel
+      with a note per differing parameter;
+    - `interface.symbols`: other problem-size symbols, or another order;
+    - `interface.output-unwritten`: an `out` or `inout` tensor no op writes (directly, through a
+      TMA descriptor of it, or with a fragment store): the kernel cannot compute it;
+    - `interface.input-written`: an `in` tensor some op writes (inputs are read-only: a kernel that
+      writes its input can fake a result in place).
+
+    What the static check cannot see (a store under a condition that never holds) the runner
+    sees: cake-run poisons every declared output and fails a run that leaves elements unwritten.
+    An unreadable or malformed interface file is an error at the module.
+  }];
+  let options = [
+    Option<"interface", "interface", "std::string", "\"\"",
+           "the interface to check against (a JSON file)">,
+  ];
+}
+
 def CakeVerifyPass : Pass<"cake-verify"> {
   let summary = "Run every cake-verify-* pass and the loaded rules; fail after all of them";
   let description = [{
-    Runs `cake-verify-target`, `-smem`, `-roles`, `-mbarrier`, `-pipeline`, `-async`, `-wgmma`,
-    `-tma`, `-races`, `-deadlock` and then
+    Runs `cake-verify-ops`, `-target`, `-smem`, `-roles`, `-mbarrier`, `-pipeline`, `-async`,
+    `-wgmma`, `-tma`, `-races`, `-deadlock`, `-interface` (when `interface` names a file) and then
     every rule loaded with `--cake-load-rules` (`cake-rule-<name>`), each on the whole input,
     and fails at the end when any of them had findings: one run reports every finding.
+    `allow` is passed to `cake-verify-ops`, `interface` to `cake-verify-interface`.
   }];
+  let options = [
+    ListOption<"allow", "allow", "std::string",
+               "what cake-verify-ops lets kernels use (rule ids or op names)">,
+    Option<"interface", "interface", "std::string", "\"\"",
+           "a declared interface to check the kernel against (JSON file)">,
+  ];
 }
 
 #endif // CAKE_TRANSFORMS_PASSES_TD

@@ -1,0 +1,26 @@
+//===- CakeInterfaces.td - cake op interfaces --------------*- tablegen -*-===//
+#ifndef CAKE_IR_CAKEINTERFACES_TD
+#define CAKE_IR_CAKEINTERFACES_TD
+
+include "mlir/IR/OpBase.td"
+
+def CakeMemoryAccessOpInterface : OpInterface<"MemoryAccessOpInterface"> {
+  let cppNamespace = "::mlir::cake";
+  let description = [{
+    What memory an op touches: for each buffer operand (a `!cake.tensor`, a `!cake.smem` or a
+    `!cake.tma` descriptor, which stands for the tensor it describes), whether the op reads or
+    writes it, through which proxy (generic loads and stores, or the async proxy of TMA and wgmma),
+    how many consecutive elements one thread accesses at once (what the alignment of a global
+    tensor's strides must allow), and the indices of the access. One source of truth for the
+    manifest's `access`, the interface check, and every analysis that asks which memory an op
+    uses: a new memory op implements this and the analyses need no new case.
+  }];
+  let methods = [
+    InterfaceMethod<[{
+        Appends one `MemoryAccess` per buffer the op reads or writes.
+      }], "void", "getMemoryAccesses",
+      (ins "::llvm::SmallVectorImpl<::mlir::cake::MemoryAccess> &":$accesses)>,
+  ];
+}
+
+#endif // CAKE_IR_CAKEINTERFACES_TD
