@@ -5,6 +5,7 @@
 #include "Cake/Transforms/Findings.h"
 #include "Cake/Transforms/Passes.h"
 
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/STLExtras.h"
 
 namespace mlir::cake {
@@ -183,6 +184,59 @@ struct CakeVerifyRolesPass : cake::impl::CakeVerifyRolesPassBase<CakeVerifyRoles
         return;
       }
     });
+    ok &= verifyNamedBarrierCounts(kernel, model);
+    return ok;
+  }
+
+  /// A named barrier id is one hardware barrier for the block: every `bar.sync id, N` must name
+  /// as N the threads that reach that id (all its ops together, whole warps). A cross-role handoff (two roles
+  /// of 128 threads, each `threads 256`) is right; two roles each syncing with their own 128 on
+  /// one id count each other's arrivals (early release), and a count above the participants hangs.
+  bool verifyNamedBarrierCounts(KernelOp kernel, ThreadModel &model) {
+    llvm::MapVector<int64_t, SmallVector<NamedBarrierOp>> byId;
+    kernel.walk([&](NamedBarrierOp op) { byId[op.getId()].push_back(op); });
+    bool ok = true;
+    for (auto &[id, ops] : byId) {
+      llvm::BitVector participants(model.getNumThreads());
+      bool exact = true;
+      SmallVector<int64_t> own; // threads executing each op
+      for (NamedBarrierOp op : ops) {
+        Executors ex = model.executors(op);
+        exact &= ex.exact;
+        participants |= ex.threads;
+        own.push_back(ex.count());
+      }
+      if (!exact)
+        continue;
+      // bar.sync counts a warp's arrival as its 32 threads (a partial warp is roles.partial-warp).
+      int64_t reach = 0, threads = model.getNumThreads();
+      for (int64_t lo = 0; lo < threads; lo += 32)
+        reach += participants.find_first_in(lo, std::min<int64_t>(lo + 32, threads)) >= 0 ? 32 : 0;
+      for (auto [op, mine] : llvm::zip(ops, own)) {
+        if (op.getThreads() == reach)
+          continue;
+        ok = false;
+        InFlightDiagnostic diag = emitFinding(op, "roles.named-barrier-count")
+                                  << "expected threads " << reach << " (every thread that reaches "
+                                  << "barrier " << id << "), got " << op.getThreads();
+        for (NamedBarrierOp other : ops)
+          if (other != op)
+            diag.attachNote(other.getLoc())
+                << "barrier " << id << " is also reached here"
+                << (other.getThreads() != op.getThreads()
+                        ? " with threads " + std::to_string(other.getThreads())
+                        : std::string());
+        // Each op counting exactly its own threads is two barriers sharing an id: separate
+        // them. Otherwise the count is wrong for a barrier all of them share.
+        bool separate = ops.size() > 1 && llvm::all_of(llvm::zip(ops, own), [](auto pair) {
+          return std::get<0>(pair).getThreads() == std::get<1>(pair);
+        });
+        attachFix(diag, op, "roles.named-barrier-count",
+                  separate ? "give each of these barriers its own id (1 to 15, unused elsewhere)"
+                           : "set threads " + std::to_string(reach) + " on every cake.named_barrier " +
+                                 std::to_string(id));
+      }
+    }
     return ok;
   }
 };

@@ -357,3 +357,69 @@ cake.kernel @divergent_cluster_barrier()
   cake.cluster_barrier
   cake.return
 }
+
+// -----
+
+// Named barrier counts: every bar.sync of an id names the threads that reach the id.
+// Valid: a cross-role handoff (both roles' 256 threads on barrier 1), and one id per role, the
+// same id twice in one role being the same barrier.
+cake.kernel @handoff() attributes {target = "sm_90a", block = array<i64: 384>, symbols = [],
+                                   grid = affine_map<() -> (1)>} {
+  cake.warp_roles {
+    cake.role "producer" warps [0, 4) {
+      cake.named_barrier 1, threads 256
+      cake.named_barrier 2, threads 128
+      cake.named_barrier 2, threads 128
+    }
+    cake.role "consumer" warps [4, 8) {
+      cake.named_barrier 1, threads 256
+      cake.named_barrier 3, threads 128
+    }
+  }
+  cake.return
+}
+
+// -----
+
+// Two roles each syncing their own 128 threads on one id: each counts the other's arrivals.
+cake.kernel @shared_id() attributes {target = "sm_90a", block = array<i64: 256>, symbols = [],
+                                     grid = affine_map<() -> (1)>} {
+  cake.warp_roles {
+    cake.role "a" warps [0, 4) {
+      // expected-error @+3 {{[roles.named-barrier-count] expected threads 256 (every thread that reaches barrier 1), got 128}}
+      // expected-note @+2 {{fix: give each of these barriers its own id (1 to 15, unused elsewhere)}}
+      // expected-note @+7 {{barrier 1 is also reached here}}
+      cake.named_barrier 1, threads 128
+    }
+    cake.role "b" warps [4, 8) {
+      // expected-error @+3 {{[roles.named-barrier-count] expected threads 256 (every thread that reaches barrier 1), got 128}}
+      // expected-note @+2 {{fix: give each of these barriers its own id}}
+      // expected-note @-5 {{barrier 1 is also reached here}}
+      cake.named_barrier 1, threads 128
+    }
+  }
+  cake.return
+}
+
+// -----
+
+// A handoff whose count covers one role while two participate (releases early), and one whose
+// count exceeds the block's participants (hangs).
+cake.kernel @short_count() attributes {target = "sm_90a", block = array<i64: 384>, symbols = [],
+                                       grid = affine_map<() -> (1)>} {
+  cake.warp_roles {
+    cake.role "producer" warps [0, 4) {
+      // expected-error @+3 {{[roles.named-barrier-count] expected threads 256 (every thread that reaches barrier 4), got 384}}
+      // expected-note @+2 {{fix: set threads 256 on every cake.named_barrier 4}}
+      // expected-note @+7 {{barrier 4 is also reached here with threads 128}}
+      cake.named_barrier 4, threads 384
+    }
+    cake.role "consumer" warps [4, 8) {
+      // expected-error @+3 {{[roles.named-barrier-count] expected threads 256 (every thread that reaches barrier 4), got 128}}
+      // expected-note @+2 {{fix: set threads 256 on every cake.named_barrier 4}}
+      // expected-note @-5 {{barrier 4 is also reached here with threads 384}}
+      cake.named_barrier 4, threads 128
+    }
+  }
+  cake.return
+}

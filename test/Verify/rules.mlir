@@ -1,7 +1,6 @@
 // RUN: cake-opt %s -split-input-file -verify-diagnostics -o /dev/null \
 // RUN:   --cake-load-rules=%cake_src/rules/wgmma-wait-before-store.mlir,%cake_src/rules/tma-store-needs-fence.mlir \
-// RUN:   --cake-load-rules %cake_src/rules/named-barrier-id-collision.mlir \
-// RUN:   --cake-rule-wgmma-wait-before-store --cake-rule-tma-store-needs-fence --cake-rule-named-barrier-id-collision
+// RUN:   --cake-rule-wgmma-wait-before-store --cake-rule-tma-store-needs-fence
 
 // The rules shipped in rules/ (PDL, loaded at run time), each with an invalid case and a valid
 // counter-example. The JSON form is the built-in passes' form.
@@ -80,41 +79,5 @@ cake.kernel @fenced(%c: !cake.tensor<[M, N], bf16> {cake.name = "c"},
   cake.tma.store %buf[], %tc[%c0, %c0] : !cake.smem<64x64xbf16, swizzle = 128>, !cake.tma<[M, N], bf16, box [64, 64], swizzle = 128>
   cake.tma.store_commit
   cake.tma.store_wait 0
-  cake.return
-}
-
-// -----
-
-cake.kernel @shared_id() attributes {target = "sm_90a", block = array<i64: 256>, symbols = [],
-                                     grid = affine_map<() -> (1)>} {
-  cake.warp_roles {
-    cake.role "a" warps [0, 4) {
-      // expected-error @+2 {{'cake.named_barrier' op [rule.named-barrier-id-collision] expected a barrier id of its own}}
-      // expected-note @+1 {{fix: give each role (and each thread count) its own barrier id (1 to 15)}}
-      cake.named_barrier 1, threads 128
-    }
-    cake.role "b" warps [4, 8) {
-      // expected-error @+2 {{'cake.named_barrier' op [rule.named-barrier-id-collision] expected a barrier id of its own}}
-      // expected-note @+1 {{fix: give each role}}
-      cake.named_barrier 1, threads 128
-    }
-  }
-  cake.return
-}
-
-// -----
-
-// Valid: one id per role; the same id twice in one role is the same barrier.
-cake.kernel @own_ids() attributes {target = "sm_90a", block = array<i64: 256>, symbols = [],
-                                   grid = affine_map<() -> (1)>} {
-  cake.warp_roles {
-    cake.role "a" warps [0, 4) {
-      cake.named_barrier 1, threads 128
-      cake.named_barrier 1, threads 128
-    }
-    cake.role "b" warps [4, 8) {
-      cake.named_barrier 2, threads 128
-    }
-  }
   cake.return
 }

@@ -39,6 +39,10 @@ def CakeVerifyRolesPass : Pass<"cake-verify-roles"> {
       inside a `cake.role`, where the other roles' warps never reach them;
     - `roles.divergent-barrier`: the same ops under control flow that depends on the thread
       (`scf.if` on a thread-dependent condition, `scf.for` with thread-dependent bounds);
+    - `roles.named-barrier-count`: a `cake.named_barrier` whose `threads` differs from the number
+      of threads that reach its id (all ops with that id together: a cross-role handoff counts
+      both roles); more hangs, fewer releases early and lets two unrelated barriers that share
+      an id count each other's arrivals;
     - `roles.partial-warpgroup` / `roles.partial-warp`: wgmma ops executed by part of a warpgroup,
       `cake.warp_reduce`, `cake.warp_arg_reduce`, `cake.elect_one` or `cake.named_barrier`
       (bar.sync is `.aligned`: the hardware counts a warp's arrival as its 32 threads, and a
