@@ -6,6 +6,8 @@
 #include "Cake/Transforms/Passes.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/bit.h"
 #include "llvm/ADT/STLExtras.h"
@@ -24,6 +26,36 @@ struct Use {
   Operation *op;
   Value index;
 };
+
+/// The values an index can take, [lo, hi], from its arithmetic: constants, `x mod C`, and sums,
+/// differences and constant multiples of those; nullopt when unbounded or not derived.
+std::optional<std::pair<int64_t, int64_t>> indexRange(Value v, int depth = 0) {
+  if (depth > 8)
+    return std::nullopt;
+  if (auto c = getConstantIntValue(v))
+    return std::pair{*c, *c};
+  Operation *def = v.getDefiningOp();
+  if (!def)
+    return std::nullopt;
+  auto constantOf = [](Value operand) { return getConstantIntValue(operand); };
+  if (isa<arith::RemUIOp, arith::RemSIOp>(def))
+    if (auto m = constantOf(def->getOperand(1)); m && *m > 0)
+      return std::pair<int64_t, int64_t>{isa<arith::RemSIOp>(def) ? 1 - *m : 0, *m - 1};
+  if (isa<arith::AddIOp, arith::SubIOp, arith::MulIOp>(def)) {
+    auto a = indexRange(def->getOperand(0), depth + 1);
+    auto b = indexRange(def->getOperand(1), depth + 1);
+    if (!a || !b)
+      return std::nullopt;
+    if (isa<arith::AddIOp>(def))
+      return std::pair{a->first + b->first, a->second + b->second};
+    if (isa<arith::SubIOp>(def))
+      return std::pair{a->first - b->second, a->second - b->first};
+    int64_t p[] = {a->first * b->first, a->first * b->second, a->second * b->first,
+                   a->second * b->second};
+    return std::pair{*std::min_element(p, p + 4), *std::max_element(p, p + 4)};
+  }
+  return std::nullopt;
+}
 
 std::string indexText(ThreadModel &model, Value index) {
   if (std::optional<int64_t> c = model.getConstant(index))
@@ -125,9 +157,24 @@ struct CakeVerifyMbarrierPass : cake::impl::CakeVerifyMbarrierPassBase<CakeVerif
     // Initialization: every index used is initialized, by one thread, then fenced and published.
     bool anyInitCoversAll = llvm::any_of(
         bars.inits, [&](MbarrierInitOp init) { return unknownIndex(init.getIndex()); });
+    llvm::BitVector initializedIndices(count);
+    for (MbarrierInitOp init : bars.inits)
+      if (std::optional<int64_t> c = model.getConstant(init.getIndex()); c && *c >= 0 && *c < count)
+        initializedIndices.set(*c);
+    // A computed index is initialized when every value it can take is (its range, else the
+    // whole array): constant inits of a ring's barriers cover `kt mod stages`.
+    auto coveredByConstantInits = [&](Value index) {
+      if (model.getConstant(index))
+        return false; // compared by value below
+      auto [lo, hi] = indexRange(index).value_or(std::pair<int64_t, int64_t>{0, count - 1});
+      lo = std::max<int64_t>(lo, 0);
+      hi = std::min<int64_t>(hi, count - 1);
+      return lo <= hi && initializedIndices.find_first_unset_in(lo, hi + 1) == -1;
+    };
     SmallVector<std::string> reported;
     for (const Use &use : uses) {
-      bool initialized = anyInitCoversAll || llvm::any_of(bars.inits, [&](MbarrierInitOp init) {
+      bool initialized = anyInitCoversAll || coveredByConstantInits(use.index) ||
+                         llvm::any_of(bars.inits, [&](MbarrierInitOp init) {
                            return same(init.getIndex(), use.index);
                          });
       if (initialized)

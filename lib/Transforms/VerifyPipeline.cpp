@@ -121,6 +121,85 @@ struct CakeVerifyPipelinePass : cake::impl::CakeVerifyPipelinePassBase<CakeVerif
     llvm::sort(p.reads, [&](const Read &a, const Read &b) { return before(a.op, b.op); });
   }
 
+  /// An acquire of `iteration` of `pipe` is `op` or lies inside it.
+  bool acquires(Operation *op, Value pipe, Value iteration) {
+    bool found = false;
+    op->walk([&](PipelineProducerAcquireOp acquire) {
+      found |= acquire.getPipeline() == pipe && same(acquire.getIteration(), iteration);
+    });
+    return found;
+  }
+
+  /// Whether `cond` holds exactly when `value >= C` for some C <= `stages`.
+  bool holdsFromBelowStages(Value cond, Value value, int64_t stages) {
+    auto cmp = cond.getDefiningOp<arith::CmpIOp>();
+    if (!cmp)
+      return false;
+    using P = arith::CmpIPredicate;
+    P pred = cmp.getPredicate();
+    Value lhs = cmp.getLhs(), rhs = cmp.getRhs();
+    if (!same(lhs, value)) { // C <= value, written the other way round
+      std::swap(lhs, rhs);
+      pred = swapPredicate(pred);
+    }
+    std::optional<int64_t> c = model->getConstant(rhs);
+    if (!same(lhs, value) || !c)
+      return false;
+    if (pred == P::uge || pred == P::sge)
+      return *c <= stages;
+    if (pred == P::ugt || pred == P::sgt)
+      return *c + 1 <= stages;
+    return false;
+  }
+
+  static arith::CmpIPredicate swapPredicate(arith::CmpIPredicate pred) {
+    using P = arith::CmpIPredicate;
+    switch (pred) {
+    case P::ult: return P::ugt;
+    case P::ule: return P::uge;
+    case P::ugt: return P::ult;
+    case P::uge: return P::ule;
+    case P::slt: return P::sgt;
+    case P::sle: return P::sge;
+    case P::sgt: return P::slt;
+    case P::sge: return P::sle;
+    default: return pred;
+    }
+  }
+
+  /// Whether iteration `it` is acquired before `load` writes its stage:
+  /// - an acquire of `it` earlier on the path;
+  /// - one that only iterations below `stages` skip (under `scf.if it >= C`, C <= stages): the
+  ///   ring starts empty and the lowering's round-0 acquire is a parity wait that passes at once;
+  /// - in a loop over `it`, an acquire of the next iteration (`it + step`) anywhere in the body
+  ///   (the rotated loop), with the first iteration acquired before the loop or below `stages`.
+  bool acquiredBefore(TmaLoadOp load, Value it, int64_t stages, Value pipe) {
+    if (findPreceding(load, [&](Operation *op) {
+          if (auto ifOp = dyn_cast<scf::IfOp>(op);
+              ifOp && holdsFromBelowStages(ifOp.getCondition(), it, stages))
+            return llvm::any_of(ifOp.getThenRegion().front(),
+                                [&](Operation &inner) { return acquires(&inner, pipe, it); });
+          return isa<PipelineProducerAcquireOp>(op) && acquires(op, pipe, it);
+        }))
+      return true;
+    auto iv = dyn_cast<BlockArgument>(it);
+    auto loop = iv ? dyn_cast<scf::ForOp>(iv.getOwner()->getParentOp()) : scf::ForOp();
+    if (!loop || loop.getInductionVar() != iv || !loop->isAncestor(load))
+      return false;
+    bool acquiresNext = false;
+    loop.getBody()->walk([&](PipelineProducerAcquireOp acquire) {
+      auto add = acquire.getIteration().getDefiningOp<arith::AddIOp>();
+      acquiresNext |= acquire.getPipeline() == pipe && add &&
+                      ((add.getLhs() == iv && same(add.getRhs(), loop.getStep())) ||
+                       (add.getRhs() == iv && same(add.getLhs(), loop.getStep())));
+    });
+    if (!acquiresNext)
+      return false;
+    std::optional<int64_t> first = model->getConstant(loop.getLowerBound());
+    return (first && *first < stages) ||
+           findPreceding(loop, [&](Operation *op) { return acquires(op, pipe, loop.getLowerBound()); });
+  }
+
   void finding(Operation *op, StringRef rule, const Twine &message,
                ArrayRef<std::pair<Operation *, std::string>> notes, const Twine &hint) {
     ok = false;
@@ -179,11 +258,7 @@ struct CakeVerifyPipelinePass : cake::impl::CakeVerifyPipelinePassBase<CakeVerif
                 {{create, createNote}},
                 "before the copies: cake.pipeline.producer_commit %pipe[%it], tx_bytes <bytes of "
                 "this iteration's copies>");
-      if (!findPreceding(load, [&](Operation *op) {
-            auto acquire = dyn_cast<PipelineProducerAcquireOp>(op);
-            return acquire && acquire.getPipeline() == create.getPipeline() &&
-                   same(acquire.getIteration(), it);
-          }))
+      if (!acquiredBefore(load, it, stages, create.getPipeline()))
         finding(load, "pipeline.acquire-missing",
                 "expected a cake.pipeline.producer_acquire of this iteration before writing its "
                 "stage: the consumers may still be reading it",

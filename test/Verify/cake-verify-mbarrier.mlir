@@ -781,3 +781,62 @@ cake.kernel @multicast_tx_bytes(%x: !cake.tensor<[M, 32], f32> {cake.name = "x"}
   cake.cluster_barrier
   cake.return
 }
+
+// -----
+
+// Valid: a ring's barriers initialized with constant indices and used with a computed one
+// (`kt mod 2`, whose every value is initialized).
+cake.kernel @ring_constant_inits() attributes {target = "sm_90a", block = array<i64: 128>,
+                                               symbols = ["K"], grid = affine_map<()[k] -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %bars = cake.mbarrier.alloc : !cake.mbarriers<2>
+  %tid = cake.thread_id x
+  %t0 = arith.cmpi eq, %tid, %c0 : index
+  scf.if %t0 {
+    cake.mbarrier.init %bars[%c0], count 128 : !cake.mbarriers<2>
+    cake.mbarrier.init %bars[%c1], count 128 : !cake.mbarriers<2>
+    cake.fence.mbarrier_init
+  }
+  cake.barrier
+  %k = cake.problem_size "K"
+  scf.for %kt = %c0 to %k step %c1 {
+    %slot = arith.remui %kt, %c2 : index
+    %round = arith.divui %kt, %c2 : index
+    %phase = arith.remui %round, %c2 : index
+    cake.mbarrier.arrive %bars[%slot] : !cake.mbarriers<2>
+    cake.mbarrier.wait %bars[%slot], %phase : !cake.mbarriers<2>
+  }
+  cake.return
+}
+
+// -----
+
+// The same ring with only barrier 0 initialized: `kt mod 2` also reaches barrier 1.
+cake.kernel @ring_partly_initialized() attributes {target = "sm_90a", block = array<i64: 128>,
+                                                   symbols = ["K"], grid = affine_map<()[k] -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  // expected-note @+1 {{the mbarriers are allocated here}}
+  %bars = cake.mbarrier.alloc : !cake.mbarriers<2>
+  %tid = cake.thread_id x
+  %t0 = arith.cmpi eq, %tid, %c0 : index
+  scf.if %t0 {
+    cake.mbarrier.init %bars[%c0], count 128 : !cake.mbarriers<2>
+    cake.fence.mbarrier_init
+  }
+  cake.barrier
+  %k = cake.problem_size "K"
+  scf.for %kt = %c0 to %k step %c1 {
+    %slot = arith.remui %kt, %c2 : index
+    %round = arith.divui %kt, %c2 : index
+    %phase = arith.remui %round, %c2 : index
+    // expected-error @+2 {{[mbarrier.uninitialized] expected mbarrier ? to be initialized by cake.mbarrier.init before use}}
+    // expected-note @+1 {{fix: in one thread}}
+    cake.mbarrier.arrive %bars[%slot] : !cake.mbarriers<2>
+    cake.mbarrier.wait %bars[%slot], %phase : !cake.mbarriers<2>
+  }
+  cake.return
+}

@@ -578,3 +578,148 @@ cake.kernel @release_uniform_cond(%a: !cake.tensor<[M, K], bf16> {cake.name = "a
   }
   cake.return
 }
+
+// -----
+
+// Valid: a producer that skips the acquire of the first `stages` iterations (the lowering's
+// round-0 acquire is a parity wait that passes at once).
+cake.kernel @skip_round0(%a: !cake.tensor<[M, K], bf16> {cake.name = "a"},
+               %ta: !cake.tma<[M, K], bf16, box [64, 64], swizzle = 128> {cake.name = "ta", cake.describes = "a"})
+    attributes {target = "sm_90a", block = array<i64: 256>, symbols = ["M", "K"],
+                grid = affine_map<()[m, k] -> (m ceildiv 64)>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = cake.problem_size "K"
+  %buf = cake.alloc_smem : !cake.smem<2x64x64xbf16, swizzle = 128>
+  %pipe = cake.pipeline.create consumers 128 : !cake.pipeline<2>
+  cake.warp_roles {
+    cake.role "producer" warps [0, 4) {
+      %warp = cake.warp_id
+      %w0 = arith.cmpi eq, %warp, %c0 : index
+      scf.if %w0 {
+        %leader = cake.elect_one
+        scf.if %leader {
+          scf.for %i = %c0 to %n step %c1 {
+            // The ring starts empty: iterations 0 and 1 need no acquire.
+            %c2 = arith.constant 2 : index
+            %later = arith.cmpi uge, %i, %c2 : index
+            scf.if %later {
+              cake.pipeline.producer_acquire %pipe[%i] : !cake.pipeline<2>
+            }
+            cake.pipeline.producer_commit %pipe[%i], tx_bytes 8192 : !cake.pipeline<2>
+            %s = cake.pipeline.slot %pipe[%i] : !cake.pipeline<2>
+            cake.tma.load %ta[%c0, %i], %buf[%s], %pipe[%i]
+                : !cake.tma<[M, K], bf16, box [64, 64], swizzle = 128>, !cake.smem<2x64x64xbf16, swizzle = 128>, !cake.pipeline<2>
+          }
+        }
+      }
+    }
+    cake.role "consumer" warps [4, 8) {
+      %lane = cake.lane_id
+      scf.for %i = %c0 to %n step %c1 {
+        cake.pipeline.consumer_wait %pipe[%i] : !cake.pipeline<2>
+        %s = cake.pipeline.slot %pipe[%i] : !cake.pipeline<2>
+        %v = cake.load %buf[%s, %c0, %lane] : !cake.smem<2x64x64xbf16, swizzle = 128> -> bf16
+        cake.pipeline.consumer_release %pipe[%i] : !cake.pipeline<2>
+      }
+    }
+  }
+  cake.return
+}
+
+// -----
+
+// Valid: the rotated loop, acquiring iteration 0 before it and iteration i + 1 at the end of i.
+cake.kernel @rotated(%a: !cake.tensor<[M, K], bf16> {cake.name = "a"},
+               %ta: !cake.tma<[M, K], bf16, box [64, 64], swizzle = 128> {cake.name = "ta", cake.describes = "a"})
+    attributes {target = "sm_90a", block = array<i64: 256>, symbols = ["M", "K"],
+                grid = affine_map<()[m, k] -> (m ceildiv 64)>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = cake.problem_size "K"
+  %buf = cake.alloc_smem : !cake.smem<2x64x64xbf16, swizzle = 128>
+  %pipe = cake.pipeline.create consumers 128 : !cake.pipeline<2>
+  cake.warp_roles {
+    cake.role "producer" warps [0, 4) {
+      %warp = cake.warp_id
+      %w0 = arith.cmpi eq, %warp, %c0 : index
+      scf.if %w0 {
+        %leader = cake.elect_one
+        scf.if %leader {
+          cake.pipeline.producer_acquire %pipe[%c0] : !cake.pipeline<2>
+          scf.for %i = %c0 to %n step %c1 {
+            cake.pipeline.producer_commit %pipe[%i], tx_bytes 8192 : !cake.pipeline<2>
+            %s = cake.pipeline.slot %pipe[%i] : !cake.pipeline<2>
+            cake.tma.load %ta[%c0, %i], %buf[%s], %pipe[%i]
+                : !cake.tma<[M, K], bf16, box [64, 64], swizzle = 128>, !cake.smem<2x64x64xbf16, swizzle = 128>, !cake.pipeline<2>
+            // Rotated: acquire the next iteration's stage at the end of this one.
+            %next = arith.addi %i, %c1 : index
+            %more = arith.cmpi ult, %next, %n : index
+            scf.if %more {
+              cake.pipeline.producer_acquire %pipe[%next] : !cake.pipeline<2>
+            }
+          }
+        }
+      }
+    }
+    cake.role "consumer" warps [4, 8) {
+      %lane = cake.lane_id
+      scf.for %i = %c0 to %n step %c1 {
+        cake.pipeline.consumer_wait %pipe[%i] : !cake.pipeline<2>
+        %s = cake.pipeline.slot %pipe[%i] : !cake.pipeline<2>
+        %v = cake.load %buf[%s, %c0, %lane] : !cake.smem<2x64x64xbf16, swizzle = 128> -> bf16
+        cake.pipeline.consumer_release %pipe[%i] : !cake.pipeline<2>
+      }
+    }
+  }
+  cake.return
+}
+
+// -----
+
+cake.kernel @skip_too_many(%a: !cake.tensor<[M, K], bf16> {cake.name = "a"},
+               %ta: !cake.tma<[M, K], bf16, box [64, 64], swizzle = 128> {cake.name = "ta", cake.describes = "a"})
+    attributes {target = "sm_90a", block = array<i64: 256>, symbols = ["M", "K"],
+                grid = affine_map<()[m, k] -> (m ceildiv 64)>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = cake.problem_size "K"
+  %buf = cake.alloc_smem : !cake.smem<2x64x64xbf16, swizzle = 128>
+  // expected-note @+1 {{the pipeline (2 stages, 128 consumer arrivals) is created here}}
+  %pipe = cake.pipeline.create consumers 128 : !cake.pipeline<2>
+  cake.warp_roles {
+    cake.role "producer" warps [0, 4) {
+      %warp = cake.warp_id
+      %w0 = arith.cmpi eq, %warp, %c0 : index
+      scf.if %w0 {
+        %leader = cake.elect_one
+        scf.if %leader {
+          scf.for %i = %c0 to %n step %c1 {
+            // Skips iteration 2 too: its stage is iteration 0's, which the consumers may still read.
+            %c3 = arith.constant 3 : index
+            %later = arith.cmpi uge, %i, %c3 : index
+            scf.if %later {
+              cake.pipeline.producer_acquire %pipe[%i] : !cake.pipeline<2>
+            }
+            cake.pipeline.producer_commit %pipe[%i], tx_bytes 8192 : !cake.pipeline<2>
+            %s = cake.pipeline.slot %pipe[%i] : !cake.pipeline<2>
+            // expected-error @+2 {{[pipeline.acquire-missing] expected a cake.pipeline.producer_acquire of this iteration before writing its stage}}
+            // expected-note @+1 {{fix: add cake.pipeline.producer_acquire %pipe[%it] before the commit and the copies}}
+            cake.tma.load %ta[%c0, %i], %buf[%s], %pipe[%i]
+                : !cake.tma<[M, K], bf16, box [64, 64], swizzle = 128>, !cake.smem<2x64x64xbf16, swizzle = 128>, !cake.pipeline<2>
+          }
+        }
+      }
+    }
+    cake.role "consumer" warps [4, 8) {
+      %lane = cake.lane_id
+      scf.for %i = %c0 to %n step %c1 {
+        cake.pipeline.consumer_wait %pipe[%i] : !cake.pipeline<2>
+        %s = cake.pipeline.slot %pipe[%i] : !cake.pipeline<2>
+        %v = cake.load %buf[%s, %c0, %lane] : !cake.smem<2x64x64xbf16, swizzle = 128> -> bf16
+        cake.pipeline.consumer_release %pipe[%i] : !cake.pipeline<2>
+      }
+    }
+  }
+  cake.return
+}

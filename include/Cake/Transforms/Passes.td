@@ -74,7 +74,8 @@ def CakeVerifyMbarrierPass : Pass<"cake-verify-mbarrier"> {
 
     - `mbarrier.index-range`: a constant index outside the array;
     - `mbarrier.uninitialized`: arrive, expect-tx, wait or a TMA copy on an index no
-      `cake.mbarrier.init` initializes, or a use before the init;
+      `cake.mbarrier.init` initializes, or a use before the init (a computed index is checked over
+      the values its arithmetic allows, e.g. `kt mod 2`, else over the whole array);
     - `mbarrier.init-threads`: an init executed by more than one thread;
     - `mbarrier.init-fence`: no `cake.fence.mbarrier_init` between the inits and the first use;
     - `mbarrier.init-barrier`: no block-wide barrier (`cake.barrier`, `cake.cluster_barrier`, or
@@ -103,7 +104,9 @@ def CakeVerifyPipelinePass : Pass<"cake-verify-pipeline"> {
       the same pipeline and iteration in the same region;
     - `pipeline.commit-missing`: TMA copies on a pipeline iteration with no `producer_commit`;
     - `pipeline.acquire-missing`: a TMA copy into a stage without a `producer_acquire` of that
-      iteration before it;
+      iteration before it (one under `scf.if it >= C` with C <= stages counts: the ring starts
+      empty; so does the rotated loop's acquire of `it + step` at the end of iteration `it`, with
+      the first iteration acquired before the loop);
     - `pipeline.read-before-wait`: a read of a stage buffer (wgmma operand, `cake.wgmma.regs` B,
       load, ldmatrix, reduction bias) without a `consumer_wait` of its iteration before it;
     - `pipeline.release-before-use`: a `consumer_release` followed by a read of the released stage;
