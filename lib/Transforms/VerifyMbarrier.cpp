@@ -1,4 +1,5 @@
 //===- VerifyMbarrier.cpp - the mbarrier protocol -------------------------===//
+#include "IndexRange.h"
 #include "ThreadModel.h"
 
 #include "Cake/IR/CakeOps.h"
@@ -7,7 +8,6 @@
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/bit.h"
 #include "llvm/ADT/STLExtras.h"
@@ -26,36 +26,6 @@ struct Use {
   Operation *op;
   Value index;
 };
-
-/// The values an index can take, [lo, hi], from its arithmetic: constants, `x mod C`, and sums,
-/// differences and constant multiples of those; nullopt when unbounded or not derived.
-std::optional<std::pair<int64_t, int64_t>> indexRange(Value v, int depth = 0) {
-  if (depth > 8)
-    return std::nullopt;
-  if (auto c = getConstantIntValue(v))
-    return std::pair{*c, *c};
-  Operation *def = v.getDefiningOp();
-  if (!def)
-    return std::nullopt;
-  auto constantOf = [](Value operand) { return getConstantIntValue(operand); };
-  if (isa<arith::RemUIOp, arith::RemSIOp>(def))
-    if (auto m = constantOf(def->getOperand(1)); m && *m > 0)
-      return std::pair<int64_t, int64_t>{isa<arith::RemSIOp>(def) ? 1 - *m : 0, *m - 1};
-  if (isa<arith::AddIOp, arith::SubIOp, arith::MulIOp>(def)) {
-    auto a = indexRange(def->getOperand(0), depth + 1);
-    auto b = indexRange(def->getOperand(1), depth + 1);
-    if (!a || !b)
-      return std::nullopt;
-    if (isa<arith::AddIOp>(def))
-      return std::pair{a->first + b->first, a->second + b->second};
-    if (isa<arith::SubIOp>(def))
-      return std::pair{a->first - b->second, a->second - b->first};
-    int64_t p[] = {a->first * b->first, a->first * b->second, a->second * b->first,
-                   a->second * b->second};
-    return std::pair{*std::min_element(p, p + 4), *std::max_element(p, p + 4)};
-  }
-  return std::nullopt;
-}
 
 std::string indexText(ThreadModel &model, Value index) {
   if (std::optional<int64_t> c = model.getConstant(index))
@@ -163,10 +133,16 @@ struct CakeVerifyMbarrierPass : cake::impl::CakeVerifyMbarrierPassBase<CakeVerif
         initializedIndices.set(*c);
     // A computed index is initialized when every value it can take is (its range, else the
     // whole array): constant inits of a ring's barriers cover `kt mod stages`.
+    IndexRanges ranges(model);
     auto coveredByConstantInits = [&](Value index) {
       if (model.getConstant(index))
         return false; // compared by value below
-      auto [lo, hi] = indexRange(index).value_or(std::pair<int64_t, int64_t>{0, count - 1});
+      int64_t lo = count, hi = -1;
+      for (int64_t t = 0; t < model.getNumThreads(); ++t) {
+        std::optional<Interval> r = ranges.range(index, t);
+        lo = std::min(lo, r ? r->lo : 0);
+        hi = std::max(hi, r ? r->hi : count - 1);
+      }
       lo = std::max<int64_t>(lo, 0);
       hi = std::min<int64_t>(hi, count - 1);
       return lo <= hi && initializedIndices.find_first_unset_in(lo, hi + 1) == -1;

@@ -1,4 +1,6 @@
 //===- VerifySmem.cpp - shared memory against the target's limit ----------===//
+#include "IndexRange.h"
+
 #include "Cake/IR/CakeOps.h"
 #include "Cake/Transforms/Findings.h"
 #include "Cake/Transforms/Passes.h"
@@ -27,9 +29,65 @@ constexpr unsigned kMaxNotes = 3;
 struct CakeVerifySmemPass : cake::impl::CakeVerifySmemPassBase<CakeVerifySmemPass> {
   void runOnOperation() override {
     bool failed = false;
-    getOperation()->walk([&](KernelOp kernel) { failed |= !verifyKernel(kernel); });
+    getOperation()->walk([&](KernelOp kernel) {
+      failed |= !verifyKernel(kernel);
+      failed |= !verifyBounds(kernel);
+    });
     if (failed)
       signalPassFailure();
+  }
+
+  /// Every shared-memory access stays inside its buffer: for each thread that reaches the op
+  /// unconditionally, each index over every value it takes (IndexRanges) lies in its dimension,
+  /// the innermost one with the access's width. Ops under conditions on loop counters or problem
+  /// sizes are not judged (the condition may be the bound).
+  static bool verifyBounds(KernelOp kernel) {
+    ThreadModel model(kernel);
+    IndexRanges ranges(model);
+    bool ok = true;
+    kernel.walk([&](MemoryAccessOpInterface op) {
+      ArrayRef<Reach> reach = model.reach(op);
+      for (const MemoryAccess &access : getMemoryAccesses(op)) {
+        auto type = dyn_cast<SmemType>(access.buffer.getType());
+        if (!type || access.indices.empty() || access.indices.size() > type.getRank())
+          continue;
+        bool reported = false;
+        for (int64_t t = 0; t < model.getNumThreads() && !reported; ++t) {
+          if (reach[t].kind != Reach::Always)
+            continue;
+          for (auto [dim, index] : llvm::enumerate(access.indices)) {
+            std::optional<Interval> r = ranges.range(index, t);
+            if (!r)
+              continue;
+            int64_t extent = type.getShape()[dim];
+            bool innermost = access.indices.size() == type.getRank() && dim + 1 == type.getRank();
+            int64_t last = r->hi + (innermost ? access.width - 1 : 0);
+            if (r->lo >= 0 && last < extent)
+              continue;
+            ok = false;
+            InFlightDiagnostic diag = emitFinding(op, "smem.out-of-bounds")
+                                      << "expected index " << dim << " in [0, " << extent
+                                      << "), but in thread " << t << " it reaches "
+                                      << (r->lo < 0 ? r->lo : last)
+                                      << (innermost && access.width > 1
+                                              ? " (a " + std::to_string(access.width) +
+                                                    "-element access)"
+                                              : std::string());
+            if (Operation *alloc = access.buffer.getDefiningOp())
+              diag.attachNote(alloc->getLoc()) << "the buffer " << type << " is allocated here";
+            attachFix(diag, op, "smem.out-of-bounds",
+                      r->lo < 0 ? "keep the index non-negative (clamp it or add a halo offset)"
+                                : "give dimension " + std::to_string(dim) + " of the buffer " +
+                                      std::to_string(last + 1) +
+                                      " elements, or bound the index below " +
+                                      std::to_string(extent));
+            reported = true;
+            break;
+          }
+        }
+      }
+    });
+    return ok;
   }
 
   static bool verifyKernel(KernelOp kernel) {

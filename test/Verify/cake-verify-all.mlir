@@ -14,11 +14,11 @@ cake.kernel @two_findings(%a: !cake.tensor<[M, K], bf16>)
                 grid = affine_map<()[m, k] -> (1)>} {
   %c0 = arith.constant 0 : index
   // expected-note @+1 {{bytes at offset}}
-  %buf = cake.alloc_smem : !cake.smem<2x64x1024xbf16>
+  %buf = cake.alloc_smem : !cake.smem<2x128x1024xbf16>
   %t = cake.thread_id x
   // expected-error @+2 {{[async.cp-async-uncommitted]}}
   // expected-note @+1 {{fix:}}
-  cake.cp_async %a[%t, %c0], %buf[%c0, %t, %c0], bytes 16 : !cake.tensor<[M, K], bf16>, !cake.smem<2x64x1024xbf16>
+  cake.cp_async %a[%t, %c0], %buf[%c0, %t, %c0], bytes 16 : !cake.tensor<[M, K], bf16>, !cake.smem<2x128x1024xbf16>
   // expected-note @+1 {{the next wait is here}}
   cake.cp_async.wait 0
   cake.barrier

@@ -11,7 +11,7 @@
 include "mlir/Pass/PassBase.td"
 
 def CakeVerifySmemPass : Pass<"cake-verify-smem"> {
-  let summary = "Check each kernel's shared memory against its target's limit";
+  let summary = "Check each kernel's shared memory against its target's limit, and its accesses' bounds";
   let description = [{
     Lays out every `cake.kernel`'s shared allocations as the lowering does
     (`KernelOp::getSharedMemoryLayout`: `cake.alloc_smem` buffers with all their stages at their
@@ -20,7 +20,14 @@ def CakeVerifySmemPass : Pass<"cake-verify-smem"> {
     on sm_80, 227 KiB on sm_90, sm_90a and sm_100a) fails to launch; the error names the total,
     the limit, the bytes lost to alignment padding, and carries notes at the biggest allocations.
 
-    Rule: `smem.over-limit`.
+    It also checks that every shared-memory access (`CakeMemoryAccessOpInterface`) stays inside
+    its buffer: for each thread that reaches the op unconditionally, each index over every value
+    it takes (the thread's known values; loop counters over their bounds; `mod`, `div`, sums,
+    products, `min`/`max`) lies in its dimension, the innermost with the access's width. Accesses
+    under conditions on loop counters or problem sizes are not judged (the condition may be the
+    bound); an index that depends on a problem size is unbounded and not judged.
+
+    Rules: `smem.over-limit`, `smem.out-of-bounds`.
   }];
 }
 

@@ -1,0 +1,87 @@
+// CORPUS: verdict=correct class=parity
+// GPU: none (correct)
+// WHY: constant barrier indices; the producer skips the empty wait for tile 0 and from tile kt >= 1
+//      waits for phase kt - 1 (parity (kt % 2) ^ 1).
+// SIZES: M=4096,K=4096
+// H200: ok, output identical to ring_rowsum_thread_release (seed 7)
+
+cake.kernel @one_slot_ring_skip_round0(
+    %x: !cake.tensor<[M, K], f32> {cake.name = "x"},
+    %tx: !cake.tma<[M, K], f32, box [32, 32]> {cake.name = "tx", cake.describes = "x"},
+    %out: !cake.tensor<[M], f32> {cake.name = "out"})
+    attributes {target = "sm_90a", block = array<i64: 160>, symbols = ["M", "K"],
+                grid = affine_map<()[m, k] -> (m ceildiv 32)>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  %c32 = arith.constant 32 : index
+  %kdim = cake.problem_size "K"
+  %ktiles = arith.ceildivui %kdim, %c32 : index
+  %bid = cake.block_id x
+  %m0 = arith.muli %bid, %c32 : index
+  %buf = cake.alloc_smem : !cake.smem<1x32x32xf32>
+  %bars = cake.mbarrier.alloc : !cake.mbarriers<2>
+  %tid = cake.thread_id x
+  %t0 = arith.cmpi eq, %tid, %c0 : index
+  scf.if %t0 {
+    cake.mbarrier.init %bars[%c0], count 1 : !cake.mbarriers<2>
+    cake.mbarrier.init %bars[%c1], count 128 : !cake.mbarriers<2>
+    cake.fence.mbarrier_init
+  }
+  cake.barrier
+  cake.warp_roles {
+    cake.role "producer" warps [0, 1) {
+      %leader = cake.elect_one
+      scf.if %leader {
+        scf.for %kt = %c0 to %ktiles step %c1 {
+          %slot = arith.addi %c0, %c0 : index
+          %round = arith.divui %kt, %c1 : index
+          %phase = arith.remui %round, %c2 : index
+          %free = arith.xori %phase, %c1 : index
+          %empty = arith.addi %c1, %c0 : index
+          %later = arith.cmpi uge, %kt, %c1 : index
+          scf.if %later {
+            cake.mbarrier.wait %bars[%c1], %free : !cake.mbarriers<2>
+          }
+          cake.mbarrier.arrive_expect_tx %bars[%c0], bytes 4096 : !cake.mbarriers<2>
+          %k0 = arith.muli %kt, %c32 : index
+          cake.tma.load %tx[%m0, %k0], %buf[%slot], %bars[%c0]
+              : !cake.tma<[M, K], f32, box [32, 32]>, !cake.smem<1x32x32xf32>, !cake.mbarriers<2>
+        }
+      }
+    }
+    cake.role "consumer" warps [1, 5) {
+      %ctid = arith.subi %tid, %c32 : index
+      %row = arith.divui %ctid, %c4 : index
+      %quad = arith.remui %ctid, %c4 : index
+      %col0 = arith.muli %quad, %c8 : index
+      %col1 = arith.addi %col0, %c4 : index
+      %lane = cake.lane_id
+      %zero = arith.constant 0.0 : f32
+      %sum = scf.for %kt = %c0 to %ktiles step %c1 iter_args(%acc = %zero) -> (f32) {
+        %slot = arith.addi %c0, %c0 : index
+        %round = arith.divui %kt, %c1 : index
+        %phase = arith.remui %round, %c2 : index
+        %free = arith.xori %phase, %c1 : index
+        %empty = arith.addi %c1, %c0 : index
+        cake.mbarrier.wait %bars[%c0], %phase : !cake.mbarriers<2>
+        %v0 = cake.load %buf[%slot, %row, %col0] : !cake.smem<1x32x32xf32> -> vector<4xf32>
+        %v1 = cake.load %buf[%slot, %row, %col1] : !cake.smem<1x32x32xf32> -> vector<4xf32>
+        %v = arith.addf %v0, %v1 : vector<4xf32>
+        %part = vector.reduction <add>, %v : vector<4xf32> into f32
+        %rsum = cake.warp_reduce sum %part {lanes = 4 : i64} : f32
+        cake.mbarrier.arrive %bars[%c1] : !cake.mbarriers<2>
+        %acc2 = arith.addf %acc, %rsum : f32
+        scf.yield %acc2 : f32
+      }
+      %mrow = arith.addi %m0, %row : index
+      %lead = arith.cmpi eq, %quad, %c0 : index
+      scf.if %lead {
+        cake.store %sum, %out[%mrow] masked : f32, !cake.tensor<[M], f32>
+      }
+    }
+  }
+  cake.return
+}
