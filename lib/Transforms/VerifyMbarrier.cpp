@@ -1,5 +1,6 @@
 //===- VerifyMbarrier.cpp - the mbarrier protocol -------------------------===//
 #include "IndexRange.h"
+#include "ParitySimulation.h"
 #include "ThreadModel.h"
 
 #include "Cake/IR/CakeOps.h"
@@ -85,6 +86,9 @@ struct CakeVerifyMbarrierPass : cake::impl::CakeVerifyMbarrierPassBase<CakeVerif
       llvm::sort(bars.loads, byOrder);
       ok &= verifyArray(model, order, bars);
     });
+    // The phases each thread waits for, along its path for a few problem sizes.
+    if (ok)
+      ok &= verifyParitySequences(kernel, model);
     return ok;
   }
 

@@ -97,7 +97,17 @@ def CakeVerifyMbarrierPass : Pass<"cake-verify-mbarrier"> {
     - `mbarrier.arrival-count`: the threads arriving per phase (when statically known) differ from
       the init's arrival count;
     - `mbarrier.parity-constant`: a wait inside a loop with a loop-invariant barrier and parity,
-      which hangs in the second iteration.
+      which hangs in the second iteration;
+    - `mbarrier.parity-sequence`: along one thread's path (each warp's first thread, run for a
+      few concrete problem sizes with loops unrolled, conditions decided and loop-carried values
+      carried), successive waits on one barrier whose parities do not alternate: a repeated
+      parity waits for a phase that already passed, or skips one;
+    - `mbarrier.parity-initial`: the first wait on a barrier whose phases publish data (TMA copies
+      complete on it, or its arrivals follow shared-memory writes) with parity 1, which passes at
+      once, before the data.
+
+    The last two are judged only where every path can be decided (no `scf.while`, no bound or
+    condition on a loaded value); a finding names the sizes and the iteration that show it.
   }];
 }
 

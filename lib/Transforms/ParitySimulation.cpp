@@ -1,0 +1,284 @@
+//===- ParitySimulation.cpp - mbarrier phases along each thread's path ----===//
+#include "ParitySimulation.h"
+
+#include "Cake/Transforms/Findings.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "llvm/ADT/MapVector.h"
+
+using namespace mlir;
+using namespace mlir::cake;
+
+namespace {
+/// Problem sizes tried: every symbol set to one of these (loops of a few tiles for common tile
+/// sizes, ragged and not).
+constexpr int64_t kSizes[] = {200, 333, 520, 1000};
+/// Ops one thread may execute in one simulation before it gives up (no finding).
+constexpr int64_t kStepLimit = 200000;
+
+/// One barrier of one array.
+using BarrierKey = std::pair<Operation *, int64_t>; // (mbarrier.alloc, index)
+
+struct Wait {
+  MbarrierWaitOp op;
+  int64_t parity;
+  std::string where; // the loop counters at the wait, "kt = 5, i = 1"
+};
+
+/// What one simulated thread did.
+struct Trace {
+  llvm::MapVector<BarrierKey, SmallVector<Wait>> waits;
+  /// Barriers whose phases publish data: TMA copies complete on them, or an arrival on them
+  /// follows a shared-memory write of the same thread since its previous arrival.
+  llvm::DenseSet<BarrierKey> publishing;
+};
+
+class Simulator {
+public:
+  Simulator(KernelOp kernel, ThreadModel &model, int64_t thread, int64_t size)
+      : kernel(kernel), model(model), thread(thread), size(size) {}
+
+  /// Runs the kernel body; false when the path cannot be decided (an unknown loop bound or
+  /// condition, a while loop, the step limit).
+  bool run(Trace &trace) {
+    out = &trace;
+    return runBlock(kernel.getBody().front());
+  }
+
+private:
+  std::optional<int64_t> value(Value v) {
+    if (auto it = env.find(v); it != env.end())
+      return it->second;
+    if (auto c = getConstantIntValue(v))
+      return *c;
+    Operation *def = v.getDefiningOp();
+    if (!def)
+      return std::nullopt;
+    // The thread's own ids from the model; everything else from this path's values (the model
+    // does not follow loop-carried values).
+    if (isa<ThreadIdOp, LaneIdOp, WarpIdOp, WarpgroupIdOp, ElectOneOp>(def)) {
+      const Lat &lat = model.eval(v)[thread];
+      return lat.kind == Lat::Known ? std::optional<int64_t>(lat.value) : std::nullopt;
+    }
+    if (isa<ProblemSizeOp>(def))
+      return size;
+    if (isa<BlockIdOp>(def))
+      return 0;
+    if (isa<GridDimOp>(def))
+      return 1; // block 0 of a one-block grid: every tile of a persistent loop
+    SmallVector<int64_t> args;
+    for (Value operand : def->getOperands()) {
+      std::optional<int64_t> a = value(operand);
+      if (!a)
+        return std::nullopt;
+      args.push_back(*a);
+    }
+    std::optional<int64_t> folded = foldIntegerOp(def, args);
+    if (folded && isa<arith::ArithDialect>(def->getDialect()) && !def->getParentOfType<scf::ForOp>())
+      env[v] = *folded; // loop-invariant: keep it
+    return folded;
+  }
+
+  std::string counters() {
+    std::string text;
+    for (auto &[iv, v] : loops)
+      text += (text.empty() ? "" : ", ") + std::string("iteration ") + std::to_string(v);
+    return text;
+  }
+
+  bool runBlock(Block &block) {
+    for (Operation &op : block) {
+      if (++steps > kStepLimit)
+        return false;
+      if (!runOp(op))
+        return false;
+    }
+    return true;
+  }
+
+  /// Binds the results of a region's terminator to `results`.
+  bool bindYield(Block &body, ValueRange results) {
+    auto yield = dyn_cast<scf::YieldOp>(body.getTerminator());
+    if (!yield)
+      return true;
+    // Every operand first: binding one result may change the value of another's inputs (a
+    // loop's next slot is computed from the current one).
+    SmallVector<std::optional<int64_t>> values;
+    for (Value operand : yield.getOperands())
+      values.push_back(value(operand));
+    for (auto [result, v] : llvm::zip(results, values))
+      if (v)
+        env[result] = *v;
+      else
+        env.erase(result);
+    return true;
+  }
+
+  bool runOp(Operation &op) {
+    if (auto loop = dyn_cast<scf::ForOp>(op)) {
+      auto lb = value(loop.getLowerBound()), ub = value(loop.getUpperBound()),
+           step = value(loop.getStep());
+      if (!lb || !ub || !step || *step <= 0)
+        return false;
+      for (auto [arg, init] : llvm::zip(loop.getRegionIterArgs(), loop.getInitArgs()))
+        if (std::optional<int64_t> v = value(init))
+          env[arg] = *v;
+      loops.push_back({loop.getInductionVar(), 0});
+      for (int64_t i = *lb; i < *ub; i += *step) {
+        env[loop.getInductionVar()] = i;
+        loops.back().second = i;
+        clearBody(loop.getBody());
+        if (!runBlock(*loop.getBody()))
+          return false;
+        bindYield(*loop.getBody(), loop.getRegionIterArgs());
+      }
+      loops.pop_back();
+      for (auto [result, arg] : llvm::zip(loop.getResults(), loop.getRegionIterArgs()))
+        if (auto it = env.find(arg); it != env.end())
+          env[result] = it->second;
+      return true;
+    }
+    if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
+      std::optional<int64_t> cond = value(ifOp.getCondition());
+      if (!cond)
+        return false;
+      Region &region = *cond ? ifOp.getThenRegion() : ifOp.getElseRegion();
+      if (region.empty())
+        return true;
+      clearBody(&region.front());
+      return runBlock(region.front()) && bindYield(region.front(), ifOp.getResults());
+    }
+    if (isa<scf::WhileOp>(op))
+      return false;
+    if (auto roles = dyn_cast<WarpRolesOp>(op)) {
+      int64_t warp = thread / 32;
+      for (RoleOp role : roles.getBody().front().getOps<RoleOp>())
+        if (warp >= role.getFirst() && warp < role.getLast())
+          return runBlock(role.getBody().front());
+      return true;
+    }
+    if (auto wait = dyn_cast<MbarrierWaitOp>(op)) {
+      auto index = value(wait.getIndex()), parity = value(wait.getParity());
+      if (!index || !parity)
+        return false;
+      out->waits[{wait.getBarriers().getDefiningOp(), *index}].push_back(
+          {wait, *parity & 1, counters()});
+
+      return true;
+    }
+    if (isa<MbarrierArriveOp, MbarrierArriveExpectTxOp>(op)) {
+      Value bars = op.getOperand(0);
+      auto index = value(op.getOperand(1));
+      if (!index)
+        return false;
+      if (wroteShared || isa<MbarrierArriveExpectTxOp>(op))
+        out->publishing.insert({bars.getDefiningOp(), *index});
+      wroteShared = false;
+      return true;
+    }
+    if (auto load = dyn_cast<TmaLoadOp>(op)) {
+      if (isa<MbarriersType>(load.getBarrier().getType()))
+        if (auto index = value(load.getBarrierIndex()))
+          out->publishing.insert({load.getBarrier().getDefiningOp(), *index});
+      return true;
+    }
+    if (auto access = dyn_cast<MemoryAccessOpInterface>(op)) {
+      for (const MemoryAccess &a : getMemoryAccesses(&op))
+        wroteShared |= a.isWrite() && isa<SmemType>(a.buffer.getType());
+      return true;
+    }
+    for (Region &region : op.getRegions())
+      for (Block &block : region)
+        if (!runBlock(block))
+          return false;
+    return true;
+  }
+
+  /// Values defined in a block are recomputed on every pass over it.
+  void clearBody(Block *block) {
+    block->walk([&](Operation *op) {
+      for (Value result : op->getResults())
+        env.erase(result);
+    });
+  }
+
+  KernelOp kernel;
+  ThreadModel &model;
+  int64_t thread, size;
+  int64_t steps = 0;
+  bool wroteShared = false;
+  Trace *out = nullptr;
+  DenseMap<Value, int64_t> env;
+  SmallVector<std::pair<Value, int64_t>> loops;
+};
+} // namespace
+
+bool mlir::cake::verifyParitySequences(KernelOp kernel, ThreadModel &model) {
+  bool hasWait = false;
+  kernel.walk([&](MbarrierWaitOp) { hasWait = true; });
+  if (!hasWait)
+    return true;
+  bool ok = true;
+  llvm::DenseSet<Operation *> reported;
+  for (int64_t size : kSizes) {
+    // Every warp's first thread; the publishing barriers are known once all have run.
+    SmallVector<std::pair<int64_t, Trace>> traces;
+    llvm::DenseSet<BarrierKey> publishing;
+    for (int64_t t = 0; t < model.getNumThreads(); t += 32) {
+      Trace trace;
+      Simulator sim(kernel, model, t, size);
+      if (!sim.run(trace))
+        return ok; // a path the simulation cannot decide: no judgement
+      publishing.insert(trace.publishing.begin(), trace.publishing.end());
+      traces.push_back({t, std::move(trace)});
+    }
+    std::string sizes;
+    for (Attribute symbol : kernel.getSymbols())
+      sizes += (sizes.empty() ? "" : ",") + cast<StringAttr>(symbol).getValue().str() + "=" +
+               std::to_string(size);
+    for (auto &[thread, trace] : traces) {
+      for (auto &[key, waits] : trace.waits) {
+        const Wait &first = waits.front();
+        if (publishing.contains(key) && first.parity == 1 && reported.insert(first.op).second) {
+          ok = false;
+          InFlightDiagnostic diag = emitFinding(first.op, "mbarrier.parity-initial")
+                                    << "expected the first wait on barrier " << key.second
+                                    << " to wait for its first phase (parity 0), got parity 1 in "
+                                    << "thread " << thread << " with " << sizes
+                                    << ": it passes at once, before the data its phase publishes";
+          attachFix(diag, first.op, "mbarrier.parity-initial",
+                    "wait with parity (use / stages) % 2, starting at 0, on a barrier that "
+                    "publishes data; parity 1 first is for a barrier that frees a slot");
+        }
+        for (size_t n = 1; n < waits.size(); ++n) {
+          int64_t expected = first.parity ^ (n & 1);
+          if (waits[n].parity == expected)
+            continue;
+          if (reported.insert(waits[n].op).second) {
+            ok = false;
+            InFlightDiagnostic diag =
+                emitFinding(waits[n].op, "mbarrier.parity-sequence")
+                << "expected parity " << expected << " (the phase after the one its previous "
+                << "wait on barrier " << key.second << " waited for), got " << waits[n].parity
+                << ": thread " << thread << " with " << sizes << ", wait " << n + 1
+                << " on that barrier (" << waits[n].where << ")";
+            if (waits[n - 1].op != waits[n].op)
+              diag.attachNote(waits[n - 1].op.getLoc())
+                  << "the previous wait on barrier " << key.second << " (" << waits[n - 1].where
+                  << ") waited for parity " << waits[n - 1].parity;
+            attachFix(diag, waits[n].op, "mbarrier.parity-sequence",
+                      "count this thread's uses of each barrier across every loop (carry the "
+                      "count over outer tiles) and wait with parity (use count) % 2 (xor 1 for "
+                      "a barrier that frees a slot)");
+          }
+          break;
+        }
+      }
+    }
+    if (!ok)
+      return false;
+  }
+  return ok;
+}

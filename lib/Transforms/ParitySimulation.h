@@ -1,0 +1,27 @@
+//===- ParitySimulation.h - mbarrier phases along each thread's path -*- C++ -*-===//
+//
+// Runs each warp's first thread through the kernel for a few concrete problem sizes (loops
+// unrolled, conditions decided, loop-carried values carried) and reads the sequence of its
+// mbarrier waits. Two properties follow from the hardware alone, whatever the protocol:
+// - `mbarrier.parity-sequence`: a thread's successive waits on one barrier wait for successive
+//   phases, so their parities alternate; a repeated parity waits on a phase that already passed
+//   (the wait returns at once) or skips one;
+// - `mbarrier.parity-initial`: a barrier whose phases publish data (TMA copies complete on it,
+//   or its arrivals follow shared-memory writes) is waited first for its first phase (parity 0):
+//   with parity 1 the wait passes at once, before the data is there.
+// A finding names the sizes and the iteration that show it.
+//
+//===----------------------------------------------------------------------===//
+#ifndef CAKE_LIB_TRANSFORMS_PARITYSIMULATION_H
+#define CAKE_LIB_TRANSFORMS_PARITYSIMULATION_H
+
+#include "ThreadModel.h"
+
+namespace mlir::cake {
+
+/// Reports the findings above for `kernel`; false when it reported any.
+bool verifyParitySequences(KernelOp kernel, ThreadModel &model);
+
+} // namespace mlir::cake
+
+#endif // CAKE_LIB_TRANSFORMS_PARITYSIMULATION_H
