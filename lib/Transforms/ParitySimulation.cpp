@@ -7,6 +7,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SetVector.h"
 
 using namespace mlir;
 using namespace mlir::cake;
@@ -24,16 +25,52 @@ using BarrierKey = std::pair<Operation *, int64_t>; // (mbarrier.alloc, index)
 struct Wait {
   MbarrierWaitOp op;
   int64_t parity;
-  std::string where; // the loop counters at the wait, "kt = 5, i = 1"
+  std::string where; // the loop counters at the wait, "iteration 5, iteration 1"
+  int64_t seq;
+};
+
+/// A shared-memory region: a buffer, and the stage its first index selects when known.
+struct SmemRegion {
+  Value buffer;
+  std::optional<int64_t> slot;
+  bool overlaps(const SmemRegion &other) const {
+    return buffer == other.buffer && (!slot || !other.slot || *slot == *other.slot);
+  }
+};
+
+/// Where on a thread's path something happened: after `epoch` block barriers, at step `seq`.
+struct At {
+  Operation *op;
+  int64_t epoch, seq;
+  std::string where;
+};
+
+/// A bulk group of TMA stores: issued, then retired by a tma.store_wait (or never).
+struct StoreGroup {
+  SmallVector<std::pair<SmemRegion, At>> stores;
+  std::optional<At> retired;
 };
 
 /// What one simulated thread did.
 struct Trace {
+  SmallVector<std::pair<SmemRegion, At>> writes; // shared-memory writes (generic and TMA loads)
+  SmallVector<StoreGroup> groups;            // committed, in order
   llvm::MapVector<BarrierKey, SmallVector<Wait>> waits;
   /// Barriers whose phases publish data: TMA copies complete on them, or an arrival on them
   /// follows a shared-memory write of the same thread since its previous arrival.
   llvm::DenseSet<BarrierKey> publishing;
+  /// When the thread arrived on each barrier (arrive, arrive_expect_tx), by step.
+  llvm::DenseMap<BarrierKey, SmallVector<int64_t>> arrivals;
 };
+
+/// "M=200,K=200": the sizes a finding was seen with.
+std::string sizesText(KernelOp kernel, int64_t size) {
+  std::string sizes;
+  for (Attribute symbol : kernel.getSymbols())
+    sizes += (sizes.empty() ? "" : ",") + cast<StringAttr>(symbol).getValue().str() + "=" +
+             std::to_string(size);
+  return sizes;
+}
 
 class Simulator {
 public:
@@ -164,7 +201,7 @@ private:
       if (!index || !parity)
         return false;
       out->waits[{wait.getBarriers().getDefiningOp(), *index}].push_back(
-          {wait, *parity & 1, counters()});
+          {wait, *parity & 1, counters(), steps});
 
       return true;
     }
@@ -175,18 +212,48 @@ private:
         return false;
       if (wroteShared || isa<MbarrierArriveExpectTxOp>(op))
         out->publishing.insert({bars.getDefiningOp(), *index});
+      out->arrivals[{bars.getDefiningOp(), *index}].push_back(steps);
       wroteShared = false;
+      return true;
+    }
+    if (isa<BarrierOp, PipelineCreateOp>(op)) { // pipeline.create ends with a block barrier
+      ++epoch;
+      return true;
+    }
+    if (auto store = dyn_cast<TmaStoreOp>(op)) {
+      open.stores.push_back({region(store.getSource(), store.getSourceIndices()), here(op)});
+      return true;
+    }
+    if (isa<TmaStoreCommitOp>(op)) {
+      if (!open.stores.empty())
+        out->groups.push_back(std::move(open));
+      open = StoreGroup();
+      return true;
+    }
+    if (auto wait = dyn_cast<TmaStoreWaitOp>(op)) {
+      // Retires every committed group but the `pending` most recent ones.
+      int64_t unretired = 0;
+      for (StoreGroup &group : out->groups)
+        unretired += !group.retired;
+      for (StoreGroup &group : out->groups)
+        if (!group.retired && unretired-- > static_cast<int64_t>(wait.getPending()))
+          group.retired = here(op);
       return true;
     }
     if (auto load = dyn_cast<TmaLoadOp>(op)) {
       if (isa<MbarriersType>(load.getBarrier().getType()))
         if (auto index = value(load.getBarrierIndex()))
           out->publishing.insert({load.getBarrier().getDefiningOp(), *index});
+      out->writes.push_back({region(load.getDest(), load.getDestIndices()), here(op)});
       return true;
     }
     if (auto access = dyn_cast<MemoryAccessOpInterface>(op)) {
-      for (const MemoryAccess &a : getMemoryAccesses(&op))
-        wroteShared |= a.isWrite() && isa<SmemType>(a.buffer.getType());
+      for (const MemoryAccess &a : getMemoryAccesses(&op)) {
+        if (!a.isWrite() || !isa<SmemType>(a.buffer.getType()))
+          continue;
+        wroteShared = true;
+        out->writes.push_back({region(a.buffer, a.indices), here(op)});
+      }
       return true;
     }
     for (Region &region : op.getRegions())
@@ -194,6 +261,17 @@ private:
         if (!runBlock(block))
           return false;
     return true;
+  }
+
+  At here(Operation &op) { return At{&op, epoch, steps, counters()}; }
+
+  /// The region an access with `indices` touches: the stage of a multi-stage buffer when the
+  /// first index is known and more dimensions follow.
+  SmemRegion region(Value buffer, ValueRange indices) {
+    auto type = cast<SmemType>(buffer.getType());
+    if (indices.empty() || type.getRank() < 2)
+      return {buffer, std::nullopt};
+    return {buffer, value(indices.front())};
   }
 
   /// Values defined in a block are recomputed on every pass over it.
@@ -207,8 +285,9 @@ private:
   KernelOp kernel;
   ThreadModel &model;
   int64_t thread, size;
-  int64_t steps = 0;
+  int64_t steps = 0, epoch = 0;
   bool wroteShared = false;
+  StoreGroup open;
   Trace *out = nullptr;
   DenseMap<Value, int64_t> env;
   SmallVector<std::pair<Value, int64_t>> loops;
@@ -224,7 +303,7 @@ bool mlir::cake::verifyParitySequences(KernelOp kernel, ThreadModel &model) {
   llvm::DenseSet<Operation *> reported;
   for (int64_t size : kSizes) {
     // Every warp's first thread; the publishing barriers are known once all have run.
-    SmallVector<std::pair<int64_t, Trace>> traces;
+    std::vector<std::pair<int64_t, Trace>> traces;
     llvm::DenseSet<BarrierKey> publishing;
     for (int64_t t = 0; t < model.getNumThreads(); t += 32) {
       Trace trace;
@@ -234,10 +313,7 @@ bool mlir::cake::verifyParitySequences(KernelOp kernel, ThreadModel &model) {
       publishing.insert(trace.publishing.begin(), trace.publishing.end());
       traces.push_back({t, std::move(trace)});
     }
-    std::string sizes;
-    for (Attribute symbol : kernel.getSymbols())
-      sizes += (sizes.empty() ? "" : ",") + cast<StringAttr>(symbol).getValue().str() + "=" +
-               std::to_string(size);
+    std::string sizes = sizesText(kernel, size);
     for (auto &[thread, trace] : traces) {
       for (auto &[key, waits] : trace.waits) {
         const Wait &first = waits.front();
@@ -274,6 +350,118 @@ bool mlir::cake::verifyParitySequences(KernelOp kernel, ThreadModel &model) {
                       "a barrier that frees a slot)");
           }
           break;
+        }
+      }
+    }
+    if (!ok)
+      return false;
+  }
+  return ok;
+}
+
+namespace {
+/// Whether `write` (by `writer`) is ordered against `store` (in `group`, issued by `issuer`): it
+/// happened before a barrier the issuer passed before issuing, or after a barrier that follows
+/// the retiring wait; or, in the issuer itself, before the store or after the wait.
+bool ordered(int64_t writer, const Trace &writerTrace, const At &write, int64_t issuer,
+             const Trace &issuerTrace, const At &store, const std::optional<At> &retired) {
+  if (writer == issuer)
+    return write.seq < store.seq || (retired && write.seq > retired->seq);
+  if (write.epoch < store.epoch || (retired && write.epoch > retired->epoch))
+    return true;
+  if (!retired)
+    return false;
+  // Through an mbarrier: the issuer arrives (its a-th arrival on it) after the retiring wait, and
+  // the writer, before writing, waits for that phase or a later one (its w-th wait, w >= a).
+  for (auto &[key, arrivalSeqs] : issuerTrace.arrivals) {
+    auto waits = writerTrace.waits.find(key);
+    if (waits == writerTrace.waits.end())
+      continue;
+    for (auto [a, arrival] : llvm::enumerate(arrivalSeqs)) {
+      if (arrival < retired->seq)
+        continue;
+      for (auto [w, wait] : llvm::enumerate(waits->second))
+        if (w >= a && wait.seq < write.seq)
+          return true;
+      break;
+    }
+  }
+  return false;
+}
+} // namespace
+
+bool mlir::cake::verifyTmaStoreGroups(KernelOp kernel, ThreadModel &model) {
+  SmallVector<Operation *> storeOps;
+  kernel.walk([&](Operation *op) {
+    if (isa<TmaStoreOp, TmaStoreCommitOp, TmaStoreWaitOp>(op))
+      storeOps.push_back(op);
+  });
+  if (storeOps.empty())
+    return true;
+  // Each warp's first thread writes as its warp does; every thread that may issue, commit or
+  // wait for a store runs too (an issuer may rotate over the lanes).
+  llvm::SetVector<int64_t> threads;
+  for (int64_t t = 0; t < model.getNumThreads(); t += 32)
+    threads.insert(t);
+  for (Operation *op : storeOps) {
+    ArrayRef<Reach> reach = model.reach(op);
+    for (int64_t t = 0; t < model.getNumThreads(); ++t)
+      if (reach[t].kind != Reach::Never)
+        threads.insert(t);
+  }
+  llvm::DenseSet<Operation *> reported, racing;
+  bool ok = true;
+  for (int64_t size : kSizes) {
+    std::vector<std::pair<int64_t, Trace>> traces;
+    for (int64_t t : threads) {
+      Trace trace;
+      if (!Simulator(kernel, model, t, size).run(trace))
+        return ok; // a path the simulation cannot decide: no judgement
+      traces.push_back({t, std::move(trace)});
+    }
+    std::string sizes = sizesText(kernel, size);
+    for (auto &[issuer, trace] : traces) {
+      for (const StoreGroup &group : trace.groups) {
+        for (auto &[read, store] : group.stores) {
+          if (!group.retired && reported.insert(store.op).second) {
+            ok = false;
+            InFlightDiagnostic diag = emitFinding(store.op, "tma.store-pending-at-exit")
+                                      << "expected a cake.tma.store_wait to retire this store's "
+                                         "group before the block exits, but in thread "
+                                      << issuer << " with " << sizes << " the group of "
+                                      << (store.where.empty() ? "this store" : store.where)
+                                      << " is still reading shared memory at exit";
+            attachFix(diag, store.op, "tma.store-pending-at-exit",
+                      "after the last store's commit, in the issuing thread: "
+                      "cake.tma.store_wait 0 (unconditionally, outside the loop)");
+          }
+          for (auto &[writer, other] : traces) {
+            for (auto &[written, write] : other.writes) {
+              // One finding per store: its first unordered write (the fix is the same).
+              if (!read.overlaps(written) ||
+                  ordered(writer, other, write, issuer, trace, store, group.retired) ||
+                  !racing.insert(store.op).second)
+                continue;
+              ok = false;
+              InFlightDiagnostic diag =
+                  emitFinding(write.op, "tma.store-race")
+                  << "expected this write to the buffer to wait for the TMA store that reads it "
+                  << "(thread " << issuer << "'s group, retired by a cake.tma.store_wait and "
+                  << "then a block barrier), but in thread " << writer << " with " << sizes
+                  << (write.where.empty() ? "" : " (" + write.where + ")")
+                  << " nothing orders them";
+              diag.attachNote(store.op->getLoc())
+                  << "the store reads the buffer here"
+                  << (store.where.empty() ? "" : " (" + store.where + ")");
+              if (group.retired)
+                diag.attachNote(group.retired->op->getLoc()) << "and is retired here";
+              attachFix(diag, write.op, "tma.store-race",
+                        "in the issuing thread, cake.tma.store_wait with pending low enough to "
+                        "retire that group, then a cake.barrier, before the buffer is written "
+                        "again; and publish writes with cake.fence.proxy_async and a barrier "
+                        "before the store");
+            }
+          }
         }
       }
     }

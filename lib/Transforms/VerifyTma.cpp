@@ -5,6 +5,8 @@
 // not match the descriptor). Transaction bytes are cake-verify-mbarrier's and -pipeline's.
 //
 //===----------------------------------------------------------------------===//
+#include "ParitySimulation.h"
+
 #include "Cake/IR/CakeOps.h"
 #include "Cake/Transforms/Findings.h"
 #include "Cake/Transforms/Passes.h"
@@ -111,6 +113,9 @@ struct CakeVerifyTmaPass : cake::impl::CakeVerifyTmaPassBase<CakeVerifyTmaPass> 
           checkStrides(op, store.getDescriptor().getType(), store.getCoords());
         }
       });
+      // The store groups' lifetimes along each thread's path.
+      ThreadModel model(kernel);
+      ok &= verifyTmaStoreGroups(kernel, model);
     });
     if (!ok)
       signalPassFailure();

@@ -455,7 +455,15 @@ def CakeVerifyTmaPass : Pass<"cake-verify-tma"> {
     - `tma.coord-stride` (warning): inside an `scf.for`, a coordinate that advances by a constant
       per iteration (the induction variable, optionally times a constant, plus loop-invariant
       terms) smaller than the box's extent in that dimension: consecutive iterations copy
-      overlapping tiles, usually a tile size that does not match the box.
+      overlapping tiles, usually a tile size that does not match the box;
+    - `tma.store-race`: along the paths of every warp's first thread and of every thread that
+      may issue, commit or wait for a TMA store (run for a few concrete problem sizes), a write to
+      a buffer a store's bulk group still reads, not ordered against it: in another thread,
+      neither before a block barrier the issuer passed before the store nor after a barrier (or
+      an mbarrier phase the issuer arrived on) that follows the wait retiring the group; in the
+      issuer, between the store and that wait;
+    - `tma.store-pending-at-exit`: a store whose group no `cake.tma.store_wait` retires before
+      the block exits.
   }];
 }
 
