@@ -1,6 +1,6 @@
 //===- VerifyMbarrier.cpp - the mbarrier protocol -------------------------===//
 #include "IndexRange.h"
-#include "ParitySimulation.h"
+#include "PathSimulation.h"
 #include "ThreadModel.h"
 
 #include "Cake/IR/CakeOps.h"

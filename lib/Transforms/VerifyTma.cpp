@@ -5,7 +5,7 @@
 // not match the descriptor). Transaction bytes are cake-verify-mbarrier's and -pipeline's.
 //
 //===----------------------------------------------------------------------===//
-#include "ParitySimulation.h"
+#include "PathSimulation.h"
 
 #include "Cake/IR/CakeOps.h"
 #include "Cake/Transforms/Findings.h"

@@ -322,3 +322,121 @@ cake.kernel @no_final_wait(
   }
   cake.return
 }
+
+// -----
+
+// The same along an scf.while tile loop. Valid: a wait before each reuse and one after the loop.
+cake.kernel @while_tiles_waited(
+    %x: !cake.tensor<[M, N], f32> {cake.name = "x"},
+    %y: !cake.tensor<[M, N], f32> {cake.name = "y"},
+    %ty: !cake.tma<[M, N], f32, box [32, 32]> {cake.name = "ty", cake.describes = "y"},
+    %alpha: f32 {cake.name = "alpha"})
+    attributes {target = "sm_90a", block = array<i64: 256>, symbols = ["M", "N"],
+                grid = affine_map<()[m, n] -> (m ceildiv 32)>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  %c32 = arith.constant 32 : index
+  %ndim = cake.problem_size "N"
+  %ntiles = arith.ceildivui %ndim, %c32 : index
+  %bid = cake.block_id x
+  %m0 = arith.muli %bid, %c32 : index
+  %tile = cake.alloc_smem : !cake.smem<32x32xf32>
+  %tid = cake.thread_id x
+  %t0 = arith.cmpi eq, %tid, %c0 : index
+  %t32 = arith.cmpi eq, %tid, %c32 : index
+  %r = arith.divui %tid, %c8 : index
+  %q = arith.remui %tid, %c8 : index
+  %cq = arith.muli %q, %c4 : index
+  %grow = arith.addi %m0, %r : index
+  %av = vector.broadcast %alpha : f32 to vector<4xf32>
+  %jend = scf.while (%j = %c0) : (index) -> index {
+    %go = arith.cmpi ult, %j, %ntiles : index
+    scf.condition(%go) %j : index
+  } do {
+  ^bb0(%jj: index):
+    %n0 = arith.muli %jj, %c32 : index
+    %gcol = arith.addi %n0, %cq : index
+    %v = cake.load %x[%grow, %gcol] masked : !cake.tensor<[M, N], f32> -> vector<4xf32>
+    %s = arith.mulf %v, %av : vector<4xf32>
+    scf.if %t0 {
+      cake.tma.store_wait 0
+    }
+    cake.barrier
+    cake.store %s, %tile[%r, %cq] : vector<4xf32>, !cake.smem<32x32xf32>
+    cake.fence.proxy_async
+    cake.barrier
+    scf.if %t0 {
+      cake.tma.store %tile[], %ty[%m0, %n0] : !cake.smem<32x32xf32>, !cake.tma<[M, N], f32, box [32, 32]>
+      cake.tma.store_commit
+    }
+    %jn = arith.addi %jj, %c1 : index
+    scf.yield %jn : index
+  }
+  scf.if %t0 {
+    cake.tma.store_wait 0
+  }
+  cake.return
+}
+
+// -----
+
+// No wait after the scf.while loop.
+cake.kernel @while_tiles_unwaited(
+    %x: !cake.tensor<[M, N], f32> {cake.name = "x"},
+    %y: !cake.tensor<[M, N], f32> {cake.name = "y"},
+    %ty: !cake.tma<[M, N], f32, box [32, 32]> {cake.name = "ty", cake.describes = "y"},
+    %alpha: f32 {cake.name = "alpha"})
+    attributes {target = "sm_90a", block = array<i64: 256>, symbols = ["M", "N"],
+                grid = affine_map<()[m, n] -> (m ceildiv 32)>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  %c32 = arith.constant 32 : index
+  %ndim = cake.problem_size "N"
+  %ntiles = arith.ceildivui %ndim, %c32 : index
+  %bid = cake.block_id x
+  %m0 = arith.muli %bid, %c32 : index
+  %tile = cake.alloc_smem : !cake.smem<32x32xf32>
+  %tid = cake.thread_id x
+  %t0 = arith.cmpi eq, %tid, %c0 : index
+  %t32 = arith.cmpi eq, %tid, %c32 : index
+  %r = arith.divui %tid, %c8 : index
+  %q = arith.remui %tid, %c8 : index
+  %cq = arith.muli %q, %c4 : index
+  %grow = arith.addi %m0, %r : index
+  %av = vector.broadcast %alpha : f32 to vector<4xf32>
+  %jend = scf.while (%j = %c0) : (index) -> index {
+    %go = arith.cmpi ult, %j, %ntiles : index
+    scf.condition(%go) %j : index
+  } do {
+  ^bb0(%jj: index):
+    %n0 = arith.muli %jj, %c32 : index
+    %gcol = arith.addi %n0, %cq : index
+    %v = cake.load %x[%grow, %gcol] masked : !cake.tensor<[M, N], f32> -> vector<4xf32>
+    %s = arith.mulf %v, %av : vector<4xf32>
+    scf.if %t0 {
+      cake.tma.store_wait 0
+    }
+    cake.barrier
+    cake.store %s, %tile[%r, %cq] : vector<4xf32>, !cake.smem<32x32xf32>
+    cake.fence.proxy_async
+    cake.barrier
+    scf.if %t0 {
+      // expected-error @+2 {{[tma.store-pending-at-exit] expected a cake.tma.store_wait to retire this store's group before the block exits}}
+      // expected-note @+1 {{fix: after the last store's commit}}
+      cake.tma.store %tile[], %ty[%m0, %n0] : !cake.smem<32x32xf32>, !cake.tma<[M, N], f32, box [32, 32]>
+      cake.tma.store_commit
+    }
+    %jn = arith.addi %jj, %c1 : index
+    scf.yield %jn : index
+  }
+  scf.if %t0 {
+    // (no final wait)
+  }
+  cake.return
+}

@@ -106,8 +106,9 @@ def CakeVerifyMbarrierPass : Pass<"cake-verify-mbarrier"> {
       complete on it, or its arrivals follow shared-memory writes) with parity 1, which passes at
       once, before the data.
 
-    The last two are judged only where every path can be decided (no `scf.while`, no bound or
-    condition on a loaded value); a finding names the sizes and the iteration that show it.
+    The last two are judged only where every path can be decided (no bound or condition on a
+    loaded value; `scf.for` and `scf.while` are unrolled); a finding names the sizes and the
+    iteration that show it.
   }];
 }
 

@@ -1,5 +1,5 @@
-//===- ParitySimulation.cpp - mbarrier phases along each thread's path ----===//
-#include "ParitySimulation.h"
+//===- PathSimulation.cpp - barriers and store groups along each thread's path ===//
+#include "PathSimulation.h"
 
 #include "Cake/Transforms/Findings.h"
 
@@ -187,8 +187,8 @@ private:
       clearBody(&region.front());
       return runBlock(region.front()) && bindYield(region.front(), ifOp.getResults());
     }
-    if (isa<scf::WhileOp>(op))
-      return false;
+    if (auto loop = dyn_cast<scf::WhileOp>(op))
+      return runWhile(loop);
     if (auto roles = dyn_cast<WarpRolesOp>(op)) {
       int64_t warp = thread / 32;
       for (RoleOp role : roles.getBody().front().getOps<RoleOp>())
@@ -260,6 +260,52 @@ private:
       for (Block &block : region)
         if (!runBlock(block))
           return false;
+    return true;
+  }
+
+  /// scf.while: the before region decides (scf.condition) and passes values to the after
+  /// region, whose yield feeds the next pass; a condition it cannot decide ends the simulation.
+  bool runWhile(scf::WhileOp loop) {
+    SmallVector<std::optional<int64_t>> carried;
+    for (Value init : loop.getInits())
+      carried.push_back(value(init));
+    Block &before = loop.getBefore().front(), &after = loop.getAfter().front();
+    loops.push_back({Value(), 0});
+    for (int64_t i = 0;; ++i) {
+      loops.back().second = i;
+      auto bind = [&](Block &block, ArrayRef<std::optional<int64_t>> values) {
+        for (auto [arg, v] : llvm::zip(block.getArguments(), values))
+          if (v)
+            env[arg] = *v;
+          else
+            env.erase(arg);
+      };
+      bind(before, carried);
+      clearBody(&before);
+      if (!runBlock(before))
+        return false;
+      auto condition = cast<scf::ConditionOp>(before.getTerminator());
+      std::optional<int64_t> go = value(condition.getCondition());
+      if (!go)
+        return false;
+      SmallVector<std::optional<int64_t>> passed;
+      for (Value arg : condition.getArgs())
+        passed.push_back(value(arg));
+      if (!*go) {
+        for (auto [result, v] : llvm::zip(loop.getResults(), passed))
+          if (v)
+            env[result] = *v;
+        break;
+      }
+      bind(after, passed);
+      clearBody(&after);
+      if (!runBlock(after))
+        return false;
+      carried.clear();
+      for (Value operand : cast<scf::YieldOp>(after.getTerminator()).getOperands())
+        carried.push_back(value(operand));
+    }
+    loops.pop_back();
     return true;
   }
 

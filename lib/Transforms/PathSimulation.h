@@ -1,7 +1,7 @@
-//===- ParitySimulation.h - mbarrier phases along each thread's path -*- C++ -*-===//
+//===- PathSimulation.h - barriers and store groups along each thread's path -*- C++ -*-===//
 //
-// Runs each warp's first thread through the kernel for a few concrete problem sizes (loops
-// unrolled, conditions decided, loop-carried values carried) and reads the sequence of its
+// Runs each warp's first thread through the kernel for a few concrete problem sizes (scf.for and
+// scf.while unrolled, conditions decided, loop-carried values carried) and reads the sequence of its
 // mbarrier waits. Two properties follow from the hardware alone, whatever the protocol:
 // - `mbarrier.parity-sequence`: a thread's successive waits on one barrier wait for successive
 //   phases, so their parities alternate; a repeated parity waits on a phase that already passed
@@ -13,8 +13,8 @@
 // the sizes and the iteration that show it.
 //
 //===----------------------------------------------------------------------===//
-#ifndef CAKE_LIB_TRANSFORMS_PARITYSIMULATION_H
-#define CAKE_LIB_TRANSFORMS_PARITYSIMULATION_H
+#ifndef CAKE_LIB_TRANSFORMS_PATHSIMULATION_H
+#define CAKE_LIB_TRANSFORMS_PATHSIMULATION_H
 
 #include "ThreadModel.h"
 
@@ -35,4 +35,4 @@ bool verifyTmaStoreGroups(KernelOp kernel, ThreadModel &model);
 
 } // namespace mlir::cake
 
-#endif // CAKE_LIB_TRANSFORMS_PARITYSIMULATION_H
+#endif // CAKE_LIB_TRANSFORMS_PATHSIMULATION_H
