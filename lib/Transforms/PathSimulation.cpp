@@ -61,6 +61,8 @@ struct Trace {
   llvm::DenseSet<BarrierKey> publishing;
   /// When the thread arrived on each barrier (arrive, arrive_expect_tx), by step.
   llvm::DenseMap<BarrierKey, SmallVector<int64_t>> arrivals;
+  /// How often each arriving op ran, per barrier.
+  llvm::MapVector<BarrierKey, llvm::MapVector<Operation *, int64_t>> arrivalOps;
 };
 
 /// "M=200,K=200": the sizes a finding was seen with.
@@ -213,6 +215,7 @@ private:
       if (wroteShared || isa<MbarrierArriveExpectTxOp>(op))
         out->publishing.insert({bars.getDefiningOp(), *index});
       out->arrivals[{bars.getDefiningOp(), *index}].push_back(steps);
+      ++out->arrivalOps[{bars.getDefiningOp(), *index}][&op];
       wroteShared = false;
       return true;
     }
@@ -340,6 +343,9 @@ private:
 };
 } // namespace
 
+static bool verifyArrivalCounts(KernelOp kernel, ThreadModel &model,
+                                ArrayRef<std::pair<int64_t, Trace>> traces, StringRef sizes);
+
 bool mlir::cake::verifyParitySequences(KernelOp kernel, ThreadModel &model) {
   bool hasWait = false;
   kernel.walk([&](MbarrierWaitOp) { hasWait = true; });
@@ -401,6 +407,86 @@ bool mlir::cake::verifyParitySequences(KernelOp kernel, ThreadModel &model) {
     }
     if (!ok)
       return false;
+    ok &= verifyArrivalCounts(kernel, model, traces, sizes);
+    if (!ok)
+      return false;
+  }
+  return ok;
+}
+
+/// Arrivals against phases over a whole run: each warp arrives as often as its first thread
+/// did, times its lanes that reach the arriving op (the model's per-thread reach). A barrier of
+/// count C whose waiters need R phases (a wait sequence starting at parity 0 needs one phase per
+/// wait, starting at 1 one fewer) needs C x R arrivals; fewer never completes the last phase
+/// (a hang), and more than C x (R + 1) completes phases with arrivals meant for later ones (a
+/// wait passes before the arrivals it counts).
+static bool verifyArrivalCounts(KernelOp kernel, ThreadModel &model,
+                                ArrayRef<std::pair<int64_t, Trace>> traces, StringRef sizes) {
+  llvm::DenseMap<BarrierKey, int64_t> counts;
+  kernel.walk([&](MbarrierInitOp init) {
+    if (std::optional<int64_t> index = model.getConstant(init.getIndex()))
+      counts[{init.getBarriers().getDefiningOp(), *index}] = init.getCount();
+  });
+  llvm::MapVector<BarrierKey, int64_t> arrivals, phases;
+  llvm::DenseSet<BarrierKey> unknown;
+  llvm::DenseMap<BarrierKey, Operation *> firstArrive, firstWait;
+  for (auto &[thread, trace] : traces) {
+    for (auto &[key, ops] : trace.arrivalOps) {
+      for (auto &[op, times] : ops) {
+        ArrayRef<Reach> reach = model.reach(op);
+        int64_t lanes = 0;
+        for (int64_t t = thread; t < std::min<int64_t>(thread + 32, model.getNumThreads()); ++t) {
+          if (reach[t].kind == Reach::Unknown)
+            unknown.insert(key);
+          lanes += reach[t].kind != Reach::Never;
+        }
+        arrivals[key] += lanes * times;
+        firstArrive.try_emplace(key, op);
+      }
+    }
+    for (auto &[key, waits] : trace.waits) {
+      int64_t needed = static_cast<int64_t>(waits.size()) - waits.front().parity;
+      phases[key] = std::max(phases.lookup(key), needed);
+      firstWait.try_emplace(key, waits.front().op);
+    }
+  }
+  // Lanes that arrive while the warp's first thread does not are not counted: leave those out.
+  for (auto &[thread, trace] : traces)
+    kernel.walk([&](Operation *op) {
+      if (!isa<MbarrierArriveOp, MbarrierArriveExpectTxOp>(op))
+        return;
+      ArrayRef<Reach> reach = model.reach(op);
+      bool firstArrives = reach[thread].kind != Reach::Never;
+      for (int64_t t = thread; t < std::min<int64_t>(thread + 32, model.getNumThreads()); ++t)
+        if (!firstArrives && reach[t].kind != Reach::Never)
+          for (auto &[key, n] : arrivals)
+            if (key.first == op->getOperand(0).getDefiningOp())
+              unknown.insert(key);
+    });
+  bool ok = true;
+  for (auto &[key, needed] : phases) {
+    auto count = counts.find(key);
+    if (needed <= 0 || count == counts.end() || unknown.contains(key))
+      continue;
+    int64_t got = arrivals.lookup(key), c = count->second;
+    if (got >= c * needed && got <= c * (needed + 1))
+      continue;
+    ok = false;
+    bool few = got < c * needed;
+    Operation *at = few || !firstArrive.count(key) ? firstWait[key] : firstArrive[key];
+    InFlightDiagnostic diag = emitFinding(at, "mbarrier.arrival-total")
+                              << "expected " << (few ? "at least " : "at most ")
+                              << (few ? c * needed : c * (needed + 1)) << " arrivals on barrier "
+                              << key.second << " (count " << c << ", " << needed
+                              << " phases waited for), got " << got << " with " << sizes
+                              << (few ? ": the last phases never complete (a hang)"
+                                      : ": phases complete with arrivals meant for later ones "
+                                        "(a wait passes early)");
+    diag.attachNote(key.first->getLoc()) << "the mbarriers are allocated here";
+    attachFix(diag, at, "mbarrier.arrival-total",
+              "make the init count equal the threads that arrive per phase (every lane of a "
+              "warp that executes cake.mbarrier.arrive arrives), or arrive from exactly that "
+              "many threads");
   }
   return ok;
 }

@@ -104,9 +104,13 @@ def CakeVerifyMbarrierPass : Pass<"cake-verify-mbarrier"> {
       parity waits for a phase that already passed, or skips one;
     - `mbarrier.parity-initial`: the first wait on a barrier whose phases publish data (TMA copies
       complete on it, or its arrivals follow shared-memory writes) with parity 1, which passes at
-      once, before the data.
+      once, before the data;
+    - `mbarrier.arrival-total`: over a whole simulated run, the arrivals on a barrier (each warp
+      arriving as often as its first thread did, times its lanes that reach the op) against
+      count x the phases its waiters wait for: fewer than count x R never completes the last
+      phase; more than count x (R + 1) completes phases with arrivals meant for later ones.
 
-    The last two are judged only where every path can be decided (no bound or condition on a
+    The last three are judged only where every path can be decided (no bound or condition on a
     loaded value; `scf.for` and `scf.while` are unrolled); a finding names the sizes and the
     iteration that show it.
   }];
