@@ -16,11 +16,12 @@ namespace {
 /// Problem sizes tried: every symbol set to one of these (loops of a few tiles for common tile
 /// sizes, ragged and not).
 constexpr int64_t kSizes[] = {200, 333, 520, 1000};
-/// Ops one thread may execute in one simulation before it gives up (no finding).
-constexpr int64_t kStepLimit = 200000;
+/// Ops one thread may execute in one simulation before it gives up (no finding): the verifier
+/// must stay fast on persistent kernels whose paths are long.
+constexpr int64_t kStepLimit = 20000;
+/// Access pairs the async checks may compare per problem size before they give up.
+constexpr int64_t kPairLimit = 2000000;
 
-/// One barrier of one array.
-using BarrierKey = std::pair<Operation *, int64_t>; // (mbarrier.alloc, index)
 
 struct Wait {
   MbarrierWaitOp op;
@@ -38,11 +39,17 @@ struct SmemRegion {
   }
 };
 
+/// One barrier of one array (or of a pipeline: full = slot, empty = stages + slot).
+using BarrierKey = std::pair<Operation *, int64_t>; // (mbarrier.alloc or pipeline.create, index)
+
 /// Where on a thread's path something happened: after `epoch` block barriers, at step `seq`.
 struct At {
   Operation *op;
   int64_t epoch, seq;
   std::string where;
+  /// A TMA copy's write: the barrier phase its bytes complete (the barrier and the index of the
+  /// issuing thread's arrival that opened that phase).
+  std::optional<std::pair<BarrierKey, int64_t>> publishedBy;
 };
 
 /// A bulk group of TMA stores: issued, then retired by a tma.store_wait (or never).
@@ -54,13 +61,22 @@ struct StoreGroup {
 /// What one simulated thread did.
 struct Trace {
   SmallVector<std::pair<SmemRegion, At>> writes; // shared-memory writes (generic and TMA loads)
-  SmallVector<StoreGroup> groups;            // committed, in order
+  SmallVector<StoreGroup> groups;            // committed TMA store groups, in order
+  SmallVector<StoreGroup> wgmmaGroups;       // committed wgmma groups (their shared operands)
+  SmallVector<At> fences;                    // fence.proxy_async
+  /// Reads through the async proxy (TMA store sources, wgmma operands), which must see generic
+  /// writes only after a fence.proxy_async in the writing thread.
+  SmallVector<std::pair<SmemRegion, At>> asyncReads;
+  /// Which writes were generic (the others are TMA loads, already in the async proxy).
+  llvm::DenseSet<Operation *> genericWriters;
   llvm::MapVector<BarrierKey, SmallVector<Wait>> waits;
   /// Barriers whose phases publish data: TMA copies complete on them, or an arrival on them
   /// follows a shared-memory write of the same thread since its previous arrival.
   llvm::DenseSet<BarrierKey> publishing;
-  /// When the thread arrived on each barrier (arrive, arrive_expect_tx), by step.
-  llvm::DenseMap<BarrierKey, SmallVector<int64_t>> arrivals;
+  /// When the thread arrived on and passed a wait of each barrier, by step: mbarriers, and a
+  /// pipeline's full (commit / consumer_wait) and empty (release / producer_acquire) barriers,
+  /// for the order they give between threads.
+  llvm::DenseMap<BarrierKey, SmallVector<int64_t>> arrivals, passed;
   /// How often each arriving op ran, per barrier.
   llvm::MapVector<BarrierKey, llvm::MapVector<Operation *, int64_t>> arrivalOps;
 };
@@ -107,6 +123,11 @@ private:
       return 0;
     if (isa<GridDimOp>(def))
       return 1; // block 0 of a one-block grid: every tile of a persistent loop
+    if (auto slot = dyn_cast<PipelineSlotOp>(def)) {
+      std::optional<int64_t> iteration = value(slot->getOperand(1));
+      int64_t stages = cast<PipelineType>(slot->getOperand(0).getType()).getStages();
+      return iteration ? std::optional<int64_t>(*iteration % stages) : std::nullopt;
+    }
     SmallVector<int64_t> args;
     for (Value operand : def->getOperands()) {
       std::optional<int64_t> a = value(operand);
@@ -204,6 +225,7 @@ private:
         return false;
       out->waits[{wait.getBarriers().getDefiningOp(), *index}].push_back(
           {wait, *parity & 1, counters(), steps});
+      out->passed[{wait.getBarriers().getDefiningOp(), *index}].push_back(steps);
 
       return true;
     }
@@ -219,12 +241,49 @@ private:
       wroteShared = false;
       return true;
     }
+    if (isa<PipelineProducerCommitOp, PipelineConsumerWaitOp, PipelineConsumerReleaseOp,
+            PipelineProducerAcquireOp>(op)) {
+      // Pipeline barriers by slot: full = slot, empty = stages + slot.
+      Value pipe = op.getOperand(0);
+      auto iteration = value(op.getOperand(1));
+      if (!iteration)
+        return false;
+      int64_t stages = cast<PipelineType>(pipe.getType()).getStages();
+      bool empty = isa<PipelineConsumerReleaseOp, PipelineProducerAcquireOp>(op);
+      BarrierKey key{pipe.getDefiningOp(), (empty ? stages : 0) + *iteration % stages};
+      bool arrives = isa<PipelineProducerCommitOp, PipelineConsumerReleaseOp>(op);
+      (arrives ? out->arrivals : out->passed)[key].push_back(steps);
+      return true;
+    }
     if (isa<BarrierOp, PipelineCreateOp>(op)) { // pipeline.create ends with a block barrier
       ++epoch;
       return true;
     }
     if (auto store = dyn_cast<TmaStoreOp>(op)) {
       open.stores.push_back({region(store.getSource(), store.getSourceIndices()), here(op)});
+      out->asyncReads.push_back(open.stores.back());
+      return true;
+    }
+    if (isa<FenceProxyAsyncOp>(op)) {
+      out->fences.push_back(here(op));
+      return true;
+    }
+    if (isa<WgmmaOp, WgmmaRegsOp>(op)) {
+      for (const MemoryAccess &a : getMemoryAccesses(&op))
+        if (isa<SmemType>(a.buffer.getType())) {
+          openWgmma.stores.push_back({region(a.buffer, a.indices), here(op)});
+          out->asyncReads.push_back(openWgmma.stores.back());
+        }
+      return true;
+    }
+    if (isa<WgmmaCommitOp>(op)) {
+      if (!openWgmma.stores.empty())
+        out->wgmmaGroups.push_back(std::move(openWgmma));
+      openWgmma = StoreGroup();
+      return true;
+    }
+    if (auto wait = dyn_cast<WgmmaWaitOp>(op)) {
+      retire(out->wgmmaGroups, wait.getPending(), op);
       return true;
     }
     if (isa<TmaStoreCommitOp>(op)) {
@@ -234,20 +293,20 @@ private:
       return true;
     }
     if (auto wait = dyn_cast<TmaStoreWaitOp>(op)) {
-      // Retires every committed group but the `pending` most recent ones.
-      int64_t unretired = 0;
-      for (StoreGroup &group : out->groups)
-        unretired += !group.retired;
-      for (StoreGroup &group : out->groups)
-        if (!group.retired && unretired-- > static_cast<int64_t>(wait.getPending()))
-          group.retired = here(op);
+      retire(out->groups, wait.getPending(), op);
       return true;
     }
     if (auto load = dyn_cast<TmaLoadOp>(op)) {
       if (isa<MbarriersType>(load.getBarrier().getType()))
         if (auto index = value(load.getBarrierIndex()))
           out->publishing.insert({load.getBarrier().getDefiningOp(), *index});
-      out->writes.push_back({region(load.getDest(), load.getDestIndices()), here(op)});
+      At at = here(op);
+      if (auto key = barrierOf(load.getBarrier(), load.getBarrierIndex())) {
+        auto &opened = out->arrivals[*key];
+        if (!opened.empty())
+          at.publishedBy = {*key, static_cast<int64_t>(opened.size()) - 1};
+      }
+      out->writes.push_back({region(load.getDest(), load.getDestIndices()), at});
       return true;
     }
     if (auto access = dyn_cast<MemoryAccessOpInterface>(op)) {
@@ -256,6 +315,8 @@ private:
           continue;
         wroteShared = true;
         out->writes.push_back({region(a.buffer, a.indices), here(op)});
+        if (a.proxy == MemoryProxy::Generic)
+          out->genericWriters.insert(&op);
       }
       return true;
     }
@@ -312,7 +373,27 @@ private:
     return true;
   }
 
-  At here(Operation &op) { return At{&op, epoch, steps, counters()}; }
+  At here(Operation &op) { return At{&op, epoch, steps, counters(), std::nullopt}; }
+
+  /// The key of an mbarrier (array, index) or of a pipeline iteration's full barrier.
+  std::optional<BarrierKey> barrierOf(Value barriers, Value index) {
+    std::optional<int64_t> i = value(index);
+    if (!i)
+      return std::nullopt;
+    if (auto pipe = dyn_cast<PipelineType>(barriers.getType()))
+      return BarrierKey{barriers.getDefiningOp(), *i % pipe.getStages()};
+    return BarrierKey{barriers.getDefiningOp(), *i};
+  }
+
+  /// A wait with `pending`: retires every committed group but the `pending` most recent ones.
+  void retire(SmallVector<StoreGroup> &groups, int64_t pending, Operation &op) {
+    int64_t unretired = 0;
+    for (StoreGroup &group : groups)
+      unretired += !group.retired;
+    for (StoreGroup &group : groups)
+      if (!group.retired && unretired-- > pending)
+        group.retired = here(op);
+  }
 
   /// The region an access with `indices` touches: the stage of a multi-stage buffer when the
   /// first index is known and more dimensions follow.
@@ -336,7 +417,7 @@ private:
   int64_t thread, size;
   int64_t steps = 0, epoch = 0;
   bool wroteShared = false;
-  StoreGroup open;
+  StoreGroup open, openWgmma;
   Trace *out = nullptr;
   DenseMap<Value, int64_t> env;
   SmallVector<std::pair<Value, int64_t>> loops;
@@ -492,56 +573,74 @@ static bool verifyArrivalCounts(KernelOp kernel, ThreadModel &model,
 }
 
 namespace {
-/// Whether `write` (by `writer`) is ordered against `store` (in `group`, issued by `issuer`): it
-/// happened before a barrier the issuer passed before issuing, or after a barrier that follows
-/// the retiring wait; or, in the issuer itself, before the store or after the wait.
-bool ordered(int64_t writer, const Trace &writerTrace, const At &write, int64_t issuer,
-             const Trace &issuerTrace, const At &store, const std::optional<At> &retired) {
-  if (writer == issuer)
-    return write.seq < store.seq || (retired && write.seq > retired->seq);
-  if (write.epoch < store.epoch || (retired && write.epoch > retired->epoch))
-    return true;
-  if (!retired)
-    return false;
-  // Through an mbarrier: the issuer arrives (its a-th arrival on it) after the retiring wait, and
-  // the writer, before writing, waits for that phase or a later one (its w-th wait, w >= a).
-  for (auto &[key, arrivalSeqs] : issuerTrace.arrivals) {
-    auto waits = writerTrace.waits.find(key);
-    if (waits == writerTrace.waits.end())
+/// Whether step `from` of thread A is ordered before step `to` of thread B through a barrier:
+/// A arrives on it after `from` (its i-th arrival there) and B, before `to`, passes a wait for
+/// that phase or a later one (its w-th wait, w >= i).
+bool happensBefore(const Trace &a, int64_t from, const Trace &b, int64_t to) {
+  for (auto &[key, arrivalSeqs] : a.arrivals) {
+    auto waits = b.passed.find(key);
+    if (waits == b.passed.end())
       continue;
-    for (auto [a, arrival] : llvm::enumerate(arrivalSeqs)) {
-      if (arrival < retired->seq)
+    for (auto [i, arrival] : llvm::enumerate(arrivalSeqs)) {
+      if (arrival < from)
         continue;
       for (auto [w, wait] : llvm::enumerate(waits->second))
-        if (w >= a && wait.seq < write.seq)
+        if (w >= i && wait < to)
           return true;
       break;
     }
   }
   return false;
 }
+
+/// Whether `write` (by `writer`) is ordered against a group's read `store` (issued by
+/// `issuer`): before it (a block barrier the issuer passed after the write, or a barrier phase
+/// that publishes the write to the issuer), or after the group's retiring wait (a block barrier
+/// or a barrier phase after it); in the issuer itself, by program order.
+bool ordered(int64_t writer, const Trace &writerTrace, const At &write, int64_t issuer,
+             const Trace &issuerTrace, const At &store, const std::optional<At> &retired) {
+  if (writer == issuer)
+    return write.seq < store.seq || (retired && write.seq > retired->seq);
+  if (write.epoch < store.epoch || (retired && write.epoch > retired->epoch))
+    return true;
+  if (happensBefore(writerTrace, write.seq, issuerTrace, store.seq))
+    return true;
+  if (write.publishedBy) { // a TMA copy: ordered before every wait that passes its phase
+    auto &[key, phase] = *write.publishedBy;
+    auto waits = issuerTrace.passed.find(key);
+    if (waits != issuerTrace.passed.end())
+      for (auto [w, wait] : llvm::enumerate(waits->second))
+        if (static_cast<int64_t>(w) >= phase && wait < store.seq)
+          return true;
+  }
+  return retired && happensBefore(issuerTrace, retired->seq, writerTrace, write.seq);
+}
 } // namespace
 
-bool mlir::cake::verifyTmaStoreGroups(KernelOp kernel, ThreadModel &model) {
-  SmallVector<Operation *> storeOps;
+/// The async proxy's reads of shared memory, along the simulated paths: TMA store and wgmma
+/// groups against later writes, and generic writes against the async reads they feed.
+bool mlir::cake::verifyAsyncAccesses(KernelOp kernel, ThreadModel &model) {
+  SmallVector<Operation *> asyncOps;
   kernel.walk([&](Operation *op) {
-    if (isa<TmaStoreOp, TmaStoreCommitOp, TmaStoreWaitOp>(op))
-      storeOps.push_back(op);
+    if (isa<TmaStoreOp, TmaStoreCommitOp, TmaStoreWaitOp, WgmmaOp, WgmmaRegsOp>(op))
+      asyncOps.push_back(op);
   });
-  if (storeOps.empty())
+  if (asyncOps.empty())
     return true;
   // Each warp's first thread writes as its warp does; every thread that may issue, commit or
   // wait for a store runs too (an issuer may rotate over the lanes).
   llvm::SetVector<int64_t> threads;
   for (int64_t t = 0; t < model.getNumThreads(); t += 32)
     threads.insert(t);
-  for (Operation *op : storeOps) {
+  for (Operation *op : asyncOps) {
+    if (isa<WgmmaOp, WgmmaRegsOp>(op))
+      continue; // whole warpgroups: their first threads run already
     ArrayRef<Reach> reach = model.reach(op);
     for (int64_t t = 0; t < model.getNumThreads(); ++t)
       if (reach[t].kind != Reach::Never)
         threads.insert(t);
   }
-  llvm::DenseSet<Operation *> reported, racing;
+  llvm::DenseSet<Operation *> reported, racing, unfenced;
   bool ok = true;
   for (int64_t size : kSizes) {
     std::vector<std::pair<int64_t, Trace>> traces;
@@ -552,10 +651,21 @@ bool mlir::cake::verifyTmaStoreGroups(KernelOp kernel, ThreadModel &model) {
       traces.push_back({t, std::move(trace)});
     }
     std::string sizes = sizesText(kernel, size);
-    for (auto &[issuer, trace] : traces) {
-      for (const StoreGroup &group : trace.groups) {
+    int64_t reads = 0, writes = 0;
+    for (auto &[t, trace] : traces) {
+      reads += trace.asyncReads.size();
+      writes += trace.writes.size();
+    }
+    if (reads * writes > kPairLimit)
+      return ok; // too long a run to compare every pair: no judgement
+    // A group's reads against every write no barrier, mbarrier phase or program order puts
+    // before the read or after the group's retiring wait.
+    auto checkGroups = [&](int64_t issuer, const Trace &trace, ArrayRef<StoreGroup> groups,
+                           bool tma) {
+      StringRef rule = tma ? "tma.store-race" : "wgmma.operand-race";
+      for (const StoreGroup &group : groups) {
         for (auto &[read, store] : group.stores) {
-          if (!group.retired && reported.insert(store.op).second) {
+          if (tma && !group.retired && reported.insert(store.op).second) {
             ok = false;
             InFlightDiagnostic diag = emitFinding(store.op, "tma.store-pending-at-exit")
                                       << "expected a cake.tma.store_wait to retire this store's "
@@ -569,30 +679,71 @@ bool mlir::cake::verifyTmaStoreGroups(KernelOp kernel, ThreadModel &model) {
           }
           for (auto &[writer, other] : traces) {
             for (auto &[written, write] : other.writes) {
-              // One finding per store: its first unordered write (the fix is the same).
+              // One finding per reading op: its first unordered write (the fix is the same).
               if (!read.overlaps(written) ||
                   ordered(writer, other, write, issuer, trace, store, group.retired) ||
                   !racing.insert(store.op).second)
                 continue;
               ok = false;
               InFlightDiagnostic diag =
-                  emitFinding(write.op, "tma.store-race")
-                  << "expected this write to the buffer to wait for the TMA store that reads it "
-                  << "(thread " << issuer << "'s group, retired by a cake.tma.store_wait and "
-                  << "then a block barrier), but in thread " << writer << " with " << sizes
+                  emitFinding(write.op, rule)
+                  << "expected this write to the buffer to wait for the "
+                  << (tma ? "TMA store" : "wgmma") << " that reads it (thread " << issuer
+                  << "'s group, retired by a " << (tma ? "cake.tma.store_wait" : "cake.wgmma.wait")
+                  << " and then a block barrier), but in thread " << writer << " with " << sizes
                   << (write.where.empty() ? "" : " (" + write.where + ")")
                   << " nothing orders them";
               diag.attachNote(store.op->getLoc())
-                  << "the store reads the buffer here"
+                  << (tma ? "the store" : "the wgmma") << " reads the buffer here"
                   << (store.where.empty() ? "" : " (" + store.where + ")");
               if (group.retired)
                 diag.attachNote(group.retired->op->getLoc()) << "and is retired here";
-              attachFix(diag, write.op, "tma.store-race",
-                        "in the issuing thread, cake.tma.store_wait with pending low enough to "
-                        "retire that group, then a cake.barrier, before the buffer is written "
-                        "again; and publish writes with cake.fence.proxy_async and a barrier "
-                        "before the store");
+              attachFix(diag, write.op, rule,
+                        tma ? "in the issuing thread, cake.tma.store_wait with pending low enough "
+                              "to retire that group, then a cake.barrier, before the buffer is "
+                              "written again; and publish writes with cake.fence.proxy_async and "
+                              "a barrier before the store"
+                            : "cake.wgmma.wait with pending low enough to retire the group that "
+                              "reads the buffer (then a barrier for other threads) before "
+                              "writing it again, or give the writes another buffer");
             }
+          }
+        }
+      }
+    };
+    for (auto &[issuer, trace] : traces) {
+      checkGroups(issuer, trace, trace.groups, /*tma=*/true);
+      // A wgmma group is the warpgroup's: its first thread stands for it (it may be the one
+      // that releases the stage for all four warps).
+      if (issuer % 128 == 0)
+        checkGroups(issuer, trace, trace.wgmmaGroups, /*tma=*/false);
+    }
+    // Generic writes reach the async proxy only through a fence.proxy_async in the writing
+    // thread, after the write and before what orders it before the read.
+    for (auto &[reader, trace] : traces) {
+      for (auto &[read, at] : trace.asyncReads) {
+        for (auto &[writer, other] : traces) {
+          for (auto &[written, write] : other.writes) {
+            bool before = writer == reader ? write.seq < at.seq : write.epoch < at.epoch;
+            if (!before || !read.overlaps(written) || !other.genericWriters.contains(write.op))
+              continue;
+            bool fenced = llvm::any_of(other.fences, [&](const At &fence) {
+              return fence.seq > write.seq &&
+                     (writer == reader ? fence.seq < at.seq : fence.epoch < at.epoch);
+            });
+            if (fenced || !unfenced.insert(at.op).second)
+              continue;
+            ok = false;
+            InFlightDiagnostic diag =
+                emitFinding(at.op, "async.proxy-fence-missing")
+                << "expected a cake.fence.proxy_async in thread " << writer
+                << " after its write to this buffer and before what orders the write before this "
+                << "async-proxy read, with " << sizes << ": the read may not see the write";
+            diag.attachNote(write.op->getLoc())
+                << "the generic write" << (write.where.empty() ? "" : " (" + write.where + ")");
+            attachFix(diag, at.op, "async.proxy-fence-missing",
+                      "in every thread that writes the buffer, cake.fence.proxy_async after its "
+                      "writes and before the cake.barrier that publishes them");
           }
         }
       }

@@ -23,15 +23,17 @@ namespace mlir::cake {
 /// Reports the findings above for `kernel`; false when it reported any.
 bool verifyParitySequences(KernelOp kernel, ThreadModel &model);
 
-/// TMA store groups along the same paths (every warp's first thread and every thread that may
-/// issue, commit or wait for a store), with block barriers as the only order between threads:
+/// The async proxy's reads of shared memory along the same paths (every warp's first thread and
+/// every thread that may issue, commit or wait for a TMA store), with block barriers, mbarrier
+/// phases and program order as the only order between accesses:
 /// - `tma.store-pending-at-exit`: a store whose group no cake.tma.store_wait retires before the
 ///   block exits (the bulk copy may still read shared memory another block reuses);
-/// - `tma.store-race`: a write to a buffer (generic or TMA) that a store's group reads, not
-///   ordered against it: in another thread, neither before a barrier the issuer passed before
-///   the store nor after a barrier that follows the retiring wait; in the issuer, between the
-///   store and its wait.
-bool verifyTmaStoreGroups(KernelOp kernel, ThreadModel &model);
+/// - `tma.store-race` / `wgmma.operand-race`: a write to a buffer that a TMA store's or a wgmma's
+///   group still reads, not ordered after the wait that retires the group;
+/// - `async.proxy-fence-missing`: a generic write that an async-proxy read (TMA store, wgmma
+///   operand) is ordered after, with no cake.fence.proxy_async in the writing thread between
+///   the write and what orders it.
+bool verifyAsyncAccesses(KernelOp kernel, ThreadModel &model);
 
 } // namespace mlir::cake
 

@@ -115,7 +115,7 @@ struct CakeVerifyTmaPass : cake::impl::CakeVerifyTmaPassBase<CakeVerifyTmaPass> 
       });
       // The store groups' lifetimes along each thread's path.
       ThreadModel model(kernel);
-      ok &= verifyTmaStoreGroups(kernel, model);
+      ok &= verifyAsyncAccesses(kernel, model);
     });
     if (!ok)
       signalPassFailure();

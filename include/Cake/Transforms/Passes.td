@@ -468,7 +468,17 @@ def CakeVerifyTmaPass : Pass<"cake-verify-tma"> {
       an mbarrier phase the issuer arrived on) that follows the wait retiring the group; in the
       issuer, between the store and that wait;
     - `tma.store-pending-at-exit`: a store whose group no `cake.tma.store_wait` retires before
-      the block exits.
+      the block exits;
+    - `wgmma.operand-race`: the same for a buffer a wgmma group (its shared operands, until the
+      `cake.wgmma.wait` that retires it) still reads;
+    - `async.proxy-fence-missing`: a generic write (`cake.store`, `stmatrix`, `cp.async`) that a
+      TMA store or a wgmma reads after it, with no `cake.fence.proxy_async` in the writing thread
+      between the write and what orders it before the read.
+
+    Ordering between threads on these paths: block barriers, mbarrier and pipeline phases (an
+    arrival before a wait that passes that phase or a later one; a TMA copy before every wait
+    that passes the phase it completes) and, within a thread, program order. The path checks
+    give up (no finding) on paths they cannot decide or that are too long to compare.
   }];
 }
 
