@@ -77,6 +77,9 @@ struct Trace {
   /// pipeline's full (commit / consumer_wait) and empty (release / producer_acquire) barriers,
   /// for the order they give between threads.
   llvm::DenseMap<BarrierKey, SmallVector<int64_t>> arrivals, passed;
+  /// The iterations each pipeline step named, in order: {create op -> [(iteration, at)]}.
+  llvm::MapVector<Operation *, SmallVector<std::pair<int64_t, At>>> consumerWaits, releases,
+      acquires, commits;
   /// How often each arriving op ran, per barrier.
   llvm::MapVector<BarrierKey, llvm::MapVector<Operation *, int64_t>> arrivalOps;
 };
@@ -253,6 +256,11 @@ private:
       BarrierKey key{pipe.getDefiningOp(), (empty ? stages : 0) + *iteration % stages};
       bool arrives = isa<PipelineProducerCommitOp, PipelineConsumerReleaseOp>(op);
       (arrives ? out->arrivals : out->passed)[key].push_back(steps);
+      auto &steps = isa<PipelineConsumerWaitOp>(op)      ? out->consumerWaits
+                    : isa<PipelineConsumerReleaseOp>(op) ? out->releases
+                    : isa<PipelineProducerAcquireOp>(op) ? out->acquires
+                                                         : out->commits;
+      steps[pipe.getDefiningOp()].push_back({*iteration, here(op)});
       return true;
     }
     if (isa<BarrierOp, PipelineCreateOp>(op)) { // pipeline.create ends with a block barrier
@@ -745,6 +753,85 @@ bool mlir::cake::verifyAsyncAccesses(KernelOp kernel, ThreadModel &model) {
                       "in every thread that writes the buffer, cake.fence.proxy_async after its "
                       "writes and before the cake.barrier that publishes them");
           }
+        }
+      }
+    }
+    if (!ok)
+      return false;
+  }
+  return ok;
+}
+
+/// Pipeline steps along the simulated paths. A pipeline's phases follow its iterations, so each
+/// thread must name them in order, once each:
+/// - `pipeline.iteration-sequence`: a thread's consumer_wait (or producer_commit) iterations that
+///   are not 0, 1, 2, ... (a restarted or skipped count waits on a phase that already passed, or
+///   one that never comes);
+/// - `pipeline.release-sequence`: a consumer's releases that are not the iterations it waited
+///   for, in the same order (releasing the next, the previous at the start, or once per tile).
+bool mlir::cake::verifyPipelineSequences(KernelOp kernel, ThreadModel &model) {
+  bool hasPipeline = false;
+  kernel.walk([&](PipelineCreateOp) { hasPipeline = true; });
+  if (!hasPipeline)
+    return true;
+  llvm::DenseSet<Operation *> reported;
+  bool ok = true;
+  auto report = [&](Operation *op, StringRef rule, const Twine &message, const Twine &hint) {
+    if (!reported.insert(op).second)
+      return;
+    ok = false;
+    InFlightDiagnostic diag = emitFinding(op, rule) << message.str();
+    attachFix(diag, op, rule, hint);
+  };
+  for (int64_t size : kSizes) {
+    std::vector<std::pair<int64_t, Trace>> traces;
+    for (int64_t t = 0; t < model.getNumThreads(); t += 32) {
+      Trace trace;
+      if (!Simulator(kernel, model, t, size).run(trace))
+        return ok;
+      traces.push_back({t, std::move(trace)});
+    }
+    std::string sizes = sizesText(kernel, size);
+    for (auto &[thread, trace] : traces) {
+      for (auto *steps : {&trace.consumerWaits, &trace.commits}) {
+        for (auto &[pipe, list] : *steps) {
+          for (auto [n, step] : llvm::enumerate(list)) {
+            if (step.first == static_cast<int64_t>(n))
+              continue;
+            report(step.second.op, "pipeline.iteration-sequence",
+                   "expected iteration " + Twine(n) + " (this thread's " + Twine(n + 1) +
+                       "th step of the pipeline), got " + Twine(step.first) + " in thread " +
+                       Twine(thread) + " with " + sizes +
+                       (step.second.where.empty() ? "" : " (" + step.second.where + ")"),
+                   "count the pipeline's iterations across every loop (carry the count over "
+                   "outer tiles) and pass that count to every step");
+            break;
+          }
+        }
+      }
+      for (auto &[pipe, waits] : trace.consumerWaits) {
+        auto released = trace.releases.find(pipe);
+        if (released == trace.releases.end())
+          continue; // pipeline.missing-release judges consumers that never release
+        const auto &releases = released->second;
+        // The last waits may go unreleased (nothing refills those stages); every release must
+        // be the next waited iteration.
+        for (size_t n = 0; n < releases.size(); ++n) {
+          if (n < waits.size() && n < releases.size() && waits[n].first == releases[n].first &&
+              releases[n].second.seq > waits[n].second.seq)
+            continue;
+          const At &at = releases[n].second;
+          std::string got = "iteration " + std::to_string(releases[n].first);
+          report(at.op, "pipeline.release-sequence",
+                 "expected the consumer's release " + Twine(n + 1) + " to release iteration " +
+                     (n < waits.size() ? Twine(waits[n].first) : Twine("none")) +
+                     " (the iteration it waited for, in order), got " + got + " in thread " +
+                     Twine(thread) + " with " + sizes +
+                     (at.where.empty() ? "" : " (" + at.where + ")"),
+                 "release exactly the iterations the consumer waited for, each once, after its "
+                 "last read of the stage (guard a lagging release of it - 1 with it > 0 and "
+                 "release the last one after the loop)");
+          break;
         }
       }
     }

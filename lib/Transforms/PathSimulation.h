@@ -35,6 +35,11 @@ bool verifyParitySequences(KernelOp kernel, ThreadModel &model);
 ///   the write and what orders it.
 bool verifyAsyncAccesses(KernelOp kernel, ThreadModel &model);
 
+/// Pipeline steps along the same paths: `pipeline.iteration-sequence` (a thread's waits or
+/// commits not naming iterations 0, 1, 2, ...) and `pipeline.release-sequence` (a consumer's
+/// releases not the iterations it waited for, in order).
+bool verifyPipelineSequences(KernelOp kernel, ThreadModel &model);
+
 } // namespace mlir::cake
 
 #endif // CAKE_LIB_TRANSFORMS_PATHSIMULATION_H

@@ -1,4 +1,5 @@
 //===- VerifyPipeline.cpp - the pipeline protocol -------------------------===//
+#include "PathSimulation.h"
 #include "ThreadModel.h"
 
 #include "Cake/IR/CakeOps.h"
@@ -49,6 +50,9 @@ struct CakeVerifyPipelinePass : cake::impl::CakeVerifyPipelinePassBase<CakeVerif
       model = &kernelModel;
       order = getProgramOrder(kernel);
       kernel.walk([&](PipelineCreateOp create) { verifyPipeline(create); });
+      // The iterations each thread names, along its path (only where the above found nothing).
+      if (ok)
+        ok &= verifyPipelineSequences(kernel, kernelModel);
       model = nullptr;
     });
     if (!ok)

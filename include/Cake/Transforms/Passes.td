@@ -141,7 +141,13 @@ def CakeVerifyPipelinePass : Pass<"cake-verify-pipeline"> {
     - `pipeline.commit-threads`: `producer_commit` executed by other than exactly one thread;
     - `pipeline.slot-mismatch`: a constant stage index, or the slot of another iteration than the
       one the copy completes on;
-    - `pipeline.stage-count`: a stage buffer whose leading dimension is smaller than the stages.
+    - `pipeline.stage-count`: a stage buffer whose leading dimension is smaller than the stages;
+    - `pipeline.iteration-sequence`: along one thread's path (each warp's first thread, simulated
+      for a few concrete problem sizes), consumer waits or producer commits that do not name
+      iterations 0, 1, 2, ... (a count restarted per outer tile, or skipping);
+    - `pipeline.release-sequence`: a consumer's releases that are not the iterations it waited
+      for, in order (the next iteration, iteration -1 at the start, once per tile); the last
+      waited iterations may stay unreleased.
   }];
 }
 
