@@ -22,7 +22,7 @@ constexpr int64_t kStepLimit = 20000;
 /// Access pairs the async checks may compare per problem size before they give up.
 constexpr int64_t kPairLimit = 2000000;
 
-
+/// One mbarrier wait on a thread's path.
 struct Wait {
   MbarrierWaitOp op;
   int64_t parity;
@@ -98,8 +98,8 @@ public:
   Simulator(KernelOp kernel, ThreadModel &model, int64_t thread, int64_t size)
       : kernel(kernel), model(model), thread(thread), size(size) {}
 
-  /// Runs the kernel body; false when the path cannot be decided (an unknown loop bound or
-  /// condition, a while loop, the step limit).
+  /// Runs the kernel body; false when the path cannot be decided (a loop bound or condition
+  /// that depends on a loaded value, the step limit).
   bool run(Trace &trace) {
     out = &trace;
     return runBlock(kernel.getBody().front());
