@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 #include "Cake/IR/MemoryAccess.h"
 #include "Cake/IR/CakeOps.h"
+#include "Cake/IR/HostNames.h"
 
 using namespace mlir;
 using namespace mlir::cake;
@@ -77,12 +78,6 @@ SmallVector<MemoryAccess, 2> mlir::cake::getMemoryAccesses(Operation *op) {
   if (auto iface = dyn_cast<MemoryAccessOpInterface>(op))
     iface.getMemoryAccesses(accesses);
   return accesses;
-}
-
-std::string mlir::cake::getParamName(KernelOp kernel, unsigned index) {
-  if (auto name = kernel.getArgAttrOfType<StringAttr>(index, "cake.name"))
-    return name.getValue().str();
-  return "arg" + std::to_string(index);
 }
 
 BlockArgument mlir::cake::getAccessedGlobalTensor(KernelOp kernel, Value buffer) {

@@ -2,6 +2,7 @@
 #include "Cake/Pipelines/Manifest.h"
 #include "Cake/Conversion/CakeToNVVM.h"
 #include "Cake/IR/CakeOps.h"
+#include "Cake/IR/HostNames.h"
 
 #include "mlir/IR/AffineExprVisitor.h"
 #include "llvm/ADT/SetVector.h"
@@ -80,23 +81,6 @@ static std::string strideText(GlobalTensorType type, unsigned dim, int64_t width
   return text;
 }
 
-static StringRef dtypeName(Type type) {
-  if (type.isF16())
-    return "f16";
-  if (type.isBF16())
-    return "bf16";
-  if (type.isF32())
-    return "f32";
-  if (type.isF64())
-    return "f64";
-  if (type.isInteger(8))
-    return "i8";
-  if (type.isInteger(32))
-    return "i32";
-  if (type.isInteger(64))
-    return "i64";
-  return "unknown";
-}
 
 static llvm::json::Array toJsonArray(ArrayRef<int64_t> values) {
   llvm::json::Array array;
@@ -113,7 +97,7 @@ using ConstraintSet =
 static llvm::json::Object tmaManifest(KernelOp kernel, unsigned index, TmaType tma,
                                       llvm::json::Object param, ConstraintSet &constraints) {
   param["kind"] = "tma";
-  param["dtype"] = dtypeName(tma.getElementType());
+  param["dtype"] = getDtypeName(tma.getElementType());
   param["tensor"] = kernel.getArgAttrOfType<StringAttr>(index, "cake.describes").getValue();
   llvm::json::Array box;
   for (int64_t extent : tma.getBox())
@@ -157,12 +141,12 @@ static llvm::json::Object kernelManifest(KernelOp kernel) {
     auto tensor = dyn_cast<GlobalTensorType>(arg.getType());
     if (!tensor) {
       param["kind"] = "scalar";
-      param["dtype"] = dtypeName(arg.getType());
+      param["dtype"] = getDtypeName(arg.getType());
       params.push_back(std::move(param));
       continue;
     }
     param["kind"] = "tensor";
-    param["dtype"] = dtypeName(tensor.getElementType());
+    param["dtype"] = getDtypeName(tensor.getElementType());
     llvm::json::Array shape, strides;
     for (Attribute extent : tensor.getShape()) {
       shape.push_back(entryText(extent));

@@ -65,25 +65,31 @@ bool parseDouble(std::string_view text, double &out) {
   return end == s.c_str() + s.size() && errno != ERANGE;
 }
 
+/// Calls `visit(item)` for each item of the comma-separated list `text`.
+template <typename Fn> bool forEachItem(std::string_view text, Fn visit) {
+  while (true) {
+    size_t comma = text.find(',');
+    if (!visit(text.substr(0, comma)))
+      return false;
+    if (comma == std::string_view::npos)
+      return true;
+    text = text.substr(comma + 1);
+  }
+}
+
 /// Splits "a=1,b=2" and calls `add(name, value)` for each item.
 template <typename Fn>
 bool forEachAssignment(std::string_view text, const char *what, Fn add,
                        std::string &error) {
-  while (true) {
-    size_t comma = text.find(',');
-    std::string_view item = text.substr(0, comma);
+  return forEachItem(text, [&](std::string_view item) {
     size_t eq = item.find('=');
     if (eq == std::string_view::npos || eq == 0) {
       error = std::string("invalid ") + what + " '" + std::string(item) +
               "' (expected NAME=VALUE)";
       return false;
     }
-    if (!add(std::string(item.substr(0, eq)), item.substr(eq + 1)))
-      return false;
-    if (comma == std::string_view::npos)
-      return true;
-    text = text.substr(comma + 1);
-  }
+    return add(std::string(item.substr(0, eq)), item.substr(eq + 1));
+  });
 }
 
 } // namespace
@@ -201,18 +207,16 @@ bool cake::runner::parseRunOptions(int argc, const char *const *argv,
       out.outputDir = std::string(value);
     } else if (name == "--outputs" || name == "--inouts") {
       std::vector<std::string> &list = name == "--outputs" ? out.outputs : out.inouts;
-      while (true) {
-        size_t comma = value.find(',');
-        std::string_view item = value.substr(0, comma);
+      bool ok = forEachItem(value, [&](std::string_view item) {
         if (item.empty()) {
           error = name + " expects a comma-separated list of tensor names";
           return false;
         }
         list.emplace_back(item);
-        if (comma == std::string_view::npos)
-          break;
-        value = value.substr(comma + 1);
-      }
+        return true;
+      });
+      if (!ok)
+        return false;
     } else if (name == "--seed") {
       uint64_t seed;
       auto res = std::from_chars(value.data(), value.data() + value.size(), seed);

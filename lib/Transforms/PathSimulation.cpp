@@ -79,7 +79,7 @@ struct Trace {
   llvm::DenseMap<BarrierKey, SmallVector<int64_t>> arrivals, passed;
   /// The iterations each pipeline step named, in order: {create op -> [(iteration, at)]}.
   llvm::MapVector<Operation *, SmallVector<std::pair<int64_t, At>>> consumerWaits, releases,
-      acquires, commits;
+      commits;
   /// How often each arriving op ran, per barrier.
   llvm::MapVector<BarrierKey, llvm::MapVector<Operation *, int64_t>> arrivalOps;
 };
@@ -256,11 +256,11 @@ private:
       BarrierKey key{pipe.getDefiningOp(), (empty ? stages : 0) + *iteration % stages};
       bool arrives = isa<PipelineProducerCommitOp, PipelineConsumerReleaseOp>(op);
       (arrives ? out->arrivals : out->passed)[key].push_back(steps);
-      auto &steps = isa<PipelineConsumerWaitOp>(op)      ? out->consumerWaits
-                    : isa<PipelineConsumerReleaseOp>(op) ? out->releases
-                    : isa<PipelineProducerAcquireOp>(op) ? out->acquires
-                                                         : out->commits;
-      steps[pipe.getDefiningOp()].push_back({*iteration, here(op)});
+      if (!isa<PipelineProducerAcquireOp>(op)) // acquires only order threads (`passed`)
+        (isa<PipelineConsumerWaitOp>(op)      ? out->consumerWaits
+         : isa<PipelineConsumerReleaseOp>(op) ? out->releases
+                                              : out->commits)[pipe.getDefiningOp()]
+            .push_back({*iteration, here(op)});
       return true;
     }
     if (isa<BarrierOp, PipelineCreateOp>(op)) { // pipeline.create ends with a block barrier

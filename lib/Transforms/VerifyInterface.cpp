@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Cake/IR/CakeOps.h"
+#include "Cake/IR/HostNames.h"
 #include "Cake/Transforms/Findings.h"
 #include "Cake/Transforms/Passes.h"
 
@@ -114,14 +115,6 @@ FailureOr<DeclaredInterface> readInterface(StringRef path, std::string &error) {
   return iface;
 }
 
-/// The manifest's name of an element type (f16, bf16, f32, i32, ...).
-std::string dtypeText(Type type) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  os << type;
-  return text;
-}
-
 /// A kernel parameter as the interface sees it.
 struct ActualParam {
   unsigned index;
@@ -135,10 +128,10 @@ std::vector<ActualParam> getInterfaceParams(KernelOp kernel) {
     if (isa<TmaType>(arg.getType()))
       continue; // derived by the host from the manifest, not part of the interface
     ActualParam param{arg.getArgNumber(), getParamName(kernel, arg.getArgNumber()), "scalar",
-                      dtypeText(arg.getType()), {}};
+                      getDtypeName(arg.getType()).str(), {}};
     if (auto tensor = dyn_cast<GlobalTensorType>(arg.getType())) {
       param.kind = "tensor";
-      param.dtype = dtypeText(tensor.getElementType());
+      param.dtype = getDtypeName(tensor.getElementType()).str();
       for (Attribute extent : tensor.getShape()) {
         if (auto symbol = dyn_cast<StringAttr>(extent))
           param.shape.push_back(symbol.getValue().str());

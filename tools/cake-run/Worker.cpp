@@ -123,6 +123,7 @@ private:
   bool useClusterAttribute = false;
   int64_t smCount = 1;
   int64_t l2Bytes = 0;
+  int ccMajor = 0, ccMinor = 0; ///< The device's compute capability.
   /// Device copies of encoded tensor maps, by (TMA parameter, tensor buffer).
   std::map<std::pair<size_t, CUdeviceptr>, CUdeviceptr> tensorMaps;
   /// Seeded initial contents of each input tensor (empty for write-only).
@@ -166,6 +167,8 @@ RunStatus DeviceRun::setUp() {
     return RunStatus::LaunchFailure;
   smCount = sms > 0 ? sms : 1;
   l2Bytes = l2;
+  ccMajor = major;
+  ccMinor = minor;
   record.set("device", JsonValue::string(name));
   record.set("compute_capability",
              JsonValue::string(std::to_string(major) + "." +
@@ -203,14 +206,12 @@ bool DeviceRun::mapHangReport(CUmodule module) {
 
 /// The error for a cubin built for another architecture than the device's: both, and the fix.
 std::string DeviceRun::archMismatch(const char *which, const std::string &target) const {
-  const JsonValue *cc = record.find("compute_capability");
-  std::string device = cc && cc->isString() ? cc->getString() : "?";
-  std::string sm = "sm_" + device.substr(0, device.find('.')) +
-                   (device.find('.') == std::string::npos ? "" : device.substr(device.find('.') + 1));
+  std::string sm = "sm_" + std::to_string(ccMajor) + std::to_string(ccMinor);
   return std::string("the ") + which + " cubin has no code for this GPU: it was built for " +
          (target.empty() ? std::string("another architecture") : target) + ", the device is " + sm +
-         " (compute capability " + device + "); compile for it (cake.kernel target = \"" + sm +
-         (sm == "sm_90" ? "a" : "") + "\", or nvcc -arch=" + sm + " for a reference)";
+         " (compute capability " + std::to_string(ccMajor) + "." + std::to_string(ccMinor) +
+         "); compile for it (cake.kernel target = \"" + sm + (sm == "sm_90" ? "a" : "") +
+         "\", or nvcc -arch=" + sm + " for a reference)";
 }
 
 bool DeviceRun::loadFunctions() {

@@ -12,8 +12,6 @@
 #include "mlir/IR/Value.h"
 #include "llvm/ADT/SmallVector.h"
 
-#include <string>
-
 namespace mlir::cake {
 class KernelOp;
 
@@ -40,9 +38,6 @@ struct MemoryAccess {
 
 /// Every access of `op` (none when it does not implement the interface).
 llvm::SmallVector<MemoryAccess, 2> getMemoryAccesses(Operation *op);
-
-/// The name a host knows parameter `index` of `kernel` by: its `cake.name`, else "arg<index>".
-std::string getParamName(KernelOp kernel, unsigned index);
 
 /// The global tensor parameter of `kernel` that `buffer` reads or writes: the parameter itself,
 /// or the tensor a TMA descriptor parameter describes (`cake.describes`); null for shared memory.

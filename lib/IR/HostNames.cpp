@@ -1,0 +1,30 @@
+//===- HostNames.cpp - how a host names a kernel's parameters -------------===//
+#include "Cake/IR/HostNames.h"
+#include "Cake/IR/CakeOps.h"
+
+using namespace mlir;
+using namespace mlir::cake;
+
+std::string mlir::cake::getParamName(KernelOp kernel, unsigned index) {
+  if (auto name = kernel.getArgAttrOfType<StringAttr>(index, "cake.name"))
+    return name.getValue().str();
+  return "arg" + std::to_string(index);
+}
+
+StringRef mlir::cake::getDtypeName(Type type) {
+  if (type.isF16())
+    return "f16";
+  if (type.isBF16())
+    return "bf16";
+  if (type.isF32())
+    return "f32";
+  if (type.isF64())
+    return "f64";
+  if (type.isInteger(8))
+    return "i8";
+  if (type.isInteger(32))
+    return "i32";
+  if (type.isInteger(64))
+    return "i64";
+  return "unknown";
+}
