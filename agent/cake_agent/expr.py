@@ -5,6 +5,7 @@ expressions: numbers, names, ``+ - * / // % **``, comparisons, ``and``/``or``/``
 the functions ``min max ceildiv floordiv mod``. Nothing else (no attributes, no calls to other names).
 """
 import ast
+import functools
 
 FUNCTIONS = {
     "min": min,
@@ -41,7 +42,9 @@ def evaluate(text, env):
         raise ExprError(f"cannot evaluate '{text}': {e}") from None
 
 
+@functools.lru_cache(maxsize=4096)
 def _parse(text):
+    """Parsed once per text: hosts evaluate the same manifest expressions on every launch."""
     if not isinstance(text, str) or not text.strip():
         raise ExprError(f"expected an expression string, got {text!r}")
     try:

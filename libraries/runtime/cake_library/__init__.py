@@ -1,0 +1,37 @@
+"""A CAKE kernel library: cubins, their manifests and a routing table, launched through libcuda.
+
+    import cake_library
+    idx = cake_library.kmeans_assign(x, c)             # torch tensors on a CUDA device
+    cake_library.route(B=3, N=75599, D=96, K=999, dtype="float16")   # CPU only: which kernel
+
+The library folder is the `library` folder beside this file (an exported package) or the one named
+by CAKE_LIBRARY_DIR. Needs neither LLVM/MLIR nor the CAKE build tree.
+"""
+import os
+
+from .route import NoKernel, Router  # noqa: F401
+
+_library = None
+
+
+def folder():
+    return os.environ.get("CAKE_LIBRARY_DIR") or os.path.join(os.path.dirname(__file__), "library")
+
+
+def load(path=None):
+    """The KMeans library of `path` (default: folder()), loaded once."""
+    global _library
+    from .kmeans import KMeansLibrary
+    if path is not None:
+        return KMeansLibrary(path)
+    if _library is None:
+        _library = KMeansLibrary(folder())
+    return _library
+
+
+def kmeans_assign(x, c, c_sq=None, out=None):
+    return load().assign(x, c, c_sq=c_sq, out=out)
+
+
+def route(B, N, D, K, dtype):
+    return load().route(B, N, D, K, dtype)

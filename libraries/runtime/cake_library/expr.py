@@ -1,0 +1,1 @@
+../../../agent/cake_agent/expr.py

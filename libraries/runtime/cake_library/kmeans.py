@@ -1,0 +1,165 @@
+"""kmeans_assign(x, c, c_sq=None, out=None): the nearest centroid of every point, on torch tensors.
+
+x [B, N, D] (or [N, D]) and c [B, K, D] (or [K, D]) of one dtype (float16, bfloat16, float32),
+contiguous, on one CUDA device; c_sq [B, K] float32 = |c|^2 if the caller has it; out [B, N] int32.
+Runs on the current stream. Errors name the argument and launch nothing.
+"""
+import json
+import os
+
+from . import driver as drv
+from .route import NoKernel, Router, launch_sizes
+
+_TORCH_DTYPES = ("float16", "bfloat16", "float32")
+
+
+class KMeansLibrary:
+    def __init__(self, folder):
+        with open(os.path.join(folder, "library.json")) as f:
+            self.definition = json.load(f)
+        self.folder = folder
+        self.router = Router(self.definition)
+        self._driver = None
+        self._kernels = {}       # name -> drv.Kernel, loaded on first use
+        self._maps = {}          # (kernel, pointers, sizes) -> device tensor of encoded TMA maps
+        self._spaces = {}        # staging buffers (padded copies, |c|^2), kept per shape
+
+    def route(self, B, N, D, K, dtype):
+        return self.router.route(B, N, D, K, dtype)
+
+    def kernel(self, name):
+        if name not in self._kernels:
+            if self._driver is None:
+                self._driver = drv.Driver()
+            v = next(v for v in self.definition["variants"] if v["name"] == name)
+            with open(os.path.join(self.folder, "kernels", name + ".cubin"), "rb") as f:
+                self._kernels[name] = drv.Kernel(self._driver, f.read(), v["manifest"])
+        return self._kernels[name]
+
+    def assign(self, x, c, c_sq=None, out=None, kernel=None):
+        """`kernel` forces one variant by name (tuning); otherwise the router chooses."""
+        import torch
+        x3, c3, B, N, D, K = _check(torch, x, c)
+        dtype = str(x.dtype).replace("torch.", "")
+        if c_sq is not None:
+            _need(torch, c_sq, "c_sq", (B, K), torch.float32, x.device)
+        if out is not None:
+            _need(torch, out, "out", (B, N), torch.int32, x.device)
+        try:
+            if kernel is None:
+                r = self.route(B, N, D, K, dtype)
+            else:
+                legal = {v["name"]: v for v in self.router.legal(B, N, D, K, dtype)}
+                if kernel not in legal:
+                    raise NoKernel(f"kernel {kernel} does not serve B={B} N={N} D={D} K={K} {dtype}")
+                r = {"kernel": kernel, "sizes": launch_sizes(legal[kernel], B, N, D, K)}
+        except NoKernel as e:
+            raise ValueError(str(e)) from None
+        sizes = r["sizes"]
+        k = self.kernel(r["kernel"])
+        if "KP" not in sizes:        # the simt family reads the tensors as they are
+            csq = c_sq.view(B, K) if c_sq is not None else (c3.float() ** 2).sum(-1)
+            idx = out.view(B, N) if out is not None else torch.empty(B, N, device=x.device,
+                                                                      dtype=torch.int32)
+            ptrs = {"x": x3.data_ptr(), "c": c3.data_ptr(), "csq": csq.data_ptr(),
+                    "idx": idx.data_ptr()}
+            with torch.cuda.device(x.device):
+                k.launch(ptrs, sizes, torch.cuda.current_stream().cuda_stream)
+            return idx if x.dim() == 3 else idx.view(N)
+        # TMA needs 16-byte row strides: a D that is not a multiple of 16 bytes is served from a
+        # zero-padded copy (one extra pass over x; libraries/kmeans/README.md).
+        # The copies go to workspaces kept per shape, so their addresses (and the encoded tensor
+        # maps) are stable from call to call and the whole call can be captured in a CUDA graph.
+        if sizes["D"] != D or x3.data_ptr() % 16:
+            x3 = self._staged("x", x3, sizes["D"])
+        if sizes["D"] != D or c3.data_ptr() % 16:
+            c3 = self._staged("c", c3, sizes["D"])
+        kp = sizes["KP"]
+        if c_sq is None or kp != K or c_sq.data_ptr() % 16:   # 16-byte aligned row starts
+            csq = self._workspace(("csq", x.device, B, kp), (B, kp), torch.float32)
+            if c_sq is None:
+                csq[:, :K] = (c3.float() ** 2).sum(-1)
+            else:
+                csq[:, :K].copy_(c_sq.view(B, K))
+        else:
+            csq = c_sq
+        idx = out.view(B, N) if out is not None else torch.empty(B, N, device=x.device,
+                                                                  dtype=torch.int32)
+        ptrs = {"x": x3.data_ptr(), "c": c3.data_ptr(), "csq": csq.data_ptr(), "idx": idx.data_ptr()}
+        key = (r["kernel"], tuple(sorted(ptrs.items())), tuple(sorted(sizes.items())))
+        maps = self._maps.get(key)
+        if maps is None:
+            encoded = k.tensor_maps(ptrs, sizes)
+            names = sorted(encoded)
+            blob = b"".join(encoded[n] for n in names)
+            dev = torch.frombuffer(bytearray(blob), dtype=torch.uint8).to(x.device)
+            maps = (dev, {n: dev.data_ptr() + 128 * i for i, n in enumerate(names)})
+            if len(self._maps) > 64:
+                self._maps.clear()
+            self._maps[key] = maps
+        ptrs.update(maps[1])
+        with torch.cuda.device(x.device):
+            k.launch(ptrs, sizes, torch.cuda.current_stream().cuda_stream)
+        return idx if x.dim() == 3 else idx.view(N)
+
+
+    def _workspace(self, key, shape, dtype):
+        import torch
+        ws = self._spaces.get(key)
+        if ws is None:
+            if len(self._spaces) > 32:
+                self._spaces.clear()
+                self._maps.clear()
+            ws = self._spaces[key] = torch.zeros(shape, dtype=dtype, device=key[1])
+        return ws
+
+    def _staged(self, what, t, width):
+        """t [B, R, D] copied into a zero-padded [B, R, width] workspace."""
+        B, R, D = t.shape
+        ws = self._workspace((what, t.device, t.dtype, B, R, width), (B, R, width), t.dtype)
+        ws[:, :, :D].copy_(t)
+        return ws
+
+
+def _need(torch, t, name, shape, dtype, device):
+    if not isinstance(t, torch.Tensor):
+        raise TypeError(f"{name}: expected a torch tensor, got {type(t).__name__}")
+    if t.device != device:
+        raise ValueError(f"{name}: on {t.device}, x is on {device}")
+    if t.dtype != dtype:
+        raise TypeError(f"{name}: dtype {t.dtype}, expected {dtype}")
+    if tuple(t.shape) not in (tuple(shape), tuple(shape[1:])) or not t.is_contiguous():
+        raise ValueError(f"{name}: expected a contiguous tensor of shape {list(shape)}, "
+                         f"got {list(t.shape)}{'' if t.is_contiguous() else ' (not contiguous)'}")
+
+
+def _check(torch, x, c):
+    for name, t in (("x", x), ("c", c)):
+        if not isinstance(t, torch.Tensor):
+            raise TypeError(f"{name}: expected a torch tensor, got {type(t).__name__}")
+        if not t.is_cuda:
+            raise ValueError(f"{name}: on {t.device}; a CUDA tensor is needed")
+        if t.dim() not in (2, 3):
+            raise ValueError(f"{name}: expected [B, rows, D] or [rows, D], got shape {list(t.shape)}")
+        if not t.is_contiguous():
+            raise ValueError(f"{name}: not contiguous")
+        if str(t.dtype).replace("torch.", "") not in _TORCH_DTYPES:
+            raise TypeError(f"{name}: dtype {t.dtype}; served: float16, bfloat16, float32")
+    if c.device != x.device:
+        raise ValueError(f"c: on {c.device}, x is on {x.device}")
+    if c.dtype != x.dtype:
+        raise TypeError(f"c: dtype {c.dtype} differs from x's {x.dtype}")
+    if c.dim() != x.dim():
+        raise ValueError(f"c: {c.dim()}-D while x is {x.dim()}-D")
+    x3 = x if x.dim() == 3 else x.unsqueeze(0)
+    c3 = c if c.dim() == 3 else c.unsqueeze(0)
+    B, N, D = x3.shape
+    Bc, K, Dc = c3.shape
+    if Bc != B:
+        raise ValueError(f"c: batch {Bc}, x has {B}")
+    if Dc != D:
+        raise ValueError(f"c: D = {Dc}, x has D = {D}")
+    for name, v in (("x: N", N), ("x: D", D), ("c: K", K), ("x: B", B)):
+        if v == 0:
+            raise ValueError(f"{name} = 0: nothing to assign")
+    return x3, c3, B, N, D, K

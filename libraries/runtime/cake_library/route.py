@@ -1,0 +1,119 @@
+"""Which kernel serves a KMeans shape: legality from the manifests, choice from the measurements.
+
+Pure Python (no torch, no GPU): `cake library route` and the package's dispatcher give the same
+answer. A library folder holds `library.json`:
+
+    {"op": "kmeans_assign", "variants": [{"name", "family" ("wgmma" or "simt"), "dtype",
+      "max_d" (the widest D it serves, null: any), "d_align", "config",
+      "manifest": {...the kernel's manifest entry...}}, ...],
+     "table": {"points": [{"dtype", "B", "N", "D", "K", "ms": {config: median ms}}, ...],
+               "neighbours": 4}}
+
+Routing: the variants of the shape's dtype that serve its D (rounded up to the TMA granularity)
+and whose manifest constraints hold are legal: every `simt` variant, and the `wgmma` variants of
+the smallest D class that covers D. The
+configuration (tile sizes, warpgroups, grid style) is chosen from the measured points of the same
+dtype nearest in (log B, log N, log K, log D): each configuration's time relative to the best
+measured at that point, averaged over the neighbours that measured it; the lowest average wins.
+With no measured neighbour: DEFAULT_CONFIG when legal, else SMALL_DEFAULT.
+"""
+import math
+
+from . import expr
+
+
+# Without measurements: the tensor-core kernel when one serves the D, else the warp-per-point one.
+DEFAULT_CONFIG, SMALL_DEFAULT = "k128_w2_p", "simt_w4"
+
+
+class NoKernel(ValueError):
+    """No kernel of the library serves the shape; the message says why."""
+
+
+def round_up(v, m):
+    return -(-v // m) * m
+
+
+def launch_sizes(variant, B, N, D, K):
+    """The kernel's symbols for a user shape. wgmma: D padded to the TMA granularity; |c|^2 in
+    rows of KP (16-byte aligned row starts when B > 1), BKP = B * KP values in all."""
+    if variant["family"] == "simt":
+        return {"B": B, "N": N, "K": K, "D": D}
+    kp = K if B == 1 or K % 4 == 0 else round_up(K, 4)
+    return {"B": B, "N": N, "K": K, "D": round_up(D, variant["d_align"]), "KP": kp, "BKP": B * kp}
+
+
+def _features(s):
+    return [math.log2(max(s[k], 1)) for k in ("B", "N", "K", "D")]
+
+
+class Router:
+    def __init__(self, definition):
+        if definition.get("op") != "kmeans_assign":
+            raise ValueError(f"not a KMeans assignment library: op {definition.get('op')!r}")
+        self.variants = definition["variants"]
+        table = definition.get("table") or {}
+        self.points = table.get("points", [])
+        self.neighbours = int(table.get("neighbours", 4))
+        self._routes = {}
+
+    def legal(self, B, N, D, K, dtype):
+        for name, v in (("B", B), ("N", N), ("D", D), ("K", K)):
+            if not isinstance(v, int) or isinstance(v, bool) or v < 1:
+                raise NoKernel(f"{name} = {v!r}: sizes must be integers >= 1")
+        dtypes = sorted({v["dtype"] for v in self.variants})
+        if dtype not in dtypes:
+            raise NoKernel(f"dtype {dtype!r}: this library serves {', '.join(dtypes)}")
+        out, widest = [], 0
+        for v in self.variants:
+            if v["dtype"] != dtype:
+                continue
+            width = v["max_d"] if v["max_d"] is not None else math.inf
+            widest = max(widest, width)
+            if round_up(D, v["d_align"]) > width:
+                continue
+            sizes = launch_sizes(v, B, N, D, K)
+            if any(not expr.evaluate(c, sizes) for c in v["manifest"].get("constraints", [])):
+                continue
+            out.append(v)
+        if not out:
+            raise NoKernel(f"B={B} N={N} D={D} K={K} dtype={dtype}: no kernel serves it "
+                           f"(the widest {dtype} kernel takes D <= {widest})")
+        least = min((v["max_d"] for v in out if v["max_d"] is not None), default=None)
+        return [v for v in out if v["max_d"] is None or v["max_d"] == least]
+
+    def route(self, B, N, D, K, dtype):
+        """{"kernel", "config", "sizes", "basis"}; raises NoKernel naming why none serves.
+        Remembered per shape: a dispatcher routes the same few shapes again and again."""
+        key = (B, N, D, K, dtype)
+        hit = self._routes.get(key)
+        if hit is None:
+            if len(self._routes) > 4096:
+                self._routes.clear()
+            hit = self._routes[key] = self._route(B, N, D, K, dtype)
+        return hit
+
+    def _route(self, B, N, D, K, dtype):
+        legal = self.legal(B, N, D, K, dtype)
+        by_config = {v["config"]: v for v in legal}
+        q = _features({"B": B, "N": N, "K": K, "D": D})
+        near = sorted((p for p in self.points if p["dtype"] == dtype),
+                      key=lambda p: sum((a - b) ** 2 for a, b in zip(_features(p), q)))
+        near = near[:self.neighbours]
+        score, seen = {}, {}
+        for p in near:
+            best = min(p["ms"].values())
+            for cfg, ms in p["ms"].items():
+                if cfg in by_config:
+                    score[cfg] = score.get(cfg, 0.0) + ms / best
+                    seen[cfg] = seen.get(cfg, 0) + 1
+        if score:
+            cfg = min(score, key=lambda c: (score[c] / seen[c], c))
+            basis = {"neighbours": [[p["B"], p["N"], p["D"], p["K"]] for p in near],
+                     "relative_time": round(score[cfg] / seen[cfg], 4)}
+        else:
+            cfg = DEFAULT_CONFIG if DEFAULT_CONFIG in by_config else SMALL_DEFAULT
+            basis = {"default": "no measured neighbour"}
+        v = by_config[cfg]
+        return {"kernel": v["name"], "config": cfg,
+                "sizes": launch_sizes(v, B, N, D, K), "basis": basis}
