@@ -1,4 +1,4 @@
-"""The one command line: ``cake evolve|db|report|batch-export|batch-ingest|calibrate|learn|throughput|idioms``
+"""The one command line: ``cake evolve|db|report|batch-export|batch-ingest|calibrate|learn|throughput|idioms|library``
 (docs/Harness.md).
 
 Exit codes: 0 done; 2 bad task file, arguments or configuration; 3 run aborted by its policy (LLM
@@ -181,6 +181,9 @@ def main(argv=None):
     if argv[:1] == ["calibrate"]:  # its own parser: docs/CostModel.md
         from . import calibrate
         return calibrate.main(argv[1:])
+    if argv[:1] == ["library"]:  # its own parser: libraries/README.md
+        from . import library
+        return library.main(argv[1:])
     args = parser().parse_args(argv)
     try:
         if args.cmd not in ("evolve", "throughput") and not os.path.exists(args.db):

@@ -42,7 +42,8 @@ def describe(p, manifest):
     return {"name": variant_name(p), "family": "simt" if simt else "wgmma", "dtype": p["dtype"],
             "max_d": None if simt else family.max_d(p),
             "d_align": 1 if simt else family.d_align(p["dtype"]),
-            "config": config_name(p), "params": p, "manifest": manifest}
+            "config": config_name(p), "params": p,
+            "constraints": manifest.get("constraints", []), "manifest": manifest}
 
 
 def deepest(dtype, chunks, bk, wg, grid):
@@ -114,9 +115,15 @@ def main():
     if args.table and os.path.exists(args.table):
         with open(args.table) as f:
             table = json.load(f)
+    variants.sort(key=lambda v: v["name"])
     with open(os.path.join(args.out, "library.json"), "w") as f:
         json.dump({"op": "kmeans_assign", "family": "libraries/kmeans/family.py",
                    "variants": variants, "table": table}, f, indent=1)
+    # What routing needs, without the manifests: the definition folder commits this file so
+    # that `cake library route` answers from the definition without building anything.
+    with open(os.path.join(args.out, "variants.json"), "w") as f:
+        json.dump({"op": "kmeans_assign", "variants": [
+            {k: v for k, v in x.items() if k != "manifest"} for x in variants]}, f, indent=0)
     print(f"build.py: {len(variants)} kernels in {kdir}")
 
 

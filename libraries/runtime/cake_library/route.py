@@ -4,8 +4,8 @@ Pure Python (no torch, no GPU): `cake library route` and the package's dispatche
 answer. A library folder holds `library.json`:
 
     {"op": "kmeans_assign", "variants": [{"name", "family" ("wgmma" or "simt"), "dtype",
-      "max_d" (the widest D it serves, null: any), "d_align", "config",
-      "manifest": {...the kernel's manifest entry...}}, ...],
+      "max_d" (the widest D it serves, null: any), "d_align", "config", "constraints" (the
+      manifest's), "manifest": {...the kernel's manifest entry; not needed to route...}}, ...],
      "table": {"points": [{"dtype", "B", "N", "D", "K", "ms": {config: median ms}}, ...],
                "neighbours": 4}}
 
@@ -73,7 +73,7 @@ class Router:
             if round_up(D, v["d_align"]) > width:
                 continue
             sizes = launch_sizes(v, B, N, D, K)
-            if any(not expr.evaluate(c, sizes) for c in v["manifest"].get("constraints", [])):
+            if any(not expr.evaluate(c, sizes) for c in v["constraints"]):
                 continue
             out.append(v)
         if not out:

@@ -1,0 +1,276 @@
+"""``cake library build|route|report|export``: kernel libraries served by a router (libraries/README.md).
+
+    cake library build  --definition libraries/kmeans --out DIR [--bin build/bin] [--jobs 2]
+    cake library route  --library DIR --shape B=3,N=75599,D=96,K=999,dtype=float16
+    cake library report --rows rows.json --out report.html
+    cake library export --library DIR --out PACKAGE
+
+`route` answers from a definition folder (variants.json + table.json), a built library
+(library.json) or an exported package alike: one JSON object with at least {"kernel"}, exit 0;
+exit 2 with one line naming why no kernel serves the shape. Exit codes as the rest of ``cake``:
+2 bad arguments or library, 4 a tool is missing.
+"""
+import argparse
+import html
+import json
+import math
+import os
+import shutil
+import subprocess
+import sys
+
+_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+RUNTIME = os.path.join(_ROOT, "libraries", "runtime", "cake_library")
+sys.path.insert(0, os.path.dirname(RUNTIME))
+from cake_library.route import NoKernel, Router  # noqa: E402
+
+SHAPE_KEYS = ("B", "N", "D", "K")
+DTYPES = ("float16", "bfloat16", "float32")
+
+
+class LibraryError(ValueError):
+    """A library folder or argument that cannot be used; the message says why."""
+
+
+def load_definition(path):
+    """The routing definition {"op", "variants", "table"} of a definition folder, a built library
+    or an exported package."""
+    for rel in ("library.json", os.path.join("cake_library", "library", "library.json")):
+        f = os.path.join(path, rel)
+        if os.path.isfile(f):
+            return _read_json(f)
+    variants = os.path.join(path, "variants.json")
+    if os.path.isfile(variants):
+        d = _read_json(variants)
+        table = os.path.join(path, "table.json")
+        d["table"] = _read_json(table) if os.path.isfile(table) else {}
+        return d
+    raise LibraryError(f"{path}: not a library (no library.json, cake_library/library/library.json "
+                       "or variants.json)")
+
+
+def _read_json(path):
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except (OSError, ValueError) as e:
+        raise LibraryError(f"{path}: {e}") from None
+
+
+def parse_shape(text):
+    """'B=3,N=75599,D=96,K=999,dtype=float16' -> dict; LibraryError naming the bad part."""
+    out = {}
+    for part in (text or "").split(","):
+        key, eq, value = part.strip().partition("=")
+        if not eq or not key:
+            raise LibraryError(f"--shape: expected NAME=VALUE, got {part.strip()!r}")
+        if key in out:
+            raise LibraryError(f"--shape: {key} given twice")
+        if key == "dtype":
+            if value not in DTYPES:
+                raise LibraryError(f"--shape: dtype {value!r}; expected one of {', '.join(DTYPES)}")
+            out[key] = value
+        elif key in SHAPE_KEYS:
+            try:
+                out[key] = int(value)
+            except ValueError:
+                raise LibraryError(f"--shape: {key} = {value!r} is not an integer") from None
+            if out[key] < 1:
+                raise LibraryError(f"--shape: {key} = {out[key]}; sizes must be at least 1")
+        else:
+            raise LibraryError(f"--shape: unknown name {key!r}; expected B, N, D, K and dtype")
+    missing = [k for k in SHAPE_KEYS + ("dtype",) if k not in out]
+    if missing:
+        raise LibraryError(f"--shape: missing {', '.join(missing)}")
+    return out
+
+
+def cmd_route(args):
+    router = Router(load_definition(args.library))
+    s = parse_shape(args.shape)
+    try:
+        r = router.route(s["B"], s["N"], s["D"], s["K"], s["dtype"])
+    except NoKernel as e:
+        raise LibraryError(str(e)) from None
+    v = next(v for v in router.variants if v["name"] == r["kernel"])
+    print(json.dumps({"kernel": r["kernel"], "family": v["family"], "config": r["config"],
+                      "shape": s, "sizes": r["sizes"], "basis": r["basis"]}))
+    return 0
+
+
+def cmd_build(args):
+    script = os.path.join(args.definition, "build.py")
+    if not os.path.isfile(script):
+        raise LibraryError(f"{args.definition}: no build.py (not a library definition folder)")
+    for tool in ("cake-opt", "cake-translate"):
+        if not os.access(os.path.join(args.bin, tool), os.X_OK):
+            print(f"cake: error: {tool} not found in {args.bin} (--bin)", file=sys.stderr)
+            return 4
+    cmd = [sys.executable, script, "--out", args.out, "--tools", args.bin, "--jobs", str(args.jobs)]
+    if args.dtypes:
+        cmd += ["--dtypes", args.dtypes]
+    return subprocess.call(cmd)
+
+
+def cmd_export(args):
+    definition = load_definition(args.library)
+    kdir = os.path.join(args.library, "kernels")
+    missing = [v["name"] for v in definition["variants"]
+               if not os.path.isfile(os.path.join(kdir, v["name"] + ".cubin"))]
+    if missing:
+        raise LibraryError(f"{args.library}: no cubin for {len(missing)} kernels (first: "
+                           f"{missing[0]}); export needs a built library (cake library build)")
+    if os.path.exists(args.out) and os.listdir(args.out):
+        raise LibraryError(f"{args.out}: exists and is not empty")
+    pkg = os.path.join(args.out, "cake_library")
+    os.makedirs(os.path.join(pkg, "library", "kernels"))
+    for name in sorted(os.listdir(RUNTIME)):
+        if name.endswith(".py"):
+            shutil.copyfile(os.path.realpath(os.path.join(RUNTIME, name)), os.path.join(pkg, name))
+    for v in definition["variants"]:
+        shutil.copyfile(os.path.join(kdir, v["name"] + ".cubin"),
+                        os.path.join(pkg, "library", "kernels", v["name"] + ".cubin"))
+    with open(os.path.join(pkg, "library", "library.json"), "w") as f:
+        json.dump(definition, f, indent=0)
+    with open(os.path.join(args.out, "README.md"), "w") as f:
+        f.write(PACKAGE_README.format(op=definition["op"], count=len(definition["variants"])))
+    print(f"exported {len(definition['variants'])} kernels to {args.out}")
+    return 0
+
+
+PACKAGE_README = """# CAKE kernel library: {op} ({count} kernels)
+
+Exported by `cake library export`. Needs python3, torch and a CUDA driver; not LLVM/MLIR, not the
+CAKE build tree. Put this folder on PYTHONPATH:
+
+    import cake_library
+    idx = cake_library.kmeans_assign(x, c)            # or (x, c, c_sq=..., out=...)
+    cake_library.route(B=3, N=75599, D=96, K=999, dtype="float16")
+
+`cake_library/library/library.json` holds every kernel's manifest and the routing table;
+`cake_library/library/kernels/` the cubins (sm_90a).
+"""
+
+
+def _geomean(values):
+    values = [v for v in values if v and v > 0]
+    return math.exp(sum(math.log(v) for v in values) / len(values)) if values else None
+
+
+def _bucket(v, edges):
+    for i, e in enumerate(edges):
+        if v <= e:
+            return i
+    return len(edges)
+
+
+def cmd_report(args):
+    rows = _read_json(args.rows)
+    if not isinstance(rows, list) or not all(isinstance(r, dict) for r in rows):
+        raise LibraryError(f"{args.rows}: expected a list of row objects")
+    anchors = [a for a in ("flashlib", "flash_kmeans") if any(r.get(a + "_ms") for r in rows)]
+    out = [f"<html><head><meta charset='utf-8'><title>CAKE library report</title><style>{_CSS}</style>"
+           "</head><body>", f"<h1>Library report: {html.escape(args.rows)}</h1>"]
+    out.append("<h2>Summary (GPU time speed-up, geomean over correct rows)</h2><table><tr><th>part</th>"
+               "<th>rows</th><th>correct</th>" + "".join(f"<th>vs {a}</th><th>min</th>" for a in anchors)
+               + "</tr>")
+    for part, sel in (("all", rows), ("tuned", [r for r in rows if r.get("tuned")]),
+                      ("held-out", [r for r in rows if not r.get("tuned")])):
+        cells = ""
+        for a in anchors:
+            sp = [_speedup(r, a) for r in sel if r.get("correct")]
+            sp = [x for x in sp if x]
+            g = _geomean(sp)
+            cells += f"<td>{_fmt(g)}</td><td>{_fmt(min(sp) if sp else None)}</td>"
+        out.append(f"<tr><td>{part}</td><td>{len(sel)}</td>"
+                   f"<td>{sum(bool(r.get('correct')) for r in sel)}</td>{cells}</tr>")
+    out.append("</table>")
+    if anchors:
+        a = anchors[0]
+        d_edges, k_edges = [16, 64, 128, 256, 512, 1024], [8, 64, 256, 1024, 4096]
+        grid, winners = {}, {}
+        for r in rows:
+            key = (_bucket(r["D"], d_edges), _bucket(r["K"], k_edges))
+            grid.setdefault(key, []).append(_speedup(r, a) if r.get("correct") else None)
+            if r.get("kernel"):
+                winners.setdefault(key, {}).setdefault(r["kernel"], 0)
+                winners[key][r["kernel"]] += 1
+        labels = lambda edges: [f"<= {e}" for e in edges] + [f"> {edges[-1]}"]  # noqa: E731
+        out.append(f"<h2>Coverage over D x K: geomean speed-up vs {a} (rows), most used kernel</h2>"
+                   "<table><tr><th>D \\ K</th>" + "".join(f"<th>{k}</th>" for k in labels(k_edges)) + "</tr>")
+        for i, dl in enumerate(labels(d_edges)):
+            out.append(f"<tr><th>{dl}</th>")
+            for j in range(len(k_edges) + 1):
+                cell = grid.get((i, j))
+                if not cell:
+                    out.append("<td></td>")
+                    continue
+                g = _geomean([x for x in cell if x])
+                top = max(winners.get((i, j), {"-": 0}).items(), key=lambda kv: kv[1])[0]
+                out.append(f"<td class='{_shade(g)}'>{_fmt(g)} ({len(cell)})<br><small>"
+                           f"{html.escape(top)}</small></td>")
+            out.append("</tr>")
+        out.append("</table>")
+    out.append("<h2>Every shape</h2><table><tr><th>B</th><th>N</th><th>D</th><th>K</th><th>dtype</th>"
+               "<th>kernel</th><th>CAKE ms</th>" + "".join(f"<th>{a} ms</th><th>x</th>" for a in anchors)
+               + "<th>correct</th><th>tuned</th></tr>")
+    for r in rows:
+        cells = "".join(f"<td>{_fmt(r.get(a + '_ms'), 4)}</td><td class='{_shade(_speedup(r, a))}'>"
+                        f"{_fmt(_speedup(r, a))}</td>" for a in anchors)
+        out.append(f"<tr><td>{r.get('B')}</td><td>{r.get('N')}</td><td>{r.get('D')}</td><td>{r.get('K')}</td>"
+                   f"<td>{html.escape(str(r.get('dtype')))}</td><td>{html.escape(str(r.get('kernel')))}</td>"
+                   f"<td>{_fmt(r.get('cake_ms'), 4)}</td>{cells}<td>{r.get('correct')}</td>"
+                   f"<td>{r.get('tuned')}</td></tr>")
+    out.append("</table></body></html>")
+    with open(args.out, "w") as f:
+        f.write("\n".join(out))
+    print(f"wrote {args.out}")
+    return 0
+
+
+def _speedup(r, anchor):
+    a, c = r.get(anchor + "_ms"), r.get("cake_ms")
+    return a / c if a and c else None
+
+
+def _fmt(v, digits=2):
+    return "-" if v is None else f"{v:.{digits}f}"
+
+
+def _shade(g):
+    return "" if g is None else ("good" if g >= 1.0 else ("close" if g >= 0.8 else "bad"))
+
+
+_CSS = ("body{font-family:sans-serif}table{border-collapse:collapse}td,th{border:1px solid #ccc;"
+        "padding:2px 6px;text-align:right}.good{background:#cfc}.close{background:#ffc}.bad{background:#fcc}")
+
+
+def parser():
+    p = argparse.ArgumentParser(prog="cake library", description=__doc__.splitlines()[0])
+    sub = p.add_subparsers(dest="cmd", required=True)
+    b = sub.add_parser("build", help="generate, verify and compile every kernel of a definition")
+    b.add_argument("--definition", default=os.path.join(_ROOT, "libraries", "kmeans"))
+    b.add_argument("--out", required=True)
+    b.add_argument("--bin", default=os.path.join(_ROOT, "build", "bin"))
+    b.add_argument("--jobs", type=int, default=2)
+    b.add_argument("--dtypes", default="")
+    r = sub.add_parser("route", help="which kernel serves a shape (CPU only)")
+    r.add_argument("--library", required=True)
+    r.add_argument("--shape", required=True)
+    rep = sub.add_parser("report", help="an HTML page from a library's rows.json")
+    rep.add_argument("--rows", required=True)
+    rep.add_argument("--out", default="library-report.html")
+    e = sub.add_parser("export", help="a self-contained package from a built library")
+    e.add_argument("--library", required=True)
+    e.add_argument("--out", required=True)
+    return p
+
+
+def main(argv):
+    args = parser().parse_args(argv)
+    try:
+        return {"build": cmd_build, "route": cmd_route, "report": cmd_report,
+                "export": cmd_export}[args.cmd](args)
+    except LibraryError as e:
+        print(f"cake: error: {e}", file=sys.stderr)
+        return 2

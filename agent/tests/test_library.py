@@ -1,0 +1,217 @@
+"""The KMeans library: grid, kernel families, router, `cake library` commands and the export."""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+from tests.util import BIN, ROOT, needs_tools
+
+KMEANS = os.path.join(ROOT, "libraries", "kmeans")
+RUNTIME = os.path.join(ROOT, "libraries", "runtime")
+sys.path.insert(0, KMEANS)
+sys.path.insert(0, RUNTIME)
+
+import build as kbuild  # noqa: E402
+import family  # noqa: E402
+import grid  # noqa: E402
+from cake_library.route import NoKernel, Router  # noqa: E402
+
+
+def cake(*args):
+    return subprocess.run([os.path.join(ROOT, "agent", "cake"), *args], capture_output=True, text=True)
+
+
+def load_json(path):
+    with open(path) as f:
+        return json.load(f)
+
+
+class GridTest(unittest.TestCase):
+    def test_committed_grid_is_the_generated_one(self):
+        committed = load_json(os.path.join(KMEANS, "grid.json"))
+        self.assertEqual(committed["shapes"], grid.generate(committed["count"], committed["seed"]))
+
+    def test_ranges_heldout_and_caps(self):
+        shapes = grid.generate(420, 2026)
+        self.assertEqual(len(shapes), 420)
+        self.assertEqual(sum(s["heldout"] for s in shapes), 84)
+        self.assertEqual(len({(s["B"], s["N"], s["D"], s["K"], s["dtype"]) for s in shapes}), 420)
+        for s in shapes:
+            self.assertTrue(1 <= s["N"] <= 262144 and 1 <= s["K"] <= 8192 and 1 <= s["D"] <= 4096)
+            self.assertTrue(1 <= s["B"] <= 8)
+            el = 4 if s["dtype"] == "float32" else 2
+            self.assertLessEqual(s["B"] * max(s["N"], s["K"]) * s["D"] * el, grid.MAX_BYTES)
+        self.assertEqual({s["dtype"] for s in shapes}, set(grid.DTYPES))
+        # Not a grid of friendly numbers: most D are not multiples of 8.
+        self.assertGreater(sum(s["D"] % 8 != 0 for s in shapes), 200)
+        self.assertNotEqual(grid.generate(420, 7), shapes)
+
+
+class FamilyTest(unittest.TestCase):
+    def test_shared_memory_bounds_legality(self):
+        p = {"dtype": "float16", "chunks": 8, "bk": 256, "wg": 2, "xs": 2, "cs": 4, "grid": "persistent"}
+        self.assertFalse(family.legal(p))
+        with self.assertRaises(ValueError):
+            family.generate(p)
+        self.assertIsNone(kbuild.deepest("float16", 9, 256, 2, "persistent"))
+        q = kbuild.deepest("float16", 2, 256, 2, "persistent")
+        self.assertTrue(family.legal(q) and family.smem_bytes(q) <= family.SMEM_LIMIT)
+
+    def test_committed_variants_are_the_plan(self):
+        committed = load_json(os.path.join(KMEANS, "variants.json"))["variants"]
+        planned = {kbuild.variant_name(p) for p in kbuild.plan(list(family.DTYPES), 8)}
+        self.assertEqual({v["name"] for v in committed}, planned)
+
+    @needs_tools
+    def test_generated_variants_verify_and_their_constraints_are_committed(self):
+        committed = {v["name"]: v for v in load_json(os.path.join(KMEANS, "variants.json"))["variants"]}
+        picks = [kbuild.deepest("bfloat16", 3, 128, 1, "tiles"), kbuild.deepest("float32", 2, 64, 2, "persistent"),
+                 kbuild.deepest("float16", 8, 64, 1, "persistent"), {"dtype": "float32", "ppb": 4}]
+        with tempfile.TemporaryDirectory() as tmp:
+            for p in picks:
+                name = kbuild.variant_name(p)
+                src = os.path.join(tmp, name + ".mlir")
+                with open(src, "w") as f:
+                    f.write(family.generate_simt(p) if "ppb" in p else family.generate(p))
+                r = subprocess.run([os.path.join(BIN, "cake-opt"), src, "--cake-verify", "-o", os.devnull],
+                                   capture_output=True, text=True)
+                self.assertEqual(r.returncode, 0, r.stderr)
+                r = subprocess.run([os.path.join(BIN, "cake-translate"), src, "--emit=manifest"],
+                                   capture_output=True, text=True)
+                self.assertEqual(r.returncode, 0, r.stderr)
+                manifest = json.loads(r.stdout)["kernels"][0]
+                self.assertEqual(manifest["constraints"], committed[name]["constraints"], name)
+
+
+def synthetic_definition(points):
+    variants = []
+    for dtype in ("float16",):
+        for chunks in (1, 2):
+            for cfg in ("k128_w2_p", "k64_w1_t"):
+                variants.append({"name": f"w_{chunks}_{cfg}", "family": "wgmma", "dtype": dtype,
+                                 "max_d": 64 * chunks, "d_align": 8, "config": cfg,
+                                 "constraints": ["mod(D, 8) == 0", "K >= 1"]})
+        variants.append({"name": "simt", "family": "simt", "dtype": dtype, "max_d": None, "d_align": 1,
+                         "config": "simt_w4", "constraints": ["K >= 1"]})
+    return {"op": "kmeans_assign", "variants": variants, "table": {"points": points, "neighbours": 2}}
+
+
+class RouterTest(unittest.TestCase):
+    def test_legal_d_class_and_sizes(self):
+        r = Router(synthetic_definition([]))
+        names = sorted(v["name"] for v in r.legal(1, 100, 70, 5, "float16"))
+        self.assertEqual(names, ["simt", "w_2_k128_w2_p", "w_2_k64_w1_t"])
+        self.assertEqual(sorted(v["name"] for v in r.legal(1, 100, 129, 5, "float16")), ["simt"])
+        route = r.route(2, 100, 61, 1001, "float16")
+        self.assertEqual(route["kernel"], "w_1_k128_w2_p")           # no table: the default
+        self.assertEqual(route["sizes"], {"B": 2, "N": 100, "K": 1001, "D": 64, "KP": 1004, "BKP": 2008})
+        self.assertEqual(r.route(1, 100, 61, 1001, "float16")["sizes"]["KP"], 1001)
+        self.assertEqual(r.route(1, 100, 300, 7, "float16")["sizes"], {"B": 1, "N": 100, "K": 7, "D": 300})
+
+    def test_errors_name_the_problem(self):
+        r = Router(synthetic_definition([]))
+        with self.assertRaisesRegex(NoKernel, "dtype 'float32'"):
+            r.route(1, 1, 1, 1, "float32")
+        with self.assertRaisesRegex(NoKernel, "K = 0"):
+            r.route(1, 1, 1, 0, "float16")
+        with self.assertRaises(ValueError):
+            Router({"op": "knn", "variants": []})
+
+    def test_nearest_measurements_choose(self):
+        small = {"dtype": "float16", "B": 1, "N": 64, "D": 32, "K": 16,
+                 "ms": {"k128_w2_p": 0.02, "k64_w1_t": 0.01, "simt_w4": 0.005}}
+        large = {"dtype": "float16", "B": 4, "N": 200000, "D": 64, "K": 4000,
+                 "ms": {"k128_w2_p": 1.0, "k64_w1_t": 1.5, "simt_w4": 40.0}}
+        r = Router(synthetic_definition([small, dict(small, N=80), large, dict(large, N=150000)]))
+        self.assertEqual(r.route(1, 70, 30, 20, "float16")["config"], "simt_w4")
+        self.assertEqual(r.route(3, 170000, 60, 3000, "float16")["config"], "k128_w2_p")
+        # Only legal configurations compete: D = 100 has no measured wgmma point of its class,
+        # but the configuration's relative times still carry over from the neighbours.
+        self.assertEqual(r.route(3, 170000, 100, 3000, "float16")["kernel"], "w_2_k128_w2_p")
+
+    def test_committed_table_routes_every_grid_shape(self):
+        d = load_json(os.path.join(KMEANS, "variants.json"))
+        d["table"] = load_json(os.path.join(KMEANS, "table.json"))
+        r = Router(d)
+        for s in load_json(os.path.join(KMEANS, "grid.json"))["shapes"]:
+            route = r.route(s["B"], s["N"], s["D"], s["K"], s["dtype"])
+            v = next(v for v in r.variants if v["name"] == route["kernel"])
+            self.assertEqual(v["dtype"], s["dtype"])
+            self.assertTrue(v["max_d"] is None or v["max_d"] >= s["D"])
+
+
+class CommandTest(unittest.TestCase):
+    def test_route_command(self):
+        r = cake("library", "route", "--library", KMEANS, "--shape", "B=3,N=75599,D=96,K=999,dtype=float16")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        out = json.loads(r.stdout)
+        self.assertTrue(out["kernel"].startswith("km_f16_"))
+        self.assertEqual(out["sizes"]["KP"], 1000)
+        for bad, why in (("B=3,N=0,D=9,K=9,dtype=float16", "N = 0"),
+                         ("B=3,N=5,D=9,K=9,dtype=int8", "dtype 'int8'"),
+                         ("B=3,N=5,D=9,dtype=float16", "missing K"),
+                         ("B=3,N=5,D=x,K=9,dtype=float16", "not an integer"),
+                         ("B=3,N=5,D=9,K=9,Q=1,dtype=float16", "unknown name 'Q'")):
+            r = cake("library", "route", "--library", KMEANS, "--shape", bad)
+            self.assertEqual(r.returncode, 2, bad)
+            self.assertIn(why, r.stderr)
+        r = cake("library", "route", "--library", tempfile.gettempdir(), "--shape", "B=1,N=1,D=1,K=1,dtype=float16")
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("not a library", r.stderr)
+
+    def test_report(self):
+        rows = [{"B": 1, "N": 10, "D": 8, "K": 4, "dtype": "float16", "kernel": "a", "cake_ms": 0.01,
+                 "flashlib_ms": 0.02, "flash_kmeans_ms": 0.01, "correct": True, "tuned": True},
+                {"B": 2, "N": 10, "D": 800, "K": 4000, "dtype": "float32", "kernel": "b", "cake_ms": 1.0,
+                 "flashlib_ms": 0.5, "flash_kmeans_ms": 0.5, "correct": True, "tuned": False}]
+        with tempfile.TemporaryDirectory() as tmp:
+            with open(os.path.join(tmp, "rows.json"), "w") as f:
+                json.dump(rows, f)
+            out = os.path.join(tmp, "r.html")
+            r = cake("library", "report", "--rows", os.path.join(tmp, "rows.json"), "--out", out)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            with open(out) as f:
+                page = f.read()
+            # geomean(2.0, 0.5) = 1.0 against flashlib; min 0.5; flash-kmeans geomean(1.0, 0.5).
+            self.assertIn("<td>all</td><td>2</td><td>2</td><td>1.00</td><td>0.50</td><td>0.71</td>", page)
+            self.assertIn("<td class='bad'>0.50 (1)<br><small>b</small></td>", page)
+            self.assertIn("<td>held-out</td><td>1</td>", page)
+            with open(os.path.join(tmp, "bad.json"), "w") as f:
+                f.write("{}")
+            self.assertEqual(cake("library", "report", "--rows", os.path.join(tmp, "bad.json")).returncode, 2)
+
+    def test_export_is_self_contained(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            built = os.path.join(tmp, "built")
+            os.makedirs(os.path.join(built, "kernels"))
+            d = load_json(os.path.join(KMEANS, "variants.json"))
+            d["table"] = load_json(os.path.join(KMEANS, "table.json"))
+            with open(os.path.join(built, "library.json"), "w") as f:
+                json.dump(d, f)
+            r = cake("library", "export", "--library", built, "--out", os.path.join(tmp, "pkg"))
+            self.assertEqual(r.returncode, 2)
+            self.assertIn("no cubin", r.stderr)
+            for v in d["variants"]:
+                open(os.path.join(built, "kernels", v["name"] + ".cubin"), "wb").close()
+            r = cake("library", "export", "--library", built, "--out", os.path.join(tmp, "pkg"))
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertEqual(cake("library", "export", "--library", built, "--out",
+                                  os.path.join(tmp, "pkg")).returncode, 2)    # not empty
+            # The package routes alone: no repository on the path, the same answer as the definition.
+            code = ("import cake_library, json; print(json.dumps(cake_library.route(3, 75599, 96, 999, "
+                    "'float16')))")
+            r = subprocess.run([sys.executable, "-c", code], cwd=tmp, capture_output=True, text=True,
+                               env={"PATH": os.environ.get("PATH", ""), "PYTHONPATH": os.path.join(tmp, "pkg")})
+            self.assertEqual(r.returncode, 0, r.stderr)
+            ours = cake("library", "route", "--library", KMEANS, "--shape", "B=3,N=75599,D=96,K=999,dtype=float16")
+            self.assertEqual(json.loads(r.stdout)["kernel"], json.loads(ours.stdout)["kernel"])
+            self.assertFalse(os.path.islink(os.path.join(tmp, "pkg", "cake_library", "expr.py")))
+            r = cake("library", "route", "--library", os.path.join(tmp, "pkg"), "--shape",
+                     "B=3,N=75599,D=96,K=999,dtype=float16")
+            self.assertEqual(json.loads(r.stdout)["kernel"], json.loads(ours.stdout)["kernel"])
+
+
+if __name__ == "__main__":
+    unittest.main()
