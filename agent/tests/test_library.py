@@ -68,13 +68,14 @@ class FamilyTest(unittest.TestCase):
     def test_generated_variants_verify_and_their_constraints_are_committed(self):
         committed = {v["name"]: v for v in load_json(os.path.join(KMEANS, "variants.json"))["variants"]}
         picks = [kbuild.deepest("bfloat16", 3, 128, 1, "tiles"), kbuild.deepest("float32", 2, 64, 2, "persistent"),
-                 kbuild.deepest("float16", 8, 64, 1, "persistent"), {"dtype": "float32", "ppb": 4}]
+                 kbuild.deepest("float16", 8, 64, 1, "persistent"), {"dtype": "float32", "ppb": 4},
+                 {"dtype": "bfloat16", "g": 2, "bk": 128, "wg": 2, "st": 3, "grid": "tiles"}]
         with tempfile.TemporaryDirectory() as tmp:
             for p in picks:
                 name = kbuild.variant_name(p)
                 src = os.path.join(tmp, name + ".mlir")
                 with open(src, "w") as f:
-                    f.write(family.generate_simt(p) if "ppb" in p else family.generate(p))
+                    f.write(kbuild.generate(p))
                 r = subprocess.run([os.path.join(BIN, "cake-opt"), src, "--cake-verify", "-o", os.devnull],
                                    capture_output=True, text=True)
                 self.assertEqual(r.returncode, 0, r.stderr)
@@ -95,6 +96,8 @@ def synthetic_definition(points):
                                  "constraints": ["mod(D, 8) == 0", "K >= 1"]})
         variants.append({"name": "simt", "family": "simt", "dtype": dtype, "max_d": None, "d_align": 1,
                          "config": "simt_w4", "constraints": ["K >= 1"]})
+        variants.append({"name": "sd", "family": "splitd", "dtype": dtype, "max_d": None, "d_align": 8,
+                         "config": "sd1_k128_w2_p", "constraints": ["mod(D, 8) == 0"]})
     return {"op": "kmeans_assign", "variants": variants, "table": {"points": points, "neighbours": 2}}
 
 
@@ -102,13 +105,16 @@ class RouterTest(unittest.TestCase):
     def test_legal_d_class_and_sizes(self):
         r = Router(synthetic_definition([]))
         names = sorted(v["name"] for v in r.legal(1, 100, 70, 5, "float16"))
-        self.assertEqual(names, ["simt", "w_2_k128_w2_p", "w_2_k64_w1_t"])
-        self.assertEqual(sorted(v["name"] for v in r.legal(1, 100, 129, 5, "float16")), ["simt"])
+        self.assertEqual(names, ["sd", "simt", "w_2_k128_w2_p", "w_2_k64_w1_t"])
+        self.assertEqual(sorted(v["name"] for v in r.legal(1, 100, 129, 5, "float16")), ["sd", "simt"])
         route = r.route(2, 100, 61, 1001, "float16")
         self.assertEqual(route["kernel"], "w_1_k128_w2_p")           # no table: the default
         self.assertEqual(route["sizes"], {"B": 2, "N": 100, "K": 1001, "D": 64, "KP": 1004, "BKP": 2008})
         self.assertEqual(r.route(1, 100, 61, 1001, "float16")["sizes"]["KP"], 1001)
         self.assertEqual(r.route(1, 100, 300, 7, "float16")["sizes"], {"B": 1, "N": 100, "K": 7, "D": 300})
+        # Without measurements a D beyond the wgmma classes goes to the default (simt), not to the
+        # unmeasured splitd.
+        self.assertEqual(r.route(1, 100, 300, 7, "float16")["kernel"], "simt")
 
     def test_errors_name_the_problem(self):
         r = Router(synthetic_definition([]))

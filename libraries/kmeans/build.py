@@ -4,7 +4,8 @@
     python3 libraries/kmeans/build.py --out DIR [--tools build/bin]
         [--jobs 2] [--dtypes float16,bfloat16,float32] [--max-chunks 8] [--table table.json]
 
-For each dtype: the `simt` family (any D; 2, 4, 8 or 16 points per block), and for each D class
+For each dtype: the `simt` family (any D; 2, 4, 8 or 16 points per block), the `splitd` family
+(any D, streamed in groups of 1 or 2 chunks; bk 128/256; persistent or per tile), and for each D class
 (1..max-chunks column chunks) of the `wgmma` family the searched configurations: the tile
 of centroids (bk 64/128/256), the consumer warpgroups (1 or 2) and the grid style (persistent or
 one block per tile), each with the deepest pipelines that fit in shared memory. Every variant is
@@ -14,6 +15,7 @@ table learned from measurements (libraries/kmeans/README.md).
 """
 import argparse
 import concurrent.futures
+import itertools
 import json
 import os
 import subprocess
@@ -26,22 +28,34 @@ import family  # noqa: E402
 CONFIGS = [(bk, wg, grid) for grid in ("persistent", "tiles") for wg in (2, 1) for bk in (128, 256, 64)]
 
 
+def family_of(p):
+    return "simt" if "ppb" in p else ("splitd" if "st" in p else "wgmma")
+
+
 def config_name(p):
-    if "ppb" in p:
+    f = family_of(p)
+    if f == "simt":
         return "simt_w{ppb}".format(**p)
+    if f == "splitd":
+        return "sd{g}_k{bk}_w{wg}_{gr}".format(gr=p["grid"][0], **p)
     return "k{bk}_w{wg}_{g}".format(g=p["grid"][0], **p)
 
 
 def variant_name(p):
-    return family.simt_name(p) if "ppb" in p else family.name(p)
+    return {"simt": family.simt_name, "splitd": family.splitd_name, "wgmma": family.name}[family_of(p)](p)
+
+
+def generate(p):
+    return {"simt": family.generate_simt, "splitd": family.generate_splitd,
+            "wgmma": family.generate}[family_of(p)](p)
 
 
 def describe(p, manifest):
     """The variant's entry in library.json: what the router needs to know about it."""
-    simt = "ppb" in p
-    return {"name": variant_name(p), "family": "simt" if simt else "wgmma", "dtype": p["dtype"],
-            "max_d": None if simt else family.max_d(p),
-            "d_align": 1 if simt else family.d_align(p["dtype"]),
+    f = family_of(p)
+    return {"name": variant_name(p), "family": f, "dtype": p["dtype"],
+            "max_d": family.max_d(p) if f == "wgmma" else None,
+            "d_align": 1 if f == "simt" else family.d_align(p["dtype"]),
             "config": config_name(p), "params": p,
             "constraints": manifest.get("constraints", []), "manifest": manifest}
 
@@ -58,6 +72,13 @@ def deepest(dtype, chunks, bk, wg, grid):
 def plan(dtypes, max_chunks):
     out = list(family.simt_variants(dtypes))
     for dtype in dtypes:
+        for g, bk, grid in itertools.product((1, 2), (128, 256), ("persistent", "tiles")):
+            for st in (4, 3, 2):
+                p = {"dtype": dtype, "g": g, "bk": bk, "wg": 2, "st": st, "grid": grid}
+                if family.splitd_legal(p):
+                    out.append(p)
+                    break
+    for dtype in dtypes:
         for chunks in range(1, max_chunks + 1):
             for bk, wg, grid in CONFIGS:
                 p = deepest(dtype, chunks, bk, wg, grid)
@@ -70,7 +91,7 @@ def compile_one(tools, kdir, p):
     name = variant_name(p)
     src = os.path.join(kdir, name + ".mlir")
     with open(src, "w") as f:
-        f.write(family.generate_simt(p) if "ppb" in p else family.generate(p))
+        f.write(generate(p))
     r = subprocess.run([os.path.join(tools, "cake-opt"), src, "--cake-verify", "-o", os.devnull],
                        capture_output=True, text=True)
     if r.returncode != 0:

@@ -3,15 +3,15 @@
 Pure Python (no torch, no GPU): `cake library route` and the package's dispatcher give the same
 answer. A library folder holds `library.json`:
 
-    {"op": "kmeans_assign", "variants": [{"name", "family" ("wgmma" or "simt"), "dtype",
+    {"op": "kmeans_assign", "variants": [{"name", "family" ("wgmma", "splitd" or "simt"), "dtype",
       "max_d" (the widest D it serves, null: any), "d_align", "config", "constraints" (the
       manifest's), "manifest": {...the kernel's manifest entry; not needed to route...}}, ...],
      "table": {"points": [{"dtype", "B", "N", "D", "K", "ms": {config: median ms}}, ...],
                "neighbours": 4}}
 
 Routing: the variants of the shape's dtype that serve its D (rounded up to the TMA granularity)
-and whose manifest constraints hold are legal: every `simt` variant, and the `wgmma` variants of
-the smallest D class that covers D. The
+and whose manifest constraints hold are legal: every `simt` and `splitd` variant (any D), and the
+`wgmma` variants of the smallest D class that covers D. The
 configuration (tile sizes, warpgroups, grid style) is chosen from the measured points of the same
 dtype nearest in (log B, log N, log K, log D): each configuration's time relative to the best
 measured at that point, averaged over the neighbours that measured it; the lowest average wins.
