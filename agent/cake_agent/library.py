@@ -132,10 +132,42 @@ def cmd_export(args):
                         os.path.join(pkg, "library", "kernels", v["name"] + ".cubin"))
     with open(os.path.join(pkg, "library", "library.json"), "w") as f:
         json.dump(definition, f, indent=0)
+    print(export_native(definition, pkg))
     with open(os.path.join(args.out, "README.md"), "w") as f:
         f.write(PACKAGE_README.format(op=definition["op"], count=len(definition["variants"])))
     print(f"exported {len(definition['variants'])} kernels to {args.out}")
     return 0
+
+
+DISPATCH = os.path.join(_ROOT, "libraries", "runtime", "dispatch")
+CAKE_RUN = os.path.join(_ROOT, "tools", "cake-run")
+
+
+def export_native(definition, pkg):
+    """Writes the C++ dispatcher's sources into PKG/cake_library/dispatch_src and builds
+    library/libcake_library.so when a C++ compiler and cuda.h are here. Returns what it did."""
+    sys.path.insert(0, DISPATCH)
+    import generate  # noqa: E402  (libraries/runtime/dispatch/generate.py)
+    src = os.path.join(pkg, "dispatch_src")
+    os.makedirs(src)
+    for name in ("Dispatch.cpp", "build.sh"):
+        shutil.copyfile(os.path.join(DISPATCH, name), os.path.join(src, name))
+    for name in ("CudaDriver.h", "CudaDriver.cpp", "CudaFunctions.def"):
+        shutil.copyfile(os.path.join(CAKE_RUN, name), os.path.join(src, name))
+    if any("manifest" not in v for v in definition["variants"]):
+        return "native dispatcher: not generated (the library has no manifests; build it first)"
+    with open(os.path.join(src, "LibraryTable.inc"), "w") as f:
+        f.write(generate.generate(definition))
+    cuda = os.environ.get("CUDA_HOME", "/usr/local/cuda")
+    if not os.path.isfile(os.path.join(cuda, "include", "cuda.h")) or not shutil.which(
+            os.environ.get("CXX", "c++")):
+        return (f"native dispatcher: sources in {src}, not built (no C++ compiler or no "
+                f"{cuda}/include/cuda.h); the package uses its Python launcher")
+    out = os.path.join(pkg, "library", "libcake_library.so")
+    r = subprocess.run(["sh", os.path.join(src, "build.sh"), out], capture_output=True, text=True)
+    if r.returncode != 0:
+        raise LibraryError(f"building the native dispatcher failed:\n{r.stderr[-2000:]}")
+    return f"native dispatcher: {out}"
 
 
 PACKAGE_README = """# CAKE kernel library: {op} ({count} kernels)
@@ -148,7 +180,10 @@ CAKE build tree. Put this folder on PYTHONPATH:
     cake_library.route(B=3, N=75599, D=96, K=999, dtype="float16")
 
 `cake_library/library/library.json` holds every kernel's manifest and the routing table;
-`cake_library/library/kernels/` the cubins (sm_90a).
+`cake_library/library/kernels/` the cubins (sm_90a); `cake_library/library/libcake_library.so`
+the generated C++ dispatcher (C ABI, `cake_library_route`, `cake_library_kmeans_assign`) when it
+was built; its sources and `build.sh` are in `cake_library/dispatch_src/` (set CAKE_LIBRARY_NATIVE=0
+to use the Python launcher instead).
 """
 
 

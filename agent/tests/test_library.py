@@ -219,5 +219,64 @@ class CommandTest(unittest.TestCase):
             self.assertEqual(json.loads(r.stdout)["kernel"], json.loads(ours.stdout)["kernel"])
 
 
+def have_cuda_headers():
+    return os.path.isfile(os.path.join(os.environ.get("CUDA_HOME", "/usr/local/cuda"), "include", "cuda.h"))
+
+
+class NativeDispatcherTest(unittest.TestCase):
+    """The generated C++ dispatcher routes exactly as route.py (CPU only: no driver is loaded)."""
+
+    @needs_tools
+    def test_generated_dispatcher_routes_as_python(self):
+        if not have_cuda_headers():
+            self.skipTest("no cuda.h (CUDA_HOME): the dispatcher cannot be compiled here")
+        import ctypes
+        import random
+        plan = [p for p in kbuild.plan(["bfloat16"], 2)]
+        with tempfile.TemporaryDirectory() as tmp:
+            built = os.path.join(tmp, "built")
+            os.makedirs(os.path.join(built, "kernels"))
+            variants = []
+            for p in plan:
+                name = kbuild.variant_name(p)
+                src = os.path.join(built, "kernels", name + ".mlir")
+                with open(src, "w") as f:
+                    f.write(kbuild.generate(p))
+                r = subprocess.run([os.path.join(BIN, "cake-translate"), src, "--emit=manifest"],
+                                   capture_output=True, text=True)
+                self.assertEqual(r.returncode, 0, r.stderr)
+                variants.append(kbuild.describe(p, json.loads(r.stdout)["kernels"][0]))
+                open(os.path.join(built, "kernels", name + ".cubin"), "wb").close()
+            table = load_json(os.path.join(KMEANS, "table.json"))
+            with open(os.path.join(built, "library.json"), "w") as f:
+                json.dump({"op": "kmeans_assign", "variants": variants, "table": table}, f)
+            pkg = os.path.join(tmp, "pkg")
+            r = cake("library", "export", "--library", built, "--out", pkg)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            so = os.path.join(pkg, "cake_library", "library", "libcake_library.so")
+            self.assertTrue(os.path.isfile(so), r.stdout)
+            lib = ctypes.CDLL(so)
+            lib.cake_library_route.argtypes = [ctypes.c_int64] * 4 + [ctypes.c_int, ctypes.POINTER(ctypes.c_int64)]
+            lib.cake_library_variant.restype = ctypes.c_char_p
+            lib.cake_library_error.restype = ctypes.c_char_p
+            router = Router({"op": "kmeans_assign", "variants": variants, "table": table})
+            rng = random.Random(3)
+            shapes = [(s["B"], s["N"], s["D"], s["K"]) for s in load_json(os.path.join(KMEANS, "grid.json"))["shapes"]]
+            shapes += [(rng.randint(1, 9), int(2 ** rng.uniform(0, 18)), int(2 ** rng.uniform(0, 12)),
+                        int(2 ** rng.uniform(0, 13))) for _ in range(300)]
+            for B, N, D, K in shapes:
+                sizes = (ctypes.c_int64 * 6)()
+                i = lib.cake_library_route(B, N, D, K, 1, sizes)
+                want = router.route(B, N, D, K, "bfloat16")
+                self.assertGreaterEqual(i, 0, lib.cake_library_error())
+                self.assertEqual(lib.cake_library_variant(i).decode(), want["kernel"], (B, N, D, K))
+                self.assertEqual(list(sizes), [want["sizes"].get(k, 0) for k in ("B", "N", "K", "D", "KP", "BKP")])
+            sizes = (ctypes.c_int64 * 6)()
+            self.assertEqual(lib.cake_library_route(1, 1, 1, 1, 0, sizes), -1)    # no float16 here
+            self.assertIn(b"float16", lib.cake_library_error())
+            self.assertEqual(lib.cake_library_route(1, 0, 1, 1, 1, sizes), -1)
+            self.assertIn(b"N=0", lib.cake_library_error())
+
+
 if __name__ == "__main__":
     unittest.main()

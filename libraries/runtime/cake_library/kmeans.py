@@ -8,6 +8,7 @@ import json
 import os
 
 from . import driver as drv
+from . import native
 from .route import NoKernel, Router, launch_sizes
 
 _TORCH_DTYPES = ("float16", "bfloat16", "float32")
@@ -23,6 +24,7 @@ class KMeansLibrary:
         self._kernels = {}       # name -> drv.Kernel, loaded on first use
         self._maps = {}          # (kernel, pointers, sizes) -> device tensor of encoded TMA maps
         self._spaces = {}        # staging buffers (padded copies, |c|^2), kept per shape
+        self.native = native.load(folder)   # the generated C++ dispatcher, when built
 
     def route(self, B, N, D, K, dtype):
         return self.router.route(B, N, D, K, dtype)
@@ -45,6 +47,14 @@ class KMeansLibrary:
             _need(torch, c_sq, "c_sq", (B, K), torch.float32, x.device)
         if out is not None:
             _need(torch, out, "out", (B, N), torch.int32, x.device)
+        if self.native is not None and kernel is None:
+            csq = c_sq.view(B, K) if c_sq is not None else (c3.float() ** 2).sum(-1)
+            idx = out.view(B, N) if out is not None else torch.empty(B, N, device=x.device,
+                                                                      dtype=torch.int32)
+            with torch.cuda.device(x.device):
+                self.native.assign(x3.data_ptr(), c3.data_ptr(), csq.data_ptr(), idx.data_ptr(),
+                                   B, N, D, K, dtype, torch.cuda.current_stream().cuda_stream)
+            return idx if x.dim() == 3 else idx.view(N)
         try:
             if kernel is None:
                 r = self.route(B, N, D, K, dtype)

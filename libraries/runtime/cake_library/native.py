@@ -1,0 +1,49 @@
+"""The generated C++ dispatcher (libcake_library.so, built by `cake library export`) through ctypes.
+
+One C call per kmeans_assign: routing, staging and the launch happen in C++, so the host cost is
+the argument checks plus one foreign call. `load(folder)` returns None when the library has no
+built dispatcher; the pure-Python launcher (kmeans.py) is used then.
+"""
+import ctypes
+import os
+
+DTYPE_CODES = {"float16": 0, "bfloat16": 1, "float32": 2}
+
+
+class Native:
+    def __init__(self, path, kernel_dir):
+        self.lib = ctypes.CDLL(path)
+        self.lib.cake_library_error.restype = ctypes.c_char_p
+        self.lib.cake_library_variant.restype = ctypes.c_char_p
+        self.lib.cake_library_route.argtypes = [ctypes.c_int64] * 4 + [ctypes.c_int,
+                                                                        ctypes.POINTER(ctypes.c_int64)]
+        self.lib.cake_library_kmeans_assign.argtypes = (
+            [ctypes.c_uint64] * 4 + [ctypes.c_int64] * 4 + [ctypes.c_int, ctypes.c_void_p])
+        self.lib.cake_library_set_kernel_dir.argtypes = [ctypes.c_char_p]
+        self.lib.cake_library_set_kernel_dir(kernel_dir.encode())
+
+    def error(self):
+        return (self.lib.cake_library_error() or b"").decode()
+
+    def route(self, B, N, D, K, dtype):
+        """(kernel name, launch sizes B N K D KP BKP) or ValueError with the dispatcher's reason."""
+        sizes = (ctypes.c_int64 * 6)()
+        i = self.lib.cake_library_route(B, N, D, K, DTYPE_CODES.get(dtype, -1), sizes)
+        if i < 0:
+            raise ValueError(self.error())
+        return self.lib.cake_library_variant(i).decode(), list(sizes)
+
+    def assign(self, x, c, csq, out, B, N, D, K, dtype, stream):
+        rc = self.lib.cake_library_kmeans_assign(x, c, csq, out, B, N, D, K, DTYPE_CODES[dtype],
+                                                 ctypes.c_void_p(stream))
+        if rc == -1:
+            raise ValueError(self.error())
+        if rc != 0:
+            raise RuntimeError(self.error())
+
+
+def load(folder):
+    path = os.path.join(folder, "libcake_library.so")
+    if os.environ.get("CAKE_LIBRARY_NATIVE") == "0" or not os.path.isfile(path):
+        return None
+    return Native(path, os.path.join(folder, "kernels"))

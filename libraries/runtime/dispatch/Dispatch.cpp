@@ -1,0 +1,422 @@
+//===- Dispatch.cpp - A CAKE kernel library's host dispatcher (C ABI) ------===//
+//
+// Routes a KMeans shape to a kernel and launches it through the CUDA driver API. The library's
+// facts (variants, their manifest expressions compiled to C++, the routing table) come from
+// LibraryTable.inc, which `cake library export` generates from library.json; this file is the
+// same for every library. The routing rule is route.py's, step for step, so both give the same
+// answer (a test checks every shape of the grid). The driver is loaded with dlopen on the first
+// launch: routing works on a machine without one.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CudaDriver.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <map>
+#include <mutex>
+#include <string>
+#include <tuple>
+#include <vector>
+
+namespace {
+
+enum Family { Wgmma = 0, SplitD = 1, Simt = 2 };
+enum Symbol { SB = 0, SN, SK, SD, SKP, SBKP, NumSymbols };
+enum Tensor { TX = 0, TC, TCsq, TIdx, NumTensors };
+enum ParamKind { PTensor = 0, PTma = 1, PSymbol = 2 };
+
+using Expr = int64_t (*)(const int64_t *);
+
+struct Param {
+  int kind;
+  int index;       // PTensor/PTma: the tensor (Tensor); PSymbol: the symbol (Symbol)
+  int tmaDtype;    // CUtensorMapDataType of a PTma
+  int rank;
+  Expr shape[5];   // PTma: the described tensor's shape and strides (elements, outermost first)
+  Expr strides[5];
+  unsigned box[5];
+  int swizzle;     // CUtensorMapSwizzle
+  int elementBytes;
+};
+
+struct Variant {
+  const char *name;
+  int family;
+  int dtype;       // 0 float16, 1 bfloat16, 2 float32
+  int64_t maxD;    // -1: any D
+  int dAlign;
+  int config;      // index into kConfigs (sorted by name: route.py's tie-break)
+  bool (*legal)(const int64_t *);
+  Expr grid[3];
+  unsigned block[3];
+  unsigned sharedBytes;
+  const Param *params;
+  int numParams;
+};
+
+struct Point {
+  int dtype;
+  int64_t B, N, D, K;
+  const double *ms; // per config, NAN = not measured
+};
+
+int64_t cakeCeildiv(int64_t a, int64_t b) { return a / b + ((a % b != 0) && ((a < 0) == (b < 0))); }
+int64_t cakeFloordiv(int64_t a, int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
+int64_t cakeMod(int64_t a, int64_t b) { int64_t m = a % b; return m < 0 ? m + (b < 0 ? -b : b) : m; }
+int64_t cakeMin(int64_t a, int64_t b) { return a < b ? a : b; }
+int64_t cakeMax(int64_t a, int64_t b) { return a > b ? a : b; }
+
+#include "LibraryTable.inc"
+
+thread_local std::string lastError;
+std::mutex stateMutex;
+std::string kernelDir = ".";
+
+int fail(const std::string &message, int code) {
+  lastError = message;
+  return code;
+}
+
+int64_t roundUp(int64_t v, int64_t m) { return (v + m - 1) / m * m; }
+
+void launchSizes(const Variant &v, int64_t B, int64_t N, int64_t D, int64_t K, int64_t *s) {
+  s[SB] = B; s[SN] = N; s[SK] = K; s[SD] = D; s[SKP] = 0; s[SBKP] = 0;
+  if (v.family == Simt)
+    return;
+  s[SD] = roundUp(D, v.dAlign);
+  s[SKP] = (B == 1 || K % 4 == 0) ? K : roundUp(K, 4);
+  s[SBKP] = B * s[SKP];
+}
+
+double feature(int64_t v) { return std::log2(static_cast<double>(v < 1 ? 1 : v)); }
+
+const char *kDtypeNames[] = {"float16", "bfloat16", "float32"};
+
+/// route.py's Router._route: legal variants, then the configuration with the lowest mean
+/// relative time over the nearest measured points of the dtype. Returns the variant or -1.
+int routeUncached(int64_t B, int64_t N, int64_t D, int64_t K, int dtype, int64_t *sizes) {
+  if (B < 1 || N < 1 || D < 1 || K < 1)
+    return fail("sizes must be integers >= 1 (B=" + std::to_string(B) + " N=" + std::to_string(N) +
+                " D=" + std::to_string(D) + " K=" + std::to_string(K) + ")", -1);
+  if (dtype < 0 || dtype > 2)
+    return fail("dtype " + std::to_string(dtype) + ": expected 0 (float16), 1 (bfloat16) or 2 (float32)", -1);
+  std::vector<int> legal;
+  int64_t least = -1, widest = 0;
+  bool served = false;
+  for (int i = 0; i < kNumVariants; ++i) {
+    const Variant &v = kVariants[i];
+    if (v.dtype != dtype)
+      continue;
+    served = true;
+    widest = v.maxD < 0 ? INT64_MAX : std::max(widest, v.maxD);
+    if (v.maxD >= 0 && roundUp(D, v.dAlign) > v.maxD)
+      continue;
+    int64_t s[NumSymbols];
+    launchSizes(v, B, N, D, K, s);
+    if (!v.legal(s))
+      continue;
+    legal.push_back(i);
+    if (v.maxD >= 0 && (least < 0 || v.maxD < least))
+      least = v.maxD;
+  }
+  if (!served)
+    return fail(std::string("dtype ") + kDtypeNames[dtype] + ": this library has no kernel for it", -1);
+  if (legal.empty())
+    return fail("B=" + std::to_string(B) + " N=" + std::to_string(N) + " D=" + std::to_string(D) +
+                " K=" + std::to_string(K) + " dtype=" + kDtypeNames[dtype] +
+                ": no kernel serves it (the widest kernel takes D <= " + std::to_string(widest) + ")", -1);
+  legal.erase(std::remove_if(legal.begin(), legal.end(), [&](int i) {
+                return kVariants[i].maxD >= 0 && kVariants[i].maxD != least;
+              }), legal.end());
+  std::vector<int> byConfig(kNumConfigs, -1);
+  for (int i : legal)
+    byConfig[kVariants[i].config] = i;
+
+  const double q[4] = {feature(B), feature(N), feature(K), feature(D)};
+  std::vector<std::pair<double, int>> near;
+  for (int p = 0; p < kNumPoints; ++p) {
+    const Point &pt = kPoints[p];
+    if (pt.dtype != dtype)
+      continue;
+    const double f[4] = {feature(pt.B), feature(pt.N), feature(pt.K), feature(pt.D)};
+    double d = 0;
+    for (int j = 0; j < 4; ++j)
+      d += (f[j] - q[j]) * (f[j] - q[j]);
+    near.emplace_back(d, p);
+  }
+  std::stable_sort(near.begin(), near.end(),
+                   [](const auto &a, const auto &b) { return a.first < b.first; });
+  if (static_cast<int>(near.size()) > kNeighbours)
+    near.resize(kNeighbours);
+  std::vector<double> score(kNumConfigs, 0.0);
+  std::vector<int> seen(kNumConfigs, 0);
+  for (const auto &n : near) {
+    const double *ms = kPoints[n.second].ms;
+    double best = INFINITY;
+    for (int c = 0; c < kNumConfigs; ++c)
+      if (!std::isnan(ms[c]))
+        best = std::min(best, ms[c]);
+    for (int c = 0; c < kNumConfigs; ++c)
+      if (!std::isnan(ms[c]) && byConfig[c] >= 0) {
+        score[c] += ms[c] / best;
+        seen[c] += 1;
+      }
+  }
+  int chosen = -1;
+  for (int c = 0; c < kNumConfigs; ++c)
+    if (seen[c] && (chosen < 0 || score[c] / seen[c] < score[chosen] / seen[chosen]))
+      chosen = c;
+  int variant = chosen >= 0 ? byConfig[chosen]
+                            : (byConfig[kDefaultConfig] >= 0 ? byConfig[kDefaultConfig]
+                                                             : byConfig[kSmallDefaultConfig]);
+  if (variant < 0)
+    return fail("no default kernel serves the shape", -1);
+  launchSizes(kVariants[variant], B, N, D, K, sizes);
+  return variant;
+}
+
+std::map<std::tuple<int64_t, int64_t, int64_t, int64_t, int>, std::pair<int, std::vector<int64_t>>> routes;
+
+struct Loaded {
+  CUmodule module = nullptr;
+  CUfunction function = nullptr;
+};
+cake::run::CudaDriver driver;
+bool driverLoaded = false;
+std::map<std::pair<CUcontext, int>, Loaded> loaded;
+std::map<std::vector<uint64_t>, CUdeviceptr> tensorMaps; // (ctx, variant, pointers, sizes)
+std::map<std::vector<uint64_t>, CUdeviceptr> workspaces; // (ctx, what, bytes)
+
+bool check(CUresult r, const char *what) {
+  if (r == CUDA_SUCCESS)
+    return true;
+  lastError = driver.describe(r, what);
+  return false;
+}
+
+bool ensureDriver() {
+  if (driverLoaded)
+    return true;
+  std::string error;
+  if (!driver.load(error) || !driver.cuTensorMapEncodeTiled || !driver.cuMemcpy2DAsync ||
+      !driver.cuCtxGetCurrent) {
+    lastError = error.empty() ? "the CUDA driver lacks cuTensorMapEncodeTiled, cuMemcpy2DAsync or "
+                                "cuCtxGetCurrent (CUDA 12 or newer is needed)"
+                              : error;
+    return false;
+  }
+  driverLoaded = true;
+  return true;
+}
+
+CUfunction function(CUcontext ctx, int index) {
+  Loaded &l = loaded[{ctx, index}];
+  if (l.function)
+    return l.function;
+  const Variant &v = kVariants[index];
+  std::string path = kernelDir + "/" + v.name + ".cubin";
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    lastError = "cannot read " + path;
+    return nullptr;
+  }
+  std::string image((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (!check(driver.cuModuleLoadData(&l.module, image.data()), "cuModuleLoadData") ||
+      !check(driver.cuModuleGetFunction(&l.function, l.module, v.name), "cuModuleGetFunction"))
+    return nullptr;
+  if (v.sharedBytes > 48 * 1024 &&
+      !check(driver.cuFuncSetAttribute(l.function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                       static_cast<int>(v.sharedBytes)),
+             "cuFuncSetAttribute"))
+    return nullptr;
+  return l.function;
+}
+
+/// A zero-filled device buffer kept per (context, role, size): its address is stable from call
+/// to call, so tensor maps stay cached and the whole call can be captured in a CUDA graph.
+CUdeviceptr workspace(CUcontext ctx, uint64_t role, size_t bytes) {
+  std::vector<uint64_t> key = {reinterpret_cast<uint64_t>(ctx), role, bytes};
+  auto it = workspaces.find(key);
+  if (it != workspaces.end())
+    return it->second;
+  CUdeviceptr p = 0;
+  if (!check(driver.cuMemAlloc(&p, bytes), "cuMemAlloc (workspace)") ||
+      !check(driver.cuMemsetD8(p, 0, bytes), "cuMemsetD8 (workspace)"))
+    return 0;
+  workspaces[key] = p;
+  return p;
+}
+
+bool copyRows(CUdeviceptr dst, size_t dstPitch, CUdeviceptr src, size_t srcPitch, size_t width,
+              size_t rows, CUstream stream) {
+  CUDA_MEMCPY2D m;
+  std::memset(&m, 0, sizeof(m));
+  m.srcMemoryType = CU_MEMORYTYPE_DEVICE;
+  m.srcDevice = src;
+  m.srcPitch = srcPitch;
+  m.dstMemoryType = CU_MEMORYTYPE_DEVICE;
+  m.dstDevice = dst;
+  m.dstPitch = dstPitch;
+  m.WidthInBytes = width;
+  m.Height = rows;
+  return check(driver.cuMemcpy2DAsync(&m, stream), "cuMemcpy2DAsync (staging)");
+}
+
+} // namespace
+
+extern "C" {
+
+const char *cake_library_error(void) { return lastError.c_str(); }
+
+int cake_library_variant_count(void) { return kNumVariants; }
+
+const char *cake_library_variant(int index) {
+  return index >= 0 && index < kNumVariants ? kVariants[index].name : nullptr;
+}
+
+/// The kernel folder (the cubins); default ".".
+void cake_library_set_kernel_dir(const char *dir) {
+  std::lock_guard<std::mutex> lock(stateMutex);
+  kernelDir = dir ? dir : ".";
+}
+
+/// The variant serving a shape (>= 0) and its launch sizes (B N K D KP BKP), or -1.
+int cake_library_route(int64_t B, int64_t N, int64_t D, int64_t K, int dtype, int64_t *sizes) {
+  std::lock_guard<std::mutex> lock(stateMutex);
+  auto key = std::make_tuple(B, N, D, K, dtype);
+  auto it = routes.find(key);
+  if (it == routes.end()) {
+    int64_t s[NumSymbols] = {0};
+    int v = routeUncached(B, N, D, K, dtype, s);
+    if (v < 0)
+      return -1;
+    if (routes.size() > 4096)
+      routes.clear();
+    it = routes.emplace(key, std::make_pair(v, std::vector<int64_t>(s, s + NumSymbols))).first;
+  }
+  if (sizes)
+    std::copy(it->second.second.begin(), it->second.second.end(), sizes);
+  return it->second.first;
+}
+
+/// idx[b, n] = argmin_k |x_bn - c_bk|^2 on `stream`. x [B, N, D] and c [B, K, D] of `dtype`,
+/// csq [B, K] float32 (= |c|^2), out [B, N] int32, all contiguous device memory of the current
+/// context. Returns 0, or -1 (no kernel / bad shape) or -2 (driver error) with
+/// cake_library_error() saying why; nothing is launched on an error found before the launch.
+int cake_library_kmeans_assign(uint64_t x, uint64_t c, uint64_t csq, uint64_t out, int64_t B,
+                               int64_t N, int64_t D, int64_t K, int dtype, void *stream) {
+  int64_t s[NumSymbols];
+  int index = cake_library_route(B, N, D, K, dtype, s);
+  if (index < 0)
+    return -1;
+  std::lock_guard<std::mutex> lock(stateMutex);
+  if (!ensureDriver())
+    return -2;
+  CUcontext ctx = nullptr;
+  if (!check(driver.cuCtxGetCurrent(&ctx), "cuCtxGetCurrent"))
+    return -2;
+  if (!ctx)
+    return fail("no current CUDA context on this thread", -2);
+  const Variant &v = kVariants[index];
+  CUfunction f = function(ctx, index);
+  if (!f)
+    return -2;
+  CUstream st = static_cast<CUstream>(stream);
+  uint64_t ptr[NumTensors] = {x, c, csq, out};
+  if (v.family != Simt) {
+    size_t el = v.dtype == 2 ? 4 : 2;
+    // TMA needs 16-byte row strides and bases: stage what is not.
+    if (s[SD] != D || x % 16) {
+      CUdeviceptr w = workspace(ctx, 1, size_t(B * N * s[SD]) * el);
+      if (!w || !copyRows(w, s[SD] * el, x, D * el, D * el, B * N, st))
+        return -2;
+      ptr[TX] = w;
+    }
+    if (s[SD] != D || c % 16) {
+      CUdeviceptr w = workspace(ctx, 2, size_t(B * K * s[SD]) * el);
+      if (!w || !copyRows(w, s[SD] * el, c, D * el, D * el, B * K, st))
+        return -2;
+      ptr[TC] = w;
+    }
+    if (s[SKP] != K || csq % 16) {
+      CUdeviceptr w = workspace(ctx, 3, size_t(B * s[SKP]) * 4);
+      if (!w || !copyRows(w, s[SKP] * 4, csq, K * 4, K * 4, B, st))
+        return -2;
+      ptr[TCsq] = w;
+    }
+  }
+  // Tensor maps: encoded once per (context, variant, pointers, sizes), kept in device memory.
+  std::vector<uint64_t> key = {reinterpret_cast<uint64_t>(ctx), uint64_t(index)};
+  key.insert(key.end(), ptr, ptr + NumTensors);
+  key.insert(key.end(), s, s + NumSymbols);
+  CUdeviceptr maps = 0;
+  int numMaps = 0;
+  for (int i = 0; i < v.numParams; ++i)
+    numMaps += v.params[i].kind == PTma;
+  if (numMaps) {
+    auto it = tensorMaps.find(key);
+    if (it != tensorMaps.end()) {
+      maps = it->second;
+    } else {
+      std::vector<CUtensorMap> encoded(numMaps);
+      int m = 0;
+      for (int i = 0; i < v.numParams; ++i) {
+        const Param &p = v.params[i];
+        if (p.kind != PTma)
+          continue;
+        cuuint64_t dims[5], strides[4];
+        cuuint32_t box[5], ones[5];
+        for (int d = 0; d < p.rank; ++d) { // innermost first
+          dims[d] = static_cast<cuuint64_t>(p.shape[p.rank - 1 - d](s));
+          box[d] = p.box[p.rank - 1 - d];
+          ones[d] = 1;
+          if (d + 1 < p.rank)
+            strides[d] = static_cast<cuuint64_t>(p.strides[p.rank - 2 - d](s)) * p.elementBytes;
+        }
+        if (!check(driver.cuTensorMapEncodeTiled(
+                       &encoded[m++], static_cast<CUtensorMapDataType>(p.tmaDtype), p.rank,
+                       reinterpret_cast<void *>(ptr[p.index]), dims, strides, box, ones,
+                       CU_TENSOR_MAP_INTERLEAVE_NONE, static_cast<CUtensorMapSwizzle>(p.swizzle),
+                       CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE),
+                   "cuTensorMapEncodeTiled"))
+          return -2;
+      }
+      if (!check(driver.cuMemAlloc(&maps, sizeof(CUtensorMap) * numMaps), "cuMemAlloc (tensor maps)") ||
+          !check(driver.cuMemcpyHtoD(maps, encoded.data(), sizeof(CUtensorMap) * numMaps),
+                 "cuMemcpyHtoD (tensor maps)"))
+        return -2;
+      if (tensorMaps.size() > 256) { // forget, do not free: a captured graph may still use them
+        tensorMaps.clear();
+      }
+      tensorMaps[key] = maps;
+    }
+  }
+  std::vector<uint64_t> storage(v.numParams);
+  std::vector<void *> args(v.numParams);
+  for (int i = 0, m = 0; i < v.numParams; ++i) {
+    const Param &p = v.params[i];
+    storage[i] = p.kind == PTensor ? ptr[p.index]
+                 : p.kind == PTma  ? maps + sizeof(CUtensorMap) * m++
+                                   : static_cast<uint64_t>(s[p.index]);
+    args[i] = &storage[i];
+  }
+  unsigned g[3];
+  for (int d = 0; d < 3; ++d) {
+    int64_t e = v.grid[d](s);
+    if (e <= 0)
+      return 0; // an empty grid: nothing to do
+    g[d] = static_cast<unsigned>(e);
+  }
+  return check(driver.cuLaunchKernel(f, g[0], g[1], g[2], v.block[0], v.block[1], v.block[2],
+                                     v.sharedBytes, st, args.data(), nullptr),
+               "cuLaunchKernel")
+             ? 0
+             : -2;
+}
+
+} // extern "C"
