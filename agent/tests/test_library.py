@@ -69,13 +69,14 @@ class FamilyTest(unittest.TestCase):
         committed = {v["name"]: v for v in load_json(os.path.join(KMEANS, "variants.json"))["variants"]}
         picks = [kbuild.deepest("bfloat16", 3, 128, 1, "tiles"), kbuild.deepest("float32", 2, 64, 2, "persistent"),
                  kbuild.deepest("float16", 8, 64, 1, "persistent"), {"dtype": "float32", "ppb": 4},
-                 {"dtype": "bfloat16", "g": 2, "bk": 128, "wg": 2, "st": 3, "grid": "tiles"}]
+                 {"dtype": "bfloat16", "g": 2, "bk": 128, "wg": 2, "st": 3, "grid": "tiles"},
+                 {"dtype": "float16", "dp": 96, "rows": 16, "tile": 64}]
         with tempfile.TemporaryDirectory() as tmp:
             for p in picks:
                 name = kbuild.variant_name(p)
                 src = os.path.join(tmp, name + ".mlir")
                 with open(src, "w") as f:
-                    f.write(kbuild.generate(p))
+                    f.write(kbuild.generate(p, BIN))
                 r = subprocess.run([os.path.join(BIN, "cake-opt"), src, "--cake-verify", "-o", os.devnull],
                                    capture_output=True, text=True)
                 self.assertEqual(r.returncode, 0, r.stderr)
@@ -98,6 +99,9 @@ def synthetic_definition(points):
                          "config": "simt_w4", "constraints": ["K >= 1"]})
         variants.append({"name": "sd", "family": "splitd", "dtype": dtype, "max_d": None, "d_align": 8,
                          "config": "sd1_k128_w2_p", "constraints": ["mod(D, 8) == 0"]})
+        for d in (32, 64):
+            variants.append({"name": f"m{d}", "family": "mma", "dtype": dtype, "max_d": d, "d_align": 8,
+                             "config": "mma_r16_t64", "constraints": ["mod(D, 8) == 0"]})
     return {"op": "kmeans_assign", "variants": variants, "table": {"points": points, "neighbours": 2}}
 
 
@@ -107,6 +111,10 @@ class RouterTest(unittest.TestCase):
         names = sorted(v["name"] for v in r.legal(1, 100, 70, 5, "float16"))
         self.assertEqual(names, ["sd", "simt", "w_2_k128_w2_p", "w_2_k64_w1_t"])
         self.assertEqual(sorted(v["name"] for v in r.legal(1, 100, 129, 5, "float16")), ["sd", "simt"])
+        # The smallest class is per family: D = 20 takes mma's 32 and wgmma's 64.
+        self.assertEqual(sorted(v["name"] for v in r.legal(1, 100, 20, 5, "float16")),
+                         ["m32", "sd", "simt", "w_1_k128_w2_p", "w_1_k64_w1_t"])
+        self.assertEqual(r.route(1, 100, 20, 5, "float16")["kernel"], "w_1_k128_w2_p")
         route = r.route(2, 100, 61, 1001, "float16")
         self.assertEqual(route["kernel"], "w_1_k128_w2_p")           # no table: the default
         self.assertEqual(route["sizes"], {"B": 2, "N": 100, "K": 1001, "D": 64, "KP": 1004, "BKP": 2008})
@@ -241,7 +249,7 @@ class NativeDispatcherTest(unittest.TestCase):
                 name = kbuild.variant_name(p)
                 src = os.path.join(built, "kernels", name + ".mlir")
                 with open(src, "w") as f:
-                    f.write(kbuild.generate(p))
+                    f.write(kbuild.generate(p, BIN))
                 r = subprocess.run([os.path.join(BIN, "cake-translate"), src, "--emit=manifest"],
                                    capture_output=True, text=True)
                 self.assertEqual(r.returncode, 0, r.stderr)

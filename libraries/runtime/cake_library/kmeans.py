@@ -67,25 +67,18 @@ class KMeansLibrary:
             raise ValueError(str(e)) from None
         sizes = r["sizes"]
         k = self.kernel(r["kernel"])
-        if "KP" not in sizes:        # the simt family reads the tensors as they are
-            csq = c_sq.view(B, K) if c_sq is not None else (c3.float() ** 2).sum(-1)
-            idx = out.view(B, N) if out is not None else torch.empty(B, N, device=x.device,
-                                                                      dtype=torch.int32)
-            ptrs = {"x": x3.data_ptr(), "c": c3.data_ptr(), "csq": csq.data_ptr(),
-                    "idx": idx.data_ptr()}
-            with torch.cuda.device(x.device):
-                k.launch(ptrs, sizes, torch.cuda.current_stream().cuda_stream)
-            return idx if x.dim() == 3 else idx.view(N)
-        # TMA needs 16-byte row strides: a D that is not a multiple of 16 bytes is served from a
-        # zero-padded copy (one extra pass over x; libraries/kmeans/README.md).
+        # The tensor-core families read 16-byte rows (TMA, or 16-byte vector loads): a D that is
+        # not a multiple of 16 bytes is served from a zero-padded copy (one extra pass over x).
         # The copies go to workspaces kept per shape, so their addresses (and the encoded tensor
         # maps) are stable from call to call and the whole call can be captured in a CUDA graph.
         if sizes["D"] != D or x3.data_ptr() % 16:
             x3 = self._staged("x", x3, sizes["D"])
         if sizes["D"] != D or c3.data_ptr() % 16:
             c3 = self._staged("c", c3, sizes["D"])
-        kp = sizes["KP"]
-        if c_sq is None or kp != K or c_sq.data_ptr() % 16:   # 16-byte aligned row starts
+        kp = sizes.get("KP")           # TMA families: |c|^2 rows of KP (16-byte aligned starts)
+        if kp is None:
+            csq = c_sq.view(B, K) if c_sq is not None else (c3.float() ** 2).sum(-1)
+        elif c_sq is None or kp != K or c_sq.data_ptr() % 16:
             csq = self._workspace(("csq", x.device, B, kp), (B, kp), torch.float32)
             if c_sq is None:
                 csq[:, :K] = (c3.float() ** 2).sum(-1)

@@ -3,15 +3,15 @@
 Pure Python (no torch, no GPU): `cake library route` and the package's dispatcher give the same
 answer. A library folder holds `library.json`:
 
-    {"op": "kmeans_assign", "variants": [{"name", "family" ("wgmma", "splitd" or "simt"), "dtype",
+    {"op": "kmeans_assign", "variants": [{"name", "family" ("wgmma", "splitd", "mma", "simt"), "dtype",
       "max_d" (the widest D it serves, null: any), "d_align", "config", "constraints" (the
       manifest's), "manifest": {...the kernel's manifest entry; not needed to route...}}, ...],
      "table": {"points": [{"dtype", "B", "N", "D", "K", "ms": {config: median ms}}, ...],
                "neighbours": 4}}
 
-Routing: the variants of the shape's dtype that serve its D (rounded up to the TMA granularity)
-and whose manifest constraints hold are legal: every `simt` and `splitd` variant (any D), and the
-`wgmma` variants of the smallest D class that covers D. The
+Routing: the variants of the shape's dtype that serve its D (rounded up to 16 bytes) and whose
+manifest constraints hold are legal: every `simt` and `splitd` variant (any D), and the `wgmma`
+and `mma` variants of their family's smallest D class that covers D. The
 configuration (tile sizes, warpgroups, grid style) is chosen from the measured points of the same
 dtype nearest in (log B, log N, log K, log D): each configuration's time relative to the best
 measured at that point, averaged over the neighbours that measured it; the lowest average wins.
@@ -39,6 +39,8 @@ def launch_sizes(variant, B, N, D, K):
     rows of KP (16-byte aligned row starts when B > 1), BKP = B * KP values in all."""
     if variant["family"] == "simt":
         return {"B": B, "N": N, "K": K, "D": D}
+    if variant["family"] == "mma":
+        return {"B": B, "N": N, "K": K, "D": round_up(D, variant["d_align"])}
     kp = K if B == 1 or K % 4 == 0 else round_up(K, 4)
     return {"B": B, "N": N, "K": K, "D": round_up(D, variant["d_align"]), "KP": kp, "BKP": B * kp}
 
@@ -79,8 +81,11 @@ class Router:
         if not out:
             raise NoKernel(f"B={B} N={N} D={D} K={K} dtype={dtype}: no kernel serves it "
                            f"(the widest {dtype} kernel takes D <= {widest})")
-        least = min((v["max_d"] for v in out if v["max_d"] is not None), default=None)
-        return [v for v in out if v["max_d"] is None or v["max_d"] == least]
+        least = {}                     # per family: the smallest D class that covers D
+        for v in out:
+            if v["max_d"] is not None:
+                least[v["family"]] = min(least.get(v["family"], v["max_d"]), v["max_d"])
+        return [v for v in out if v["max_d"] is None or v["max_d"] == least[v["family"]]]
 
     def route(self, B, N, D, K, dtype):
         """{"kernel", "config", "sizes", "basis"}; raises NoKernel naming why none serves.

@@ -25,7 +25,7 @@
 
 namespace {
 
-enum Family { Wgmma = 0, SplitD = 1, Simt = 2 };
+enum Family { Wgmma = 0, SplitD = 1, Simt = 2, Mma = 3, NumFamilies };
 enum Symbol { SB = 0, SN, SK, SD, SKP, SBKP, NumSymbols };
 enum Tensor { TX = 0, TC, TCsq, TIdx, NumTensors };
 enum ParamKind { PTensor = 0, PTma = 1, PSymbol = 2 };
@@ -89,6 +89,8 @@ void launchSizes(const Variant &v, int64_t B, int64_t N, int64_t D, int64_t K, i
   if (v.family == Simt)
     return;
   s[SD] = roundUp(D, v.dAlign);
+  if (v.family == Mma)
+    return;
   s[SKP] = (B == 1 || K % 4 == 0) ? K : roundUp(K, 4);
   s[SBKP] = B * s[SKP];
 }
@@ -106,7 +108,7 @@ int routeUncached(int64_t B, int64_t N, int64_t D, int64_t K, int dtype, int64_t
   if (dtype < 0 || dtype > 2)
     return fail("dtype " + std::to_string(dtype) + ": expected 0 (float16), 1 (bfloat16) or 2 (float32)", -1);
   std::vector<int> legal;
-  int64_t least = -1, widest = 0;
+  int64_t least[NumFamilies] = {-1, -1, -1, -1}, widest = 0;
   bool served = false;
   for (int i = 0; i < kNumVariants; ++i) {
     const Variant &v = kVariants[i];
@@ -121,8 +123,8 @@ int routeUncached(int64_t B, int64_t N, int64_t D, int64_t K, int dtype, int64_t
     if (!v.legal(s))
       continue;
     legal.push_back(i);
-    if (v.maxD >= 0 && (least < 0 || v.maxD < least))
-      least = v.maxD;
+    if (v.maxD >= 0 && (least[v.family] < 0 || v.maxD < least[v.family]))
+      least[v.family] = v.maxD; // per family: the smallest D class that covers D
   }
   if (!served)
     return fail(std::string("dtype ") + kDtypeNames[dtype] + ": this library has no kernel for it", -1);
@@ -131,7 +133,7 @@ int routeUncached(int64_t B, int64_t N, int64_t D, int64_t K, int dtype, int64_t
                 " K=" + std::to_string(K) + " dtype=" + kDtypeNames[dtype] +
                 ": no kernel serves it (the widest kernel takes D <= " + std::to_string(widest) + ")", -1);
   legal.erase(std::remove_if(legal.begin(), legal.end(), [&](int i) {
-                return kVariants[i].maxD >= 0 && kVariants[i].maxD != least;
+                return kVariants[i].maxD >= 0 && kVariants[i].maxD != least[kVariants[i].family];
               }), legal.end());
   std::vector<int> byConfig(kNumConfigs, -1);
   for (int i : legal)
@@ -330,7 +332,7 @@ int cake_library_kmeans_assign(uint64_t x, uint64_t c, uint64_t csq, uint64_t ou
   uint64_t ptr[NumTensors] = {x, c, csq, out};
   if (v.family != Simt) {
     size_t el = v.dtype == 2 ? 4 : 2;
-    // TMA needs 16-byte row strides and bases: stage what is not.
+    // TMA and 16-byte vector loads need 16-byte row strides and bases: stage what is not.
     if (s[SD] != D || x % 16) {
       CUdeviceptr w = workspace(ctx, 1, size_t(B * N * s[SD]) * el);
       if (!w || !copyRows(w, s[SD] * el, x, D * el, D * el, B * N, st))
@@ -343,7 +345,7 @@ int cake_library_kmeans_assign(uint64_t x, uint64_t c, uint64_t csq, uint64_t ou
         return -2;
       ptr[TC] = w;
     }
-    if (s[SKP] != K || csq % 16) {
+    if ((v.family == Wgmma || v.family == SplitD) && (s[SKP] != K || csq % 16)) {
       CUdeviceptr w = workspace(ctx, 3, size_t(B * s[SKP]) * 4);
       if (!w || !copyRows(w, s[SKP] * 4, csq, K * 4, K * 4, B, st))
         return -2;
