@@ -74,6 +74,19 @@ def graph_time(torch, fn, target_ms=1.0):
     return sorted(times)[len(times) // 2]
 
 
+def host_time(torch, fn, calls=50):
+    """Median host microseconds of one call (no synchronization inside the loop)."""
+    fn()
+    torch.cuda.synchronize()
+    host = []
+    for _ in range(calls):
+        t0 = time.perf_counter()
+        fn()
+        host.append((time.perf_counter() - t0) * 1e6)
+    torch.cuda.synchronize()
+    return sorted(host)[calls // 2]
+
+
 def make_inputs(torch, s, clustered, gen):
     dt = getattr(torch, s["dtype"])
     B, N, D, K = s["B"], s["N"], s["D"], s["K"]
@@ -167,6 +180,7 @@ def final(torch, lib, shapes, anchors, out):
         row.update({"tuned": not s["heldout"], "floor_ms": floor_ms(s)})
         try:
             row["kernel"] = lib.route(B, N, D, K, s["dtype"])["kernel"]
+            row["family"] = next(v["family"] for v in lib.router.variants if v["name"] == row["kernel"])
         except ValueError as e:
             row["kernel"], row["route_error"] = None, str(e)
         gen.manual_seed(5000 + i)
@@ -197,14 +211,18 @@ def final(torch, lib, shapes, anchors, out):
                     row[name + "_ms"], row[name + "_error"] = None, f"{type(e).__name__}: {e}"[:300]
             if not clustered and row["kernel"] and "error" not in row:
                 row["cake_ms"] = graph_time(torch, lambda: lib.assign(x, c, c_sq=csq, out=out_idx))
-                # Host time of one call through the Python API (no sync), median of 50.
-                host = []
-                for _ in range(50):
-                    t0 = time.perf_counter()
-                    lib.assign(x, c, c_sq=csq, out=out_idx)
-                    host.append((time.perf_counter() - t0) * 1e6)
-                torch.cuda.synchronize()
-                row["host_us"] = sorted(host)[25]
+                # Host time of one call through the Python API (no sync), median of 50: through
+                # the generated C++ dispatcher when the library has one, and through the Python
+                # launcher (host_us_python).
+                row["host_us"] = host_time(torch, lambda: lib.assign(x, c, c_sq=csq, out=out_idx))
+                row["native"] = lib.native is not None
+                if lib.native is not None:
+                    native, lib.native = lib.native, None
+                    try:
+                        row["host_us_python"] = host_time(
+                            torch, lambda: lib.assign(x, c, c_sq=csq, out=out_idx))
+                    finally:
+                        lib.native = native
             del x, c, csq, xsq, out_idx
         row["exact"] = min(exacts) if exacts else None
         row["correct"] = bool(row["kernel"]) and correct and "error" not in row

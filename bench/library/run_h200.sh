@@ -2,13 +2,14 @@
 # On the GPU machine (device tool), from the repository root, carrying .device/klib (built by
 # libraries/kmeans/build.py) and .device/wheels (flashlib 0.4.0, flash-kmeans 0.3.1 wheels):
 #   bash bench/library/run_h200.sh PHASE [START [LIMIT]]   (PHASE tune or final; results under $OUT)
+# LIB=.device/kpkg/cake_library/library measures an exported package (its C++ dispatcher) instead.
 set -u
 PHASE=$1; START=${2:-0}; LIMIT=${3:-0}
 SITE=/tmp/cake-anchors
 [ -d $SITE/flashlib ] || pip install -q --no-deps --target $SITE .device/wheels/*.whl
 export TRITON_CACHE_DIR=/tmp/cake-triton-cache
 nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,temperature.gpu --format=csv,noheader
-python3 bench/library/kmeans_bench.py --library .device/klib --grid libraries/kmeans/grid.json \
+python3 bench/library/kmeans_bench.py --library "${LIB:-.device/klib}" --grid libraries/kmeans/grid.json \
   --phase "$PHASE" --anchors $SITE --start "$START" --limit "$LIMIT" --out "$OUT/$PHASE-$START.json" \
   > "$OUT/$PHASE-$START.log" 2>&1
 rc=$?

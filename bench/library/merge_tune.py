@@ -1,0 +1,32 @@
+#!/usr/bin/env python3
+"""Merges the tune phase's outputs into a library definition's routing table.
+
+    python3 bench/library/merge_tune.py --out libraries/kmeans/table.json tune-0.json tune-210.json
+
+Each input is {"points": [...], "neighbours": n} from kmeans_bench.py --phase tune; the output has
+every point once (the last input wins for a shape measured twice) and records its sources.
+"""
+import argparse
+import json
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--out", required=True)
+    ap.add_argument("inputs", nargs="+")
+    args = ap.parse_args()
+    points, neighbours = {}, 4
+    for path in args.inputs:
+        with open(path) as f:
+            d = json.load(f)
+        neighbours = d.get("neighbours", neighbours)
+        for p in d["points"]:
+            points[(p["dtype"], p["B"], p["N"], p["D"], p["K"])] = p
+    with open(args.out, "w") as f:
+        json.dump({"points": list(points.values()), "neighbours": neighbours,
+                   "source": [str(p) for p in args.inputs]}, f, indent=0)
+    print(f"{len(points)} points -> {args.out}")
+
+
+if __name__ == "__main__":
+    main()
