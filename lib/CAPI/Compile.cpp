@@ -87,10 +87,12 @@ MlirLogicalResult cakeCompile(MlirModule module, CakeCompileOptions options,
 
   if (failed(verify(original)))
     return mlirLogicalResultFailure();
-  FailureOr<std::string> manifest = manifestText(original, compileOptions.hangTimeoutMs);
+  OwningOpRef<ModuleOp> copy = original.clone();
+  if (failed(retargetKernels(*copy, compileOptions.chip)))
+    return mlirLogicalResultFailure();
+  FailureOr<std::string> manifest = manifestText(*copy, compileOptions.hangTimeoutMs);
   if (failed(manifest))
     return mlirLogicalResultFailure();
-  OwningOpRef<ModuleOp> copy = original.clone();
   if (failed(lowerForSerialization(*copy, compileOptions)))
     return mlirLogicalResultFailure();
   FailureOr<CompiledKernels> kernels = serializeKernels(*copy, compileOptions);

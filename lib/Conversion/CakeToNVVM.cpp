@@ -1,6 +1,7 @@
 //===- CakeToNVVM.cpp - the cake-convert-to-nvvm pass ---------------------===//
 #include "Cake/Conversion/CakeToNVVM.h"
 #include "Cake/Conversion/Passes.h"
+#include "Cake/IR/Target.h"
 #include "ConversionUtils.h"
 #include "Cake/IR/CakeOps.h"
 
@@ -49,7 +50,8 @@ LogicalResult mlir::cake::verifyPtxFeatures(StringRef chip, StringRef features,
                                             Operation *anchor) {
   if (features.empty())
     return success();
-  unsigned floor = chip == "sm_100a" ? 86 : 80;
+  const TargetInfo *info = lookupTarget(chip);
+  unsigned floor = info ? info->ptxVersion : 80;
   SmallVector<StringRef> items;
   features.split(items, ',');
   for (StringRef item : items) {
@@ -90,14 +92,15 @@ struct CakeConvertToNVVMPass
 
     std::string chipName = chip.empty() ? target.str() : chip.getValue();
     if (!isKnownTarget(chipName)) {
-      first.emitError() << "unknown chip '" << chipName
-                        << "', expected one of sm_80, sm_90, sm_90a, sm_100a";
+      first.emitError() << "unknown chip '" << chipName << "', expected one of "
+                        << joinTargetsWith(0);
       return signalPassFailure();
     }
     if (failed(verifyPtxFeatures(chipName, features, first)))
       return signalPassFailure();
-    std::string featureList =
-        !features.empty() ? features.getValue() : (chipName == "sm_100a" ? "+ptx86" : "+ptx80");
+    std::string featureList = !features.empty()
+                                  ? features.getValue()
+                                  : "+ptx" + std::to_string(lookupTarget(chipName)->ptxVersion);
     if (optLevel.getValue() > 3) {
       first.emitError() << "expected opt-level 0 to 3, got " << optLevel.getValue();
       return signalPassFailure();

@@ -1,22 +1,13 @@
 //===- CakeAmpereOps.cpp - verifiers of cp.async, ldmatrix/stmatrix, mma.sync ===//
 #include "Cake/IR/CakeOps.h"
+#include "Cake/IR/Target.h"
 
 #include "llvm/ADT/STLExtras.h"
 
 using namespace mlir;
 using namespace mlir::cake;
 
-/// Fails unless the enclosing kernel targets one of `targets` (`what` names the feature).
-static LogicalResult requireTarget(Operation *op, ArrayRef<StringRef> targets, StringRef what) {
-  auto kernel = op->getParentOfType<KernelOp>();
-  if (!kernel || llvm::is_contained(targets, kernel.getTarget()))
-    return success();
-  return op->emitOpError() << what << " needs " << llvm::join(targets, " or ") << ", got "
-                           << kernel.getTarget();
-}
 
-static constexpr StringRef kAmpere[] = {"sm_80", "sm_90", "sm_90a", "sm_100a"};
-static constexpr StringRef kHopper[] = {"sm_90", "sm_90a", "sm_100a"};
 
 /// I64Attr getters return uint64_t: read the signed value so negatives print as such.
 static int64_t signedValue(IntegerAttr attr) { return attr.getValue().getSExtValue(); }
@@ -58,16 +49,16 @@ LogicalResult CpAsyncOp::verify() {
   if (rowBytes % bytes != 0)
     return emitOpError() << "expected the destination's innermost extent (" << rowBytes
                          << " bytes) to be a multiple of the copy size (" << bytes << " bytes)";
-  return requireTarget(*this, kAmpere, "cp.async");
+  return requireTargetFeature(*this, FeatureAmpere, "cp.async");
 }
 
-LogicalResult CpAsyncCommitOp::verify() { return requireTarget(*this, kAmpere, "cp.async"); }
+LogicalResult CpAsyncCommitOp::verify() { return requireTargetFeature(*this, FeatureAmpere, "cp.async"); }
 
 LogicalResult CpAsyncWaitOp::verify() {
   int64_t pending = signedValue(getPendingAttr());
   if (pending < 0 || pending > 63)
     return emitOpError() << "expected 0 to 63 pending groups, got " << pending;
-  return requireTarget(*this, kAmpere, "cp.async");
+  return requireTargetFeature(*this, FeatureAmpere, "cp.async");
 }
 
 //===----------------------------------------------------------------------===//
@@ -117,7 +108,7 @@ LogicalResult LdmatrixOp::verify() {
   if (failed(verifyMatrixAccess(*this, getSource().getType(), getIndices().size(),
                                 getResult().getType(), getTrans(), /*store=*/false)))
     return failure();
-  return requireTarget(*this, kAmpere, "ldmatrix");
+  return requireTargetFeature(*this, FeatureAmpere, "ldmatrix");
 }
 
 int64_t StmatrixOp::getCount() { return fragmentRegisters(getValue().getType()); }
@@ -126,7 +117,7 @@ LogicalResult StmatrixOp::verify() {
   if (failed(verifyMatrixAccess(*this, getDest().getType(), getIndices().size(),
                                 getValue().getType(), getTrans(), /*store=*/true)))
     return failure();
-  return requireTarget(*this, kHopper, "stmatrix");
+  return requireTargetFeature(*this, FeatureHopper, "stmatrix");
 }
 
 //===----------------------------------------------------------------------===//
@@ -144,7 +135,7 @@ LogicalResult MmaSyncOp::verify() {
     return emitOpError() << "expected " << (tf32 ? "m16n8k8 tf32" : "m16n8k16")
                          << " fragments: A of " << aElements << " and B of " << bElements
                          << " elements, got " << a << " and " << b;
-  return requireTarget(*this, kAmpere, "mma.sync");
+  return requireTargetFeature(*this, FeatureAmpere, "mma.sync");
 }
 
 LogicalResult MmaSyncStoreOp::verify() {

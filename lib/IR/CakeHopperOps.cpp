@@ -1,23 +1,13 @@
 //===- CakeHopperOps.cpp - verifiers of the hardware-explicit ops ---------===//
 #include "Cake/IR/CakeOps.h"
+#include "Cake/IR/Target.h"
 
 #include "llvm/ADT/STLExtras.h"
 
 using namespace mlir;
 using namespace mlir::cake;
 
-/// Fails unless the enclosing kernel targets one of `targets` (`what` names the feature).
-static LogicalResult requireTarget(Operation *op, ArrayRef<StringRef> targets, StringRef what) {
-  auto kernel = op->getParentOfType<KernelOp>();
-  if (!kernel || llvm::is_contained(targets, kernel.getTarget()))
-    return success();
-  return op->emitOpError() << what << " needs " << llvm::join(targets, " or ") << ", got "
-                           << kernel.getTarget();
-}
 
-static constexpr StringRef kHopper[] = {"sm_90", "sm_90a", "sm_100a"};
-static constexpr StringRef kHopperA[] = {"sm_90a"};
-static constexpr StringRef kRegisterReallocation[] = {"sm_90a", "sm_100a"};
 
 /// mbarrier arrival counts and transaction counts are 20-bit fields.
 static constexpr int64_t kMaxMbarrierCount = (1 << 20) - 1;
@@ -38,7 +28,7 @@ LogicalResult MbarrierArriveExpectTxOp::verify() {
   if (bytes < 0 || bytes > kMaxMbarrierCount)
     return emitOpError() << "expected transaction bytes in [0, " << kMaxMbarrierCount
                          << "], got " << bytes;
-  return requireTarget(*this, kHopper, "arrive with expected transaction bytes");
+  return requireTargetFeature(*this, FeatureHopper, "arrive with expected transaction bytes");
 }
 
 LogicalResult PipelineCreateOp::verify() {
@@ -46,7 +36,7 @@ LogicalResult PipelineCreateOp::verify() {
   if (consumers < 1 || consumers > kMaxMbarrierCount)
     return emitOpError() << "expected a consumer arrival count in [1, " << kMaxMbarrierCount
                          << "], got " << consumers;
-  return requireTarget(*this, kHopper, "a TMA pipeline");
+  return requireTargetFeature(*this, FeatureHopper, "a TMA pipeline");
 }
 
 LogicalResult PipelineProducerCommitOp::verify() {
@@ -78,7 +68,7 @@ LogicalResult TmaLoadOp::verify() {
 LogicalResult ClusterBarrierOp::verify() {
   if (failed(requireCluster(*this, "a cluster barrier")))
     return failure();
-  return requireTarget(*this, kHopper, "a cluster barrier");
+  return requireTargetFeature(*this, FeatureHopper, "a cluster barrier");
 }
 
 LogicalResult WarpRolesOp::verifyRegions() {
@@ -123,7 +113,7 @@ LogicalResult RoleOp::verify() {
     return emitOpError() << "a register budget applies to whole warpgroups: expected the warp "
                             "range to be aligned to 4 warps, got ["
                          << getFirst() << ", " << getLast() << ")";
-  return requireTarget(*this, kRegisterReallocation, "register reallocation (setmaxnreg)");
+  return requireTargetFeature(*this, FeatureSetMaxNReg, "register reallocation (setmaxnreg)");
 }
 
 LogicalResult WgmmaOp::verify() {
@@ -158,7 +148,7 @@ LogicalResult WgmmaOp::verify() {
     return emitOpError() << "expected A to hold at least 64 rows";
   if (b.getShape()[b.getRank() - 2] < n)
     return emitOpError() << "expected B to hold at least N = " << n << " rows";
-  return requireTarget(*this, kHopperA, "wgmma");
+  return requireTargetFeature(*this, FeatureWgmma, "wgmma");
 }
 
 LogicalResult WgmmaWaitOp::verify() {
@@ -180,7 +170,7 @@ LogicalResult WgmmaStoreOp::verify() {
   return success();
 }
 
-LogicalResult ElectOneOp::verify() { return requireTarget(*this, kHopper, "elect.sync"); }
+LogicalResult ElectOneOp::verify() { return requireTargetFeature(*this, FeatureHopper, "elect.sync"); }
 
 LogicalResult WgmmaRowArgReduceOp::verify() {
   int64_t n = 2 * getAcc().getType().getNumElements();
@@ -237,7 +227,7 @@ static LogicalResult verifyTmaTile(Operation *op, TmaType tma, size_t numCoords,
   if (buffer.getSwizzle() != tma.getSwizzle())
     return op->emitOpError() << "expected the " << role << "'s swizzle (" << buffer.getSwizzle()
                              << ") to equal the descriptor's (" << tma.getSwizzle() << ")";
-  return requireTarget(op, kHopper, "TMA");
+  return requireTargetFeature(op, FeatureHopper, "TMA");
 }
 
 LogicalResult TmaStoreOp::verify() {
@@ -249,7 +239,7 @@ LogicalResult TmaStoreWaitOp::verify() {
   int64_t pending = signedValue(getPendingAttr());
   if (pending < 0 || pending > 63)
     return emitOpError() << "expected 0 to 63 pending groups, got " << pending;
-  return requireTarget(*this, kHopper, "TMA");
+  return requireTargetFeature(*this, FeatureHopper, "TMA");
 }
 
 LogicalResult NamedBarrierOp::verify() {
@@ -287,5 +277,5 @@ LogicalResult WgmmaRegsOp::verify() {
                          << getAcc().getType().getNumElements() << " elements";
   if (b.getShape()[b.getRank() - 2] < n)
     return emitOpError() << "expected B to hold at least N = " << n << " rows";
-  return requireTarget(*this, kHopperA, "wgmma");
+  return requireTargetFeature(*this, FeatureWgmma, "wgmma");
 }

@@ -1,5 +1,6 @@
 //===- CakeOps.cpp - cake operations --------------------------------------===//
 #include "Cake/IR/CakeOps.h"
+#include "Cake/IR/Target.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
@@ -90,9 +91,10 @@ SmallVector<StringRef> KernelOp::getSymbolNames() {
   return names;
 }
 
-/// Maximum dynamic shared memory one block may request on `target`.
+/// Maximum dynamic shared memory one block may request on `target` (Targets.def).
 static int64_t getMaxDynamicSharedBytes(StringRef target) {
-  return target == "sm_80" ? 163 * 1024 : 227 * 1024;
+  const TargetInfo *info = lookupTarget(target);
+  return info ? info->maxDynamicSharedBytes : 0;
 }
 
 int64_t KernelOp::getMaxSharedBytes() { return getMaxDynamicSharedBytes(getTarget()); }
@@ -126,8 +128,8 @@ static bool isIdentifier(StringRef name) {
 LogicalResult KernelOp::verify() {
   StringRef target = getTarget();
   if (!isKnownTarget(target))
-    return emitOpError() << "unknown target '" << target
-                         << "', expected one of sm_80, sm_90, sm_90a, sm_100a";
+    return emitOpError() << "unknown target '" << target << "', expected one of "
+                         << joinTargetsWith(0);
 
   ArrayRef<int64_t> block = getBlock();
   if (block.empty() || block.size() > 3)
@@ -153,8 +155,9 @@ LogicalResult KernelOp::verify() {
     }
     if (blocks > 8)
       return emitOpError() << "expected at most 8 blocks per cluster, got " << blocks;
-    if (target == "sm_80")
-      return emitOpError() << "thread block clusters need sm_90 or later, got " << target;
+    if (!targetHas(target, FeatureHopper))
+      return emitOpError() << "thread block clusters need " << joinTargetsWith(FeatureHopper, " or ")
+                           << ", got " << target;
   }
 
   llvm::StringSet<> seen;
@@ -226,8 +229,9 @@ std::optional<unsigned> KernelOp::getParameterIndex(StringRef name) {
 }
 
 LogicalResult KernelOp::verifyTmaParameter(unsigned index, TmaType tma) {
-  if (getTarget() == "sm_80")
-    return emitOpError() << "parameter #" << index << ": TMA needs sm_90 or later, got sm_80";
+  if (!targetHas(getTarget(), FeatureHopper))
+    return emitOpError() << "parameter #" << index << ": TMA needs "
+                         << joinTargetsWith(FeatureHopper, " or ") << ", got " << getTarget();
   auto describes = getArgAttrOfType<StringAttr>(index, "cake.describes");
   if (!describes)
     return emitOpError() << "parameter #" << index

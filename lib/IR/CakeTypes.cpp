@@ -1,5 +1,6 @@
 //===- CakeTypes.cpp - cake types -----------------------------------------===//
 #include "Cake/IR/CakeTypes.h"
+#include "Cake/IR/Target.h"
 #include "Cake/IR/CakeDialect.h"
 
 #include "mlir/IR/Builders.h"
@@ -21,13 +22,16 @@ void CakeDialect::registerTypes() {
 }
 
 ArrayRef<StringRef> mlir::cake::getKnownTargets() {
-  static const StringRef targets[] = {"sm_80", "sm_90", "sm_90a", "sm_100a"};
+  static const SmallVector<StringRef> targets = [] {
+    SmallVector<StringRef> names;
+    for (const TargetInfo &t : getTargetTable())
+      names.push_back(t.name);
+    return names;
+  }();
   return targets;
 }
 
-bool mlir::cake::isKnownTarget(StringRef target) {
-  return llvm::is_contained(getKnownTargets(), target);
-}
+bool mlir::cake::isKnownTarget(StringRef target) { return lookupTarget(target) != nullptr; }
 
 unsigned mlir::cake::getElementBytes(Type type) {
   return std::max<unsigned>(1, type.getIntOrFloatBitWidth() / 8);

@@ -2,6 +2,8 @@
 #include "Cake/Pipelines/Compile.h"
 #include "Cake/Conversion/CakeToNVVM.h"
 #include "Cake/IR/CakeOps.h"
+#include "Cake/IR/Target.h"
+#include "Cake/Transforms/Passes.h"
 #include "Cake/Pipelines/Pipelines.h"
 #include "Cake/Pipelines/Serialize.h"
 
@@ -12,6 +14,21 @@
 
 using namespace mlir;
 using namespace mlir::cake;
+
+LogicalResult mlir::cake::retargetKernels(ModuleOp module, StringRef chip) {
+  SmallVector<KernelOp> kernels(module.getOps<KernelOp>());
+  if (chip.empty() || kernels.empty())
+    return success();
+  if (!isKnownTarget(chip))
+    return kernels.front().emitError()
+           << "unknown chip '" << chip << "', expected one of " << joinTargetsWith(0);
+  Builder b(module.getContext());
+  for (KernelOp kernel : kernels)
+    kernel.setTargetAttr(b.getStringAttr(chip));
+  PassManager pm(module.getContext());
+  pm.addPass(createCakeVerifyTargetPass());
+  return pm.run(module);
+}
 
 LogicalResult mlir::cake::lowerForSerialization(ModuleOp module,
                                                 const CompileOptions &options) {

@@ -45,6 +45,7 @@
 // Passes.td. This file matches and checks them; TacticTensorizeRewrite.cpp rewrites.
 //
 //===----------------------------------------------------------------------===//
+#include "Cake/IR/Target.h"
 #include "Cake/IR/CakeOps.h"
 #include "Cake/Transforms/Passes.h"
 #include "TacticTensorize.h"
@@ -165,8 +166,9 @@ struct CakeTacticTensorizePass
     SmallVector<int64_t, 3> block = kernel.getBlockDims();
     if (block[1] != 1 || block[2] != 1)
       return "a block of more than one dimension";
-    if (mma == "wgmma" && kernel.getTarget() != "sm_90a")
-      return "mma=wgmma needs target sm_90a, the kernel's is " + kernel.getTarget().str();
+    if (mma == "wgmma" && !targetHas(kernel.getTarget(), FeatureWgmma))
+      return "mma=wgmma needs target " + joinTargetsWith(FeatureWgmma, " or ") + ", the kernel's is " +
+             kernel.getTarget().str();
     if (mma == "wgmma" && kernel.getNumThreads() % 128 != 0)
       return "mma=wgmma needs whole warpgroups (a multiple of 128 threads per block)";
     if (std::string why = laneStridedLoopReason(model, loop); !why.empty())

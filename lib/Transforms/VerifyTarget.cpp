@@ -1,5 +1,6 @@
 //===- VerifyTarget.cpp - each op's minimum target ------------------------===//
 #include "Cake/IR/CakeOps.h"
+#include "Cake/IR/Target.h"
 #include "Cake/Transforms/Findings.h"
 #include "Cake/Transforms/Passes.h"
 
@@ -14,51 +15,46 @@ using namespace mlir;
 using namespace mlir::cake;
 
 namespace {
-/// A feature and the targets that have it.
+/// A feature (TargetFeature bits of Cake/IR/Target.h) and its rule id.
 struct Requirement {
   StringRef rule;
   StringRef feature;
-  ArrayRef<StringRef> targets;
+  unsigned features;
 };
-
-constexpr StringRef kAmpere[] = {"sm_80", "sm_90", "sm_90a", "sm_100a"};
-constexpr StringRef kHopper[] = {"sm_90", "sm_90a", "sm_100a"};
-constexpr StringRef kHopperA[] = {"sm_90a"};
-constexpr StringRef kRegisterReallocation[] = {"sm_90a", "sm_100a"};
-constexpr StringRef kBlackwellA[] = {"sm_100a"};
 
 /// The requirement of `op`, if it has one. Ops of later extensions are matched by name, so the
 /// table covers them before their classes exist.
 std::optional<Requirement> getRequirement(Operation *op) {
   if (isa<TmaLoadOp>(op))
-    return Requirement{"target.tma", "TMA copies", kHopper};
+    return Requirement{"target.tma", "TMA copies", FeatureHopper};
   if (isa<MbarrierArriveExpectTxOp>(op))
-    return Requirement{"target.mbarrier-tx", "mbarrier transaction counts", kHopper};
+    return Requirement{"target.mbarrier-tx", "mbarrier transaction counts", FeatureHopper};
   if (isa<MbarrierWaitOp>(op))
-    return Requirement{"target.mbarrier-try-wait", "mbarrier.try_wait.parity", kHopper};
+    return Requirement{"target.mbarrier-try-wait", "mbarrier.try_wait.parity", FeatureHopper};
   if (isa<FenceMbarrierInitOp>(op))
-    return Requirement{"target.fence-mbarrier-init", "fence.mbarrier_init", kHopper};
+    return Requirement{"target.fence-mbarrier-init", "fence.mbarrier_init", FeatureHopper};
   if (isa<FenceProxyAsyncOp>(op))
-    return Requirement{"target.fence-proxy-async", "fence.proxy.async", kHopper};
+    return Requirement{"target.fence-proxy-async", "fence.proxy.async", FeatureHopper};
   if (isa<ElectOneOp>(op))
-    return Requirement{"target.elect", "elect.sync", kHopper};
+    return Requirement{"target.elect", "elect.sync", FeatureHopper};
   if (isa<PipelineCreateOp, PipelineProducerAcquireOp, PipelineProducerCommitOp,
           PipelineConsumerWaitOp, PipelineConsumerReleaseOp>(op))
-    return Requirement{"target.pipeline", "TMA pipelines (mbarrier transaction counts)", kHopper};
+    return Requirement{"target.pipeline", "TMA pipelines (mbarrier transaction counts)",
+                       FeatureHopper};
   if (isa<ClusterIdOp, ClusterBlockIdOp>(op))
-    return Requirement{"target.cluster", "thread block clusters", kHopper};
+    return Requirement{"target.cluster", "thread block clusters", FeatureHopper};
   if (isa<WgmmaOp, WgmmaFenceOp, WgmmaCommitOp, WgmmaWaitOp>(op))
-    return Requirement{"target.wgmma", "wgmma", kHopperA};
+    return Requirement{"target.wgmma", "wgmma", FeatureWgmma};
   if (auto role = dyn_cast<RoleOp>(op); role && role.getRegs())
     return Requirement{"target.setmaxnreg", "register reallocation (setmaxnreg)",
-                       kRegisterReallocation};
+                       FeatureSetMaxNReg};
   StringRef name = op->getName().getStringRef();
   if (name.starts_with("cake.cp_async") || name.starts_with("cake.cp.async"))
-    return Requirement{"target.cp-async", "cp.async", kAmpere};
+    return Requirement{"target.cp-async", "cp.async", FeatureAmpere};
   if (name.starts_with("cake.mma"))
-    return Requirement{"target.mma-sync", "mma.sync", kAmpere};
+    return Requirement{"target.mma-sync", "mma.sync", FeatureAmpere};
   if (name.starts_with("cake.tcgen05"))
-    return Requirement{"target.tcgen05", "tcgen05", kBlackwellA};
+    return Requirement{"target.tcgen05", "tcgen05", FeatureTcgen05};
   return std::nullopt;
 }
 
@@ -72,25 +68,27 @@ struct CakeVerifyTargetPass : cake::impl::CakeVerifyTargetPassBase<CakeVerifyTar
         ok = false;
         InFlightDiagnostic diag = emitFinding(op, req.rule)
                                   << "expected a target with " << req.feature << " ("
-                                  << llvm::join(req.targets, ", ") << "), got " << target;
+                                  << joinTargetsWith(req.features) << "), got " << target;
         if (!noted) // once per kernel: the notes would all point at the same line
           diag.attachNote(kernel.getLoc()) << "the kernel's target is set here";
         noted = true;
-        std::string hint = "set target = \"" + req.targets.front().str() + "\" on @" +
+        std::string first = joinTargetsWith(req.features);
+        first = first.substr(0, first.find(','));
+        std::string hint = "set target = \"" + first + "\" on @" +
                            kernel.getSymName().str() + ", or use an op that " + target.str() +
                            " has";
         attachFix(diag, op, req.rule, hint);
       };
-      if (kernel.getCluster() && !llvm::is_contained(kHopper, target))
-        report(kernel, Requirement{"target.cluster", "thread block clusters", kHopper});
+      if (kernel.getCluster() && !targetHas(target, FeatureHopper))
+        report(kernel, Requirement{"target.cluster", "thread block clusters", FeatureHopper});
       for (Type type : kernel.getArgumentTypes())
-        if (isa<TmaType>(type) && !llvm::is_contained(kHopper, target)) {
-          report(kernel, Requirement{"target.tma", "TMA descriptors", kHopper});
+        if (isa<TmaType>(type) && !targetHas(target, FeatureHopper)) {
+          report(kernel, Requirement{"target.tma", "TMA descriptors", FeatureHopper});
           break;
         }
       kernel.walk([&](Operation *op) {
         if (std::optional<Requirement> req = getRequirement(op))
-          if (!llvm::is_contained(req->targets, target))
+          if (!targetHas(target, req->features))
             report(op, *req);
       });
     });

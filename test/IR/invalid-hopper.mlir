@@ -87,7 +87,7 @@ func.func @f() -> !cake.tma<[M, K], bf16, box [64, 32], swizzle = 128>
 // TMA kernel parameters
 //===----------------------------------------------------------------------===//
 
-// expected-error @+1 {{parameter #1: TMA needs sm_90 or later, got sm_80}}
+// expected-error @+1 {{parameter #1: TMA needs sm_90 or sm_90a or sm_100a, got sm_80}}
 cake.kernel @k(%a: !cake.tensor<[M, K], bf16> {cake.name = "a"},
                %ta: !cake.tma<[M, K], bf16, box [64, 64], swizzle = 128> {cake.describes = "a"})
     attributes {target = "sm_80", block = array<i64: 128>, symbols = ["M", "K"], grid = affine_map<()[m, k] -> (m)>} {

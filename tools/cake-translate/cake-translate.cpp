@@ -98,6 +98,9 @@ int main(int argc, char **argv) {
   if (!module)
     return 1;
 
+  // --chip first: the manifest, the checks and the lowering all see the one target.
+  if (failed(cake::retargetKernels(*module, chip)))
+    return 1;
   if (emitKind == Emit::Manifest || !manifestFile.empty()) {
     FailureOr<llvm::json::Value> manifest = cake::buildManifest(*module, hangTimeoutMs);
     if (failed(manifest))

@@ -29,6 +29,12 @@ struct CompileOptions {
   std::string ptxasPath;
 };
 
+/// Makes `chip` every kernel's target before anything else reads the module (the manifest, the
+/// lowering), then checks the kernels against it with the target rules (cake-verify-target):
+/// an op the chip lacks is a `target.*` finding at the op, not an error inside NVVM. An empty
+/// chip, or a module without cake kernels (already lowered), is left as it is.
+LogicalResult retargetKernels(ModuleOp module, llvm::StringRef chip);
+
 struct CompiledKernels {
   std::string ptx;
   /// The cubin bytes; empty unless CompileOptions::assemble.

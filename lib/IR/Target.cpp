@@ -1,0 +1,46 @@
+//===- Target.cpp - The target table ---------------------------------------===//
+#include "Cake/IR/Target.h"
+#include "Cake/IR/CakeOps.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringExtras.h"
+
+using namespace mlir;
+using namespace mlir::cake;
+
+ArrayRef<TargetInfo> mlir::cake::getTargetTable() {
+  static const TargetInfo table[] = {
+#define CAKE_TARGET(name, sm, features, shared, ptx) {name, sm, features, shared, ptx},
+#include "Cake/IR/Targets.def"
+  };
+  return table;
+}
+
+const TargetInfo *mlir::cake::lookupTarget(StringRef name) {
+  for (const TargetInfo &t : getTargetTable())
+    if (t.name == name)
+      return &t;
+  return nullptr;
+}
+
+bool mlir::cake::targetHas(StringRef target, unsigned features) {
+  const TargetInfo *t = lookupTarget(target);
+  return t && (t->features & features) == features;
+}
+
+std::string mlir::cake::joinTargetsWith(unsigned features, StringRef sep) {
+  SmallVector<StringRef> names;
+  for (const TargetInfo &t : getTargetTable())
+    if ((t.features & features) == features)
+      names.push_back(t.name);
+  return llvm::join(names, sep);
+}
+
+LogicalResult mlir::cake::requireTargetFeature(Operation *op, unsigned features, StringRef what) {
+  auto kernel = op->getParentOfType<KernelOp>();
+  if (!kernel || targetHas(kernel.getTarget(), features))
+    return success();
+  return op->emitOpError() << what << " needs " << joinTargetsWith(features, " or ") << ", got "
+                           << kernel.getTarget();
+}
