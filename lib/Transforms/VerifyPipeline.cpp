@@ -25,6 +25,7 @@ struct Read {
   Operation *op;
   Value stageIndex;
   bool async; // wgmma: reads until a wgmma.wait retires its group
+  Value buffer;
 };
 
 struct Pipeline {
@@ -107,22 +108,30 @@ struct CakeVerifyPipelinePass : cake::impl::CakeVerifyPipelinePassBase<CakeVerif
         if (auto wgmma = dyn_cast<WgmmaOp>(op)) {
           Value index =
               wgmma.getA() == buffer ? first(wgmma.getAIndices()) : first(wgmma.getBIndices());
-          p.reads.push_back({op, index, true});
+          p.reads.push_back({op, index, true, buffer});
         } else if (auto regs = dyn_cast<WgmmaRegsOp>(op)) {
           // A from registers: the stage buffer is B, read until the group retires.
-          p.reads.push_back({op, first(regs.getBIndices()), true});
+          p.reads.push_back({op, first(regs.getBIndices()), true, buffer});
         } else if (auto load = dyn_cast<LoadOp>(op)) {
-          p.reads.push_back({op, first(load.getIndices()), false});
+          p.reads.push_back({op, first(load.getIndices()), false, buffer});
         } else if (auto ldm = dyn_cast<LdmatrixOp>(op)) {
-          p.reads.push_back({op, first(ldm.getIndices()), false});
+          p.reads.push_back({op, first(ldm.getIndices()), false, buffer});
         } else if (auto reduce = dyn_cast<WgmmaRowArgReduceOp>(op)) {
-          p.reads.push_back({op, first(reduce.getBiasIndices()), false});
+          p.reads.push_back({op, first(reduce.getBiasIndices()), false, buffer});
         } else if (!isa<StoreOp>(op)) {
-          p.reads.push_back({op, Value(), false});
+          p.reads.push_back({op, Value(), false, buffer});
         }
       }
     }
     llvm::sort(p.reads, [&](const Read &a, const Read &b) { return before(a.op, b.op); });
+  }
+
+  /// Whether TMA copies completing on `pipe` write `buffer`.
+  static bool fills(Value pipe, Value buffer) {
+    return llvm::any_of(pipe.getUsers(), [&](Operation *user) {
+      auto load = dyn_cast<TmaLoadOp>(user);
+      return load && load.getBarrier() == pipe && load.getDest() == buffer;
+    });
   }
 
   /// An acquire of `iteration` of `pipe` is `op` or lies inside it.
@@ -302,6 +311,20 @@ struct CakeVerifyPipelinePass : cake::impl::CakeVerifyPipelinePassBase<CakeVerif
 
     // Consumer side: wait before reading, release after the last read.
     for (const Read &read : p.reads) {
+      // A slot of another pipeline, which does not fill this buffer: its stage is that
+      // pipeline's iteration count modulo its stages, unrelated to what was waited for here.
+      if (auto other = read.stageIndex ? read.stageIndex.getDefiningOp<PipelineSlotOp>()
+                                       : PipelineSlotOp();
+          other && other.getPipeline() != create.getPipeline() &&
+          !fills(other.getPipeline(), read.buffer)) {
+        finding(read.op, "pipeline.slot-mismatch",
+                "expected the stage read to be a slot of the pipeline whose copies fill the "
+                "buffer, got a slot of another pipeline",
+                {{create, createNote}, {other, "the slot read is of this pipeline"}},
+                "index the stage with cake.pipeline.slot of the pipeline that fills the buffer, "
+                "at the iteration waited for");
+        continue;
+      }
       Value it = slotIteration(read.stageIndex, p);
       if (!it && read.stageIndex && model->getConstant(read.stageIndex) && stages > 1) {
         finding(read.op, "pipeline.slot-mismatch",

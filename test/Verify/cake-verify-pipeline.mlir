@@ -491,6 +491,63 @@ cake.kernel @read_slot_mismatch(%a: !cake.tensor<[M, K], bf16> {cake.name = "a"}
 
 // -----
 
+// Two pipelines, and the consumer reads the buffer of the second at the slot of the first: found
+// in a generated KMeans kernel (the centroid tile read at the point tile's stage).
+cake.kernel @other_pipeline_slot(%a: !cake.tensor<[M, K], bf16> {cake.name = "a"},
+               %ta: !cake.tma<[M, K], bf16, box [64, 64], swizzle = 128> {cake.name = "ta", cake.describes = "a"})
+    attributes {target = "sm_90a", block = array<i64: 256>, symbols = ["M", "K"],
+                grid = affine_map<()[m, k] -> (m ceildiv 64)>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = cake.problem_size "K"
+  %xbuf = cake.alloc_smem : !cake.smem<2x64x64xbf16, swizzle = 128>
+  %cbuf = cake.alloc_smem : !cake.smem<3x64x64xbf16, swizzle = 128>
+  %xpipe = cake.pipeline.create consumers 128 : !cake.pipeline<2>
+  // expected-note @+1 {{the pipeline (3 stages, 128 consumer arrivals) is created here}}
+  %cpipe = cake.pipeline.create consumers 128 : !cake.pipeline<3>
+  cake.warp_roles {
+    cake.role "producer" warps [0, 4) {
+      %warp = cake.warp_id
+      %w0 = arith.cmpi eq, %warp, %c0 : index
+      scf.if %w0 {
+        %leader = cake.elect_one
+        scf.if %leader {
+          scf.for %i = %c0 to %n step %c1 {
+            cake.pipeline.producer_acquire %xpipe[%i] : !cake.pipeline<2>
+            cake.pipeline.producer_commit %xpipe[%i], tx_bytes 8192 : !cake.pipeline<2>
+            %xs = cake.pipeline.slot %xpipe[%i] : !cake.pipeline<2>
+            cake.tma.load %ta[%c0, %i], %xbuf[%xs], %xpipe[%i]
+                : !cake.tma<[M, K], bf16, box [64, 64], swizzle = 128>, !cake.smem<2x64x64xbf16, swizzle = 128>, !cake.pipeline<2>
+            cake.pipeline.producer_acquire %cpipe[%i] : !cake.pipeline<3>
+            cake.pipeline.producer_commit %cpipe[%i], tx_bytes 8192 : !cake.pipeline<3>
+            %cs = cake.pipeline.slot %cpipe[%i] : !cake.pipeline<3>
+            cake.tma.load %ta[%i, %c0], %cbuf[%cs], %cpipe[%i]
+                : !cake.tma<[M, K], bf16, box [64, 64], swizzle = 128>, !cake.smem<3x64x64xbf16, swizzle = 128>, !cake.pipeline<3>
+          }
+        }
+      }
+    }
+    cake.role "consumer" warps [4, 8) {
+      %lane = cake.lane_id
+      scf.for %i = %c0 to %n step %c1 {
+        cake.pipeline.consumer_wait %xpipe[%i] : !cake.pipeline<2>
+        cake.pipeline.consumer_wait %cpipe[%i] : !cake.pipeline<3>
+        // expected-note @+1 {{the slot read is of this pipeline}}
+        %xs = cake.pipeline.slot %xpipe[%i] : !cake.pipeline<2>
+        %u = cake.load %xbuf[%xs, %c0, %lane] : !cake.smem<2x64x64xbf16, swizzle = 128> -> bf16
+        // expected-error @+2 {{[pipeline.slot-mismatch] expected the stage read to be a slot of the pipeline whose copies fill the buffer, got a slot of another pipeline}}
+        // expected-note @+1 {{fix: index the stage with cake.pipeline.slot of the pipeline that fills the buffer, at the iteration waited for}}
+        %v = cake.load %cbuf[%xs, %c0, %lane] : !cake.smem<3x64x64xbf16, swizzle = 128> -> bf16
+        cake.pipeline.consumer_release %xpipe[%i] : !cake.pipeline<2>
+        cake.pipeline.consumer_release %cpipe[%i] : !cake.pipeline<3>
+      }
+    }
+  }
+  cake.return
+}
+
+// -----
+
 // Three stages over a buffer of two.
 cake.kernel @stage_count(%a: !cake.tensor<[M, K], bf16> {cake.name = "a"},
                %ta: !cake.tma<[M, K], bf16, box [64, 64], swizzle = 128> {cake.name = "ta", cake.describes = "a"})
