@@ -1,0 +1,126 @@
+/* A stand-in for libcuda.so.1 that runs nothing: every entry point CAKE's hosts resolve succeeds,
+ * and the ones that matter for launching (allocation, 2-D copies, tensor-map encoding, module
+ * loading, launches) append one JSON line each to $FAKE_CUDA_LOG. Lets the tests check a host's
+ * launch path (staging, tensor maps, grid, parameter packing) on a machine without a GPU.
+ * $FAKE_CUDA_PARAMS: how many 8-byte kernel parameters a launch logs. */
+#include <cuda.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static FILE *logFile(void) {
+  static FILE *f;
+  if (!f) {
+    const char *path = getenv("FAKE_CUDA_LOG");
+    f = fopen(path ? path : "/dev/null", "a");
+    setvbuf(f, NULL, _IOLBF, 0);
+  }
+  return f;
+}
+
+static CUdeviceptr next = 0x7f0000000000ull;
+
+CUresult cuGetErrorName(CUresult e, const char **s) { (void)e; *s = "FAKE_ERROR"; return CUDA_SUCCESS; }
+CUresult cuGetErrorString(CUresult e, const char **s) { (void)e; *s = "fake"; return CUDA_SUCCESS; }
+CUresult cuInit(unsigned int f) { (void)f; return CUDA_SUCCESS; }
+CUresult cuDriverGetVersion(int *v) { *v = 12080; return CUDA_SUCCESS; }
+CUresult cuDeviceGetCount(int *c) { *c = 1; return CUDA_SUCCESS; }
+CUresult cuDeviceGet(CUdevice *d, int o) { *d = o; return CUDA_SUCCESS; }
+CUresult cuDeviceGetName(char *n, int len, CUdevice d) { (void)d; snprintf(n, len, "fake"); return CUDA_SUCCESS; }
+CUresult cuDeviceGetAttribute(int *p, CUdevice_attribute a, CUdevice d) { (void)a; (void)d; *p = 0; return CUDA_SUCCESS; }
+CUresult cuDevicePrimaryCtxRetain(CUcontext *c, CUdevice d) { (void)d; *c = (CUcontext)0x1000; return CUDA_SUCCESS; }
+CUresult cuDevicePrimaryCtxRelease(CUdevice d) { (void)d; return CUDA_SUCCESS; }
+CUresult cuCtxSetCurrent(CUcontext c) { (void)c; return CUDA_SUCCESS; }
+CUresult cuCtxGetCurrent(CUcontext *c) { *c = (CUcontext)0x1000; return CUDA_SUCCESS; }
+CUresult cuCtxSynchronize(void) { return CUDA_SUCCESS; }
+CUresult cuModuleLoadData(CUmodule *m, const void *image) {
+  (void)image;
+  *m = (CUmodule)0x2000;
+  fprintf(logFile(), "{\"call\": \"cuModuleLoadData\"}\n");
+  return CUDA_SUCCESS;
+}
+CUresult cuModuleGetFunction(CUfunction *f, CUmodule m, const char *name) {
+  (void)m;
+  *f = (CUfunction)0x3000;
+  fprintf(logFile(), "{\"call\": \"cuModuleGetFunction\", \"name\": \"%s\"}\n", name);
+  return CUDA_SUCCESS;
+}
+CUresult cuModuleGetGlobal(CUdeviceptr *p, size_t *b, CUmodule m, const char *n) {
+  (void)p; (void)b; (void)m; (void)n; return CUDA_ERROR_NOT_FOUND;
+}
+CUresult cuMemHostRegister(void *p, size_t b, unsigned int f) { (void)p; (void)b; (void)f; return CUDA_SUCCESS; }
+CUresult cuMemHostGetDevicePointer(CUdeviceptr *d, void *p, unsigned int f) { (void)f; *d = (CUdeviceptr)p; return CUDA_SUCCESS; }
+CUresult cuFuncGetAttribute(int *p, CUfunction_attribute a, CUfunction f) { (void)a; (void)f; *p = 0; return CUDA_SUCCESS; }
+CUresult cuFuncSetAttribute(CUfunction f, CUfunction_attribute a, int v) {
+  (void)f;
+  fprintf(logFile(), "{\"call\": \"cuFuncSetAttribute\", \"attribute\": %d, \"value\": %d}\n", (int)a, v);
+  return CUDA_SUCCESS;
+}
+CUresult cuMemGetInfo(size_t *f, size_t *t) { *f = *t = (size_t)1 << 34; return CUDA_SUCCESS; }
+CUresult cuMemAlloc(CUdeviceptr *p, size_t bytes) {
+  *p = next;
+  next += (bytes + 255) / 256 * 256 + 256;
+  fprintf(logFile(), "{\"call\": \"cuMemAlloc\", \"ptr\": %llu, \"bytes\": %zu}\n",
+          (unsigned long long)*p, bytes);
+  return CUDA_SUCCESS;
+}
+CUresult cuMemFree(CUdeviceptr p) { (void)p; return CUDA_SUCCESS; }
+CUresult cuMemcpyHtoD(CUdeviceptr d, const void *s, size_t n) {
+  (void)s;
+  fprintf(logFile(), "{\"call\": \"cuMemcpyHtoD\", \"dst\": %llu, \"bytes\": %zu}\n", (unsigned long long)d, n);
+  return CUDA_SUCCESS;
+}
+CUresult cuMemcpyDtoH(void *d, CUdeviceptr s, size_t n) { (void)d; (void)s; (void)n; return CUDA_SUCCESS; }
+CUresult cuMemcpyDtoD(CUdeviceptr d, CUdeviceptr s, size_t n) { (void)d; (void)s; (void)n; return CUDA_SUCCESS; }
+CUresult cuMemsetD8(CUdeviceptr d, unsigned char v, size_t n) {
+  fprintf(logFile(), "{\"call\": \"cuMemsetD8\", \"dst\": %llu, \"value\": %d, \"bytes\": %zu}\n",
+          (unsigned long long)d, v, n);
+  return CUDA_SUCCESS;
+}
+CUresult cuMemcpy2DAsync(const CUDA_MEMCPY2D *c, CUstream s) {
+  (void)s;
+  fprintf(logFile(),
+          "{\"call\": \"cuMemcpy2DAsync\", \"src\": %llu, \"src_pitch\": %zu, \"dst\": %llu, "
+          "\"dst_pitch\": %zu, \"width\": %zu, \"height\": %zu}\n",
+          (unsigned long long)c->srcDevice, c->srcPitch, (unsigned long long)c->dstDevice,
+          c->dstPitch, c->WidthInBytes, c->Height);
+  return CUDA_SUCCESS;
+}
+CUresult cuTensorMapEncodeTiled(CUtensorMap *m, CUtensorMapDataType t, cuuint32_t rank, void *addr,
+                                const cuuint64_t *dims, const cuuint64_t *strides,
+                                const cuuint32_t *box, const cuuint32_t *es,
+                                CUtensorMapInterleave il, CUtensorMapSwizzle sw,
+                                CUtensorMapL2promotion l2, CUtensorMapFloatOOBfill oob) {
+  (void)m; (void)es; (void)il; (void)l2; (void)oob;
+  FILE *f = logFile();
+  fprintf(f, "{\"call\": \"cuTensorMapEncodeTiled\", \"dtype\": %d, \"rank\": %u, \"addr\": %llu, \"dims\": [",
+          (int)t, rank, (unsigned long long)(uintptr_t)addr);
+  for (cuuint32_t i = 0; i < rank; ++i)
+    fprintf(f, "%s%llu", i ? ", " : "", (unsigned long long)dims[i]);
+  fprintf(f, "], \"strides\": [");
+  for (cuuint32_t i = 0; i + 1 < rank; ++i)
+    fprintf(f, "%s%llu", i ? ", " : "", (unsigned long long)strides[i]);
+  fprintf(f, "], \"box\": [");
+  for (cuuint32_t i = 0; i < rank; ++i)
+    fprintf(f, "%s%u", i ? ", " : "", box[i]);
+  fprintf(f, "], \"swizzle\": %d}\n", (int)sw);
+  return CUDA_SUCCESS;
+}
+CUresult cuLaunchKernel(CUfunction fn, unsigned int gx, unsigned int gy, unsigned int gz,
+                        unsigned int bx, unsigned int by, unsigned int bz, unsigned int smem,
+                        CUstream s, void **params, void **extra) {
+  (void)fn; (void)s; (void)extra;
+  FILE *f = logFile();
+  const char *count = getenv("FAKE_CUDA_PARAMS");
+  int n = count ? atoi(count) : 0;
+  fprintf(f, "{\"call\": \"cuLaunchKernel\", \"grid\": [%u, %u, %u], \"block\": [%u, %u, %u], "
+             "\"smem\": %u, \"params\": [", gx, gy, gz, bx, by, bz, smem);
+  for (int i = 0; i < n; ++i)
+    fprintf(f, "%s%llu", i ? ", " : "", *(unsigned long long *)params[i]);
+  fprintf(f, "]}\n");
+  return CUDA_SUCCESS;
+}
+CUresult cuEventCreate(CUevent *e, unsigned int f) { (void)f; *e = (CUevent)0x4000; return CUDA_SUCCESS; }
+CUresult cuEventDestroy(CUevent e) { (void)e; return CUDA_SUCCESS; }
+CUresult cuEventRecord(CUevent e, CUstream s) { (void)e; (void)s; return CUDA_SUCCESS; }
+CUresult cuEventSynchronize(CUevent e) { (void)e; return CUDA_SUCCESS; }
+CUresult cuEventElapsedTime(float *ms, CUevent a, CUevent b) { (void)a; (void)b; *ms = 1.0f; return CUDA_SUCCESS; }
