@@ -653,6 +653,13 @@ void CostWalker::visitLeaf(Operation *op, const Ctx &ctx, Local &local) {
     return globalAccess(op, store.getDest(), store.getIndices(), store.getWidth(), true, ctx,
                         local);
   }
+  if (auto atomic = dyn_cast<AtomicAddOp>(op)) {
+    // Priced as a store of the element (the read-modify-write happens in L2); contention on
+    // one address, which serializes the adds, is not modelled.
+    if (auto smem = dyn_cast<SmemType>(atomic.getDest().getType()))
+      return sharedAccess(op, smem, atomic.getIndices(), 1, ctx, local);
+    return globalAccess(op, atomic.getDest(), atomic.getIndices(), 1, true, ctx, local);
+  }
   if (auto tma = dyn_cast<TmaLoadOp>(op)) {
     double bytes = tma.getDescriptor().getType().getBoxBytes() * ctx.threads();
     addTraffic(ctx, tensorFor(tma.getDescriptor()), Expr(bytes), Expr(bytes), false);

@@ -172,8 +172,47 @@ struct StoreLowering : OpConversionPattern<StoreOp> {
   }
 };
 
+/// llvm.atomicrmw add (monotonic: an add needs no ordering with other memory; the NVPTX
+/// backend emits red/atom .add), guarded by the bounds check when masked.
+struct AtomicAddLowering : OpConversionPattern<AtomicAddOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult matchAndRewrite(AtomicAddOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    AccessBuilder ab{rewriter, loc};
+    Value value = adaptor.getValue();
+    auto kind = value.getType().isF32() ? LLVM::AtomicBinOp::fadd : LLVM::AtomicBinOp::add;
+    auto emit = [&](Value address) {
+      LLVM::AtomicRMWOp::create(rewriter, loc, kind, address, value,
+                                LLVM::AtomicOrdering::monotonic);
+    };
+    if (auto smem = dyn_cast<SmemType>(op.getDest().getType())) {
+      emit(ab.smemAddress(smem, adaptor.getDest(), adaptor.getIndices()));
+      rewriter.eraseOp(op);
+      return success();
+    }
+    auto tensor = cast<GlobalTensorType>(op.getDest().getType());
+    Value offset = ab.tensorOffset(tensor, adaptor.getIndices(), op);
+    Value address = ab.gep(adaptor.getDest(), tensor.getElementType(), offset);
+    if (!op.getMasked()) {
+      emit(address);
+      rewriter.eraseOp(op);
+      return success();
+    }
+    auto [rowOk, extent] = ab.outerBounds(tensor, adaptor.getIndices(), op);
+    Value ok = ab.laneInBounds(rowOk, ab.toI64(adaptor.getIndices().back()), 0, extent);
+    auto ifOp = scf::IfOp::create(rewriter, loc, TypeRange{}, ok, /*withElse=*/false);
+    rewriter.setInsertionPointToStart(ifOp.thenBlock());
+    emit(address);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 } // namespace
 
 void populateCakeMemoryPatterns(CakeTypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<AllocSmemLowering, LoadLowering, StoreLowering>(converter, patterns.getContext());
+  patterns.add<AllocSmemLowering, LoadLowering, StoreLowering, AtomicAddLowering>(
+      converter, patterns.getContext());
 }

@@ -364,6 +364,12 @@ LogicalResult StoreOp::verify() {
                       getMasked());
 }
 
+LogicalResult AtomicAddOp::verify() {
+  // The scalar types come from ODS; indices, element type and `masked` as for a store.
+  return verifyAccess(*this, getDest().getType(), getValue().getType(), getIndices().size(),
+                      getMasked());
+}
+
 LogicalResult mlir::cake::verifyPairStores(Operation *op, GlobalTensorType dest, bool masked) {
   Type element = dest.getElementType();
   if (dest.getRank() != 2)

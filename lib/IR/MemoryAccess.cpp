@@ -31,6 +31,10 @@ void LoadOp::getMemoryAccesses(SmallVectorImpl<MemoryAccess> &accesses) {
 void StoreOp::getMemoryAccesses(SmallVectorImpl<MemoryAccess> &accesses) {
   accesses.push_back(generic(getDest(), AccessKind::Write, getIndices(), getWidth()));
 }
+void AtomicAddOp::getMemoryAccesses(SmallVectorImpl<MemoryAccess> &accesses) {
+  accesses.push_back(generic(getDest(), AccessKind::Read, getIndices(), 1));
+  accesses.push_back(generic(getDest(), AccessKind::Write, getIndices(), 1));
+}
 void CpAsyncOp::getMemoryAccesses(SmallVectorImpl<MemoryAccess> &accesses) {
   // Both addresses must be aligned to the copy size, masked or not.
   accesses.push_back(generic(getSource(), AccessKind::Read, getSourceIndices(), getWidth()));

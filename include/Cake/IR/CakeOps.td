@@ -242,6 +242,29 @@ def Cake_StoreOp : Cake_Op<"store", [DeclareOpInterfaceMethods<CakeMemoryAccessO
   }];
 }
 
+def Cake_AtomicAddOp : Cake_Op<"atomic_add", [DeclareOpInterfaceMethods<CakeMemoryAccessOpInterface>, Cake_InKernel, MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "an atomic add of a scalar to one element of global or shared memory";
+  let description = [{
+    Adds `value` to the element at the given indices as one indivisible read-modify-write and
+    returns nothing (PTX `red`/`atom` add, device scope): many threads may add to one element
+    at once, which is how a KMeans centroid update sums the points of each cluster. `f32` or
+    `i32`, the destination's element type. With `masked` (global tensors only), an element
+    outside the tensor's extents is not touched. Adds are unordered with respect to each other,
+    so an f32 sum's rounding depends on their order.
+
+    ```mlir
+    cake.atomic_add %v, %sums[%b, %k, %d] : f32, !cake.tensor<[B, K, D], f32>
+    cake.atomic_add %one, %counts[%b, %k] masked : i32, !cake.tensor<[B, K], i32>
+    ```
+  }];
+  let arguments = (ins AnyTypeOf<[F32, I32]>:$value, Cake_MemoryType:$dest, Variadic<Index>:$indices,
+                       UnitAttr:$masked);
+  let assemblyFormat = [{
+    $value `,` $dest `[` $indices `]` (`masked` $masked^)? attr-dict `:` type($value) `,` type($dest)
+  }];
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Synchronization
 //===----------------------------------------------------------------------===//
