@@ -115,8 +115,8 @@ def cmd_build(args):
 def cmd_export(args):
     definition = load_definition(args.library)
     kdir = os.path.join(args.library, "kernels")
-    missing = [v["name"] for v in definition["variants"]
-               if not os.path.isfile(os.path.join(kdir, v["name"] + ".cubin"))]
+    kernels = definition["variants"] + definition.get("update_variants", [])
+    missing = [v["name"] for v in kernels if not os.path.isfile(os.path.join(kdir, v["name"] + ".cubin"))]
     if missing:
         raise LibraryError(f"{args.library}: no cubin for {len(missing)} kernels (first: "
                            f"{missing[0]}); export needs a built library (cake library build)")
@@ -127,7 +127,7 @@ def cmd_export(args):
     for name in sorted(os.listdir(RUNTIME)):
         if name.endswith(".py"):
             shutil.copyfile(os.path.realpath(os.path.join(RUNTIME, name)), os.path.join(pkg, name))
-    for v in definition["variants"]:
+    for v in kernels:
         shutil.copyfile(os.path.join(kdir, v["name"] + ".cubin"),
                         os.path.join(pkg, "library", "kernels", v["name"] + ".cubin"))
     with open(os.path.join(pkg, "library", "library.json"), "w") as f:
@@ -135,7 +135,7 @@ def cmd_export(args):
     print(export_native(definition, pkg))
     with open(os.path.join(args.out, "README.md"), "w") as f:
         f.write(PACKAGE_README.format(op=definition["op"], count=len(definition["variants"])))
-    print(f"exported {len(definition['variants'])} kernels to {args.out}")
+    print(f"exported {len(kernels)} kernels to {args.out}")
     return 0
 
 

@@ -10,6 +10,8 @@ tune:  every configuration legal for each tuning shape (held-out shapes are skip
 final: every shape of the grid through the library's router (kmeans_assign, c_sq given), beside
        flashlib 0.4.0's and flash-kmeans 0.3.1's euclid_assign_triton (c_sq given) in the same
        process; writes one row per shape (fields of libraries/kmeans/README.md).
+lloyd: one Lloyd iteration per shape (lloyd_step) against flashlib's loop body, both checked
+       against an fp64 centroid update from their own assignments.
 
 GPU times: each call is warmed up, then a CUDA graph of n back-to-back calls (n chosen for about
 1 ms) is replayed for 30 ms (the clock ramps up), then 7 times (3 when one call takes over
@@ -242,6 +244,66 @@ def final(torch, lib, shapes, anchors, out):
     summarize(rows)
 
 
+def lloyd(torch, lib, shapes, site, out):
+    """One Lloyd iteration (assignment + centroid update), CAKE's lloyd_step against flashlib's
+    own loop body (euclid_assign_triton, then triton_lloyd_centroid_step_euclid with reused
+    buffers). Both outputs are checked against an fp64 update from their own assignments."""
+    sys.path.insert(0, site)
+    from flashlib.primitives.kmeans.triton.assign import euclid_assign_triton as fl_assign
+    from flashlib.primitives.kmeans.triton.update import triton_lloyd_centroid_step_euclid as fl_step
+    tol = {"float16": 2e-3, "bfloat16": 1e-2, "float32": 1e-4}
+    rows, gen = [], torch.Generator(device="cuda")
+
+    def reference(x, c, idx):
+        B, N, D = x.shape
+        K = c.shape[1]
+        sums = torch.zeros(B, K, D, device="cuda", dtype=torch.float64)
+        sums.scatter_add_(1, idx.long().unsqueeze(-1).expand(B, N, D), x.double())
+        counts = torch.zeros(B, K, device="cuda", dtype=torch.float64)
+        counts.scatter_add_(1, idx.long(), torch.ones(B, N, device="cuda", dtype=torch.float64))
+        return torch.where(counts.unsqueeze(-1) > 0, sums / counts.clamp(min=1).unsqueeze(-1), c.double())
+
+    def error(new, ref):
+        return ((new.double() - ref).norm() / ref.norm().clamp(min=1e-30)).item()
+
+    for i, s in enumerate(shapes):
+        B, N, D, K = s["B"], s["N"], s["D"], s["K"]
+        row = {k: s[k] for k in ("B", "N", "D", "K", "dtype")}
+        gen.manual_seed(9000 + i)
+        x, c, _, _ = make_inputs(torch, s, True, gen)
+        try:
+            new, idx = lib.lloyd_step(x, c)
+            torch.cuda.synchronize()
+            row["cake_err"] = error(new, reference(x, c, idx))
+            row["cake_ms"] = graph_time(torch, lambda: lib.lloyd_step(x, c))
+        except Exception as e:
+            row["cake_ms"], row["error"] = None, f"{type(e).__name__}: {e}"[:300]
+        try:
+            bufs = dict(sums_buf=torch.zeros(B, K, D, device="cuda"),
+                        cnts_buf=torch.zeros(B, K, device="cuda", dtype=torch.int32),
+                        new_buf=torch.empty_like(c), shift_buf=torch.empty(B, K, device="cuda"))
+            step = lambda: fl_step(x, fl_assign(x, c), c, **bufs)  # noqa: E731
+            new, ids, _ = step()
+            torch.cuda.synchronize()
+            row["flashlib_err"] = error(new, reference(x, c, ids))
+            row["flashlib_ms"] = graph_time(torch, step)
+        except Exception as e:
+            row["flashlib_ms"], row["flashlib_error"] = None, f"{type(e).__name__}: {e}"[:300]
+        row["correct"] = row.get("cake_err") is not None and row["cake_err"] <= tol[s["dtype"]]
+        if row.get("cake_ms") and row.get("flashlib_ms"):
+            row["speedup_flashlib"] = row["flashlib_ms"] / row["cake_ms"]
+        rows.append(row)
+        with open(out, "w") as f:
+            json.dump(rows, f, indent=0)
+        print(f"[{i}] B{B} N{N} D{D} K{K} {s['dtype']:<8} cake {row.get('cake_ms') or float('nan'):.4f} "
+              f"(err {row.get('cake_err', float('nan')):.1e}) flashlib {row.get('flashlib_ms') or float('nan'):.4f} "
+              f"(err {row.get('flashlib_err', float('nan')):.1e})", flush=True)
+        del x, c
+        torch.cuda.empty_cache()
+    sp = [r.get("speedup_flashlib") for r in rows if r["correct"]]
+    print(f"lloyd vs flashlib: geomean {geomean(sp):.3f} over {len([x for x in sp if x])} of {len(rows)} shapes")
+
+
 def geomean(v):
     v = [x for x in v if x and x > 0]
     return math.exp(sum(math.log(x) for x in v) / len(v)) if v else float("nan")
@@ -262,7 +324,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--library", required=True)
     ap.add_argument("--grid", required=True)
-    ap.add_argument("--phase", choices=("tune", "final"), required=True)
+    ap.add_argument("--phase", choices=("tune", "final", "lloyd"), required=True)
     ap.add_argument("--anchors", default="")
     ap.add_argument("--out", required=True)
     ap.add_argument("--start", type=int, default=0, help="skip the first N shapes of the grid")
@@ -278,6 +340,8 @@ def main():
     try:
         if args.phase == "tune":
             tune(torch, lib, shapes, args.out)
+        elif args.phase == "lloyd":
+            lloyd(torch, lib, shapes, args.anchors, args.out)
         else:
             final(torch, lib, shapes, load_anchors(args.anchors), args.out)
     except Exception:

@@ -35,3 +35,13 @@ def kmeans_assign(x, c, c_sq=None, out=None):
 
 def route(B, N, D, K, dtype):
     return load().route(B, N, D, K, dtype)
+
+
+def kmeans_update(x, idx, K):
+    """(sums, counts) of the points assigned to each of K centroids."""
+    return load().update(x, idx, K)
+
+
+def lloyd_step(x, c):
+    """One KMeans iteration: (new centroids, assignments)."""
+    return load().lloyd_step(x, c)

@@ -106,6 +106,47 @@ class KMeansLibrary:
         return idx if x.dim() == 3 else idx.view(N)
 
 
+    def update(self, x, idx, K):
+        """(sums [B, K, D] f32, counts [B, K] i32) of the points of each cluster: the centroid
+        update of a Lloyd iteration, with cake.atomic_add (the `update` family)."""
+        import torch
+        x3, _, B, N, D, _ = _check(torch, x, x)
+        _need(torch, idx, "idx", (B, N), torch.int32, x.device)
+        if not isinstance(K, int) or K < 1:
+            raise ValueError(f"K = {K!r}: expected an integer >= 1")
+        dtype = str(x.dtype).replace("torch.", "")
+        # 8 points (warps) per block: the first configuration; not tuned yet.
+        v = next((v for v in self.definition.get("update_variants", [])
+                  if v["dtype"] == dtype and v["ppb"] == 8), None)
+        if v is None:
+            raise ValueError(f"dtype {dtype}: this library has no centroid-update kernel")
+        if v["name"] not in self._kernels:
+            if self._driver is None:
+                self._driver = drv.Driver()
+            with open(os.path.join(self.folder, "kernels", v["name"] + ".cubin"), "rb") as f:
+                self._kernels[v["name"]] = drv.Kernel(self._driver, f.read(), v["manifest"])
+        sums = torch.zeros(B, K, D, device=x.device, dtype=torch.float32)
+        counts = torch.zeros(B, K, device=x.device, dtype=torch.int32)
+        ptrs = {"x": x3.data_ptr(), "idx": idx.data_ptr(), "sums": sums.data_ptr(),
+                "counts": counts.data_ptr()}
+        with torch.cuda.device(x.device):
+            self._kernels[v["name"]].launch(ptrs, {"B": B, "N": N, "K": K, "D": D},
+                                            torch.cuda.current_stream().cuda_stream)
+        return sums, counts
+
+    def lloyd_step(self, x, c):
+        """One Lloyd iteration: (new centroids, assignments). Assignment and sums/counts run as
+        CAKE kernels; the division (and keeping the centroid of an empty cluster) in torch."""
+        import torch
+        idx = self.assign(x, c)
+        x3 = x if x.dim() == 3 else x.unsqueeze(0)
+        c3 = c if c.dim() == 3 else c.unsqueeze(0)
+        sums, counts = self.update(x3, idx if idx.dim() == 2 else idx.unsqueeze(0), c3.shape[1])
+        filled = counts.unsqueeze(-1) > 0
+        new = torch.where(filled, sums / counts.clamp(min=1).unsqueeze(-1).float(), c3.float())
+        new = new.to(c.dtype)
+        return (new if c.dim() == 3 else new.squeeze(0)), idx
+
     def _workspace(self, key, shape, dtype):
         import torch
         ws = self._spaces.get(key)
