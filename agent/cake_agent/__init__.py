@@ -1,6 +1,6 @@
 """cake_agent: the CAKE evolution harness (``python3 -m cake_agent`` / ``agent/cake``).
 
 It talks to cake-opt, cake-translate and cake-run only through their command lines, files and JSON,
-with timeouts (../shared/DESIGN.md, "The harness"). Standard library only.
+with timeouts (docs/Design.md, "Contracts"; docs/Harness.md). Standard library only.
 """
 __version__ = "0.1"
