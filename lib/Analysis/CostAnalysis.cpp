@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "Cake/Analysis/CostAnalysis.h"
 #include "Cake/IR/CakeOps.h"
+#include "Cake/IR/MemoryAccess.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -653,13 +654,6 @@ void CostWalker::visitLeaf(Operation *op, const Ctx &ctx, Local &local) {
     return globalAccess(op, store.getDest(), store.getIndices(), store.getWidth(), true, ctx,
                         local);
   }
-  if (auto atomic = dyn_cast<AtomicAddOp>(op)) {
-    // Priced as a store of the element (the read-modify-write happens in L2); contention on
-    // one address, which serializes the adds, is not modelled.
-    if (auto smem = dyn_cast<SmemType>(atomic.getDest().getType()))
-      return sharedAccess(op, smem, atomic.getIndices(), 1, ctx, local);
-    return globalAccess(op, atomic.getDest(), atomic.getIndices(), 1, true, ctx, local);
-  }
   if (auto tma = dyn_cast<TmaLoadOp>(op)) {
     double bytes = tma.getDescriptor().getType().getBoxBytes() * ctx.threads();
     addTraffic(ctx, tensorFor(tma.getDescriptor()), Expr(bytes), Expr(bytes), false);
@@ -869,6 +863,23 @@ void CostWalker::visitLeaf(Operation *op, const Ctx &ctx, Local &local) {
     }
     if (op->getDialect() && op->getDialect()->getNamespace() == "math")
       return fmaOps(n, n, f64);
+  }
+  // Any other op that declares its accesses (CakeMemoryAccessOpInterface) is priced as plain
+  // loads and stores of what it touches, so a new memory op has a cost from its interface
+  // alone. A read and a write of one buffer (a read-modify-write such as cake.atomic_add, done
+  // in L2) count as the write; contention on one address is not modelled.
+  if (SmallVector<MemoryAccess, 2> accesses = getMemoryAccesses(op); !accesses.empty()) {
+    for (const MemoryAccess &access : accesses) {
+      if (access.isRead() && llvm::any_of(accesses, [&](const MemoryAccess &other) {
+            return other.isWrite() && other.buffer == access.buffer;
+          }))
+        continue;
+      if (auto smem = dyn_cast<SmemType>(access.buffer.getType()))
+        sharedAccess(op, smem, access.indices, access.width, ctx, local);
+      else if (isa<GlobalTensorType>(access.buffer.getType()))
+        globalAccess(op, access.buffer, access.indices, access.width, access.isWrite(), ctx, local);
+    }
+    return;
   }
   if (op->getDialect() && op->getDialect()->getNamespace() == "cake" &&
       !isa<AllocSmemOp, MbarrierAllocOp, MbarrierInitOp, MbarrierArriveOp,
