@@ -265,6 +265,16 @@ def generate(p):
 SIMT_PPB = (2, 4, 8, 16)
 
 
+def _warp_per_point(w, point):
+    """Grid (points / ppb, B), one warp per point: batch %b, `point`, and the lane."""
+    w("  %bx = cake.block_id x")
+    w("  %b = cake.block_id y")
+    w("  %wp = cake.warp_id")
+    w("  %lane = cake.lane_id")
+    w("  %p0 = arith.muli %bx, %cppb : index")
+    w(f"  {point} = arith.addi %p0, %wp : index")
+
+
 def simt_name(p):
     return "km_{t}_simt_w{ppb}".format(t=DTYPES[p["dtype"]][0], ppb=p["ppb"])
 
@@ -298,12 +308,7 @@ def generate_simt(p):
     w("  %mtwo = arith.constant -2.0 : f32")
     w("  %kdim = cake.problem_size \"K\"")
     w("  %ddim = cake.problem_size \"D\"")
-    w("  %bx = cake.block_id x")
-    w("  %b = cake.block_id y")
-    w("  %wp = cake.warp_id")
-    w("  %lane = cake.lane_id")
-    w("  %p0 = arith.muli %bx, %cppb : index")
-    w("  %i = arith.addi %p0, %wp : index")
+    _warp_per_point(w, "%i")
     w("  %kbig = arith.index_cast %kdim : index to i32")
     w("  %best:2 = scf.for %k = %lane to %kdim step %c32 iter_args(%bs = %inf, %bk = %kbig) -> (f32, i32) {")
     w("    %dot = scf.for %j = %c0 to %ddim step %c1 iter_args(%acc = %zero) -> (f32) {")
@@ -506,12 +511,7 @@ def generate_update(p):
     w("  %one = arith.constant 1 : i32")
     w("  %ndim = cake.problem_size \"N\"")
     w("  %ddim = cake.problem_size \"D\"")
-    w("  %bx = cake.block_id x")
-    w("  %b = cake.block_id y")
-    w("  %wp = cake.warp_id")
-    w("  %lane = cake.lane_id")
-    w("  %p0 = arith.muli %bx, %cppb : index")
-    w("  %n = arith.addi %p0, %wp : index")
+    _warp_per_point(w, "%n")
     w("  %inside = arith.cmpi ult, %n, %ndim : index")
     w("  scf.if %inside {")
     w("    %k32 = cake.load %idx[%b, %n] : !cake.tensor<[B, N], i32> -> i32")
