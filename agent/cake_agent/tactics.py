@@ -1,10 +1,9 @@
 """Tactics: named IR rewrites with a precondition, applied as a cake-opt pass pipeline.
 
-The shipped ones (``BUILTIN``, ``builtin()``) are the cake-opt passes of lib/Transforms/Tactic*.cpp:
-``cake-tactic-pipeline-stages{stages=N}``, ``cake-tactic-pad{elements=N}``,
-``cake-tactic-swizzle{bytes=N}``, ``cake-tactic-vectorize{width=N}``, ``cake-tactic-stage-rows`` and
-``cake-tactic-tensorize{tile=N rows=R}`` (mma.sync) and ``{tile=N mma=wgmma}``, and
-``cake-tactic-contract``. A tactics file (JSON list) adds others without changing the harness:
+The shipped ones (``builtin(toolchain)``) are what ``cake-opt --cake-list-tactics`` lists: the
+cake-tactic-* passes of lib/Transforms with their option presets and preconditions, declared once
+in lib/Transforms/TacticRegistry.cpp. A tactics file (JSON list) adds others without changing the
+harness:
 
     [{"name": "widen-vectors", "pipeline": "builtin.module(cake-widen-vectors{width=4})",
       "requires_ops": ["cake.load"], "forbids_ops": ["cake.tma.load"]}]
@@ -129,45 +128,19 @@ def load(path):
 # The rewrites cake-opt ships (lib/Transforms/Tactic*.cpp). Each pass checks its own preconditions
 # and fails ("[tactic.not-applicable] ...") or leaves the IR unchanged when it cannot apply; the
 # op lists here only avoid starting cake-opt when the pass certainly has nothing to do.
-BUILTIN = (
-    [{"name": f"pipeline-stages-{n}", "pass": "cake-tactic-pipeline-stages",
-      "pipeline": f"builtin.module(cake-tactic-pipeline-stages{{stages={n}}})",
-      "requires_ops": ["cake.pipeline.create"]} for n in (2, 3, 4, 5, 6)]
-    + [{"name": f"pad-{n}", "pass": "cake-tactic-pad",
-        "pipeline": f"builtin.module(cake-tactic-pad{{elements={n}}})",
-        "requires_ops": ["cake.alloc_smem"]} for n in (1, 2, 4, 8)]
-    + [{"name": f"swizzle-{n}", "pass": "cake-tactic-swizzle",
-        "pipeline": f"builtin.module(cake-tactic-swizzle{{bytes={n}}})",
-        "requires_ops": ["cake.alloc_smem"]} for n in (32, 64, 128)]
-    + [{"name": "stage-rows", "pass": "cake-tactic-stage-rows",
-        "pipeline": "builtin.module(cake-tactic-stage-rows)",
-        "requires_ops": ["cake.lane_id", "scf.for"]}]
-    + [{"name": f"vectorize-{n}", "pass": "cake-tactic-vectorize",
-        "pipeline": f"builtin.module(cake-tactic-vectorize{{width={n}}})",
-        "requires_ops": ["cake.load", "scf.for"]} for n in (2, 4, 8)]
-    + [{"name": f"tensorize-{n}" if rows == 16 else f"tensorize-r{rows}-{n}", "pass": "cake-tactic-tensorize",
-        "pipeline": f"builtin.module(cake-tactic-tensorize{{tile={n} rows={rows}}})",
-        "requires_ops": ["cake.lane_id", "scf.for", "arith.extf"],
-        "forbids_ops": ["cake.mma_sync", "cake.wgmma"]}
-       for rows, tiles in ((16, (32, 64, 128)), (32, (32, 64))) for n in tiles]
-    # The warpgroup form (sm_90a): the pass refuses other targets and blocks of partial warpgroups.
-    + [{"name": f"tensorize-wgmma-{n}", "pass": "cake-tactic-tensorize",
-        "pipeline": f"builtin.module(cake-tactic-tensorize{{tile={n} mma=wgmma}})",
-        "requires_ops": ["cake.lane_id", "scf.for", "arith.extf"],
-        "forbids_ops": ["cake.mma_sync", "cake.wgmma"]} for n in (64, 128)]
-    + [{"name": "contract", "pass": "cake-tactic-contract",
-        "pipeline": "builtin.module(cake-tactic-contract)", "requires_ops": ["arith.mulf"]}]
-)
-
-
-def builtin(toolchain=None):
-    """The shipped tactics whose pass this cake-opt has (all of them without a toolchain)."""
-    have = None
-    if toolchain is not None:
-        res = run_step("probe", [toolchain.path("cake-opt"), "--help"], timeout=30)
-        have = res.stdout if res.ok else ""
+def builtin(toolchain):
+    """The shipped tactics, as this cake-opt lists them (``cake-opt --cake-list-tactics``: the one
+    registry, lib/Transforms/TacticRegistry.cpp). A cake-opt without the flag, or one that fails,
+    gives none: the search then runs on tunables alone."""
+    res = run_step("probe", [toolchain.path("cake-opt"), "--cake-list-tactics"], timeout=30)
+    if not res.ok:
+        return []
+    try:
+        listed = json.loads(res.stdout)["tactics"]
+    except (ValueError, KeyError, TypeError):
+        return []
     return [Tactic(t["name"], t["pipeline"], t.get("requires_ops", ()), t.get("forbids_ops", ()))
-            for t in BUILTIN if have is None or f"--{t['pass']}" in have]
+            for t in listed]
 
 
 def score(stats):

@@ -5,6 +5,7 @@ import os
 import random
 import subprocess
 import sys
+import tempfile
 import types
 import unittest
 
@@ -48,11 +49,34 @@ class TacticOrderTest(unittest.TestCase):
         self.assertEqual([t.name for t in tactics.order(tacs, stats)], ["b", "c", "a"])
         self.assertEqual(tactics.score(None), 0.5)
 
-    def test_builtin_tactics_are_pass_pipelines(self):
-        names = [t.name for t in tactics.builtin()]
+    @util.needs_tools
+    def test_builtin_tactics_come_from_the_registry(self):
+        """cake-opt --cake-list-tactics is the one list: every preset names a registered
+        cake-tactic-* pass, and every such pass has a preset."""
+        from cake_agent.tools import Toolchain
+        tools = Toolchain(util.BIN)
+        listed = tactics.builtin(tools)
+        names = [t.name for t in listed]
         self.assertIn("pipeline-stages-3", names)
         self.assertIn("pad-4", names)
-        self.assertTrue(all(t.pipeline.startswith("builtin.module(cake-tactic-") for t in tactics.builtin()))
+        self.assertIn("tensorize-wgmma-64", names)
+        self.assertEqual(len(names), len(set(names)))
+        self.assertTrue(all(t.pipeline.startswith("builtin.module(cake-tactic-") for t in listed))
+        import re
+        import subprocess
+        help_text = subprocess.run([tools.path("cake-opt"), "--help"], capture_output=True, text=True).stdout
+        passes = set(re.findall(r"--(cake-tactic-[a-z-]+)", help_text))
+        used = {re.match(r"builtin\.module\(([a-z-]+)", t.pipeline).group(1) for t in listed}
+        self.assertEqual(used, passes)
+
+    def test_a_cake_opt_without_the_registry_gives_no_tactics(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            fake = os.path.join(tmp, "cake-opt")
+            with open(fake, "w") as f:
+                f.write("#!/bin/sh\necho 'unknown option' >&2\nexit 1\n")
+            os.chmod(fake, 0o755)
+            from cake_agent.tools import Toolchain
+            self.assertEqual(tactics.builtin(Toolchain(tmp)), [])
 
 
 @util.needs_tools

@@ -19,6 +19,7 @@
 #include "Cake/Pipelines/Registration.h"
 #include "Cake/Transforms/Findings.h"
 #include "Cake/Transforms/Rules.h"
+#include "Cake/Transforms/TacticRegistry.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
@@ -26,6 +27,7 @@
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -48,6 +50,11 @@ llvm::cl::list<std::string> ruleFiles(
     llvm::cl::desc("Load verifier rules (PDL) from these files; each rule runs as the pass "
                    "cake-rule-<name> and in cake-verify"),
     llvm::cl::value_desc("file"));
+
+llvm::cl::opt<bool> listTactics(
+    "cake-list-tactics",
+    llvm::cl::desc("Print the shipped tactics as JSON ({\"version\": 1, \"tactics\": [{name, pass, "
+                   "pipeline, requires_ops, forbids_ops}]}) and exit"));
 
 llvm::cl::opt<bool> noShippedRules(
     "cake-no-shipped-rules",
@@ -118,6 +125,12 @@ std::vector<std::string> scanRuleFiles(int argc, char **argv) {
 } // namespace
 
 int main(int argc, char **argv) {
+  // The tactic registry needs no input: answered before mlir-opt's driver wants a file.
+  for (int i = 1; i < argc; ++i)
+    if (llvm::StringRef(argv[i]).ltrim('-') == "cake-list-tactics") {
+      llvm::outs() << llvm::formatv("{0:2}\n", mlir::cake::tacticPresetsAsJson());
+      return 0;
+    }
   mlir::cake::registerAllPasses();
   mlir::DialectRegistry registry;
   mlir::cake::registerAllDialects(registry);
