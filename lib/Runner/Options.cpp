@@ -39,6 +39,7 @@ const char *cake::runner::runUsage() {
          "                [--ref REF.cubin [--ref-entry ENTRY_ref]] [--rtol 1e-5]\n"
          "                [--warmup 10] [--iters 50] [--timeout SECONDS]\n"
          "                [--no-time] [--device 0]\n"
+         "       cake-run --help | --version\n"
          "\n"
          "Runs one kernel of a CAKE manifest on seeded inputs, checks it (against\n"
          "the reference kernel with --ref), times it, and prints one JSON record.\n"
@@ -122,6 +123,10 @@ bool cake::runner::parseRunOptions(int argc, const char *const *argv,
     std::string_view arg = argv[i];
     if (arg == "--help" || arg == "-h") {
       out.help = true;
+      continue;
+    }
+    if (arg == "--version") {
+      out.version = true;
       continue;
     }
     if (arg == "--no-time") {
@@ -247,7 +252,7 @@ bool cake::runner::parseRunOptions(int argc, const char *const *argv,
       return false;
     }
   }
-  if (out.help)
+  if (out.help || out.version)
     return true;
   if (out.cubin.empty() || out.manifest.empty()) {
     error = "--cubin and --manifest are required";

@@ -20,6 +20,7 @@
 #include "Cake/Transforms/Findings.h"
 #include "Cake/Transforms/Rules.h"
 #include "Cake/Transforms/TacticRegistry.h"
+#include "Cake/Version.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
@@ -131,6 +132,8 @@ int main(int argc, char **argv) {
       llvm::outs() << llvm::formatv("{0:2}\n", mlir::cake::tacticPresetsAsJson());
       return 0;
     }
+  llvm::cl::AddExtraVersionPrinter(
+      [](llvm::raw_ostream &os) { os << "CAKE version " CAKE_VERSION " (cake-opt)\n"; });
   mlir::cake::registerAllPasses();
   mlir::DialectRegistry registry;
   mlir::cake::registerAllDialects(registry);

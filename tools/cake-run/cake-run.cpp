@@ -12,6 +12,7 @@
 
 #include "Cake/Runner/FileUtil.h"
 #include "Cake/Runner/HangReport.h"
+#include "Cake/Version.h"
 
 #include <cerrno>
 #include <chrono>
@@ -320,6 +321,10 @@ int main(int argc, char **argv) {
   }
   if (ctx.options.help) {
     std::fputs(runUsage(), stdout);
+    return 0;
+  }
+  if (ctx.options.version) {
+    std::puts("CAKE version " CAKE_VERSION " (cake-run)");
     return 0;
   }
   if (!prepare(ctx, manifest, record, error))

@@ -11,6 +11,7 @@
 #include "Cake/Pipelines/Manifest.h"
 #include "Cake/Pipelines/Registration.h"
 #include "Cake/Pipelines/Serialize.h"
+#include "Cake/Version.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
@@ -78,6 +79,8 @@ LogicalResult writeOutput(StringRef path, StringRef contents) {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  cl::AddExtraVersionPrinter(
+      [](llvm::raw_ostream &os) { os << "CAKE version " CAKE_VERSION " (cake-translate)\n"; });
   cake::registerAllPasses();
   cl::ParseCommandLineOptions(argc, argv, "CAKE translator: cake IR to LLVM IR, PTX, cubin and "
                                           "the kernel manifest\n");

@@ -57,6 +57,7 @@ struct RunOptions {
   bool noTime = false;
   int64_t device = 0;
   bool help = false;
+  bool version = false;
 };
 
 /// Parses argv (without argv[0]). Options take "--opt value" or "--opt=value";
