@@ -83,6 +83,7 @@ class Kernel:
         if manifest_kernel.get("cluster", [1, 1, 1]) != [1, 1, 1]:
             raise CudaError(f"{self.entry}: cluster launches are not supported by this launcher")
         self.block = [int(v) for v in manifest_kernel["block"]]
+        self.has_tensor_maps = any(p["kind"] == "tma" for p in manifest_kernel["params"])
 
     def violated(self, sizes):
         """The first manifest constraint the sizes break, or None."""

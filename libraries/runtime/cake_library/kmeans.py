@@ -20,6 +20,8 @@ class KMeansLibrary:
             self.definition = json.load(f)
         self.folder = folder
         self.router = Router(self.definition)
+        self._variants = {v["name"]: v for v in (self.definition["variants"] +
+                                                 self.definition.get("update_variants", []))}
         self._driver = None
         self._kernels = {}       # name -> drv.Kernel, loaded on first use
         self._maps = {}          # (kernel, pointers, sizes) -> device tensor of encoded TMA maps
@@ -33,9 +35,9 @@ class KMeansLibrary:
         if name not in self._kernels:
             if self._driver is None:
                 self._driver = drv.Driver()
-            v = next(v for v in self.definition["variants"] if v["name"] == name)
             with open(os.path.join(self.folder, "kernels", name + ".cubin"), "rb") as f:
-                self._kernels[name] = drv.Kernel(self._driver, f.read(), v["manifest"])
+                self._kernels[name] = drv.Kernel(self._driver, f.read(),
+                                                 self._variants[name]["manifest"])
         return self._kernels[name]
 
     def assign(self, x, c, c_sq=None, out=None, kernel=None):
@@ -47,10 +49,10 @@ class KMeansLibrary:
             _need(torch, c_sq, "c_sq", (B, K), torch.float32, x.device)
         if out is not None:
             _need(torch, out, "out", (B, N), torch.int32, x.device)
+        idx = out.view(B, N) if out is not None else torch.empty(B, N, device=x.device,
+                                                                  dtype=torch.int32)
         if self.native is not None and kernel is None:
             csq = c_sq.view(B, K) if c_sq is not None else (c3.float() ** 2).sum(-1)
-            idx = out.view(B, N) if out is not None else torch.empty(B, N, device=x.device,
-                                                                      dtype=torch.int32)
             with torch.cuda.device(x.device):
                 self.native.assign(x3.data_ptr(), c3.data_ptr(), csq.data_ptr(), idx.data_ptr(),
                                    B, N, D, K, dtype, torch.cuda.current_stream().cuda_stream)
@@ -71,10 +73,12 @@ class KMeansLibrary:
         # not a multiple of 16 bytes is served from a zero-padded copy (one extra pass over x).
         # The copies go to workspaces kept per shape, so their addresses (and the encoded tensor
         # maps) are stable from call to call and the whole call can be captured in a CUDA graph.
-        if sizes["D"] != D or x3.data_ptr() % 16:
-            x3 = self._staged("x", x3, sizes["D"])
-        if sizes["D"] != D or c3.data_ptr() % 16:
-            c3 = self._staged("c", c3, sizes["D"])
+        # simt reads the tensors as they are.
+        if self._variants[r["kernel"]]["family"] != "simt":
+            if sizes["D"] != D or x3.data_ptr() % 16:
+                x3 = self._staged("x", x3, sizes["D"])
+            if sizes["D"] != D or c3.data_ptr() % 16:
+                c3 = self._staged("c", c3, sizes["D"])
         kp = sizes.get("KP")           # TMA families: |c|^2 rows of KP (16-byte aligned starts)
         if kp is None:
             csq = c_sq.view(B, K) if c_sq is not None else (c3.float() ** 2).sum(-1)
@@ -86,31 +90,20 @@ class KMeansLibrary:
                 csq[:, :K].copy_(c_sq.view(B, K))
         else:
             csq = c_sq
-        idx = out.view(B, N) if out is not None else torch.empty(B, N, device=x.device,
-                                                                  dtype=torch.int32)
         ptrs = {"x": x3.data_ptr(), "c": c3.data_ptr(), "csq": csq.data_ptr(), "idx": idx.data_ptr()}
-        key = (r["kernel"], tuple(sorted(ptrs.items())), tuple(sorted(sizes.items())))
-        maps = self._maps.get(key)
-        if maps is None:
-            encoded = k.tensor_maps(ptrs, sizes)
-            names = sorted(encoded)
-            blob = b"".join(encoded[n] for n in names)
-            dev = torch.frombuffer(bytearray(blob), dtype=torch.uint8).to(x.device)
-            maps = (dev, {n: dev.data_ptr() + 128 * i for i, n in enumerate(names)})
-            if len(self._maps) > 64:
-                self._maps.clear()
-            self._maps[key] = maps
-        ptrs.update(maps[1])
+        if k.has_tensor_maps:
+            ptrs.update(self._tensor_maps(r["kernel"], ptrs, sizes, x.device))
         with torch.cuda.device(x.device):
             k.launch(ptrs, sizes, torch.cuda.current_stream().cuda_stream)
         return idx if x.dim() == 3 else idx.view(N)
-
 
     def update(self, x, idx, K):
         """(sums [B, K, D] f32, counts [B, K] i32) of the points of each cluster: the centroid
         update of a Lloyd iteration, with cake.atomic_add (the `update` family)."""
         import torch
-        x3, _, B, N, D, _ = _check(torch, x, x)
+        _tensor(torch, x, "x")
+        x3 = x if x.dim() == 3 else x.unsqueeze(0)
+        B, N, D = x3.shape
         _need(torch, idx, "idx", (B, N), torch.int32, x.device)
         if not isinstance(K, int) or K < 1:
             raise ValueError(f"K = {K!r}: expected an integer >= 1")
@@ -120,18 +113,13 @@ class KMeansLibrary:
                   if v["dtype"] == dtype and v["ppb"] == 8), None)
         if v is None:
             raise ValueError(f"dtype {dtype}: this library has no centroid-update kernel")
-        if v["name"] not in self._kernels:
-            if self._driver is None:
-                self._driver = drv.Driver()
-            with open(os.path.join(self.folder, "kernels", v["name"] + ".cubin"), "rb") as f:
-                self._kernels[v["name"]] = drv.Kernel(self._driver, f.read(), v["manifest"])
         sums = torch.zeros(B, K, D, device=x.device, dtype=torch.float32)
         counts = torch.zeros(B, K, device=x.device, dtype=torch.int32)
         ptrs = {"x": x3.data_ptr(), "idx": idx.data_ptr(), "sums": sums.data_ptr(),
                 "counts": counts.data_ptr()}
         with torch.cuda.device(x.device):
-            self._kernels[v["name"]].launch(ptrs, {"B": B, "N": N, "K": K, "D": D},
-                                            torch.cuda.current_stream().cuda_stream)
+            self.kernel(v["name"]).launch(ptrs, {"B": B, "N": N, "K": K, "D": D},
+                                          torch.cuda.current_stream().cuda_stream)
         return sums, counts
 
     def lloyd_step(self, x, c):
@@ -146,6 +134,23 @@ class KMeansLibrary:
         new = torch.where(filled, sums / counts.clamp(min=1).unsqueeze(-1).float(), c3.float())
         new = new.to(c.dtype)
         return (new if c.dim() == 3 else new.squeeze(0)), idx
+
+    def _tensor_maps(self, name, ptrs, sizes, device):
+        """{tma parameter: device address of its encoded map}, encoded and uploaded once per
+        (kernel, pointers, sizes)."""
+        import torch
+        key = (name, tuple(sorted(ptrs.items())), tuple(sorted(sizes.items())))
+        maps = self._maps.get(key)
+        if maps is None:
+            encoded = self.kernel(name).tensor_maps(ptrs, sizes)
+            names = sorted(encoded)
+            dev = torch.frombuffer(bytearray(b"".join(encoded[n] for n in names)),
+                                   dtype=torch.uint8).to(device)
+            maps = (dev, {n: dev.data_ptr() + 128 * i for i, n in enumerate(names)})
+            if len(self._maps) > 64:
+                self._maps.clear()
+            self._maps[key] = maps
+        return maps[1]
 
     def _workspace(self, key, shape, dtype):
         import torch
@@ -177,18 +182,23 @@ def _need(torch, t, name, shape, dtype, device):
                          f"got {list(t.shape)}{'' if t.is_contiguous() else ' (not contiguous)'}")
 
 
+def _tensor(torch, t, name):
+    """A contiguous CUDA tensor [B, rows, D] or [rows, D] of a served dtype, or an error naming it."""
+    if not isinstance(t, torch.Tensor):
+        raise TypeError(f"{name}: expected a torch tensor, got {type(t).__name__}")
+    if not t.is_cuda:
+        raise ValueError(f"{name}: on {t.device}; a CUDA tensor is needed")
+    if t.dim() not in (2, 3):
+        raise ValueError(f"{name}: expected [B, rows, D] or [rows, D], got shape {list(t.shape)}")
+    if not t.is_contiguous():
+        raise ValueError(f"{name}: not contiguous")
+    if str(t.dtype).replace("torch.", "") not in _TORCH_DTYPES:
+        raise TypeError(f"{name}: dtype {t.dtype}; served: float16, bfloat16, float32")
+
+
 def _check(torch, x, c):
-    for name, t in (("x", x), ("c", c)):
-        if not isinstance(t, torch.Tensor):
-            raise TypeError(f"{name}: expected a torch tensor, got {type(t).__name__}")
-        if not t.is_cuda:
-            raise ValueError(f"{name}: on {t.device}; a CUDA tensor is needed")
-        if t.dim() not in (2, 3):
-            raise ValueError(f"{name}: expected [B, rows, D] or [rows, D], got shape {list(t.shape)}")
-        if not t.is_contiguous():
-            raise ValueError(f"{name}: not contiguous")
-        if str(t.dtype).replace("torch.", "") not in _TORCH_DTYPES:
-            raise TypeError(f"{name}: dtype {t.dtype}; served: float16, bfloat16, float32")
+    _tensor(torch, x, "x")
+    _tensor(torch, c, "c")
     if c.device != x.device:
         raise ValueError(f"c: on {c.device}, x is on {x.device}")
     if c.dtype != x.dtype:
