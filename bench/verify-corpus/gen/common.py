@@ -107,3 +107,28 @@ def write_all(root):
             f.write(render(k))
         written.append(path)
     return written
+
+
+def persistent_head(grid, constants, share=True):
+    """The start of a persistent kernel over 32-row tiles of x [M, K] (a 32 x 32 TMA box) that
+    writes out [M], with 160 threads: signature (@@NAME@@ left to fill), the index constants, the
+    tile counts and, with `share`, this block's number of tiles (`count`: bid, bid + nblocks, ...)."""
+    text = ('cake.kernel @@@NAME@@(\n'
+            '    %x: !cake.tensor<[M, K], f32> {cake.name = "x"},\n'
+            '    %tx: !cake.tma<[M, K], f32, box [32, 32]> {cake.name = "tx", cake.describes = "x"},\n'
+            '    %out: !cake.tensor<[M], f32> {cake.name = "out"})\n'
+            '    attributes {target = "sm_90a", block = array<i64: 160>, symbols = ["M", "K"],\n'
+            f'                grid = affine_map<()[m, k] -> ({grid})>}} {{\n'
+            + consts(*constants) +
+            '  %mdim = cake.problem_size "M"\n'
+            '  %kdim = cake.problem_size "K"\n'
+            '  %ktiles = arith.ceildivui %kdim, %c32 : index\n'
+            '  %tiles = arith.ceildivui %mdim, %c32 : index\n'
+            '  %bid = cake.block_id x\n'
+            '  %nblocks = cake.grid_dim x\n')
+    if share:
+        text += ('  %has = arith.cmpi ult, %bid, %tiles : index\n'
+                 '  %left = arith.subi %tiles, %bid : index\n'
+                 '  %some = arith.ceildivui %left, %nblocks : index\n'
+                 '  %count = arith.select %has, %some, %c0 : index\n')
+    return text

@@ -1,6 +1,6 @@
 """Class `parity`: hand-written mbarrier phase parity (the pipeline primitive derives parity
 itself, so these use raw cake.mbarrier.* ops)."""
-from common import consts, fill, kernel
+from common import consts, fill, kernel, persistent_head
 import ring as R
 
 C = "parity"
@@ -71,30 +71,7 @@ kernel("correct", C, "ring_two_stage",
        SZ, R.ring("ring_two_stage", S=2))
 
 # --- a persistent ring: the phase must continue across output tiles ----------------------------
-PERS = """cake.kernel @@@NAME@@(
-    %x: !cake.tensor<[M, K], f32> {cake.name = "x"},
-    %tx: !cake.tma<[M, K], f32, box [32, 32]> {cake.name = "tx", cake.describes = "x"},
-    %out: !cake.tensor<[M], f32> {cake.name = "out"})
-    attributes {target = "sm_90a", block = array<i64: 160>, symbols = ["M", "K"],
-                grid = affine_map<()[m, k] -> (132)>} {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %c2 = arith.constant 2 : index
-  %c3 = arith.constant 3 : index
-  %c4 = arith.constant 4 : index
-  %c8 = arith.constant 8 : index
-  %c32 = arith.constant 32 : index
-  %mdim = cake.problem_size "M"
-  %kdim = cake.problem_size "K"
-  %ktiles = arith.ceildivui %kdim, %c32 : index
-  %tiles = arith.ceildivui %mdim, %c32 : index
-  %bid = cake.block_id x
-  %nblocks = cake.grid_dim x
-  %has = arith.cmpi ult, %bid, %tiles : index
-  %left = arith.subi %tiles, %bid : index
-  %some = arith.ceildivui %left, %nblocks : index
-  %count = arith.select %has, %some, %c0 : index
-  %buf = cake.alloc_smem : !cake.smem<2x32x32xf32>
+PERS = persistent_head(132, (0, 1, 2, 3, 4, 8, 32), share=True) + """  %buf = cake.alloc_smem : !cake.smem<2x32x32xf32>
   %bars = cake.mbarrier.alloc : !cake.mbarriers<4>
   %tid = cake.thread_id x
   %t0 = arith.cmpi eq, %tid, %c0 : index
@@ -199,27 +176,7 @@ kernel("buggy", C, "persistent_ring_parity_from_tile",
        "M=100000,K=4096", pers("persistent_ring_parity_from_tile", pround="%i", cround="%i"))
 
 # --- carried (slot, phase) state, CUTLASS PipelineState style ---------------------------------
-STATE = """cake.kernel @@@NAME@@(
-    %x: !cake.tensor<[M, K], f32> {cake.name = "x"},
-    %tx: !cake.tma<[M, K], f32, box [32, 32]> {cake.name = "tx", cake.describes = "x"},
-    %out: !cake.tensor<[M], f32> {cake.name = "out"})
-    attributes {target = "sm_90a", block = array<i64: 160>, symbols = ["M", "K"],
-                grid = affine_map<()[m, k] -> (148)>} {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %c2 = arith.constant 2 : index
-  %c3 = arith.constant 3 : index
-  %c4 = arith.constant 4 : index
-  %c5 = arith.constant 5 : index
-  %c8 = arith.constant 8 : index
-  %c32 = arith.constant 32 : index
-  %mdim = cake.problem_size "M"
-  %kdim = cake.problem_size "K"
-  %ktiles = arith.ceildivui %kdim, %c32 : index
-  %tiles = arith.ceildivui %mdim, %c32 : index
-  %bid = cake.block_id x
-  %nblocks = cake.grid_dim x
-  %buf = cake.alloc_smem : !cake.smem<3x32x32xf32>
+STATE = persistent_head(148, (0, 1, 2, 3, 4, 5, 8, 32), share=False) + """  %buf = cake.alloc_smem : !cake.smem<3x32x32xf32>
   %bars = cake.mbarrier.alloc : !cake.mbarriers<6>
   %tid = cake.thread_id x
   %t0 = arith.cmpi eq, %tid, %c0 : index

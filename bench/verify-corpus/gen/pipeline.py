@@ -1,5 +1,5 @@
 """Class `pipeline`: producer/consumer protocols over cake.pipeline (and one hand-written ring)."""
-from common import consts, fill, kernel
+from common import consts, fill, kernel, persistent_head
 import gemm as G
 import ring as R
 
@@ -93,28 +93,7 @@ kernel("buggy", C, "gemm_commit_per_warp",
        SZ, G.gemm("gemm_commit_per_warp", PRODUCER=G.producer_std(3, per_warp=True)))
 
 # --- a persistent loop over output rows with the pipeline primitive ---------------------------
-PP = """cake.kernel @@@NAME@@(
-    %x: !cake.tensor<[M, K], f32> {cake.name = "x"},
-    %tx: !cake.tma<[M, K], f32, box [32, 32]> {cake.name = "tx", cake.describes = "x"},
-    %out: !cake.tensor<[M], f32> {cake.name = "out"})
-    attributes {target = "sm_90a", block = array<i64: 160>, symbols = ["M", "K"],
-                grid = affine_map<()[m, k] -> (264)>} {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %c4 = arith.constant 4 : index
-  %c8 = arith.constant 8 : index
-  %c32 = arith.constant 32 : index
-  %mdim = cake.problem_size "M"
-  %kdim = cake.problem_size "K"
-  %ktiles = arith.ceildivui %kdim, %c32 : index
-  %tiles = arith.ceildivui %mdim, %c32 : index
-  %bid = cake.block_id x
-  %nblocks = cake.grid_dim x
-  %has = arith.cmpi ult, %bid, %tiles : index
-  %left = arith.subi %tiles, %bid : index
-  %some = arith.ceildivui %left, %nblocks : index
-  %count = arith.select %has, %some, %c0 : index
-  %buf = cake.alloc_smem : !cake.smem<2x32x32xf32>
+PP = persistent_head(264, (0, 1, 4, 8, 32), share=True) + """  %buf = cake.alloc_smem : !cake.smem<2x32x32xf32>
   %pipe = cake.pipeline.create consumers 128 : !cake.pipeline<2>
   %tid = cake.thread_id x
   cake.warp_roles {
