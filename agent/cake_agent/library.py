@@ -22,7 +22,7 @@ import sys
 _ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 RUNTIME = os.path.join(_ROOT, "libraries", "runtime", "cake_library")
 sys.path.insert(0, os.path.dirname(RUNTIME))
-from cake_library.route import NoKernel, Router  # noqa: E402
+from cake_library.route import NoKernel, Router, check_definition  # noqa: E402
 
 SHAPE_KEYS = ("B", "N", "D", "K")
 DTYPES = ("float16", "bfloat16", "float32")
@@ -34,19 +34,28 @@ class LibraryError(ValueError):
 
 def load_definition(path):
     """The routing definition {"op", "variants", "table"} of a definition folder, a built library
-    or an exported package."""
+    or an exported package, checked (LibraryError naming the file and what is wrong)."""
     for rel in ("library.json", os.path.join("cake_library", "library", "library.json")):
         f = os.path.join(path, rel)
         if os.path.isfile(f):
-            return _read_json(f)
+            return _checked(_read_json(f), f)
     variants = os.path.join(path, "variants.json")
     if os.path.isfile(variants):
         d = _read_json(variants)
         table = os.path.join(path, "table.json")
-        d["table"] = _read_json(table) if os.path.isfile(table) else {}
-        return d
+        if isinstance(d, dict):
+            d["table"] = _read_json(table) if os.path.isfile(table) else {}
+        return _checked(d, variants)
     raise LibraryError(f"{path}: not a library (no library.json, cake_library/library/library.json "
                        "or variants.json)")
+
+
+def _checked(definition, where):
+    try:
+        check_definition(definition)
+    except ValueError as e:
+        raise LibraryError(f"{where}: {e}") from None
+    return definition
 
 
 def _read_json(path):
@@ -156,8 +165,12 @@ def export_native(definition, pkg):
         shutil.copyfile(os.path.join(CAKE_RUN, name), os.path.join(src, name))
     if any("manifest" not in v for v in definition["variants"]):
         return "native dispatcher: not generated (the library has no manifests; build it first)"
+    try:
+        table = generate.generate(definition)
+    except (KeyError, TypeError, ValueError) as e:
+        raise LibraryError(f"cannot generate the dispatcher's table: {type(e).__name__}: {e}") from None
     with open(os.path.join(src, "LibraryTable.inc"), "w") as f:
-        f.write(generate.generate(definition))
+        f.write(table)
     cuda = os.environ.get("CUDA_HOME", "/usr/local/cuda")
     if not os.path.isfile(os.path.join(cuda, "include", "cuda.h")) or not shutil.which(
             os.environ.get("CXX", "c++")):

@@ -180,6 +180,25 @@ class CommandTest(unittest.TestCase):
         self.assertEqual(r.returncode, 2)
         self.assertIn("not a library", r.stderr)
 
+    def test_route_refuses_a_broken_library(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            for text, why in (("{}", "not a KMeans assignment library"),
+                              ('{"op": "kmeans_assign"}', "lists no variants"),
+                              ('{"op": "kmeans_assign", "variants": [{"name": "a"}]}',
+                               "variant 0: missing family"),
+                              ('{"op": "kmeans_assign", "variants": [%s], "table": {"points": [{}]}}'
+                               % json.dumps({k: 1 for k in ("name", "family", "dtype", "max_d", "d_align",
+                                                            "config", "constraints")}),
+                               "table point 0: missing dtype"),
+                              ("[1]", "not a KMeans assignment library"),
+                              ("garbage", "Expecting value")):
+                with open(os.path.join(tmp, "library.json"), "w") as f:
+                    f.write(text)
+                r = cake("library", "route", "--library", tmp, "--shape", "B=1,N=1,D=1,K=1,dtype=float16")
+                self.assertEqual(r.returncode, 2, text)
+                self.assertIn(why, r.stderr)
+                self.assertNotIn("Traceback", r.stderr)
+
     def test_report(self):
         rows = [{"B": 1, "N": 10, "D": 8, "K": 4, "dtype": "float16", "kernel": "a", "cake_ms": 0.01,
                  "flashlib_ms": 0.02, "flash_kmeans_ms": 0.01, "correct": True, "tuned": True},

@@ -49,10 +49,34 @@ def _features(s):
     return [math.log2(max(s[k], 1)) for k in ("B", "N", "K", "D")]
 
 
+VARIANT_KEYS = ("name", "family", "dtype", "max_d", "d_align", "config", "constraints")
+POINT_KEYS = ("dtype", "B", "N", "D", "K", "ms")
+
+
+def check_definition(definition):
+    """Raises ValueError naming the first thing a routing definition lacks."""
+    if not isinstance(definition, dict) or definition.get("op") != "kmeans_assign":
+        op = definition.get("op") if isinstance(definition, dict) else None
+        raise ValueError(f"not a KMeans assignment library: op {op!r}")
+    variants = definition.get("variants")
+    if not isinstance(variants, list) or not variants:
+        raise ValueError("the library lists no variants")
+    for i, v in enumerate(variants):
+        missing = [k for k in VARIANT_KEYS if not isinstance(v, dict) or k not in v]
+        if missing:
+            raise ValueError(f"variant {i}: missing {', '.join(missing)}")
+    table = definition.get("table") or {}
+    if not isinstance(table, dict) or not isinstance(table.get("points", []), list):
+        raise ValueError("the routing table is not {\"points\": [...]}")
+    for i, p in enumerate(table.get("points", [])):
+        missing = [k for k in POINT_KEYS if not isinstance(p, dict) or k not in p]
+        if missing:
+            raise ValueError(f"table point {i}: missing {', '.join(missing)}")
+
+
 class Router:
     def __init__(self, definition):
-        if definition.get("op") != "kmeans_assign":
-            raise ValueError(f"not a KMeans assignment library: op {definition.get('op')!r}")
+        check_definition(definition)
         self.variants = definition["variants"]
         table = definition.get("table") or {}
         self.points = table.get("points", [])
