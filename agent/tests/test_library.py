@@ -309,6 +309,10 @@ class NativeDispatcherTest(unittest.TestCase):
                 self.assertGreaterEqual(i, 0, lib.cake_library_error())
                 self.assertEqual(lib.cake_library_variant(i).decode(), want["kernel"], (B, N, D, K))
                 self.assertEqual(list(sizes), [want["sizes"].get(k, 0) for k in ("B", "N", "K", "D", "KP", "BKP")])
+            lib.cake_library_kmeans_assign.argtypes = [ctypes.c_uint64] * 4 + [ctypes.c_int64] * 4 + [
+                ctypes.c_int, ctypes.c_void_p]
+            self.assertEqual(lib.cake_library_kmeans_assign(16, 0, 16, 16, 1, 1, 8, 1, 1, None), -1)
+            self.assertIn(b"null device pointer for c", lib.cake_library_error())
             sizes = (ctypes.c_int64 * 6)()
             self.assertEqual(lib.cake_library_route(1, 1, 1, 1, 0, sizes), -1)    # no float16 here
             self.assertIn(b"float16", lib.cake_library_error())

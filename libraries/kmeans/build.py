@@ -140,7 +140,9 @@ def main():
     dtypes = [d for d in args.dtypes.split(",") if d]
     bad = [d for d in dtypes if d not in family.DTYPES]
     if bad or args.jobs < 1 or args.max_chunks < 1:
-        sys.exit(f"build.py: bad arguments (dtypes {bad}, jobs {args.jobs}, max-chunks {args.max_chunks})")
+        print(f"build.py: bad arguments (unknown dtypes {bad}, jobs {args.jobs}, max-chunks "
+              f"{args.max_chunks}); dtypes are {', '.join(family.DTYPES)}", file=sys.stderr)
+        sys.exit(2)
     kdir = os.path.join(args.out, "kernels")
     os.makedirs(kdir, exist_ok=True)
     updates = [{"update": True, "dtype": d, "ppb": w} for d in dtypes for w in family.UPDATE_PPB]

@@ -312,6 +312,10 @@ int cake_library_route(int64_t B, int64_t N, int64_t D, int64_t K, int dtype, in
 /// cake_library_error() saying why; nothing is launched on an error found before the launch.
 int cake_library_kmeans_assign(uint64_t x, uint64_t c, uint64_t csq, uint64_t out, int64_t B,
                                int64_t N, int64_t D, int64_t K, int dtype, void *stream) {
+  if (!x || !c || !csq || !out)
+    return fail(std::string("null device pointer for ") +
+                    (!x ? "x" : !c ? "c" : !csq ? "csq" : "out"),
+                -1);
   int64_t s[NumSymbols];
   int index = cake_library_route(B, N, D, K, dtype, s);
   if (index < 0)
