@@ -124,7 +124,8 @@ def cmd_build(args):
 def cmd_export(args):
     definition = load_definition(args.library)
     kdir = os.path.join(args.library, "kernels")
-    kernels = definition["variants"] + definition.get("update_variants", [])
+    kernels = (definition["variants"] + definition.get("update_variants", []) +
+               definition.get("pad_variants", []))
     missing = [v["name"] for v in kernels if not os.path.isfile(os.path.join(kdir, v["name"] + ".cubin"))]
     if missing:
         raise LibraryError(f"{args.library}: no cubin for {len(missing)} kernels (first: "

@@ -258,13 +258,14 @@ def have_cuda_headers():
 class NativeDispatcherTest(unittest.TestCase):
     """The generated C++ dispatcher routes exactly as route.py (CPU only: no driver is loaded)."""
 
-    def export_subset(self, tmp, dtype="bfloat16", max_chunks=2):
+    def export_subset(self, tmp, dtype="bfloat16", max_chunks=2, pads=False):
         """A library of `dtype`'s variants up to `max_chunks` (manifests from cake-translate,
-        empty cubins), exported with its dispatcher: (package folder, variants, table)."""
+        empty cubins), exported with its dispatcher: (package folder, variants, table); with
+        `pads`, the library has its staging kernel (pad_variants)."""
         built = os.path.join(tmp, "built")
         os.makedirs(os.path.join(built, "kernels"))
-        variants = []
-        for p in kbuild.plan([dtype], max_chunks):
+        variants, pad_variants = [], []
+        for p in kbuild.plan([dtype], max_chunks) + ([{"pad": True, "dtype": dtype}] if pads else []):
             name = kbuild.variant_name(p)
             src = os.path.join(built, "kernels", name + ".mlir")
             with open(src, "w") as f:
@@ -272,11 +273,16 @@ class NativeDispatcherTest(unittest.TestCase):
             r = subprocess.run([os.path.join(BIN, "cake-translate"), src, "--emit=manifest"],
                                capture_output=True, text=True)
             self.assertEqual(r.returncode, 0, r.stderr)
-            variants.append(kbuild.describe(p, json.loads(r.stdout)["kernels"][0]))
+            manifest = json.loads(r.stdout)["kernels"][0]
+            if kbuild.family_of(p) == "pad":
+                pad_variants.append({"name": name, "dtype": dtype, "manifest": manifest})
+            else:
+                variants.append(kbuild.describe(p, manifest))
             open(os.path.join(built, "kernels", name + ".cubin"), "wb").close()
         table = load_json(os.path.join(KMEANS, "table.json"))
         with open(os.path.join(built, "library.json"), "w") as f:
-            json.dump({"op": "kmeans_assign", "variants": variants, "table": table}, f)
+            json.dump({"op": "kmeans_assign", "variants": variants, "table": table,
+                       "pad_variants": pad_variants}, f)
         pkg = os.path.join(tmp, "pkg")
         r = cake("library", "export", "--library", built, "--out", pkg)
         self.assertEqual(r.returncode, 0, r.stderr)
@@ -322,87 +328,123 @@ class NativeDispatcherTest(unittest.TestCase):
     @needs_tools
     def test_launch_path_against_a_fake_driver(self):
         """Staging, tensor maps, grid and parameters of real launches, checked against the
-        manifests, with a libcuda.so.1 that records the calls instead of running them."""
+        manifests, with a libcuda.so.1 that records the calls instead of running them: with the
+        library's staging kernel, and without one (2-D copies into per-shape workspaces)."""
         if not have_cuda_headers() or not shutil.which("cc"):
             self.skipTest("no cuda.h or no C compiler")
+        for pads in (True, False):
+            with self.subTest(staging_kernel=pads), tempfile.TemporaryDirectory() as tmp:
+                self.check_launch_path(tmp, pads)
+
+    def run_fake(self, tmp, pkg, fake, shape, env):
+        """One cake_library_kmeans_assign under the fake driver: (rc, error, logged calls)."""
+        B, N, D, K = shape
+        log = os.path.join(tmp, "log%d_%d_%d_%d_%d.jsonl" % (shape + (len(os.listdir(tmp)),)))
+        code = ("import ctypes, sys; lib = ctypes.CDLL(sys.argv[1]); "
+                "lib.cake_library_kmeans_assign.argtypes = [ctypes.c_uint64] * 4 + [ctypes.c_int64] * 4 "
+                "+ [ctypes.c_int, ctypes.c_void_p]; lib.cake_library_error.restype = ctypes.c_char_p; "
+                "lib.cake_library_set_kernel_dir(sys.argv[2].encode()); "
+                f"rc = lib.cake_library_kmeans_assign({self.X}, {self.C}, {self.CSQ}, {self.OUT}, "
+                f"{B}, {N}, {D}, {K}, 1, None); print(rc, lib.cake_library_error().decode())")
+        r = subprocess.run([sys.executable, "-c", code,
+                            os.path.join(pkg, "cake_library", "library", "libcake_library.so"),
+                            os.path.join(pkg, "cake_library", "library", "kernels")],
+                           capture_output=True, text=True,
+                           env=dict(os.environ, LD_LIBRARY_PATH=fake, FAKE_CUDA_LOG=log, **env))
+        self.assertEqual(r.returncode, 0, r.stderr)
+        rc, _, error = r.stdout.strip().partition(" ")
+        calls = []
+        if os.path.exists(log):
+            with open(log) as f:
+                calls = [json.loads(line) for line in f]
+        return int(rc), error, calls
+
+    X, C, CSQ, OUT = 0x100000, 0x200000, 0x300000, 0x400000
+
+    def check_launch_path(self, tmp, pads):
         from cake_library import expr
-        with tempfile.TemporaryDirectory() as tmp:
-            pkg, variants, table = self.export_subset(tmp)
-            fake = os.path.join(tmp, "fake")
-            os.makedirs(fake)
-            cuda = os.environ.get("CUDA_HOME", "/usr/local/cuda")
-            subprocess.run(["cc", "-shared", "-fPIC", "-I" + os.path.join(cuda, "include"),
-                            os.path.join(os.path.dirname(__file__), "data", "fake_libcuda.c"),
-                            "-o", os.path.join(fake, "libcuda.so.1")], check=True)
-            router = Router({"op": "kmeans_assign", "variants": variants, "table": table})
-            X, C, CSQ, OUT = 0x100000, 0x200000, 0x300000, 0x400000
-            # Aligned and ragged D, K % 4 != 0 with B > 1, a D only simt serves, B = 1.
-            for B, N, D, K in ((2, 5000, 64, 1001), (3, 700, 61, 96), (2, 300, 600, 40), (1, 9, 128, 7)):
-                want = router.route(B, N, D, K, "bfloat16")
-                v = next(v for v in variants if v["name"] == want["kernel"])
-                m, s = v["manifest"], want["sizes"]
-                log = os.path.join(tmp, f"log{B}{N}{D}{K}.jsonl")
-                code = ("import ctypes, sys; lib = ctypes.CDLL(sys.argv[1]); "
-                        "lib.cake_library_kmeans_assign.argtypes = [ctypes.c_uint64] * 4 + [ctypes.c_int64] * 4 "
-                        "+ [ctypes.c_int, ctypes.c_void_p]; lib.cake_library_error.restype = ctypes.c_char_p; "
-                        "lib.cake_library_set_kernel_dir(sys.argv[2].encode()); "
-                        f"rc = lib.cake_library_kmeans_assign({X}, {C}, {CSQ}, {OUT}, {B}, {N}, {D}, {K}, 1, None); "
-                        "print(rc, lib.cake_library_error().decode())")
-                env = dict(os.environ, LD_LIBRARY_PATH=fake, FAKE_CUDA_LOG=log,
-                           FAKE_CUDA_PARAMS=str(len(m["params"])))
-                r = subprocess.run([sys.executable, "-c", code,
-                                    os.path.join(pkg, "cake_library", "library", "libcake_library.so"),
-                                    os.path.join(pkg, "cake_library", "library", "kernels")],
-                                   capture_output=True, text=True, env=env)
-                self.assertEqual(r.stdout.split()[0], "0", r.stdout + r.stderr)
-                with open(log) as f:
-                    calls = [json.loads(line) for line in f]
-                self.assertIn({"call": "cuModuleGetFunction", "name": v["name"]}, calls)
-                copies = [c for c in calls if c["call"] == "cuMemcpy2DAsync"]
-                ptr = {"x": X, "c": C, "csq": CSQ, "idx": OUT}
-                el = 2
-                if v["family"] != "simt" and s["D"] != D:
-                    for name, rows in (("x", B * N), ("c", B * K)):
-                        copy = next(c for c in copies if c["src"] == ptr[name])
-                        self.assertEqual((copy["src_pitch"], copy["dst_pitch"], copy["width"], copy["height"]),
-                                         (D * el, s["D"] * el, D * el, rows))
-                        ptr[name] = copy["dst"]
-                if "KP" in s and s["KP"] != K:
-                    copy = next(c for c in copies if c["src"] == CSQ)
-                    self.assertEqual((copy["src_pitch"], copy["dst_pitch"], copy["height"]),
-                                     (K * 4, s["KP"] * 4, B))
-                    ptr["csq"] = copy["dst"]
-                if v["family"] == "simt" or (s["D"] == D and s.get("KP", K) == K):
-                    self.assertEqual(copies, [])
-                params = {p["name"]: p for p in m["params"]}
-                maps = [c for c in calls if c["call"] == "cuTensorMapEncodeTiled"]
-                tmas = [p for p in m["params"] if p["kind"] == "tma"]
-                self.assertEqual(len(maps), len(tmas))
-                for got, p in zip(maps, tmas):
-                    t = params[p["tensor"]]
-                    shape = [expr.evaluate(e, s) for e in t["shape"]]
-                    strides = [expr.evaluate(e, s) * (4 if t["dtype"] == "f32" else 2) for e in t["strides"]]
-                    self.assertEqual(got["addr"], ptr[p["tensor"]], p["name"])
-                    self.assertEqual(got["dims"], shape[::-1], p["name"])
-                    self.assertEqual(got["strides"], strides[:-1][::-1], p["name"])
-                    self.assertEqual(got["box"], p["box"][::-1], p["name"])
-                launch = next(c for c in calls if c["call"] == "cuLaunchKernel")
-                self.assertEqual(launch["grid"], [expr.evaluate(g, s) for g in m["grid"]])
-                self.assertEqual(launch["block"], m["block"])
-                self.assertEqual(launch["smem"], m["dynamic_shared_bytes"])
-                upload = next((c for c in calls if c["call"] == "cuMemcpyHtoD"), None)
-                slot = 0
-                for value, p in zip(launch["params"], m["params"]):
-                    if p["kind"] == "tensor":
-                        self.assertEqual(value, ptr[p["name"]], p["name"])
-                    elif p["kind"] == "symbol":
-                        self.assertEqual(value, s[p["name"]], p["name"])
-                    else:                       # the encoded maps, uploaded side by side
-                        self.assertEqual(value, upload["dst"] + 128 * slot, p["name"])
-                        slot += 1
-                if m["dynamic_shared_bytes"] > 48 * 1024:
-                    self.assertIn({"call": "cuFuncSetAttribute", "attribute": 8,
-                                   "value": m["dynamic_shared_bytes"]}, calls)
+        pkg, variants, table = self.export_subset(tmp, pads=pads)
+        fake = os.path.join(tmp, "fake")
+        os.makedirs(fake)
+        cuda = os.environ.get("CUDA_HOME", "/usr/local/cuda")
+        subprocess.run(["cc", "-shared", "-fPIC", "-I" + os.path.join(cuda, "include"),
+                        os.path.join(os.path.dirname(__file__), "data", "fake_libcuda.c"),
+                        "-o", os.path.join(fake, "libcuda.so.1")], check=True)
+        router = Router({"op": "kmeans_assign", "variants": variants, "table": table})
+        pad_name = "km_bf16_pad"
+        # Aligned and ragged D, K % 4 != 0 with B > 1, a D only simt serves, B = 1.
+        for B, N, D, K in ((2, 5000, 64, 1001), (3, 700, 61, 96), (2, 300, 600, 40), (1, 9, 128, 7)):
+            want = router.route(B, N, D, K, "bfloat16")
+            v = next(v for v in variants if v["name"] == want["kernel"])
+            m, s = v["manifest"], want["sizes"]
+            env = {"FAKE_CUDA_PARAMS_" + v["name"]: str(len(m["params"])),
+                   "FAKE_CUDA_PARAMS_" + pad_name: "5"}
+            rc, error, calls = self.run_fake(tmp, pkg, fake, (B, N, D, K), env)
+            self.assertEqual(rc, 0, error)
+            self.assertIn({"call": "cuModuleGetFunction", "name": v["name"]}, calls)
+            copies = [c for c in calls if c["call"] == "cuMemcpy2DAsync"]
+            launches = [c for c in calls if c["call"] == "cuLaunchKernel"]
+            ptr = {"x": self.X, "c": self.C, "csq": self.CSQ, "idx": self.OUT}
+            el = 2
+            staged = v["family"] != "simt" and s["D"] != D
+            if staged and pads:      # the staging kernel writes every element of the copy
+                for name, rows in (("x", B * N), ("c", B * K)):
+                    launch = next(c for c in launches if c["name"] == pad_name and c["params"][0] == ptr[name])
+                    self.assertEqual(launch["params"][2:], [rows, D, s["D"]])
+                    self.assertEqual(launch["grid"], [-(-rows * s["D"] // 256), 1, 1])
+                    self.assertEqual(launch["block"], [256, 1, 1])
+                    ptr[name] = launch["params"][1]
+            elif staged:
+                for name, rows in (("x", B * N), ("c", B * K)):
+                    copy = next(c for c in copies if c["src"] == ptr[name])
+                    self.assertEqual((copy["src_pitch"], copy["dst_pitch"], copy["width"], copy["height"]),
+                                     (D * el, s["D"] * el, D * el, rows))
+                    ptr[name] = copy["dst"]
+            if not staged or not pads:
+                self.assertEqual([c["name"] for c in launches], [v["name"]])
+            if "KP" in s and s["KP"] != K:
+                copy = next(c for c in copies if c["src"] == self.CSQ)
+                self.assertEqual((copy["src_pitch"], copy["dst_pitch"], copy["height"]),
+                                 (K * 4, s["KP"] * 4, B))
+                ptr["csq"] = copy["dst"]
+            if v["family"] == "simt" or ((s["D"] == D or pads) and s.get("KP", K) == K):
+                self.assertEqual(copies, [])
+            params = {p["name"]: p for p in m["params"]}
+            maps = [c for c in calls if c["call"] == "cuTensorMapEncodeTiled"]
+            tmas = [p for p in m["params"] if p["kind"] == "tma"]
+            self.assertEqual(len(maps), len(tmas))
+            for got, p in zip(maps, tmas):
+                t = params[p["tensor"]]
+                shape = [expr.evaluate(e, s) for e in t["shape"]]
+                strides = [expr.evaluate(e, s) * (4 if t["dtype"] == "f32" else 2) for e in t["strides"]]
+                self.assertEqual(got["addr"], ptr[p["tensor"]], p["name"])
+                self.assertEqual(got["dims"], shape[::-1], p["name"])
+                self.assertEqual(got["strides"], strides[:-1][::-1], p["name"])
+                self.assertEqual(got["box"], p["box"][::-1], p["name"])
+            launch = launches[-1]
+            self.assertEqual(launch["name"], v["name"])
+            self.assertEqual(launch["grid"], [expr.evaluate(g, s) for g in m["grid"]])
+            self.assertEqual(launch["block"], m["block"])
+            self.assertEqual(launch["smem"], m["dynamic_shared_bytes"])
+            upload = next((c for c in calls if c["call"] == "cuMemcpyHtoD"), None)
+            slot = 0
+            for value, p in zip(launch["params"], m["params"]):
+                if p["kind"] == "tensor":
+                    self.assertEqual(value, ptr[p["name"]], p["name"])
+                elif p["kind"] == "symbol":
+                    self.assertEqual(value, s[p["name"]], p["name"])
+                else:                       # the encoded maps, uploaded side by side
+                    self.assertEqual(value, upload["dst"] + 128 * slot, p["name"])
+                    slot += 1
+            if m["dynamic_shared_bytes"] > 48 * 1024:
+                self.assertIn({"call": "cuFuncSetAttribute", "attribute": 8,
+                               "value": m["dynamic_shared_bytes"]}, calls)
+        # Inside a CUDA graph capture, a first call (workspaces to allocate, maps to upload)
+        # fails naming why, and launches nothing.
+        rc, error, calls = self.run_fake(tmp, pkg, fake, (3, 700, 61, 96), {"FAKE_CUDA_CAPTURING": "1"})
+        self.assertEqual(rc, -2)
+        self.assertIn("CUDA graph capture", error)
+        self.assertEqual([c for c in calls if c["call"] in ("cuLaunchKernel", "cuMemAlloc")], [])
 
 
 if __name__ == "__main__":

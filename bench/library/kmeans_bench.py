@@ -133,13 +133,15 @@ def load_anchors(site):
     return flashlib_assign, fk_assign
 
 
-def tune(torch, lib, shapes, out):
+def tune(torch, lib, shapes, out, families=None):
+    """`families`: measure only these (a new family merged into an existing table)."""
     points, gen = [], torch.Generator(device="cuda")
     for i, s in enumerate(shapes):
         if s["heldout"]:
             continue
         try:
             legal = lib.router.legal(s["B"], s["N"], s["D"], s["K"], s["dtype"])
+            legal = [v for v in legal if not families or v["family"] in families]
         except ValueError as e:
             print(f"[{i}] {s}: {e}", flush=True)
             continue
@@ -169,6 +171,8 @@ def tune(torch, lib, shapes, out):
         for cfg, why in bad.items():
             print(f"    {cfg}: {why}", flush=True)
         del x, c, csq, idx
+        with open(out, "w") as f:      # after every shape: a call cut short keeps its points
+            json.dump({"points": points, "neighbours": 4}, f, indent=0)
     with open(out, "w") as f:
         json.dump({"points": points, "neighbours": 4}, f, indent=0)
 
@@ -328,6 +332,8 @@ def main():
     ap.add_argument("--out", required=True)
     ap.add_argument("--start", type=int, default=0, help="skip the first N shapes of the grid")
     ap.add_argument("--limit", type=int, default=0, help="at most N shapes (from --start)")
+    ap.add_argument("--families", default="",
+                    help="tune: only these families (comma-separated), e.g. splitd,mma")
     args = ap.parse_args()
     import torch
     from cake_library import load
@@ -338,7 +344,7 @@ def main():
     t0 = time.time()
     try:
         if args.phase == "tune":
-            tune(torch, lib, shapes, args.out)
+            tune(torch, lib, shapes, args.out, {f for f in args.families.split(",") if f})
         elif args.phase == "lloyd":
             lloyd(torch, lib, shapes, args.anchors, args.out)
         else:

@@ -4,7 +4,9 @@
     python3 bench/library/merge_tune.py --out libraries/kmeans/table.json tune-0.json tune-210.json
 
 Each input is {"points": [...], "neighbours": n} from kmeans_bench.py --phase tune; the output has
-every point once (the last input wins for a shape measured twice) and records its sources.
+every point once and records its sources. A shape measured in several inputs keeps the union of
+their configurations (the last input wins for a configuration measured twice), so a family tuned
+later (--families) merges into the table of the earlier ones.
 """
 import argparse
 import json
@@ -21,7 +23,12 @@ def main():
             d = json.load(f)
         neighbours = d.get("neighbours", neighbours)
         for p in d["points"]:
-            points[(p["dtype"], p["B"], p["N"], p["D"], p["K"])] = p
+            key = (p["dtype"], p["B"], p["N"], p["D"], p["K"])
+            old = points.get(key)
+            if old is not None:
+                p = dict(p, ms={**old["ms"], **p["ms"]},
+                         failed={**old.get("failed", {}), **p.get("failed", {})})
+            points[key] = p
     with open(args.out, "w") as f:
         json.dump({"points": list(points.values()), "neighbours": neighbours,
                    "source": [str(p) for p in args.inputs]}, f, indent=0)

@@ -2,9 +2,11 @@
  * and the ones that matter for launching (allocation, 2-D copies, tensor-map encoding, module
  * loading, launches) append one JSON line each to $FAKE_CUDA_LOG. Lets the tests check a host's
  * launch path (staging, tensor maps, grid, parameter packing) on a machine without a GPU.
- * $FAKE_CUDA_PARAMS: how many 8-byte kernel parameters a launch logs. */
+ * $FAKE_CUDA_PARAMS_<kernel name> (else $FAKE_CUDA_PARAMS): how many 8-byte kernel parameters a
+ * launch of that kernel logs. */
 #include <cuda.h>
 #include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
 
 static FILE *logFile(void) {
@@ -38,9 +40,16 @@ CUresult cuModuleLoadData(CUmodule *m, const void *image) {
   fprintf(logFile(), "{\"call\": \"cuModuleLoadData\"}\n");
   return CUDA_SUCCESS;
 }
+/* Function handles are indices into this table of names (a launch logs its kernel's name). */
+static char names[64][128];
+static int numNames;
+
 CUresult cuModuleGetFunction(CUfunction *f, CUmodule m, const char *name) {
   (void)m;
-  *f = (CUfunction)0x3000;
+  if (numNames == 64)
+    return CUDA_ERROR_OUT_OF_MEMORY;
+  snprintf(names[numNames], sizeof(names[0]), "%s", name);
+  *f = (CUfunction)(uintptr_t)(0x3000 + numNames++);
   fprintf(logFile(), "{\"call\": \"cuModuleGetFunction\", \"name\": \"%s\"}\n", name);
   return CUDA_SUCCESS;
 }
@@ -108,15 +117,26 @@ CUresult cuTensorMapEncodeTiled(CUtensorMap *m, CUtensorMapDataType t, cuuint32_
 CUresult cuLaunchKernel(CUfunction fn, unsigned int gx, unsigned int gy, unsigned int gz,
                         unsigned int bx, unsigned int by, unsigned int bz, unsigned int smem,
                         CUstream s, void **params, void **extra) {
-  (void)fn; (void)s; (void)extra;
+  (void)s; (void)extra;
   FILE *f = logFile();
-  const char *count = getenv("FAKE_CUDA_PARAMS");
+  const char *name = names[(uintptr_t)fn - 0x3000];
+  char var[160];
+  snprintf(var, sizeof(var), "FAKE_CUDA_PARAMS_%s", name);
+  const char *count = getenv(var) ? getenv(var) : getenv("FAKE_CUDA_PARAMS");
   int n = count ? atoi(count) : 0;
-  fprintf(f, "{\"call\": \"cuLaunchKernel\", \"grid\": [%u, %u, %u], \"block\": [%u, %u, %u], "
-             "\"smem\": %u, \"params\": [", gx, gy, gz, bx, by, bz, smem);
+  fprintf(f, "{\"call\": \"cuLaunchKernel\", \"name\": \"%s\", \"grid\": [%u, %u, %u], "
+             "\"block\": [%u, %u, %u], \"smem\": %u, \"params\": [", name, gx, gy, gz, bx, by,
+          bz, smem);
   for (int i = 0; i < n; ++i)
     fprintf(f, "%s%llu", i ? ", " : "", *(unsigned long long *)params[i]);
   fprintf(f, "]}\n");
+  return CUDA_SUCCESS;
+}
+/* $FAKE_CUDA_CAPTURING=1: every stream reports an active graph capture. */
+CUresult cuStreamIsCapturing(CUstream s, CUstreamCaptureStatus *status) {
+  (void)s;
+  const char *c = getenv("FAKE_CUDA_CAPTURING");
+  *status = c && *c == '1' ? CU_STREAM_CAPTURE_STATUS_ACTIVE : CU_STREAM_CAPTURE_STATUS_NONE;
   return CUDA_SUCCESS;
 }
 CUresult cuEventCreate(CUevent *e, unsigned int f) { (void)f; *e = (CUevent)0x4000; return CUDA_SUCCESS; }

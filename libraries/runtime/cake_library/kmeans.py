@@ -51,8 +51,13 @@ class KMeansLibrary:
             _need(torch, out, "out", (B, N), torch.int32, x.device)
         idx = out.view(B, N) if out is not None else torch.empty(B, N, device=x.device,
                                                                   dtype=torch.int32)
+        if c_sq is None:
+            # Into a kept workspace: a stable address keeps the tensor maps cached (and a CUDA
+            # graph capture of this call needs no new upload).
+            c_sq = self._workspace(("csq_auto", x.device, B, K), (B, K), torch.float32)
+            torch.sum(c3.float() ** 2, -1, out=c_sq)
         if self.native is not None and kernel is None:
-            csq = c_sq.view(B, K) if c_sq is not None else (c3.float() ** 2).sum(-1)
+            csq = c_sq.view(B, K)
             with torch.cuda.device(x.device):
                 self.native.assign(x3.data_ptr(), c3.data_ptr(), csq.data_ptr(), idx.data_ptr(),
                                    B, N, D, K, dtype, torch.cuda.current_stream().cuda_stream)
@@ -81,13 +86,10 @@ class KMeansLibrary:
                 c3 = self._staged("c", c3, sizes["D"])
         kp = sizes.get("KP")           # TMA families: |c|^2 rows of KP (16-byte aligned starts)
         if kp is None:
-            csq = c_sq.view(B, K) if c_sq is not None else (c3.float() ** 2).sum(-1)
-        elif c_sq is None or kp != K or c_sq.data_ptr() % 16:
+            csq = c_sq.view(B, K)
+        elif kp != K or c_sq.data_ptr() % 16:
             csq = self._workspace(("csq", x.device, B, kp), (B, kp), torch.float32)
-            if c_sq is None:
-                csq[:, :K] = (c3.float() ** 2).sum(-1)
-            else:
-                csq[:, :K].copy_(c_sq.view(B, K))
+            csq[:, :K].copy_(c_sq.view(B, K))
         else:
             csq = c_sq
         ptrs = {"x": x3.data_ptr(), "c": c3.data_ptr(), "csq": csq.data_ptr(), "idx": idx.data_ptr()}
@@ -139,9 +141,12 @@ class KMeansLibrary:
         """{tma parameter: device address of its encoded map}, encoded and uploaded once per
         (kernel, pointers, sizes)."""
         import torch
-        key = (name, tuple(sorted(ptrs.items())), tuple(sorted(sizes.items())))
+        described = {p["tensor"] for p in self._variants[name]["manifest"]["params"] if p["kind"] == "tma"}
+        key = (name, tuple(sorted((t, a) for t, a in ptrs.items() if t in described)),
+               tuple(sorted(sizes.items())))
         maps = self._maps.get(key)
         if maps is None:
+            _not_capturing(torch, "tensor maps encoded and uploaded")
             encoded = self.kernel(name).tensor_maps(ptrs, sizes)
             names = sorted(encoded)
             dev = torch.frombuffer(bytearray(b"".join(encoded[n] for n in names)),
@@ -156,6 +161,7 @@ class KMeansLibrary:
         import torch
         ws = self._spaces.get(key)
         if ws is None:
+            _not_capturing(torch, "a workspace")
             if len(self._spaces) > 32:
                 self._spaces.clear()
                 self._maps.clear()
@@ -168,6 +174,14 @@ class KMeansLibrary:
         ws = self._workspace((what, t.device, t.dtype, B, R, width), (B, R, width), t.dtype)
         ws[:, :, :D].copy_(t)
         return ws
+
+
+def _not_capturing(torch, what):
+    """A first call for new tensors allocates and uploads: not possible inside a graph capture."""
+    if torch.cuda.is_current_stream_capturing():
+        raise RuntimeError(f"kmeans_assign: the first call for these tensors needs {what}, which "
+                           "cannot happen during CUDA graph capture: make the same call once "
+                           "before capturing")
 
 
 def _need(torch, t, name, shape, dtype, device):

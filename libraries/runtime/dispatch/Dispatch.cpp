@@ -59,6 +59,15 @@ struct Variant {
   int numParams;
 };
 
+/// The staging kernel of a dtype: dst[r, :] = src[r, :D] then zeros up to DP.
+enum PadRole { PadSrc = 0, PadDst, PadR, PadD, PadDP, NumPadRoles };
+struct PadKernel {
+  const char *name; // nullptr: the library has none for this dtype
+  unsigned block;
+  int64_t perBlock; // elements covered by one block
+  int roles[NumPadRoles]; // PadRole of each kernel parameter, in the manifest's order
+};
+
 struct Point {
   int dtype;
   int64_t B, N, D, K;
@@ -190,7 +199,6 @@ struct Loaded {
 };
 cake::run::CudaDriver driver;
 bool driverLoaded = false;
-std::map<std::pair<CUcontext, int>, Loaded> loaded;
 std::map<std::vector<uint64_t>, CUdeviceptr> tensorMaps; // (ctx, variant, pointers, sizes)
 std::map<std::vector<uint64_t>, CUdeviceptr> workspaces; // (ctx, what, bytes)
 
@@ -216,12 +224,28 @@ bool ensureDriver() {
   return true;
 }
 
-CUfunction function(CUcontext ctx, int index) {
-  Loaded &l = loaded[{ctx, index}];
+std::map<std::pair<CUcontext, std::string>, Loaded> loaded;
+
+/// True when `stream` is being captured into a CUDA graph: then nothing may be allocated or
+/// uploaded (the call would fail inside the driver or capture a copy of stale host memory).
+bool capturing(CUstream stream) {
+  CUstreamCaptureStatus status = CU_STREAM_CAPTURE_STATUS_NONE;
+  return driver.cuStreamIsCapturing && driver.cuStreamIsCapturing(stream, &status) == CUDA_SUCCESS &&
+         status != CU_STREAM_CAPTURE_STATUS_NONE;
+}
+
+int failCapturing(const char *what) {
+  return fail(std::string("kmeans_assign: the first call for these tensors needs ") + what +
+                  ", which cannot happen during CUDA graph capture: make the same call once "
+                  "before capturing",
+              -2);
+}
+
+CUfunction function(CUcontext ctx, const char *name, unsigned sharedBytes) {
+  Loaded &l = loaded[{ctx, name}];
   if (l.function)
     return l.function;
-  const Variant &v = kVariants[index];
-  std::string path = kernelDir + "/" + v.name + ".cubin";
+  std::string path = kernelDir + "/" + name + ".cubin";
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     lastError = "cannot read " + path;
@@ -229,23 +253,30 @@ CUfunction function(CUcontext ctx, int index) {
   }
   std::string image((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   if (!check(driver.cuModuleLoadData(&l.module, image.data()), "cuModuleLoadData") ||
-      !check(driver.cuModuleGetFunction(&l.function, l.module, v.name), "cuModuleGetFunction"))
+      !check(driver.cuModuleGetFunction(&l.function, l.module, name), "cuModuleGetFunction"))
     return nullptr;
-  if (v.sharedBytes > 48 * 1024 &&
+  if (sharedBytes > 48 * 1024 &&
       !check(driver.cuFuncSetAttribute(l.function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                                       static_cast<int>(v.sharedBytes)),
+                                       static_cast<int>(sharedBytes)),
              "cuFuncSetAttribute"))
     return nullptr;
   return l.function;
 }
 
-/// A zero-filled device buffer kept per (context, role, size): its address is stable from call
-/// to call, so tensor maps stay cached and the whole call can be captured in a CUDA graph.
-CUdeviceptr workspace(CUcontext ctx, uint64_t role, size_t bytes) {
-  std::vector<uint64_t> key = {reinterpret_cast<uint64_t>(ctx), role, bytes};
+/// A zero-filled device buffer kept per (context, role, rows, used width, row bytes): its address
+/// is stable from call to call, so tensor maps stay cached and the whole call can be captured in
+/// a CUDA graph; its layout is one shape's, so padding zeros stay zeros.
+CUdeviceptr workspace(CUcontext ctx, uint64_t role, uint64_t rows, uint64_t width,
+                      uint64_t rowBytes, CUstream stream) {
+  std::vector<uint64_t> key = {reinterpret_cast<uint64_t>(ctx), role, rows, width, rowBytes};
+  size_t bytes = rows * rowBytes;
   auto it = workspaces.find(key);
   if (it != workspaces.end())
     return it->second;
+  if (capturing(stream)) {
+    failCapturing("a workspace");
+    return 0;
+  }
   CUdeviceptr p = 0;
   if (!check(driver.cuMemAlloc(&p, bytes), "cuMemAlloc (workspace)") ||
       !check(driver.cuMemsetD8(p, 0, bytes), "cuMemsetD8 (workspace)"))
@@ -267,6 +298,30 @@ bool copyRows(CUdeviceptr dst, size_t dstPitch, CUdeviceptr src, size_t srcPitch
   m.WidthInBytes = width;
   m.Height = rows;
   return check(driver.cuMemcpy2DAsync(&m, stream), "cuMemcpy2DAsync (staging)");
+}
+
+/// dst [rows, DP] = src [rows, D] zero-padded, with the library's staging kernel (every element
+/// written: a reused workspace keeps nothing of an earlier call). cuMemcpy2D when the library
+/// has no staging kernel for the dtype (it moves narrow rows one at a time).
+bool pad(CUcontext ctx, int dtype, CUdeviceptr dst, CUdeviceptr src, int64_t rows, int64_t D,
+         int64_t DP, size_t el, CUstream stream) {
+  const PadKernel &k = kPads[dtype];
+  if (!k.name) // the workspace is kept per (rows, D, DP): its zero padding is never overwritten
+    return copyRows(dst, DP * el, src, D * el, D * el, rows, stream);
+  CUfunction f = function(ctx, k.name, 0);
+  if (!f)
+    return false;
+  uint64_t values[NumPadRoles] = {src, dst, uint64_t(rows), uint64_t(D), uint64_t(DP)};
+  uint64_t storage[NumPadRoles];
+  void *args[NumPadRoles];
+  for (int i = 0; i < NumPadRoles; ++i) {
+    storage[i] = values[k.roles[i]];
+    args[i] = &storage[i];
+  }
+  int64_t blocks = (rows * DP + k.perBlock - 1) / k.perBlock;
+  return check(driver.cuLaunchKernel(f, unsigned(blocks), 1, 1, k.block, 1, 1, 0, stream, args,
+                                     nullptr),
+               "cuLaunchKernel (staging)");
 }
 
 } // namespace
@@ -329,36 +384,40 @@ int cake_library_kmeans_assign(uint64_t x, uint64_t c, uint64_t csq, uint64_t ou
   if (!ctx)
     return fail("no current CUDA context on this thread", -2);
   const Variant &v = kVariants[index];
-  CUfunction f = function(ctx, index);
+  CUstream st = static_cast<CUstream>(stream);
+  CUfunction f = function(ctx, v.name, v.sharedBytes);
   if (!f)
     return -2;
-  CUstream st = static_cast<CUstream>(stream);
   uint64_t ptr[NumTensors] = {x, c, csq, out};
   if (v.family != Simt) {
     size_t el = v.dtype == 2 ? 4 : 2;
     // TMA and 16-byte vector loads need 16-byte row strides and bases: stage what is not.
     if (s[SD] != D || x % 16) {
-      CUdeviceptr w = workspace(ctx, 1, size_t(B * N * s[SD]) * el);
-      if (!w || !copyRows(w, s[SD] * el, x, D * el, D * el, B * N, st))
+      CUdeviceptr w = workspace(ctx, 1, B * N, D, s[SD] * el, st);
+      if (!w || !pad(ctx, v.dtype, w, x, B * N, D, s[SD], el, st))
         return -2;
       ptr[TX] = w;
     }
     if (s[SD] != D || c % 16) {
-      CUdeviceptr w = workspace(ctx, 2, size_t(B * K * s[SD]) * el);
-      if (!w || !copyRows(w, s[SD] * el, c, D * el, D * el, B * K, st))
+      CUdeviceptr w = workspace(ctx, 2, B * K, D, s[SD] * el, st);
+      if (!w || !pad(ctx, v.dtype, w, c, B * K, D, s[SD], el, st))
         return -2;
       ptr[TC] = w;
     }
     if ((v.family == Wgmma || v.family == SplitD) && (s[SKP] != K || csq % 16)) {
-      CUdeviceptr w = workspace(ctx, 3, size_t(B * s[SKP]) * 4);
+      // Entries past K are never read as distances (the kernels mask columns >= K).
+      CUdeviceptr w = workspace(ctx, 3, B, K, s[SKP] * 4, st);
       if (!w || !copyRows(w, s[SKP] * 4, csq, K * 4, K * 4, B, st))
         return -2;
       ptr[TCsq] = w;
     }
   }
-  // Tensor maps: encoded once per (context, variant, pointers, sizes), kept in device memory.
+  // Tensor maps: encoded once per (context, variant, described pointers, sizes), kept in device
+  // memory. Only the tensors with maps are in the key: a fresh output buffer needs no new map.
   std::vector<uint64_t> key = {reinterpret_cast<uint64_t>(ctx), uint64_t(index)};
-  key.insert(key.end(), ptr, ptr + NumTensors);
+  for (int i = 0; i < v.numParams; ++i)
+    if (v.params[i].kind == PTma)
+      key.push_back(ptr[v.params[i].index]);
   key.insert(key.end(), s, s + NumSymbols);
   CUdeviceptr maps = 0;
   int numMaps = 0;
@@ -369,6 +428,8 @@ int cake_library_kmeans_assign(uint64_t x, uint64_t c, uint64_t csq, uint64_t ou
     if (it != tensorMaps.end()) {
       maps = it->second;
     } else {
+      if (capturing(st))
+        return failCapturing("tensor maps encoded and uploaded");
       std::vector<CUtensorMap> encoded(numMaps);
       int m = 0;
       for (int i = 0; i < v.numParams; ++i) {

@@ -96,6 +96,12 @@ def generate(definition):
           f"legal{i}, {{{grid}}}, {{{block}}}, {int(m.get('dynamic_shared_bytes', 0))}, kParams{i}, "
           f"{len(m['params'])}}},")
     w("};")
+    pads = {v["dtype"]: v for v in definition.get("pad_variants", [])}
+    w("// The staging kernel per dtype (src, dst, R, D, DP in its manifest's parameter order).")
+    w("const PadKernel kPads[] = {")
+    for dtype in DTYPES:
+        w("  " + pad_entry(pads.get(dtype)) + ",")
+    w("};")
     points = table.get("points", [])
     for j, p in enumerate(points):
         ms = ", ".join(repr(float(p["ms"][c])) if c in p["ms"] else "NAN" for c in configs)
@@ -108,6 +114,27 @@ def generate(definition):
     if points:
         w("};")
     return "\n".join(out) + "\n"
+
+
+PAD_PARAMS = ["src", "dst", "R", "D", "DP"]       # Dispatch.cpp's PadRole order
+
+
+def pad_entry(v):
+    """{name, block, elements per block, roles[5]} of a staging kernel, or an empty entry."""
+    if v is None:
+        return '{nullptr, 0, 0, {0, 0, 0, 0, 0}}'
+    m = v["manifest"]
+    names = [p["name"] for p in m["params"]]
+    if sorted(names) != sorted(PAD_PARAMS):
+        raise ValueError(f"{v['name']}: staging kernel parameters {names}, expected {PAD_PARAMS}")
+    per_block = ast.parse(m["grid"][0], mode="eval").body
+    # ceildiv((R * DP), n): the kernel covers n elements per block.
+    if not (isinstance(per_block, ast.Call) and per_block.func.id == "ceildiv"
+            and isinstance(per_block.args[1], ast.Constant)):
+        raise ValueError(f"{v['name']}: grid {m['grid'][0]!r} is not ceildiv(R * DP, n)")
+    roles = ", ".join(str(PAD_PARAMS.index(n)) for n in names)
+    return (f'{{{json.dumps(v["name"])}, {int(m["block"][0])}, {per_block.args[1].value}, '
+            f'{{{roles}}}}}')
 
 
 def expr_fn_existing(exprs, text, w_pre):
