@@ -11,6 +11,12 @@ std::string mlir::cake::getParamName(KernelOp kernel, unsigned index) {
   return "arg" + std::to_string(index);
 }
 
+std::string mlir::cake::getExtentText(Attribute extent) {
+  if (auto value = dyn_cast<IntegerAttr>(extent))
+    return std::to_string(value.getInt());
+  return cast<StringAttr>(extent).getValue().str();
+}
+
 StringRef mlir::cake::getDtypeName(Type type) {
   if (type.isF16())
     return "f16";

@@ -56,12 +56,6 @@ static std::string topLevel(std::string text) {
   return text;
 }
 
-static std::string entryText(Attribute entry) {
-  if (auto intAttr = dyn_cast<IntegerAttr>(entry))
-    return std::to_string(intAttr.getInt());
-  return cast<StringAttr>(entry).getValue().str();
-}
-
 /// The stride of `dim` as an expression, and whether it is a static multiple of `width`.
 static std::string strideText(GlobalTensorType type, unsigned dim, int64_t width, bool &aligned) {
   SmallVector<Attribute> factors = type.getStrideFactors(dim);
@@ -74,7 +68,7 @@ static std::string strideText(GlobalTensorType type, unsigned dim, int64_t width
   for (Attribute factor : factors) {
     if (auto intAttr = dyn_cast<IntegerAttr>(factor))
       constant *= intAttr.getInt();
-    text += (text.empty() ? "" : " * ") + entryText(factor);
+    text += (text.empty() ? "" : " * ") + getExtentText(factor);
   }
   // The op verifier rejects all-static strides that break alignment; symbolic ones need a check.
   aligned = constant % width == 0;
@@ -149,9 +143,9 @@ static llvm::json::Object kernelManifest(KernelOp kernel) {
     param["dtype"] = getDtypeName(tensor.getElementType());
     llvm::json::Array shape, strides;
     for (Attribute extent : tensor.getShape()) {
-      shape.push_back(entryText(extent));
+      shape.push_back(getExtentText(extent));
       if (isa<StringAttr>(extent))
-        constraints.insert(entryText(extent) + " >= 1");
+        constraints.insert(getExtentText(extent) + " >= 1");
     }
     // Which ops read and write it (TMA copies through a descriptor of it included), and the
     // widest access, whose alignment the strides must allow.

@@ -50,8 +50,11 @@ std::optional<Interval> IndexRanges::compute(Value v, int64_t thread, unsigned d
                                        : ub->hi - 1);
       }
     } else if (Operation *def = v.getDefiningOp()) {
+      // A divisor the same in every thread (a constant, or a size the model binds) is exact.
       std::optional<int64_t> rhsConst =
           def->getNumOperands() == 2 ? getConstantIntValue(def->getOperand(1)) : std::nullopt;
+      if (!rhsConst && def->getNumOperands() == 2)
+        rhsConst = model.getConstant(def->getOperand(1));
       if (isa<arith::RemUIOp>(def) && rhsConst && *rhsConst > 0) {
         auto a = sub(def->getOperand(0));
         result = a && a->lo >= 0 && a->hi < *rhsConst ? a : bounded(0, *rhsConst - 1);

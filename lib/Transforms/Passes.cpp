@@ -19,6 +19,7 @@ std::vector<std::function<std::unique_ptr<Pass>()>> getVerifierPasses() {
   return {[] { return createCakeVerifyTargetPass(); },
           [] { return createCakeVerifySmemPass(); },
           [] { return createCakeVerifyRolesPass(); },
+          [] { return createCakeVerifyShapesPass(); },
           [] { return createCakeVerifyMbarrierPass(); },
           [] { return createCakeVerifyPipelinePass(); },
           [] { return createCakeVerifyAsyncPass(); },

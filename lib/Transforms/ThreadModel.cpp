@@ -24,6 +24,37 @@ ThreadModel::ThreadModel(KernelOp kernel) : kernel(kernel) {
   numThreads = std::clamp<int64_t>(numThreads, 1, 1024);
 }
 
+ThreadModel::ThreadModel(KernelOp kernel, ShapeProbe shape) : ThreadModel(kernel) {
+  probe = std::move(shape);
+}
+
+std::optional<std::pair<int64_t, int64_t>>
+mlir::cake::findPartialGroup(const llvm::BitVector &threads, int64_t numThreads, int64_t group) {
+  for (int64_t lo = 0; lo < numThreads; lo += group) {
+    int64_t hi = std::min(numThreads, lo + group);
+    int64_t n = 0;
+    for (int64_t t = lo; t < hi; ++t)
+      n += threads.test(t);
+    if (n != 0 && n != hi - lo)
+      return std::make_pair(lo, n);
+  }
+  return std::nullopt;
+}
+
+bool mlir::cake::isWarpgroupCollective(Operation *op) {
+  return isa<WgmmaOp, WgmmaFenceOp, WgmmaCommitOp, WgmmaWaitOp>(op);
+}
+
+int64_t mlir::cake::getCollectiveGroup(Operation *op) {
+  if (isWarpgroupCollective(op))
+    return 128;
+  // A named barrier is bar.sync, an .aligned instruction: every lane of a warp that executes it
+  // must (the hardware counts the warp's arrival as its 32 threads; anything else is undefined).
+  if (isa<WarpReduceOp, WarpArgReduceOp, ElectOneOp, NamedBarrierOp>(op))
+    return 32;
+  return 0;
+}
+
 static unsigned bitWidth(Type type) {
   if (type.isIndex())
     return 64;
@@ -238,6 +269,17 @@ std::vector<Lat> ThreadModel::computeOp(Operation *op, unsigned resultNumber, un
     return perThread([](int64_t t) { return Lat::known(t / 32); });
   if (isa<WarpgroupIdOp>(op))
     return perThread([](int64_t t) { return Lat::known(t / 128); });
+  if (probe) {
+    if (auto size = dyn_cast<ProblemSizeOp>(op)) {
+      auto it = probe->sizes.find(size.getSymbol());
+      if (it != probe->sizes.end())
+        return all(Lat::known(it->second));
+    }
+    if (auto id = dyn_cast<BlockIdOp>(op))
+      return all(Lat::known(probe->blockId[static_cast<unsigned>(id.getDim())]));
+    if (auto grid = dyn_cast<GridDimOp>(op))
+      return all(Lat::known(probe->gridDim[static_cast<unsigned>(grid.getDim())]));
+  }
   if (isa<BlockIdOp, GridDimOp, ClusterIdOp, ClusterBlockIdOp, ProblemSizeOp>(op))
     return uniform(v);
   if (isa<ElectOneOp>(op))

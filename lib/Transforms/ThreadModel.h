@@ -16,6 +16,7 @@
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/StringMap.h"
 
 #include <optional>
 #include <vector>
@@ -57,9 +58,25 @@ struct Executors {
   int64_t count() const { return threads.count(); }
 };
 
+/// One concrete launch to model instead of the general one: every problem size bound to a value,
+/// and the block ids and grid extents of one block of that launch (cake-verify-shapes).
+struct ShapeProbe {
+  llvm::StringMap<int64_t> sizes;
+  int64_t blockId[3] = {0, 0, 0};
+  int64_t gridDim[3] = {1, 1, 1};
+};
+
+/// The first group of `group` consecutive threads (a warp: 32, a warpgroup: 128) of which some
+/// but not all are in `threads`: {first thread of the group, how many of it are in}.
+std::optional<std::pair<int64_t, int64_t>> findPartialGroup(const llvm::BitVector &threads,
+                                                            int64_t numThreads, int64_t group);
+
 class ThreadModel {
 public:
   explicit ThreadModel(KernelOp kernel);
+  /// The model of one launch: problem sizes, block ids and grid extents are the probe's
+  /// constants (a size the probe does not bind stays a uniform unknown).
+  ThreadModel(KernelOp kernel, ShapeProbe probe);
 
   KernelOp getKernel() { return kernel; }
   int64_t getNumThreads() const { return numThreads; }
@@ -92,6 +109,7 @@ private:
   std::vector<Lat> all(Lat lat) { return std::vector<Lat>(numThreads, lat); }
 
   KernelOp kernel;
+  std::optional<ShapeProbe> probe;
   int64_t numThreads;
   llvm::SmallVector<int64_t, 3> block;
   int64_t nextSymbol = 1;
@@ -104,6 +122,13 @@ private:
 
 /// True for the ops that are block-wide barriers every thread must reach.
 bool isBlockBarrier(Operation *op);
+
+/// Ops that a whole warpgroup issues together (wgmma and its fence, commit and wait).
+bool isWarpgroupCollective(Operation *op);
+
+/// How many consecutive threads must execute `op` together: 128 (warpgroup collectives), 32
+/// (warp collectives: shuffles, elect, named barriers), or 0.
+int64_t getCollectiveGroup(Operation *op);
 
 /// Folds an integer arith op (binary, comparison, cast, select) on known operand values, as the
 /// model does per thread; nullopt for other ops and undefined results (division by zero). For

@@ -18,20 +18,9 @@ using namespace mlir::cake;
 
 static constexpr int64_t kRegisterFile = 65536;
 
-/// Ops that a whole warpgroup issues together.
-static bool isWarpgroupCollective(Operation *op) {
-  return isa<WgmmaOp, WgmmaFenceOp, WgmmaCommitOp, WgmmaWaitOp>(op);
-}
-
 /// Ops that use wgmma fragments or instructions (and so need warpgroup-aligned roles).
 static bool isWgmmaFamily(Operation *op) {
   return isWarpgroupCollective(op) || isa<WgmmaStoreOp, WgmmaRowArgReduceOp, WgmmaStoreRowsOp>(op);
-}
-
-static bool isWarpCollective(Operation *op) {
-  // A named barrier is bar.sync, an .aligned instruction: every lane of a warp that executes it
-  // must (the hardware counts the warp's arrival as its 32 threads; anything else is undefined).
-  return isa<WarpReduceOp, WarpArgReduceOp, ElectOneOp, NamedBarrierOp>(op);
 }
 
 namespace {
@@ -148,7 +137,7 @@ struct CakeVerifyRolesPass : cake::impl::CakeVerifyRolesPassBase<CakeVerifyRoles
 
     // Collectives: whole warpgroups (wgmma) and whole warps (shuffles, elect).
     kernel.walk([&](Operation *op) {
-      int64_t group = isWarpgroupCollective(op) ? 128 : isWarpCollective(op) ? 32 : 0;
+      int64_t group = getCollectiveGroup(op);
       if (!group)
         return;
       // A misaligned wgmma role is reported once, as roles.wgmma-warpgroup.
@@ -158,13 +147,8 @@ struct CakeVerifyRolesPass : cake::impl::CakeVerifyRolesPassBase<CakeVerifyRoles
       Executors ex = model.executors(op);
       if (!ex.exact)
         return;
-      for (int64_t lo = 0; lo < threads; lo += group) {
-        int64_t hi = std::min(threads, lo + group);
-        int64_t n = 0;
-        for (int64_t t = lo; t < hi; ++t)
-          n += ex.threads.test(t);
-        if (n == 0 || n == hi - lo)
-          continue;
+      if (auto partial = findPartialGroup(ex.threads, threads, group)) {
+        auto [lo, n] = *partial;
         ok = false;
         StringRef rule = group == 128 ? "roles.partial-warpgroup" : "roles.partial-warp";
         InFlightDiagnostic diag = emitFinding(op, rule)

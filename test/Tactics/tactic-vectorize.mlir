@@ -10,7 +10,7 @@
 // CHECK: %[[C8:.*]] = arith.constant 8 : index
 // CHECK: %[[SUM:.*]] = scf.for %[[J:.*]] = %c0 to %c128 step %[[C8]] iter_args(%[[ACC:.*]] = %[[ZERO]]) -> (vector<8xf32>) {
 // CHECK-NEXT: %[[X:.*]] = cake.load %arg0[%{{.*}}, %[[J]]] masked : !cake.tensor<[N, 128], f16> -> vector<8xf16>
-// CHECK-NEXT: %[[C:.*]] = cake.load %arg1[%{{.*}}, %[[J]]] : !cake.tensor<[K, 128], f16> -> vector<8xf16>
+// CHECK-NEXT: %[[C:.*]] = cake.load %arg1[%{{.*}}, %[[J]]] masked : !cake.tensor<[K, 128], f16> -> vector<8xf16>
 // CHECK-NEXT: %[[XF:.*]] = arith.extf %[[X]] : vector<8xf16> to vector<8xf32>
 // CHECK-NEXT: %[[CF:.*]] = arith.extf %[[C]] : vector<8xf16> to vector<8xf32>
 // CHECK-NEXT: %[[F:.*]] = math.fma %[[XF]], %[[CF]], %[[ACC]] : vector<8xf32>
@@ -33,7 +33,7 @@ cake.kernel @dot(%x: !cake.tensor<[N, 128], f16> {cake.name = "x"},
   %k = cake.lane_id
   %dot = scf.for %j = %c0 to %c128 step %c1 iter_args(%acc = %zero) -> (f32) {
     %xh = cake.load %x[%i, %j] masked : !cake.tensor<[N, 128], f16> -> f16
-    %ch = cake.load %c[%k, %j] : !cake.tensor<[K, 128], f16> -> f16
+    %ch = cake.load %c[%k, %j] masked : !cake.tensor<[K, 128], f16> -> f16
     %xv = arith.extf %xh : f16 to f32
     %cv = arith.extf %ch : f16 to f32
     %acc2 = math.fma %xv, %cv, %acc : f32

@@ -18,7 +18,7 @@ cake.kernel @two_findings(%a: !cake.tensor<[M, K], bf16>)
   %t = cake.thread_id x
   // expected-error @+2 {{[async.cp-async-uncommitted]}}
   // expected-note @+1 {{fix:}}
-  cake.cp_async %a[%t, %c0], %buf[%c0, %t, %c0], bytes 16 : !cake.tensor<[M, K], bf16>, !cake.smem<2x128x1024xbf16>
+  cake.cp_async %a[%t, %c0], %buf[%c0, %t, %c0], bytes 16 masked : !cake.tensor<[M, K], bf16>, !cake.smem<2x128x1024xbf16>
   // expected-note @+1 {{the next wait is here}}
   cake.cp_async.wait 0
   cake.barrier

@@ -7,6 +7,7 @@
 #ifndef CAKE_IR_HOSTNAMES_H
 #define CAKE_IR_HOSTNAMES_H
 
+#include "mlir/IR/Attributes.h"
 #include "mlir/IR/Types.h"
 #include "llvm/ADT/StringRef.h"
 
@@ -17,6 +18,9 @@ class KernelOp;
 
 /// Parameter `index` of `kernel`: its `cake.name`, else "arg<index>".
 std::string getParamName(KernelOp kernel, unsigned index);
+
+/// A tensor extent (an integer or a problem-size symbol) as the manifest writes it: "128", "N".
+std::string getExtentText(mlir::Attribute extent);
 
 /// An element or scalar type as the manifest writes it: f16 bf16 f32 f64 i8 i32 i64, else
 /// "unknown".

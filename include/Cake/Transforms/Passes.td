@@ -61,6 +61,38 @@ def CakeVerifyRolesPass : Pass<"cake-verify-roles"> {
   }];
 }
 
+def CakeVerifyShapesPass : Pass<"cake-verify-shapes"> {
+  let summary = "Check each kernel at ragged problem sizes its manifest allows";
+  let description = [{
+    A kernel's manifest promises every problem size >= 1 (with 16-byte row strides where vector
+    accesses or TMA need them), so the kernel must be right for ragged sizes, not only for the
+    multiples of its tiles it was written for. The general thread model treats a problem size as
+    an unknown and cannot judge what depends on it; this pass models concrete launches instead:
+    four size sets (every symbol 3, 33, 1001 or 4099; a symbol that sets the row stride of a
+    tensor accessed with vectors or through TMA 16, 48, 1008 or 4112), each at the grid's first
+    and last block, with the same per-thread evaluator and index ranges as the other passes.
+
+    - `shape.out-of-bounds`: an access to a global tensor without `masked` (TMA copies clip at
+      the tensor's edge and are not judged) whose index, in a thread that surely reaches it
+      (every enclosing `scf.if` known and taken, every enclosing loop able to run), leaves the
+      tensor's extent at one of the probe sizes.
+    - `shape.partial-collective`: a warp collective (shuffle reduction, elect, named barrier), a
+      warpgroup collective (wgmma) or a block-wide barrier that only some threads of the group
+      execute at one of the probe sizes (for example a warp reduction under `lane < N`), where
+      the general model could not decide who executes it. What `cake-verify-roles` reports is
+      not repeated.
+    - `shape.uncovered-output`: at one of the probe sizes the grid has no block while the kernel
+      writes a global tensor, or an output (a tensor written and never read, by `cake.store`
+      or `cake.tma.store` only) has an element no block writes. Judged per dimension on the
+      union, over every block of the launch (up to 512 blocks) and every thread that may reach
+      a store, of the index ranges it writes: an over-approximation, so a gap is real.
+
+    A size the kernel never sees (not in its grid, no `cake.problem_size`) is the host's to
+    match to the grid (an output of one value per block, say): extents it sets are not judged.
+    Each finding names the sizes (and the block) it happens at.
+  }];
+}
+
 def CakeVerifyTargetPass : Pass<"cake-verify-target"> {
   let summary = "Check that each op is available on its kernel's target";
   let description = [{
@@ -640,7 +672,7 @@ def CakeVerifyInterfacePass : Pass<"cake-verify-interface"> {
 def CakeVerifyPass : Pass<"cake-verify"> {
   let summary = "Run every cake-verify-* pass and the loaded rules; fail after all of them";
   let description = [{
-    Runs `cake-verify-ops`, `-target`, `-smem`, `-roles`, `-mbarrier`, `-pipeline`, `-async`,
+    Runs `cake-verify-ops`, `-target`, `-smem`, `-roles`, `-shapes`, `-mbarrier`, `-pipeline`, `-async`,
     `-wgmma`, `-tma`, `-races`, `-deadlock`, `-interface` (when `interface` names a file) and then
     every rule loaded with `--cake-load-rules` (`cake-rule-<name>`), each on the whole input,
     and fails at the end when any of them had findings: one run reports every finding.

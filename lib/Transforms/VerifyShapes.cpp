@@ -1,0 +1,462 @@
+//===- VerifyShapes.cpp - the kernel at the problem sizes its manifest allows ===//
+//
+// A kernel's manifest promises every problem size >= 1 (and 16-byte row strides where vector
+// accesses or TMA need them). Bugs that only show for ragged sizes (an unmasked tail access, a
+// warp shuffle under `lane < N`) are invisible to the general thread model, where a size is an
+// unknown. This pass models a few concrete launches instead: each problem size bound to a ragged
+// value, the first and the last block of the grid, and judges them with the same evaluators.
+//
+//===----------------------------------------------------------------------===//
+#include "IndexRange.h"
+
+#include "Cake/IR/CakeOps.h"
+#include "Cake/IR/HostNames.h"
+#include "Cake/IR/MemoryAccess.h"
+#include "Cake/Transforms/Findings.h"
+#include "Cake/Transforms/Passes.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/AffineExpr.h"
+#include "llvm/ADT/StringSet.h"
+
+namespace mlir::cake {
+#define GEN_PASS_DEF_CAKEVERIFYSHAPESPASS
+#include "Cake/Transforms/Passes.h.inc"
+} // namespace mlir::cake
+
+using namespace mlir;
+using namespace mlir::cake;
+
+namespace {
+/// Probe values: ragged against warps, tiles and blocks. A size that sets the row stride of a
+/// tensor read with vector accesses or through TMA must keep 16-byte rows (the manifest requires
+/// it), so it takes multiples of 16 that are ragged against every larger power of two.
+constexpr int64_t kFreeSizes[] = {3, 33, 1001, 4099};
+constexpr int64_t kAlignedSizes[] = {16, 48, 1008, 4112};
+
+/// The symbols that size an inner dimension of a tensor accessed more than one element at a time
+/// or described by a TMA parameter.
+llvm::StringSet<> getStrideSymbols(KernelOp kernel) {
+  llvm::StringSet<> out;
+  auto addInner = [&](ArrayAttr shape) {
+    for (Attribute extent : shape.getValue().drop_front())
+      if (auto symbol = dyn_cast<StringAttr>(extent))
+        out.insert(symbol.getValue());
+  };
+  for (BlockArgument arg : kernel.getBody().front().getArguments()) {
+    auto tensor = dyn_cast<GlobalTensorType>(arg.getType());
+    if (!tensor)
+      continue;
+    bool described = false;
+    for (unsigned i = 0, e = kernel.getNumArguments(); i < e; ++i)
+      if (auto d = kernel.getArgAttrOfType<StringAttr>(i, "cake.describes"))
+        described |= d.getValue() == getParamName(kernel, arg.getArgNumber());
+    if (described || getTensorUse(kernel, arg).maxWidth > 1)
+      addInner(tensor.getShape());
+  }
+  return out;
+}
+
+std::optional<int64_t> extentOf(Attribute extent, const ShapeProbe &probe) {
+  if (auto value = dyn_cast<IntegerAttr>(extent))
+    return value.getInt();
+  if (auto symbol = dyn_cast<StringAttr>(extent)) {
+    auto it = probe.sizes.find(symbol.getValue());
+    if (it != probe.sizes.end())
+      return it->second;
+  }
+  return std::nullopt;
+}
+
+/// The sizes the kernel itself sees: those its grid depends on and those it reads with
+/// cake.problem_size. Another size (an output's extent equal to the number of blocks, say) is
+/// the host's to match to the grid; the extents it sets are not judged.
+llvm::StringSet<> getObservedSymbols(KernelOp kernel) {
+  llvm::StringSet<> out;
+  SmallVector<StringRef> symbols = kernel.getSymbolNames();
+  for (AffineExpr result : kernel.getGrid().getResults())
+    result.walk([&](AffineExpr e) {
+      if (auto symbol = dyn_cast<AffineSymbolExpr>(e); symbol && symbol.getPosition() < symbols.size())
+        out.insert(symbols[symbol.getPosition()]);
+    });
+  kernel.walk([&](ProblemSizeOp op) { out.insert(op.getSymbol()); });
+  return out;
+}
+
+/// The extent at the probe's sizes; nullopt for a size the kernel does not observe.
+std::optional<int64_t> judgedExtent(Attribute extent, const ShapeProbe &probe,
+                                    const llvm::StringSet<> &observed) {
+  if (auto symbol = dyn_cast<StringAttr>(extent); symbol && !observed.contains(symbol.getValue()))
+    return std::nullopt;
+  return extentOf(extent, probe);
+}
+
+
+/// The probe size sets: every symbol bound, the grid extents evaluated (an extent below 1 is
+/// kept: a grid with no block for an allowed shape is itself a finding).
+std::vector<ShapeProbe> getSizeSets(KernelOp kernel) {
+  llvm::StringSet<> strided = getStrideSymbols(kernel);
+  SmallVector<StringRef> symbols = kernel.getSymbolNames();
+  AffineMap grid = kernel.getGrid();
+  std::vector<ShapeProbe> out;
+  if (grid.getNumSymbols() != symbols.size())
+    return out;
+  for (unsigned i = 0; i < std::size(kFreeSizes); ++i) {
+    ShapeProbe probe;
+    SmallVector<AffineExpr> values;
+    for (StringRef symbol : symbols) {
+      int64_t v = strided.contains(symbol) ? kAlignedSizes[i] : kFreeSizes[i];
+      probe.sizes[symbol] = v;
+      values.push_back(getAffineConstantExpr(v, kernel.getContext()));
+    }
+    bool constant = true;
+    for (unsigned d = 0; d < grid.getNumResults() && d < 3; ++d) {
+      auto c = dyn_cast<AffineConstantExpr>(
+          simplifyAffineExpr(grid.getResult(d).replaceSymbols(values), 0, 0));
+      constant &= bool(c);
+      if (c)
+        probe.gridDim[d] = c.getValue();
+    }
+    if (constant)
+      out.push_back(std::move(probe));
+  }
+  return out;
+}
+
+bool hasBlocks(const ShapeProbe &probe) {
+  return probe.gridDim[0] >= 1 && probe.gridDim[1] >= 1 && probe.gridDim[2] >= 1;
+}
+
+/// The launches to model: for each probe size set with blocks, the first block and the last
+/// block of the grid (the one with the ragged tile).
+std::vector<ShapeProbe> getProbes(KernelOp kernel) {
+  std::vector<ShapeProbe> out;
+  for (ShapeProbe &probe : getSizeSets(kernel)) {
+    if (!hasBlocks(probe))
+      continue;
+    ShapeProbe last = probe;
+    for (unsigned d = 0; d < 3; ++d)
+      last.blockId[d] = probe.gridDim[d] - 1;
+    out.push_back(std::move(probe));
+    if (last.blockId[0] || last.blockId[1] || last.blockId[2])
+      out.push_back(std::move(last));
+  }
+  return out;
+}
+
+/// "N = 1001, D = 16 (block (3, 0, 0))": the launch a finding happens in (its sizes only when
+/// `withBlock` is false).
+std::string describeProbe(KernelOp kernel, const ShapeProbe &probe, bool withBlock = true) {
+  std::string text;
+  for (StringRef symbol : kernel.getSymbolNames())
+    text += (text.empty() ? "" : ", ") + symbol.str() + " = " +
+            std::to_string(probe.sizes.lookup(symbol));
+  if (!withBlock)
+    return text;
+  return text + " (block (" + std::to_string(probe.blockId[0]) + ", " +
+         std::to_string(probe.blockId[1]) + ", " + std::to_string(probe.blockId[2]) + "))";
+}
+
+/// True when thread `t` surely reaches `op` at least once in this launch: every enclosing
+/// scf.if's condition is known and taken, every enclosing loop can run, every role holds `t`.
+bool reachesSurely(Operation *op, int64_t t, ThreadModel &model, IndexRanges &ranges) {
+  for (Operation *child = op, *parent = op->getParentOp(); parent && !isa<KernelOp>(parent);
+       child = parent, parent = parent->getParentOp()) {
+    if (auto ifOp = dyn_cast<scf::IfOp>(parent)) {
+      const Lat &c = model.eval(ifOp.getCondition())[t];
+      bool thenRegion = child->getParentRegion() == &ifOp.getThenRegion();
+      if (c.kind != Lat::Known || (c.value != 0) != thenRegion)
+        return false;
+    } else if (auto forOp = dyn_cast<scf::ForOp>(parent)) {
+      std::optional<Interval> lb = ranges.range(forOp.getLowerBound(), t);
+      std::optional<Interval> ub = ranges.range(forOp.getUpperBound(), t);
+      if (!lb || !ub || ub->hi <= lb->lo)
+        return false;
+    } else if (auto role = dyn_cast<RoleOp>(parent)) {
+      if (t / 32 < static_cast<int64_t>(role.getFirst()) ||
+          t / 32 >= static_cast<int64_t>(role.getLast()))
+        return false;
+    } else if (!isa<WarpRolesOp, scf::ExecuteRegionOp>(parent)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+/// False when thread `t` certainly never reaches `op` in this launch: an enclosing scf.if known
+/// not taken, an enclosing loop that runs no iteration, a role without `t`.
+bool mayReach(Operation *op, int64_t t, ThreadModel &model, IndexRanges &ranges) {
+  if (model.reach(op)[t].kind == Reach::Never)
+    return false;
+  for (Operation *parent = op->getParentOp(); parent && !isa<KernelOp>(parent);
+       parent = parent->getParentOp()) {
+    auto forOp = dyn_cast<scf::ForOp>(parent);
+    if (!forOp)
+      continue;
+    std::optional<Interval> lb = ranges.range(forOp.getLowerBound(), t);
+    std::optional<Interval> ub = ranges.range(forOp.getUpperBound(), t);
+    if (lb && ub && ub->hi <= lb->lo)
+      return false;
+  }
+  return true;
+}
+
+struct CakeVerifyShapesPass : cake::impl::CakeVerifyShapesPassBase<CakeVerifyShapesPass> {
+  void runOnOperation() override {
+    bool ok = true;
+    getOperation()->walk([&](KernelOp kernel) { ok &= verifyKernel(kernel); });
+    if (!ok)
+      signalPassFailure();
+  }
+
+  bool verifyKernel(KernelOp kernel) {
+    ThreadModel general(kernel);
+    llvm::DenseSet<Operation *> reported;
+    bool ok = verifyCoverage(kernel);
+    for (const ShapeProbe &probe : getProbes(kernel)) {
+      ThreadModel model(kernel, probe);
+      IndexRanges ranges(model);
+      ok &= verifyBounds(kernel, probe, model, ranges, reported);
+      ok &= verifyCollectives(kernel, probe, general, model, reported);
+    }
+    return ok;
+  }
+
+  /// Coverage is judged on launches of at most this many blocks and block x thread evaluations.
+  static constexpr int64_t kMaxCoverageBlocks = 512, kMaxCoverageThreads = int64_t(1) << 17;
+
+  /// A store to an output tensor: its indices and how many elements it writes along each of them.
+  struct Writer {
+    Operation *op;
+    SmallVector<Value> indices;
+    SmallVector<int64_t> footprint;
+  };
+
+  /// The outputs (tensors written and never read) whose every writer has a known footprint
+  /// (cake.store: one element, the vector's width innermost; cake.tma.store: its box). Atomics
+  /// and fragment stores make a tensor unjudged.
+  static llvm::MapVector<BlockArgument, SmallVector<Writer>> getOutputs(KernelOp kernel) {
+    llvm::MapVector<BlockArgument, SmallVector<Writer>> outputs;
+    llvm::DenseSet<BlockArgument> unjudged;
+    kernel.walk([&](Operation *op) {
+      for (const MemoryAccess &access : getMemoryAccesses(op)) {
+        BlockArgument tensor = getAccessedGlobalTensor(kernel, access.buffer);
+        if (!tensor || access.isRead())
+          continue;
+        auto type = cast<GlobalTensorType>(tensor.getType());
+        Writer w{op, SmallVector<Value>(access.indices), SmallVector<int64_t>(type.getRank(), 1)};
+        if (auto tma = dyn_cast<TmaType>(access.buffer.getType());
+            tma && isa<TmaStoreOp>(op) && tma.getBox().size() == type.getRank())
+          w.footprint.assign(tma.getBox().begin(), tma.getBox().end());
+        else if (isa<StoreOp>(op) && isa<GlobalTensorType>(access.buffer.getType()))
+          w.footprint.back() = access.width;
+        else
+          unjudged.insert(tensor);
+        if (w.indices.size() != type.getRank())
+          unjudged.insert(tensor);
+        outputs[tensor].push_back(std::move(w));
+      }
+    });
+    llvm::MapVector<BlockArgument, SmallVector<Writer>> out;
+    for (auto &[tensor, writers] : outputs)
+      if (!unjudged.contains(tensor) && !getTensorUse(kernel, tensor).reads)
+        out[tensor] = std::move(writers);
+    return out;
+  }
+
+  /// Every element of an output is written by some thread of some block at each probe size:
+  /// judged per dimension on the union of the written index ranges over all blocks and threads.
+  /// The ranges over-approximate what is written (every thread that may reach a store, every
+  /// value an index may take), so a gap in their union is an element nothing writes.
+  static bool verifyCoverage(KernelOp kernel) {
+    // A grid without blocks for an allowed shape computes nothing: wrong for any kernel that
+    // writes a global tensor (an output, or one updated in place).
+    Operation *firstWrite = nullptr;
+    BlockArgument written;
+    kernel.walk([&](Operation *op) {
+      for (const MemoryAccess &access : getMemoryAccesses(op))
+        if (!firstWrite && !access.isRead())
+          if (BlockArgument tensor = getAccessedGlobalTensor(kernel, access.buffer))
+            firstWrite = op, written = tensor;
+    });
+    if (!firstWrite)
+      return true;
+    std::vector<ShapeProbe> sizeSets = getSizeSets(kernel);
+    for (const ShapeProbe &probe : sizeSets) {
+      if (hasBlocks(probe))
+        continue;
+      InFlightDiagnostic diag = emitFinding(firstWrite, "shape.uncovered-output")
+                                << "expected every element of '"
+                                << getParamName(kernel, written.getArgNumber())
+                                << "' to be written for every shape the manifest allows, but "
+                                << "with " << describeProbe(kernel, probe, /*withBlock=*/false)
+                                << " the grid has no block";
+      diag.attachNote(kernel.getLoc()) << "the grid is " << AffineMapAttr::get(kernel.getGrid());
+      attachFix(diag, firstWrite, "shape.uncovered-output",
+                "round the grid up (ceildiv) and mask the ragged tile's accesses");
+      return false;
+    }
+    auto outputs = getOutputs(kernel);
+    if (outputs.empty())
+      return true;
+    llvm::StringSet<> observed = getObservedSymbols(kernel);
+    bool ok = true;
+    llvm::DenseSet<BlockArgument> reported;
+    for (const ShapeProbe &probe : sizeSets) {
+      int64_t blocks = probe.gridDim[0] * probe.gridDim[1] * probe.gridDim[2];
+      if (blocks > kMaxCoverageBlocks || blocks * ThreadModel(kernel).getNumThreads() > kMaxCoverageThreads)
+        continue;
+      // Per output and dimension, the written intervals; an output whose index range is
+      // unknown somewhere drops out of this probe.
+      llvm::DenseMap<BlockArgument, std::vector<std::vector<Interval>>> written;
+      llvm::DenseSet<BlockArgument> unknown;
+      for (int64_t z = 0; z < probe.gridDim[2]; ++z)
+        for (int64_t y = 0; y < probe.gridDim[1]; ++y)
+          for (int64_t x = 0; x < probe.gridDim[0]; ++x) {
+            ShapeProbe block = probe;
+            block.blockId[0] = x, block.blockId[1] = y, block.blockId[2] = z;
+            ThreadModel model(kernel, block);
+            IndexRanges ranges(model);
+            for (auto &[tensor, writers] : outputs) {
+              if (unknown.contains(tensor) || reported.contains(tensor))
+                continue;
+              auto &dims = written[tensor];
+              dims.resize(writers.front().indices.size());
+              for (const Writer &w : writers) {
+                for (int64_t t = 0; t < model.getNumThreads() && !unknown.contains(tensor); ++t) {
+                  if (!mayReach(w.op, t, model, ranges))
+                    continue;
+                  for (auto [dim, index] : llvm::enumerate(w.indices)) {
+                    std::optional<Interval> r = ranges.range(index, t);
+                    if (!r) {
+                      unknown.insert(tensor);
+                      break;
+                    }
+                    dims[dim].push_back({r->lo, r->hi + w.footprint[dim] - 1});
+                  }
+                }
+              }
+            }
+          }
+      for (auto &[tensor, writers] : outputs) {
+        if (unknown.contains(tensor) || reported.contains(tensor) || !written.count(tensor))
+          continue;
+        auto type = cast<GlobalTensorType>(tensor.getType());
+        for (auto [dim, intervals] : llvm::enumerate(written[tensor])) {
+          std::optional<int64_t> extent = judgedExtent(type.getShape()[dim], probe, observed);
+          if (!extent)
+            continue;
+          llvm::sort(intervals, [](Interval a, Interval b) { return a.lo < b.lo; });
+          int64_t covered = 0; // [0, covered) is written
+          for (Interval i : intervals) {
+            if (i.lo > covered)
+              break;
+            covered = std::max(covered, i.hi + 1);
+          }
+          if (covered >= *extent)
+            continue;
+          ok = false;
+          reported.insert(tensor);
+          InFlightDiagnostic diag =
+              emitFinding(writers.front().op, "shape.uncovered-output")
+              << "expected every element of '" << getParamName(kernel, tensor.getArgNumber())
+              << "' to be written for every shape the manifest allows, but with "
+              << describeProbe(kernel, probe, /*withBlock=*/false)
+              << " no block writes index " << covered << " of dimension " << dim << " (extent "
+              << *extent << ")";
+          attachFix(diag, writers.front().op, "shape.uncovered-output",
+                    "cover the ragged tail: round the grid (or a persistent block's tile count) "
+                    "up with ceildiv and mask the last tile's accesses");
+          break;
+        }
+      }
+    }
+    return ok;
+  }
+
+  /// An access without `masked` to a global tensor (not through TMA, whose copies clip at the
+  /// tensor's edge) stays inside the tensor in every thread that surely reaches it.
+  static bool verifyBounds(KernelOp kernel, const ShapeProbe &probe, ThreadModel &model,
+                           IndexRanges &ranges, llvm::DenseSet<Operation *> &reported) {
+    bool ok = true;
+    llvm::StringSet<> observed = getObservedSymbols(kernel);
+    kernel.walk([&](MemoryAccessOpInterface op) {
+      if (reported.contains(op) || op->hasAttr("masked"))
+        return;
+      for (const MemoryAccess &access : getMemoryAccesses(op)) {
+        auto type = dyn_cast<GlobalTensorType>(access.buffer.getType());
+        if (!type || access.indices.size() != type.getRank())
+          continue;
+        for (int64_t t = 0; t < model.getNumThreads(); ++t) {
+          if (!reachesSurely(op, t, model, ranges))
+            continue;
+          for (auto [dim, index] : llvm::enumerate(access.indices)) {
+            std::optional<Interval> r = ranges.range(index, t);
+            std::optional<int64_t> extent = judgedExtent(type.getShape()[dim], probe, observed);
+            if (!r || !extent)
+              continue;
+            int64_t last = r->hi + (dim + 1 == type.getRank() ? access.width - 1 : 0);
+            if (r->lo >= 0 && last < *extent)
+              continue;
+            ok = false;
+            reported.insert(op);
+            std::string name = getParamName(kernel, getAccessedGlobalTensor(kernel, access.buffer)
+                                                        .getArgNumber());
+            InFlightDiagnostic diag =
+                emitFinding(op, "shape.out-of-bounds")
+                << "expected index " << dim << " of '" << name << "' in [0, "
+                << getExtentText(type.getShape()[dim]) << ") for every shape the manifest allows, but "
+                << "with " << describeProbe(kernel, probe) << " thread " << t << " reaches "
+                << (r->lo < 0 ? r->lo : last);
+            attachFix(diag, op, "shape.out-of-bounds",
+                      "add `masked` to the access (out-of-range elements read as the pad value "
+                      "and are not written), or bound the index by " +
+                          getExtentText(type.getShape()[dim]) + " in the loop or the grid");
+            return;
+          }
+        }
+      }
+    });
+    return ok;
+  }
+
+  /// Collectives the general model cannot judge (their executors depend on a problem size) run
+  /// in whole warps, warpgroups and blocks at the probe's sizes.
+  static bool verifyCollectives(KernelOp kernel, const ShapeProbe &probe, ThreadModel &general,
+                                ThreadModel &model, llvm::DenseSet<Operation *> &reported) {
+    bool ok = true;
+    int64_t threads = model.getNumThreads();
+    kernel.walk([&](Operation *op) {
+      bool barrier = isBlockBarrier(op);
+      int64_t group = barrier ? threads : getCollectiveGroup(op);
+      if (!group || reported.contains(op))
+        return;
+      // What cake-verify-roles already judges (or reports) is not repeated here.
+      if (barrier ? general.findDivergentAncestor(op) != nullptr || op->getParentOfType<RoleOp>()
+                  : general.executors(op).exact)
+        return;
+      Executors ex = model.executors(op);
+      if (!ex.exact)
+        return;
+      auto partial = findPartialGroup(ex.threads, threads, group);
+      if (!partial)
+        return;
+      ok = false;
+      reported.insert(op);
+      StringRef what = barrier ? "the block" : group == 128 ? "warpgroup " : "warp ";
+      InFlightDiagnostic diag = emitFinding(op, "shape.partial-collective")
+                                << "expected all " << group << " threads of " << what
+                                << (barrier ? "" : std::to_string(partial->first / group))
+                                << " to execute this op for every shape the manifest allows, but "
+                                << "with " << describeProbe(kernel, probe) << " "
+                                << partial->second << " do";
+      if (Operation *divergent = model.findDivergentAncestor(op))
+        diag.attachNote(divergent->getLoc()) << "the threads split here, on a problem size";
+      attachFix(diag, op, "shape.partial-collective",
+                "execute the op in every thread and mask what it combines instead (out-of-range "
+                "lanes contribute the operation's identity, e.g. -inf to a max)");
+    });
+    return ok;
+  }
+};
+} // namespace
