@@ -40,7 +40,10 @@ std::optional<Interval> IndexRanges::compute(Value v, int64_t thread, unsigned d
     auto sub = [&](Value operand) { return compute(operand, thread, depth + 1); };
     if (auto iv = dyn_cast<BlockArgument>(v)) {
       auto loop = dyn_cast<scf::ForOp>(iv.getOwner()->getParentOp());
+      // A step the same in every thread (a constant, or computed from sizes the model binds).
       std::optional<int64_t> step = loop ? getConstantIntValue(loop.getStep()) : std::nullopt;
+      if (loop && !step)
+        step = model.getConstant(loop.getStep());
       if (loop && loop.getInductionVar() == iv && step && *step > 0) {
         auto lb = sub(loop.getLowerBound()), ub = sub(loop.getUpperBound());
         // The last value is lower + k * step; from a fixed lower bound, k is exact.

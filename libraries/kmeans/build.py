@@ -5,10 +5,10 @@
         [--jobs 2] [--dtypes float16,bfloat16,float32] [--max-chunks 8] [--table table.json]
 
 For each dtype: the `simt` family (any D; 2, 4, 8 or 16 points per block), the `splitd` family
-(any D, streamed in groups of 1 or 2 chunks; bk 128/256; 1 or 2 consumer warpgroups; persistent or
+(any D, streamed in groups of 1 or 2 chunks; bk 16/128/256; 1 or 2 consumer warpgroups; persistent or
 per tile), the `mma` family (D classes of 32 up to 256; fp16/bf16), and for each D class
 (1..max-chunks column chunks) of the `wgmma` family the searched configurations: the tile
-of centroids (bk 64/128/256), the consumer warpgroups (1 or 2) and the grid style (persistent or
+of centroids (bk 16/32/64/128/256), the consumer warpgroups (1 or 2) and the grid style (persistent or
 one block per tile), each with the deepest pipelines that fit in shared memory. Every variant is
 verified (cake-opt --cake-verify) and compiled by cake-translate; one that fails stops the build with the
 tool's diagnostic. Besides: the centroid-update kernels (`update`) and one staging kernel per
@@ -27,7 +27,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import family  # noqa: E402
 
-CONFIGS = [(bk, wg, grid) for grid in ("persistent", "tiles") for wg in (2, 1) for bk in (128, 256, 64)]
+CONFIGS = [(bk, wg, grid) for grid in ("persistent", "tiles") for wg in (2, 1)
+           for bk in (128, 256, 64, 32, 16)]
 
 
 def family_of(p):
@@ -98,7 +99,7 @@ def plan(dtypes, max_chunks):
             out += [{"dtype": dtype, "dp": dp, "rows": rows, "tile": tile} for dp in family.MMA_DP
                     for rows, tile in ((16, 64), (16, 128), (32, 64))]
     for dtype in dtypes:
-        for g, bk, wg, grid in itertools.product((1, 2), (128, 256), (2, 1), ("persistent", "tiles")):
+        for g, bk, wg, grid in itertools.product((1, 2), (128, 256, 16), (2, 1), ("persistent", "tiles")):
             for st in (4, 3, 2):
                 p = {"dtype": dtype, "g": g, "bk": bk, "wg": wg, "st": st, "grid": grid}
                 if family.splitd_legal(p):

@@ -51,9 +51,14 @@ def smem_bytes(p):
     return x + c + 1024   # barriers and alignment
 
 
+# Centroid tile widths (the wgmma N): 16 and 32 serve small K, where a 128-wide tile computes
+# mostly padding and the kernel is bound by streaming x.
+BK = (16, 32, 64, 128, 256)
+
+
 def legal(p):
     """Whether the variant fits the hardware (shared memory, registers, wgmma shapes)."""
-    return (p["bk"] in (64, 128, 256) and p["wg"] in (1, 2) and p["xs"] >= 1 and p["cs"] >= 2
+    return (p["bk"] in BK and p["wg"] in (1, 2) and p["xs"] >= 1 and p["cs"] >= 2
             and smem_bytes(p) <= SMEM_LIMIT)
 
 
@@ -359,7 +364,7 @@ def splitd_smem_bytes(p):
 
 
 def splitd_legal(p):
-    return (p["bk"] in (64, 128, 256) and p["wg"] in (1, 2) and p["g"] >= 1 and p["st"] >= 2
+    return (p["bk"] in BK and p["wg"] in (1, 2) and p["g"] >= 1 and p["st"] >= 2
             and splitd_smem_bytes(p) <= SMEM_LIMIT)
 
 

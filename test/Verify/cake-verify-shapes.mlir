@@ -245,3 +245,39 @@ cake.kernel @partial_sums(%x: !cake.tensor<[N], f32> {cake.name = "x"},
   }
   cake.return
 }
+
+// -----
+
+// A grid-stride loop (its step computed from the grid) over pairs: x[i + 1] is past the end when
+// N is odd. The step is the same in every thread of a launch, so the counter's values are known.
+cake.kernel @grid_stride_pairs(%x: !cake.tensor<[N], f32> {cake.name = "x"},
+                               %y: !cake.tensor<[N], f32> {cake.name = "y"})
+    attributes {target = "sm_90a", block = array<i64: 128>, symbols = ["N"],
+                grid = affine_map<()[n] -> (4)>} {
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c128 = arith.constant 128 : index
+  %n = cake.problem_size "N"
+  %bid = cake.block_id x
+  %nb = cake.grid_dim x
+  %tid = cake.thread_id x
+  %b0 = arith.muli %bid, %c128 : index
+  %g = arith.addi %b0, %tid : index
+  %first = arith.muli %g, %c2 : index
+  %threads = arith.muli %nb, %c128 : index
+  %step = arith.muli %threads, %c2 : index
+  scf.for %i = %first to %n step %step {
+    %i1 = arith.addi %i, %c1 : index
+    %a = cake.load %x[%i] : !cake.tensor<[N], f32> -> f32
+    // expected-error @+2 {{[shape.out-of-bounds] expected index 0 of 'x' in [0, N) for every shape the manifest allows, but with N = 3 (block (0, 0, 0)) thread 1 reaches 3}}
+    // expected-note @+1 {{fix:}}
+    %b = cake.load %x[%i1] : !cake.tensor<[N], f32> -> f32
+    %s = arith.addf %a, %b : f32
+    %d = arith.subf %a, %b : f32
+    cake.store %s, %y[%i] : f32, !cake.tensor<[N], f32>
+    // expected-error @+2 {{[shape.out-of-bounds] expected index 0 of 'y' in [0, N)}}
+    // expected-note @+1 {{fix:}}
+    cake.store %d, %y[%i1] : f32, !cake.tensor<[N], f32>
+  }
+  cake.return
+}
