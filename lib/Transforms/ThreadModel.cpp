@@ -4,6 +4,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -558,4 +559,44 @@ std::string mlir::cake::describeRole(RoleOp role) {
   return ("role '" + role.getRoleName() + "' (warps [" + Twine(role.getFirst()) + ", " +
           Twine(role.getLast()) + "))")
       .str();
+}
+
+SmallVector<ArrivalGroup> mlir::cake::countArrivals(ThreadModel &model, MbarrierInitOp init,
+                                                    ArrayRef<Operation *> arrivals) {
+  auto indexOf = [](Operation *op) -> Value {
+    if (auto arrive = dyn_cast<MbarrierArriveOp>(op))
+      return arrive.getIndex();
+    return cast<MbarrierArriveExpectTxOp>(op).getIndex();
+  };
+  if (!model.getConstant(init.getIndex()))
+    return {};
+  SmallVector<Operation *> mine;
+  for (Operation *op : arrivals) {
+    Value index = indexOf(op);
+    if (!model.getConstant(index))
+      return {};
+    if (model.sameValue(index, init.getIndex()))
+      mine.push_back(op);
+  }
+  llvm::MapVector<Operation *, SmallVector<Operation *, 2>> byLoop;
+  for (Operation *op : mine)
+    byLoop[op->getParentOfType<scf::ForOp>()].push_back(op);
+  SmallVector<ArrivalGroup> groups;
+  for (auto &[loop, ops] : byLoop) {
+    ArrivalGroup group{loop, ops, 0, true};
+    std::optional<Reach> common;
+    for (Operation *op : ops) {
+      Executors ex = model.executors(op);
+      group.exact &= ex.exact;
+      group.threads += ex.count();
+      if (ex.exact && ex.count()) {
+        const Reach &r = model.reach(op)[ex.threads.find_first()];
+        if (common && *common != r)
+          group.exact = false;
+        common = r;
+      }
+    }
+    groups.push_back(std::move(group));
+  }
+  return groups;
 }

@@ -139,6 +139,22 @@ std::optional<int64_t> foldIntegerOp(Operation *op, llvm::ArrayRef<int64_t> args
 /// block (up to the kernel), that satisfies `pred`; null if none.
 Operation *findPreceding(Operation *op, llvm::function_ref<bool(Operation *)> pred);
 
+/// The threads that arrive per phase on the barrier an init initializes, per group of arrivals
+/// (arrive and arrive_expect_tx ops on the same array index, grouped by their enclosing loop).
+struct ArrivalGroup {
+  Operation *loop; // the innermost scf.for around the group's ops, or null
+  llvm::SmallVector<Operation *, 2> ops;
+  int64_t threads = 0;
+  /// False when who arrives is undecidable (inexact executors, or ops under different
+  /// conditions); `threads` is then meaningless.
+  bool exact = true;
+};
+
+/// The arrival groups of `init`'s barrier, or nothing when an index is not a constant (then no
+/// count can be judged). `arrivals` are the arrive and arrive_expect_tx ops on the same array.
+llvm::SmallVector<ArrivalGroup> countArrivals(ThreadModel &model, MbarrierInitOp init,
+                                              llvm::ArrayRef<Operation *> arrivals);
+
 /// Program order: the position of every op of `kernel` in a pre-order walk.
 llvm::DenseMap<Operation *, unsigned> getProgramOrder(KernelOp kernel);
 

@@ -314,54 +314,23 @@ struct CakeVerifyMbarrierPass : cake::impl::CakeVerifyMbarrierPassBase<CakeVerif
     }
 
     // Arrival counts: the threads that arrive per phase, grouped by the loop they are in.
+    SmallVector<Operation *> arrivals(bars.arrives.begin(), bars.arrives.end());
+    arrivals.append(bars.expects.begin(), bars.expects.end());
     for (MbarrierInitOp init : bars.inits) {
-      if (unknownIndex(init.getIndex()))
-        continue;
-      SmallVector<Operation *> arrivals;
-      bool decidable = true;
-      auto collect = [&](Operation *op, Value index) {
-        if (unknownIndex(index))
-          decidable = false;
-        else if (same(index, init.getIndex()))
-          arrivals.push_back(op);
-      };
-      for (auto op : bars.arrives)
-        collect(op, op.getIndex());
-      for (auto op : bars.expects)
-        collect(op, op.getIndex());
-      if (!decidable || arrivals.empty())
-        continue;
-      llvm::MapVector<Operation *, SmallVector<Operation *>> groups;
-      for (Operation *op : arrivals)
-        groups[op->getParentOfType<scf::ForOp>()].push_back(op);
-      for (auto &[loop, group] : groups) {
-        int64_t sum = 0;
-        bool exact = true;
-        std::optional<Reach> common;
-        for (Operation *op : group) {
-          Executors ex = model.executors(op);
-          exact &= ex.exact;
-          sum += ex.count();
-          if (ex.exact && ex.count()) {
-            const Reach &r = model.reach(op)[ex.threads.find_first()];
-            if (common && *common != r)
-              exact = false;
-            common = r;
-          }
-        }
+      for (const ArrivalGroup &group : countArrivals(model, init, arrivals)) {
         int64_t expected = init.getCount();
-        if (!exact || sum == expected)
+        if (!group.exact || group.threads == expected)
           continue;
         ok = false;
         InFlightDiagnostic diag = emitFinding(init, "mbarrier.arrival-count")
                                   << "expected " << expected
                                   << " arrivals per phase (the init's count) to match the "
                                      "threads that arrive, got "
-                                  << sum;
-        for (Operation *op : group)
+                                  << group.threads;
+        for (Operation *op : group.ops)
           diag.attachNote(op->getLoc()) << model.executors(op).count() << " threads arrive here";
         attachFix(diag, init, "mbarrier.arrival-count",
-                  "set count " + std::to_string(sum) +
+                  "set count " + std::to_string(group.threads) +
                       " on the init, or make exactly that many threads arrive (e.g. under "
                       "cake.elect_one)");
       }

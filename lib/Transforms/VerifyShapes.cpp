@@ -218,7 +218,48 @@ struct CakeVerifyShapesPass : cake::impl::CakeVerifyShapesPassBase<CakeVerifySha
       IndexRanges ranges(model);
       ok &= verifyBounds(kernel, probe, model, ranges, reported);
       ok &= verifyCollectives(kernel, probe, general, model, reported);
+      ok &= verifyArrivals(kernel, probe, general, model, reported);
     }
+    return ok;
+  }
+
+  /// An mbarrier's arrivals per phase match its init's count at the probe's sizes, where the
+  /// general model could not decide who arrives (an arrival under `i < N`, say).
+  static bool verifyArrivals(KernelOp kernel, const ShapeProbe &probe, ThreadModel &general,
+                             ThreadModel &model, llvm::DenseSet<Operation *> &reported) {
+    bool ok = true;
+    kernel.walk([&](MbarrierInitOp init) {
+      if (reported.contains(init))
+        return;
+      SmallVector<Operation *> arrivals;
+      for (Operation *user : init.getBarriers().getUsers())
+        if (isa<MbarrierArriveOp, MbarrierArriveExpectTxOp>(user))
+          arrivals.push_back(user);
+      SmallVector<ArrivalGroup> before = countArrivals(general, init, arrivals);
+      SmallVector<ArrivalGroup> now = countArrivals(model, init, arrivals);
+      for (const ArrivalGroup &group : now) {
+        // What cake-verify-mbarrier judged already is not repeated.
+        bool judged = llvm::any_of(before, [&](const ArrivalGroup &b) {
+          return b.loop == group.loop && b.exact;
+        });
+        if (judged || !group.exact || group.threads == int64_t(init.getCount()))
+          continue;
+        ok = false;
+        reported.insert(init);
+        InFlightDiagnostic diag = emitFinding(init, "shape.arrival-count")
+                                  << "expected " << init.getCount()
+                                  << " arrivals per phase (the init's count) for every shape the "
+                                     "manifest allows, but with "
+                                  << describeProbe(kernel, probe) << " " << group.threads
+                                  << " threads arrive";
+        for (Operation *op : group.ops)
+          diag.attachNote(op->getLoc()) << model.executors(op).count() << " threads arrive here";
+        attachFix(diag, init, "shape.arrival-count",
+                  "arrive in every thread the count includes, whatever the sizes (keep the "
+                  "arrival out of conditions on problem sizes; mask the work instead)");
+        return;
+      }
+    });
     return ok;
   }
 

@@ -81,6 +81,9 @@ def CakeVerifyShapesPass : Pass<"cake-verify-shapes"> {
       execute at one of the probe sizes (for example a warp reduction under `lane < N`), where
       the general model could not decide who executes it. What `cake-verify-roles` reports is
       not repeated.
+    - `shape.arrival-count`: an mbarrier whose arrivals per phase differ from its init's count
+      at one of the probe sizes (an arrival under `i < N`: the last block hangs), where
+      `cake-verify-mbarrier` could not decide who arrives.
     - `shape.uncovered-output`: at one of the probe sizes the grid has no block while the kernel
       writes a global tensor, or an output (a tensor written and never read, by `cake.store`
       or `cake.tma.store` only) has an element no block writes. Judged per dimension on the
