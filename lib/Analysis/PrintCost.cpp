@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Cake/Analysis/CostAnalysis.h"
+#include "Cake/Analysis/ProblemSizes.h"
 #include "Cake/Analysis/Passes.h"
 #include "Cake/IR/CakeOps.h"
 
@@ -43,21 +44,14 @@ struct PrintCostPass : public cake::impl::CakePrintCostPassBase<PrintCostPass> {
 };
 } // namespace
 
-/// Parses `M=8192,N=8192`; an error names the bad entry.
+/// The sizes as the cost expressions take them.
 static llvm::Expected<llvm::StringMap<double>> parseSizes(StringRef text) {
+  llvm::Expected<llvm::StringMap<int64_t>> parsed = parseProblemSizes(text);
+  if (!parsed)
+    return parsed.takeError();
   llvm::StringMap<double> sizes;
-  SmallVector<StringRef> entries;
-  text.split(entries, ',', -1, /*KeepEmpty=*/false);
-  for (StringRef entry : entries) {
-    auto [key, value] = entry.trim().split('=');
-    int64_t n;
-    if (key.empty() || value.trim().getAsInteger(10, n) || n < 0)
-      return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                     "invalid sizes entry '" + entry +
-                                         "': expected NAME=VALUE with VALUE a non-negative "
-                                         "integer");
-    sizes[key.trim()] = static_cast<double>(n);
-  }
+  for (const auto &entry : *parsed)
+    sizes[entry.getKey()] = static_cast<double>(entry.getValue());
   return sizes;
 }
 

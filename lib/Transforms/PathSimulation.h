@@ -16,7 +16,7 @@
 #ifndef CAKE_LIB_TRANSFORMS_PATHSIMULATION_H
 #define CAKE_LIB_TRANSFORMS_PATHSIMULATION_H
 
-#include "ThreadModel.h"
+#include "Cake/Analysis/ThreadModel.h"
 
 namespace mlir::cake {
 

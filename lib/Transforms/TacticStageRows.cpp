@@ -30,7 +30,7 @@
 #include "Cake/IR/CakeOps.h"
 #include "Cake/Transforms/Passes.h"
 #include "TacticUtils.h"
-#include "ThreadModel.h"
+#include "Cake/Analysis/ThreadModel.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"

@@ -50,7 +50,7 @@
 #include "Cake/Transforms/Passes.h"
 #include "TacticTensorize.h"
 #include "TacticUtils.h"
-#include "ThreadModel.h"
+#include "Cake/Analysis/ThreadModel.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"

@@ -1,6 +1,6 @@
 //===- TacticUtils.cpp - what the tactics share ---------------------------===//
 #include "TacticUtils.h"
-#include "ThreadModel.h"
+#include "Cake/Analysis/ThreadModel.h"
 
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 

@@ -13,7 +13,7 @@
 // of two where only their low bits are known (a loop counter times 32, a block id times 128).
 //
 //===----------------------------------------------------------------------===//
-#include "ThreadModel.h"
+#include "Cake/Analysis/ThreadModel.h"
 
 #include "Cake/IR/CakeOps.h"
 #include "Cake/Transforms/Findings.h"

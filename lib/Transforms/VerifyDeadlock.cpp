@@ -24,7 +24,7 @@
 // edges, and only arrivals the pass can place bound a wait.
 //
 //===----------------------------------------------------------------------===//
-#include "ThreadModel.h"
+#include "Cake/Analysis/ThreadModel.h"
 
 #include "Cake/IR/CakeOps.h"
 #include "Cake/Transforms/Findings.h"

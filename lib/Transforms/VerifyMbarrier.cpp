@@ -1,7 +1,7 @@
 //===- VerifyMbarrier.cpp - the mbarrier protocol -------------------------===//
-#include "IndexRange.h"
+#include "Cake/Analysis/IndexRange.h"
 #include "PathSimulation.h"
-#include "ThreadModel.h"
+#include "Cake/Analysis/ThreadModel.h"
 
 #include "Cake/IR/CakeOps.h"
 #include "Cake/Transforms/Findings.h"

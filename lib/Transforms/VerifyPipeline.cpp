@@ -1,6 +1,6 @@
 //===- VerifyPipeline.cpp - the pipeline protocol -------------------------===//
 #include "PathSimulation.h"
-#include "ThreadModel.h"
+#include "Cake/Analysis/ThreadModel.h"
 
 #include "Cake/IR/CakeOps.h"
 #include "Cake/Transforms/Findings.h"

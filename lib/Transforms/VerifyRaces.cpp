@@ -8,7 +8,7 @@
 // the same element. Unknown indices, conditions and orderings are never reported.
 //
 //===----------------------------------------------------------------------===//
-#include "ThreadModel.h"
+#include "Cake/Analysis/ThreadModel.h"
 
 #include "Cake/IR/CakeOps.h"
 #include "Cake/Transforms/Findings.h"

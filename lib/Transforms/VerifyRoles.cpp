@@ -1,5 +1,5 @@
 //===- VerifyRoles.cpp - warp roles and collective participation ----------===//
-#include "ThreadModel.h"
+#include "Cake/Analysis/ThreadModel.h"
 
 #include "Cake/IR/CakeOps.h"
 #include "Cake/Transforms/Findings.h"

@@ -7,7 +7,7 @@
 // value, the first and the last block of the grid, and judges them with the same evaluators.
 //
 //===----------------------------------------------------------------------===//
-#include "IndexRange.h"
+#include "Cake/Analysis/IndexRange.h"
 
 #include "Cake/IR/CakeOps.h"
 #include "Cake/IR/HostNames.h"

@@ -1,5 +1,5 @@
 //===- VerifySmem.cpp - shared memory against the target's limit ----------===//
-#include "IndexRange.h"
+#include "Cake/Analysis/IndexRange.h"
 
 #include "Cake/IR/CakeOps.h"
 #include "Cake/Transforms/Findings.h"

@@ -46,4 +46,32 @@ def CakePrintCostPass : Pass<"cake-print-cost", "::mlir::ModuleOp"> {
   ];
 }
 
+def CakePrintThreadModelPass : Pass<"cake-print-thread-model", "::mlir::ModuleOp"> {
+  let summary = "Print which threads of a block execute each op, as the verifier's thread model sees it";
+  let description = [{
+    The schedule verifier (`cake-verify-*`) evaluates every kernel per thread of a block
+    (`ThreadModel`, include/Cake/Analysis/ThreadModel.h): thread, lane, warp and warpgroup ids
+    are known; problem sizes and block ids are uniform unknowns. This pass shows the result: a
+    remark at each kernel, then at every op that synchronizes, accesses memory or branches
+    (barriers, collectives, mbarrier ops, memory accesses, `scf.if`, `scf.for`), naming how many
+    threads execute it, as ranges, and whether that is exact (a thread that reaches the op under
+    a condition the model cannot decide makes it inexact), with a note at the innermost control
+    flow that depends on the thread.
+
+    With `sizes=N=1001,...` (and `block=X,Y,Z`, default 0) the model is one concrete launch, the
+    way `cake-verify-shapes` builds it: sizes, block ids and grid extents are constants, so
+    guards such as `lane < N` are decided. A malformed option is an error that names it.
+
+    ```
+    cake-opt k.mlir --cake-print-thread-model="sizes=N=3 block=0" -o /dev/null
+    ```
+  }];
+  let options = [
+    Option<"sizes", "sizes", "std::string", "\"\"",
+           "Problem sizes as NAME=VALUE,NAME=VALUE: model one launch at these sizes">,
+    Option<"block", "block", "std::string", "\"\"",
+           "The block to model as X[,Y[,Z]] (with sizes; default 0,0,0)">
+  ];
+}
+
 #endif // CAKE_ANALYSIS_PASSES_TD

@@ -1,5 +1,5 @@
 //===- IndexRange.cpp - the values an index takes, per thread -------------===//
-#include "IndexRange.h"
+#include "Cake/Analysis/IndexRange.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"

@@ -8,10 +8,10 @@
 // an array an index can name.
 //
 //===----------------------------------------------------------------------===//
-#ifndef CAKE_LIB_TRANSFORMS_INDEXRANGE_H
-#define CAKE_LIB_TRANSFORMS_INDEXRANGE_H
+#ifndef CAKE_ANALYSIS_INDEXRANGE_H
+#define CAKE_ANALYSIS_INDEXRANGE_H
 
-#include "ThreadModel.h"
+#include "Cake/Analysis/ThreadModel.h"
 
 #include "llvm/ADT/DenseMap.h"
 
@@ -40,4 +40,4 @@ private:
 
 } // namespace mlir::cake
 
-#endif // CAKE_LIB_TRANSFORMS_INDEXRANGE_H
+#endif // CAKE_ANALYSIS_INDEXRANGE_H

@@ -8,8 +8,8 @@
 // reaches it: never, always, under uniform conditions, or unknown.
 //
 //===----------------------------------------------------------------------===//
-#ifndef CAKE_LIB_TRANSFORMS_THREADMODEL_H
-#define CAKE_LIB_TRANSFORMS_THREADMODEL_H
+#ifndef CAKE_ANALYSIS_THREADMODEL_H
+#define CAKE_ANALYSIS_THREADMODEL_H
 
 #include "Cake/IR/CakeOps.h"
 
@@ -163,4 +163,4 @@ std::string describeRole(RoleOp role);
 
 } // namespace mlir::cake
 
-#endif // CAKE_LIB_TRANSFORMS_THREADMODEL_H
+#endif // CAKE_ANALYSIS_THREADMODEL_H

@@ -1,5 +1,5 @@
 //===- ThreadModel.cpp - which threads execute what, with which values ----===//
-#include "ThreadModel.h"
+#include "Cake/Analysis/ThreadModel.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
