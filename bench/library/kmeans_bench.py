@@ -22,6 +22,7 @@ reference's argmin, `correct` means every other choice is a near tie (its fp64 d
 tol * (|x|^2 + |c|^2) of the best; tol 1e-5 for fp16/bf16 inputs, 2e-3 for fp32 read as tf32).
 """
 import argparse
+import fnmatch
 import json
 import math
 import os
@@ -133,15 +134,17 @@ def load_anchors(site):
     return flashlib_assign, fk_assign
 
 
-def tune(torch, lib, shapes, out, families=None):
-    """`families`: measure only these (a new family merged into an existing table)."""
+def tune(torch, lib, shapes, out, families=None, configs=None):
+    """`families`: measure only these; `configs`: only configurations matching one of these
+    fnmatch patterns (new or re-measured configurations merged into an existing table)."""
     points, gen = [], torch.Generator(device="cuda")
     for i, s in enumerate(shapes):
         if s["heldout"]:
             continue
         try:
             legal = lib.router.legal(s["B"], s["N"], s["D"], s["K"], s["dtype"])
-            legal = [v for v in legal if not families or v["family"] in families]
+            legal = [v for v in legal if (not families or v["family"] in families) and
+                     (not configs or any(fnmatch.fnmatch(v["config"], c) for c in configs))]
         except ValueError as e:
             print(f"[{i}] {s}: {e}", flush=True)
             continue
@@ -334,6 +337,9 @@ def main():
     ap.add_argument("--limit", type=int, default=0, help="at most N shapes (from --start)")
     ap.add_argument("--families", default="",
                     help="tune: only these families (comma-separated), e.g. splitd,mma")
+    ap.add_argument("--configs", default="",
+                    help="tune: only configurations matching these patterns (comma-separated "
+                         "fnmatch patterns), e.g. 'simt_*,k16_*,sd?_k16_*'")
     args = ap.parse_args()
     import torch
     from cake_library import load
@@ -344,7 +350,8 @@ def main():
     t0 = time.time()
     try:
         if args.phase == "tune":
-            tune(torch, lib, shapes, args.out, {f for f in args.families.split(",") if f})
+            tune(torch, lib, shapes, args.out, {f for f in args.families.split(",") if f},
+                 [c for c in args.configs.split(",") if c])
         elif args.phase == "lloyd":
             lloyd(torch, lib, shapes, args.anchors, args.out)
         else:
