@@ -161,6 +161,29 @@ class RouterTest(unittest.TestCase):
             self.assertTrue(v["max_d"] is None or v["max_d"] >= s["D"])
 
 
+class MergeTuneTest(unittest.TestCase):
+    """bench/library/merge_tune.py: a family or configurations tuned later merge into the table."""
+
+    def test_union_per_shape(self):
+        shape = {"dtype": "float16", "B": 1, "N": 10, "D": 8, "K": 3}
+        other = dict(shape, N=20)
+        with tempfile.TemporaryDirectory() as tmp:
+            first, second, out = (os.path.join(tmp, n) for n in ("a.json", "b.json", "t.json"))
+            with open(first, "w") as f:
+                json.dump({"points": [dict(shape, ms={"simt_w4": 3.0, "k128_w2_p": 1.0}),
+                                      dict(other, ms={"simt_w4": 5.0})], "neighbours": 4}, f)
+            with open(second, "w") as f:     # simt re-measured, a new configuration added
+                json.dump({"points": [dict(shape, ms={"simt_w4": 2.0, "k16_w2_p": 0.5},
+                                           failed={"k32_w2_p": "wrong"})], "neighbours": 4}, f)
+            r = subprocess.run([sys.executable, os.path.join(ROOT, "bench", "library", "merge_tune.py"),
+                                "--out", out, first, second], capture_output=True, text=True)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            points = {p["N"]: p for p in load_json(out)["points"]}
+            self.assertEqual(points[10]["ms"], {"simt_w4": 2.0, "k128_w2_p": 1.0, "k16_w2_p": 0.5})
+            self.assertEqual(points[10]["failed"], {"k32_w2_p": "wrong"})
+            self.assertEqual(points[20]["ms"], {"simt_w4": 5.0})
+
+
 class CommandTest(unittest.TestCase):
     def test_route_command(self):
         r = cake("library", "route", "--library", KMEANS, "--shape", "B=3,N=75599,D=96,K=999,dtype=float16")

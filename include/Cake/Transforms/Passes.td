@@ -92,6 +92,9 @@ def CakeVerifyShapesPass : Pass<"cake-verify-shapes"> {
 
     A size the kernel never sees (not in its grid, no `cake.problem_size`) is the host's to
     match to the grid (an output of one value per block, say): extents it sets are not judged.
+    Sizes are probed independently: a relation the host keeps between two sizes (`BKP = B * KP`)
+    is unknown here, so an unmasked access that is in bounds only through it is reported (mask
+    it, or reach that tensor through TMA).
     Each finding names the sizes (and the block) it happens at.
   }];
 }
