@@ -17,6 +17,8 @@
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/AffineExpr.h"
+#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/Sequence.h"
 #include "llvm/ADT/StringSet.h"
 
 namespace mlir::cake {
@@ -219,6 +221,95 @@ struct CakeVerifyShapesPass : cake::impl::CakeVerifyShapesPassBase<CakeVerifySha
       ok &= verifyBounds(kernel, probe, model, ranges, reported);
       ok &= verifyCollectives(kernel, probe, general, model, reported);
       ok &= verifyArrivals(kernel, probe, general, model, reported);
+      ok &= verifySharedReads(kernel, probe, model, ranges, reported);
+    }
+    return ok;
+  }
+
+  /// Shared memory starts with stale values: an element a thread surely reads must be one some
+  /// thread of the block may write. Writes are over-approximated (every thread that may reach a
+  /// cake.store, every value its index may take; program order ignored), reads kept exact (a
+  /// thread that surely reaches the load, an index with one value), so a read outside every
+  /// write's range is a read of an element nothing writes. Buffers written any other way (TMA,
+  /// cp.async, stmatrix) are not judged.
+  static bool verifySharedReads(KernelOp kernel, const ShapeProbe &probe, ThreadModel &model,
+                                IndexRanges &ranges, llvm::DenseSet<Operation *> &reported) {
+    llvm::MapVector<Value, SmallVector<std::pair<Operation *, MemoryAccess>>> reads, writes;
+    llvm::DenseSet<Value> unjudged;
+    kernel.walk([&](Operation *op) {
+      for (const MemoryAccess &access : getMemoryAccesses(op)) {
+        auto type = dyn_cast<SmemType>(access.buffer.getType());
+        if (!type)
+          continue;
+        bool plain = access.indices.size() == type.getRank() && isa<LoadOp, StoreOp>(op);
+        if (!access.isRead() && !isa<StoreOp>(op))
+          unjudged.insert(access.buffer);
+        if (!plain)
+          continue;
+        (access.isRead() ? reads : writes)[access.buffer].push_back({op, access});
+      }
+    });
+    bool ok = true;
+    for (auto &[buffer, loads] : reads) {
+      if (unjudged.contains(buffer))
+        continue;
+      auto type = cast<SmemType>(buffer.getType());
+      // Per dimension, the union of what any write may cover.
+      std::vector<std::vector<Interval>> written(type.getRank());
+      bool known = true;
+      for (auto &[op, access] : writes.lookup(buffer))
+        for (int64_t t = 0; known && t < model.getNumThreads(); ++t) {
+          if (!mayReach(op, t, model, ranges))
+            continue;
+          for (auto [dim, index] : llvm::enumerate(access.indices)) {
+            std::optional<Interval> r = ranges.range(index, t);
+            if (!r) {
+              known = false;
+              break;
+            }
+            int64_t width = dim + 1 == type.getRank() ? access.width : 1;
+            written[dim].push_back({r->lo, r->hi + width - 1});
+          }
+        }
+      if (!known)
+        continue;
+      auto covers = [&](unsigned dim, int64_t lo, int64_t hi) {
+        return llvm::any_of(written[dim], [&](Interval w) { return w.lo <= lo && hi <= w.hi; }) ||
+               // A union of adjacent intervals: check element by element (reads are narrow).
+               llvm::all_of(llvm::seq<int64_t>(lo, hi + 1), [&](int64_t e) {
+                 return llvm::any_of(written[dim],
+                                     [&](Interval w) { return w.lo <= e && e <= w.hi; });
+               });
+      };
+      for (auto &[op, access] : loads) {
+        if (reported.contains(op))
+          continue;
+        for (int64_t t = 0; t < model.getNumThreads() && !reported.contains(op); ++t) {
+          if (!reachesSurely(op, t, model, ranges))
+            continue;
+          for (auto [dim, index] : llvm::enumerate(access.indices)) {
+            std::optional<Interval> r = ranges.range(index, t);
+            if (!r || r->lo != r->hi)
+              continue;
+            int64_t width = dim + 1 == type.getRank() ? access.width : 1;
+            if (covers(dim, r->lo, r->lo + width - 1))
+              continue;
+            ok = false;
+            reported.insert(op);
+            InFlightDiagnostic diag =
+                emitFinding(op, "shape.uninitialized-smem")
+                << "expected every shared-memory element a thread reads to be written first, but "
+                << "with " << describeProbe(kernel, probe) << " thread " << t << " reads index "
+                << r->lo << " of dimension " << dim << ", which no store to the buffer writes";
+            if (Operation *alloc = buffer.getDefiningOp())
+              diag.attachNote(alloc->getLoc()) << "the buffer is allocated here";
+            attachFix(diag, op, "shape.uninitialized-smem",
+                      "write every element the readers read (threads without data store the "
+                      "operation's identity, e.g. 0 for a sum), or read only what was written");
+            break;
+          }
+        }
+      }
     }
     return ok;
   }

@@ -70,6 +70,11 @@ cake.kernel @shared_row(%out: !cake.tensor<[N], f32> {cake.name = "out"})
   %tid = cake.thread_id x
   %row = arith.remui %tid, %c1 : index
   %m = cake.load %out[%c0] masked : !cake.tensor<[N], f32> -> f32
+  %c32 = arith.constant 32 : index
+  scf.for %w = %tid to %c64 step %c32 {
+    cake.store %m, %buf[%row, %w] : f32, !cake.smem<4x64xf32>
+  }
+  cake.barrier
   %s = scf.for %j = %c0 to %c64 step %c1 iter_args(%acc = %init) -> (f32) {
     %v = cake.load %buf[%row, %j] : !cake.smem<4x64xf32> -> f32
     %two = arith.constant 2.0 : f32

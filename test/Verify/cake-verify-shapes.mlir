@@ -323,3 +323,51 @@ cake.kernel @arrive_in_bounds_only(%x: !cake.tensor<[N], f32> {cake.name = "x"},
   cake.store %w, %y[%g] masked : f32, !cake.tensor<[N], f32>
   cake.return
 }
+
+// -----
+
+// Per-thread partial sums in shared memory, written only by the threads that have an element,
+// then read by every thread: for N < 128 the tail slots hold stale values.
+cake.kernel @partials_written_in_bounds_only(%x: !cake.tensor<[M, N], f32> {cake.name = "x"},
+                                             %y: !cake.tensor<[M, 128], f32> {cake.name = "y"})
+    attributes {target = "sm_90a", block = array<i64: 128>, symbols = ["M", "N"],
+                grid = affine_map<()[m, n] -> (m)>} {
+  %c127 = arith.constant 127 : index
+  %n = cake.problem_size "N"
+  // expected-note @+1 {{the buffer is allocated here}}
+  %part = cake.alloc_smem : !cake.smem<128xf32>
+  %tid = cake.thread_id x
+  %row = cake.block_id x
+  %v = cake.load %x[%row, %tid] masked : !cake.tensor<[M, N], f32> -> f32
+  %has = arith.cmpi ult, %tid, %n : index
+  scf.if %has {
+    cake.store %v, %part[%tid] : f32, !cake.smem<128xf32>
+  }
+  cake.barrier
+  %mirror = arith.subi %c127, %tid : index
+  // expected-error @+2 {{[shape.uninitialized-smem] expected every shared-memory element a thread reads to be written first, but with M = 3, N = 3 (block (0, 0, 0)) thread 0 reads index 127 of dimension 0, which no store to the buffer writes}}
+  // expected-note @+1 {{fix: write every element the readers read}}
+  %w = cake.load %part[%mirror] : !cake.smem<128xf32> -> f32
+  cake.store %w, %y[%row, %tid] masked : f32, !cake.tensor<[M, 128], f32>
+  cake.return
+}
+
+// -----
+
+// The same with every slot written (threads without an element store 0): clean for every N.
+cake.kernel @partials_all_written(%x: !cake.tensor<[M, N], f32> {cake.name = "x"},
+                                  %y: !cake.tensor<[M, 128], f32> {cake.name = "y"})
+    attributes {target = "sm_90a", block = array<i64: 128>, symbols = ["M", "N"],
+                grid = affine_map<()[m, n] -> (m)>} {
+  %c127 = arith.constant 127 : index
+  %part = cake.alloc_smem : !cake.smem<128xf32>
+  %tid = cake.thread_id x
+  %row = cake.block_id x
+  %v = cake.load %x[%row, %tid] masked : !cake.tensor<[M, N], f32> -> f32
+  cake.store %v, %part[%tid] : f32, !cake.smem<128xf32>
+  cake.barrier
+  %mirror = arith.subi %c127, %tid : index
+  %w = cake.load %part[%mirror] : !cake.smem<128xf32> -> f32
+  cake.store %w, %y[%row, %tid] masked : f32, !cake.tensor<[M, 128], f32>
+  cake.return
+}

@@ -84,6 +84,11 @@ def CakeVerifyShapesPass : Pass<"cake-verify-shapes"> {
     - `shape.arrival-count`: an mbarrier whose arrivals per phase differ from its init's count
       at one of the probe sizes (an arrival under `i < N`: the last block hangs), where
       `cake-verify-mbarrier` could not decide who arrives.
+    - `shape.uninitialized-smem`: a shared-memory element a thread surely reads (one index
+      value) that no `cake.store` to the buffer may write at one of the probe sizes (partials
+      written only by the threads that have an element, read by all). Writes are
+      over-approximated and program order ignored; buffers also written by TMA, cp.async or
+      stmatrix are not judged.
     - `shape.uncovered-output`: at one of the probe sizes the grid has no block while the kernel
       writes a global tensor, or an output (a tensor written and never read, by `cake.store`
       or `cake.tma.store` only) has an element no block writes. Judged per dimension on the
