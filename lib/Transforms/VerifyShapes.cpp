@@ -15,7 +15,10 @@
 #include "Cake/Transforms/Findings.h"
 #include "Cake/Transforms/Passes.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/TypeUtilities.h"
 #include "mlir/IR/AffineExpr.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/Sequence.h"
@@ -222,7 +225,100 @@ struct CakeVerifyShapesPass : cake::impl::CakeVerifyShapesPassBase<CakeVerifySha
       ok &= verifyCollectives(kernel, probe, general, model, reported);
       ok &= verifyArrivals(kernel, probe, general, model, reported);
       ok &= verifySharedReads(kernel, probe, model, ranges, reported);
+      ok &= verifyPadIdentity(kernel, probe, model, ranges, reported);
     }
+    return ok;
+  }
+
+  /// The max or min a value feeds directly (through float extensions and truncations): the op
+  /// and whether it is a max; null when none.
+  static std::pair<Operation *, bool> getExtremumUser(Value v) {
+    for (Operation *user : v.getUsers()) {
+      if (isa<arith::ExtFOp, arith::TruncFOp>(user)) {
+        if (auto found = getExtremumUser(user->getResult(0)); found.first)
+          return found;
+        continue;
+      }
+      if (isa<arith::MaximumFOp, arith::MaxNumFOp>(user))
+        return {user, true};
+      if (isa<arith::MinimumFOp, arith::MinNumFOp>(user))
+        return {user, false};
+      if (auto reduce = dyn_cast<WarpReduceOp>(user); reduce && reduce.getKind() != ReduceKind::sum)
+        return {user, reduce.getKind() == ReduceKind::max};
+      if (auto reduce = dyn_cast<vector::ReductionOp>(user)) {
+        auto kind = reduce.getKind();
+        if (kind == vector::CombiningKind::MAXIMUMF || kind == vector::CombiningKind::MAXNUMF)
+          return {user, true};
+        if (kind == vector::CombiningKind::MINIMUMF || kind == vector::CombiningKind::MINNUMF)
+          return {user, false};
+      }
+    }
+    return {nullptr, false};
+  }
+
+  /// A masked load's padded elements take its pad value; when they feed a max (min) directly,
+  /// the default pad 0 is wrong unless every element is >= 0 (<= 0). Judged where padding
+  /// happens at a probe size (the index leaves the tensor in a thread that surely reaches the
+  /// load) and only for the default pad: an explicit `pad(...)` states the author's intent.
+  static bool verifyPadIdentity(KernelOp kernel, const ShapeProbe &probe, ThreadModel &model,
+                                IndexRanges &ranges, llvm::DenseSet<Operation *> &reported) {
+    bool ok = true;
+    llvm::StringSet<> observed = getObservedSymbols(kernel);
+    kernel.walk([&](LoadOp load) {
+      if (!load.getMasked() || load.getPad() || reported.contains(load) ||
+          !isa<FloatType>(getElementTypeOrSelf(load.getResult().getType())))
+        return;
+      auto type = dyn_cast<GlobalTensorType>(load.getSource().getType());
+      auto [user, isMax] = getExtremumUser(load.getResult());
+      if (!type || !user || load.getIndices().size() != type.getRank())
+        return;
+      int64_t width = 1;
+      if (auto vec = dyn_cast<VectorType>(load.getResult().getType()))
+        width = vec.getNumElements();
+      for (int64_t t = 0; t < model.getNumThreads(); ++t) {
+        if (!reachesSurely(load, t, model, ranges))
+          continue;
+        // Padding matters where a thread's elements are partly inside: one dimension straddles
+        // its extent and the others stay inside (a row wholly past the edge is discarded work).
+        std::optional<unsigned> straddling;
+        bool inside = true;
+        for (auto [dim, index] : llvm::enumerate(load.getIndices())) {
+          std::optional<Interval> r = ranges.range(index, t);
+          std::optional<int64_t> extent = judgedExtent(type.getShape()[dim], probe, observed);
+          if (!r || !extent) {
+            inside = false;
+            break;
+          }
+          int64_t last = r->hi + (dim + 1 == type.getRank() ? width - 1 : 0);
+          if (r->lo >= 0 && last < *extent)
+            continue;
+          if (r->lo >= 0 && r->lo < *extent && !straddling)
+            straddling = dim;
+          else
+            inside = false;
+        }
+        if (inside && straddling) {
+          unsigned dim = *straddling;
+          ok = false;
+          reported.insert(load);
+          StringRef what = isMax ? "max" : "min";
+          StringRef identity = isMax ? "-inf" : "+inf";
+          InFlightDiagnostic diag = emitFinding(load, "shape.pad-identity")
+                                    << "expected the padding of a masked load that feeds a "
+                                    << what << " to be the " << what << "'s identity ("
+                                    << identity << "), but it is the default 0: with "
+                                    << describeProbe(kernel, probe) << " thread " << t
+                                    << " pads index " << dim << " past "
+                                    << getExtentText(type.getShape()[dim]);
+          diag.attachNote(user->getLoc()) << "the padded elements reach this " << what;
+          attachFix(diag, load, "shape.pad-identity",
+                    std::string("pad with the identity (`masked pad(%c : f32)` with %c = ") +
+                        (isMax ? "0xFF800000" : "0x7F800000") +
+                        "), or write `pad(...)` explicitly if 0 is right for the data");
+          return;
+        }
+      }
+    });
     return ok;
   }
 

@@ -371,3 +371,72 @@ cake.kernel @partials_all_written(%x: !cake.tensor<[M, N], f32> {cake.name = "x"
   cake.store %w, %y[%row, %tid] masked : f32, !cake.tensor<[M, 128], f32>
   cake.return
 }
+
+// -----
+
+// The row max over 32-wide chunks with masked loads: the padded elements of the last chunk enter
+// the max as the default pad 0, wrong for rows of negative values.
+cake.kernel @chunked_max_default_pad(%x: !cake.tensor<[M, N], f32> {cake.name = "x"},
+                                     %y: !cake.tensor<[M], f32> {cake.name = "y"})
+    attributes {target = "sm_90a", block = array<i64: 32>, symbols = ["M", "N"],
+                grid = affine_map<()[m, n] -> (m)>} {
+  %c0 = arith.constant 0 : index
+  %c32 = arith.constant 32 : index
+  %ninf = arith.constant 0xFF800000 : f32
+  %n = cake.problem_size "N"
+  %row = cake.block_id x
+  %lane = cake.lane_id
+  %chunks = arith.ceildivui %n, %c32 : index
+  %end = arith.muli %chunks, %c32 : index
+  %m = scf.for %j0 = %c0 to %end step %c32 iter_args(%acc = %ninf) -> (f32) {
+    %j = arith.addi %j0, %lane : index
+    // expected-error @+2 {{[shape.pad-identity] expected the padding of a masked load that feeds a max to be the max's identity (-inf), but it is the default 0: with M = 33, N = 33 (block (0, 0, 0)) thread 1 pads index 1 past N}}
+    // expected-note @+1 {{fix: pad with the identity}}
+    %v = cake.load %x[%row, %j] masked : !cake.tensor<[M, N], f32> -> f32
+    // expected-note @+1 {{the padded elements reach this max}}
+    %acc2 = arith.maximumf %acc, %v : f32
+    scf.yield %acc2 : f32
+  }
+  %r = cake.warp_reduce max %m : f32
+  %first = arith.cmpi eq, %lane, %c0 : index
+  scf.if %first {
+    cake.store %r, %y[%row] masked : f32, !cake.tensor<[M], f32>
+  }
+  cake.return
+}
+
+// -----
+
+// The same padded with -inf, and a max over data the author knows are >= 0 with an explicit
+// pad(0): both are what their authors meant.
+cake.kernel @chunked_max_explicit_pads(%x: !cake.tensor<[M, N], f32> {cake.name = "x"},
+                                       %y: !cake.tensor<[M], f32> {cake.name = "y"},
+                                       %z: !cake.tensor<[M], f32> {cake.name = "z"})
+    attributes {target = "sm_90a", block = array<i64: 32>, symbols = ["M", "N"],
+                grid = affine_map<()[m, n] -> (m)>} {
+  %c0 = arith.constant 0 : index
+  %c32 = arith.constant 32 : index
+  %ninf = arith.constant 0xFF800000 : f32
+  %zero = arith.constant 0.0 : f32
+  %n = cake.problem_size "N"
+  %row = cake.block_id x
+  %lane = cake.lane_id
+  %chunks = arith.ceildivui %n, %c32 : index
+  %end = arith.muli %chunks, %c32 : index
+  %m:2 = scf.for %j0 = %c0 to %end step %c32 iter_args(%a = %ninf, %b = %zero) -> (f32, f32) {
+    %j = arith.addi %j0, %lane : index
+    %v = cake.load %x[%row, %j] masked pad(%ninf : f32) : !cake.tensor<[M, N], f32> -> f32
+    %a2 = arith.maximumf %a, %v : f32
+    %w = cake.load %x[%row, %j] masked pad(%zero : f32) : !cake.tensor<[M, N], f32> -> f32
+    %b2 = arith.maximumf %b, %w : f32
+    scf.yield %a2, %b2 : f32, f32
+  }
+  %r = cake.warp_reduce max %m#0 : f32
+  %s = cake.warp_reduce max %m#1 : f32
+  %first = arith.cmpi eq, %lane, %c0 : index
+  scf.if %first {
+    cake.store %r, %y[%row] masked : f32, !cake.tensor<[M], f32>
+    cake.store %s, %z[%row] masked : f32, !cake.tensor<[M], f32>
+  }
+  cake.return
+}

@@ -89,6 +89,11 @@ def CakeVerifyShapesPass : Pass<"cake-verify-shapes"> {
       written only by the threads that have an element, read by all). Writes are
       over-approximated and program order ignored; buffers also written by TMA, cp.async or
       stmatrix are not judged.
+    - `shape.pad-identity`: a masked load with the default pad (0) whose result feeds a max or
+      min directly (`arith.maximumf`/`maxnumf`/`minimumf`/`minnumf`, `cake.warp_reduce`,
+      `vector.reduction`) and whose padding happens at one of the probe sizes inside a row that
+      is partly valid: padded elements enter the max as 0. An explicit `pad(...)` is taken as
+      the author's intent and not judged.
     - `shape.uncovered-output`: at one of the probe sizes the grid has no block while the kernel
       writes a global tensor, or an output (a tensor written and never read, by `cake.store`
       or `cake.tma.store` only) has an element no block writes. Judged per dimension on the
