@@ -278,9 +278,10 @@ struct CakeVerifyShapesPass : cake::impl::CakeVerifyShapesPassBase<CakeVerifySha
       for (int64_t t = 0; t < model.getNumThreads(); ++t) {
         if (!reachesSurely(load, t, model, ranges))
           continue;
-        // Padding matters where a thread's elements are partly inside: one dimension straddles
-        // its extent and the others stay inside (a row wholly past the edge is discarded work).
-        std::optional<unsigned> straddling;
+        // Padding matters along a reduced dimension (the index varies over the loop or across
+        // the lanes of the warp) while the other dimensions stay inside: a row wholly past the
+        // edge is discarded work, not a wrong max.
+        std::optional<unsigned> padded;
         bool inside = true;
         for (auto [dim, index] : llvm::enumerate(load.getIndices())) {
           std::optional<Interval> r = ranges.range(index, t);
@@ -292,13 +293,18 @@ struct CakeVerifyShapesPass : cake::impl::CakeVerifyShapesPassBase<CakeVerifySha
           int64_t last = r->hi + (dim + 1 == type.getRank() ? width - 1 : 0);
           if (r->lo >= 0 && last < *extent)
             continue;
-          if (r->lo >= 0 && r->lo < *extent && !straddling)
-            straddling = dim;
+          bool reduced = r->lo != r->hi;
+          for (int64_t u = t / 32 * 32; !reduced && u < std::min<int64_t>(t / 32 * 32 + 32, model.getNumThreads()); ++u) {
+            std::optional<Interval> other = ranges.range(index, u);
+            reduced = !other || other->lo != r->lo || other->hi != r->hi;
+          }
+          if (r->lo >= 0 && reduced && !padded)
+            padded = dim;
           else
             inside = false;
         }
-        if (inside && straddling) {
-          unsigned dim = *straddling;
+        if (inside && padded) {
+          unsigned dim = *padded;
           ok = false;
           reported.insert(load);
           StringRef what = isMax ? "max" : "min";

@@ -390,7 +390,7 @@ cake.kernel @chunked_max_default_pad(%x: !cake.tensor<[M, N], f32> {cake.name = 
   %end = arith.muli %chunks, %c32 : index
   %m = scf.for %j0 = %c0 to %end step %c32 iter_args(%acc = %ninf) -> (f32) {
     %j = arith.addi %j0, %lane : index
-    // expected-error @+2 {{[shape.pad-identity] expected the padding of a masked load that feeds a max to be the max's identity (-inf), but it is the default 0: with M = 33, N = 33 (block (0, 0, 0)) thread 1 pads index 1 past N}}
+    // expected-error @+2 {{[shape.pad-identity] expected the padding of a masked load that feeds a max to be the max's identity (-inf), but it is the default 0: with M = 3, N = 3 (block (0, 0, 0)) thread 3 pads index 1 past N}}
     // expected-note @+1 {{fix: pad with the identity}}
     %v = cake.load %x[%row, %j] masked : !cake.tensor<[M, N], f32> -> f32
     // expected-note @+1 {{the padded elements reach this max}}

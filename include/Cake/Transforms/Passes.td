@@ -91,9 +91,10 @@ def CakeVerifyShapesPass : Pass<"cake-verify-shapes"> {
       stmatrix are not judged.
     - `shape.pad-identity`: a masked load with the default pad (0) whose result feeds a max or
       min directly (`arith.maximumf`/`maxnumf`/`minimumf`/`minnumf`, `cake.warp_reduce`,
-      `vector.reduction`) and whose padding happens at one of the probe sizes inside a row that
-      is partly valid: padded elements enter the max as 0. An explicit `pad(...)` is taken as
-      the author's intent and not judged.
+      `vector.reduction`) and whose padding happens at one of the probe sizes along a reduced
+      dimension (its index varies over a loop or across the warp's lanes) while the other
+      indices are inside: padded elements enter the max as 0. Rows wholly past the edge are
+      discarded work and not judged; an explicit `pad(...)` is taken as the author's intent.
     - `shape.uncovered-output`: at one of the probe sizes the grid has no block while the kernel
       writes a global tensor, or an output (a tensor written and never read, by `cake.store`
       or `cake.tma.store` only) has an element no block writes. Judged per dimension on the
