@@ -12,7 +12,6 @@
 #include "Cake/IR/MemoryAccess.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/BuiltinOps.h"
 
 namespace mlir::cake {
@@ -80,22 +79,9 @@ struct CakePrintThreadModelPass
   }
 
   void print(KernelOp kernel, std::optional<ShapeProbe> probe) {
-    if (probe) {
-      // Grid extents at the given sizes, when every size the grid needs is given.
-      SmallVector<StringRef> symbols = kernel.getSymbolNames();
-      SmallVector<AffineExpr> values;
-      bool all = true;
-      for (StringRef symbol : symbols) {
-        auto it = probe->sizes.find(symbol);
-        all &= it != probe->sizes.end();
-        values.push_back(getAffineConstantExpr(all ? it->second : 0, kernel.getContext()));
-      }
-      AffineMap grid = kernel.getGrid();
-      for (unsigned d = 0; all && d < grid.getNumResults() && d < 3; ++d)
-        if (auto c = dyn_cast<AffineConstantExpr>(
-                simplifyAffineExpr(grid.getResult(d).replaceSymbols(values), 0, 0)))
-          probe->gridDim[d] = c.getValue();
-    }
+    // Grid extents at the given sizes, when every size the grid needs is given.
+    if (probe && !bindGrid(kernel, *probe))
+      probe->gridDim[0] = probe->gridDim[1] = probe->gridDim[2] = 1;
     ThreadModel model = probe ? ThreadModel(kernel, *probe) : ThreadModel(kernel);
     kernel->emitRemark() << "thread model: " << model.getNumThreads() << " threads per block"
                          << (probe ? ", one launch (sizes and block bound)"

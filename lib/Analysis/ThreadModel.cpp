@@ -2,6 +2,8 @@
 #include "Cake/Analysis/ThreadModel.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/AffineExpr.h"
+#include "mlir/IR/AffineMap.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/MapVector.h"
@@ -27,6 +29,28 @@ ThreadModel::ThreadModel(KernelOp kernel) : kernel(kernel) {
 
 ThreadModel::ThreadModel(KernelOp kernel, ShapeProbe shape) : ThreadModel(kernel) {
   probe = std::move(shape);
+}
+
+bool mlir::cake::bindGrid(KernelOp kernel, ShapeProbe &probe) {
+  SmallVector<StringRef> symbols = kernel.getSymbolNames();
+  AffineMap grid = kernel.getGrid();
+  if (grid.getNumSymbols() != symbols.size())
+    return false;
+  SmallVector<AffineExpr> values;
+  for (StringRef symbol : symbols) {
+    auto it = probe.sizes.find(symbol);
+    if (it == probe.sizes.end())
+      return false;
+    values.push_back(getAffineConstantExpr(it->second, kernel.getContext()));
+  }
+  for (unsigned d = 0; d < grid.getNumResults() && d < 3; ++d) {
+    auto c = dyn_cast<AffineConstantExpr>(
+        simplifyAffineExpr(grid.getResult(d).replaceSymbols(values), 0, 0));
+    if (!c)
+      return false;
+    probe.gridDim[d] = c.getValue();
+  }
+  return true;
 }
 
 std::optional<std::pair<int64_t, int64_t>>

@@ -62,17 +62,6 @@ llvm::StringSet<> getStrideSymbols(KernelOp kernel) {
   return out;
 }
 
-std::optional<int64_t> extentOf(Attribute extent, const ShapeProbe &probe) {
-  if (auto value = dyn_cast<IntegerAttr>(extent))
-    return value.getInt();
-  if (auto symbol = dyn_cast<StringAttr>(extent)) {
-    auto it = probe.sizes.find(symbol.getValue());
-    if (it != probe.sizes.end())
-      return it->second;
-  }
-  return std::nullopt;
-}
-
 /// The sizes the kernel itself sees: those its grid depends on and those it reads with
 /// cake.problem_size. Another size (an output's extent equal to the number of blocks, say) is
 /// the host's to match to the grid; the extents it sets are not judged.
@@ -91,38 +80,61 @@ llvm::StringSet<> getObservedSymbols(KernelOp kernel) {
 /// The extent at the probe's sizes; nullopt for a size the kernel does not observe.
 std::optional<int64_t> judgedExtent(Attribute extent, const ShapeProbe &probe,
                                     const llvm::StringSet<> &observed) {
-  if (auto symbol = dyn_cast<StringAttr>(extent); symbol && !observed.contains(symbol.getValue()))
+  if (auto value = dyn_cast<IntegerAttr>(extent))
+    return value.getInt();
+  auto symbol = dyn_cast<StringAttr>(extent);
+  if (!symbol || !observed.contains(symbol.getValue()))
     return std::nullopt;
-  return extentOf(extent, probe);
+  auto it = probe.sizes.find(symbol.getValue());
+  if (it == probe.sizes.end())
+    return std::nullopt;
+  return it->second;
 }
 
+/// What one thread's index covers along one dimension of a global tensor: its values [lo, hi],
+/// the last element touched (`last`: hi plus the vector's width on the innermost dimension) and
+/// the dimension's extent at the probe; nullopt when the index or the extent is not judged.
+struct Span {
+  int64_t lo, hi, last, extent;
+  bool inside() const { return lo >= 0 && last < extent; }
+};
+
+std::optional<Span> getSpan(Value index, unsigned dim, GlobalTensorType type, int64_t width,
+                            int64_t t, IndexRanges &ranges, const ShapeProbe &probe,
+                            const llvm::StringSet<> &observed) {
+  std::optional<Interval> r = ranges.range(index, t);
+  std::optional<int64_t> extent = judgedExtent(type.getShape()[dim], probe, observed);
+  if (!r || !extent)
+    return std::nullopt;
+  int64_t last = r->hi + (dim + 1 == type.getRank() ? width - 1 : 0);
+  return Span{r->lo, r->hi, last, *extent};
+}
+
+/// The first element at or after `from` that no interval of `sorted` (ordered by `lo`) covers.
+int64_t firstUncovered(ArrayRef<Interval> sorted, int64_t from) {
+  for (Interval i : sorted) {
+    if (i.lo > from)
+      break;
+    from = std::max(from, i.hi + 1);
+  }
+  return from;
+}
+
+void sortIntervals(std::vector<Interval> &intervals) {
+  llvm::sort(intervals, [](Interval a, Interval b) { return a.lo < b.lo; });
+}
 
 /// The probe size sets: every symbol bound, the grid extents evaluated (an extent below 1 is
 /// kept: a grid with no block for an allowed shape is itself a finding).
 std::vector<ShapeProbe> getSizeSets(KernelOp kernel) {
   llvm::StringSet<> strided = getStrideSymbols(kernel);
   SmallVector<StringRef> symbols = kernel.getSymbolNames();
-  AffineMap grid = kernel.getGrid();
   std::vector<ShapeProbe> out;
-  if (grid.getNumSymbols() != symbols.size())
-    return out;
   for (unsigned i = 0; i < std::size(kFreeSizes); ++i) {
     ShapeProbe probe;
-    SmallVector<AffineExpr> values;
-    for (StringRef symbol : symbols) {
-      int64_t v = strided.contains(symbol) ? kAlignedSizes[i] : kFreeSizes[i];
-      probe.sizes[symbol] = v;
-      values.push_back(getAffineConstantExpr(v, kernel.getContext()));
-    }
-    bool constant = true;
-    for (unsigned d = 0; d < grid.getNumResults() && d < 3; ++d) {
-      auto c = dyn_cast<AffineConstantExpr>(
-          simplifyAffineExpr(grid.getResult(d).replaceSymbols(values), 0, 0));
-      constant &= bool(c);
-      if (c)
-        probe.gridDim[d] = c.getValue();
-    }
-    if (constant)
+    for (StringRef symbol : symbols)
+      probe.sizes[symbol] = strided.contains(symbol) ? kAlignedSizes[i] : kFreeSizes[i];
+    if (bindGrid(kernel, probe))
       out.push_back(std::move(probe));
   }
   return out;
@@ -216,16 +228,17 @@ struct CakeVerifyShapesPass : cake::impl::CakeVerifyShapesPassBase<CakeVerifySha
 
   bool verifyKernel(KernelOp kernel) {
     ThreadModel general(kernel);
+    llvm::StringSet<> observed = getObservedSymbols(kernel);
     llvm::DenseSet<Operation *> reported;
-    bool ok = verifyCoverage(kernel);
+    bool ok = verifyCoverage(kernel, general.getNumThreads(), observed);
     for (const ShapeProbe &probe : getProbes(kernel)) {
       ThreadModel model(kernel, probe);
       IndexRanges ranges(model);
-      ok &= verifyBounds(kernel, probe, model, ranges, reported);
+      ok &= verifyBounds(kernel, probe, model, ranges, observed, reported);
       ok &= verifyCollectives(kernel, probe, general, model, reported);
       ok &= verifyArrivals(kernel, probe, general, model, reported);
       ok &= verifySharedReads(kernel, probe, model, ranges, reported);
-      ok &= verifyPadIdentity(kernel, probe, model, ranges, reported);
+      ok &= verifyPadIdentity(kernel, probe, model, ranges, observed, reported);
     }
     return ok;
   }
@@ -261,9 +274,9 @@ struct CakeVerifyShapesPass : cake::impl::CakeVerifyShapesPassBase<CakeVerifySha
   /// happens at a probe size (the index leaves the tensor in a thread that surely reaches the
   /// load) and only for the default pad: an explicit `pad(...)` states the author's intent.
   static bool verifyPadIdentity(KernelOp kernel, const ShapeProbe &probe, ThreadModel &model,
-                                IndexRanges &ranges, llvm::DenseSet<Operation *> &reported) {
+                                IndexRanges &ranges, const llvm::StringSet<> &observed,
+                                llvm::DenseSet<Operation *> &reported) {
     bool ok = true;
-    llvm::StringSet<> observed = getObservedSymbols(kernel);
     kernel.walk([&](LoadOp load) {
       if (!load.getMasked() || load.getPad() || reported.contains(load) ||
           !isa<FloatType>(getElementTypeOrSelf(load.getResult().getType())))
@@ -284,21 +297,20 @@ struct CakeVerifyShapesPass : cake::impl::CakeVerifyShapesPassBase<CakeVerifySha
         std::optional<unsigned> padded;
         bool inside = true;
         for (auto [dim, index] : llvm::enumerate(load.getIndices())) {
-          std::optional<Interval> r = ranges.range(index, t);
-          std::optional<int64_t> extent = judgedExtent(type.getShape()[dim], probe, observed);
-          if (!r || !extent) {
+          std::optional<Span> span = getSpan(index, dim, type, width, t, ranges, probe, observed);
+          if (!span) {
             inside = false;
             break;
           }
-          int64_t last = r->hi + (dim + 1 == type.getRank() ? width - 1 : 0);
-          if (r->lo >= 0 && last < *extent)
+          if (span->inside())
             continue;
-          bool reduced = r->lo != r->hi;
-          for (int64_t u = t / 32 * 32; !reduced && u < std::min<int64_t>(t / 32 * 32 + 32, model.getNumThreads()); ++u) {
+          bool reduced = span->lo != span->hi;
+          int64_t warpEnd = std::min<int64_t>(t / 32 * 32 + 32, model.getNumThreads());
+          for (int64_t u = t / 32 * 32; !reduced && u < warpEnd; ++u) {
             std::optional<Interval> other = ranges.range(index, u);
-            reduced = !other || other->lo != r->lo || other->hi != r->hi;
+            reduced = !other || other->lo != span->lo || other->hi != span->hi;
           }
-          if (r->lo >= 0 && reduced && !padded)
+          if (span->lo >= 0 && reduced && !padded)
             padded = dim;
           else
             inside = false;
@@ -375,14 +387,8 @@ struct CakeVerifyShapesPass : cake::impl::CakeVerifyShapesPassBase<CakeVerifySha
         }
       if (!known)
         continue;
-      auto covers = [&](unsigned dim, int64_t lo, int64_t hi) {
-        return llvm::any_of(written[dim], [&](Interval w) { return w.lo <= lo && hi <= w.hi; }) ||
-               // A union of adjacent intervals: check element by element (reads are narrow).
-               llvm::all_of(llvm::seq<int64_t>(lo, hi + 1), [&](int64_t e) {
-                 return llvm::any_of(written[dim],
-                                     [&](Interval w) { return w.lo <= e && e <= w.hi; });
-               });
-      };
+      for (std::vector<Interval> &intervals : written)
+        sortIntervals(intervals);
       for (auto &[op, access] : loads) {
         if (reported.contains(op))
           continue;
@@ -394,7 +400,7 @@ struct CakeVerifyShapesPass : cake::impl::CakeVerifyShapesPassBase<CakeVerifySha
             if (!r || r->lo != r->hi)
               continue;
             int64_t width = dim + 1 == type.getRank() ? access.width : 1;
-            if (covers(dim, r->lo, r->lo + width - 1))
+            if (firstUncovered(written[dim], r->lo) > r->lo + width - 1)
               continue;
             ok = false;
             reported.insert(op);
@@ -502,7 +508,8 @@ struct CakeVerifyShapesPass : cake::impl::CakeVerifyShapesPassBase<CakeVerifySha
   /// judged per dimension on the union of the written index ranges over all blocks and threads.
   /// The ranges over-approximate what is written (every thread that may reach a store, every
   /// value an index may take), so a gap in their union is an element nothing writes.
-  static bool verifyCoverage(KernelOp kernel) {
+  static bool verifyCoverage(KernelOp kernel, int64_t numThreads,
+                             const llvm::StringSet<> &observed) {
     // A grid without blocks for an allowed shape computes nothing: wrong for any kernel that
     // writes a global tensor (an output, or one updated in place).
     Operation *firstWrite = nullptr;
@@ -533,12 +540,11 @@ struct CakeVerifyShapesPass : cake::impl::CakeVerifyShapesPassBase<CakeVerifySha
     auto outputs = getOutputs(kernel);
     if (outputs.empty())
       return true;
-    llvm::StringSet<> observed = getObservedSymbols(kernel);
     bool ok = true;
     llvm::DenseSet<BlockArgument> reported;
     for (const ShapeProbe &probe : sizeSets) {
       int64_t blocks = probe.gridDim[0] * probe.gridDim[1] * probe.gridDim[2];
-      if (blocks > kMaxCoverageBlocks || blocks * ThreadModel(kernel).getNumThreads() > kMaxCoverageThreads)
+      if (blocks > kMaxCoverageBlocks || blocks * numThreads > kMaxCoverageThreads)
         continue;
       // Per output and dimension, the written intervals; an output whose index range is
       // unknown somewhere drops out of this probe.
@@ -580,13 +586,8 @@ struct CakeVerifyShapesPass : cake::impl::CakeVerifyShapesPassBase<CakeVerifySha
           std::optional<int64_t> extent = judgedExtent(type.getShape()[dim], probe, observed);
           if (!extent)
             continue;
-          llvm::sort(intervals, [](Interval a, Interval b) { return a.lo < b.lo; });
-          int64_t covered = 0; // [0, covered) is written
-          for (Interval i : intervals) {
-            if (i.lo > covered)
-              break;
-            covered = std::max(covered, i.hi + 1);
-          }
+          sortIntervals(intervals);
+          int64_t covered = firstUncovered(intervals, 0); // [0, covered) is written
           if (covered >= *extent)
             continue;
           ok = false;
@@ -611,9 +612,9 @@ struct CakeVerifyShapesPass : cake::impl::CakeVerifyShapesPassBase<CakeVerifySha
   /// An access without `masked` to a global tensor (not through TMA, whose copies clip at the
   /// tensor's edge) stays inside the tensor in every thread that surely reaches it.
   static bool verifyBounds(KernelOp kernel, const ShapeProbe &probe, ThreadModel &model,
-                           IndexRanges &ranges, llvm::DenseSet<Operation *> &reported) {
+                           IndexRanges &ranges, const llvm::StringSet<> &observed,
+                           llvm::DenseSet<Operation *> &reported) {
     bool ok = true;
-    llvm::StringSet<> observed = getObservedSymbols(kernel);
     kernel.walk([&](MemoryAccessOpInterface op) {
       if (reported.contains(op) || op->hasAttr("masked"))
         return;
@@ -625,12 +626,9 @@ struct CakeVerifyShapesPass : cake::impl::CakeVerifyShapesPassBase<CakeVerifySha
           if (!reachesSurely(op, t, model, ranges))
             continue;
           for (auto [dim, index] : llvm::enumerate(access.indices)) {
-            std::optional<Interval> r = ranges.range(index, t);
-            std::optional<int64_t> extent = judgedExtent(type.getShape()[dim], probe, observed);
-            if (!r || !extent)
-              continue;
-            int64_t last = r->hi + (dim + 1 == type.getRank() ? access.width - 1 : 0);
-            if (r->lo >= 0 && last < *extent)
+            std::optional<Span> span =
+                getSpan(index, dim, type, access.width, t, ranges, probe, observed);
+            if (!span || span->inside())
               continue;
             ok = false;
             reported.insert(op);
@@ -641,7 +639,7 @@ struct CakeVerifyShapesPass : cake::impl::CakeVerifyShapesPassBase<CakeVerifySha
                 << "expected index " << dim << " of '" << name << "' in [0, "
                 << getExtentText(type.getShape()[dim]) << ") for every shape the manifest allows, but "
                 << "with " << describeProbe(kernel, probe) << " thread " << t << " reaches "
-                << (r->lo < 0 ? r->lo : last);
+                << (span->lo < 0 ? span->lo : span->last);
             attachFix(diag, op, "shape.out-of-bounds",
                       "add `masked` to the access (out-of-range elements read as the pad value "
                       "and are not written), or bound the index by " +

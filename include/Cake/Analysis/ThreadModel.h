@@ -66,6 +66,10 @@ struct ShapeProbe {
   int64_t gridDim[3] = {1, 1, 1};
 };
 
+/// Sets `probe.gridDim` from the kernel's grid map at `probe.sizes`; false when an extent is not
+/// a constant there (a size the grid needs is unbound). An extent may come out below 1.
+bool bindGrid(KernelOp kernel, ShapeProbe &probe);
+
 /// The first group of `group` consecutive threads (a warp: 32, a warpgroup: 128) of which some
 /// but not all are in `threads`: {first thread of the group, how many of it are in}.
 std::optional<std::pair<int64_t, int64_t>> findPartialGroup(const llvm::BitVector &threads,
