@@ -17,7 +17,7 @@ sys.path.insert(0, RUNTIME)
 import build as kbuild  # noqa: E402
 import family  # noqa: E402
 import grid  # noqa: E402
-from cake_library.route import NoKernel, Router  # noqa: E402
+from cake_library.route import NoKernel, Router, launch_sizes  # noqa: E402
 
 
 def cake(*args):
@@ -72,7 +72,9 @@ class FamilyTest(unittest.TestCase):
                  kbuild.deepest("float16", 8, 64, 1, "persistent"), {"dtype": "float32", "ppb": 4},
                  {"dtype": "bfloat16", "g": 2, "bk": 128, "wg": 2, "st": 3, "grid": "tiles"},
                  {"dtype": "float16", "dp": 96, "rows": 16, "tile": 64},
-                 {"update": True, "dtype": "bfloat16", "ppb": 8}]
+                 {"update": True, "dtype": "bfloat16", "ppb": 8},
+                 {"dtype": "float16", "pts": 128, "tk": 32, "dmax": 128},
+                 {"dtype": "float32", "pts": 64, "tk": 8, "dmax": 256}]
         with tempfile.TemporaryDirectory() as tmp:
             for p in picks:
                 name = kbuild.variant_name(p)
@@ -107,6 +109,9 @@ def synthetic_definition(points):
         for d in (32, 64):
             variants.append({"name": f"m{d}", "family": "mma", "dtype": dtype, "max_d": d, "d_align": 8,
                              "config": "mma_r16_t64", "constraints": ["mod(D, 8) == 0"]})
+        for d in (16, 64):
+            variants.append({"name": f"dir{d}", "family": "direct", "dtype": dtype, "max_d": d, "d_align": 1,
+                             "config": "direct_p128_k8", "constraints": ["K >= 1"]})
     return {"op": "kmeans_assign", "variants": variants, "table": {"points": points, "neighbours": 2}}
 
 
@@ -116,9 +121,13 @@ class RouterTest(unittest.TestCase):
         names = sorted(v["name"] for v in r.legal(1, 100, 70, 5, "float16"))
         self.assertEqual(names, ["sd", "simt", "w_2_k128_w2_p", "w_2_k64_w1_t"])
         self.assertEqual(sorted(v["name"] for v in r.legal(1, 100, 129, 5, "float16")), ["sd", "simt"])
-        # The smallest class is per family: D = 20 takes mma's 32 and wgmma's 64.
+        # The smallest class is per family: D = 20 takes mma's 32, wgmma's 64 and direct's 64.
         self.assertEqual(sorted(v["name"] for v in r.legal(1, 100, 20, 5, "float16")),
-                         ["m32", "sd", "simt", "w_1_k128_w2_p", "w_1_k64_w1_t"])
+                         ["dir64", "m32", "sd", "simt", "w_1_k128_w2_p", "w_1_k64_w1_t"])
+        self.assertEqual(sorted(v["name"] for v in r.legal(1, 100, 16, 5, "float16"))[0], "dir16")
+        # direct reads the tensors as they are: the user's D, no |c|^2 pitch.
+        direct = next(v for v in synthetic_definition([])["variants"] if v["name"] == "dir64")
+        self.assertEqual(launch_sizes(direct, 2, 100, 61, 1001), {"B": 2, "N": 100, "K": 1001, "D": 61})
         self.assertEqual(r.route(1, 100, 20, 5, "float16")["kernel"], "w_1_k128_w2_p")
         route = r.route(2, 100, 61, 1001, "float16")
         self.assertEqual(route["kernel"], "w_1_k128_w2_p")           # no table: the default
@@ -409,7 +418,7 @@ class NativeDispatcherTest(unittest.TestCase):
             launches = [c for c in calls if c["call"] == "cuLaunchKernel"]
             ptr = {"x": self.X, "c": self.C, "csq": self.CSQ, "idx": self.OUT}
             el = 2
-            staged = v["family"] != "simt" and s["D"] != D
+            staged = v["family"] not in ("simt", "direct") and s["D"] != D
             if staged and pads:      # the staging kernel writes every element of the copy
                 for name, rows in (("x", B * N), ("c", B * K)):
                     launch = next(c for c in launches if c["name"] == pad_name and c["params"][0] == ptr[name])
@@ -430,7 +439,7 @@ class NativeDispatcherTest(unittest.TestCase):
                 self.assertEqual((copy["src_pitch"], copy["dst_pitch"], copy["height"]),
                                  (K * 4, s["KP"] * 4, B))
                 ptr["csq"] = copy["dst"]
-            if v["family"] == "simt" or ((s["D"] == D or pads) and s.get("KP", K) == K):
+            if v["family"] in ("simt", "direct") or ((s["D"] == D or pads) and s.get("KP", K) == K):
                 self.assertEqual(copies, [])
             params = {p["name"]: p for p in m["params"]}
             maps = [c for c in calls if c["call"] == "cuTensorMapEncodeTiled"]

@@ -226,6 +226,11 @@ def final(torch, lib, shapes, anchors, out):
                     row["host_us"] = host_time(torch, cake)
                     row["native"] = lib.native is not None
                     if lib.native is not None:
+                        # The C++ dispatcher alone (one ctypes call, arguments ready): what of
+                        # host_us is the dispatcher and what the Python wrapper's checks.
+                        args = (x.data_ptr(), c.data_ptr(), csq.data_ptr(), out_idx.data_ptr(),
+                                B, N, D, K, s["dtype"], torch.cuda.current_stream().cuda_stream)
+                        row["host_us_dispatch"] = host_time(torch, lambda: lib.native.assign(*args))
                         native, lib.native = lib.native, None
                         try:
                             row["host_us_python"] = host_time(torch, cake)

@@ -9,7 +9,7 @@ import os
 
 from . import driver as drv
 from . import native
-from .route import NoKernel, Router, launch_sizes
+from .route import READS_AS_IS, NoKernel, Router, launch_sizes
 
 _TORCH_DTYPES = ("float16", "bfloat16", "float32")
 
@@ -57,10 +57,16 @@ class KMeansLibrary:
             c_sq = self._workspace(("csq_auto", x.device, B, K), (B, K), torch.float32)
             torch.sum(c3.float() ** 2, -1, out=c_sq)
         if self.native is not None and kernel is None:
-            csq = c_sq.view(B, K)
-            with torch.cuda.device(x.device):
-                self.native.assign(x3.data_ptr(), c3.data_ptr(), csq.data_ptr(), idx.data_ptr(),
-                                   B, N, D, K, dtype, torch.cuda.current_stream().cuda_stream)
+            # The host cost of a call is mostly Python: the raw stream handle and the device
+            # check are the cheap spellings (a Stream object or a device context costs µs).
+            dev = x.get_device()
+            args = (x3.data_ptr(), c3.data_ptr(), c_sq.data_ptr(), idx.data_ptr(), B, N, D, K, dtype,
+                    _raw_stream(torch, dev))
+            if dev == torch.cuda.current_device():
+                self.native.assign(*args)
+            else:
+                with torch.cuda.device(dev):
+                    self.native.assign(*args)
             return idx if x.dim() == 3 else idx.view(N)
         try:
             if kernel is None:
@@ -78,8 +84,8 @@ class KMeansLibrary:
         # not a multiple of 16 bytes is served from a zero-padded copy (one extra pass over x).
         # The copies go to workspaces kept per shape, so their addresses (and the encoded tensor
         # maps) are stable from call to call and the whole call can be captured in a CUDA graph.
-        # simt reads the tensors as they are.
-        if self._variants[r["kernel"]]["family"] != "simt":
+        # simt and direct read the tensors as they are.
+        if self._variants[r["kernel"]]["family"] not in READS_AS_IS:
             if sizes["D"] != D or x3.data_ptr() % 16:
                 x3 = self._staged("x", x3, sizes["D"])
             if sizes["D"] != D or c3.data_ptr() % 16:
@@ -182,6 +188,12 @@ def _not_capturing(torch, what):
         raise RuntimeError(f"kmeans_assign: the first call for these tensors needs {what}, which "
                            "cannot happen during CUDA graph capture: make the same call once "
                            "before capturing")
+
+
+def _raw_stream(torch, device_index):
+    """The current stream of a device as a raw CUstream handle."""
+    raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)
+    return raw(device_index) if raw is not None else torch.cuda.current_stream(device_index).cuda_stream
 
 
 def _need(torch, t, name, shape, dtype, device):

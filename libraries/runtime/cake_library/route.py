@@ -3,15 +3,15 @@
 Pure Python (no torch, no GPU): `cake library route` and the package's dispatcher give the same
 answer. A library folder holds `library.json`:
 
-    {"op": "kmeans_assign", "variants": [{"name", "family" ("wgmma", "splitd", "mma", "simt"), "dtype",
+    {"op": "kmeans_assign", "variants": [{"name", "family" ("wgmma", "splitd", "mma", "simt", "direct"), "dtype",
       "max_d" (the widest D it serves, null: any), "d_align", "config", "constraints" (the
       manifest's), "manifest": {...the kernel's manifest entry; not needed to route...}}, ...],
      "table": {"points": [{"dtype", "B", "N", "D", "K", "ms": {config: median ms}}, ...],
                "neighbours": 4}}
 
 Routing: the variants of the shape's dtype that serve its D (rounded up to 16 bytes) and whose
-manifest constraints hold are legal: every `simt` and `splitd` variant (any D), and the `wgmma`
-and `mma` variants of their family's smallest D class that covers D. The
+manifest constraints hold are legal: every `simt` and `splitd` variant (any D), and the `wgmma`,
+`mma` and `direct` variants of their family's smallest D class that covers D. The
 configuration (tile sizes, warpgroups, grid style) is chosen from the measured points of the same
 dtype nearest in (log B, log N, log K, log D): each configuration's time relative to the best
 measured at that point, averaged over the neighbours that measured it; the lowest average wins.
@@ -34,10 +34,13 @@ def round_up(v, m):
     return -(-v // m) * m
 
 
+READS_AS_IS = ("simt", "direct")    # families that take x, c and |c|^2 unstaged, at the user's D
+
+
 def launch_sizes(variant, B, N, D, K):
     """The kernel's symbols for a user shape. wgmma: D padded to the TMA granularity; |c|^2 in
     rows of KP (16-byte aligned row starts when B > 1), BKP = B * KP values in all."""
-    if variant["family"] == "simt":
+    if variant["family"] in READS_AS_IS:
         return {"B": B, "N": N, "K": K, "D": D}
     if variant["family"] == "mma":
         return {"B": B, "N": N, "K": K, "D": round_up(D, variant["d_align"])}

@@ -25,7 +25,10 @@
 
 namespace {
 
-enum Family { Wgmma = 0, SplitD = 1, Simt = 2, Mma = 3, NumFamilies };
+enum Family { Wgmma = 0, SplitD = 1, Simt = 2, Mma = 3, Direct = 4, NumFamilies };
+
+/// simt and direct read x, c and |c|^2 as they are: no staging, the user's D.
+bool readsAsIs(int family) { return family == Simt || family == Direct; }
 enum Symbol { SB = 0, SN, SK, SD, SKP, SBKP, NumSymbols };
 enum Tensor { TX = 0, TC, TCsq, TIdx, NumTensors };
 enum ParamKind { PTensor = 0, PTma = 1, PSymbol = 2 };
@@ -95,7 +98,7 @@ int64_t roundUp(int64_t v, int64_t m) { return (v + m - 1) / m * m; }
 
 void launchSizes(const Variant &v, int64_t B, int64_t N, int64_t D, int64_t K, int64_t *s) {
   s[SB] = B; s[SN] = N; s[SK] = K; s[SD] = D; s[SKP] = 0; s[SBKP] = 0;
-  if (v.family == Simt)
+  if (readsAsIs(v.family))
     return;
   s[SD] = roundUp(D, v.dAlign);
   if (v.family == Mma)
@@ -389,7 +392,7 @@ int cake_library_kmeans_assign(uint64_t x, uint64_t c, uint64_t csq, uint64_t ou
   if (!f)
     return -2;
   uint64_t ptr[NumTensors] = {x, c, csq, out};
-  if (v.family != Simt) {
+  if (!readsAsIs(v.family)) {
     size_t el = v.dtype == 2 ? 4 : 2;
     // TMA and 16-byte vector loads need 16-byte row strides and bases: stage what is not.
     if (s[SD] != D || x % 16) {
