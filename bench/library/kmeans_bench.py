@@ -53,8 +53,25 @@ def graph_time(torch, fn, target_ms=1.0):
     fn()
     b.record()
     torch.cuda.synchronize()
-    one = max(a.elapsed_time(b), 1e-3)
-    n = max(1, min(200, int(target_ms / one)))
+    eager = max(a.elapsed_time(b), 1e-3)
+    # The replay count comes from a short graph, not from the eager call: an eager call of a tiny
+    # kernel takes the host's time (tens of us through a Python wrapper), so n came out ~10 and
+    # each replay's submission gap (the GPU idles between the first event and the graph's first
+    # node) was spread over too few calls: +5-7 us per call for the slower wrapper.
+    one = eager
+    if eager < 0.2:
+        probe = torch.cuda.CUDAGraph()
+        with torch.cuda.graph(probe):
+            for _ in range(20):
+                fn()
+        probe.replay()
+        a.record()
+        probe.replay()
+        b.record()
+        torch.cuda.synchronize()
+        del probe
+        one = max(min(eager, a.elapsed_time(b) / 20), 1e-3)
+    n = max(1, min(1000, int(target_ms / one)))
     reps = 7 if one < 20 else 3          # slow kernels: fewer replays, same median rule
     g = torch.cuda.CUDAGraph()
     with torch.cuda.graph(g):

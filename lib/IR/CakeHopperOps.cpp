@@ -227,6 +227,20 @@ static LogicalResult verifyTmaTile(Operation *op, TmaType tma, size_t numCoords,
   if (buffer.getSwizzle() != tma.getSwizzle())
     return op->emitOpError() << "expected the " << role << "'s swizzle (" << buffer.getSwizzle()
                              << ") to equal the descriptor's (" << tma.getSwizzle() << ")";
+  // A TMA box in shared memory starts 128-byte aligned (1024 under a 128-byte swizzle: the
+  // pattern's period); allocations are, so every slot of a multi-slot buffer must be a multiple.
+  int64_t boxBytes = buffer.getElementType().getIntOrFloatBitWidth() / 8;
+  for (int64_t extent : tma.getBox())
+    boxBytes *= extent;
+  int64_t slotAlign = std::max<int64_t>(128, 8 * tma.getSwizzle());
+  int64_t slots = 1;
+  for (int64_t extent : shape.drop_back(tma.getRank()))
+    slots *= extent;
+  if (slots > 1 && boxBytes % slotAlign != 0)
+    return op->emitOpError() << "expected the " << role << "'s slots to start " << slotAlign
+                             << "-byte aligned as TMA requires, but a box of " << boxBytes
+                             << " bytes puts slot 1 at byte " << boxBytes
+                             << " (widen the box to a multiple of " << slotAlign << " bytes)";
   return requireTargetFeature(op, FeatureHopper, "TMA");
 }
 

@@ -109,7 +109,9 @@ SharedMemoryLayout KernelOp::getSharedMemoryLayout() {
   walk([&](Operation *op) {
     if (auto alloc = dyn_cast<AllocSmemOp>(op)) {
       SmemType type = alloc.getBuffer().getType();
-      place(op, type.getSizeInBytes(), type.getAlignment());
+      // At least 128 bytes: a TMA copy into or out of the buffer needs it (a 16-byte aligned
+      // buffer after an odd-sized one faulted with "misaligned address").
+      place(op, type.getSizeInBytes(), std::max<int64_t>(type.getAlignment(), 128));
     } else if (auto bars = dyn_cast<MbarrierAllocOp>(op)) {
       place(op, 8 * bars.getBarriers().getType().getCount(), 8);
     } else if (auto pipe = dyn_cast<PipelineCreateOp>(op)) {

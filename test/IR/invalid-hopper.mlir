@@ -1092,3 +1092,20 @@ cake.kernel @k() attributes {target = "sm_90", block = array<i64: 128>, grid = a
   %d = cake.wgmma.regs %a, %b[%c0, %c0], %acc : vector<8xbf16>, !cake.smem<64x64xbf16, swizzle = 128>, vector<32xf32>
   cake.return
 }
+
+// -----
+
+// A 1-D box of 16 floats (64 bytes) in a 4-slot buffer: slot 1 would start at byte 64 and the
+// copy faults with "misaligned address" (seen on the H200 with a KMeans |c|^2 tile of 16).
+cake.kernel @k(%q: !cake.tensor<[K], f32> {cake.name = "q"},
+               %tq: !cake.tma<[K], f32, box [16]> {cake.describes = "q"})
+    attributes {target = "sm_90a", block = array<i64: 128>, symbols = ["K"], grid = affine_map<()[k] -> (k)>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %buf = cake.alloc_smem : !cake.smem<4x16xf32>
+  %bars = cake.mbarrier.alloc : !cake.mbarriers<1>
+  // expected-error @+1 {{'cake.tma.load' op expected the destination's slots to start 128-byte aligned as TMA requires, but a box of 64 bytes puts slot 1 at byte 64 (widen the box to a multiple of 128 bytes)}}
+  cake.tma.load %tq[%c0], %buf[%c1], %bars[%c0]
+      : !cake.tma<[K], f32, box [16]>, !cake.smem<4x16xf32>, !cake.mbarriers<1>
+  cake.return
+}
