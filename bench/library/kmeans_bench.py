@@ -151,17 +151,22 @@ def load_anchors(site):
     return flashlib_assign, fk_assign
 
 
-def tune(torch, lib, shapes, out, families=None, configs=None):
+def tune(torch, lib, shapes, out, families=None, configs=None, only=None):
     """`families`: measure only these; `configs`: only configurations matching one of these
-    fnmatch patterns (new or re-measured configurations merged into an existing table)."""
+    fnmatch patterns (new or re-measured configurations merged into an existing table);
+    `only`: {(dtype, B, N, D, K): [configuration, ...]}, re-measure just those (finalists)."""
     points, gen = [], torch.Generator(device="cuda")
     for i, s in enumerate(shapes):
         if s["heldout"]:
             continue
+        pick = None if only is None else only.get((s["dtype"], s["B"], s["N"], s["D"], s["K"]))
+        if only is not None and not pick:
+            continue
         try:
             legal = lib.router.legal(s["B"], s["N"], s["D"], s["K"], s["dtype"])
             legal = [v for v in legal if (not families or v["family"] in families) and
-                     (not configs or any(fnmatch.fnmatch(v["config"], c) for c in configs))]
+                     (not configs or any(fnmatch.fnmatch(v["config"], c) for c in configs)) and
+                     (pick is None or v["config"] in pick)]
         except ValueError as e:
             print(f"[{i}] {s}: {e}", flush=True)
             continue
@@ -362,7 +367,14 @@ def main():
     ap.add_argument("--configs", default="",
                     help="tune: only configurations matching these patterns (comma-separated "
                          "fnmatch patterns), e.g. 'simt_*,k16_*,sd?_k16_*'")
+    ap.add_argument("--only", default="",
+                    help="tune: a JSON file [{dtype, B, N, D, K, configs: [...]}, ...]: re-measure "
+                         "just these configurations of these shapes")
     args = ap.parse_args()
+    only = None
+    if args.only:
+        with open(args.only) as f:
+            only = {(o["dtype"], o["B"], o["N"], o["D"], o["K"]): o["configs"] for o in json.load(f)}
     import torch
     from cake_library import load
     lib = load(args.library)
@@ -373,7 +385,7 @@ def main():
     try:
         if args.phase == "tune":
             tune(torch, lib, shapes, args.out, {f for f in args.families.split(",") if f},
-                 [c for c in args.configs.split(",") if c])
+                 [c for c in args.configs.split(",") if c], only)
         elif args.phase == "lloyd":
             lloyd(torch, lib, shapes, args.anchors, args.out)
         else:

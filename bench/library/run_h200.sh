@@ -4,7 +4,8 @@
 #   bash bench/library/run_h200.sh PHASE [START [LIMIT]]   (PHASE tune or final; results under $OUT)
 # LIB=.device/kpkg/cake_library/library measures an exported package (its C++ dispatcher) instead.
 # FAMILIES=splitd,mma tunes only those families, CONFIGS='simt_*,k16_*' only those configurations
-# (fnmatch patterns); merge_tune.py merges the points into the table.
+# (fnmatch patterns), ONLY=finalists.json only the listed configurations of the listed shapes;
+# merge_tune.py merges the points into the table.
 set -u
 PHASE=$1; START=${2:-0}; LIMIT=${3:-0}
 SITE=/tmp/cake-anchors
@@ -13,7 +14,7 @@ export TRITON_CACHE_DIR=/tmp/cake-triton-cache
 nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,temperature.gpu --format=csv,noheader
 python3 bench/library/kmeans_bench.py --library "${LIB:-.device/klib}" --grid libraries/kmeans/grid.json \
   --phase "$PHASE" --anchors $SITE --start "$START" --limit "$LIMIT" --families "${FAMILIES:-}" \
-  --configs "${CONFIGS:-}" \
+  --configs "${CONFIGS:-}" --only "${ONLY:-}" \
   --out "$OUT/$PHASE-$START.json" \
   > "$OUT/$PHASE-$START.log" 2>&1
 rc=$?
