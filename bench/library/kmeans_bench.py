@@ -13,9 +13,10 @@ final: every shape of the grid through the library's router (kmeans_assign, c_sq
 lloyd: one Lloyd iteration per shape (lloyd_step) against flashlib's loop body, both checked
        against an fp64 centroid update from their own assignments.
 
-GPU times: each call is warmed up, then a CUDA graph of n back-to-back calls (n chosen for about
-1 ms) is replayed for 30 ms (the clock ramps up), then 7 times (3 when one call takes over
-20 ms); the median replay over n. The same for every kernel, so launch gaps and
+GPU times: each call is warmed up, then a CUDA graph of n back-to-back calls (n chosen from a
+20-call graph for about 1 ms) is replayed for 30 ms (the clock ramps up), then 7 times (3 when
+one call takes over 20 ms), each timed replay right after a ~10 ms busy spin; the median replay
+over n. The same for every kernel, so launch gaps and
 the host's Python are out of every number. Correctness: assignments against an fp64 reference on
 random data and on clustered data (points near centroids): `exact` is the share equal to the
 reference's argmin, `correct` means every other choice is a near tie (its fp64 distance within
@@ -43,6 +44,9 @@ def floor_ms(s):
     flops = 2.0 * s["B"] * s["N"] * s["K"] * s["D"]
     bytes_ = (s["B"] * (s["N"] + s["K"]) * s["D"]) * el + 4 * s["B"] * (s["K"] + s["N"])
     return max(flops / RATES[s["dtype"]], bytes_ / BANDWIDTH) * 1e3
+
+
+SPIN_CYCLES = 20_000_000     # about 10 ms at the H200's boost clock
 
 
 def graph_time(torch, fn, target_ms=1.0):
@@ -85,6 +89,12 @@ def graph_time(torch, fn, target_ms=1.0):
         torch.cuda.synchronize()
     times = []
     for _ in range(reps):
+        # A busy spin right before each timed replay: without it the clock can sink during the
+        # host-side gaps (graph capture of a slow Python wrapper keeps the GPU idle for tens of
+        # ms; 345 MHz idle vs 1980 MHz boost is the 5.7x seen between the same tiny kernel
+        # launched bare, 1.64 us, and through the Python launcher, 9.92 us: diag_launch.py).
+        # Not yet validated on the GPU (session 9 ran out of device time).
+        torch.cuda._sleep(SPIN_CYCLES)
         a.record()
         g.replay()
         b.record()
@@ -211,6 +221,11 @@ def final(torch, lib, shapes, anchors, out):
         row.update({"tuned": not s["heldout"], "floor_ms": floor_ms(s)})
         try:
             row["kernel"] = lib.route(B, N, D, K, s["dtype"])["kernel"]
+            if lib.native is not None:     # what the C++ dispatcher launches: it must agree
+                launched = lib.native.route(B, N, D, K, s["dtype"])[0]
+                if launched != row["kernel"]:
+                    row["route_mismatch"] = row["kernel"]
+                    row["kernel"] = launched
             row["family"] = next(v["family"] for v in lib.router.variants if v["name"] == row["kernel"])
         except ValueError as e:
             row["kernel"], row["route_error"] = None, str(e)

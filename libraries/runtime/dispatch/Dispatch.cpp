@@ -120,7 +120,8 @@ int routeUncached(int64_t B, int64_t N, int64_t D, int64_t K, int dtype, int64_t
   if (dtype < 0 || dtype > 2)
     return fail("dtype " + std::to_string(dtype) + ": expected 0 (float16), 1 (bfloat16) or 2 (float32)", -1);
   std::vector<int> legal;
-  int64_t least[NumFamilies] = {-1, -1, -1, -1}, widest = 0;
+  int64_t least[NumFamilies], widest = 0;
+  std::fill(least, least + NumFamilies, int64_t(-1)); // an initializer list missed a new family once
   bool served = false;
   for (int i = 0; i < kNumVariants; ++i) {
     const Variant &v = kVariants[i];
