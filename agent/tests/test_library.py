@@ -404,13 +404,15 @@ class NativeDispatcherTest(unittest.TestCase):
                         "-o", os.path.join(fake, "libcuda.so.1")], check=True)
         router = Router({"op": "kmeans_assign", "variants": variants, "table": table})
         pad_name = "km_bf16_pad"
-        # Aligned and ragged D, K % 4 != 0 with B > 1, a D only simt serves, B = 1.
-        for B, N, D, K in ((2, 5000, 64, 1001), (3, 700, 61, 96), (2, 300, 600, 40), (1, 9, 128, 7)):
+        # Aligned and ragged D, K % 4 != 0 with B > 1 (|c|^2 staged), both at once, a D only simt
+        # serves, B = 1.
+        for B, N, D, K in ((2, 5000, 64, 1001), (3, 700, 61, 96), (2, 700, 61, 97), (2, 300, 600, 40),
+                           (1, 9, 128, 7)):
             want = router.route(B, N, D, K, "bfloat16")
             v = next(v for v in variants if v["name"] == want["kernel"])
             m, s = v["manifest"], want["sizes"]
             env = {"FAKE_CUDA_PARAMS_" + v["name"]: str(len(m["params"])),
-                   "FAKE_CUDA_PARAMS_" + pad_name: "5"}
+                   "FAKE_CUDA_PARAMS_" + pad_name: "13"}
             rc, error, calls = self.run_fake(tmp, pkg, fake, (B, N, D, K), env)
             self.assertEqual(rc, 0, error)
             self.assertIn({"call": "cuModuleGetFunction", "name": v["name"]}, calls)
@@ -419,27 +421,39 @@ class NativeDispatcherTest(unittest.TestCase):
             ptr = {"x": self.X, "c": self.C, "csq": self.CSQ, "idx": self.OUT}
             el = 2
             staged = v["family"] not in ("simt", "direct") and s["D"] != D
-            if staged and pads:      # the staging kernel writes every element of the copy
-                for name, rows in (("x", B * N), ("c", B * K)):
-                    launch = next(c for c in launches if c["name"] == pad_name and c["params"][0] == ptr[name])
-                    self.assertEqual(launch["params"][2:], [rows, D, s["D"]])
-                    self.assertEqual(launch["grid"], [-(-rows * s["D"] // 256), 1, 1])
-                    self.assertEqual(launch["block"], [256, 1, 1])
-                    ptr[name] = launch["params"][1]
+            staged_csq = "KP" in s and s["KP"] != K
+            if (staged or staged_csq) and pads:
+                # One launch of the staging kernel for x, c and |c|^2 (a segment of 0 rows is
+                # skipped); it writes every element of the copies.
+                stagings = [c for c in launches if c["name"] == pad_name]
+                self.assertEqual(len(stagings), 1)
+                p = stagings[0]["params"]
+                rx, rc = (B * N, B * K) if staged else (0, 0)
+                qb = B if staged_csq else 0
+                self.assertEqual(p[6:], [rx, rc, D, s["D"], qb, K, s.get("KP", K)])
+                elements = (rx + rc) * s["D"] + qb * s.get("KP", K)
+                self.assertEqual(stagings[0]["grid"], [-(-elements // 256), 1, 1])
+                self.assertEqual(stagings[0]["block"], [256, 1, 1])
+                if staged:
+                    self.assertEqual((p[0], p[2]), (ptr["x"], ptr["c"]))
+                    ptr["x"], ptr["c"] = p[1], p[3]
+                if staged_csq:
+                    self.assertEqual(p[4], ptr["csq"])
+                    ptr["csq"] = p[5]
             elif staged:
                 for name, rows in (("x", B * N), ("c", B * K)):
                     copy = next(c for c in copies if c["src"] == ptr[name])
                     self.assertEqual((copy["src_pitch"], copy["dst_pitch"], copy["width"], copy["height"]),
                                      (D * el, s["D"] * el, D * el, rows))
                     ptr[name] = copy["dst"]
-            if not staged or not pads:
+            if not pads or not (staged or staged_csq):
                 self.assertEqual([c["name"] for c in launches], [v["name"]])
-            if "KP" in s and s["KP"] != K:
+            if staged_csq and not pads:
                 copy = next(c for c in copies if c["src"] == self.CSQ)
                 self.assertEqual((copy["src_pitch"], copy["dst_pitch"], copy["height"]),
                                  (K * 4, s["KP"] * 4, B))
                 ptr["csq"] = copy["dst"]
-            if v["family"] in ("simt", "direct") or ((s["D"] == D or pads) and s.get("KP", K) == K):
+            if v["family"] in ("simt", "direct") or pads or (s["D"] == D and s.get("KP", K) == K):
                 self.assertEqual(copies, [])
             params = {p["name"]: p for p in m["params"]}
             maps = [c for c in calls if c["call"] == "cuTensorMapEncodeTiled"]

@@ -62,8 +62,12 @@ struct Variant {
   int numParams;
 };
 
-/// The staging kernel of a dtype: dst[r, :] = src[r, :D] then zeros up to DP.
-enum PadRole { PadSrc = 0, PadDst, PadR, PadD, PadDP, NumPadRoles };
+/// The staging kernel of a dtype, one launch for the three staged tensors: xdst[r, :] =
+/// xsrc[r, :D] then zeros up to DP (RX rows), the same for c (RC rows), qdst[b, :K] = qsrc[b, :]
+/// (QB rows at pitch KP). A segment of 0 rows is skipped: every access of the kernel sits under
+/// `element < rows * pitch` (the manifest's generic "RX >= 1" is stricter than the kernel).
+enum PadRole { PadXSrc = 0, PadXDst, PadCSrc, PadCDst, PadQSrc, PadQDst,
+               PadRX, PadRC, PadD, PadDP, PadQB, PadK, PadKP, NumPadRoles };
 struct PadKernel {
   const char *name; // nullptr: the library has none for this dtype
   unsigned block;
@@ -304,25 +308,37 @@ bool copyRows(CUdeviceptr dst, size_t dstPitch, CUdeviceptr src, size_t srcPitch
   return check(driver.cuMemcpy2DAsync(&m, stream), "cuMemcpy2DAsync (staging)");
 }
 
-/// dst [rows, DP] = src [rows, D] zero-padded, with the library's staging kernel (every element
-/// written: a reused workspace keeps nothing of an earlier call). cuMemcpy2D when the library
-/// has no staging kernel for the dtype (it moves narrow rows one at a time).
-bool pad(CUcontext ctx, int dtype, CUdeviceptr dst, CUdeviceptr src, int64_t rows, int64_t D,
-         int64_t DP, size_t el, CUstream stream) {
+/// One staged tensor: dst [rows, dstPitch] <- src [rows, width] (rows = 0: not staged).
+struct Segment {
+  CUdeviceptr src = 0, dst = 0;
+  int64_t rows = 0;
+};
+
+/// Stages x and c (rows zero-padded from D to DP elements of `el` bytes) and |c|^2 (B rows of K
+/// floats at pitch KP) in one launch of the library's staging kernel, which writes every
+/// element (a reused workspace keeps nothing of an earlier call); without one, cuMemcpy2D per
+/// tensor (it moves narrow rows one at a time).
+bool stage(CUcontext ctx, int dtype, const Segment &x, const Segment &c, const Segment &q,
+           int64_t D, int64_t DP, int64_t K, int64_t KP, size_t el, CUstream stream) {
   const PadKernel &k = kPads[dtype];
-  if (!k.name) // the workspace is kept per (rows, D, DP): its zero padding is never overwritten
-    return copyRows(dst, DP * el, src, D * el, D * el, rows, stream);
+  if (!k.name) // the workspaces are kept per shape: their zero padding is never overwritten
+    return (!x.rows || copyRows(x.dst, DP * el, x.src, D * el, D * el, x.rows, stream)) &&
+           (!c.rows || copyRows(c.dst, DP * el, c.src, D * el, D * el, c.rows, stream)) &&
+           (!q.rows || copyRows(q.dst, KP * 4, q.src, K * 4, K * 4, q.rows, stream));
   CUfunction f = function(ctx, k.name, 0);
   if (!f)
     return false;
-  uint64_t values[NumPadRoles] = {src, dst, uint64_t(rows), uint64_t(D), uint64_t(DP)};
+  uint64_t values[NumPadRoles] = {x.src, x.dst, c.src, c.dst, q.src, q.dst,
+                                  uint64_t(x.rows), uint64_t(c.rows), uint64_t(D), uint64_t(DP),
+                                  uint64_t(q.rows), uint64_t(K), uint64_t(KP)};
   uint64_t storage[NumPadRoles];
   void *args[NumPadRoles];
   for (int i = 0; i < NumPadRoles; ++i) {
     storage[i] = values[k.roles[i]];
     args[i] = &storage[i];
   }
-  int64_t blocks = (rows * DP + k.perBlock - 1) / k.perBlock;
+  int64_t elements = (x.rows + c.rows) * DP + q.rows * KP;
+  int64_t blocks = (elements + k.perBlock - 1) / k.perBlock;
   return check(driver.cuLaunchKernel(f, unsigned(blocks), 1, 1, k.block, 1, 1, 0, stream, args,
                                      nullptr),
                "cuLaunchKernel (staging)");
@@ -396,25 +412,30 @@ int cake_library_kmeans_assign(uint64_t x, uint64_t c, uint64_t csq, uint64_t ou
   if (!readsAsIs(v.family)) {
     size_t el = v.dtype == 2 ? 4 : 2;
     // TMA and 16-byte vector loads need 16-byte row strides and bases: stage what is not.
+    Segment sx, sc, sq;
     if (s[SD] != D || x % 16) {
-      CUdeviceptr w = workspace(ctx, 1, B * N, D, s[SD] * el, st);
-      if (!w || !pad(ctx, v.dtype, w, x, B * N, D, s[SD], el, st))
+      sx = {x, workspace(ctx, 1, B * N, D, s[SD] * el, st), B * N};
+      if (!sx.dst)
         return -2;
-      ptr[TX] = w;
+      ptr[TX] = sx.dst;
     }
     if (s[SD] != D || c % 16) {
-      CUdeviceptr w = workspace(ctx, 2, B * K, D, s[SD] * el, st);
-      if (!w || !pad(ctx, v.dtype, w, c, B * K, D, s[SD], el, st))
+      sc = {c, workspace(ctx, 2, B * K, D, s[SD] * el, st), B * K};
+      if (!sc.dst)
         return -2;
-      ptr[TC] = w;
+      ptr[TC] = sc.dst;
     }
     if ((v.family == Wgmma || v.family == SplitD) && (s[SKP] != K || csq % 16)) {
       // Entries past K are never read as distances (the kernels mask columns >= K).
-      CUdeviceptr w = workspace(ctx, 3, B, K, s[SKP] * 4, st);
-      if (!w || !copyRows(w, s[SKP] * 4, csq, K * 4, K * 4, B, st))
+      sq = {csq, workspace(ctx, 3, B, K, s[SKP] * 4, st), B};
+      if (!sq.dst)
         return -2;
-      ptr[TCsq] = w;
+      ptr[TCsq] = sq.dst;
     }
+    int64_t kp = s[SKP] > 0 ? s[SKP] : K;
+    if ((sx.rows || sc.rows || sq.rows) &&
+        !stage(ctx, v.dtype, sx, sc, sq, D, s[SD], K, kp, el, st))
+      return -2;
   }
   // Tensor maps: encoded once per (context, variant, described pointers, sizes), kept in device
   // memory. Only the tensors with maps are in the key: a fresh output buffer needs no new map.

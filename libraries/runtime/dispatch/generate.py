@@ -97,7 +97,7 @@ def generate(definition):
           f"{len(m['params'])}}},")
     w("};")
     pads = {v["dtype"]: v for v in definition.get("pad_variants", [])}
-    w("// The staging kernel per dtype (src, dst, R, D, DP in its manifest's parameter order).")
+    w("// The staging kernel per dtype (PadRole of each parameter, in its manifest's order).")
     w("const PadKernel kPads[] = {")
     for dtype in DTYPES:
         w("  " + pad_entry(pads.get(dtype)) + ",")
@@ -116,22 +116,23 @@ def generate(definition):
     return "\n".join(out) + "\n"
 
 
-PAD_PARAMS = ["src", "dst", "R", "D", "DP"]       # Dispatch.cpp's PadRole order
+PAD_PARAMS = ["xsrc", "xdst", "csrc", "cdst", "qsrc", "qdst",   # Dispatch.cpp's PadRole order
+              "RX", "RC", "D", "DP", "QB", "K", "KP"]
 
 
 def pad_entry(v):
-    """{name, block, elements per block, roles[5]} of a staging kernel, or an empty entry."""
+    """{name, block, elements per block, roles[13]} of a staging kernel, or an empty entry."""
     if v is None:
-        return '{nullptr, 0, 0, {0, 0, 0, 0, 0}}'
+        return "{nullptr, 0, 0, {" + ", ".join("0" * len(PAD_PARAMS)) + "}}"
     m = v["manifest"]
     names = [p["name"] for p in m["params"]]
     if sorted(names) != sorted(PAD_PARAMS):
         raise ValueError(f"{v['name']}: staging kernel parameters {names}, expected {PAD_PARAMS}")
     per_block = ast.parse(m["grid"][0], mode="eval").body
-    # ceildiv((R * DP), n): the kernel covers n elements per block.
+    # ceildiv(elements, n): the kernel covers n elements per block.
     if not (isinstance(per_block, ast.Call) and per_block.func.id == "ceildiv"
             and isinstance(per_block.args[1], ast.Constant)):
-        raise ValueError(f"{v['name']}: grid {m['grid'][0]!r} is not ceildiv(R * DP, n)")
+        raise ValueError(f"{v['name']}: grid {m['grid'][0]!r} is not ceildiv(elements, n)")
     roles = ", ".join(str(PAD_PARAMS.index(n)) for n in names)
     return (f'{{{json.dumps(v["name"])}, {int(m["block"][0])}, {per_block.args[1].value}, '
             f'{{{roles}}}}}')
