@@ -300,10 +300,20 @@ std::vector<Lat> ThreadModel::computeOp(Operation *op, unsigned resultNumber, un
       if (it != probe->sizes.end())
         return all(Lat::known(it->second));
     }
-    if (auto id = dyn_cast<BlockIdOp>(op))
+    if (auto id = dyn_cast<BlockIdOp>(op); id && probe->bindBlocks)
       return all(Lat::known(probe->blockId[static_cast<unsigned>(id.getDim())]));
-    if (auto grid = dyn_cast<GridDimOp>(op))
+    if (auto grid = dyn_cast<GridDimOp>(op); grid && probe->bindBlocks)
       return all(Lat::known(probe->gridDim[static_cast<unsigned>(grid.getDim())]));
+    if (auto rank = dyn_cast<ClusterBlockIdOp>(op)) {
+      int64_t bound = probe->clusterBlockId[static_cast<unsigned>(rank.getDim())];
+      if (bound >= 0)
+        return all(Lat::known(bound));
+    }
+    if (auto cluster = dyn_cast<ClusterIdOp>(op)) {
+      int64_t bound = probe->clusterId[static_cast<unsigned>(cluster.getDim())];
+      if (bound >= 0)
+        return all(Lat::known(bound));
+    }
   }
   if (isa<BlockIdOp, GridDimOp, ClusterIdOp, ClusterBlockIdOp, ProblemSizeOp>(op))
     return uniform(v);

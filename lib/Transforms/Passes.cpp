@@ -20,6 +20,7 @@ std::vector<std::function<std::unique_ptr<Pass>()>> getVerifierPasses() {
           [] { return createCakeVerifySmemPass(); },
           [] { return createCakeVerifyRolesPass(); },
           [] { return createCakeVerifyShapesPass(); },
+          [] { return createCakeVerifyClusterPass(); },
           [] { return createCakeVerifyMbarrierPass(); },
           [] { return createCakeVerifyPipelinePass(); },
           [] { return createCakeVerifyAsyncPass(); },

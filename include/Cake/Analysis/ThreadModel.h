@@ -64,6 +64,11 @@ struct ShapeProbe {
   llvm::StringMap<int64_t> sizes;
   int64_t blockId[3] = {0, 0, 0};
   int64_t gridDim[3] = {1, 1, 1};
+  /// False: block ids and grid extents stay uniform unknowns (a probe of cluster ranks only).
+  bool bindBlocks = true;
+  /// The block's rank in its cluster and the cluster's index, per dimension; -1: unbound.
+  int64_t clusterBlockId[3] = {-1, -1, -1};
+  int64_t clusterId[3] = {-1, -1, -1};
 };
 
 /// Sets `probe.gridDim` from the kernel's grid map at `probe.sizes`; false when an extent is not

@@ -61,6 +61,35 @@ def CakeVerifyRolesPass : Pass<"cake-verify-roles"> {
   }];
 }
 
+def CakeVerifyClusterPass : Pass<"cake-verify-cluster"> {
+  let summary = "Account TMA multicast copies across the blocks of a cluster";
+  let description = [{
+    A multicast copy issued by one block lands in the buffers and completes on the barriers of
+    its peers, so what one block must expect, initialize and may read depends on the others. This
+    pass models every rank of a 1-D cluster (`cake.cluster_block_id` bound to 0 .. S-1, for
+    cluster ids 0 and 1) with the per-thread evaluator of the other passes and accounts the copies
+    cluster-wide. It judges only what every rank decides (constant masks, slots, barrier indices
+    and byte counts; ops each thread surely executes or skips; expect and copies in the same
+    loops); 2-D and 3-D clusters and pipeline barriers are not modelled.
+
+    - `cluster.multicast-mask`: a multicast mask with a bit at or above the cluster size (a mask
+      computed from the cluster id instead of the rank).
+    - `cluster.multicast-bytes`: the bytes a rank expects per phase on a barrier differ from the
+      bytes the cluster's copies deliver to it (each rank expecting only its own box; a mask that
+      skips the issuing rank; the same mask in every pair of a larger cluster).
+    - `cluster.multicast-coverage`: a rank reads a slot of a buffer that only TMA copies write and
+      no copy of the cluster writes in that rank (every rank multicasting into the same half).
+    - `cluster.uninitialized-barrier`: a rank receives multicast completions on a barrier it never
+      initializes (the init guarded by rank 0 as if one init served the cluster).
+    - `cluster.init-not-published`: a multicast copy completes on a peer's barrier with no
+      `cake.cluster_barrier` between the barrier's init and the copy (a block barrier orders one
+      block only: the peer's complete-tx can reach the barrier before its init).
+    - `cluster.barrier-divergence`: a `cake.cluster_barrier` the ranks reach different numbers of
+      times (a loop trip count or a condition that depends on the rank), with the problem sizes
+      unknown or bound to 1001 and 4099: the cluster hangs.
+  }];
+}
+
 def CakeVerifyShapesPass : Pass<"cake-verify-shapes"> {
   let summary = "Check each kernel at ragged problem sizes its manifest allows";
   let description = [{

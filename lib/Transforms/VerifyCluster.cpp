@@ -1,0 +1,448 @@
+//===- VerifyCluster.cpp - TMA multicast accounted across the blocks of a cluster ===//
+//
+// A multicast copy issued by one block lands in the buffers and completes on the barriers of
+// other blocks: what each block expects, initializes and reads depends on what its peers issue.
+// The per-block passes see one block with an unknown rank and cannot judge it. This pass models
+// every rank of a 1-D cluster (cluster_block_id bound to 0 .. S-1, for cluster ids 0 and 1: masks
+// computed from the cluster id differ between them) with the same per-thread evaluator, and
+// accounts the copies cluster-wide: bytes per barrier phase, masks, slots written and read,
+// barrier initialization. It judges only what every model decides (constant masks, slots,
+// barrier indices and byte counts, ops every thread reaches or skips for sure, expect and copies
+// in the same loop); anything else is left alone.
+//
+//===----------------------------------------------------------------------===//
+#include "Cake/Analysis/ThreadModel.h"
+
+#include "Cake/IR/CakeOps.h"
+#include "Cake/Transforms/Findings.h"
+#include "Cake/Transforms/Passes.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SmallSet.h"
+
+#include <map>
+#include <set>
+
+namespace mlir::cake {
+#define GEN_PASS_DEF_CAKEVERIFYCLUSTERPASS
+#include "Cake/Transforms/Passes.h.inc"
+} // namespace mlir::cake
+
+using namespace mlir;
+using namespace mlir::cake;
+
+namespace {
+/// The scf.for ops around `op`, innermost first: an expect and a copy account against each other
+/// only when they sit in the same loops (one phase per iteration).
+SmallVector<Operation *> enclosingLoops(Operation *op) {
+  SmallVector<Operation *> loops;
+  for (Operation *p = op->getParentOp(); p && !isa<KernelOp>(p); p = p->getParentOp())
+    if (isa<scf::ForOp>(p))
+      loops.push_back(p);
+  return loops;
+}
+
+/// How many threads execute `op` in `model`, when every thread surely does or surely does not.
+std::optional<int64_t> decidedCount(ThreadModel &model, Operation *op) {
+  int64_t count = 0;
+  for (const Reach &r : model.reach(op)) {
+    if (r.kind == Reach::Always)
+      ++count;
+    else if (r.kind != Reach::Never)
+      return std::nullopt;
+  }
+  return count;
+}
+
+int64_t boxBytes(TmaType tma) {
+  int64_t bytes = tma.getElementType().getIntOrFloatBitWidth() / 8;
+  for (int64_t extent : tma.getBox())
+    bytes *= extent;
+  return bytes;
+}
+
+std::string rankList(const std::set<int64_t> &ranks) {
+  std::string out;
+  for (int64_t r : ranks)
+    out += (out.empty() ? "" : ", ") + std::to_string(r);
+  return out.empty() ? "none" : out;
+}
+
+/// One TMA copy as one rank issues it.
+struct Copy {
+  TmaLoadOp op;
+  int64_t threads;        // issuing threads
+  int64_t receivers;      // mask (1 << own rank without multicast)
+  SmallVector<int64_t> slot;
+  int64_t barrier;        // index into the barrier array
+};
+
+struct ClusterChecker {
+  KernelOp kernel;
+  int64_t size;
+  std::set<std::pair<Operation *, std::string>> reported;
+  bool failed = false;
+
+  void report(Operation *op, StringRef rule, const std::string &text, int64_t clusterId) {
+    if (!reported.insert({op, rule.str()}).second)
+      return;
+    failed = true;
+    InFlightDiagnostic diag = emitFinding(op, rule);
+    diag << text;
+    if (clusterId)
+      diag << " (in odd-numbered clusters)";
+  }
+
+  /// Models one cluster id: nullopt when something the accounting needs is undecided.
+  void check(int64_t clusterId);
+};
+
+void ClusterChecker::check(int64_t clusterId) {
+  std::vector<std::unique_ptr<ThreadModel>> models;
+  for (int64_t r = 0; r < size; ++r) {
+    ShapeProbe probe;
+    probe.bindBlocks = false;
+    probe.clusterBlockId[0] = r;
+    probe.clusterId[0] = clusterId;
+    models.push_back(std::make_unique<ThreadModel>(kernel, probe));
+  }
+  SmallVector<TmaLoadOp> loads;
+  SmallVector<MbarrierArriveExpectTxOp> expects;
+  SmallVector<MbarrierInitOp> inits;
+  bool anyMulticast = false;
+  kernel.walk([&](Operation *op) {
+    if (auto load = dyn_cast<TmaLoadOp>(op)) {
+      loads.push_back(load);
+      anyMulticast |= static_cast<bool>(load.getMulticast());
+    } else if (auto expect = dyn_cast<MbarrierArriveExpectTxOp>(op)) {
+      expects.push_back(expect);
+    } else if (auto init = dyn_cast<MbarrierInitOp>(op)) {
+      inits.push_back(init);
+    }
+  });
+  if (!anyMulticast)
+    return;
+
+  // Every copy of every rank, decided; a pipeline barrier or an undecided value: no judgement.
+  std::vector<SmallVector<Copy>> copies(size);
+  for (int64_t r = 0; r < size; ++r) {
+    ThreadModel &m = *models[r];
+    for (TmaLoadOp load : loads) {
+      if (!isa<MbarriersType>(load.getBarrier().getType()))
+        return;
+      std::optional<int64_t> threads = decidedCount(m, load);
+      if (!threads)
+        return;
+      if (*threads == 0)
+        continue;
+      Copy c{load, *threads, int64_t(1) << r, {}, 0};
+      if (Value mask = load.getMulticast()) {
+        std::optional<int64_t> value = m.getConstant(mask);
+        if (!value)
+          return;
+        c.receivers = *value;
+        if (*value < 0 || *value >= (int64_t(1) << size)) {
+          int64_t bit = 0;
+          while (bit < 63 && ((*value >> bit) & 1) == 0)
+            ++bit;
+          for (int64_t b = size; b < 63; ++b)
+            if ((*value >> b) & 1) {
+              bit = b;
+              break;
+            }
+          report(load, "cluster.multicast-mask",
+                 "rank " + std::to_string(r) + " multicasts with mask " + std::to_string(*value) +
+                     ": bit " + std::to_string(bit) + " names a block outside the cluster of " +
+                     std::to_string(size),
+                 clusterId);
+          return;
+        }
+      }
+      std::optional<int64_t> barrier = m.getConstant(load.getBarrierIndex());
+      if (!barrier)
+        return;
+      c.barrier = *barrier;
+      for (Value index : load.getDestIndices()) {
+        std::optional<int64_t> v = m.getConstant(index);
+        if (!v)
+          return;
+        c.slot.push_back(*v);
+      }
+      copies[r].push_back(std::move(c));
+    }
+  }
+
+  // Per receiving rank and barrier (array value, index): bytes landing per phase, and from whom.
+  using BarrierKey = std::pair<void *, int64_t>;
+  std::vector<std::map<BarrierKey, int64_t>> landing(size);
+  std::vector<std::map<BarrierKey, std::set<int64_t>>> senders(size);
+  std::vector<std::map<BarrierKey, TmaLoadOp>> anyCopy(size);
+  // Per receiving rank and buffer: the slots written.
+  std::vector<std::map<void *, std::set<SmallVector<int64_t>>>> written(size);
+  SmallVector<Operation *> copyLoops;
+  bool oneLoopNest = true;
+  for (int64_t r = 0; r < size; ++r)
+    for (Copy &c : copies[r]) {
+      if (copyLoops.empty() && oneLoopNest)
+        copyLoops = enclosingLoops(c.op);
+      oneLoopNest &= enclosingLoops(c.op) == copyLoops;
+      for (int64_t t = 0; t < size; ++t) {
+        if (!((c.receivers >> t) & 1))
+          continue;
+        BarrierKey key{c.op.getBarrier().getAsOpaquePointer(), c.barrier};
+        landing[t][key] += c.threads * boxBytes(c.op.getDescriptor().getType());
+        senders[t][key].insert(r);
+        anyCopy[t].emplace(key, c.op);
+        written[t][c.op.getDest().getAsOpaquePointer()].insert(c.slot);
+      }
+    }
+
+  // cluster.uninitialized-barrier: a rank that receives completions never initializes the barrier.
+  for (int64_t t = 0; t < size; ++t)
+    for (auto &[key, from] : senders[t]) {
+      bool initialized = false, decided = true;
+      MbarrierInitOp candidate;
+      for (MbarrierInitOp init : inits) {
+        if (init.getBarriers().getAsOpaquePointer() != key.first)
+          continue;
+        std::optional<int64_t> index = models[t]->getConstant(init.getIndex());
+        std::optional<int64_t> threads = decidedCount(*models[t], init);
+        if (!index || !threads) {
+          decided = false;
+          continue;
+        }
+        if (*index != key.second)
+          continue;
+        candidate = init;
+        initialized |= *threads > 0;
+      }
+      if (decided && !initialized && candidate)
+        report(candidate, "cluster.uninitialized-barrier",
+               "rank " + std::to_string(t) + " of the cluster of " + std::to_string(size) +
+                   " never initializes barrier " + std::to_string(key.second) +
+                   ", on which the multicast copies of rank(s) " + rankList(from) + " complete",
+               clusterId);
+    }
+
+  // cluster.init-not-published: a peer's copy completes on a barrier whose init no cluster barrier
+  // has made visible to the cluster yet (a block barrier orders one block only).
+  llvm::DenseMap<Operation *, unsigned> order = getProgramOrder(kernel);
+  SmallVector<ClusterBarrierOp> clusterBarriers;
+  kernel.walk([&](ClusterBarrierOp b) { clusterBarriers.push_back(b); });
+  for (int64_t r = 0; r < size; ++r)
+    for (Copy &c : copies[r]) {
+      for (int64_t t = 0; t < size; ++t) {
+        if (t == r || !((c.receivers >> t) & 1))
+          continue;
+        for (MbarrierInitOp init : inits) {
+          std::optional<int64_t> index = models[t]->getConstant(init.getIndex());
+          if (init.getBarriers() != c.op.getBarrier() || !index || *index != c.barrier ||
+              order[init] > order[c.op])
+            continue;
+          bool published = llvm::any_of(clusterBarriers, [&](ClusterBarrierOp b) {
+            return order[init] < order[b] && order[b] < order[c.op];
+          });
+          if (!published)
+            report(c.op, "cluster.init-not-published",
+                   "rank " + std::to_string(r) + "'s multicast completes on barrier " +
+                       std::to_string(c.barrier) + " of rank " + std::to_string(t) +
+                       ", but no cake.cluster_barrier between that barrier's init and this copy "
+                       "makes the init visible to the cluster (a block barrier orders one block)",
+                   clusterId);
+        }
+      }
+    }
+
+  // cluster.multicast-bytes: what a rank expects per phase against what lands on its barrier.
+  if (oneLoopNest) {
+    for (int64_t t = 0; t < size; ++t) {
+      std::map<BarrierKey, int64_t> expected;
+      std::map<BarrierKey, MbarrierArriveExpectTxOp> where;
+      bool decided = true;
+      for (MbarrierArriveExpectTxOp expect : expects) {
+        std::optional<int64_t> index = models[t]->getConstant(expect.getIndex());
+        std::optional<int64_t> threads = decidedCount(*models[t], expect);
+        if (!index || !threads || enclosingLoops(expect) != copyLoops) {
+          decided = false;
+          break;
+        }
+        BarrierKey key{expect.getBarriers().getAsOpaquePointer(), *index};
+        expected[key] += *threads * static_cast<int64_t>(expect.getBytes());
+        where.emplace(key, expect);
+      }
+      if (!decided)
+        continue;
+      for (auto &[key, bytes] : landing[t]) {
+        int64_t want = expected.count(key) ? expected[key] : 0;
+        if (want == bytes || !where.count(key))
+          continue;
+        report(where[key], "cluster.multicast-bytes",
+               "rank " + std::to_string(t) + " of the cluster of " + std::to_string(size) +
+                   " expects " + std::to_string(want) + " bytes per phase on barrier " +
+                   std::to_string(key.second) + ", but the copies that complete on it (from rank(s) " +
+                   rankList(senders[t][key]) + ") deliver " + std::to_string(bytes),
+               clusterId);
+      }
+      // A rank that expects bytes nobody sends it (a mask that skips it) waits forever.
+      for (auto &[key, want] : expected)
+        if (want > 0 && !landing[t].count(key) && where.count(key))
+          report(where[key], "cluster.multicast-bytes",
+                 "rank " + std::to_string(t) + " of the cluster of " + std::to_string(size) +
+                     " expects " + std::to_string(want) + " bytes per phase on barrier " +
+                     std::to_string(key.second) + ", but no copy of the cluster completes on it",
+                 clusterId);
+    }
+  }
+
+  // cluster.multicast-coverage: a slot a rank reads that no copy of the cluster writes in it.
+  kernel.walk([&](LoadOp read) {
+    Value buffer = read.getSource();
+    if (!isa<SmemType>(buffer.getType()))
+      return;
+    // Only buffers that TMA copies alone write (a store or another writer: not judged).
+    for (Operation *user : buffer.getUsers()) {
+      if (auto load = dyn_cast<TmaLoadOp>(user); load && load.getDest() == buffer)
+        continue;
+      if (isa<LoadOp>(user))
+        continue;
+      return;
+    }
+    TmaLoadOp writer;
+    for (TmaLoadOp load : loads)
+      if (load.getDest() == buffer)
+        writer = load;
+    if (!writer)
+      return;
+    size_t rank = writer.getDestIndices().size();
+    if (rank == 0)
+      return;
+    for (int64_t t = 0; t < size; ++t) {
+      auto it = written[t].find(buffer.getAsOpaquePointer());
+      std::set<SmallVector<int64_t>> slots =
+          it == written[t].end() ? std::set<SmallVector<int64_t>>() : it->second;
+      if (it == written[t].end() && senders[t].empty())
+        continue; // this rank receives nothing at all: other rules speak
+      ThreadModel &m = *models[t];
+      std::optional<int64_t> readers = decidedCount(m, read);
+      if (!readers || *readers == 0)
+        continue;
+      SmallVector<ArrayRef<Lat>> values;
+      for (size_t d = 0; d < rank; ++d)
+        values.push_back(m.eval(read.getIndices()[d]));
+      ArrayRef<Reach> reach = m.reach(read);
+      for (int64_t thread = 0; thread < m.getNumThreads(); ++thread) {
+        if (reach[thread].kind != Reach::Always)
+          continue;
+        SmallVector<int64_t> slot;
+        for (size_t d = 0; d < rank; ++d) {
+          if (values[d][thread].kind != Lat::Known)
+            return;
+          slot.push_back(values[d][thread].value);
+        }
+        if (slots.count(slot))
+          continue;
+        std::string text;
+        for (int64_t v : slot)
+          text += (text.empty() ? "" : ", ") + std::to_string(v);
+        std::string landed;
+        for (const SmallVector<int64_t> &s : slots) {
+          std::string one;
+          for (int64_t v : s)
+            one += (one.empty() ? "" : ", ") + std::to_string(v);
+          landed += (landed.empty() ? "[" : ", [") + one + "]";
+        }
+        report(read, "cluster.multicast-coverage",
+               "rank " + std::to_string(t) + " of the cluster of " + std::to_string(size) +
+                   " reads slot [" + text + "] of the buffer, which no TMA copy of the cluster " +
+                   "writes in it (the copies land in " + (landed.empty() ? "no slot" : landed) + ")",
+               clusterId);
+        return;
+      }
+    }
+  });
+}
+
+/// How many times each thread-uniform pass reaches `op` in `model`: the product of the trip
+/// counts of its loops, 0 when no thread executes it; nullopt when undecided.
+std::optional<int64_t> executions(ThreadModel &model, Operation *op) {
+  std::optional<int64_t> threads = decidedCount(model, op);
+  if (!threads)
+    return std::nullopt;
+  if (*threads == 0)
+    return 0;
+  int64_t count = 1;
+  for (Operation *p : enclosingLoops(op)) {
+    auto loop = cast<scf::ForOp>(p);
+    std::optional<int64_t> lb = model.getConstant(loop.getLowerBound());
+    std::optional<int64_t> ub = model.getConstant(loop.getUpperBound());
+    std::optional<int64_t> step = model.getConstant(loop.getStep());
+    if (!lb || !ub || !step || *step <= 0)
+      return std::nullopt;
+    count *= *ub > *lb ? (*ub - *lb + *step - 1) / *step : 0;
+  }
+  return count;
+}
+
+/// cluster.barrier-divergence: a cluster barrier the ranks reach different numbers of times (a
+/// trip count or a condition that depends on the rank): the cluster hangs. Judged with the
+/// problem sizes unknown and bound to ragged values (trip counts often depend on them).
+bool checkBarrierDivergence(KernelOp kernel, int64_t size) {
+  SmallVector<ClusterBarrierOp> barriers;
+  kernel.walk([&](ClusterBarrierOp b) { barriers.push_back(b); });
+  if (barriers.empty())
+    return false;
+  for (int64_t bound : {int64_t(0), int64_t(1001), int64_t(4099)}) {
+    std::vector<std::unique_ptr<ThreadModel>> models;
+    for (int64_t r = 0; r < size; ++r) {
+      ShapeProbe probe;
+      probe.bindBlocks = false;
+      probe.clusterBlockId[0] = r;
+      if (bound)
+        for (StringRef symbol : kernel.getSymbolNames())
+          probe.sizes[symbol] = bound;
+      models.push_back(std::make_unique<ThreadModel>(kernel, probe));
+    }
+    for (ClusterBarrierOp barrier : barriers) {
+      SmallVector<int64_t> counts;
+      for (int64_t r = 0; r < size; ++r) {
+        std::optional<int64_t> n = executions(*models[r], barrier);
+        if (!n)
+          break;
+        counts.push_back(*n);
+      }
+      if (static_cast<int64_t>(counts.size()) != size)
+        continue;
+      for (int64_t r = 1; r < size; ++r) {
+        if (counts[r] == counts[0])
+          continue;
+        InFlightDiagnostic diag = emitFinding(barrier, "cluster.barrier-divergence");
+        diag << "rank 0 of the cluster of " << size << " reaches this cluster barrier "
+             << counts[0] << " time(s) and rank " << r << " " << counts[r]
+             << (bound ? " (every problem size " + std::to_string(bound) + ")" : std::string())
+             << ": every block of a cluster must meet at each cluster barrier equally often";
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+struct CakeVerifyClusterPass : cake::impl::CakeVerifyClusterPassBase<CakeVerifyClusterPass> {
+  void runOnOperation() override {
+    bool failed = false;
+    getOperation()->walk([&](KernelOp kernel) {
+      SmallVector<int64_t, 3> dims = kernel.getClusterDims();
+      if (dims[1] != 1 || dims[2] != 1 || dims[0] < 2 || dims[0] > 16)
+        return; // no cluster, or a 2-D/3-D one (not modelled)
+      ClusterChecker checker{kernel, dims[0], {}, false};
+      for (int64_t clusterId : {0, 1})
+        checker.check(clusterId);
+      failed |= checker.failed;
+      failed |= checkBarrierDivergence(kernel, dims[0]);
+    });
+    if (failed)
+      signalPassFailure();
+  }
+};
+} // namespace

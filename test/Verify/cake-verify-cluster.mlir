@@ -1,0 +1,618 @@
+// RUN: cake-opt %s --cake-verify-cluster -split-input-file -verify-diagnostics -o /dev/null
+//
+// cake-verify-cluster: TMA multicast accounted across the ranks of a cluster (kernels written
+// for this test; the verify corpus's cluster class is scored by bench/verify-corpus).
+
+// A cluster of 2: each rank multicasts its half of the tile to both (mask 3) into its own slot,
+// expects the whole tile; a cluster barrier publishes the inits. Nothing to report.
+cake.kernel @ok_pair(%w: !cake.tensor<[H, 32], f32> {cake.name = "w"},
+    %tw: !cake.tma<[H, 32], f32, box [8, 32]> {cake.name = "tw", cake.describes = "w"},
+    %y: !cake.tensor<[M, 32], f32> {cake.name = "y"})
+    attributes {target = "sm_90a", block = array<i64: 128>, cluster = array<i64: 2>,
+                symbols = ["M", "H"], grid = affine_map<()[m, h] -> (m ceildiv 16)>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  %c5 = arith.constant 5 : index
+  %c8 = arith.constant 8 : index
+  %c16 = arith.constant 16 : index
+  %c64 = arith.constant 64 : index
+  %m3 = arith.constant 3 : index
+  %tid = cake.thread_id x
+  %rank = cake.cluster_block_id x
+  %wbuf = cake.alloc_smem : !cake.smem<2x8x32xf32>
+  %bar = cake.mbarrier.alloc : !cake.mbarriers<1>
+  %t0 = arith.cmpi eq, %tid, %c0 : index
+  %r0 = arith.cmpi eq, %rank, %c0 : index
+  %r1 = arith.cmpi eq, %rank, %c1 : index
+  %t0r1 = arith.andi %t0, %r1 : i1
+  %m5 = arith.addi %rank, %c5 : index
+  %pairbase = arith.divui %rank, %c2 : index
+  %shift = arith.muli %pairbase, %c2 : index
+  %m3s = arith.shli %m3, %shift : index
+  %half = arith.remui %rank, %c2 : index
+  
+  scf.if %t0 {
+    cake.mbarrier.init %bar[%c0], count 1 : !cake.mbarriers<1>
+    cake.fence.mbarrier_init
+  }
+  cake.cluster_barrier
+  scf.if %t0 {
+    cake.mbarrier.arrive_expect_tx %bar[%c0], bytes 2048 : !cake.mbarriers<1>
+    %row = arith.muli %half, %c8 : index
+    cake.tma.load %tw[%row, %c0], %wbuf[%rank], %bar[%c0] multicast %m3
+        : !cake.tma<[H, 32], f32, box [8, 32]>, !cake.smem<2x8x32xf32>, !cake.mbarriers<1>
+  }
+  cake.mbarrier.wait %bar[%c0], %c0 : !cake.mbarriers<1>
+  %hi = arith.divui %tid, %c64 : index
+  %lo0 = arith.remui %tid, %c64 : index
+  %lo = arith.divui %lo0, %c8 : index
+  %col0 = arith.remui %tid, %c8 : index
+  %col = arith.muli %col0, %c4 : index
+  %wv = cake.load %wbuf[%hi, %lo, %col] : !cake.smem<2x8x32xf32> -> vector<4xf32>
+  %bx = cake.block_id x
+  %row0 = arith.muli %bx, %c16 : index
+  %r = arith.divui %tid, %c8 : index
+  %orow = arith.addi %row0, %r : index
+  cake.store %wv, %y[%orow, %col] masked : vector<4xf32>, !cake.tensor<[M, 32], f32>
+
+  cake.cluster_barrier
+  cake.return
+}
+
+// -----
+
+// A cluster of 4 as two pairs: the mask 3 shifted to the pair's ranks.
+cake.kernel @ok_four_pairs(%w: !cake.tensor<[H, 32], f32> {cake.name = "w"},
+    %tw: !cake.tma<[H, 32], f32, box [8, 32]> {cake.name = "tw", cake.describes = "w"},
+    %y: !cake.tensor<[M, 32], f32> {cake.name = "y"})
+    attributes {target = "sm_90a", block = array<i64: 128>, cluster = array<i64: 4>,
+                symbols = ["M", "H"], grid = affine_map<()[m, h] -> (m ceildiv 16)>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  %c5 = arith.constant 5 : index
+  %c8 = arith.constant 8 : index
+  %c16 = arith.constant 16 : index
+  %c64 = arith.constant 64 : index
+  %m3 = arith.constant 3 : index
+  %tid = cake.thread_id x
+  %rank = cake.cluster_block_id x
+  %wbuf = cake.alloc_smem : !cake.smem<2x8x32xf32>
+  %bar = cake.mbarrier.alloc : !cake.mbarriers<1>
+  %t0 = arith.cmpi eq, %tid, %c0 : index
+  %r0 = arith.cmpi eq, %rank, %c0 : index
+  %r1 = arith.cmpi eq, %rank, %c1 : index
+  %t0r1 = arith.andi %t0, %r1 : i1
+  %m5 = arith.addi %rank, %c5 : index
+  %pairbase = arith.divui %rank, %c2 : index
+  %shift = arith.muli %pairbase, %c2 : index
+  %m3s = arith.shli %m3, %shift : index
+  %half = arith.remui %rank, %c2 : index
+  
+  scf.if %t0 {
+    cake.mbarrier.init %bar[%c0], count 1 : !cake.mbarriers<1>
+    cake.fence.mbarrier_init
+  }
+  cake.cluster_barrier
+  scf.if %t0 {
+    cake.mbarrier.arrive_expect_tx %bar[%c0], bytes 2048 : !cake.mbarriers<1>
+    %row = arith.muli %half, %c8 : index
+    cake.tma.load %tw[%row, %c0], %wbuf[%half], %bar[%c0] multicast %m3s
+        : !cake.tma<[H, 32], f32, box [8, 32]>, !cake.smem<2x8x32xf32>, !cake.mbarriers<1>
+  }
+  cake.mbarrier.wait %bar[%c0], %c0 : !cake.mbarriers<1>
+  %hi = arith.divui %tid, %c64 : index
+  %lo0 = arith.remui %tid, %c64 : index
+  %lo = arith.divui %lo0, %c8 : index
+  %col0 = arith.remui %tid, %c8 : index
+  %col = arith.muli %col0, %c4 : index
+  %wv = cake.load %wbuf[%hi, %lo, %col] : !cake.smem<2x8x32xf32> -> vector<4xf32>
+  %bx = cake.block_id x
+  %row0 = arith.muli %bx, %c16 : index
+  %r = arith.divui %tid, %c8 : index
+  %orow = arith.addi %row0, %r : index
+  cake.store %wv, %y[%orow, %col] masked : vector<4xf32>, !cake.tensor<[M, 32], f32>
+
+  cake.cluster_barrier
+  cake.return
+}
+
+// -----
+
+// Cluster barriers in a loop every rank runs equally often.
+cake.kernel @ok_uniform_loop(%w: !cake.tensor<[H, 32], f32> {cake.name = "w"},
+    %tw: !cake.tma<[H, 32], f32, box [8, 32]> {cake.name = "tw", cake.describes = "w"},
+    %y: !cake.tensor<[M, 32], f32> {cake.name = "y"})
+    attributes {target = "sm_90a", block = array<i64: 128>, cluster = array<i64: 2>,
+                symbols = ["M", "H"], grid = affine_map<()[m, h] -> (m ceildiv 16)>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  %c5 = arith.constant 5 : index
+  %c8 = arith.constant 8 : index
+  %c16 = arith.constant 16 : index
+  %c64 = arith.constant 64 : index
+  %m3 = arith.constant 3 : index
+  %tid = cake.thread_id x
+  %rank = cake.cluster_block_id x
+  %wbuf = cake.alloc_smem : !cake.smem<2x8x32xf32>
+  %bar = cake.mbarrier.alloc : !cake.mbarriers<1>
+  %t0 = arith.cmpi eq, %tid, %c0 : index
+  %r0 = arith.cmpi eq, %rank, %c0 : index
+  %r1 = arith.cmpi eq, %rank, %c1 : index
+  %t0r1 = arith.andi %t0, %r1 : i1
+  %m5 = arith.addi %rank, %c5 : index
+  %pairbase = arith.divui %rank, %c2 : index
+  %shift = arith.muli %pairbase, %c2 : index
+  %m3s = arith.shli %m3, %shift : index
+  %half = arith.remui %rank, %c2 : index
+  
+  scf.if %t0 {
+    cake.mbarrier.init %bar[%c0], count 1 : !cake.mbarriers<1>
+    cake.fence.mbarrier_init
+  }
+  cake.cluster_barrier
+  scf.if %t0 {
+    cake.mbarrier.arrive_expect_tx %bar[%c0], bytes 2048 : !cake.mbarriers<1>
+    %row = arith.muli %half, %c8 : index
+    cake.tma.load %tw[%row, %c0], %wbuf[%rank], %bar[%c0] multicast %m3
+        : !cake.tma<[H, 32], f32, box [8, 32]>, !cake.smem<2x8x32xf32>, !cake.mbarriers<1>
+  }
+  cake.mbarrier.wait %bar[%c0], %c0 : !cake.mbarriers<1>
+  %hi = arith.divui %tid, %c64 : index
+  %lo0 = arith.remui %tid, %c64 : index
+  %lo = arith.divui %lo0, %c8 : index
+  %col0 = arith.remui %tid, %c8 : index
+  %col = arith.muli %col0, %c4 : index
+  %wv = cake.load %wbuf[%hi, %lo, %col] : !cake.smem<2x8x32xf32> -> vector<4xf32>
+  %bx = cake.block_id x
+  %row0 = arith.muli %bx, %c16 : index
+  %r = arith.divui %tid, %c8 : index
+  %orow = arith.addi %row0, %r : index
+  cake.store %wv, %y[%orow, %col] masked : vector<4xf32>, !cake.tensor<[M, 32], f32>
+
+  %trips = arith.addi %c2, %c1 : index
+  scf.for %i = %c0 to %trips step %c1 {
+    cake.cluster_barrier
+  }
+  cake.cluster_barrier
+  cake.return
+}
+
+// -----
+
+// The mask is rank + 5: bit 2 names a block a cluster of 2 does not have.
+cake.kernel @bad_mask(%w: !cake.tensor<[H, 32], f32> {cake.name = "w"},
+    %tw: !cake.tma<[H, 32], f32, box [8, 32]> {cake.name = "tw", cake.describes = "w"},
+    %y: !cake.tensor<[M, 32], f32> {cake.name = "y"})
+    attributes {target = "sm_90a", block = array<i64: 128>, cluster = array<i64: 2>,
+                symbols = ["M", "H"], grid = affine_map<()[m, h] -> (m ceildiv 16)>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  %c5 = arith.constant 5 : index
+  %c8 = arith.constant 8 : index
+  %c16 = arith.constant 16 : index
+  %c64 = arith.constant 64 : index
+  %m3 = arith.constant 3 : index
+  %tid = cake.thread_id x
+  %rank = cake.cluster_block_id x
+  %wbuf = cake.alloc_smem : !cake.smem<2x8x32xf32>
+  %bar = cake.mbarrier.alloc : !cake.mbarriers<1>
+  %t0 = arith.cmpi eq, %tid, %c0 : index
+  %r0 = arith.cmpi eq, %rank, %c0 : index
+  %r1 = arith.cmpi eq, %rank, %c1 : index
+  %t0r1 = arith.andi %t0, %r1 : i1
+  %m5 = arith.addi %rank, %c5 : index
+  %pairbase = arith.divui %rank, %c2 : index
+  %shift = arith.muli %pairbase, %c2 : index
+  %m3s = arith.shli %m3, %shift : index
+  %half = arith.remui %rank, %c2 : index
+  
+  scf.if %t0 {
+    cake.mbarrier.init %bar[%c0], count 1 : !cake.mbarriers<1>
+    cake.fence.mbarrier_init
+  }
+  cake.cluster_barrier
+  scf.if %t0 {
+    cake.mbarrier.arrive_expect_tx %bar[%c0], bytes 2048 : !cake.mbarriers<1>
+    %row = arith.muli %half, %c8 : index
+    // expected-error @+1 {{'cake.tma.load' op [cluster.multicast-mask] rank 0 multicasts with mask 5: bit 2 names a block outside the cluster of 2}}
+    cake.tma.load %tw[%row, %c0], %wbuf[%rank], %bar[%c0] multicast %m5
+        : !cake.tma<[H, 32], f32, box [8, 32]>, !cake.smem<2x8x32xf32>, !cake.mbarriers<1>
+  }
+  cake.mbarrier.wait %bar[%c0], %c0 : !cake.mbarriers<1>
+  %hi = arith.divui %tid, %c64 : index
+  %lo0 = arith.remui %tid, %c64 : index
+  %lo = arith.divui %lo0, %c8 : index
+  %col0 = arith.remui %tid, %c8 : index
+  %col = arith.muli %col0, %c4 : index
+  %wv = cake.load %wbuf[%hi, %lo, %col] : !cake.smem<2x8x32xf32> -> vector<4xf32>
+  %bx = cake.block_id x
+  %row0 = arith.muli %bx, %c16 : index
+  %r = arith.divui %tid, %c8 : index
+  %orow = arith.addi %row0, %r : index
+  cake.store %wv, %y[%orow, %col] masked : vector<4xf32>, !cake.tensor<[M, 32], f32>
+
+  cake.cluster_barrier
+  cake.return
+}
+
+// -----
+
+// Each rank expects only its own box (1024 bytes), but both copies land on its barrier.
+cake.kernel @bad_bytes(%w: !cake.tensor<[H, 32], f32> {cake.name = "w"},
+    %tw: !cake.tma<[H, 32], f32, box [8, 32]> {cake.name = "tw", cake.describes = "w"},
+    %y: !cake.tensor<[M, 32], f32> {cake.name = "y"})
+    attributes {target = "sm_90a", block = array<i64: 128>, cluster = array<i64: 2>,
+                symbols = ["M", "H"], grid = affine_map<()[m, h] -> (m ceildiv 16)>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  %c5 = arith.constant 5 : index
+  %c8 = arith.constant 8 : index
+  %c16 = arith.constant 16 : index
+  %c64 = arith.constant 64 : index
+  %m3 = arith.constant 3 : index
+  %tid = cake.thread_id x
+  %rank = cake.cluster_block_id x
+  %wbuf = cake.alloc_smem : !cake.smem<2x8x32xf32>
+  %bar = cake.mbarrier.alloc : !cake.mbarriers<1>
+  %t0 = arith.cmpi eq, %tid, %c0 : index
+  %r0 = arith.cmpi eq, %rank, %c0 : index
+  %r1 = arith.cmpi eq, %rank, %c1 : index
+  %t0r1 = arith.andi %t0, %r1 : i1
+  %m5 = arith.addi %rank, %c5 : index
+  %pairbase = arith.divui %rank, %c2 : index
+  %shift = arith.muli %pairbase, %c2 : index
+  %m3s = arith.shli %m3, %shift : index
+  %half = arith.remui %rank, %c2 : index
+  
+  scf.if %t0 {
+    cake.mbarrier.init %bar[%c0], count 1 : !cake.mbarriers<1>
+    cake.fence.mbarrier_init
+  }
+  cake.cluster_barrier
+  scf.if %t0 {
+    // expected-error @+1 {{'cake.mbarrier.arrive_expect_tx' op [cluster.multicast-bytes] rank 0 of the cluster of 2 expects 1024 bytes per phase on barrier 0, but the copies that complete on it (from rank(s) 0, 1) deliver 2048}}
+    cake.mbarrier.arrive_expect_tx %bar[%c0], bytes 1024 : !cake.mbarriers<1>
+    %row = arith.muli %half, %c8 : index
+    cake.tma.load %tw[%row, %c0], %wbuf[%rank], %bar[%c0] multicast %m3
+        : !cake.tma<[H, 32], f32, box [8, 32]>, !cake.smem<2x8x32xf32>, !cake.mbarriers<1>
+  }
+  cake.mbarrier.wait %bar[%c0], %c0 : !cake.mbarriers<1>
+  %hi = arith.divui %tid, %c64 : index
+  %lo0 = arith.remui %tid, %c64 : index
+  %lo = arith.divui %lo0, %c8 : index
+  %col0 = arith.remui %tid, %c8 : index
+  %col = arith.muli %col0, %c4 : index
+  %wv = cake.load %wbuf[%hi, %lo, %col] : !cake.smem<2x8x32xf32> -> vector<4xf32>
+  %bx = cake.block_id x
+  %row0 = arith.muli %bx, %c16 : index
+  %r = arith.divui %tid, %c8 : index
+  %orow = arith.addi %row0, %r : index
+  cake.store %wv, %y[%orow, %col] masked : vector<4xf32>, !cake.tensor<[M, 32], f32>
+
+  cake.cluster_barrier
+  cake.return
+}
+
+// -----
+
+// The same mask 3 in both pairs of a cluster of 4: ranks 0 and 1 receive 4096 bytes, 2 and 3 none.
+cake.kernel @bad_four_pairs_unshifted(%w: !cake.tensor<[H, 32], f32> {cake.name = "w"},
+    %tw: !cake.tma<[H, 32], f32, box [8, 32]> {cake.name = "tw", cake.describes = "w"},
+    %y: !cake.tensor<[M, 32], f32> {cake.name = "y"})
+    attributes {target = "sm_90a", block = array<i64: 128>, cluster = array<i64: 4>,
+                symbols = ["M", "H"], grid = affine_map<()[m, h] -> (m ceildiv 16)>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  %c5 = arith.constant 5 : index
+  %c8 = arith.constant 8 : index
+  %c16 = arith.constant 16 : index
+  %c64 = arith.constant 64 : index
+  %m3 = arith.constant 3 : index
+  %tid = cake.thread_id x
+  %rank = cake.cluster_block_id x
+  %wbuf = cake.alloc_smem : !cake.smem<2x8x32xf32>
+  %bar = cake.mbarrier.alloc : !cake.mbarriers<1>
+  %t0 = arith.cmpi eq, %tid, %c0 : index
+  %r0 = arith.cmpi eq, %rank, %c0 : index
+  %r1 = arith.cmpi eq, %rank, %c1 : index
+  %t0r1 = arith.andi %t0, %r1 : i1
+  %m5 = arith.addi %rank, %c5 : index
+  %pairbase = arith.divui %rank, %c2 : index
+  %shift = arith.muli %pairbase, %c2 : index
+  %m3s = arith.shli %m3, %shift : index
+  %half = arith.remui %rank, %c2 : index
+  
+  scf.if %t0 {
+    cake.mbarrier.init %bar[%c0], count 1 : !cake.mbarriers<1>
+    cake.fence.mbarrier_init
+  }
+  cake.cluster_barrier
+  scf.if %t0 {
+    // expected-error @+1 {{'cake.mbarrier.arrive_expect_tx' op [cluster.multicast-bytes] rank 0 of the cluster of 4 expects 2048 bytes per phase on barrier 0, but the copies that complete on it (from rank(s) 0, 1, 2, 3) deliver 4096}}
+    cake.mbarrier.arrive_expect_tx %bar[%c0], bytes 2048 : !cake.mbarriers<1>
+    %row = arith.muli %half, %c8 : index
+    cake.tma.load %tw[%row, %c0], %wbuf[%half], %bar[%c0] multicast %m3
+        : !cake.tma<[H, 32], f32, box [8, 32]>, !cake.smem<2x8x32xf32>, !cake.mbarriers<1>
+  }
+  cake.mbarrier.wait %bar[%c0], %c0 : !cake.mbarriers<1>
+  %hi = arith.divui %tid, %c64 : index
+  %lo0 = arith.remui %tid, %c64 : index
+  %lo = arith.divui %lo0, %c8 : index
+  %col0 = arith.remui %tid, %c8 : index
+  %col = arith.muli %col0, %c4 : index
+  %wv = cake.load %wbuf[%hi, %lo, %col] : !cake.smem<2x8x32xf32> -> vector<4xf32>
+  %bx = cake.block_id x
+  %row0 = arith.muli %bx, %c16 : index
+  %r = arith.divui %tid, %c8 : index
+  %orow = arith.addi %row0, %r : index
+  cake.store %wv, %y[%orow, %col] masked : vector<4xf32>, !cake.tensor<[M, 32], f32>
+
+  cake.cluster_barrier
+  cake.return
+}
+
+// -----
+
+// Every rank multicasts into slot 0: slot 1, which every rank reads, is never written.
+cake.kernel @bad_slot(%w: !cake.tensor<[H, 32], f32> {cake.name = "w"},
+    %tw: !cake.tma<[H, 32], f32, box [8, 32]> {cake.name = "tw", cake.describes = "w"},
+    %y: !cake.tensor<[M, 32], f32> {cake.name = "y"})
+    attributes {target = "sm_90a", block = array<i64: 128>, cluster = array<i64: 2>,
+                symbols = ["M", "H"], grid = affine_map<()[m, h] -> (m ceildiv 16)>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  %c5 = arith.constant 5 : index
+  %c8 = arith.constant 8 : index
+  %c16 = arith.constant 16 : index
+  %c64 = arith.constant 64 : index
+  %m3 = arith.constant 3 : index
+  %tid = cake.thread_id x
+  %rank = cake.cluster_block_id x
+  %wbuf = cake.alloc_smem : !cake.smem<2x8x32xf32>
+  %bar = cake.mbarrier.alloc : !cake.mbarriers<1>
+  %t0 = arith.cmpi eq, %tid, %c0 : index
+  %r0 = arith.cmpi eq, %rank, %c0 : index
+  %r1 = arith.cmpi eq, %rank, %c1 : index
+  %t0r1 = arith.andi %t0, %r1 : i1
+  %m5 = arith.addi %rank, %c5 : index
+  %pairbase = arith.divui %rank, %c2 : index
+  %shift = arith.muli %pairbase, %c2 : index
+  %m3s = arith.shli %m3, %shift : index
+  %half = arith.remui %rank, %c2 : index
+  
+  scf.if %t0 {
+    cake.mbarrier.init %bar[%c0], count 1 : !cake.mbarriers<1>
+    cake.fence.mbarrier_init
+  }
+  cake.cluster_barrier
+  scf.if %t0 {
+    cake.mbarrier.arrive_expect_tx %bar[%c0], bytes 2048 : !cake.mbarriers<1>
+    %row = arith.muli %half, %c8 : index
+    cake.tma.load %tw[%row, %c0], %wbuf[%c0], %bar[%c0] multicast %m3
+        : !cake.tma<[H, 32], f32, box [8, 32]>, !cake.smem<2x8x32xf32>, !cake.mbarriers<1>
+  }
+  cake.mbarrier.wait %bar[%c0], %c0 : !cake.mbarriers<1>
+  %hi = arith.divui %tid, %c64 : index
+  %lo0 = arith.remui %tid, %c64 : index
+  %lo = arith.divui %lo0, %c8 : index
+  %col0 = arith.remui %tid, %c8 : index
+  %col = arith.muli %col0, %c4 : index
+  // expected-error @+1 {{'cake.load' op [cluster.multicast-coverage] rank 0 of the cluster of 2 reads slot [1] of the buffer, which no TMA copy of the cluster writes in it (the copies land in [0])}}
+  %wv = cake.load %wbuf[%hi, %lo, %col] : !cake.smem<2x8x32xf32> -> vector<4xf32>
+  %bx = cake.block_id x
+  %row0 = arith.muli %bx, %c16 : index
+  %r = arith.divui %tid, %c8 : index
+  %orow = arith.addi %row0, %r : index
+  cake.store %wv, %y[%orow, %col] masked : vector<4xf32>, !cake.tensor<[M, 32], f32>
+
+  cake.cluster_barrier
+  cake.return
+}
+
+// -----
+
+// Only rank 1 initializes its barrier, as if one init served the cluster.
+cake.kernel @bad_init(%w: !cake.tensor<[H, 32], f32> {cake.name = "w"},
+    %tw: !cake.tma<[H, 32], f32, box [8, 32]> {cake.name = "tw", cake.describes = "w"},
+    %y: !cake.tensor<[M, 32], f32> {cake.name = "y"})
+    attributes {target = "sm_90a", block = array<i64: 128>, cluster = array<i64: 2>,
+                symbols = ["M", "H"], grid = affine_map<()[m, h] -> (m ceildiv 16)>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  %c5 = arith.constant 5 : index
+  %c8 = arith.constant 8 : index
+  %c16 = arith.constant 16 : index
+  %c64 = arith.constant 64 : index
+  %m3 = arith.constant 3 : index
+  %tid = cake.thread_id x
+  %rank = cake.cluster_block_id x
+  %wbuf = cake.alloc_smem : !cake.smem<2x8x32xf32>
+  %bar = cake.mbarrier.alloc : !cake.mbarriers<1>
+  %t0 = arith.cmpi eq, %tid, %c0 : index
+  %r0 = arith.cmpi eq, %rank, %c0 : index
+  %r1 = arith.cmpi eq, %rank, %c1 : index
+  %t0r1 = arith.andi %t0, %r1 : i1
+  %m5 = arith.addi %rank, %c5 : index
+  %pairbase = arith.divui %rank, %c2 : index
+  %shift = arith.muli %pairbase, %c2 : index
+  %m3s = arith.shli %m3, %shift : index
+  %half = arith.remui %rank, %c2 : index
+  
+  scf.if %t0r1 {
+    // expected-error @+1 {{'cake.mbarrier.init' op [cluster.uninitialized-barrier] rank 0 of the cluster of 2 never initializes barrier 0, on which the multicast copies of rank(s) 0, 1 complete}}
+    cake.mbarrier.init %bar[%c0], count 1 : !cake.mbarriers<1>
+    cake.fence.mbarrier_init
+  }
+  cake.cluster_barrier
+  scf.if %t0 {
+    cake.mbarrier.arrive_expect_tx %bar[%c0], bytes 2048 : !cake.mbarriers<1>
+    %row = arith.muli %half, %c8 : index
+    cake.tma.load %tw[%row, %c0], %wbuf[%rank], %bar[%c0] multicast %m3
+        : !cake.tma<[H, 32], f32, box [8, 32]>, !cake.smem<2x8x32xf32>, !cake.mbarriers<1>
+  }
+  cake.mbarrier.wait %bar[%c0], %c0 : !cake.mbarriers<1>
+  %hi = arith.divui %tid, %c64 : index
+  %lo0 = arith.remui %tid, %c64 : index
+  %lo = arith.divui %lo0, %c8 : index
+  %col0 = arith.remui %tid, %c8 : index
+  %col = arith.muli %col0, %c4 : index
+  %wv = cake.load %wbuf[%hi, %lo, %col] : !cake.smem<2x8x32xf32> -> vector<4xf32>
+  %bx = cake.block_id x
+  %row0 = arith.muli %bx, %c16 : index
+  %r = arith.divui %tid, %c8 : index
+  %orow = arith.addi %row0, %r : index
+  cake.store %wv, %y[%orow, %col] masked : vector<4xf32>, !cake.tensor<[M, 32], f32>
+
+  cake.cluster_barrier
+  cake.return
+}
+
+// -----
+
+// A block barrier, not a cluster barrier, between the inits and the copies.
+cake.kernel @bad_publish(%w: !cake.tensor<[H, 32], f32> {cake.name = "w"},
+    %tw: !cake.tma<[H, 32], f32, box [8, 32]> {cake.name = "tw", cake.describes = "w"},
+    %y: !cake.tensor<[M, 32], f32> {cake.name = "y"})
+    attributes {target = "sm_90a", block = array<i64: 128>, cluster = array<i64: 2>,
+                symbols = ["M", "H"], grid = affine_map<()[m, h] -> (m ceildiv 16)>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  %c5 = arith.constant 5 : index
+  %c8 = arith.constant 8 : index
+  %c16 = arith.constant 16 : index
+  %c64 = arith.constant 64 : index
+  %m3 = arith.constant 3 : index
+  %tid = cake.thread_id x
+  %rank = cake.cluster_block_id x
+  %wbuf = cake.alloc_smem : !cake.smem<2x8x32xf32>
+  %bar = cake.mbarrier.alloc : !cake.mbarriers<1>
+  %t0 = arith.cmpi eq, %tid, %c0 : index
+  %r0 = arith.cmpi eq, %rank, %c0 : index
+  %r1 = arith.cmpi eq, %rank, %c1 : index
+  %t0r1 = arith.andi %t0, %r1 : i1
+  %m5 = arith.addi %rank, %c5 : index
+  %pairbase = arith.divui %rank, %c2 : index
+  %shift = arith.muli %pairbase, %c2 : index
+  %m3s = arith.shli %m3, %shift : index
+  %half = arith.remui %rank, %c2 : index
+  
+  scf.if %t0 {
+    cake.mbarrier.init %bar[%c0], count 1 : !cake.mbarriers<1>
+    cake.fence.mbarrier_init
+  }
+  cake.barrier
+  scf.if %t0 {
+    cake.mbarrier.arrive_expect_tx %bar[%c0], bytes 2048 : !cake.mbarriers<1>
+    %row = arith.muli %half, %c8 : index
+    // expected-error @+1 {{'cake.tma.load' op [cluster.init-not-published] rank 0's multicast completes on barrier 0 of rank 1, but no cake.cluster_barrier between that barrier's init and this copy makes the init visible to the cluster (a block barrier orders one block)}}
+    cake.tma.load %tw[%row, %c0], %wbuf[%rank], %bar[%c0] multicast %m3
+        : !cake.tma<[H, 32], f32, box [8, 32]>, !cake.smem<2x8x32xf32>, !cake.mbarriers<1>
+  }
+  cake.mbarrier.wait %bar[%c0], %c0 : !cake.mbarriers<1>
+  %hi = arith.divui %tid, %c64 : index
+  %lo0 = arith.remui %tid, %c64 : index
+  %lo = arith.divui %lo0, %c8 : index
+  %col0 = arith.remui %tid, %c8 : index
+  %col = arith.muli %col0, %c4 : index
+  %wv = cake.load %wbuf[%hi, %lo, %col] : !cake.smem<2x8x32xf32> -> vector<4xf32>
+  %bx = cake.block_id x
+  %row0 = arith.muli %bx, %c16 : index
+  %r = arith.divui %tid, %c8 : index
+  %orow = arith.addi %row0, %r : index
+  cake.store %wv, %y[%orow, %col] masked : vector<4xf32>, !cake.tensor<[M, 32], f32>
+
+  cake.cluster_barrier
+  cake.return
+}
+
+// -----
+
+// Rank r runs 2 + r cluster barriers in a loop: the cluster hangs.
+cake.kernel @bad_trips(%w: !cake.tensor<[H, 32], f32> {cake.name = "w"},
+    %tw: !cake.tma<[H, 32], f32, box [8, 32]> {cake.name = "tw", cake.describes = "w"},
+    %y: !cake.tensor<[M, 32], f32> {cake.name = "y"})
+    attributes {target = "sm_90a", block = array<i64: 128>, cluster = array<i64: 2>,
+                symbols = ["M", "H"], grid = affine_map<()[m, h] -> (m ceildiv 16)>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  %c5 = arith.constant 5 : index
+  %c8 = arith.constant 8 : index
+  %c16 = arith.constant 16 : index
+  %c64 = arith.constant 64 : index
+  %m3 = arith.constant 3 : index
+  %tid = cake.thread_id x
+  %rank = cake.cluster_block_id x
+  %wbuf = cake.alloc_smem : !cake.smem<2x8x32xf32>
+  %bar = cake.mbarrier.alloc : !cake.mbarriers<1>
+  %t0 = arith.cmpi eq, %tid, %c0 : index
+  %r0 = arith.cmpi eq, %rank, %c0 : index
+  %r1 = arith.cmpi eq, %rank, %c1 : index
+  %t0r1 = arith.andi %t0, %r1 : i1
+  %m5 = arith.addi %rank, %c5 : index
+  %pairbase = arith.divui %rank, %c2 : index
+  %shift = arith.muli %pairbase, %c2 : index
+  %m3s = arith.shli %m3, %shift : index
+  %half = arith.remui %rank, %c2 : index
+  
+  scf.if %t0 {
+    cake.mbarrier.init %bar[%c0], count 1 : !cake.mbarriers<1>
+    cake.fence.mbarrier_init
+  }
+  cake.cluster_barrier
+  scf.if %t0 {
+    cake.mbarrier.arrive_expect_tx %bar[%c0], bytes 2048 : !cake.mbarriers<1>
+    %row = arith.muli %half, %c8 : index
+    cake.tma.load %tw[%row, %c0], %wbuf[%rank], %bar[%c0] multicast %m3
+        : !cake.tma<[H, 32], f32, box [8, 32]>, !cake.smem<2x8x32xf32>, !cake.mbarriers<1>
+  }
+  cake.mbarrier.wait %bar[%c0], %c0 : !cake.mbarriers<1>
+  %hi = arith.divui %tid, %c64 : index
+  %lo0 = arith.remui %tid, %c64 : index
+  %lo = arith.divui %lo0, %c8 : index
+  %col0 = arith.remui %tid, %c8 : index
+  %col = arith.muli %col0, %c4 : index
+  %wv = cake.load %wbuf[%hi, %lo, %col] : !cake.smem<2x8x32xf32> -> vector<4xf32>
+  %bx = cake.block_id x
+  %row0 = arith.muli %bx, %c16 : index
+  %r = arith.divui %tid, %c8 : index
+  %orow = arith.addi %row0, %r : index
+  cake.store %wv, %y[%orow, %col] masked : vector<4xf32>, !cake.tensor<[M, 32], f32>
+
+  %trips = arith.addi %c2, %rank : index
+  scf.for %i = %c0 to %trips step %c1 {
+    // expected-error @+1 {{'cake.cluster_barrier' op [cluster.barrier-divergence] rank 0 of the cluster of 2 reaches this cluster barrier 2 time(s) and rank 1 3: every block of a cluster must meet at each cluster barrier equally often}}
+    cake.cluster_barrier
+  }
+  cake.cluster_barrier
+  cake.return
+}
