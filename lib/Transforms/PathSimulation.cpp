@@ -63,6 +63,8 @@ struct Trace {
   SmallVector<std::pair<SmemRegion, At>> writes; // shared-memory writes (generic and TMA loads)
   SmallVector<StoreGroup> groups;            // committed TMA store groups, in order
   SmallVector<StoreGroup> wgmmaGroups;       // committed wgmma groups (their shared operands)
+  SmallVector<StoreGroup> cpGroups;          // committed cp.async groups (their destinations)
+  SmallVector<std::pair<SmemRegion, At>> reads; // generic shared-memory reads
   SmallVector<At> fences;                    // fence.proxy_async
   /// Reads through the async proxy (TMA store sources, wgmma operands), which must see generic
   /// writes only after a fence.proxy_async in the writing thread.
@@ -304,6 +306,20 @@ private:
       retire(out->groups, wait.getPending(), op);
       return true;
     }
+    if (auto copy = dyn_cast<CpAsyncOp>(op)) {
+      openCp.stores.push_back({region(copy.getDest(), copy.getDestIndices()), here(op)});
+      // Also a write of the thread (for the checks that compare writes): fall through below.
+    }
+    if (isa<CpAsyncCommitOp>(op)) {
+      // An empty group is a group too: it counts for cp.async.wait's pending.
+      out->cpGroups.push_back(std::move(openCp));
+      openCp = StoreGroup();
+      return true;
+    }
+    if (auto wait = dyn_cast<CpAsyncWaitOp>(op)) {
+      retire(out->cpGroups, wait.getPending(), op);
+      return true;
+    }
     if (auto load = dyn_cast<TmaLoadOp>(op)) {
       if (isa<MbarriersType>(load.getBarrier().getType()))
         if (auto index = value(load.getBarrierIndex()))
@@ -319,8 +335,13 @@ private:
     }
     if (auto access = dyn_cast<MemoryAccessOpInterface>(op)) {
       for (const MemoryAccess &a : getMemoryAccesses(&op)) {
-        if (!a.isWrite() || !isa<SmemType>(a.buffer.getType()))
+        if (!isa<SmemType>(a.buffer.getType()))
           continue;
+        if (!a.isWrite()) {
+          if (isa<LoadOp>(op))
+            out->reads.push_back({region(a.buffer, a.indices), here(op)});
+          continue;
+        }
         wroteShared = true;
         out->writes.push_back({region(a.buffer, a.indices), here(op)});
         if (a.proxy == MemoryProxy::Generic)
@@ -425,7 +446,7 @@ private:
   int64_t thread, size;
   int64_t steps = 0, epoch = 0;
   bool wroteShared = false;
-  StoreGroup open, openWgmma;
+  StoreGroup open, openWgmma, openCp;
   Trace *out = nullptr;
   DenseMap<Value, int64_t> env;
   SmallVector<std::pair<Value, int64_t>> loops;
@@ -839,4 +860,92 @@ bool mlir::cake::verifyPipelineSequences(KernelOp kernel, ThreadModel &model) {
       return false;
   }
   return ok;
+}
+
+/// cp.async visibility along the simulated paths (each warp's first thread stands for its warp).
+/// A thread's cp.async copies land in shared memory asynchronously: they are complete for the
+/// issuing thread after a cp.async.wait that retires their group, and for other threads only
+/// after a block barrier that follows that wait. `async.cp-async-in-flight`: a read of a buffer
+/// slot (after a barrier that follows the copy's issue, or later in the issuing thread) whose
+/// latest copy is not retired before it, or, from another thread, retired with no block barrier
+/// between the wait and the read.
+bool mlir::cake::verifyCpAsyncVisibility(KernelOp kernel, ThreadModel &model) {
+  bool any = false;
+  kernel.walk([&](CpAsyncOp) { any = true; });
+  if (!any)
+    return true;
+  SmallVector<int64_t> threads;
+  for (int64_t t = 0; t < model.getNumThreads(); t += 32)
+    threads.push_back(t);
+  llvm::DenseSet<Operation *> reported;
+  for (int64_t size : kSizes) {
+    std::vector<std::pair<int64_t, Trace>> traces;
+    for (int64_t t : threads) {
+      Trace trace;
+      if (!Simulator(kernel, model, t, size).run(trace))
+        return true; // a path the simulation cannot decide: no judgement
+      traces.push_back({t, std::move(trace)});
+    }
+    int64_t reads = 0, copies = 0;
+    for (auto &[t, trace] : traces) {
+      reads += trace.reads.size();
+      for (const StoreGroup &g : trace.cpGroups)
+        copies += g.stores.size();
+    }
+    if (reads * copies > kPairLimit)
+      return true;
+    std::string sizes = sizesText(kernel, size);
+    for (auto &[reader, rtrace] : traces) {
+      for (auto &[read, at] : rtrace.reads) {
+        if (reported.contains(at.op))
+          continue;
+        for (auto &[writer, wtrace] : traces) {
+          // The writer's latest copy into the slot that is surely issued before the read.
+          const StoreGroup *group = nullptr;
+          const At *copy = nullptr;
+          for (const StoreGroup &g : wtrace.cpGroups)
+            for (auto &[written, issued] : g.stores) {
+              bool before = writer == reader ? issued.seq < at.seq : issued.epoch < at.epoch;
+              if (before && written.overlaps(read) && (!copy || issued.seq > copy->seq)) {
+                group = &g;
+                copy = &issued;
+              }
+            }
+          if (!copy)
+            continue;
+          const std::optional<At> &retired = group->retired;
+          bool visible = retired && (writer == reader ? retired->seq < at.seq
+                                                      : retired->epoch < at.epoch);
+          if (visible)
+            continue;
+          reported.insert(at.op);
+          InFlightDiagnostic diag = emitFinding(at.op, "async.cp-async-in-flight")
+                                    << "expected the cp.async copies into this buffer to be "
+                                       "complete before the read, but with "
+                                    << sizes << " thread " << reader << "'s read"
+                                    << (at.where.empty() ? "" : " (" + at.where + ")")
+                                    << " may run while thread " << writer << "'s copy"
+                                    << (copy->where.empty() ? "" : " (" + copy->where + ")")
+                                    << " is in flight: "
+                                    << (!retired ? "no cp.async.wait ever retires its group"
+                                        : (writer == reader ? retired->seq > at.seq
+                                                            : retired->epoch > at.epoch)
+                                            ? "the cp.async.wait that retires its group runs "
+                                              "only after the read"
+                                            : "no block barrier lies between the cp.async.wait "
+                                              "that retires its group and the read");
+          diag.attachNote(copy->op->getLoc()) << "the copy";
+          if (retired)
+            diag.attachNote(retired->op->getLoc()) << "its group is retired here";
+          attachFix(diag, at.op, "async.cp-async-in-flight",
+                    "in every copying thread, cake.cp_async.wait with pending low enough to "
+                    "retire the group of this slot, then cake.barrier, before the read");
+          break;
+        }
+      }
+    }
+    if (!reported.empty())
+      return false;
+  }
+  return true;
 }

@@ -35,6 +35,11 @@ bool verifyParitySequences(KernelOp kernel, ThreadModel &model);
 ///   the write and what orders it.
 bool verifyAsyncAccesses(KernelOp kernel, ThreadModel &model);
 
+/// cp.async copies against the generic reads of their slots: `async.cp-async-in-flight`, a read
+/// that may run while a copy into its slot is in flight (its group not retired by a
+/// cp.async.wait of the copying thread, or, for another thread, no block barrier after it).
+bool verifyCpAsyncVisibility(KernelOp kernel, ThreadModel &model);
+
 /// Pipeline steps along the same paths: `pipeline.iteration-sequence` (a thread's waits or
 /// commits not naming iterations 0, 1, 2, ...) and `pipeline.release-sequence` (a consumer's
 /// releases not the iterations it waited for, in order).

@@ -18,6 +18,7 @@
 #include "Cake/IR/CakeOps.h"
 #include "Cake/Transforms/Findings.h"
 #include "Cake/Transforms/Passes.h"
+#include "PathSimulation.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -531,6 +532,7 @@ struct CakeVerifyAsyncPass : cake::impl::CakeVerifyAsyncPassBase<CakeVerifyAsync
       ThreadModel model(kernel);
       ResidueModel residues(model);
       kernel.walk([&](CpAsyncOp copy) { ok &= checkCpAsyncAddresses(model, residues, copy); });
+      ok &= verifyCpAsyncVisibility(kernel, model);
     });
     if (!ok)
       signalPassFailure();

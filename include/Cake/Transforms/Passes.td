@@ -495,6 +495,12 @@ def CakeVerifyAsyncPass : Pass<"cake-verify-async"> {
     - `async.cp-async-wait-count`: a wait whose `pending` is at least the number of groups
       committed before its first execution (counted where loop trip counts are constants): it
       waits for no copy;
+    - `async.cp-async-in-flight`: along each warp's simulated path (its first thread; loops
+      unrolled at a few problem sizes), a `cake.load` of a shared-memory slot whose latest
+      cp.async copy, issued before the read (earlier in the same thread, or before a block
+      barrier the reader passed), is not complete for the reader: its group is not retired by a
+      `cake.cp_async.wait` of the copying thread before the read, or (another thread's copy) no
+      block barrier follows that wait before the read. Empty commits count as groups.
     - `async.tma-store-uncommitted`, `async.tma-store-no-wait`, `async.tma-store-wait-count`: the
       same for TMA stores and their bulk groups (the kernel must not exit, nor the buffer be
       rewritten, while a store still reads shared memory).
