@@ -69,13 +69,59 @@ std::string rankList(const std::set<int64_t> &ranks) {
   return out.empty() ? "none" : out;
 }
 
+/// `v` in `thread`, with loop counters bound by `ivs`: the model's value when it knows it, else
+/// folded from the operands (index arithmetic on a counter the model leaves unknown).
+std::optional<int64_t> evalWith(ThreadModel &model, Value v, int64_t thread,
+                                const llvm::DenseMap<Value, int64_t> &ivs, unsigned depth = 0) {
+  if (auto it = ivs.find(v); it != ivs.end())
+    return it->second;
+  const Lat &lat = model.eval(v)[thread];
+  if (lat.kind == Lat::Known)
+    return lat.value;
+  Operation *def = v.getDefiningOp();
+  if (!def || depth > 16)
+    return std::nullopt;
+  SmallVector<int64_t> args;
+  for (Value operand : def->getOperands()) {
+    std::optional<int64_t> a = evalWith(model, operand, thread, ivs, depth + 1);
+    if (!a)
+      return std::nullopt;
+    args.push_back(*a);
+  }
+  return foldIntegerOp(def, args);
+}
+
+/// Every binding of the counters of the constant-bound loops around `op` (at most `limit`).
+std::optional<std::vector<llvm::DenseMap<Value, int64_t>>>
+counterBindings(ThreadModel &model, Operation *op, size_t limit = 256) {
+  std::vector<llvm::DenseMap<Value, int64_t>> out(1);
+  for (Operation *p : enclosingLoops(op)) {
+    auto loop = cast<scf::ForOp>(p);
+    std::optional<int64_t> lb = model.getConstant(loop.getLowerBound());
+    std::optional<int64_t> ub = model.getConstant(loop.getUpperBound());
+    std::optional<int64_t> step = model.getConstant(loop.getStep());
+    if (!lb || !ub || !step || *step <= 0)
+      return std::nullopt;
+    std::vector<llvm::DenseMap<Value, int64_t>> next;
+    for (const auto &binding : out)
+      for (int64_t i = *lb; i < *ub; i += *step) {
+        if (next.size() >= limit)
+          return std::nullopt;
+        next.push_back(binding);
+        next.back()[loop.getInductionVar()] = i;
+      }
+    out = std::move(next);
+  }
+  return out;
+}
+
 /// One TMA copy as one rank issues it.
 struct Copy {
   TmaLoadOp op;
-  int64_t threads;        // issuing threads
-  int64_t receivers;      // mask (1 << own rank without multicast)
+  int64_t threads;   // issuing threads
+  int64_t receivers; // mask (1 << own rank without multicast)
   SmallVector<int64_t> slot;
-  int64_t barrier;        // index into the barrier array
+  int64_t barrier; // index into the barrier array
 };
 
 struct ClusterChecker {
@@ -280,7 +326,8 @@ void ClusterChecker::check(int64_t clusterId) {
         report(where[key], "cluster.multicast-bytes",
                "rank " + std::to_string(t) + " of the cluster of " + std::to_string(size) +
                    " expects " + std::to_string(want) + " bytes per phase on barrier " +
-                   std::to_string(key.second) + ", but the copies that complete on it (from rank(s) " +
+                   std::to_string(key.second) +
+                   ", but the copies that complete on it (from rank(s) " +
                    rankList(senders[t][key]) + ") deliver " + std::to_string(bytes),
                clusterId);
       }
@@ -327,37 +374,42 @@ void ClusterChecker::check(int64_t clusterId) {
       std::optional<int64_t> readers = decidedCount(m, read);
       if (!readers || *readers == 0)
         continue;
-      SmallVector<ArrayRef<Lat>> values;
-      for (size_t d = 0; d < rank; ++d)
-        values.push_back(m.eval(read.getIndices()[d]));
+      std::optional<std::vector<llvm::DenseMap<Value, int64_t>>> bindings =
+          counterBindings(m, read);
+      if (!bindings)
+        return;
       ArrayRef<Reach> reach = m.reach(read);
       for (int64_t thread = 0; thread < m.getNumThreads(); ++thread) {
         if (reach[thread].kind != Reach::Always)
           continue;
-        SmallVector<int64_t> slot;
-        for (size_t d = 0; d < rank; ++d) {
-          if (values[d][thread].kind != Lat::Known)
-            return;
-          slot.push_back(values[d][thread].value);
+        for (const auto &ivs : *bindings) {
+          SmallVector<int64_t> slot;
+          for (size_t d = 0; d < rank; ++d) {
+            std::optional<int64_t> v = evalWith(m, read.getIndices()[d], thread, ivs);
+            if (!v)
+              return;
+            slot.push_back(*v);
+          }
+          if (slots.count(slot))
+            continue;
+          std::string text;
+          for (int64_t v : slot)
+            text += (text.empty() ? "" : ", ") + std::to_string(v);
+          std::string landed;
+          for (const SmallVector<int64_t> &s : slots) {
+            std::string one;
+            for (int64_t v : s)
+              one += (one.empty() ? "" : ", ") + std::to_string(v);
+            landed += (landed.empty() ? "[" : ", [") + one + "]";
+          }
+          report(read, "cluster.multicast-coverage",
+                 "rank " + std::to_string(t) + " of the cluster of " + std::to_string(size) +
+                     " reads slot [" + text + "] of the buffer, which no TMA copy of the cluster " +
+                     "writes in it (the copies land in " + (landed.empty() ? "no slot" : landed) +
+                     ")",
+                 clusterId);
+          return;
         }
-        if (slots.count(slot))
-          continue;
-        std::string text;
-        for (int64_t v : slot)
-          text += (text.empty() ? "" : ", ") + std::to_string(v);
-        std::string landed;
-        for (const SmallVector<int64_t> &s : slots) {
-          std::string one;
-          for (int64_t v : s)
-            one += (one.empty() ? "" : ", ") + std::to_string(v);
-          landed += (landed.empty() ? "[" : ", [") + one + "]";
-        }
-        report(read, "cluster.multicast-coverage",
-               "rank " + std::to_string(t) + " of the cluster of " + std::to_string(size) +
-                   " reads slot [" + text + "] of the buffer, which no TMA copy of the cluster " +
-                   "writes in it (the copies land in " + (landed.empty() ? "no slot" : landed) + ")",
-               clusterId);
-        return;
       }
     }
   });
@@ -417,8 +469,8 @@ bool checkBarrierDivergence(KernelOp kernel, int64_t size) {
         if (counts[r] == counts[0])
           continue;
         InFlightDiagnostic diag = emitFinding(barrier, "cluster.barrier-divergence");
-        diag << "rank 0 of the cluster of " << size << " reaches this cluster barrier "
-             << counts[0] << " time(s) and rank " << r << " " << counts[r]
+        diag << "rank 0 of the cluster of " << size << " reaches this cluster barrier " << counts[0]
+             << " time(s) and rank " << r << " " << counts[r]
              << (bound ? " (every problem size " + std::to_string(bound) + ")" : std::string())
              << ": every block of a cluster must meet at each cluster barrier equally often";
         return true;

@@ -770,10 +770,9 @@ cake.kernel @multicast_tx_bytes(%x: !cake.tensor<[M, 32], f32> {cake.name = "x"}
   }
   cake.cluster_barrier
   scf.if %first {
-    // expected-error @+2 {{'cake.mbarrier.arrive_expect_tx' op [mbarrier.tx-bytes] expected the transaction bytes to equal the 4096 bytes of the TMA copies completing on mbarrier 0, got 2048}}
-    // expected-note @+1 {{fix: set bytes 4096}}
+    // Not judged here: in a 1-D cluster cake-verify-cluster accounts who issues each multicast
+    // (test/Verify/cake-verify-cluster.mlir reports this case as cluster.multicast-bytes).
     cake.mbarrier.arrive_expect_tx %bar[%c0], bytes 2048 : !cake.mbarriers<1>
-    // expected-note @+1 {{copies 4096 bytes}}
     cake.tma.load %tx[%c0, %c0], %buf[%rank], %bar[%c0] multicast %c3
         : !cake.tma<[M, 32], f32, box [16, 32]>, !cake.smem<2x16x32xf32>, !cake.mbarriers<1>
   }

@@ -169,8 +169,10 @@ def CakeVerifyMbarrierPass : Pass<"cake-verify-mbarrier"> {
     - `mbarrier.tx-bytes`: `arrive_expect_tx` bytes differ from the bytes of the TMA copies
       completing on that barrier in the same region (`box` x element size each; a multicast copy
       with a constant mask once per set bit, as every block of the mask issues it; unchecked for
-      a mask that is not a constant);
-    - `mbarrier.tx-missing`: a TMA copy completes on a barrier nobody expects bytes on;
+      a mask that is not a constant, and in 1-D clusters, where `cake-verify-cluster` accounts
+      who issues each multicast);
+    - `mbarrier.tx-missing`: a TMA copy completes on a barrier nobody expects bytes on (a copy
+      whose barrier index is not known may match any expect on the array);
     - `mbarrier.no-arrive`: a wait on a barrier nothing arrives on (a hang);
     - `mbarrier.arrival-count`: the threads arriving per phase (when statically known) differ from
       the init's arrival count;
