@@ -551,9 +551,60 @@ Operation *ThreadModel::findDivergentAncestor(Operation *op) {
       if (!isInvariant(forOp.getLowerBound()) || !isInvariant(forOp.getUpperBound()) ||
           !isInvariant(forOp.getStep()))
         return parent;
+    } else if (auto whileOp = dyn_cast<scf::WhileOp>(parent)) {
+      // Each thread leaves an scf.while when its own condition fails.
+      if (isThreadDependent(whileOp.getConditionOp().getCondition()))
+        return parent;
     }
   }
   return nullptr;
+}
+
+bool ThreadModel::isThreadDependent(Value v) {
+  if (auto it = threadDependent.find(v); it != threadDependent.end())
+    return it->second;
+  ArrayRef<Lat> lats = eval(v);
+  bool varying = llvm::any_of(lats, [](const Lat &l) { return l.kind == Lat::Varying; });
+  if (!varying) // one constant or one uniform unknown in every thread, or known per thread
+    return threadDependent[v] = !isInvariant(v);
+  threadDependent[v] = false; // a cycle through loop-carried values adds nothing
+  bool dependent = false;
+  auto any = [&](ValueRange values) {
+    return llvm::any_of(values, [&](Value x) { return isThreadDependent(x); });
+  };
+  if (auto arg = dyn_cast<BlockArgument>(v)) {
+    Operation *owner = arg.getOwner()->getParentOp();
+    unsigned n = arg.getArgNumber();
+    if (auto whileOp = dyn_cast<scf::WhileOp>(owner)) {
+      if (arg.getOwner() == &whileOp.getBefore().front())
+        dependent = isThreadDependent(whileOp.getInits()[n]) ||
+                    isThreadDependent(whileOp.getYieldOp().getOperand(n));
+      else
+        dependent = isThreadDependent(whileOp.getConditionOp().getArgs()[n]);
+    } else if (auto forOp = dyn_cast<scf::ForOp>(owner)) {
+      if (n == 0)
+        dependent = any({forOp.getLowerBound(), forOp.getUpperBound(), forOp.getStep()});
+      else
+        dependent = isThreadDependent(forOp.getInitArgs()[n - 1]) ||
+                    isThreadDependent(forOp.getBody()->getTerminator()->getOperand(n - 1));
+    } else {
+      dependent = true; // a kernel argument or an unmodelled region: assume the worst
+    }
+  } else if (Operation *def = v.getDefiningOp()) {
+    if (auto load = dyn_cast<LoadOp>(def))
+      dependent = any(load.getIndices()); // one address: one value for every thread
+    else if (isa<ElectOneOp, ThreadIdOp, LaneIdOp, WarpIdOp, WarpgroupIdOp>(def))
+      dependent = true;
+    else if (auto forOp = dyn_cast<scf::ForOp>(def))
+      dependent = isThreadDependent(forOp.getInitArgs()[cast<OpResult>(v).getResultNumber()]) ||
+                  isThreadDependent(forOp.getBody()->getTerminator()->getOperand(
+                      cast<OpResult>(v).getResultNumber()));
+    else if (def->getNumRegions() == 0 && isPure(def))
+      dependent = any(def->getOperands());
+    else
+      dependent = true;
+  }
+  return threadDependent[v] = dependent;
 }
 
 bool mlir::cake::isBlockBarrier(Operation *op) {

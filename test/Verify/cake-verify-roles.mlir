@@ -423,3 +423,71 @@ cake.kernel @short_count() attributes {target = "sm_90a", block = array<i64: 384
   }
   cake.return
 }
+
+// -----
+
+// An scf.while whose condition each thread computes from a count it loads at its own address:
+// threads leave the loop after different numbers of trips, so the barrier inside is divergent.
+cake.kernel @while_per_thread_trips(%cnt: !cake.tensor<[N], i32> {cake.name = "cnt"},
+    %y: !cake.tensor<[N], f32> {cake.name = "y"})
+    attributes {target = "sm_80", block = array<i64: 64>, symbols = ["N"],
+                grid = affine_map<()[n] -> (n ceildiv 64)>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %one = arith.constant 1.0 : f32
+  %zero = arith.constant 0.0 : f32
+  %tid = cake.thread_id x
+  %bid = cake.block_id x
+  %base = arith.muli %bid, %c64 : index
+  %g = arith.addi %base, %tid : index
+  %n32 = cake.load %cnt[%g] masked : !cake.tensor<[N], i32> -> i32
+  %n = arith.index_cast %n32 : i32 to index
+  // expected-note @+1 {{this scf.while depends on the thread}}
+  %res:2 = scf.while (%i = %c0, %acc = %zero) : (index, f32) -> (index, f32) {
+    %go = arith.cmpi ult, %i, %n : index
+    scf.condition(%go) %i, %acc : index, f32
+  } do {
+  ^bb0(%ii: index, %s: f32):
+    // expected-error @+2 {{[roles.divergent-barrier] expected a block-wide barrier to be reached by every thread, but it is under control flow that depends on the thread}}
+    // expected-note @+1 {{fix:}}
+    cake.barrier
+    %s2 = arith.addf %s, %one : f32
+    %in = arith.addi %ii, %c1 : index
+    scf.yield %in, %s2 : index, f32
+  }
+  cake.store %res#1, %y[%g] masked : f32, !cake.tensor<[N], f32>
+  cake.return
+}
+
+// -----
+
+// The same with the count loaded at the block's address: every thread loops equally often.
+cake.kernel @while_uniform_trips(%cnt: !cake.tensor<[N], i32> {cake.name = "cnt"},
+    %y: !cake.tensor<[N], f32> {cake.name = "y"})
+    attributes {target = "sm_80", block = array<i64: 64>, symbols = ["N"],
+                grid = affine_map<()[n] -> (n ceildiv 64)>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %one = arith.constant 1.0 : f32
+  %zero = arith.constant 0.0 : f32
+  %tid = cake.thread_id x
+  %bid = cake.block_id x
+  %base = arith.muli %bid, %c64 : index
+  %g = arith.addi %base, %tid : index
+  %n32 = cake.load %cnt[%bid] masked : !cake.tensor<[N], i32> -> i32
+  %n = arith.index_cast %n32 : i32 to index
+  %res:2 = scf.while (%i = %c0, %acc = %zero) : (index, f32) -> (index, f32) {
+    %go = arith.cmpi ult, %i, %n : index
+    scf.condition(%go) %i, %acc : index, f32
+  } do {
+  ^bb0(%ii: index, %s: f32):
+    cake.barrier
+    %s2 = arith.addf %s, %one : f32
+    %in = arith.addi %ii, %c1 : index
+    scf.yield %in, %s2 : index, f32
+  }
+  cake.store %res#1, %y[%g] masked : f32, !cake.tensor<[N], f32>
+  cake.return
+}

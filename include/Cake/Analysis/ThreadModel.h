@@ -106,6 +106,11 @@ public:
   /// The innermost enclosing op (up to the kernel) whose control flow depends on the thread: an
   /// scf.if on a thread-dependent condition or a loop with thread-dependent bounds.
   Operation *findDivergentAncestor(Operation *op);
+  /// True when `v` may differ between threads: it follows from thread ids, or from memory read
+  /// at a thread-dependent address, through arithmetic and loop-carried values. (A value the
+  /// model calls varying is not necessarily thread-dependent: a loop counter or a loaded value
+  /// is the same in every thread when everything it comes from is.)
+  bool isThreadDependent(Value v);
 
 private:
   llvm::ArrayRef<Reach> reachRegion(Region *region);
@@ -127,6 +132,7 @@ private:
   llvm::DenseSet<Value> inProgress;
   llvm::DenseMap<Region *, std::vector<Reach>> regions;
   llvm::DenseSet<Region *> regionsInProgress;
+  llvm::DenseMap<Value, bool> threadDependent;
 };
 
 /// True for the ops that are block-wide barriers every thread must reach.

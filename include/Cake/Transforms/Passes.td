@@ -45,7 +45,8 @@ def CakeVerifyRolesPass : Pass<"cake-verify-roles"> {
       (block-wide barriers)
       inside a `cake.role`, where the other roles' warps never reach them;
     - `roles.divergent-barrier`: the same ops under control flow that depends on the thread
-      (`scf.if` on a thread-dependent condition, `scf.for` with thread-dependent bounds);
+      (`scf.if` on a thread-dependent condition, `scf.for` with thread-dependent bounds, `scf.while`
+      whose condition follows from thread ids or from memory read at a thread-dependent address);
     - `roles.named-barrier-count`: a `cake.named_barrier` whose `threads` differs from the number
       of threads that reach its id (all ops with that id together: a cross-role handoff counts
       both roles); more hangs, fewer releases early and lets two unrelated barriers that share
