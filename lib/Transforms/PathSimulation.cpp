@@ -874,9 +874,19 @@ bool mlir::cake::verifyCpAsyncVisibility(KernelOp kernel, ThreadModel &model) {
   kernel.walk([&](CpAsyncOp) { any = true; });
   if (!any)
     return true;
-  SmallVector<int64_t> threads;
+  // Each warp's first thread, and every thread that reaches a cp.async op differently from its
+  // warp's first thread (a wait in lane 0 only: the other lanes' groups stay in flight).
+  llvm::SetVector<int64_t> threads;
   for (int64_t t = 0; t < model.getNumThreads(); t += 32)
-    threads.push_back(t);
+    threads.insert(t);
+  kernel.walk([&](Operation *op) {
+    if (!isa<CpAsyncOp, CpAsyncCommitOp, CpAsyncWaitOp>(op))
+      return;
+    ArrayRef<Reach> reach = model.reach(op);
+    for (int64_t t = 0; t < model.getNumThreads(); ++t)
+      if (reach[t] != reach[t - t % 32])
+        threads.insert(t);
+  });
   llvm::DenseSet<Operation *> reported;
   for (int64_t size : kSizes) {
     std::vector<std::pair<int64_t, Trace>> traces;

@@ -498,8 +498,8 @@ def CakeVerifyAsyncPass : Pass<"cake-verify-async"> {
     - `async.cp-async-wait-count`: a wait whose `pending` is at least the number of groups
       committed before its first execution (counted where loop trip counts are constants): it
       waits for no copy;
-    - `async.cp-async-in-flight`: along each warp's simulated path (its first thread; loops
-      unrolled at a few problem sizes), a `cake.load` of a shared-memory slot whose latest
+    - `async.cp-async-in-flight`: along each warp's simulated path (its first thread, and every
+      thread that reaches a cp.async op differently from it; loops unrolled at a few problem sizes), a `cake.load` of a shared-memory slot whose latest
       cp.async copy, issued before the read (earlier in the same thread, or before a block
       barrier the reader passed), is not complete for the reader: its group is not retired by a
       `cake.cp_async.wait` of the copying thread before the read, or (another thread's copy) no
