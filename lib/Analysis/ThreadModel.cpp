@@ -304,14 +304,11 @@ std::vector<Lat> ThreadModel::computeOp(Operation *op, unsigned resultNumber, un
       return all(Lat::known(probe->blockId[static_cast<unsigned>(id.getDim())]));
     if (auto grid = dyn_cast<GridDimOp>(op); grid && probe->bindBlocks)
       return all(Lat::known(probe->gridDim[static_cast<unsigned>(grid.getDim())]));
-    if (auto rank = dyn_cast<ClusterBlockIdOp>(op)) {
-      int64_t bound = probe->clusterBlockId[static_cast<unsigned>(rank.getDim())];
-      if (bound >= 0)
-        return all(Lat::known(bound));
-    }
-    if (auto cluster = dyn_cast<ClusterIdOp>(op)) {
-      int64_t bound = probe->clusterId[static_cast<unsigned>(cluster.getDim())];
-      if (bound >= 0)
+    if (isa<ClusterBlockIdOp, ClusterIdOp>(op)) {
+      auto rank = dyn_cast<ClusterBlockIdOp>(op);
+      unsigned dim = static_cast<unsigned>(rank ? rank.getDim() : cast<ClusterIdOp>(op).getDim());
+      int64_t bound = rank ? probe->clusterBlockId[dim] : probe->clusterId[dim];
+      if (bound >= 0) // -1: unbound, a uniform unknown below
         return all(Lat::known(bound));
     }
   }

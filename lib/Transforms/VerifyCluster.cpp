@@ -18,8 +18,7 @@
 #include "Cake/Transforms/Passes.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "llvm/ADT/MapVector.h"
-#include "llvm/ADT/SmallSet.h"
+#include "llvm/ADT/bit.h"
 
 #include <map>
 #include <set>
@@ -91,20 +90,32 @@ std::optional<int64_t> evalWith(ThreadModel &model, Value v, int64_t thread,
   return foldIntegerOp(def, args);
 }
 
+/// A loop's bounds and step when the model knows them as constants (step > 0).
+struct ConstantBounds {
+  int64_t lb, ub, step;
+  int64_t trips() const { return ub > lb ? (ub - lb + step - 1) / step : 0; }
+};
+std::optional<ConstantBounds> constantBounds(ThreadModel &model, scf::ForOp loop) {
+  std::optional<int64_t> lb = model.getConstant(loop.getLowerBound());
+  std::optional<int64_t> ub = model.getConstant(loop.getUpperBound());
+  std::optional<int64_t> step = model.getConstant(loop.getStep());
+  if (!lb || !ub || !step || *step <= 0)
+    return std::nullopt;
+  return ConstantBounds{*lb, *ub, *step};
+}
+
 /// Every binding of the counters of the constant-bound loops around `op` (at most `limit`).
 std::optional<std::vector<llvm::DenseMap<Value, int64_t>>>
 counterBindings(ThreadModel &model, Operation *op, size_t limit = 256) {
   std::vector<llvm::DenseMap<Value, int64_t>> out(1);
   for (Operation *p : enclosingLoops(op)) {
     auto loop = cast<scf::ForOp>(p);
-    std::optional<int64_t> lb = model.getConstant(loop.getLowerBound());
-    std::optional<int64_t> ub = model.getConstant(loop.getUpperBound());
-    std::optional<int64_t> step = model.getConstant(loop.getStep());
-    if (!lb || !ub || !step || *step <= 0)
+    std::optional<ConstantBounds> bounds = constantBounds(model, loop);
+    if (!bounds)
       return std::nullopt;
     std::vector<llvm::DenseMap<Value, int64_t>> next;
     for (const auto &binding : out)
-      for (int64_t i = *lb; i < *ub; i += *step) {
+      for (int64_t i = bounds->lb; i < bounds->ub; i += bounds->step) {
         if (next.size() >= limit)
           return std::nullopt;
         next.push_back(binding);
@@ -113,6 +124,24 @@ counterBindings(ThreadModel &model, Operation *op, size_t limit = 256) {
     out = std::move(next);
   }
   return out;
+}
+
+/// One thread model per rank of a 1-D cluster of `size` (block ids unknown); the cluster id and
+/// every problem size bound when >= 0.
+std::vector<std::unique_ptr<ThreadModel>> rankModels(KernelOp kernel, int64_t size,
+                                                     int64_t clusterId, int64_t everySize) {
+  std::vector<std::unique_ptr<ThreadModel>> models;
+  for (int64_t r = 0; r < size; ++r) {
+    ShapeProbe probe;
+    probe.bindBlocks = false;
+    probe.clusterBlockId[0] = r;
+    probe.clusterId[0] = clusterId;
+    if (everySize >= 0)
+      for (StringRef symbol : kernel.getSymbolNames())
+        probe.sizes[symbol] = everySize;
+    models.push_back(std::make_unique<ThreadModel>(kernel, probe));
+  }
+  return models;
 }
 
 /// One TMA copy as one rank issues it.
@@ -140,19 +169,11 @@ struct ClusterChecker {
       diag << " (in odd-numbered clusters)";
   }
 
-  /// Models one cluster id: nullopt when something the accounting needs is undecided.
+  /// Accounts the copies of one cluster id; what a rank leaves undecided is not judged.
   void check(int64_t clusterId);
 };
 
 void ClusterChecker::check(int64_t clusterId) {
-  std::vector<std::unique_ptr<ThreadModel>> models;
-  for (int64_t r = 0; r < size; ++r) {
-    ShapeProbe probe;
-    probe.bindBlocks = false;
-    probe.clusterBlockId[0] = r;
-    probe.clusterId[0] = clusterId;
-    models.push_back(std::make_unique<ThreadModel>(kernel, probe));
-  }
   SmallVector<TmaLoadOp> loads;
   SmallVector<MbarrierArriveExpectTxOp> expects;
   SmallVector<MbarrierInitOp> inits;
@@ -169,6 +190,7 @@ void ClusterChecker::check(int64_t clusterId) {
   });
   if (!anyMulticast)
     return;
+  std::vector<std::unique_ptr<ThreadModel>> models = rankModels(kernel, size, clusterId, -1);
 
   // Every copy of every rank, decided; a pipeline barrier or an undecided value: no judgement.
   std::vector<SmallVector<Copy>> copies(size);
@@ -189,14 +211,8 @@ void ClusterChecker::check(int64_t clusterId) {
           return;
         c.receivers = *value;
         if (*value < 0 || *value >= (int64_t(1) << size)) {
-          int64_t bit = 0;
-          while (bit < 63 && ((*value >> bit) & 1) == 0)
-            ++bit;
-          for (int64_t b = size; b < 63; ++b)
-            if ((*value >> b) & 1) {
-              bit = b;
-              break;
-            }
+          // The lowest set bit at or above the cluster size.
+          int64_t bit = size + llvm::countr_zero(static_cast<uint64_t>(*value) >> size);
           report(load, "cluster.multicast-mask",
                  "rank " + std::to_string(r) + " multicasts with mask " + std::to_string(*value) +
                      ": bit " + std::to_string(bit) + " names a block outside the cluster of " +
@@ -425,13 +441,10 @@ std::optional<int64_t> executions(ThreadModel &model, Operation *op) {
     return 0;
   int64_t count = 1;
   for (Operation *p : enclosingLoops(op)) {
-    auto loop = cast<scf::ForOp>(p);
-    std::optional<int64_t> lb = model.getConstant(loop.getLowerBound());
-    std::optional<int64_t> ub = model.getConstant(loop.getUpperBound());
-    std::optional<int64_t> step = model.getConstant(loop.getStep());
-    if (!lb || !ub || !step || *step <= 0)
+    std::optional<ConstantBounds> bounds = constantBounds(model, cast<scf::ForOp>(p));
+    if (!bounds)
       return std::nullopt;
-    count *= *ub > *lb ? (*ub - *lb + *step - 1) / *step : 0;
+    count *= bounds->trips();
   }
   return count;
 }
@@ -445,16 +458,8 @@ bool checkBarrierDivergence(KernelOp kernel, int64_t size) {
   if (barriers.empty())
     return false;
   for (int64_t bound : {int64_t(0), int64_t(1001), int64_t(4099)}) {
-    std::vector<std::unique_ptr<ThreadModel>> models;
-    for (int64_t r = 0; r < size; ++r) {
-      ShapeProbe probe;
-      probe.bindBlocks = false;
-      probe.clusterBlockId[0] = r;
-      if (bound)
-        for (StringRef symbol : kernel.getSymbolNames())
-          probe.sizes[symbol] = bound;
-      models.push_back(std::make_unique<ThreadModel>(kernel, probe));
-    }
+    std::vector<std::unique_ptr<ThreadModel>> models =
+        rankModels(kernel, size, /*clusterId=*/-1, bound ? bound : -1);
     for (ClusterBarrierOp barrier : barriers) {
       SmallVector<int64_t> counts;
       for (int64_t r = 0; r < size; ++r) {

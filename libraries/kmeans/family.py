@@ -390,13 +390,6 @@ def generate_direct(p):
     L = []
     w = L.append
 
-    def load_f32(indent, dst, tensor, t, idx):
-        if ty == "f32":
-            w(f"{indent}{dst} = cake.load {tensor}[{idx}] masked : {t} -> f32")
-        else:
-            w(f"{indent}{dst}h = cake.load {tensor}[{idx}] masked : {t} -> {ty}")
-            w(f"{indent}{dst} = arith.extf {dst}h : {ty} to f32")
-
     def stage(ind, tag, tensor, t, row0, rows, last, smem, st, transposed):
         """smem[r, j] (or [j, r]) = f32(tensor[b, min(row0 + r, last), j]) for r < rows,
         j < min(D, dmax). Rows past the tensor repeat its last row: harmless (a point's result
