@@ -38,7 +38,7 @@ LogicalResult mlir::cake::convertKernelToGPUFunc(KernelOp kernel, Operation *gpu
   SmallVector<Type> inputs;
   for (Type type : kernel.getArgumentTypes())
     inputs.push_back(converter.convertType(type));
-  unsigned numSymbols = kernel.getSymbols().size();
+  unsigned numSymbols = kernel.getSymbolNames().size();
   inputs.append(numSymbols, IntegerType::get(ctx, 64));
 
   OpBuilder b(ctx);

@@ -78,16 +78,19 @@ SmallVector<int64_t, 3> KernelOp::getClusterDims() {
 }
 
 std::optional<unsigned> KernelOp::getSymbolIndex(StringRef name) {
-  for (auto [index, symbol] : llvm::enumerate(getSymbols()))
-    if (cast<StringAttr>(symbol).getValue() == name)
+  for (auto [index, symbol] : llvm::enumerate(getSymbolNames()))
+    if (symbol == name)
       return index;
   return std::nullopt;
 }
 
 SmallVector<StringRef> KernelOp::getSymbolNames() {
   SmallVector<StringRef> names;
+  if (!getSymbolsAttr()) // absent, or dropped by the parser (`symbols = index`): none
+    return names;
   for (Attribute symbol : getSymbols())
-    names.push_back(cast<StringAttr>(symbol).getValue());
+    if (auto name = dyn_cast<StringAttr>(symbol))
+      names.push_back(name.getValue());
   return names;
 }
 
@@ -171,10 +174,10 @@ LogicalResult KernelOp::verify() {
   }
 
   AffineMap grid = getGrid();
-  if (grid.getNumDims() != 0 || grid.getNumSymbols() != getSymbols().size())
+  if (grid.getNumDims() != 0 || grid.getNumSymbols() != getSymbolNames().size())
     return emitOpError() << "expected the grid map to have 0 dimensions and one symbol per "
                             "problem-size symbol ("
-                         << getSymbols().size() << "), got " << grid.getNumDims()
+                         << getSymbolNames().size() << "), got " << grid.getNumDims()
                          << " dimensions and " << grid.getNumSymbols() << " symbols";
   if (grid.getNumResults() < 1 || grid.getNumResults() > 3)
     return emitOpError() << "expected 1 to 3 grid extents, got " << grid.getNumResults();

@@ -89,9 +89,8 @@ struct Trace {
 /// "M=200,K=200": the sizes a finding was seen with.
 std::string sizesText(KernelOp kernel, int64_t size) {
   std::string sizes;
-  for (Attribute symbol : kernel.getSymbols())
-    sizes += (sizes.empty() ? "" : ",") + cast<StringAttr>(symbol).getValue().str() + "=" +
-             std::to_string(size);
+  for (StringRef symbol : kernel.getSymbolNames())
+    sizes += (sizes.empty() ? "" : ",") + symbol.str() + "=" + std::to_string(size);
   return sizes;
 }
 

@@ -223,8 +223,8 @@ struct CakeVerifyInterfacePass
     }
     if (iface.symbols) {
       std::vector<std::string> symbols;
-      for (Attribute symbol : kernel.getSymbols())
-        symbols.push_back(cast<StringAttr>(symbol).getValue().str());
+      for (StringRef symbol : kernel.getSymbolNames())
+        symbols.push_back(symbol.str());
       if (symbols != *iface.symbols) {
         ok = false;
         InFlightDiagnostic diag = emitFinding(kernel, "interface.symbols")

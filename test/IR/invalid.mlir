@@ -493,3 +493,13 @@ cake.kernel @k() attributes {target = "sm_80", block = array<i64: 32>, grid = af
   %v = cake.load %s[%c0, %c0] : !cake.smem<16x64xf32, pad = 1> -> vector<4xf32>
   cake.return
 }
+
+// -----
+
+// `symbols` that is not an array of strings is dropped by the parser: the kernel then has no
+// symbols, and the grid's one symbol is reported (this input crashed the verifier; cake-fuzz).
+// expected-error @+1 {{expected the grid map to have 0 dimensions and one symbol per problem-size symbol (0), got 0 dimensions and 1 symbols}}
+cake.kernel @symbols_not_an_array(%x: !cake.tensor<[N, 8], f32>)
+    attributes {target = "sm_90a", block = array<i64: 32>, symbols = index, grid = affine_map<()[n] -> (n)>} {
+  cake.return
+}
