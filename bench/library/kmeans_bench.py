@@ -46,10 +46,10 @@ def floor_ms(s):
     return max(flops / RATES[s["dtype"]], bytes_ / BANDWIDTH) * 1e3
 
 
-SPIN_CYCLES = 20_000_000     # about 10 ms at the H200's boost clock
+SPIN_CYCLES = int(os.environ.get("CAKE_SPIN_CYCLES", 2_000_000))   # ~1 ms at the boost clock
 
 
-def graph_time(torch, fn, target_ms=1.0):
+def graph_time(torch, fn, target_ms=1.0, spin=None):
     fn()
     torch.cuda.synchronize()
     a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
@@ -94,7 +94,8 @@ def graph_time(torch, fn, target_ms=1.0):
         # ms; 345 MHz idle vs 1980 MHz boost is the 5.7x seen between the same tiny kernel
         # launched bare, 1.64 us, and through the Python launcher, 9.92 us: diag_launch.py).
         # Not yet validated on the GPU (session 9 ran out of device time).
-        torch.cuda._sleep(SPIN_CYCLES)
+        if spin or (spin is None and SPIN_CYCLES):
+            torch.cuda._sleep(SPIN_CYCLES if spin is None else spin)
         a.record()
         g.replay()
         b.record()

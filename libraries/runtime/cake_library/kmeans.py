@@ -84,7 +84,7 @@ class KMeansLibrary:
         # not a multiple of 16 bytes is served from a zero-padded copy (one extra pass over x).
         # The copies go to workspaces kept per shape, so their addresses (and the encoded tensor
         # maps) are stable from call to call and the whole call can be captured in a CUDA graph.
-        # simt and direct read the tensors as they are.
+        # simt, direct and lanes read the tensors as they are.
         if self._variants[r["kernel"]]["family"] not in READS_AS_IS:
             if sizes["D"] != D or x3.data_ptr() % 16:
                 x3 = self._staged("x", x3, sizes["D"])

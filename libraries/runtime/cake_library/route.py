@@ -3,14 +3,14 @@
 Pure Python (no torch, no GPU): `cake library route` and the package's dispatcher give the same
 answer. A library folder holds `library.json`:
 
-    {"op": "kmeans_assign", "variants": [{"name", "family" ("wgmma", "splitd", "mma", "simt", "direct"), "dtype",
+    {"op": "kmeans_assign", "variants": [{"name", "family" ("wgmma", "splitd", "mma", "simt", "direct", "lanes"), "dtype",
       "max_d" (the widest D it serves, null: any), "d_align", "config", "constraints" (the
       manifest's), "manifest": {...the kernel's manifest entry; not needed to route...}}, ...],
      "table": {"points": [{"dtype", "B", "N", "D", "K", "ms": {config: median ms}}, ...],
                "neighbours": 4}}
 
 Routing: the variants of the shape's dtype that serve its D (rounded up to 16 bytes) and whose
-manifest constraints hold are legal: every `simt` and `splitd` variant (any D), and the `wgmma`,
+manifest constraints hold are legal: every `simt`, `lanes` and `splitd` variant (any D), and the `wgmma`,
 `mma` and `direct` variants of their family's smallest D class that covers D. The
 configuration (tile sizes, warpgroups, grid style) is chosen from the measured points of the same
 dtype nearest in (log B, log N, log K, log D): each configuration's time relative to the best
@@ -34,7 +34,7 @@ def round_up(v, m):
     return -(-v // m) * m
 
 
-READS_AS_IS = ("simt", "direct")    # families that take x, c and |c|^2 unstaged, at the user's D
+READS_AS_IS = ("simt", "direct", "lanes")    # families that take x, c and |c|^2 unstaged, at the user's D
 
 
 def launch_sizes(variant, B, N, D, K):

@@ -25,10 +25,11 @@
 
 namespace {
 
-enum Family { Wgmma = 0, SplitD = 1, Simt = 2, Mma = 3, Direct = 4, NumFamilies };
+enum Family { Wgmma = 0, SplitD = 1, Simt = 2, Mma = 3, Direct = 4, Lanes = 5, NumFamilies };
 
-/// simt and direct read x, c and |c|^2 as they are: no staging, the user's D.
-bool readsAsIs(int family) { return family == Simt || family == Direct; }
+/// simt, direct and lanes read x, c and |c|^2 as they are: no staging, the user's D (route.py's
+/// READS_AS_IS).
+bool readsAsIs(int family) { return family == Simt || family == Direct || family == Lanes; }
 enum Symbol { SB = 0, SN, SK, SD, SKP, SBKP, NumSymbols };
 enum Tensor { TX = 0, TC, TCsq, TIdx, NumTensors };
 enum ParamKind { PTensor = 0, PTma = 1, PSymbol = 2 };

@@ -12,7 +12,7 @@ import sys
 
 SYMBOLS = ["B", "N", "K", "D", "KP", "BKP"]          # Dispatch.cpp's Symbol order
 TENSORS = ["x", "c", "csq", "idx"]                   # Dispatch.cpp's Tensor order
-FAMILIES = {"wgmma": 0, "splitd": 1, "simt": 2, "mma": 3, "direct": 4}
+FAMILIES = {"wgmma": 0, "splitd": 1, "simt": 2, "mma": 3, "direct": 4, "lanes": 5}
 DTYPES = {"float16": 0, "bfloat16": 1, "float32": 2}
 TMA_DTYPES = {"f16": 6, "bf16": 9, "f32": 7, "f64": 8, "i32": 3, "i64": 5, "i8": 0}
 ELEMENT_BYTES = {"f16": 2, "bf16": 2, "f32": 4, "f64": 8, "i32": 4, "i64": 8, "i8": 1}
