@@ -6,7 +6,8 @@
 Each input is {"points": [...], "neighbours": n} from kmeans_bench.py --phase tune; the output has
 every point once and records its sources. A shape measured in several inputs keeps the union of
 their configurations (the last input wins for a configuration measured twice), so a family tuned
-later (--families) merges into the table of the earlier ones.
+later (--families) merges into the table of the earlier ones. `--drop lanes_,direct_` removes
+the configurations of rebuilt kernels (their old times no longer describe them).
 """
 import argparse
 import json
@@ -15,8 +16,10 @@ import json
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", required=True)
+    ap.add_argument("--drop", default="", help="comma-separated configuration prefixes to remove")
     ap.add_argument("inputs", nargs="+")
     args = ap.parse_args()
+    drop = tuple(s for s in args.drop.split(",") if s)
     points, neighbours = {}, 4
     for path in args.inputs:
         with open(path) as f:
@@ -29,6 +32,9 @@ def main():
                 p = dict(p, ms={**old["ms"], **p["ms"]},
                          failed={**old.get("failed", {}), **p.get("failed", {})})
             points[key] = p
+    for key, p in points.items():
+        if drop:
+            points[key] = dict(p, ms={c: t for c, t in p["ms"].items() if not c.startswith(drop)})
     with open(args.out, "w") as f:
         json.dump({"points": list(points.values()), "neighbours": neighbours,
                    "source": [str(p) for p in args.inputs]}, f, indent=0)

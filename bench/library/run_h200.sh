@@ -5,7 +5,7 @@
 # LIB=.device/kpkg/cake_library/library measures an exported package (its C++ dispatcher) instead.
 # FAMILIES=splitd,mma tunes only those families, CONFIGS='simt_*,k16_*' only those configurations
 # (fnmatch patterns), ONLY=finalists.json only the listed configurations of the listed shapes;
-# merge_tune.py merges the points into the table.
+# merge_tune.py merges the points into the table. TAG=name puts it in the output names.
 set -u
 PHASE=$1; START=${2:-0}; LIMIT=${3:-0}
 SITE=/tmp/cake-anchors
@@ -15,8 +15,8 @@ nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,temperature.gpu --format=csv
 python3 bench/library/kmeans_bench.py --library "${LIB:-.device/klib}" --grid libraries/kmeans/grid.json \
   --phase "$PHASE" --anchors $SITE --start "$START" --limit "$LIMIT" --families "${FAMILIES:-}" \
   --configs "${CONFIGS:-}" --only "${ONLY:-}" \
-  --out "$OUT/$PHASE-$START.json" \
-  > "$OUT/$PHASE-$START.log" 2>&1
+  --out "$OUT/$PHASE${TAG:+-$TAG}-$START.json" \
+  > "$OUT/$PHASE${TAG:+-$TAG}-$START.log" 2>&1
 rc=$?
-tail -12 "$OUT/$PHASE-$START.log"
+tail -12 "$OUT/$PHASE${TAG:+-$TAG}-$START.log"
 exit $rc

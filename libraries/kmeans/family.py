@@ -506,12 +506,21 @@ def generate_direct(p):
 # (every point of a block reads the same ones). Bound by reading x once when K <= kt; beyond that
 # x is re-read per centroid tile (from L1/L2), so the family's domain stops at LANES_MAX_K.
 LANES_WARPS = 4
-LANES_MAX_K = 128
+LANES_MAX_K = 64
 
 
 def lanes_configs(dtype):
+    """(g, v, kt): 16 centroids per pass only with narrow loads (the accumulators are kt v-wide
+    vectors)."""
     widths = sorted({1, 2, 16 // DTYPES[dtype][1]})
-    return [(g, v, kt) for g in (4, 8, 16, 32) for v in widths for kt in (4, 8)]
+    return [(g, v, kt) for g in (4, 8, 32) for v in widths for kt in (4, 8, 16) if kt * v <= 32]
+
+
+def lanes_unroll(dtype, v):
+    """Loads in flight per lane and operand: one load per DRAM round trip kept a warp
+    latency-bound (session 10: 3-5x off the byte floor), so each step issues u strides' loads
+    before their FMAs."""
+    return 4 if v * DTYPES[dtype][1] <= 4 else 2
 
 
 def lanes_variants(dtypes=DTYPES):
@@ -524,6 +533,7 @@ def lanes_name(p):
 def generate_lanes(p):
     ty, es, _ = DTYPES[p["dtype"]]
     g, v, kt, warps = p["g"], p["v"], p["kt"], LANES_WARPS
+    u = lanes_unroll(p["dtype"], v)
     if (g, v, kt) not in lanes_configs(p["dtype"]):
         raise ValueError("illegal lanes variant %s" % p)
     ppb = warps * 32 // g
@@ -540,7 +550,7 @@ def generate_lanes(p):
     w(f"    attributes {{target = \"sm_90a\", block = array<i64: {32 * warps}>, "
       "symbols = [\"B\", \"N\", \"K\", \"D\"],")
     w(f"                grid = affine_map<()[b, n, k, d] -> (n ceildiv {ppb}, b)>}} {{")
-    for c in sorted({0, g, v, kt, g * v, ppb, 32 // g}):
+    for c in sorted({0, g, v, kt, g * v * u, ppb, 32 // g} | {s * g * v for s in range(1, u)}):
         w(f"  %c{c} = arith.constant {c} : index")
     for j in range(1, kt):
         w(f"  %o{j} = arith.constant {j} : index")
@@ -567,20 +577,28 @@ def generate_lanes(p):
         w(f"    %k{j} = arith.addi %k0, %o{j} : index")
     ks = ["%k0"] + [f"%k{j}" for j in range(1, kt)]
     accs = ", ".join(f"%a{j} = %zero" for j in range(kt))
-    w(f"    %acc:{kt} = scf.for %d = %d0 to %ddim step %c{g * v} iter_args({accs}) -> ({', '.join([ft] * kt)}) {{")
-    def load(dst, src, t, row):
+    w(f"    %acc:{kt} = scf.for %d = %d0 to %ddim step %c{g * v * u} iter_args({accs}) -> ({', '.join([ft] * kt)}) {{")
+
+    def load(dst, src, t, row, col):
         if ty == "f32":
-            w(f"      {dst} = cake.load {src}[%b, {row}, %d] masked : {t} -> {vt}")
+            w(f"      {dst} = cake.load {src}[%b, {row}, {col}] masked : {t} -> {vt}")
         else:
-            w(f"      {dst}h = cake.load {src}[%b, {row}, %d] masked : {t} -> {vt}")
+            w(f"      {dst}h = cake.load {src}[%b, {row}, {col}] masked : {t} -> {vt}")
             w(f"      {dst} = arith.extf {dst}h : {vt} to {ft}")
-    load("%xv", "%x", xt, "%i")
+    cols = ["%d"] + [f"%d{s}" for s in range(1, u)]
+    for s in range(1, u):
+        w(f"      %d{s} = arith.addi %d, %c{s * g * v} : index")
+    for s in range(u):              # every load of the step first: u round trips overlap
+        load(f"%xv{s}", "%x", xt, "%i", cols[s])
+        for j in range(kt):
+            load(f"%cv{s}_{j}", "%c", ct, ks[j], cols[s])
+    op = "math.fma" if v == 1 else "vector.fma"
     for j in range(kt):
-        load(f"%cv{j}", "%c", ct, ks[j])
-    for j in range(kt):
-        op = "math.fma" if v == 1 else "vector.fma"
-        w(f"      %n{j} = {op} %xv, %cv{j}, %a{j} : {ft}")
-    w(f"      scf.yield {', '.join(f'%n{j}' for j in range(kt))} : {', '.join([ft] * kt)}")
+        prev = f"%a{j}"
+        for s in range(u):
+            w(f"      %n{s}_{j} = {op} %xv{s}, %cv{s}_{j}, {prev} : {ft}")
+            prev = f"%n{s}_{j}"
+    w(f"      scf.yield {', '.join(f'%n{u - 1}_{j}' for j in range(kt))} : {', '.join([ft] * kt)}")
     w("    }")
     w("    %k0i = arith.index_cast %k0 : index to i32")
     ps, pk = "%bs", "%bk"
