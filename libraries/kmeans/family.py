@@ -571,27 +571,43 @@ def generate_lanes(p):
     w("  %p2 = arith.addi %p0, %p1 : index")
     w("  %i = arith.addi %p2, %sub : index")
     w(f"  %d0 = arith.muli %gl, %c{v} : index")
+    # Clamped indices, unmasked loads: a masked load is a branch around the load, and the
+    # conversion that LLVM sinks into it made every load wait for the previous one. A point past N
+    # reads row N-1 (its result is not stored), a centroid past K row K-1 (its |c|^2 is +inf),
+    # a column past D column D-v with x's value replaced by zero.
+    w("  %ndim = cake.problem_size \"N\"")
+    w("  %c1 = arith.constant 1 : index" if 1 not in {0, g, v, kt, g * v * u, ppb, 32 // g} | {s * g * v for s in range(1, u)} else "")
+    w("  %nlast = arith.subi %ndim, %c1 : index")
+    w("  %klast = arith.subi %kdim, %c1 : index")
+    w(f"  %dlast = arith.subi %ddim, %c{v} : index")
+    w("  %ic = arith.minui %i, %nlast : index")
     w("  %kbig = arith.index_cast %kdim : index to i32")
     w(f"  %best:2 = scf.for %k0 = %c0 to %kdim step %c{kt} iter_args(%bs = %inf, %bk = %kbig) -> (f32, i32) {{")
     for j in range(1, kt):
         w(f"    %k{j} = arith.addi %k0, %o{j} : index")
     ks = ["%k0"] + [f"%k{j}" for j in range(1, kt)]
+    for j in range(kt):
+        w(f"    %kc{j} = arith.minui {ks[j]}, %klast : index")
     accs = ", ".join(f"%a{j} = %zero" for j in range(kt))
     w(f"    %acc:{kt} = scf.for %d = %d0 to %ddim step %c{g * v * u} iter_args({accs}) -> ({', '.join([ft] * kt)}) {{")
 
     def load(dst, src, t, row, col):
         if ty == "f32":
-            w(f"      {dst} = cake.load {src}[%b, {row}, {col}] masked : {t} -> {vt}")
+            w(f"      {dst} = cake.load {src}[%b, {row}, {col}] : {t} -> {vt}")
         else:
-            w(f"      {dst}h = cake.load {src}[%b, {row}, {col}] masked : {t} -> {vt}")
+            w(f"      {dst}h = cake.load {src}[%b, {row}, {col}] : {t} -> {vt}")
             w(f"      {dst} = arith.extf {dst}h : {vt} to {ft}")
     cols = ["%d"] + [f"%d{s}" for s in range(1, u)]
     for s in range(1, u):
         w(f"      %d{s} = arith.addi %d, %c{s * g * v} : index")
+    for s in range(u):
+        w(f"      %dc{s} = arith.minui {cols[s]}, %dlast : index")
+        w(f"      %in{s} = arith.cmpi ult, {cols[s]}, %ddim : index")
     for s in range(u):              # every load of the step first: u round trips overlap
-        load(f"%xv{s}", "%x", xt, "%i", cols[s])
+        load(f"%xr{s}", "%x", xt, "%ic", f"%dc{s}")
+        w(f"      %xv{s} = arith.select %in{s}, %xr{s}, %zero : {ft}")
         for j in range(kt):
-            load(f"%cv{s}_{j}", "%c", ct, ks[j], cols[s])
+            load(f"%cv{s}_{j}", "%c", ct, f"%kc{j}", f"%dc{s}")
     op = "math.fma" if v == 1 else "vector.fma"
     for j in range(kt):
         prev = f"%a{j}"
@@ -611,7 +627,7 @@ def generate_lanes(p):
         red = s if g == 1 else f"%r{j}"
         if g > 1:
             w(f"    %r{j} = cake.warp_reduce sum {s} {{lanes = {g} : i64}} : f32")
-        w(f"    %q{j} = cake.load %csq[%b, {ks[j]}] masked pad(%inf : f32) : !cake.tensor<[B, K], f32> -> f32")
+        w(f"    %q{j} = cake.load %csq[%b, {ks[j]}] masked pad(%inf : f32) : !cake.tensor<[B, K], f32> -> f32")  # once per tile
         w(f"    %s{j} = math.fma %mtwo, {red}, %q{j} : f32")
         ki = "%k0i" if j == 0 else f"%ki{j}"
         if j:
