@@ -9,7 +9,7 @@ tune:  every configuration legal for each tuning shape (held-out shapes are skip
        timed; writes the routing table's points ({"dtype", "B", "N", "D", "K", "ms": {config: ms}}).
 final: every shape of the grid through the library's router (kmeans_assign, c_sq given), beside
        flashlib 0.4.0's and flash-kmeans 0.3.1's euclid_assign_triton (c_sq given) in the same
-       process; writes one row per shape (fields of libraries/kmeans/README.md).
+       process; writes one row per shape (fields of libraries/README.md).
 lloyd: one Lloyd iteration per shape (lloyd_step) against flashlib's loop body, both checked
        against an fp64 centroid update from their own assignments.
 

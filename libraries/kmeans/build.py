@@ -14,7 +14,7 @@ one block per tile), each with the deepest pipelines that fit in shared memory. 
 verified (cake-opt --cake-verify) and compiled by cake-translate; one that fails stops the build with the
 tool's diagnostic. Besides: the centroid-update kernels (`update`) and one staging kernel per
 dtype (`pad`: rows zero-padded to 16 bytes for the tensor-core families). `--table` (default: table.json beside this script, when present) is the routing
-table learned from measurements (libraries/kmeans/README.md).
+table learned from measurements (libraries/README.md).
 """
 import argparse
 import concurrent.futures
