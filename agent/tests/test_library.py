@@ -100,18 +100,18 @@ def synthetic_definition(points):
         for chunks in (1, 2):
             for cfg in ("k128_w2_p", "k64_w1_t"):
                 variants.append({"name": f"w_{chunks}_{cfg}", "family": "wgmma", "dtype": dtype,
-                                 "max_d": 64 * chunks, "d_align": 8, "config": cfg,
+                                 "max_d": 64 * chunks, "d_align": 8, "staging": "rows+csq", "config": cfg,
                                  "constraints": ["mod(D, 8) == 0", "K >= 1"]})
         variants.append({"name": "simt", "family": "simt", "dtype": dtype, "max_d": None, "d_align": 1,
-                         "config": "simt_w4", "constraints": ["K >= 1"]})
+                         "staging": "none", "config": "simt_w4", "constraints": ["K >= 1"]})
         variants.append({"name": "sd", "family": "splitd", "dtype": dtype, "max_d": None, "d_align": 8,
-                         "config": "sd1_k128_w2_p", "constraints": ["mod(D, 8) == 0"]})
+                         "staging": "rows+csq", "config": "sd1_k128_w2_p", "constraints": ["mod(D, 8) == 0"]})
         for d in (32, 64):
             variants.append({"name": f"m{d}", "family": "mma", "dtype": dtype, "max_d": d, "d_align": 8,
-                             "config": "mma_r16_t64", "constraints": ["mod(D, 8) == 0"]})
+                             "staging": "rows", "config": "mma_r16_t64", "constraints": ["mod(D, 8) == 0"]})
         for d in (16, 64):
             variants.append({"name": f"dir{d}", "family": "direct", "dtype": dtype, "max_d": d, "d_align": 1,
-                             "config": "direct_p128_k8", "constraints": ["K >= 1"]})
+                             "staging": "none", "config": "direct_p128_k8", "constraints": ["K >= 1"]})
     return {"op": "kmeans_assign", "variants": variants, "table": {"points": points, "neighbours": 2}}
 
 
@@ -220,8 +220,12 @@ class CommandTest(unittest.TestCase):
                                "variant 0: missing family"),
                               ('{"op": "kmeans_assign", "variants": [%s], "table": {"points": [{}]}}'
                                % json.dumps({k: 1 for k in ("name", "family", "dtype", "max_d", "d_align",
-                                                            "config", "constraints")}),
+                                                            "config", "constraints")} | {"staging": "none"}),
                                "table point 0: missing dtype"),
+                              ('{"op": "kmeans_assign", "variants": [%s]}'
+                               % json.dumps({k: 1 for k in ("name", "family", "dtype", "max_d", "d_align",
+                                                            "config", "constraints")} | {"staging": "padded"}),
+                               "variant 0: staging 'padded', expected one of none, rows, rows+csq"),
                               ("[1]", "not a KMeans assignment library"),
                               ("garbage", "Expecting value")):
                 with open(os.path.join(tmp, "library.json"), "w") as f:
@@ -420,7 +424,7 @@ class NativeDispatcherTest(unittest.TestCase):
             launches = [c for c in calls if c["call"] == "cuLaunchKernel"]
             ptr = {"x": self.X, "c": self.C, "csq": self.CSQ, "idx": self.OUT}
             el = 2
-            staged = v["family"] not in ("simt", "direct") and s["D"] != D
+            staged = v["staging"] != "none" and s["D"] != D
             staged_csq = "KP" in s and s["KP"] != K
             if (staged or staged_csq) and pads:
                 # One launch of the staging kernel for x, c and |c|^2 (a segment of 0 rows is
@@ -453,7 +457,7 @@ class NativeDispatcherTest(unittest.TestCase):
                 self.assertEqual((copy["src_pitch"], copy["dst_pitch"], copy["height"]),
                                  (K * 4, s["KP"] * 4, B))
                 ptr["csq"] = copy["dst"]
-            if v["family"] in ("simt", "direct") or pads or (s["D"] == D and s.get("KP", K) == K):
+            if v["staging"] == "none" or pads or (s["D"] == D and s.get("KP", K) == K):
                 self.assertEqual(copies, [])
             params = {p["name"]: p for p in m["params"]}
             maps = [c for c in calls if c["call"] == "cuTensorMapEncodeTiled"]

@@ -9,7 +9,7 @@ import os
 
 from . import driver as drv
 from . import native
-from .route import READS_AS_IS, NoKernel, Router, launch_sizes
+from .route import NoKernel, Router, launch_sizes
 
 _TORCH_DTYPES = ("float16", "bfloat16", "float32")
 
@@ -84,8 +84,8 @@ class KMeansLibrary:
         # not a multiple of 16 bytes is served from a zero-padded copy (one extra pass over x).
         # The copies go to workspaces kept per shape, so their addresses (and the encoded tensor
         # maps) are stable from call to call and the whole call can be captured in a CUDA graph.
-        # simt, direct and lanes read the tensors as they are.
-        if self._variants[r["kernel"]]["family"] not in READS_AS_IS:
+        # Staging "none" (simt, direct, lanes) reads the tensors as they are.
+        if self._variants[r["kernel"]]["staging"] != "none":
             if sizes["D"] != D or x3.data_ptr() % 16:
                 x3 = self._staged("x", x3, sizes["D"])
             if sizes["D"] != D or c3.data_ptr() % 16:

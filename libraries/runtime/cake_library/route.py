@@ -3,15 +3,17 @@
 Pure Python (no torch, no GPU): `cake library route` and the package's dispatcher give the same
 answer. A library folder holds `library.json`:
 
-    {"op": "kmeans_assign", "variants": [{"name", "family" ("wgmma", "splitd", "mma", "simt", "direct", "lanes"), "dtype",
-      "max_d" (the widest D it serves, null: any), "d_align", "config", "constraints" (the
-      manifest's), "manifest": {...the kernel's manifest entry; not needed to route...}}, ...],
+    {"op": "kmeans_assign", "variants": [{"name", "family" (a label: "wgmma", "splitd", "lanes", ...),
+      "dtype", "max_d" (the widest D it serves, null: any), "d_align", "staging" (what the host
+      does before the launch: "none", "rows" or "rows+csq"; libraries/kmeans/family.py's
+      FAMILIES), "config", "constraints" (the manifest's and the family's domain),
+      "manifest": {...the kernel's manifest entry; not needed to route...}}, ...],
      "table": {"points": [{"dtype", "B", "N", "D", "K", "ms": {config: median ms}}, ...],
                "neighbours": 4}}
 
-Routing: the variants of the shape's dtype that serve its D (rounded up to 16 bytes) and whose
-manifest constraints hold are legal: every `simt`, `lanes` and `splitd` variant (any D), and the `wgmma`,
-`mma` and `direct` variants of their family's smallest D class that covers D. The
+Routing: the variants of the shape's dtype that serve its D (rounded up to d_align) and whose
+constraints hold are legal: every variant with no widest D, and of each family with D classes the
+smallest class that covers D. The
 configuration (tile sizes, warpgroups, grid style) is chosen from the measured points of the same
 dtype nearest in (log B, log N, log K, log D): each configuration's time relative to the best
 measured at that point, averaged over the neighbours that measured it; the lowest average wins.
@@ -34,15 +36,17 @@ def round_up(v, m):
     return -(-v // m) * m
 
 
-READS_AS_IS = ("simt", "direct", "lanes")    # families that take x, c and |c|^2 unstaged, at the user's D
+STAGINGS = ("none", "rows", "rows+csq")
 
 
 def launch_sizes(variant, B, N, D, K):
-    """The kernel's symbols for a user shape. wgmma: D padded to the TMA granularity; |c|^2 in
-    rows of KP (16-byte aligned row starts when B > 1), BKP = B * KP values in all."""
-    if variant["family"] in READS_AS_IS:
+    """The kernel's symbols for a user shape. Staging "none": the user's sizes; "rows": D padded
+    to d_align; "rows+csq": and |c|^2 in rows of KP (16-byte aligned row starts when B > 1),
+    BKP = B * KP values in all."""
+    staging = variant["staging"]
+    if staging == "none":
         return {"B": B, "N": N, "K": K, "D": D}
-    if variant["family"] == "mma":
+    if staging == "rows":
         return {"B": B, "N": N, "K": K, "D": round_up(D, variant["d_align"])}
     kp = K if B == 1 or K % 4 == 0 else round_up(K, 4)
     return {"B": B, "N": N, "K": K, "D": round_up(D, variant["d_align"]), "KP": kp, "BKP": B * kp}
@@ -52,7 +56,7 @@ def _features(s):
     return [math.log2(max(s[k], 1)) for k in ("B", "N", "K", "D")]
 
 
-VARIANT_KEYS = ("name", "family", "dtype", "max_d", "d_align", "config", "constraints")
+VARIANT_KEYS = ("name", "family", "dtype", "max_d", "d_align", "staging", "config", "constraints")
 POINT_KEYS = ("dtype", "B", "N", "D", "K", "ms")
 
 
@@ -68,6 +72,8 @@ def check_definition(definition):
         missing = [k for k in VARIANT_KEYS if not isinstance(v, dict) or k not in v]
         if missing:
             raise ValueError(f"variant {i}: missing {', '.join(missing)}")
+        if v["staging"] not in STAGINGS:
+            raise ValueError(f"variant {i}: staging {v['staging']!r}, expected one of {', '.join(STAGINGS)}")
     table = definition.get("table") or {}
     if not isinstance(table, dict) or not isinstance(table.get("points", []), list):
         raise ValueError("the routing table is not {\"points\": [...]}")

@@ -25,11 +25,10 @@
 
 namespace {
 
-enum Family { Wgmma = 0, SplitD = 1, Simt = 2, Mma = 3, Direct = 4, Lanes = 5, NumFamilies };
-
-/// simt, direct and lanes read x, c and |c|^2 as they are: no staging, the user's D (route.py's
-/// READS_AS_IS).
-bool readsAsIs(int family) { return family == Simt || family == Direct || family == Lanes; }
+/// What the host does before a launch (route.py's STAGINGS, library.json's "staging"): nothing
+/// (x, c and |c|^2 as given, the user's D), x and c in rows zero-padded to dAlign, or that and
+/// |c|^2 in rows of pitch KP (16-byte aligned starts, for TMA).
+enum Staging { AsIs = 0, Rows = 1, RowsAndCsq = 2 };
 enum Symbol { SB = 0, SN, SK, SD, SKP, SBKP, NumSymbols };
 enum Tensor { TX = 0, TC, TCsq, TIdx, NumTensors };
 enum ParamKind { PTensor = 0, PTma = 1, PSymbol = 2 };
@@ -50,7 +49,8 @@ struct Param {
 
 struct Variant {
   const char *name;
-  int family;
+  int family;      // a label (index into the library's sorted family names): groups D classes
+  int staging;     // Staging
   int dtype;       // 0 float16, 1 bfloat16, 2 float32
   int64_t maxD;    // -1: any D
   int dAlign;
@@ -103,10 +103,10 @@ int64_t roundUp(int64_t v, int64_t m) { return (v + m - 1) / m * m; }
 
 void launchSizes(const Variant &v, int64_t B, int64_t N, int64_t D, int64_t K, int64_t *s) {
   s[SB] = B; s[SN] = N; s[SK] = K; s[SD] = D; s[SKP] = 0; s[SBKP] = 0;
-  if (readsAsIs(v.family))
+  if (v.staging == AsIs)
     return;
   s[SD] = roundUp(D, v.dAlign);
-  if (v.family == Mma)
+  if (v.staging == Rows)
     return;
   s[SKP] = (B == 1 || K % 4 == 0) ? K : roundUp(K, 4);
   s[SBKP] = B * s[SKP];
@@ -125,8 +125,8 @@ int routeUncached(int64_t B, int64_t N, int64_t D, int64_t K, int dtype, int64_t
   if (dtype < 0 || dtype > 2)
     return fail("dtype " + std::to_string(dtype) + ": expected 0 (float16), 1 (bfloat16) or 2 (float32)", -1);
   std::vector<int> legal;
-  int64_t least[NumFamilies], widest = 0;
-  std::fill(least, least + NumFamilies, int64_t(-1)); // an initializer list missed a new family once
+  int64_t least[kNumFamilies], widest = 0;
+  std::fill(least, least + kNumFamilies, int64_t(-1)); // an initializer list missed a new family once
   bool served = false;
   for (int i = 0; i < kNumVariants; ++i) {
     const Variant &v = kVariants[i];
@@ -410,7 +410,7 @@ int cake_library_kmeans_assign(uint64_t x, uint64_t c, uint64_t csq, uint64_t ou
   if (!f)
     return -2;
   uint64_t ptr[NumTensors] = {x, c, csq, out};
-  if (!readsAsIs(v.family)) {
+  if (v.staging != AsIs) {
     size_t el = v.dtype == 2 ? 4 : 2;
     // TMA and 16-byte vector loads need 16-byte row strides and bases: stage what is not.
     Segment sx, sc, sq;
@@ -426,7 +426,7 @@ int cake_library_kmeans_assign(uint64_t x, uint64_t c, uint64_t csq, uint64_t ou
         return -2;
       ptr[TC] = sc.dst;
     }
-    if ((v.family == Wgmma || v.family == SplitD) && (s[SKP] != K || csq % 16)) {
+    if (v.staging == RowsAndCsq && (s[SKP] != K || csq % 16)) {
       // Entries past K are never read as distances (the kernels mask columns >= K).
       sq = {csq, workspace(ctx, 3, B, K, s[SKP] * 4, st), B};
       if (!sq.dst)

@@ -8,11 +8,14 @@ every other fact (variants, configurations, the routing table) becomes a constan
 import ast
 import json
 import math
+import os
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from cake_library.route import DEFAULT_CONFIG, SMALL_DEFAULT, STAGINGS  # noqa: E402
 
 SYMBOLS = ["B", "N", "K", "D", "KP", "BKP"]          # Dispatch.cpp's Symbol order
 TENSORS = ["x", "c", "csq", "idx"]                   # Dispatch.cpp's Tensor order
-FAMILIES = {"wgmma": 0, "splitd": 1, "simt": 2, "mma": 3, "direct": 4, "lanes": 5}
 DTYPES = {"float16": 0, "bfloat16": 1, "float32": 2}
 TMA_DTYPES = {"f16": 6, "bf16": 9, "f32": 7, "f64": 8, "i32": 3, "i64": 5, "i8": 0}
 ELEMENT_BYTES = {"f16": 2, "bf16": 2, "f32": 4, "f64": 8, "i32": 4, "i64": 8, "i8": 1}
@@ -46,6 +49,7 @@ def generate(definition):
     variants = definition["variants"]
     table = definition.get("table") or {}
     configs = sorted({v["config"] for v in variants})
+    families = sorted({v["family"] for v in variants})   # labels: they only group D classes
     exprs, out = {}, []
     w = out.append
 
@@ -83,15 +87,17 @@ def generate(definition):
     out.extend(body)
     w(f"constexpr int kNumConfigs = {len(configs)};")
     w("const char *kConfigs[] = {" + ", ".join(json.dumps(c) for c in configs) + "};")
-    w(f"constexpr int kDefaultConfig = {configs.index('k128_w2_p') if 'k128_w2_p' in configs else -1};")
-    w(f"constexpr int kSmallDefaultConfig = {configs.index('simt_w4') if 'simt_w4' in configs else -1};")
+    w(f"constexpr int kDefaultConfig = {configs.index(DEFAULT_CONFIG) if DEFAULT_CONFIG in configs else -1};")
+    w(f"constexpr int kSmallDefaultConfig = {configs.index(SMALL_DEFAULT) if SMALL_DEFAULT in configs else -1};")
+    w(f"constexpr int kNumFamilies = {len(families)};")
     w(f"constexpr int kNumVariants = {len(variants)};")
     w("const Variant kVariants[] = {")
     for i, v in enumerate(variants):
         m = v["manifest"]
         grid = ", ".join(expr_fn_existing(exprs, g, w_pre=out) for g in m["grid"])
         block = ", ".join(str(int(b)) for b in m["block"])
-        w(f"  {{{json.dumps(v['name'])}, {FAMILIES[v['family']]}, {DTYPES[v['dtype']]}, "
+        w(f"  {{{json.dumps(v['name'])}, {families.index(v['family'])}, {STAGINGS.index(v['staging'])}, "
+          f"{DTYPES[v['dtype']]}, "
           f"{-1 if v['max_d'] is None else v['max_d']}, {v['d_align']}, {configs.index(v['config'])}, "
           f"legal{i}, {{{grid}}}, {{{block}}}, {int(m.get('dynamic_shared_bytes', 0))}, kParams{i}, "
           f"{len(m['params'])}}},")
