@@ -159,6 +159,18 @@ class RouterTest(unittest.TestCase):
         # but the configuration's relative times still carry over from the neighbours.
         self.assertEqual(r.route(3, 170000, 100, 3000, "float16")["kernel"], "w_2_k128_w2_p")
 
+    def test_nearer_measurements_weigh_more(self):
+        # Two neighbours (neighbours = 2): the query sits on the first. With equal weights the far
+        # point's 4x preference for simt would outvote the near point's 2x preference for the
+        # wgmma tile; inverse-distance weights let the near point decide.
+        near = {"dtype": "float16", "B": 1, "N": 1000, "D": 64, "K": 64,
+                "ms": {"k128_w2_p": 0.01, "simt_w4": 0.02}}
+        far = {"dtype": "float16", "B": 1, "N": 8000, "D": 64, "K": 64,
+               "ms": {"k128_w2_p": 0.04, "simt_w4": 0.01}}
+        r = Router(synthetic_definition([near, far]))
+        self.assertEqual(r.route(1, 1000, 64, 64, "float16")["config"], "k128_w2_p")
+        self.assertEqual(r.route(1, 8000, 64, 64, "float16")["config"], "simt_w4")
+
     def test_committed_table_routes_every_grid_shape(self):
         d = load_json(os.path.join(KMEANS, "variants.json"))
         d["table"] = load_json(os.path.join(KMEANS, "table.json"))

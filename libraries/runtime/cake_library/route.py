@@ -15,8 +15,9 @@ Routing: the variants of the shape's dtype that serve its D (rounded up to d_ali
 constraints hold are legal: every variant with no widest D, and of each family with D classes the
 smallest class that covers D. The
 configuration (tile sizes, warpgroups, grid style) is chosen from the measured points of the same
-dtype nearest in (log B, log N, log K, log D): each configuration's time relative to the best
-measured at that point, averaged over the neighbours that measured it; the lowest average wins.
+dtype nearest in (log B, log N, log K, log D): the log of each configuration's time relative to the
+best measured at that point, averaged over the neighbours that measured it with inverse-distance
+weights; the lowest average wins.
 With no measured neighbour: DEFAULT_CONFIG when legal, else SMALL_DEFAULT.
 """
 import math
@@ -26,6 +27,11 @@ from . import expr
 
 # Without measurements: the tensor-core kernel when one serves the D, else the warp-per-point one.
 DEFAULT_CONFIG, SMALL_DEFAULT = "k128_w2_p", "simt_w4"
+# Neighbours weigh 1 / (squared log2 distance + this): the nearest counts most, an exact match
+# does not get an infinite weight. Chosen by leave-one-out over the tune table
+# (bench/library/route_cv.py: geomean regret 1.162 with equal weights and plain ratios, 1.140
+# with these weights and log ratios; session 10).
+DISTANCE_SOFTENING = 0.25
 
 
 class NoKernel(ValueError):
@@ -135,20 +141,21 @@ class Router:
         legal = self.legal(B, N, D, K, dtype)
         by_config = {v["config"]: v for v in legal}
         q = _features({"B": B, "N": N, "K": K, "D": D})
-        near = sorted((p for p in self.points if p["dtype"] == dtype),
-                      key=lambda p: sum((a - b) ** 2 for a, b in zip(_features(p), q)))
+        near = sorted(((sum((a - b) ** 2 for a, b in zip(_features(p), q)), p)
+                       for p in self.points if p["dtype"] == dtype), key=lambda e: e[0])
         near = near[:self.neighbours]
         score, seen = {}, {}
-        for p in near:
+        for dist, p in near:
             best = min(p["ms"].values())
+            weight = 1.0 / (dist + DISTANCE_SOFTENING)
             for cfg, ms in p["ms"].items():
                 if cfg in by_config:
-                    score[cfg] = score.get(cfg, 0.0) + ms / best
-                    seen[cfg] = seen.get(cfg, 0) + 1
+                    score[cfg] = score.get(cfg, 0.0) + weight * math.log(ms / best)
+                    seen[cfg] = seen.get(cfg, 0.0) + weight
         if score:
             cfg = min(score, key=lambda c: (score[c] / seen[c], c))
-            basis = {"neighbours": [[p["B"], p["N"], p["D"], p["K"]] for p in near],
-                     "relative_time": round(score[cfg] / seen[cfg], 4)}
+            basis = {"neighbours": [[p["B"], p["N"], p["D"], p["K"]] for _, p in near],
+                     "relative_time": round(math.exp(score[cfg] / seen[cfg]), 4)}
         else:
             cfg = DEFAULT_CONFIG if DEFAULT_CONFIG in by_config else SMALL_DEFAULT
             basis = {"default": "no measured neighbour"}

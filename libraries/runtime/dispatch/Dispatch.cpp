@@ -116,7 +116,7 @@ double feature(int64_t v) { return std::log2(static_cast<double>(v < 1 ? 1 : v))
 
 const char *kDtypeNames[] = {"float16", "bfloat16", "float32"};
 
-/// route.py's Router._route: legal variants, then the configuration with the lowest mean
+/// route.py's Router._route: legal variants, then the configuration with the lowest weighted mean log
 /// relative time over the nearest measured points of the dtype. Returns the variant or -1.
 int routeUncached(int64_t B, int64_t N, int64_t D, int64_t K, int dtype, int64_t *sizes) {
   if (B < 1 || N < 1 || D < 1 || K < 1)
@@ -173,23 +173,23 @@ int routeUncached(int64_t B, int64_t N, int64_t D, int64_t K, int dtype, int64_t
                    [](const auto &a, const auto &b) { return a.first < b.first; });
   if (static_cast<int>(near.size()) > kNeighbours)
     near.resize(kNeighbours);
-  std::vector<double> score(kNumConfigs, 0.0);
-  std::vector<int> seen(kNumConfigs, 0);
+  std::vector<double> score(kNumConfigs, 0.0), seen(kNumConfigs, 0.0);
   for (const auto &n : near) {
     const double *ms = kPoints[n.second].ms;
     double best = INFINITY;
     for (int c = 0; c < kNumConfigs; ++c)
       if (!std::isnan(ms[c]))
         best = std::min(best, ms[c]);
+    const double weight = 1.0 / (n.first + kDistanceSoftening);
     for (int c = 0; c < kNumConfigs; ++c)
       if (!std::isnan(ms[c]) && byConfig[c] >= 0) {
-        score[c] += ms[c] / best;
-        seen[c] += 1;
+        score[c] += weight * std::log(ms[c] / best);
+        seen[c] += weight;
       }
   }
   int chosen = -1;
   for (int c = 0; c < kNumConfigs; ++c)
-    if (seen[c] && (chosen < 0 || score[c] / seen[c] < score[chosen] / seen[chosen]))
+    if (seen[c] > 0 && (chosen < 0 || score[c] / seen[c] < score[chosen] / seen[chosen]))
       chosen = c;
   int variant = chosen >= 0 ? byConfig[chosen]
                             : (byConfig[kDefaultConfig] >= 0 ? byConfig[kDefaultConfig]

@@ -12,7 +12,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from cake_library.route import DEFAULT_CONFIG, SMALL_DEFAULT, STAGINGS  # noqa: E402
+from cake_library.route import DEFAULT_CONFIG, DISTANCE_SOFTENING, SMALL_DEFAULT, STAGINGS  # noqa: E402
 
 SYMBOLS = ["B", "N", "K", "D", "KP", "BKP"]          # Dispatch.cpp's Symbol order
 TENSORS = ["x", "c", "csq", "idx"]                   # Dispatch.cpp's Tensor order
@@ -90,6 +90,7 @@ def generate(definition):
     w(f"constexpr int kDefaultConfig = {configs.index(DEFAULT_CONFIG) if DEFAULT_CONFIG in configs else -1};")
     w(f"constexpr int kSmallDefaultConfig = {configs.index(SMALL_DEFAULT) if SMALL_DEFAULT in configs else -1};")
     w(f"constexpr int kNumFamilies = {len(families)};")
+    w(f"constexpr double kDistanceSoftening = {DISTANCE_SOFTENING!r};")
     w(f"constexpr int kNumVariants = {len(variants)};")
     w("const Variant kVariants[] = {")
     for i, v in enumerate(variants):

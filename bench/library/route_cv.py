@@ -1,0 +1,63 @@
+#!/usr/bin/env python3
+"""Leave-one-out check of the router's generalization, on the CPU: each measured tuning shape is
+routed with a table that lacks it, and the chosen configuration's time at that shape (measured)
+is compared with the shape's best. What held-out shapes lose to routing, without a GPU.
+
+    python3 bench/library/route_cv.py --library .device/klib [--neighbours 4]
+
+Prints the geomean regret (chosen / best time; 1.0 = always the best), the share of shapes routed
+to their best, the worst shapes, and how many choices had no measurement at the shape (a
+configuration the shape did not measure: unknown, not counted in the regret).
+"""
+import argparse
+import json
+import math
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "libraries", "runtime"))
+from cake_library.route import Router  # noqa: E402
+
+
+def loo(definition, neighbours=None):
+    points = definition["table"]["points"]
+    out = []
+    for i, p in enumerate(points):
+        if not p["ms"]:
+            continue
+        table = dict(definition["table"], points=points[:i] + points[i + 1:])
+        if neighbours:
+            table["neighbours"] = neighbours
+        r = Router(dict(definition, table=table))
+        cfg = r.route(p["B"], p["N"], p["D"], p["K"], p["dtype"])["config"]
+        best = min(p["ms"].values())
+        out.append((p, cfg, p["ms"].get(cfg), best))
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--library", required=True, help="a built library (library.json) or a definition folder")
+    ap.add_argument("--table", help="a routing table to use instead of the library's")
+    ap.add_argument("--neighbours", type=int)
+    ap.add_argument("--worst", type=int, default=10)
+    args = ap.parse_args()
+    path = os.path.join(args.library, "library.json")
+    with open(path) as f:
+        definition = json.load(f)
+    if args.table:
+        with open(args.table) as f:
+            definition["table"] = json.load(f)
+    rows = loo(definition, args.neighbours)
+    known = [(p, c, t, b) for p, c, t, b in rows if t is not None]
+    regret = [t / b for _, _, t, b in known]
+    g = math.exp(sum(map(math.log, regret)) / len(regret))
+    print(f"{len(rows)} shapes: geomean regret {g:.3f} (chosen / best time), best chosen on "
+          f"{sum(1 for r in regret if r == 1.0)}, chosen not measured at the shape: {len(rows) - len(known)}")
+    for p, c, t, b in sorted(known, key=lambda r: -r[2] / r[3])[:args.worst]:
+        print(f"  B{p['B']} N{p['N']} D{p['D']} K{p['K']} {p['dtype']}: {c} {t * 1e3:.1f} us, "
+              f"best {min(p['ms'], key=p['ms'].get)} {b * 1e3:.1f} us ({t / b:.2f}x)")
+
+
+if __name__ == "__main__":
+    main()
