@@ -510,40 +510,51 @@ LANES_MAX_K = 64
 
 
 def lanes_configs(dtype):
-    """(g, v, kt): 16 centroids per pass only with narrow loads (the accumulators are kt v-wide
-    vectors)."""
+    """(g, v, kt, pp): 16 centroids per pass only with narrow loads; pp points per group for
+    whole-warp groups (wide D, where re-reading the centroid rows through L1 bounds a warp) while
+    the pp * kt accumulators (v-wide) fit in 64 registers."""
     widths = sorted({1, 2, 16 // DTYPES[dtype][1]})
-    return [(g, v, kt) for g in (4, 8, 32) for v in widths for kt in (4, 8, 16) if kt * v <= 32]
+    return [(g, v, kt, pp) for g in (4, 8, 32) for v in widths for kt in (4, 8, 16) for pp in (1, 2, 4)
+            if kt * v <= 32 and (pp == 1 or (g == 32 and pp * kt * v <= 64))]
 
 
-def lanes_unroll(dtype, v):
-    """Loads in flight per lane and operand: one load per DRAM round trip kept a warp
-    latency-bound (session 10: 3-5x off the byte floor), so each step issues u strides' loads
-    before their FMAs."""
-    return 4 if v * DTYPES[dtype][1] <= 4 else 2
+def lanes_unroll(dtype, v, pp=1):
+    """Strides per step whose loads are issued before their FMAs: one load per DRAM round trip
+    kept a warp latency-bound (session 10: 3-5x off the byte floor). Fewer with more points per
+    group (each stride then loads pp rows of x)."""
+    return max(1, (4 if v * DTYPES[dtype][1] <= 4 else 2) // pp)
 
 
 def lanes_variants(dtypes=DTYPES):
-    return [{"dtype": d, "g": g, "v": v, "kt": kt} for d in dtypes for g, v, kt in lanes_configs(d)]
+    return [{"dtype": d, "g": g, "v": v, "kt": kt, **({"pp": pp} if pp > 1 else {})}
+            for d in dtypes for g, v, kt, pp in lanes_configs(d)]
+
+
+def lanes_suffix(p):
+    return "_p{}".format(p["pp"]) if p.get("pp", 1) > 1 else ""
 
 
 def lanes_name(p):
-    return "km_{t}_lanes_g{g}_v{v}_k{kt}".format(t=DTYPES[p["dtype"]][0], **p)
+    return "km_{t}_lanes_g{g}_v{v}_k{kt}".format(t=DTYPES[p["dtype"]][0], **p) + lanes_suffix(p)
+
 
 def generate_lanes(p):
     ty, es, _ = DTYPES[p["dtype"]]
-    g, v, kt, warps = p["g"], p["v"], p["kt"], LANES_WARPS
-    u = lanes_unroll(p["dtype"], v)
-    if (g, v, kt) not in lanes_configs(p["dtype"]):
+    g, v, kt, pp, warps = p["g"], p["v"], p["kt"], p.get("pp", 1), LANES_WARPS
+    if (g, v, kt, pp) not in lanes_configs(p["dtype"]):
         raise ValueError("illegal lanes variant %s" % p)
-    ppb = warps * 32 // g
+    u = lanes_unroll(p["dtype"], v, pp)
+    groups = warps * 32 // g                 # lane groups per block
+    ppb = groups * pp                        # points per block: group q-th point at + q * groups
     xt, ct = f"!cake.tensor<[B, N, D], {ty}>", f"!cake.tensor<[B, K, D], {ty}>"
     vt = ty if v == 1 else f"vector<{v}x{ty}>"
     ft = "f32" if v == 1 else f"vector<{v}xf32>"
     L = []
     w = L.append
     _unstaged_head(w, p, lanes_name(p), 32 * warps, ppb)
-    for c in sorted({0, g, v, kt, g * v * u, ppb, 32 // g} | {s * g * v for s in range(1, u)}):
+    consts = {0, 1, g, v, kt, g * v * u, ppb, 32 // g} | {s * g * v for s in range(1, u)} | \
+        {q * groups for q in range(1, pp)}
+    for c in sorted(consts):
         w(f"  %c{c} = arith.constant {c} : index")
     for j in range(1, kt):
         w(f"  %o{j} = arith.constant {j} : index")
@@ -553,6 +564,7 @@ def generate_lanes(p):
     w("  %mtwo = arith.constant -2.0 : f32")
     w("  %kdim = cake.problem_size \"K\"")
     w("  %ddim = cake.problem_size \"D\"")
+    w("  %ndim = cake.problem_size \"N\"")
     w("  %bx = cake.block_id x")
     w("  %b = cake.block_id y")
     w("  %wp = cake.warp_id")
@@ -562,27 +574,32 @@ def generate_lanes(p):
     w(f"  %p0 = arith.muli %bx, %c{ppb} : index")
     w(f"  %p1 = arith.muli %wp, %c{32 // g} : index")
     w("  %p2 = arith.addi %p0, %p1 : index")
-    w("  %i = arith.addi %p2, %sub : index")
+    w("  %i0 = arith.addi %p2, %sub : index")
     w(f"  %d0 = arith.muli %gl, %c{v} : index")
     # Clamped indices, unmasked loads: a masked load is a branch around the load, and the
     # conversion that LLVM sinks into it made every load wait for the previous one. A point past N
     # reads row N-1 (its result is not stored), a centroid past K row K-1 (its |c|^2 is +inf),
     # a column past D column D-v with x's value replaced by zero.
-    w("  %ndim = cake.problem_size \"N\"")
-    w("  %c1 = arith.constant 1 : index" if 1 not in {0, g, v, kt, g * v * u, ppb, 32 // g} | {s * g * v for s in range(1, u)} else "")
     w("  %nlast = arith.subi %ndim, %c1 : index")
     w("  %klast = arith.subi %kdim, %c1 : index")
     w(f"  %dlast = arith.subi %ddim, %c{v} : index")
-    w("  %ic = arith.minui %i, %nlast : index")
+    for q in range(pp):
+        if q:
+            w(f"  %i{q} = arith.addi %i0, %c{q * groups} : index")
+        w(f"  %ic{q} = arith.minui %i{q}, %nlast : index")
     w("  %kbig = arith.index_cast %kdim : index to i32")
-    w(f"  %best:2 = scf.for %k0 = %c0 to %kdim step %c{kt} iter_args(%bs = %inf, %bk = %kbig) -> (f32, i32) {{")
+    carried = ", ".join(f"%bs{q} = %inf, %bk{q} = %kbig" for q in range(pp))
+    w(f"  %best:{2 * pp} = scf.for %k0 = %c0 to %kdim step %c{kt} iter_args({carried}) -> "
+      f"({', '.join(['f32, i32'] * pp)}) {{")
     for j in range(1, kt):
         w(f"    %k{j} = arith.addi %k0, %o{j} : index")
     ks = ["%k0"] + [f"%k{j}" for j in range(1, kt)]
     for j in range(kt):
         w(f"    %kc{j} = arith.minui {ks[j]}, %klast : index")
-    accs = ", ".join(f"%a{j} = %zero" for j in range(kt))
-    w(f"    %acc:{kt} = scf.for %d = %d0 to %ddim step %c{g * v * u} iter_args({accs}) -> ({', '.join([ft] * kt)}) {{")
+    acc = [(q, j) for q in range(pp) for j in range(kt)]          # accumulator order
+    accs = ", ".join(f"%a{q}_{j} = %zero" for q, j in acc)
+    w(f"    %acc:{len(acc)} = scf.for %d = %d0 to %ddim step %c{g * v * u} iter_args({accs}) -> "
+      f"({', '.join([ft] * len(acc))}) {{")
 
     def load(dst, src, t, row, col):
         if ty == "f32":
@@ -597,43 +614,47 @@ def generate_lanes(p):
         w(f"      %dc{s} = arith.minui {cols[s]}, %dlast : index")
         w(f"      %in{s} = arith.cmpi ult, {cols[s]}, %ddim : index")
     for s in range(u):              # every load of the step first: u round trips overlap
-        load(f"%xr{s}", "%x", xt, "%ic", f"%dc{s}")
-        w(f"      %xv{s} = arith.select %in{s}, %xr{s}, %zero : {ft}")
-        for j in range(kt):
+        for q in range(pp):
+            load(f"%xr{s}_{q}", "%x", xt, f"%ic{q}", f"%dc{s}")
+            w(f"      %xv{s}_{q} = arith.select %in{s}, %xr{s}_{q}, %zero : {ft}")
+        for j in range(kt):         # one centroid load serves the group's pp points
             load(f"%cv{s}_{j}", "%c", ct, f"%kc{j}", f"%dc{s}")
     op = "math.fma" if v == 1 else "vector.fma"
-    for j in range(kt):
-        prev = f"%a{j}"
+    for q, j in acc:
+        prev = f"%a{q}_{j}"
         for s in range(u):
-            w(f"      %n{s}_{j} = {op} %xv{s}, %cv{s}_{j}, {prev} : {ft}")
-            prev = f"%n{s}_{j}"
-    w(f"      scf.yield {', '.join(f'%n{u - 1}_{j}' for j in range(kt))} : {', '.join([ft] * kt)}")
+            w(f"      %n{s}_{q}_{j} = {op} %xv{s}_{q}, %cv{s}_{j}, {prev} : {ft}")
+            prev = f"%n{s}_{q}_{j}"
+    w(f"      scf.yield {', '.join(f'%n{u - 1}_{q}_{j}' for q, j in acc)} : {', '.join([ft] * len(acc))}")
     w("    }")
     w("    %k0i = arith.index_cast %k0 : index to i32")
-    ps, pk = "%bs", "%bk"
     for j in range(kt):
-        if v == 1:
-            s = f"%acc#{j}"
-        else:
-            s = f"%h{j}"
-            w(f"    %h{j} = vector.reduction <add>, %acc#{j} : {ft} into f32")
-        red = s if g == 1 else f"%r{j}"
-        if g > 1:
-            w(f"    %r{j} = cake.warp_reduce sum {s} {{lanes = {g} : i64}} : f32")
-        w(f"    %q{j} = cake.load %csq[%b, {ks[j]}] masked pad(%inf : f32) : !cake.tensor<[B, K], f32> -> f32")  # once per tile
-        w(f"    %s{j} = math.fma %mtwo, {red}, %q{j} : f32")
-        ki = "%k0i" if j == 0 else f"%ki{j}"
+        w(f"    %q{j} = cake.load %csq[%b, {ks[j]}] masked pad(%inf : f32) : !cake.tensor<[B, K], f32> -> f32")
         if j:
             w(f"    %ki{j} = arith.addi %k0i, %l{j} : i32")
-        w(f"    %lt{j} = arith.cmpf olt, %s{j}, {ps} : f32")
-        w(f"    %ms{j} = arith.select %lt{j}, %s{j}, {ps} : f32")
-        w(f"    %mk{j} = arith.select %lt{j}, {ki}, {pk} : i32")
-        ps, pk = f"%ms{j}", f"%mk{j}"
-    w(f"    scf.yield {ps}, {pk} : f32, i32")
+    out = []
+    for q in range(pp):
+        ps, pk = f"%bs{q}", f"%bk{q}"
+        for j in range(kt):
+            a = f"%acc#{acc.index((q, j))}"
+            t = f"{q}_{j}"
+            if v > 1:
+                w(f"    %h{t} = vector.reduction <add>, {a} : {ft} into f32")
+                a = f"%h{t}"
+            w(f"    %r{t} = cake.warp_reduce sum {a} {{lanes = {g} : i64}} : f32")
+            w(f"    %s{t} = math.fma %mtwo, %r{t}, %q{j} : f32")
+            ki = "%k0i" if j == 0 else f"%ki{j}"
+            w(f"    %lt{t} = arith.cmpf olt, %s{t}, {ps} : f32")
+            w(f"    %ms{t} = arith.select %lt{t}, %s{t}, {ps} : f32")
+            w(f"    %mk{t} = arith.select %lt{t}, {ki}, {pk} : i32")
+            ps, pk = f"%ms{t}", f"%mk{t}"
+        out += [ps, pk]
+    w(f"    scf.yield {', '.join(out)} : {', '.join(['f32, i32'] * pp)}")
     w("  }")
     w("  %lead = arith.cmpi eq, %gl, %c0 : index")
     w("  scf.if %lead {")
-    w("    cake.store %best#1, %idx[%b, %i] masked : i32, !cake.tensor<[B, N], i32>")
+    for q in range(pp):
+        w(f"    cake.store %best#{2 * q + 1}, %idx[%b, %i{q}] masked : i32, !cake.tensor<[B, N], i32>")
     w("  }")
     w("  cake.return")
     w("}")
@@ -931,7 +952,8 @@ FAMILIES = {
     "simt": Family(simt_name, generate_simt, lambda p: "simt_w{ppb}".format(**p), "none"),
     "direct": Family(direct_name, generate_direct, lambda p: "direct_p{pts}_k{tk}".format(**p), "none",
                      lambda p: p["dmax"]),
-    "lanes": Family(lanes_name, generate_lanes, lambda p: "lanes_g{g}_v{v}_k{kt}".format(**p), "none",
+    "lanes": Family(lanes_name, generate_lanes,
+                    lambda p: "lanes_g{g}_v{v}_k{kt}".format(**p) + lanes_suffix(p), "none",
                     domain=[f"K <= {LANES_MAX_K}"]),
     # Not routed: the centroid update and the staging kernel.
     "update": Family(update_name, generate_update, lambda p: "update_w{ppb}".format(**p), None),
