@@ -538,6 +538,16 @@ def CakeVerifyWgmmaPass : Pass<"cake-verify-wgmma"> {
       and around to the defining op) there is no `cake.wgmma.wait 0` that every path reaches
       (only waits with `pending` > 0, waits under conditions, or none). Fix: `cake.wgmma.wait 0` before the fragment is
       rewritten, or double-buffer the fragments (load the next one into an iteration argument).
+    - `wgmma.accumulator-in-flight`: an op other than the next wgmma of the chain reads an
+      accumulator (a wgmma result, or an `scf.for` result or iteration argument carrying one: a
+      store, a reduction, arithmetic) while its group may be in flight. The most recent
+      `cake.wgmma.wait` before the read in program order decides (for a loop's result, the last
+      wait of the body after the wgmma; for an iteration argument read in the body, the previous
+      iteration's): `wait N` retires it when at least N + 1 commits lie between the wgmma and the
+      wait in program order (so a wgmma no commit closed is never retired); no wait at all leaves
+      it in flight. An `scf.if` before the read counts per arm: an arm without a wait continues
+      to the code before the if. A wait inside a loop before the read gives no verdict. Fix:
+      `cake.wgmma.wait 0` before the read (after the group's commit).
   }];
 }
 
