@@ -5,8 +5,13 @@
 #include "Cake/Transforms/Findings.h"
 #include "Cake/Transforms/Passes.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/STLExtras.h"
+
+#include <map>
+#include <optional>
 
 namespace mlir::cake {
 #define GEN_PASS_DEF_CAKEVERIFYROLESPASS
@@ -169,6 +174,130 @@ struct CakeVerifyRolesPass : cake::impl::CakeVerifyRolesPassBase<CakeVerifyRoles
       }
     });
     ok &= verifyNamedBarrierCounts(kernel, model);
+    ok &= verifyNamedBarrierInstances(kernel, model);
+    return ok;
+  }
+
+  /// How many times an op runs per thread that executes it: a coefficient times the trip counts
+  /// of the loops around it that are not constant (each keyed by its bounds' values: two loops
+  /// over the same SSA bounds run equally often). None when a loop or condition around it is
+  /// not followed (scf.while, a condition that does not depend on the thread).
+  using Instances = std::map<SmallVector<const void *, 6>, int64_t>;
+
+  std::optional<Instances> instancesOf(Operation *op, ThreadModel &model) {
+    int64_t coefficient = 1;
+    SmallVector<const void *, 6> symbols;
+    for (Operation *p = op->getParentOp(); p && !isa<KernelOp>(p); p = p->getParentOp()) {
+      if (isa<RoleOp, WarpRolesOp>(p))
+        continue;
+      if (auto ifOp = dyn_cast<scf::IfOp>(p)) {
+        if (!model.isThreadDependent(ifOp.getCondition()))
+          return std::nullopt; // data-dependent: may or may not run
+        continue;              // thread-dependent: the executors say who runs it
+      }
+      auto loop = dyn_cast<scf::ForOp>(p);
+      if (!loop)
+        return std::nullopt;
+      auto lb = getConstantIntValue(loop.getLowerBound());
+      auto ub = getConstantIntValue(loop.getUpperBound());
+      auto step = getConstantIntValue(loop.getStep());
+      if (lb && ub && step && *step > 0) {
+        coefficient *= *ub > *lb ? (*ub - *lb + *step - 1) / *step : 0;
+        continue;
+      }
+      if (model.isThreadDependent(loop.getLowerBound()) ||
+          model.isThreadDependent(loop.getUpperBound()) || model.isThreadDependent(loop.getStep()))
+        return std::nullopt;
+      for (Value v : {loop.getLowerBound(), loop.getUpperBound(), loop.getStep()})
+        symbols.push_back(v.getAsOpaquePointer());
+    }
+    // Sort the loops' keys by triples so that nesting order does not matter.
+    SmallVector<std::array<const void *, 3>> loops;
+    for (size_t i = 0; i < symbols.size(); i += 3)
+      loops.push_back({symbols[i], symbols[i + 1], symbols[i + 2]});
+    llvm::sort(loops);
+    SmallVector<const void *, 6> key;
+    for (auto &l : loops)
+      key.append(l.begin(), l.end());
+    Instances out;
+    if (coefficient)
+      out[key] = coefficient;
+    return out;
+  }
+
+  static std::string describe(const Instances &n) {
+    if (n.empty())
+      return "0 times";
+    std::string s;
+    for (auto &[key, c] : n) {
+      if (!s.empty())
+        s += " + ";
+      s += std::to_string(c);
+      if (!key.empty())
+        s += " x (" + std::to_string(key.size() / 3) + " loop(s) with run-time bounds)";
+    }
+    return s + " time(s)";
+  }
+
+  /// Every instance of a named barrier completes when its count of threads arrive: the warps
+  /// that take part must reach the id equally often. A warp that reaches it more often than its
+  /// partners waits forever at a surplus instance (a start signal given once against a sync per
+  /// row, a second sync in one role's loop).
+  bool verifyNamedBarrierInstances(KernelOp kernel, ThreadModel &model) {
+    llvm::MapVector<int64_t, SmallVector<NamedBarrierOp>> byId;
+    kernel.walk([&](NamedBarrierOp op) { byId[op.getId()].push_back(op); });
+    bool ok = true;
+    int64_t warps = (model.getNumThreads() + 31) / 32;
+    for (auto &[id, ops] : byId) {
+      std::vector<Instances> perWarp(warps);
+      std::vector<NamedBarrierOp> firstOp(warps);
+      bool known = true;
+      for (NamedBarrierOp op : ops) {
+        Executors ex = model.executors(op);
+        std::optional<Instances> n = instancesOf(op, model);
+        if (!ex.exact || !n || op.getThreads() != ops.front().getThreads()) {
+          known = false;
+          break;
+        }
+        for (int64_t w = 0; w < warps; ++w) {
+          int64_t lo = w * 32, hi = std::min<int64_t>(lo + 32, model.getNumThreads());
+          if (ex.threads.find_first_in(lo, hi) < 0)
+            continue;
+          for (auto &[key, c] : *n)
+            perWarp[w][key] += c;
+          if (!firstOp[w])
+            firstOp[w] = op;
+        }
+      }
+      if (!known)
+        continue;
+      int64_t ref = -1;
+      for (int64_t w = 0; w < warps; ++w) {
+        if (!firstOp[w])
+          continue;
+        if (ref < 0) {
+          ref = w;
+          continue;
+        }
+        if (perWarp[w] == perWarp[ref])
+          continue;
+        ok = false;
+        NamedBarrierOp at = firstOp[w];
+        InFlightDiagnostic diag = emitFinding(at, "roles.named-barrier-instances")
+                                  << "warp " << w << " reaches barrier " << id << " "
+                                  << describe(perWarp[w]) << " per block, warp " << ref << " "
+                                  << describe(perWarp[ref])
+                                  << ": the warps that reach it more often wait forever at an "
+                                     "instance the others never join";
+        diag.attachNote(firstOp[ref].getLoc()) << "warp " << ref << " reaches barrier " << id
+                                               << " here";
+        attachFix(diag, at, "roles.named-barrier-instances",
+                  "make every participating warp reach barrier " + std::to_string(id) +
+                      " the same number of times (the same loop and the same syncs per "
+                      "iteration), or give the extra syncs their own id");
+        break; // one finding per id
+      }
+    }
     return ok;
   }
 
@@ -197,7 +326,7 @@ struct CakeVerifyRolesPass : cake::impl::CakeVerifyRolesPassBase<CakeVerifyRoles
       for (int64_t lo = 0; lo < threads; lo += 32)
         reach += participants.find_first_in(lo, std::min<int64_t>(lo + 32, threads)) >= 0 ? 32 : 0;
       for (auto [op, mine] : llvm::zip(ops, own)) {
-        if (op.getThreads() == reach)
+        if (static_cast<int64_t>(op.getThreads()) == reach)
           continue;
         ok = false;
         InFlightDiagnostic diag = emitFinding(op, "roles.named-barrier-count")
@@ -213,7 +342,7 @@ struct CakeVerifyRolesPass : cake::impl::CakeVerifyRolesPassBase<CakeVerifyRoles
         // Each op counting exactly its own threads is two barriers sharing an id: separate
         // them. Otherwise the count is wrong for a barrier all of them share.
         bool separate = ops.size() > 1 && llvm::all_of(llvm::zip(ops, own), [](auto pair) {
-          return std::get<0>(pair).getThreads() == std::get<1>(pair);
+          return static_cast<int64_t>(std::get<0>(pair).getThreads()) == std::get<1>(pair);
         });
         attachFix(diag, op, "roles.named-barrier-count",
                   separate ? "give each of these barriers its own id (1 to 15, unused elsewhere)"
