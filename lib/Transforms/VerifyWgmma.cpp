@@ -14,8 +14,11 @@
 #include "Cake/Transforms/Passes.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
+
+#include <optional>
 
 namespace mlir::cake {
 #define GEN_PASS_DEF_CAKEVERIFYWGMMAPASS
@@ -43,17 +46,20 @@ bool isUnconditionalIn(Operation *op, Operation *loop) {
 }
 
 /// True when `v` holds a wgmma accumulator: a cake.wgmma / cake.wgmma.regs result, or an scf.for
-/// result or iteration argument that carries one around the loop.
+/// result or iteration argument, or an scf.if result, that carries one.
 bool isAccumulator(Value v, int depth = 0) {
   if (depth > 8)
     return false;
   if (Operation *def = v.getDefiningOp()) {
     if (isa<WgmmaOp, WgmmaRegsOp>(def))
       return true;
+    unsigned i = cast<OpResult>(v).getResultNumber();
     if (auto loop = dyn_cast<scf::ForOp>(def))
-      return isAccumulator(loop.getBody()->getTerminator()->getOperand(
-                               cast<OpResult>(v).getResultNumber()),
-                           depth + 1);
+      return isAccumulator(loop.getBody()->getTerminator()->getOperand(i), depth + 1);
+    if (auto ifOp = dyn_cast<scf::IfOp>(def))
+      return llvm::any_of(ifOp->getRegions(), [&](Region &r) {
+        return !r.empty() && isAccumulator(r.front().getTerminator()->getOperand(i), depth + 1);
+      });
     return false;
   }
   auto arg = cast<BlockArgument>(v);
@@ -62,6 +68,25 @@ bool isAccumulator(Value v, int depth = 0) {
     return false;
   return isAccumulator(loop.getBody()->getTerminator()->getOperand(arg.getArgNumber() - 1),
                        depth + 1);
+}
+
+/// The wgmma that last wrote an accumulator value, through loop and if results (the first arm
+/// that yields one), or null.
+Operation *producerOf(Value v, int depth = 0) {
+  Operation *def = v.getDefiningOp();
+  if (!def || depth > 8)
+    return nullptr;
+  if (isa<WgmmaOp, WgmmaRegsOp>(def))
+    return def;
+  unsigned i = cast<OpResult>(v).getResultNumber();
+  if (auto loop = dyn_cast<scf::ForOp>(def))
+    return producerOf(loop.getBody()->getTerminator()->getOperand(i), depth + 1);
+  if (auto ifOp = dyn_cast<scf::IfOp>(def))
+    for (Region &r : ifOp->getRegions())
+      if (!r.empty())
+        if (Operation *p = producerOf(r.front().getTerminator()->getOperand(i), depth + 1))
+          return p;
+  return nullptr;
 }
 
 /// Uses that do not read the accumulator registers themselves: the next wgmma of the chain, a
@@ -77,26 +102,41 @@ bool isChainUse(OpOperand &use) {
 
 enum class GroupState { Retired, InFlight, Unknown };
 
-/// Whether an accumulator's group is retired at a read: the most recent cake.wgmma.wait before
-/// the read in program order, against the commits between the accumulator's wgmma and that wait
-/// (a wait N leaves the newest N committed groups in flight, and a wgmma that no commit closed
-/// belongs to no group a wait could retire).
+/// The worse of two paths' states: in flight on one path is in flight.
+GroupState worse(GroupState a, GroupState b) {
+  if (a == GroupState::InFlight || b == GroupState::InFlight)
+    return GroupState::InFlight;
+  return a == GroupState::Unknown || b == GroupState::Unknown ? GroupState::Unknown
+                                                              : GroupState::Retired;
+}
+
+/// Whether an accumulator's group is retired at a read: the most recent cake.wgmma.wait on each
+/// path before the read, against the commits between the accumulator's wgmma and that wait (a
+/// wait N leaves the newest N committed groups in flight, and a wgmma that no commit closed
+/// belongs to no group a wait could retire). Paths: both arms of an scf.if, and an scf.for that
+/// may run no iteration is also skipped.
 class AccumulatorState {
 public:
   explicit AccumulatorState(KernelOp kernel) {
     kernel.walk<WalkOrder::PreOrder>([&](Operation *op) {
-      order[op] = commitsBefore.size();
-      commitsBefore.push_back(commits);
-      commits += isa<WgmmaCommitOp>(op);
+      order[op] = ops.size();
+      ops.push_back(op);
     });
   }
 
-  /// The state at `reader` of the accumulator `acc`; `lastWait` is the wait that decided.
+  /// The state at `reader` of the accumulator `acc`; `lastWait` is a wait that decided.
   GroupState at(Operation *reader, Value acc, WgmmaWaitOp &lastWait) {
+    return before(reader, acc, lastWait);
+  }
+
+private:
+  /// The state just before `op` runs.
+  GroupState before(Operation *op, Value acc, WgmmaWaitOp &lastWait, int depth = 0) {
+    if (depth > 16)
+      return GroupState::Unknown;
     Operation *def = acc.getDefiningOp();
     auto arg = dyn_cast<BlockArgument>(acc);
-    bool unknown = false;
-    for (Operation *cur = reader; cur && !isa<KernelOp>(cur); cur = cur->getParentOp()) {
+    for (Operation *cur = op; cur && !isa<KernelOp>(cur); cur = cur->getParentOp()) {
       Block *block = cur->getBlock();
       if (!block)
         return GroupState::Unknown;
@@ -104,50 +144,96 @@ public:
       for (Operation *p = cur->getPrevNode(); p; p = p->getPrevNode()) {
         if (auto wait = dyn_cast<WgmmaWaitOp>(p)) {
           lastWait = wait;
-          return worst(afterWait(wait, def), unknown);
+          return afterWait(wait, acc);
         }
-        if (p == origin) {
-          if (auto loop = dyn_cast<scf::ForOp>(p)) // a loop result: its body's tail decides
-            return worst(atLoopEnd(loop, cast<OpResult>(acc).getResultNumber(), lastWait),
-                         unknown);
-          return isa<WgmmaOp, WgmmaRegsOp>(p) ? GroupState::InFlight : GroupState::Unknown;
-        }
+        if (p == origin)
+          return afterDefinition(acc, lastWait, depth);
         if (!waitsInside(p))
           continue;
-        // An scf.if: each branch's last wait, or (a branch without one) the state before the
-        // if. Any other region that waits (a loop, which may run no iteration): no verdict.
-        auto ifOp = dyn_cast<scf::IfOp>(p);
-        if (!ifOp)
+        // A region that waits: the state at its end on each path; a path with no wait in it
+        // (an arm without one, a loop that may run no iteration) continues before it.
+        GroupState inside = GroupState::Retired;
+        bool passes = false;
+        if (auto ifOp = dyn_cast<scf::IfOp>(p)) {
+          passes = ifOp.getElseRegion().empty();
+          for (Region *region : {&ifOp.getThenRegion(), &ifOp.getElseRegion()})
+            if (!region->empty()) {
+              std::optional<GroupState> s = lastWaitIn(region->front(), acc, lastWait);
+              if (s)
+                inside = worse(inside, *s);
+              else
+                passes = true;
+            }
+        } else if (auto loop = dyn_cast<scf::ForOp>(p)) {
+          std::optional<GroupState> s = lastWaitIn(*loop.getBody(), acc, lastWait);
+          if (!s)
+            return GroupState::Unknown; // waits only in nested regions of the body
+          inside = *s;
+          passes = !runsAtLeastOnce(loop);
+        } else {
           return GroupState::Unknown;
-        bool fallsThrough = ifOp.getElseRegion().empty();
-        for (Region *region : {&ifOp.getThenRegion(), &ifOp.getElseRegion()}) {
-          if (region->empty())
-            continue;
-          WgmmaWaitOp wait;
-          GroupState s = lastWaitIn(region->front(), def, wait);
-          if (wait)
-            lastWait = wait;
-          if (s == GroupState::InFlight)
-            return GroupState::InFlight;
-          unknown |= s == GroupState::Unknown && wait;
-          fallsThrough |= !wait && s != GroupState::Unknown;
-          if (!wait && s == GroupState::Unknown)
-            return GroupState::Unknown;
         }
-        if (!fallsThrough)
-          return unknown ? GroupState::Unknown : GroupState::Retired;
+        if (inside == GroupState::InFlight || !passes)
+          return inside;
+        return worse(inside, before(p, acc, lastWait, depth + 1));
       }
       // The start of a loop body that carries the accumulator: the previous iteration's tail.
       if (arg && arg.getOwner() == block)
         if (auto loop = dyn_cast<scf::ForOp>(block->getParentOp()))
-          return worst(atLoopEnd(loop, arg.getArgNumber() - 1, lastWait), unknown);
+          return atEnd(*loop.getBody(), loop.getBody()->getTerminator()->getOperand(
+                                            arg.getArgNumber() - 1),
+                       lastWait, depth + 1);
     }
     return GroupState::Unknown;
   }
 
-private:
-  static GroupState worst(GroupState s, bool unknown) {
-    return s == GroupState::Retired && unknown ? GroupState::Unknown : s;
+  /// The state right after the op defining `acc` (a wgmma: not yet committed; a loop or an if:
+  /// at the end of its body or of each arm).
+  GroupState afterDefinition(Value acc, WgmmaWaitOp &lastWait, int depth) {
+    Operation *def = acc.getDefiningOp();
+    if (isa<WgmmaOp, WgmmaRegsOp>(def))
+      return GroupState::InFlight;
+    unsigned i = cast<OpResult>(acc).getResultNumber();
+    if (auto loop = dyn_cast<scf::ForOp>(def))
+      return atEnd(*loop.getBody(), loop.getBody()->getTerminator()->getOperand(i), lastWait,
+                   depth + 1);
+    if (auto ifOp = dyn_cast<scf::IfOp>(def)) {
+      GroupState s = GroupState::Retired;
+      for (Region &r : ifOp->getRegions())
+        if (!r.empty())
+          s = worse(s, atEnd(r.front(), r.front().getTerminator()->getOperand(i), lastWait,
+                             depth + 1));
+      return s;
+    }
+    return GroupState::Unknown;
+  }
+
+  /// The state of `acc`'s group at the end of `block` (before its terminator).
+  GroupState atEnd(Block &block, Value acc, WgmmaWaitOp &lastWait, int depth) {
+    if (!isAccumulator(acc))
+      return GroupState::Retired; // this path yields something else (zeros, a copy)
+    if (depth > 16)
+      return GroupState::Unknown;
+    return before(block.getTerminator(), acc, lastWait, depth);
+  }
+
+  /// The last wait directly in `block` (scanning back from its end): the state after it, or
+  /// nothing when the block has none; Unknown at a nested region that waits, and InFlight when
+  /// the accumulator's own wgmma comes first.
+  std::optional<GroupState> lastWaitIn(Block &block, Value acc, WgmmaWaitOp &found) {
+    Operation *producer = producerOf(acc);
+    Operation *origin = producer ? block.findAncestorOpInBlock(*producer) : nullptr;
+    for (Operation *p = block.empty() ? nullptr : &block.back(); p; p = p->getPrevNode()) {
+      if (auto wait = dyn_cast<WgmmaWaitOp>(p)) {
+        found = wait;
+        return afterWait(wait, acc);
+      }
+      if (p == origin && p == producer)
+        return GroupState::InFlight;
+      if (waitsInside(p))
+        return GroupState::Unknown;
+    }
+    return std::nullopt;
   }
 
   static bool waitsInside(Operation *op) {
@@ -156,60 +242,33 @@ private:
     return waits;
   }
 
-  /// Commits between `def` and `wait` in program order (a commit in a branch counts: no false
-  /// alarm for a commit the analysis cannot place on the path).
-  GroupState afterWait(WgmmaWaitOp wait, Operation *def) {
-    if (!def || !order.count(def) || !order.count(wait))
-      return wait.getPending() == 0 ? GroupState::Retired : GroupState::Unknown;
-    unsigned from = order[def], to = order[wait];
-    if (to < from)
-      return wait.getPending() == 0 ? GroupState::Retired : GroupState::Unknown;
-    uint64_t between = commitsBefore[to] - commitsBefore[from];
-    return between >= wait.getPending() + 1 ? GroupState::Retired : GroupState::InFlight;
+  static bool runsAtLeastOnce(scf::ForOp loop) {
+    auto lb = getConstantIntValue(loop.getLowerBound());
+    auto ub = getConstantIntValue(loop.getUpperBound());
+    return lb && ub && *ub > *lb;
   }
 
-  /// The last wait of `block` (not nested), scanning back from its end; InFlight when the
-  /// accumulator's wgmma is met first, Unknown at a nested region that waits.
-  GroupState lastWaitIn(Block &block, Operation *def, WgmmaWaitOp &found) {
-    Operation *origin = def ? block.findAncestorOpInBlock(*def) : nullptr;
-    for (Operation *p = block.empty() ? nullptr : &block.back(); p; p = p->getPrevNode()) {
-      if (auto wait = dyn_cast<WgmmaWaitOp>(p)) {
-        found = wait;
-        return afterWait(wait, def);
-      }
-      if (p == origin)
-        return isa<WgmmaOp, WgmmaRegsOp>(p) ? GroupState::InFlight : GroupState::Unknown;
-      if (waitsInside(p))
-        return GroupState::Unknown;
-    }
-    return GroupState::Retired; // no wait in the block: the caller continues before it
-  }
-
-  /// The state, at the end of `loop`'s body, of the group producing the value yielded as
-  /// `result`: the body's last wait decides; with none, the group is in flight.
-  GroupState atLoopEnd(scf::ForOp loop, unsigned result, WgmmaWaitOp &lastWait) {
-    Block *body = loop.getBody();
-    Value yielded = body->getTerminator()->getOperand(result);
-    Operation *def = yielded.getDefiningOp();
-    Operation *producer = def ? body->findAncestorOpInBlock(*def) : nullptr;
-    WgmmaWaitOp wait;
-    GroupState s = lastWaitIn(*body, def, wait);
-    if (wait) {
-      lastWait = wait;
-      return s;
-    }
-    if (s != GroupState::Retired) // met the wgmma (in flight) or a nested wait (unknown)
-      return s;
-    if (auto inner = dyn_cast_or_null<scf::ForOp>(producer)) // yielded from an inner loop
-      if (def == inner)
-        return atLoopEnd(inner, cast<OpResult>(yielded).getResultNumber(), lastWait);
-    return producer && isa<WgmmaOp, WgmmaRegsOp>(producer) ? GroupState::InFlight
-                                                           : GroupState::Unknown;
+  /// A wait N retires the accumulator's group when at least N + 1 commits on the path lie
+  /// between its wgmma and the wait: commits in the blocks that hold (or enclose) the wgmma or
+  /// the wait, not those in a branch or loop beside them, which may not run.
+  GroupState afterWait(WgmmaWaitOp wait, Value acc) {
+    Operation *producer = producerOf(acc);
+    if (!producer || !order.count(producer))
+      return wait.getPending() == 0 ? GroupState::Retired : GroupState::Unknown;
+    unsigned from = order[producer], to = order[wait];
+    if (to < from) // the wait precedes the wgmma in program order (an earlier iteration's)
+      return wait.getPending() == 0 ? GroupState::Retired : GroupState::Unknown;
+    uint64_t commits = 0;
+    for (unsigned k = from + 1; k < to; ++k)
+      if (isa<WgmmaCommitOp>(ops[k]) &&
+          (ops[k]->getBlock()->findAncestorOpInBlock(*producer) ||
+           ops[k]->getBlock()->findAncestorOpInBlock(*wait)))
+        ++commits;
+    return commits >= wait.getPending() + 1 ? GroupState::Retired : GroupState::InFlight;
   }
 
   DenseMap<Operation *, unsigned> order;
-  SmallVector<uint64_t> commitsBefore;
-  uint64_t commits = 0;
+  SmallVector<Operation *> ops;
 };
 
 struct Finding {
@@ -326,8 +385,8 @@ struct CakeVerifyWgmmaPass : cake::impl::CakeVerifyWgmmaPassBase<CakeVerifyWgmma
                   "flight: expected a cake.wgmma.wait that retires it before this read";
           if (lastWait)
             diag.attachNote(lastWait.getLoc())
-                << "the last wait before the read leaves " << lastWait.getPending()
-                << " group(s) in flight, the accumulator's among them";
+                << "this wait (pending " << lastWait.getPending()
+                << ") does not retire the accumulator's group on every path to the read";
           if (Operation *def = acc.getDefiningOp())
             diag.attachNote(def->getLoc()) << "the accumulator comes from here";
           attachFix(diag, reader, "wgmma.accumulator-in-flight",

@@ -21,7 +21,7 @@ cake.kernel @loop_wait_one_no_final_wait(%c: !cake.tensor<[M, N], f32>)
     %acc1 = cake.wgmma %abuf[%c0, %c0], %bbuf[%c0, %c0], %acc0
         : !cake.smem<64x64xbf16, swizzle = 128>, !cake.smem<64x64xbf16, swizzle = 128>, vector<32xf32>
     cake.wgmma.commit
-    // expected-note @+1 {{the last wait before the read leaves 1 group(s) in flight, the accumulator's among them}}
+    // expected-note @+1 {{this wait (pending 1) does not retire the accumulator's group on every path to the read}}
     cake.wgmma.wait 1
     scf.yield %acc1 : vector<32xf32>
   }
@@ -51,7 +51,7 @@ cake.kernel @scale_before_final_wait(%c: !cake.tensor<[M, N], f32>)
     %acc1 = cake.wgmma %abuf[%c0, %c0], %bbuf[%c0, %c0], %acc0
         : !cake.smem<64x64xbf16, swizzle = 128>, !cake.smem<64x64xbf16, swizzle = 128>, vector<32xf32>
     cake.wgmma.commit
-    // expected-note @+1 {{leaves 1 group(s) in flight}}
+    // expected-note @+1 {{this wait (pending 1) does not retire}}
     cake.wgmma.wait 1
     scf.yield %acc1 : vector<32xf32>
   }
@@ -140,7 +140,7 @@ cake.kernel @wait_in_one_branch(%c: !cake.tensor<[M, N], f32>)
       : !cake.smem<64x64xbf16, swizzle = 128>, !cake.smem<64x64xbf16, swizzle = 128>, vector<32xf32>
   cake.wgmma.commit
   scf.if %first {
-    // expected-note @+1 {{leaves 0 group(s) in flight}}
+    // expected-note @+1 {{this wait (pending 0) does not retire}}
     cake.wgmma.wait 0
   }
   // expected-error @+2 {{[wgmma.accumulator-in-flight]}}
@@ -163,7 +163,7 @@ cake.kernel @no_commit(%c: !cake.tensor<[M, N], f32>)
   // expected-note @+1 {{the accumulator comes from here}}
   %acc = cake.wgmma %abuf[%c0, %c0], %bbuf[%c0, %c0], %zero
       : !cake.smem<64x64xbf16, swizzle = 128>, !cake.smem<64x64xbf16, swizzle = 128>, vector<32xf32>
-  // expected-note @+1 {{leaves 0 group(s) in flight}}
+  // expected-note @+1 {{this wait (pending 0) does not retire}}
   cake.wgmma.wait 0
   // expected-error @+2 {{[wgmma.accumulator-in-flight]}}
   // expected-note @+1 {{fix:}}
@@ -194,5 +194,76 @@ cake.kernel @wait_in_both_branches(%c: !cake.tensor<[M, N], f32>)
     cake.wgmma.wait 0
   }
   cake.wgmma.store %acc, %c[%c0, %c0] masked : vector<32xf32>, !cake.tensor<[M, N], f32>
+  cake.return
+}
+
+// -----
+
+// The only wait is in a loop that may run no iteration (a grid-stride loop), and the
+// accumulator read after it is an scf.if's result.
+cake.kernel @wait_in_maybe_empty_loop(%c: !cake.tensor<[M, N], f32>)
+    attributes {target = "sm_90a", block = array<i64: 128>, symbols = ["M", "N", "K"],
+                grid = affine_map<()[m, n, k] -> (132)>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %abuf = cake.alloc_smem : !cake.smem<64x64xbf16, swizzle = 128>
+  %bbuf = cake.alloc_smem : !cake.smem<64x64xbf16, swizzle = 128>
+  %zero = arith.constant dense<0.0> : vector<32xf32>
+  %m = cake.problem_size "M"
+  %k = cake.problem_size "K"
+  %bid = cake.block_id x
+  %nb = cake.grid_dim x
+  %some = arith.cmpi ugt, %k, %c0 : index
+  // expected-note @+1 {{the accumulator comes from here}}
+  %acc = scf.if %some -> (vector<32xf32>) {
+    cake.wgmma.fence
+    %a = cake.wgmma %abuf[%c0, %c0], %bbuf[%c0, %c0], %zero
+        : !cake.smem<64x64xbf16, swizzle = 128>, !cake.smem<64x64xbf16, swizzle = 128>, vector<32xf32>
+    cake.wgmma.commit
+    scf.yield %a : vector<32xf32>
+  } else {
+    scf.yield %zero : vector<32xf32>
+  }
+  scf.for %t = %bid to %m step %nb {
+    // expected-note @+1 {{this wait (pending 0) does not retire}}
+    cake.wgmma.wait 0
+  }
+  // expected-error @+2 {{[wgmma.accumulator-in-flight]}}
+  // expected-note @+1 {{fix:}}
+  cake.wgmma.store %acc, %c[%c0, %c0] masked : vector<32xf32>, !cake.tensor<[M, N], f32>
+  cake.return
+}
+
+// -----
+
+// An outer (persistent) loop carries the inner k loop's accumulator and stores it at the top of
+// the next tile; the inner loop ends on wait 1.
+cake.kernel @deferred_epilogue_wait_one(%c: !cake.tensor<[M, N], f32>)
+    attributes {target = "sm_90a", block = array<i64: 128>, symbols = ["M", "N", "K"],
+                grid = affine_map<()[m, n, k] -> (132)>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %abuf = cake.alloc_smem : !cake.smem<64x64xbf16, swizzle = 128>
+  %bbuf = cake.alloc_smem : !cake.smem<64x64xbf16, swizzle = 128>
+  %zero = arith.constant dense<0.0> : vector<32xf32>
+  %m = cake.problem_size "M"
+  %k = cake.problem_size "K"
+  %last = scf.for %t = %c0 to %m step %c1 iter_args(%prev = %zero) -> (vector<32xf32>) {
+    // expected-error @+2 {{[wgmma.accumulator-in-flight]}}
+    // expected-note @+1 {{fix:}}
+    cake.wgmma.store %prev, %c[%t, %c0] masked : vector<32xf32>, !cake.tensor<[M, N], f32>
+    %acc = scf.for %kt = %c0 to %k step %c1 iter_args(%a0 = %zero) -> (vector<32xf32>) {
+      cake.wgmma.fence
+      %a1 = cake.wgmma %abuf[%c0, %c0], %bbuf[%c0, %c0], %a0
+          : !cake.smem<64x64xbf16, swizzle = 128>, !cake.smem<64x64xbf16, swizzle = 128>, vector<32xf32>
+      cake.wgmma.commit
+      // expected-note @+1 {{this wait (pending 1) does not retire}}
+      cake.wgmma.wait 1
+      scf.yield %a1 : vector<32xf32>
+    }
+    scf.yield %acc : vector<32xf32>
+  }
+  cake.wgmma.wait 0
+  cake.wgmma.store %last, %c[%c0, %c0] masked : vector<32xf32>, !cake.tensor<[M, N], f32>
   cake.return
 }

@@ -546,15 +546,16 @@ def CakeVerifyWgmmaPass : Pass<"cake-verify-wgmma"> {
       (only waits with `pending` > 0, waits under conditions, or none). Fix: `cake.wgmma.wait 0` before the fragment is
       rewritten, or double-buffer the fragments (load the next one into an iteration argument).
     - `wgmma.accumulator-in-flight`: an op other than the next wgmma of the chain reads an
-      accumulator (a wgmma result, or an `scf.for` result or iteration argument carrying one: a
-      store, a reduction, arithmetic) while its group may be in flight. The most recent
-      `cake.wgmma.wait` before the read in program order decides (for a loop's result, the last
-      wait of the body after the wgmma; for an iteration argument read in the body, the previous
-      iteration's): `wait N` retires it when at least N + 1 commits lie between the wgmma and the
-      wait in program order (so a wgmma no commit closed is never retired); no wait at all leaves
-      it in flight. An `scf.if` before the read counts per arm: an arm without a wait continues
-      to the code before the if. A wait inside a loop before the read gives no verdict. Fix:
-      `cake.wgmma.wait 0` before the read (after the group's commit).
+      accumulator (a wgmma result, or an `scf.for` result or iteration argument or an `scf.if`
+      result carrying one: a store, a reduction, arithmetic) while its group may be in flight on
+      some path. Going back from the read in program order, the most recent `cake.wgmma.wait`
+      on each path decides: `wait N` retires the group when at least N + 1 commits lie between
+      the accumulator's wgmma and the wait in the blocks that hold or enclose either (a commit
+      in a branch or loop beside them may not run; a wgmma that no commit closed is never
+      retired); no wait leaves it in flight. An `scf.if` counts per arm, and an `scf.for` whose
+      trip count is not known to be positive also as skipped; a loop result is judged at the
+      end of its body, an iteration argument read in the body at the end of the previous
+      iteration. Fix: `cake.wgmma.wait 0` before the read (after the group's commit).
   }];
 }
 
