@@ -384,15 +384,61 @@ class NativeDispatcherTest(unittest.TestCase):
             with self.subTest(staging_kernel=pads), tempfile.TemporaryDirectory() as tmp:
                 self.check_launch_path(tmp, pads)
 
-    def run_fake(self, tmp, pkg, fake, shape, env):
-        """One cake_library_kmeans_assign under the fake driver: (rc, error, logged calls)."""
+    def test_forced_variant_against_a_fake_driver(self):
+        """Tuning forces a variant through the same C++ path: a legal one launches (with its
+        staging), one that does not serve the shape launches nothing and says why."""
+        if not have_cuda_headers() or not shutil.which("cc"):
+            self.skipTest("no cuda.h or no C compiler")
+        with tempfile.TemporaryDirectory() as tmp:
+            pkg, variants, table = self.export_subset(tmp, pads=True)
+            fake = self.fake_driver(tmp)
+            router = Router({"op": "kmeans_assign", "variants": variants, "table": table})
+            B, N, D, K = 2, 700, 61, 97
+            routed = router.route(B, N, D, K, "bfloat16")["kernel"]
+            others = [v for v in router.legal(B, N, D, K, "bfloat16") if v["name"] != routed]
+            self.assertTrue(others)
+            v = others[0]
+            env = {"FAKE_CUDA_PARAMS_" + v["name"]: str(len(v["manifest"]["params"])),
+                   "FAKE_CUDA_PARAMS_km_bf16_pad": "13"}
+            rc, error, calls = self.run_fake(tmp, pkg, fake, (B, N, D, K), env, variant=v["name"])
+            self.assertEqual(rc, 0, error)
+            launched = [c["name"] for c in calls if c["call"] == "cuLaunchKernel"]
+            self.assertEqual(launched[-1], v["name"])
+            self.assertEqual(launched[:-1], ["km_bf16_pad"] if v["staging"] != "none" else [])
+            # A variant of a narrower D class: refused before any driver call.
+            wrong = next(x for x in variants if x["max_d"] is not None and x["max_d"] < D)
+            rc, error, calls = self.run_fake(tmp, pkg, fake, (B, N, D, K), {}, variant=wrong["name"])
+            self.assertEqual(rc, -1)
+            self.assertIn(f"{wrong['name']} does not serve B=2 N=700 D=61 K=97 dtype=bfloat16", error)
+            self.assertFalse([c for c in calls if c["call"] == "cuLaunchKernel"])
+            rc, error, _ = self.run_fake(tmp, pkg, fake, (B, N, D, K), {}, variant="no_such_kernel")
+            self.assertEqual((rc, error), (-1, "variant -1: no such variant"))
+
+    @staticmethod
+    def fake_driver(tmp):
+        """Builds agent/tests/data/fake_libcuda.c as TMP/fake/libcuda.so.1; returns the folder."""
+        fake = os.path.join(tmp, "fake")
+        os.makedirs(fake)
+        cuda = os.environ.get("CUDA_HOME", "/usr/local/cuda")
+        subprocess.run(["cc", "-shared", "-fPIC", "-I" + os.path.join(cuda, "include"),
+                        os.path.join(os.path.dirname(__file__), "data", "fake_libcuda.c"),
+                        "-o", os.path.join(fake, "libcuda.so.1")], check=True)
+        return fake
+
+    def run_fake(self, tmp, pkg, fake, shape, env, variant=None):
+        """One cake_library_kmeans_assign (or, with `variant`, the forced-variant entry) under
+        the fake driver: (rc, error, logged calls)."""
         B, N, D, K = shape
         log = os.path.join(tmp, "log%d_%d_%d_%d_%d.jsonl" % (shape + (len(os.listdir(tmp)),)))
+        call = ("lib.cake_library_kmeans_assign(" if variant is None else
+                f"lib.cake_library_kmeans_assign_variant(lib.cake_library_variant_index(b'{variant}'), ")
         code = ("import ctypes, sys; lib = ctypes.CDLL(sys.argv[1]); "
                 "lib.cake_library_kmeans_assign.argtypes = [ctypes.c_uint64] * 4 + [ctypes.c_int64] * 4 "
                 "+ [ctypes.c_int, ctypes.c_void_p]; lib.cake_library_error.restype = ctypes.c_char_p; "
+                "lib.cake_library_kmeans_assign_variant.argtypes = [ctypes.c_int] + "
+                "[ctypes.c_uint64] * 4 + [ctypes.c_int64] * 4 + [ctypes.c_int, ctypes.c_void_p]; "
                 "lib.cake_library_set_kernel_dir(sys.argv[2].encode()); "
-                f"rc = lib.cake_library_kmeans_assign({self.X}, {self.C}, {self.CSQ}, {self.OUT}, "
+                f"rc = {call}{self.X}, {self.C}, {self.CSQ}, {self.OUT}, "
                 f"{B}, {N}, {D}, {K}, 1, None); print(rc, lib.cake_library_error().decode())")
         r = subprocess.run([sys.executable, "-c", code,
                             os.path.join(pkg, "cake_library", "library", "libcake_library.so"),
@@ -412,12 +458,7 @@ class NativeDispatcherTest(unittest.TestCase):
     def check_launch_path(self, tmp, pads):
         from cake_library import expr
         pkg, variants, table = self.export_subset(tmp, pads=pads)
-        fake = os.path.join(tmp, "fake")
-        os.makedirs(fake)
-        cuda = os.environ.get("CUDA_HOME", "/usr/local/cuda")
-        subprocess.run(["cc", "-shared", "-fPIC", "-I" + os.path.join(cuda, "include"),
-                        os.path.join(os.path.dirname(__file__), "data", "fake_libcuda.c"),
-                        "-o", os.path.join(fake, "libcuda.so.1")], check=True)
+        fake = self.fake_driver(tmp)
         router = Router({"op": "kmeans_assign", "variants": variants, "table": table})
         pad_name = "km_bf16_pad"
         # Aligned and ragged D, K % 4 != 0 with B > 1 (|c|^2 staged), both at once, a D only simt

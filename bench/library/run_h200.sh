@@ -2,7 +2,8 @@
 # On the GPU machine (device tool), from the repository root, carrying .device/klib (built by
 # libraries/kmeans/build.py) and .device/wheels (flashlib 0.4.0, flash-kmeans 0.3.1 wheels):
 #   bash bench/library/run_h200.sh PHASE [START [LIMIT]]   (PHASE tune or final; results under $OUT)
-# LIB=.device/kpkg/cake_library/library measures an exported package (its C++ dispatcher) instead.
+# LIB=.device/kpkg/cake_library/library measures an exported package (its C++ dispatcher) instead;
+# tune then times every forced configuration through the dispatcher too (as the final does).
 # FAMILIES=splitd,mma tunes only those families, CONFIGS='simt_*,k16_*' only those configurations
 # (fnmatch patterns), ONLY=finalists.json only the listed configurations of the listed shapes;
 # merge_tune.py merges the points into the table. TAG=name puts it in the output names.

@@ -5,12 +5,15 @@
 #include "Cake/Transforms/Findings.h"
 #include "Cake/Transforms/Passes.h"
 
+#include "ShapeProbes.h"
+
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/STLExtras.h"
 
 #include <map>
+#include <memory>
 #include <optional>
 
 namespace mlir::cake {
@@ -225,6 +228,22 @@ struct CakeVerifyRolesPass : cake::impl::CakeVerifyRolesPassBase<CakeVerifyRoles
     return out;
   }
 
+  /// Different counts whenever the loops involved run: a - b has terms of one sign only (trip
+  /// counts are never negative), e.g. constants 1 and 16, 2 x L and L, L + 1 and L for one loop
+  /// L (its bound values). Two loops over different bound values may still run equally often (0
+  /// to 2n step 2 and 0 to n): mixed signs give no verdict.
+  static bool provablyDifferent(const Instances &a, const Instances &b) {
+    Instances diff = a;
+    for (auto &[key, c] : b)
+      diff[key] -= c;
+    bool positive = false, negative = false;
+    for (auto &[key, c] : diff) {
+      positive |= c > 0;
+      negative |= c < 0;
+    }
+    return positive != negative;
+  }
+
   static std::string describe(const Instances &n) {
     if (n.empty())
       return "0 times";
@@ -248,14 +267,38 @@ struct CakeVerifyRolesPass : cake::impl::CakeVerifyRolesPassBase<CakeVerifyRoles
     kernel.walk([&](NamedBarrierOp op) { byId[op.getId()].push_back(op); });
     bool ok = true;
     int64_t warps = (model.getNumThreads() + 31) / 32;
-    for (auto &[id, ops] : byId) {
+    std::vector<ShapeProbe> probes;
+    std::vector<std::unique_ptr<ThreadModel>> probeModels; // built on first need
+    for (auto &entry : byId) {
+      int64_t id = entry.first;
+      SmallVector<NamedBarrierOp> &ops = entry.second;
+      if (llvm::any_of(ops, [&](NamedBarrierOp op) {
+            return op.getThreads() != ops.front().getThreads();
+          }))
+        continue; // two barriers sharing an id: roles.named-barrier-count's
+      auto report = [&](int64_t w, int64_t ref, NamedBarrierOp at, NamedBarrierOp refOp,
+                        const std::string &mine, const std::string &theirs,
+                        const std::string &where) {
+        ok = false;
+        InFlightDiagnostic diag = emitFinding(at, "roles.named-barrier-instances")
+                                  << "warp " << w << " reaches barrier " << id << " " << mine
+                                  << " per block, warp " << ref << " " << theirs << where
+                                  << ": the warps that reach it more often wait forever at an "
+                                     "instance the others never join";
+        diag.attachNote(refOp.getLoc()) << "warp " << ref << " reaches barrier " << id << " here";
+        attachFix(diag, at, "roles.named-barrier-instances",
+                  "make every participating warp reach barrier " + std::to_string(id) +
+                      " the same number of times (the same loop and the same syncs per "
+                      "iteration), or give the extra syncs their own id");
+      };
+      // Symbolically: for every size where the loops involved run.
       std::vector<Instances> perWarp(warps);
       std::vector<NamedBarrierOp> firstOp(warps);
       bool known = true;
       for (NamedBarrierOp op : ops) {
         Executors ex = model.executors(op);
         std::optional<Instances> n = instancesOf(op, model);
-        if (!ex.exact || !n || op.getThreads() != ops.front().getThreads()) {
+        if (!ex.exact || !n) {
           known = false;
           break;
         }
@@ -269,36 +312,102 @@ struct CakeVerifyRolesPass : cake::impl::CakeVerifyRolesPassBase<CakeVerifyRoles
             firstOp[w] = op;
         }
       }
-      if (!known)
-        continue;
+      bool reported = false;
       int64_t ref = -1;
-      for (int64_t w = 0; w < warps; ++w) {
+      for (int64_t w = 0; known && w < warps && !reported; ++w) {
         if (!firstOp[w])
           continue;
         if (ref < 0) {
           ref = w;
           continue;
         }
-        if (perWarp[w] == perWarp[ref])
+        if (!provablyDifferent(perWarp[w], perWarp[ref]))
           continue;
-        ok = false;
-        NamedBarrierOp at = firstOp[w];
-        InFlightDiagnostic diag = emitFinding(at, "roles.named-barrier-instances")
-                                  << "warp " << w << " reaches barrier " << id << " "
-                                  << describe(perWarp[w]) << " per block, warp " << ref << " "
-                                  << describe(perWarp[ref])
-                                  << ": the warps that reach it more often wait forever at an "
-                                     "instance the others never join";
-        diag.attachNote(firstOp[ref].getLoc()) << "warp " << ref << " reaches barrier " << id
-                                               << " here";
-        attachFix(diag, at, "roles.named-barrier-instances",
-                  "make every participating warp reach barrier " + std::to_string(id) +
-                      " the same number of times (the same loop and the same syncs per "
-                      "iteration), or give the extra syncs their own id");
-        break; // one finding per id
+        report(w, ref, firstOp[w], firstOp[ref], describe(perWarp[w]), describe(perWarp[ref]), "");
+        reported = true;
+      }
+      if (reported || (known && llvm::all_of(perWarp, [&](const Instances &n) {
+                         return n.empty() || ref < 0 || n == perWarp[ref];
+                       })))
+        continue;
+      // Otherwise at concrete launches (loops over other bound values, bounds that depend on
+      // the warp): a size where two warps' counts differ is the witness.
+      if (probes.empty()) {
+        probes = getProbeSizeSets(kernel);
+        for (ShapeProbe &probe : probes)
+          probeModels.push_back(std::make_unique<ThreadModel>(kernel, probe));
+      }
+      for (size_t i = 0; i < probes.size() && !reported; ++i) {
+        std::vector<int64_t> counts(warps, -1);
+        std::vector<NamedBarrierOp> first(warps);
+        if (!concreteInstances(ops, *probeModels[i], counts, first))
+          continue;
+        int64_t r = -1;
+        for (int64_t w = 0; w < warps && !reported; ++w) {
+          if (counts[w] < 0)
+            continue;
+          if (r < 0) {
+            r = w;
+            continue;
+          }
+          if (counts[w] == counts[r])
+            continue;
+          std::string where = " at";
+          SmallVector<std::pair<std::string, int64_t>> sizes;
+          for (auto &entry : probes[i].sizes)
+            sizes.push_back({entry.getKey().str(), entry.getValue()});
+          llvm::sort(sizes);
+          for (auto &[name, value] : sizes)
+            where += " " + name + "=" + std::to_string(value);
+          where += " (block 0)";
+          report(w, r, first[w], first[r], std::to_string(counts[w]) + " time(s)",
+                 std::to_string(counts[r]) + " time(s)", where);
+          reported = true;
+        }
       }
     }
     return ok;
+  }
+
+  /// Per warp, how many times its first executing thread reaches the ops at one concrete launch
+  /// (-1: the warp does not take part); false when a loop bound or a condition around an op is
+  /// not known there.
+  static bool concreteInstances(ArrayRef<NamedBarrierOp> ops, ThreadModel &pm,
+                                std::vector<int64_t> &counts, std::vector<NamedBarrierOp> &first) {
+    for (NamedBarrierOp op : ops) {
+      Executors ex = pm.executors(op);
+      if (!ex.exact)
+        return false;
+      for (size_t w = 0; w < counts.size(); ++w) {
+        int64_t lo = w * 32, hi = std::min<int64_t>(lo + 32, pm.getNumThreads());
+        int64_t t = ex.threads.find_first_in(lo, hi);
+        if (t < 0)
+          continue;
+        int64_t n = 1;
+        for (Operation *p = op->getParentOp(); p && !isa<KernelOp>(p); p = p->getParentOp()) {
+          if (isa<RoleOp, WarpRolesOp>(p))
+            continue;
+          if (auto ifOp = dyn_cast<scf::IfOp>(p)) {
+            if (pm.eval(ifOp.getCondition())[t].kind != Lat::Known)
+              return false; // the executors know the thread-dependent part; this is data
+            continue;
+          }
+          auto loop = dyn_cast<scf::ForOp>(p);
+          if (!loop)
+            return false;
+          Lat lb = pm.eval(loop.getLowerBound())[t], ub = pm.eval(loop.getUpperBound())[t],
+              step = pm.eval(loop.getStep())[t];
+          if (lb.kind != Lat::Known || ub.kind != Lat::Known || step.kind != Lat::Known ||
+              step.value <= 0)
+            return false;
+          n *= ub.value > lb.value ? (ub.value - lb.value + step.value - 1) / step.value : 0;
+        }
+        counts[w] = std::max<int64_t>(counts[w], 0) + n;
+        if (!first[w])
+          first[w] = op;
+      }
+    }
+    return true;
   }
 
   /// A named barrier id is one hardware barrier for the block: every `bar.sync id, N` must name

@@ -15,6 +15,8 @@
 #include "Cake/Transforms/Findings.h"
 #include "Cake/Transforms/Passes.h"
 
+#include "ShapeProbes.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -124,9 +126,11 @@ void sortIntervals(std::vector<Interval> &intervals) {
   llvm::sort(intervals, [](Interval a, Interval b) { return a.lo < b.lo; });
 }
 
+} // namespace
+
 /// The probe size sets: every symbol bound, the grid extents evaluated (an extent below 1 is
 /// kept: a grid with no block for an allowed shape is itself a finding).
-std::vector<ShapeProbe> getSizeSets(KernelOp kernel) {
+std::vector<ShapeProbe> mlir::cake::getProbeSizeSets(KernelOp kernel) {
   llvm::StringSet<> strided = getStrideSymbols(kernel);
   SmallVector<StringRef> symbols = kernel.getSymbolNames();
   std::vector<ShapeProbe> out;
@@ -139,6 +143,9 @@ std::vector<ShapeProbe> getSizeSets(KernelOp kernel) {
   }
   return out;
 }
+
+namespace {
+std::vector<ShapeProbe> getSizeSets(KernelOp kernel) { return getProbeSizeSets(kernel); }
 
 bool hasBlocks(const ShapeProbe &probe) {
   return probe.gridDim[0] >= 1 && probe.gridDim[1] >= 1 && probe.gridDim[2] >= 1;

@@ -194,9 +194,15 @@ private:
     if (isa<WgmmaOp, WgmmaRegsOp>(def))
       return GroupState::InFlight;
     unsigned i = cast<OpResult>(acc).getResultNumber();
-    if (auto loop = dyn_cast<scf::ForOp>(def))
-      return atEnd(*loop.getBody(), loop.getBody()->getTerminator()->getOperand(i), lastWait,
-                   depth + 1);
+    if (auto loop = dyn_cast<scf::ForOp>(def)) {
+      GroupState s = atEnd(*loop.getBody(), loop.getBody()->getTerminator()->getOperand(i),
+                           lastWait, depth + 1);
+      // A loop that may run no iteration hands its initial value through.
+      Value init = loop.getInitArgs()[i];
+      if (!runsAtLeastOnce(loop) && isAccumulator(init))
+        s = worse(s, before(loop, init, lastWait, depth + 1));
+      return s;
+    }
     if (auto ifOp = dyn_cast<scf::IfOp>(def)) {
       GroupState s = GroupState::Retired;
       for (Region &r : ifOp->getRegions())

@@ -107,3 +107,78 @@ cake.kernel @handoff(%x: !cake.tensor<[R, 128], f32>, %y: !cake.tensor<[R, 128],
   }
   cake.return
 }
+
+// -----
+
+// Loops over different bound values (R + 1 against R): no symbolic verdict, so the pass counts
+// at concrete sizes and names one where the warps differ.
+cake.kernel @off_by_one(%x: !cake.tensor<[R, 128], f32>, %y: !cake.tensor<[R, 128], f32>)
+    attributes {target = "sm_90a", block = array<i64: 256>, symbols = ["R"],
+                grid = affine_map<()[r] -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c128 = arith.constant 128 : index
+  %rows = cake.problem_size "R"
+  %more = arith.addi %rows, %c1 : index
+  %buf = cake.alloc_smem : !cake.smem<128xf32>
+  %tid = cake.thread_id x
+  cake.warp_roles {
+    cake.role "fill" warps [0, 4) {
+      scf.for %i = %c0 to %more step %c1 {
+        %v = cake.load %x[%i, %tid] masked : !cake.tensor<[R, 128], f32> -> f32
+        cake.store %v, %buf[%tid] : f32, !cake.smem<128xf32>
+        // expected-note @+1 {{warp 0 reaches barrier 1 here}}
+        cake.named_barrier 1, threads 256
+      }
+    }
+    cake.role "drain" warps [4, 8) {
+      %u = arith.subi %tid, %c128 : index
+      scf.for %i = %c0 to %rows step %c1 {
+        // expected-error @+2 {{warp 4 reaches barrier 1 3 time(s) per block, warp 0 4 time(s) at R=3 (block 0)}}
+        // expected-note @+1 {{fix:}}
+        cake.named_barrier 1, threads 256
+        %e = cake.load %buf[%u] : !cake.smem<128xf32> -> f32
+        cake.store %e, %y[%i, %u] masked : f32, !cake.tensor<[R, 128], f32>
+      }
+    }
+  }
+  cake.return
+}
+
+// -----
+
+// Valid: 0 to 2n step 2 and 0 to n run equally often (different bound values, same counts at
+// every size).
+cake.kernel @step_two_over_double(%x: !cake.tensor<[R, 128], f32>, %y: !cake.tensor<[R, 128], f32>)
+    attributes {target = "sm_90a", block = array<i64: 256>, symbols = ["R"],
+                grid = affine_map<()[r] -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c128 = arith.constant 128 : index
+  %rows = cake.problem_size "R"
+  %twice = arith.muli %rows, %c2 : index
+  %buf = cake.alloc_smem : !cake.smem<128xf32>
+  %tid = cake.thread_id x
+  cake.warp_roles {
+    cake.role "fill" warps [0, 4) {
+      scf.for %i = %c0 to %twice step %c2 {
+        %r = arith.divui %i, %c2 : index
+        %v = cake.load %x[%r, %tid] masked : !cake.tensor<[R, 128], f32> -> f32
+        cake.store %v, %buf[%tid] : f32, !cake.smem<128xf32>
+        cake.named_barrier 1, threads 256
+        cake.named_barrier 2, threads 256
+      }
+    }
+    cake.role "drain" warps [4, 8) {
+      %u = arith.subi %tid, %c128 : index
+      scf.for %i = %c0 to %rows step %c1 {
+        cake.named_barrier 1, threads 256
+        %e = cake.load %buf[%u] : !cake.smem<128xf32> -> f32
+        cake.named_barrier 2, threads 256
+        cake.store %e, %y[%i, %u] masked : f32, !cake.tensor<[R, 128], f32>
+      }
+    }
+  }
+  cake.return
+}

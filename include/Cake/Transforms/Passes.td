@@ -52,12 +52,14 @@ def CakeVerifyRolesPass : Pass<"cake-verify-roles"> {
       both roles); more hangs, fewer releases early and lets two unrelated barriers that share
       an id count each other's arrivals;
     - `roles.named-barrier-instances`: the warps that reach a named barrier id (with one
-      `threads` count) reach it unequally often per block: times = the constant trip counts of
-      the `scf.for` loops around each op, times the run-time ones (equal when two loops share
-      their bound values); the warps with more instances wait forever at one the others never
-      join (a start signal given once against a sync per row; a second sync in one role's loop).
-      Not checked when a loop or condition around an op is not followed (`scf.while`, an
-      `scf.if` whose condition does not depend on the thread);
+      `threads` count) reach it unequally often per block; the warps with more instances wait
+      forever at one the others never join (a start signal given once against a sync per row; a
+      second sync in one role's loop). Symbolically: each op runs (constant trip counts) x (the
+      run-time loops around it, keyed by their bound values); a difference whose terms all have
+      one sign differs whenever those loops run. Otherwise (loops over other bound values, bounds
+      that depend on the warp) at the probe sizes of cake-verify-shapes, block 0: a size where
+      two warps' counts differ is reported as the witness. Not checked where a condition around
+      an op depends on data, or a bound is not known at the probe;
     - `roles.partial-warpgroup` / `roles.partial-warp`: wgmma ops executed by part of a warpgroup,
       `cake.warp_reduce`, `cake.warp_arg_reduce`, `cake.elect_one` or `cake.named_barrier`
       (bar.sync is `.aligned`: the hardware counts a warp's arrival as its 32 threads, and a

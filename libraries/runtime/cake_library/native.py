@@ -19,7 +19,11 @@ class Native:
                                                                         ctypes.POINTER(ctypes.c_int64)]
         self.lib.cake_library_kmeans_assign.argtypes = (
             [ctypes.c_uint64] * 4 + [ctypes.c_int64] * 4 + [ctypes.c_int, ctypes.c_void_p])
+        self.lib.cake_library_kmeans_assign_variant.argtypes = (
+            [ctypes.c_int] + [ctypes.c_uint64] * 4 + [ctypes.c_int64] * 4 + [ctypes.c_int, ctypes.c_void_p])
+        self.lib.cake_library_variant_index.argtypes = [ctypes.c_char_p]
         self.lib.cake_library_set_kernel_dir.argtypes = [ctypes.c_char_p]
+        self._index = {}
         self.lib.cake_library_set_kernel_dir(kernel_dir.encode())
 
     def error(self):
@@ -36,6 +40,21 @@ class Native:
     def assign(self, x, c, csq, out, B, N, D, K, dtype, stream):
         rc = self.lib.cake_library_kmeans_assign(x, c, csq, out, B, N, D, K, DTYPE_CODES[dtype],
                                                  ctypes.c_void_p(stream))
+        if rc == -1:
+            raise ValueError(self.error())
+        if rc != 0:
+            raise RuntimeError(self.error())
+
+
+    def assign_variant(self, name, x, c, csq, out, B, N, D, K, dtype, stream):
+        """assign with the named variant (ValueError when it does not serve the shape)."""
+        i = self._index.get(name)
+        if i is None:
+            i = self._index[name] = self.lib.cake_library_variant_index(name.encode())
+        if i < 0:
+            raise ValueError(f"kernel {name}: not in this library")
+        rc = self.lib.cake_library_kmeans_assign_variant(i, x, c, csq, out, B, N, D, K,
+                                                         DTYPE_CODES[dtype], ctypes.c_void_p(stream))
         if rc == -1:
             raise ValueError(self.error())
         if rc != 0:

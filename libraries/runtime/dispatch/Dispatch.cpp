@@ -345,6 +345,8 @@ bool stage(CUcontext ctx, int dtype, const Segment &x, const Segment &c, const S
                "cuLaunchKernel (staging)");
 }
 
+int launch(int index, const int64_t *s, uint64_t x, uint64_t c, uint64_t csq, uint64_t out,
+           int64_t B, int64_t N, int64_t D, int64_t K, void *stream);
 } // namespace
 
 extern "C" {
@@ -396,6 +398,48 @@ int cake_library_kmeans_assign(uint64_t x, uint64_t c, uint64_t csq, uint64_t ou
   int index = cake_library_route(B, N, D, K, dtype, s);
   if (index < 0)
     return -1;
+  return launch(index, s, x, c, csq, out, B, N, D, K, stream);
+}
+
+/// The index of the variant named `name`, or -1.
+int cake_library_variant_index(const char *name) {
+  for (int i = 0; name && i < kNumVariants; ++i)
+    if (std::strcmp(kVariants[i].name, name) == 0)
+      return i;
+  return -1;
+}
+
+/// cake_library_kmeans_assign with the variant chosen by the caller (tuning measures each
+/// candidate through the same host path the dispatcher takes). -1 when the variant does not
+/// serve the shape (another dtype, a narrower D class, a constraint that fails).
+int cake_library_kmeans_assign_variant(int index, uint64_t x, uint64_t c, uint64_t csq,
+                                       uint64_t out, int64_t B, int64_t N, int64_t D, int64_t K,
+                                       int dtype, void *stream) {
+  if (!x || !c || !csq || !out)
+    return fail(std::string("null device pointer for ") +
+                    (!x ? "x" : !c ? "c" : !csq ? "csq" : "out"),
+                -1);
+  if (index < 0 || index >= kNumVariants)
+    return fail("variant " + std::to_string(index) + ": no such variant", -1);
+  const Variant &v = kVariants[index];
+  int64_t s[NumSymbols];
+  launchSizes(v, B, N, D, K, s);
+  if (B < 1 || N < 1 || D < 1 || K < 1 || v.dtype != dtype ||
+      (v.maxD >= 0 && roundUp(D, v.dAlign) > v.maxD) || !v.legal(s))
+    return fail(std::string(v.name) + " does not serve B=" + std::to_string(B) + " N=" +
+                    std::to_string(N) + " D=" + std::to_string(D) + " K=" + std::to_string(K) +
+                    " dtype=" + (dtype >= 0 && dtype <= 2 ? kDtypeNames[dtype] : "?"),
+                -1);
+  return launch(index, s, x, c, csq, out, B, N, D, K, stream);
+}
+
+} // extern "C"
+
+namespace {
+/// Stages what the variant needs, encodes its tensor maps and launches it (sizes `s` from
+/// launchSizes).
+int launch(int index, const int64_t *s, uint64_t x, uint64_t c, uint64_t csq, uint64_t out,
+           int64_t B, int64_t N, int64_t D, int64_t K, void *stream) {
   std::lock_guard<std::mutex> lock(stateMutex);
   if (!ensureDriver())
     return -2;
@@ -511,5 +555,4 @@ int cake_library_kmeans_assign(uint64_t x, uint64_t c, uint64_t csq, uint64_t ou
              ? 0
              : -2;
 }
-
-} // extern "C"
+} // namespace
