@@ -369,27 +369,35 @@ struct CakeVerifyRolesPass : cake::impl::CakeVerifyRolesPassBase<CakeVerifyRoles
     return ok;
   }
 
-  /// Per warp, how many times its first executing thread reaches the ops at one concrete launch
-  /// (-1: the warp does not take part); false when a loop bound or a condition around an op is
-  /// not known there.
+  /// Per warp, how many times its first thread reaches the ops at one concrete launch (-1: the
+  /// warp does not take part: another role, or a thread condition that excludes it); false when
+  /// a loop bound or a condition around an op is not known there. Evaluated per thread, so loop
+  /// bounds that depend on the warp count too.
   static bool concreteInstances(ArrayRef<NamedBarrierOp> ops, ThreadModel &pm,
                                 std::vector<int64_t> &counts, std::vector<NamedBarrierOp> &first) {
     for (NamedBarrierOp op : ops) {
-      Executors ex = pm.executors(op);
-      if (!ex.exact)
-        return false;
       for (size_t w = 0; w < counts.size(); ++w) {
-        int64_t lo = w * 32, hi = std::min<int64_t>(lo + 32, pm.getNumThreads());
-        int64_t t = ex.threads.find_first_in(lo, hi);
-        if (t < 0)
-          continue;
+        int64_t t = w * 32;
         int64_t n = 1;
+        bool takesPart = true;
         for (Operation *p = op->getParentOp(); p && !isa<KernelOp>(p); p = p->getParentOp()) {
-          if (isa<RoleOp, WarpRolesOp>(p))
+          if (isa<WarpRolesOp>(p))
             continue;
+          if (auto role = dyn_cast<RoleOp>(p)) {
+            takesPart &= uint64_t(w) >= role.getFirst() && uint64_t(w) < role.getLast();
+            continue;
+          }
           if (auto ifOp = dyn_cast<scf::IfOp>(p)) {
-            if (pm.eval(ifOp.getCondition())[t].kind != Lat::Known)
-              return false; // the executors know the thread-dependent part; this is data
+            Lat c = pm.eval(ifOp.getCondition())[t];
+            if (c.kind != Lat::Known)
+              return false;
+            bool inThen = ifOp.getThenRegion().isAncestor(op->getParentRegion());
+            if ((c.value != 0) != inThen) {
+              if (pm.isThreadDependent(ifOp.getCondition()))
+                takesPart = false; // the thread takes the other branch
+              else
+                n = 0;             // at this size, nobody runs it
+            }
             continue;
           }
           auto loop = dyn_cast<scf::ForOp>(p);
@@ -402,6 +410,8 @@ struct CakeVerifyRolesPass : cake::impl::CakeVerifyRolesPassBase<CakeVerifyRoles
             return false;
           n *= ub.value > lb.value ? (ub.value - lb.value + step.value - 1) / step.value : 0;
         }
+        if (!takesPart)
+          continue;
         counts[w] = std::max<int64_t>(counts[w], 0) + n;
         if (!first[w])
           first[w] = op;
