@@ -128,6 +128,36 @@ struct CakeVerifyMbarrierPass : cake::impl::CakeVerifyMbarrierPassBase<CakeVerif
                     ">) or use an index below " + std::to_string(count));
     }
 
+    // A computed index: every value it takes (IndexRanges over the loops around it) must name a
+    // barrier of the array, in each thread that reaches the op unconditionally (an op under a
+    // condition on a loop counter or a size may be guarded by it).
+    {
+      IndexRanges indexRanges(model);
+      for (auto [op, index] : indexed) {
+        if (model.getConstant(index))
+          continue;
+        ArrayRef<Reach> reach = model.reach(op);
+        for (int64_t t = 0; t < model.getNumThreads(); ++t) {
+          if (reach[t].kind != Reach::Always)
+            continue;
+          std::optional<Interval> r = indexRanges.range(index, t);
+          if (!r || (r->lo >= 0 && r->hi < count))
+            continue;
+          ok = false;
+          int64_t bad = r->lo < 0 ? r->lo : r->hi;
+          InFlightDiagnostic diag = emitFinding(op, "mbarrier.index-range")
+                                    << "expected a barrier index in [0, " << count
+                                    << "), but in thread " << t << " it reaches " << bad
+                                    << " (it takes [" << r->lo << ", " << r->hi << "])";
+          diag.attachNote(bars.alloc.getLoc()) << "the array of " << count << " mbarriers";
+          attachFix(diag, op, "mbarrier.index-range",
+                    "keep the computed index inside the array (a ring's second barrier set "
+                    "starts at the stage count: slot + stages), or allocate more mbarriers");
+          break;
+        }
+      }
+    }
+
     // Initialization: every index used is initialized, by one thread, then fenced and published.
     bool anyInitCoversAll = llvm::any_of(
         bars.inits, [&](MbarrierInitOp init) { return unknownIndex(init.getIndex()); });

@@ -167,7 +167,9 @@ def CakeVerifyMbarrierPass : Pass<"cake-verify-mbarrier"> {
   let description = [{
     For every `cake.mbarrier.alloc` array and every barrier index the kernel uses:
 
-    - `mbarrier.index-range`: a constant index outside the array;
+    - `mbarrier.index-range`: a constant index outside the array, or a computed one that
+      takes a value outside it (its range over the loops around it, in a thread that reaches
+      the op unconditionally: a ring's second barrier set addressed at slot + stages + 1);
     - `mbarrier.uninitialized`: arrive, expect-tx, wait or a TMA copy on an index no
       `cake.mbarrier.init` initializes, or a use before the init (a computed index is checked over
       the values its arithmetic allows, e.g. `kt mod 2`, else over the whole array);
