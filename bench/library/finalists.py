@@ -10,6 +10,7 @@ The output feeds kmeans_bench.py --only (ONLY= in run_h200.sh): one timer, one c
 """
 import argparse
 import json
+import sys
 
 
 def main():
@@ -21,7 +22,12 @@ def main():
     args = ap.parse_args()
     skip = tuple(s for s in args.skip.split(",") if s)
     out = []
-    for p in json.load(open(args.table))["points"]:
+    try:
+        with open(args.table) as fh:
+            points = json.load(fh)["points"]
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        sys.exit(f"finalists.py: {args.table}: not a routing table ({type(e).__name__}: {e})")
+    for p in points:
         ms = {c: t for c, t in p["ms"].items() if not c.startswith(skip)}
         if not ms or min(p["ms"].values()) >= args.below_ms:
             continue
@@ -33,7 +39,7 @@ def main():
                 by[fam].append(c)
         out.append({k: p[k] for k in ("dtype", "B", "N", "D", "K")} |
                    {"configs": sorted(c for cs in by.values() for c in cs)})
-    json.dump(out, __import__("sys").stdout, indent=0)
+    json.dump(out, sys.stdout, indent=0)
 
 
 if __name__ == "__main__":

@@ -42,13 +42,17 @@ def main():
     ap.add_argument("--neighbours", type=int)
     ap.add_argument("--worst", type=int, default=10)
     args = ap.parse_args()
-    path = os.path.join(args.library, "library.json")
-    with open(path) as f:
-        definition = json.load(f)
-    if args.table:
-        with open(args.table) as f:
-            definition["table"] = json.load(f)
-    rows = loo(definition, args.neighbours)
+    try:
+        with open(os.path.join(args.library, "library.json")) as f:
+            definition = json.load(f)
+        if args.table:
+            with open(args.table) as f:
+                definition["table"] = json.load(f)
+        rows = loo(definition, args.neighbours)
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        sys.exit(f"route_cv.py: {type(e).__name__}: {e}")
+    if not rows:
+        sys.exit("route_cv.py: the table has no measured point")
     known = [(p, c, t, b) for p, c, t, b in rows if t is not None]
     regret = [t / b for _, _, t, b in known]
     g = math.exp(sum(map(math.log, regret)) / len(regret))

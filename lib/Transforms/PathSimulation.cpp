@@ -217,7 +217,7 @@ private:
     if (auto loop = dyn_cast<scf::WhileOp>(op))
       return runWhile(loop);
     if (auto roles = dyn_cast<WarpRolesOp>(op)) {
-      int64_t warp = thread / 32;
+      uint64_t warp = thread / 32;
       for (RoleOp role : roles.getBody().front().getOps<RoleOp>())
         if (warp >= role.getFirst() && warp < role.getLast())
           return runBlock(role.getBody().front());
@@ -286,9 +286,7 @@ private:
       return true;
     }
     if (isa<WgmmaCommitOp>(op)) {
-      if (!openWgmma.stores.empty())
-        out->wgmmaGroups.push_back(std::move(openWgmma));
-      openWgmma = StoreGroup();
+      commit(out->wgmmaGroups, openWgmma, /*keepEmpty=*/false);
       return true;
     }
     if (auto wait = dyn_cast<WgmmaWaitOp>(op)) {
@@ -296,9 +294,7 @@ private:
       return true;
     }
     if (isa<TmaStoreCommitOp>(op)) {
-      if (!open.stores.empty())
-        out->groups.push_back(std::move(open));
-      open = StoreGroup();
+      commit(out->groups, open, /*keepEmpty=*/false);
       return true;
     }
     if (auto wait = dyn_cast<TmaStoreWaitOp>(op)) {
@@ -311,8 +307,7 @@ private:
     }
     if (isa<CpAsyncCommitOp>(op)) {
       // An empty group is a group too: it counts for cp.async.wait's pending.
-      out->cpGroups.push_back(std::move(openCp));
-      openCp = StoreGroup();
+      commit(out->cpGroups, openCp, /*keepEmpty=*/true);
       return true;
     }
     if (auto wait = dyn_cast<CpAsyncWaitOp>(op)) {
@@ -421,6 +416,13 @@ private:
     for (StoreGroup &group : groups)
       if (!group.retired && unretired-- > pending)
         group.retired = here(op);
+  }
+
+  /// Closes the open group of an async kind (its copies so far) onto the committed ones.
+  static void commit(SmallVector<StoreGroup> &groups, StoreGroup &open, bool keepEmpty) {
+    if (keepEmpty || !open.stores.empty())
+      groups.push_back(std::move(open));
+    open = StoreGroup();
   }
 
   /// The region an access with `indices` touches: the stage of a multi-stage buffer when the
@@ -560,8 +562,8 @@ static bool verifyArrivalCounts(KernelOp kernel, ThreadModel &model,
     }
   }
   // Lanes that arrive while the warp's first thread does not are not counted: leave those out.
-  for (auto &[thread, trace] : traces)
-    kernel.walk([&](Operation *op) {
+  for (auto &entry : traces)
+    kernel.walk([&, thread = entry.first](Operation *op) {
       if (!isa<MbarrierArriveOp, MbarrierArriveExpectTxOp>(op))
         return;
       ArrayRef<Reach> reach = model.reach(op);

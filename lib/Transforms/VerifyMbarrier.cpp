@@ -115,46 +115,42 @@ struct CakeVerifyMbarrierPass : cake::impl::CakeVerifyMbarrierPassBase<CakeVerif
       indexed.push_back({op, op.getIndex()});
     for (const Use &use : uses)
       indexed.push_back({use.op, use.index});
+    // A constant index, or every value a computed one takes (IndexRanges over the loops around
+    // it, in each thread that reaches the op unconditionally: an op under a condition on a loop
+    // counter or a size may be guarded by it) names a barrier of the array.
+    IndexRanges ranges(model);
     for (auto [op, index] : indexed) {
       std::optional<int64_t> c = model.getConstant(index);
-      if (!c || (*c >= 0 && *c < count))
-        continue;
-      ok = false;
-      InFlightDiagnostic diag = emitFinding(op, "mbarrier.index-range")
-                                << "expected a barrier index in [0, " << count << "), got " << *c;
-      diag.attachNote(bars.alloc.getLoc()) << "the array of " << count << " mbarriers";
-      attachFix(diag, op, "mbarrier.index-range",
-                "allocate more mbarriers (!cake.mbarriers<" + std::to_string(*c + 1) +
-                    ">) or use an index below " + std::to_string(count));
-    }
-
-    // A computed index: every value it takes (IndexRanges over the loops around it) must name a
-    // barrier of the array, in each thread that reaches the op unconditionally (an op under a
-    // condition on a loop counter or a size may be guarded by it).
-    {
-      IndexRanges indexRanges(model);
-      for (auto [op, index] : indexed) {
-        if (model.getConstant(index))
+      if (c) {
+        if (*c >= 0 && *c < count)
           continue;
-        ArrayRef<Reach> reach = model.reach(op);
-        for (int64_t t = 0; t < model.getNumThreads(); ++t) {
-          if (reach[t].kind != Reach::Always)
-            continue;
-          std::optional<Interval> r = indexRanges.range(index, t);
-          if (!r || (r->lo >= 0 && r->hi < count))
-            continue;
-          ok = false;
-          int64_t bad = r->lo < 0 ? r->lo : r->hi;
-          InFlightDiagnostic diag = emitFinding(op, "mbarrier.index-range")
-                                    << "expected a barrier index in [0, " << count
-                                    << "), but in thread " << t << " it reaches " << bad
-                                    << " (it takes [" << r->lo << ", " << r->hi << "])";
-          diag.attachNote(bars.alloc.getLoc()) << "the array of " << count << " mbarriers";
-          attachFix(diag, op, "mbarrier.index-range",
-                    "keep the computed index inside the array (a ring's second barrier set "
-                    "starts at the stage count: slot + stages), or allocate more mbarriers");
-          break;
-        }
+        ok = false;
+        InFlightDiagnostic diag = emitFinding(op, "mbarrier.index-range")
+                                  << "expected a barrier index in [0, " << count << "), got " << *c;
+        diag.attachNote(bars.alloc.getLoc()) << "the array of " << count << " mbarriers";
+        attachFix(diag, op, "mbarrier.index-range",
+                  "allocate more mbarriers (!cake.mbarriers<" + std::to_string(*c + 1) +
+                      ">) or use an index below " + std::to_string(count));
+        continue;
+      }
+      ArrayRef<Reach> reach = model.reach(op);
+      for (int64_t t = 0; t < model.getNumThreads(); ++t) {
+        if (reach[t].kind != Reach::Always)
+          continue;
+        std::optional<Interval> r = ranges.range(index, t);
+        if (!r || (r->lo >= 0 && r->hi < count))
+          continue;
+        ok = false;
+        InFlightDiagnostic diag = emitFinding(op, "mbarrier.index-range")
+                                  << "expected a barrier index in [0, " << count
+                                  << "), but in thread " << t << " it reaches "
+                                  << (r->lo < 0 ? r->lo : r->hi) << " (it takes [" << r->lo
+                                  << ", " << r->hi << "])";
+        diag.attachNote(bars.alloc.getLoc()) << "the array of " << count << " mbarriers";
+        attachFix(diag, op, "mbarrier.index-range",
+                  "keep the computed index inside the array (a ring's second barrier set "
+                  "starts at the stage count: slot + stages), or allocate more mbarriers");
+        break;
       }
     }
 
@@ -167,7 +163,6 @@ struct CakeVerifyMbarrierPass : cake::impl::CakeVerifyMbarrierPassBase<CakeVerif
         initializedIndices.set(*c);
     // A computed index is initialized when every value it can take is (its range, else the
     // whole array): constant inits of a ring's barriers cover `kt mod stages`.
-    IndexRanges ranges(model);
     auto coveredByConstantInits = [&](Value index) {
       if (model.getConstant(index))
         return false; // compared by value below

@@ -187,9 +187,13 @@ struct CakeVerifyRolesPass : cake::impl::CakeVerifyRolesPassBase<CakeVerifyRoles
   /// not followed (scf.while, a condition that does not depend on the thread).
   using Instances = std::map<SmallVector<const void *, 6>, int64_t>;
 
+  static int64_t tripCount(int64_t lb, int64_t ub, int64_t step) {
+    return ub > lb ? (ub - lb + step - 1) / step : 0;
+  }
+
   std::optional<Instances> instancesOf(Operation *op, ThreadModel &model) {
     int64_t coefficient = 1;
-    SmallVector<const void *, 6> symbols;
+    SmallVector<std::array<const void *, 3>> loops; // run-time loops: their bound values
     for (Operation *p = op->getParentOp(); p && !isa<KernelOp>(p); p = p->getParentOp()) {
       if (isa<RoleOp, WarpRolesOp>(p))
         continue;
@@ -205,20 +209,17 @@ struct CakeVerifyRolesPass : cake::impl::CakeVerifyRolesPassBase<CakeVerifyRoles
       auto ub = getConstantIntValue(loop.getUpperBound());
       auto step = getConstantIntValue(loop.getStep());
       if (lb && ub && step && *step > 0) {
-        coefficient *= *ub > *lb ? (*ub - *lb + *step - 1) / *step : 0;
+        coefficient *= tripCount(*lb, *ub, *step);
         continue;
       }
       if (model.isThreadDependent(loop.getLowerBound()) ||
           model.isThreadDependent(loop.getUpperBound()) || model.isThreadDependent(loop.getStep()))
         return std::nullopt;
-      for (Value v : {loop.getLowerBound(), loop.getUpperBound(), loop.getStep()})
-        symbols.push_back(v.getAsOpaquePointer());
+      loops.push_back({loop.getLowerBound().getAsOpaquePointer(),
+                       loop.getUpperBound().getAsOpaquePointer(),
+                       loop.getStep().getAsOpaquePointer()});
     }
-    // Sort the loops' keys by triples so that nesting order does not matter.
-    SmallVector<std::array<const void *, 3>> loops;
-    for (size_t i = 0; i < symbols.size(); i += 3)
-      loops.push_back({symbols[i], symbols[i + 1], symbols[i + 2]});
-    llvm::sort(loops);
+    llvm::sort(loops); // nesting order does not matter
     SmallVector<const void *, 6> key;
     for (auto &l : loops)
       key.append(l.begin(), l.end());
@@ -408,7 +409,7 @@ struct CakeVerifyRolesPass : cake::impl::CakeVerifyRolesPassBase<CakeVerifyRoles
           if (lb.kind != Lat::Known || ub.kind != Lat::Known || step.kind != Lat::Known ||
               step.value <= 0)
             return false;
-          n *= ub.value > lb.value ? (ub.value - lb.value + step.value - 1) / step.value : 0;
+          n *= tripCount(lb.value, ub.value, step.value);
         }
         if (!takesPart)
           continue;

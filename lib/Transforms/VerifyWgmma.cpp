@@ -45,49 +45,38 @@ bool isUnconditionalIn(Operation *op, Operation *loop) {
   return true;
 }
 
-/// True when `v` holds a wgmma accumulator: a cake.wgmma / cake.wgmma.regs result, or an scf.for
-/// result or iteration argument, or an scf.if result, that carries one.
-bool isAccumulator(Value v, int depth = 0) {
+/// The wgmma that last wrote an accumulator value, through scf.for results and scf.if results
+/// (the first arm that yields one), or null. With `throughArgs`, a loop's iteration argument
+/// leads to the value the body yields for it (whether a value is an accumulator at all);
+/// without, an iteration argument has no producer (the group-state checks judge it at the
+/// previous iteration's end instead).
+Operation *producerOf(Value v, bool throughArgs = false, int depth = 0) {
   if (depth > 8)
-    return false;
-  if (Operation *def = v.getDefiningOp()) {
-    if (isa<WgmmaOp, WgmmaRegsOp>(def))
-      return true;
-    unsigned i = cast<OpResult>(v).getResultNumber();
-    if (auto loop = dyn_cast<scf::ForOp>(def))
-      return isAccumulator(loop.getBody()->getTerminator()->getOperand(i), depth + 1);
-    if (auto ifOp = dyn_cast<scf::IfOp>(def))
-      return llvm::any_of(ifOp->getRegions(), [&](Region &r) {
-        return !r.empty() && isAccumulator(r.front().getTerminator()->getOperand(i), depth + 1);
-      });
-    return false;
-  }
-  auto arg = cast<BlockArgument>(v);
-  auto loop = dyn_cast_or_null<scf::ForOp>(arg.getOwner()->getParentOp());
-  if (!loop || arg.getArgNumber() == 0)
-    return false;
-  return isAccumulator(loop.getBody()->getTerminator()->getOperand(arg.getArgNumber() - 1),
-                       depth + 1);
-}
-
-/// The wgmma that last wrote an accumulator value, through loop and if results (the first arm
-/// that yields one), or null.
-Operation *producerOf(Value v, int depth = 0) {
-  Operation *def = v.getDefiningOp();
-  if (!def || depth > 8)
     return nullptr;
+  if (auto arg = dyn_cast<BlockArgument>(v)) {
+    auto loop = dyn_cast_or_null<scf::ForOp>(arg.getOwner()->getParentOp());
+    if (!throughArgs || !loop || arg.getArgNumber() == 0)
+      return nullptr;
+    return producerOf(loop.getBody()->getTerminator()->getOperand(arg.getArgNumber() - 1),
+                      throughArgs, depth + 1);
+  }
+  Operation *def = v.getDefiningOp();
   if (isa<WgmmaOp, WgmmaRegsOp>(def))
     return def;
   unsigned i = cast<OpResult>(v).getResultNumber();
   if (auto loop = dyn_cast<scf::ForOp>(def))
-    return producerOf(loop.getBody()->getTerminator()->getOperand(i), depth + 1);
+    return producerOf(loop.getBody()->getTerminator()->getOperand(i), throughArgs, depth + 1);
   if (auto ifOp = dyn_cast<scf::IfOp>(def))
     for (Region &r : ifOp->getRegions())
       if (!r.empty())
-        if (Operation *p = producerOf(r.front().getTerminator()->getOperand(i), depth + 1))
+        if (Operation *p =
+                producerOf(r.front().getTerminator()->getOperand(i), throughArgs, depth + 1))
           return p;
   return nullptr;
 }
+
+/// True when `v` holds a wgmma accumulator.
+bool isAccumulator(Value v) { return producerOf(v, /*throughArgs=*/true) != nullptr; }
 
 /// Uses that do not read the accumulator registers themselves: the next wgmma of the chain, a
 /// yield or a loop's initial value (the loop's own values are checked where they are read).

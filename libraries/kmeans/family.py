@@ -539,7 +539,7 @@ def lanes_name(p):
 
 
 def generate_lanes(p):
-    ty, es, _ = DTYPES[p["dtype"]]
+    ty = DTYPES[p["dtype"]][0]
     g, v, kt, pp, warps = p["g"], p["v"], p["kt"], p.get("pp", 1), LANES_WARPS
     if (g, v, kt, pp) not in lanes_configs(p["dtype"]):
         raise ValueError("illegal lanes variant %s" % p)

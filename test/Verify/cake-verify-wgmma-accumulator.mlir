@@ -267,3 +267,30 @@ cake.kernel @deferred_epilogue_wait_one(%c: !cake.tensor<[M, N], f32>)
   cake.wgmma.store %last, %c[%c0, %c0] masked : vector<32xf32>, !cake.tensor<[M, N], f32>
   cake.return
 }
+
+// -----
+
+// Valid: a deferred epilogue. The previous tile's accumulator (an iteration argument) is stored
+// after this tile's commit and `wait 1`, which retires every group but this tile's.
+cake.kernel @deferred_epilogue_after_wait_one(%c: !cake.tensor<[M, N], f32>)
+    attributes {target = "sm_90a", block = array<i64: 128>, symbols = ["M", "N", "K"],
+                grid = affine_map<()[m, n, k] -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %abuf = cake.alloc_smem : !cake.smem<64x64xbf16, swizzle = 128>
+  %bbuf = cake.alloc_smem : !cake.smem<64x64xbf16, swizzle = 128>
+  %zero = arith.constant dense<0.0> : vector<32xf32>
+  %tiles = cake.problem_size "K"
+  %last = scf.for %t = %c0 to %tiles step %c1 iter_args(%prev = %zero) -> (vector<32xf32>) {
+    cake.wgmma.fence
+    %d = cake.wgmma %abuf[%c0, %c0], %bbuf[%c0, %c0], %zero
+        : !cake.smem<64x64xbf16, swizzle = 128>, !cake.smem<64x64xbf16, swizzle = 128>, vector<32xf32>
+    cake.wgmma.commit
+    cake.wgmma.wait 1
+    cake.wgmma.store %prev, %c[%t, %c0] masked : vector<32xf32>, !cake.tensor<[M, N], f32>
+    scf.yield %d : vector<32xf32>
+  }
+  cake.wgmma.wait 0
+  cake.wgmma.store %last, %c[%c0, %c0] masked : vector<32xf32>, !cake.tensor<[M, N], f32>
+  cake.return
+}

@@ -347,6 +347,12 @@ bool stage(CUcontext ctx, int dtype, const Segment &x, const Segment &c, const S
 
 int launch(int index, const int64_t *s, uint64_t x, uint64_t c, uint64_t csq, uint64_t out,
            int64_t B, int64_t N, int64_t D, int64_t K, void *stream);
+
+/// -1 naming the first null device pointer (x, c, csq, else out).
+int nullPointer(uint64_t x, uint64_t c, uint64_t csq) {
+  return fail(std::string("null device pointer for ") + (!x ? "x" : !c ? "c" : !csq ? "csq" : "out"),
+              -1);
+}
 } // namespace
 
 extern "C" {
@@ -391,9 +397,7 @@ int cake_library_route(int64_t B, int64_t N, int64_t D, int64_t K, int dtype, in
 int cake_library_kmeans_assign(uint64_t x, uint64_t c, uint64_t csq, uint64_t out, int64_t B,
                                int64_t N, int64_t D, int64_t K, int dtype, void *stream) {
   if (!x || !c || !csq || !out)
-    return fail(std::string("null device pointer for ") +
-                    (!x ? "x" : !c ? "c" : !csq ? "csq" : "out"),
-                -1);
+    return nullPointer(x, c, csq);
   int64_t s[NumSymbols];
   int index = cake_library_route(B, N, D, K, dtype, s);
   if (index < 0)
@@ -416,9 +420,7 @@ int cake_library_kmeans_assign_variant(int index, uint64_t x, uint64_t c, uint64
                                        uint64_t out, int64_t B, int64_t N, int64_t D, int64_t K,
                                        int dtype, void *stream) {
   if (!x || !c || !csq || !out)
-    return fail(std::string("null device pointer for ") +
-                    (!x ? "x" : !c ? "c" : !csq ? "csq" : "out"),
-                -1);
+    return nullPointer(x, c, csq);
   if (index < 0 || index >= kNumVariants)
     return fail("variant " + std::to_string(index) + ": no such variant", -1);
   const Variant &v = kVariants[index];
