@@ -413,6 +413,23 @@ class NativeDispatcherTest(unittest.TestCase):
             self.assertFalse([c for c in calls if c["call"] == "cuLaunchKernel"])
             rc, error, _ = self.run_fake(tmp, pkg, fake, (B, N, D, K), {}, variant="no_such_kernel")
             self.assertEqual((rc, error), (-1, "variant -1: no such variant"))
+            # A variant that reads x as it is, with vector loads (tcd, 16-byte loads: D % 8 == 0),
+            # given an x whose base is not 16-byte aligned: x is copied (same D) and the kernel
+            # reads the copy; c, aligned, is passed as it is.
+            D = 64
+            v = next(v for v in router.legal(B, N, D, K, "bfloat16") if v["name"].endswith("_v8"))
+            self.assertEqual(v["staging"], "none")
+            env = {"FAKE_CUDA_PARAMS_" + v["name"]: str(len(v["manifest"]["params"])),
+                   "FAKE_CUDA_PARAMS_km_bf16_pad": "13"}
+            rc, error, calls = self.run_fake(tmp, pkg, fake, (B, N, D, K), env, variant=v["name"],
+                                             x=self.X + 2)
+            self.assertEqual(rc, 0, error)
+            pad, launch = [c for c in calls if c["call"] == "cuLaunchKernel"]
+            self.assertEqual(pad["name"], "km_bf16_pad")
+            self.assertEqual(pad["params"][0], self.X + 2)
+            self.assertEqual(pad["params"][6:10], [B * N, 0, D, D])
+            self.assertEqual(launch["name"], v["name"])
+            self.assertEqual(launch["params"][:2], [pad["params"][1], self.C])
 
     @staticmethod
     def fake_driver(tmp):
@@ -425,7 +442,7 @@ class NativeDispatcherTest(unittest.TestCase):
                         "-o", os.path.join(fake, "libcuda.so.1")], check=True)
         return fake
 
-    def run_fake(self, tmp, pkg, fake, shape, env, variant=None):
+    def run_fake(self, tmp, pkg, fake, shape, env, variant=None, x=None):
         """One cake_library_kmeans_assign (or, with `variant`, the forced-variant entry) under
         the fake driver: (rc, error, logged calls)."""
         B, N, D, K = shape
@@ -438,7 +455,7 @@ class NativeDispatcherTest(unittest.TestCase):
                 "lib.cake_library_kmeans_assign_variant.argtypes = [ctypes.c_int] + "
                 "[ctypes.c_uint64] * 4 + [ctypes.c_int64] * 4 + [ctypes.c_int, ctypes.c_void_p]; "
                 "lib.cake_library_set_kernel_dir(sys.argv[2].encode()); "
-                f"rc = {call}{self.X}, {self.C}, {self.CSQ}, {self.OUT}, "
+                f"rc = {call}{x or self.X}, {self.C}, {self.CSQ}, {self.OUT}, "
                 f"{B}, {N}, {D}, {K}, 1, None); print(rc, lib.cake_library_error().decode())")
         r = subprocess.run([sys.executable, "-c", code,
                             os.path.join(pkg, "cake_library", "library", "libcake_library.so"),

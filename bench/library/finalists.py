@@ -33,7 +33,7 @@ def main():
             continue
         by = {}
         for c in sorted(ms, key=ms.get):
-            fam = c.split("_")[0] if c.split("_")[0] in ("simt", "direct", "lanes", "mma") else \
+            fam = c.split("_")[0] if c.split("_")[0] in ("simt", "direct", "lanes", "mma", "tcd") else \
                 ("splitd" if c.startswith("sd") else "wgmma")
             if len(by.setdefault(fam, [])) < args.per_family:
                 by[fam].append(c)

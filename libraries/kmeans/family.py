@@ -661,6 +661,174 @@ def generate_lanes(p):
     return "\n".join(L) + "\n"
 
 
+# Family `tcd` (fp16 / bf16, sm_80+ tensor cores, no staging): mma.sync m16n8k16 fed by loads
+# straight from the user's tensors at any D (v-element loads: the manifest requires D % v == 0, so
+# v = 1 serves odd D). Small K and wide D are bound by streaming x, which `lanes` does on CUDA cores
+# at 5x its FMA floor; here the dot products cost one mma per 16 x 8 x 16 block. A warp owns `r`
+# row tiles of 16 points and `kn` tiles of 8 centroids per pass (x is re-read per pass, from L2).
+# The dot product is a sum over D, so any bijection of D columns onto the mma's k slots computed
+# the same way for x and c gives the same result: lane (g, q) reads 8 consecutive columns 8q..8q+7
+# of each 32-column step (one 16-byte load at v = 8) and feeds columns 8q + 4s .. + 3 to the k slots
+# {2q, 2q+1, 2q+8, 2q+9} of sub-step s. Rows past N and centroids past K are clamped (not stored /
+# |c|^2 = +inf), columns past D read as zero.
+TCD_WARPS = 4
+TCD_TILES = ((1, 2), (1, 4), (1, 8), (2, 2), (2, 4), (2, 8), (4, 1), (4, 2), (4, 4))
+TCD_MAX_K = 128
+
+
+def tcd_variants(dtypes=DTYPES):
+    return [{"dtype": d, "r": r, "kn": kn, "v": v} for d in dtypes if d != "float32"
+            for r, kn in TCD_TILES for v in (1, 2, 4, 8)]
+
+
+def tcd_name(p):
+    return "km_{t}_tcd_r{r}_n{kn}_v{v}".format(t=DTYPES[p["dtype"]][0], **p)
+
+
+def generate_tcd(p):
+    ty = DTYPES[p["dtype"]][0]
+    r_tiles, kn, v = p["r"], p["kn"], p["v"]
+    if p["dtype"] == "float32" or (r_tiles, kn) not in TCD_TILES or v not in (1, 2, 4, 8):
+        raise ValueError("illegal tcd variant %s" % p)
+    ppb = TCD_WARPS * 16 * r_tiles
+    xt, ct = f"!cake.tensor<[B, N, D], {ty}>", f"!cake.tensor<[B, K, D], {ty}>"
+    vt = ty if v == 1 else f"vector<{v}x{ty}>"
+    at, bt, acct = f"vector<8x{ty}>", f"vector<4x{ty}>", "vector<4xf32>"
+    loads = 8 // v                           # per row and step
+    L = []
+    w = L.append
+    _unstaged_head(w, p, tcd_name(p), 32 * TCD_WARPS, ppb)
+    consts = {0, 1, 4, 8, 32, v, 8 * kn, 16 * r_tiles, ppb} | {8 * i for i in range(2 * r_tiles)} | \
+        {8 * n for n in range(kn)} | {j * v for j in range(loads)} | {8 * n + 1 for n in range(kn)}
+    for c in sorted(consts):
+        w(f"  %c{c} = arith.constant {c} : index")
+    w("  %inf = arith.constant 0x7F800000 : f32")
+    w("  %mtwo = arith.constant -2.0 : f32")
+    w(f"  %zacc = arith.constant dense<0.0> : {acct}")
+    w(f"  %zx = arith.constant {'0.0 : ' + ty if v == 1 else f'dense<0.0> : {vt}'}")
+    w("  %kdim = cake.problem_size \"K\"")
+    w("  %ddim = cake.problem_size \"D\"")
+    w("  %ndim = cake.problem_size \"N\"")
+    w("  %bx = cake.block_id x")
+    w("  %b = cake.block_id y")
+    w("  %wp = cake.warp_id")
+    w("  %lane = cake.lane_id")
+    w("  %g = arith.divui %lane, %c4 : index")
+    w("  %q = arith.remui %lane, %c4 : index")
+    w("  %q8 = arith.muli %q, %c8 : index")
+    w("  %q2 = arith.addi %q, %q : index")
+    w(f"  %pb = arith.muli %bx, %c{ppb} : index")
+    w(f"  %pw = arith.muli %wp, %c{16 * r_tiles} : index")
+    w("  %p0 = arith.addi %pb, %pw : index")
+    w("  %pg = arith.addi %p0, %g : index")
+    w("  %nlast = arith.subi %ndim, %c1 : index")
+    w("  %klast = arith.subi %kdim, %c1 : index")
+    w(f"  %dlast = arith.subi %ddim, %c{v} : index")
+    rows = []                                # (tile, half): the lane's rows g and g + 8
+    for i in range(r_tiles):
+        for h in range(2):
+            rw = f"%row{i}_{h}"
+            w(f"  {rw} = arith.addi %pg, %c{16 * i + 8 * h} : index")
+            w(f"  %rowc{i}_{h} = arith.minui {rw}, %nlast : index")
+            rows.append((i, h))
+    w("  %kbig = arith.index_cast %kdim : index to i32")
+    carried = ", ".join(f"%bs{i}_{h} = %inf, %bk{i}_{h} = %kbig" for i, h in rows)
+    w(f"  %best:{2 * len(rows)} = scf.for %k0 = %c0 to %kdim step %c{8 * kn} iter_args({carried}) -> "
+      f"({', '.join(['f32, i32'] * len(rows))}) {{")
+    for n in range(kn):
+        w(f"    %kr{n} = arith.addi %k0, %c{8 * n} : index")
+        w(f"    %kg{n} = arith.addi %kr{n}, %g : index")
+        w(f"    %kc{n} = arith.minui %kg{n}, %klast : index")
+    acc = [(i, n) for i in range(r_tiles) for n in range(kn)]
+    inits = ", ".join(f"%a{i}_{n} = %zacc" for i, n in acc)
+    w(f"    %acc:{len(acc)} = scf.for %d = %c0 to %ddim step %c32 iter_args({inits}) -> "
+      f"({', '.join([acct] * len(acc))}) {{")
+    w("      %dq = arith.addi %d, %q8 : index")
+    for j in range(loads):
+        col = "%dq" if j == 0 else f"%dq{j}"
+        if j:
+            w(f"      {col} = arith.addi %dq, %c{j * v} : index")
+        w(f"      %cc{j} = arith.minui {col}, %dlast : index")
+        w(f"      %in{j} = arith.cmpi ult, {col}, %ddim : index")
+    for i, h in rows:                        # every load of the step first
+        for j in range(loads):
+            w(f"      %xr{i}_{h}_{j} = cake.load %x[%b, %rowc{i}_{h}, %cc{j}] : {xt} -> {vt}")
+            w(f"      %x{i}_{h}_{j} = arith.select %in{j}, %xr{i}_{h}_{j}, %zx : {vt}")
+    for n in range(kn):
+        for j in range(loads):
+            w(f"      %y{n}_{j} = cake.load %c[%b, %kc{n}, %cc{j}] : {ct} -> {vt}")
+
+    def pieces(prefix, s):
+        """Columns 4s..4s+3 of the lane's 8, as (value, lo, hi) pieces of the loaded values."""
+        first, count = 4 * s // v if v <= 4 else 0, max(1, 4 // v)
+        return [f"{prefix}_{first + k}" for k in range(count)]
+
+    def four(prefix, s, tag):
+        """A vector<4> of columns 4s..4s+3 of one row's loads."""
+        if v == 8:
+            w(f"      {tag} = vector.shuffle {prefix}_0, {prefix}_0 [{', '.join(str(4 * s + e) for e in range(4))}] "
+              f": {vt}, {vt}")
+        elif v == 4:
+            return f"{prefix}_{s}"
+        elif v == 2:
+            a, b2 = pieces(prefix, s)
+            w(f"      {tag} = vector.shuffle {a}, {b2} [0, 1, 2, 3] : {vt}, {vt}")
+        else:
+            w(f"      {tag} = vector.from_elements {', '.join(pieces(prefix, s))} : {bt}")
+        return tag
+
+    outs = {}
+    for s in range(2):
+        frag_b = {n: four(f"%y{n}", s, f"%fb{s}_{n}") for n in range(kn)}
+        for i in range(r_tiles):
+            lo = four(f"%x{i}_0", s, f"%lo{s}_{i}")
+            hi = four(f"%x{i}_1", s, f"%hi{s}_{i}")
+            # A slots: (g,2q) (g,2q+1) (g+8,2q) (g+8,2q+1) (g,2q+8) (g,2q+9) (g+8,2q+8) (g+8,2q+9)
+            w(f"      %fa{s}_{i} = vector.shuffle {lo}, {hi} [0, 1, 4, 5, 2, 3, 6, 7] : {bt}, {bt}")
+            for n in range(kn):
+                prev = outs.get((i, n), f"%a{i}_{n}")
+                w(f"      %m{s}_{i}_{n} = cake.mma_sync %fa{s}_{i}, {frag_b[n]}, {prev} : {at}, {bt}, {acct}")
+                outs[(i, n)] = f"%m{s}_{i}_{n}"
+    w(f"      scf.yield {', '.join(outs[a] for a in acc)} : {', '.join([acct] * len(acc))}")
+    w("    }")
+    # Accumulator element e of tile (i, n): row g + 8 (e div 2), centroid k0 + 8n + 2q + (e mod 2).
+    w("    %k0i = arith.index_cast %k0 : index to i32")
+    for n in range(kn):
+        for e in range(2):
+            w(f"    %kk{n}_{e} = arith.addi %kr{n}, %q2 : index")
+            if e:
+                w(f"    %kk{n}_{e}b = arith.addi %kk{n}_{e}, %c1 : index")
+            kk = f"%kk{n}_{e}" + ("b" if e else "")
+            w(f"    %sq{n}_{e} = cake.load %csq[%b, {kk}] masked pad(%inf : f32) : !cake.tensor<[B, K], f32> -> f32")
+            w(f"    %ki{n}_{e} = arith.index_cast {kk} : index to i32")
+    res = []
+    for i, h in rows:
+        ps, pk = f"%bs{i}_{h}", f"%bk{i}_{h}"
+        for n in range(kn):
+            for e in range(2):
+                t = f"{i}_{h}_{n}_{e}"
+                w(f"    %dot{t} = vector.extract %acc#{acc.index((i, n))}[{2 * h + e}] : f32 from {acct}")
+                w(f"    %s{t} = math.fma %mtwo, %dot{t}, %sq{n}_{e} : f32")
+                w(f"    %lt{t} = arith.cmpf olt, %s{t}, {ps} : f32")
+                w(f"    %ms{t} = arith.select %lt{t}, %s{t}, {ps} : f32")
+                w(f"    %mk{t} = arith.select %lt{t}, %ki{n}_{e}, {pk} : i32")
+                ps, pk = f"%ms{t}", f"%mk{t}"
+        res += [ps, pk]
+    w(f"    scf.yield {', '.join(res)} : {', '.join(['f32, i32'] * len(rows))}")
+    w("  }")
+    w("  %lead = arith.cmpi eq, %q, %c0 : index")
+    for x, (i, h) in enumerate(rows):
+        w(f"  %rv{i}_{h}, %ri{i}_{h} = cake.warp_arg_reduce argmin %best#{2 * x}, %best#{2 * x + 1} "
+          "{lanes = 4 : i64} : f32, i32")
+    w("  scf.if %lead {")
+    for i, h in rows:
+        w(f"    cake.store %ri{i}_{h}, %idx[%b, %row{i}_{h}] masked : i32, !cake.tensor<[B, N], i32>")
+    w("  }")
+    w("  cake.return")
+    w("}")
+    return "\n".join(L) + "\n"
+
+
 # Family `splitd` (sm_90a): any D with tensor cores. The D axis is streamed in groups of `g`
 # 128-byte chunks: one pipeline stage holds a group of the point tile AND of the centroid tile
 # (and the tile's |c|^2), and the wgmma accumulator is carried across the groups; the last group
@@ -955,6 +1123,8 @@ FAMILIES = {
     "lanes": Family(lanes_name, generate_lanes,
                     lambda p: "lanes_g{g}_v{v}_k{kt}".format(**p) + lanes_suffix(p), "none",
                     domain=[f"K <= {LANES_MAX_K}"]),
+    "tcd": Family(tcd_name, generate_tcd, lambda p: "tcd_r{r}_n{kn}_v{v}".format(**p), "none",
+                  domain=[f"K <= {TCD_MAX_K}"]),
     # Not routed: the centroid update and the staging kernel.
     "update": Family(update_name, generate_update, lambda p: "update_w{ppb}".format(**p), None),
     "pad": Family(pad_name, generate_pad, lambda p: "pad", None),
@@ -964,7 +1134,7 @@ FAMILIES = {
 def family_of(p):
     """A variant's family, from the parameters that only it has."""
     for key, fam in (("update", "update"), ("pad", "pad"), ("rows", "mma"), ("dmax", "direct"),
-                     ("kt", "lanes"), ("ppb", "simt"), ("st", "splitd")):
+                     ("kt", "lanes"), ("kn", "tcd"), ("ppb", "simt"), ("st", "splitd")):
         if key in p:
             return fam
     return "wgmma"

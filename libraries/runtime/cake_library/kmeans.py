@@ -88,12 +88,12 @@ class KMeansLibrary:
         # not a multiple of 16 bytes is served from a zero-padded copy (one extra pass over x).
         # The copies go to workspaces kept per shape, so their addresses (and the encoded tensor
         # maps) are stable from call to call and the whole call can be captured in a CUDA graph.
-        # Staging "none" (simt, direct, lanes) reads the tensors as they are.
-        if self._variants[r["kernel"]]["staging"] != "none":
-            if sizes["D"] != D or x3.data_ptr() % 16:
-                x3 = self._staged("x", x3, sizes["D"])
-            if sizes["D"] != D or c3.data_ptr() % 16:
-                c3 = self._staged("c", c3, sizes["D"])
+        # Staging "none" (simt, direct, lanes, tcd) reads the tensors as they are (sizes["D"] == D),
+        # with vector loads: a base that is not 16-byte aligned is copied for it too.
+        if sizes["D"] != D or x3.data_ptr() % 16:
+            x3 = self._staged("x", x3, sizes["D"])
+        if sizes["D"] != D or c3.data_ptr() % 16:
+            c3 = self._staged("c", c3, sizes["D"])
         kp = sizes.get("KP")           # TMA families: |c|^2 rows of KP (16-byte aligned starts)
         if kp is None:
             csq = c_sq.view(B, K)

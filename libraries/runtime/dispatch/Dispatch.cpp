@@ -456,9 +456,11 @@ int launch(int index, const int64_t *s, uint64_t x, uint64_t c, uint64_t csq, ui
   if (!f)
     return -2;
   uint64_t ptr[NumTensors] = {x, c, csq, out};
-  if (v.staging != AsIs) {
+  {
     size_t el = v.dtype == 2 ? 4 : 2;
-    // TMA and 16-byte vector loads need 16-byte row strides and bases: stage what is not.
+    // TMA and 16-byte vector loads need 16-byte row strides and bases: stage what is not. A
+    // variant that reads the tensors as they are (AsIs) has s[SD] == D but may still load
+    // vectors, so a base that is not 16-byte aligned is copied for it too.
     Segment sx, sc, sq;
     if (s[SD] != D || x % 16) {
       sx = {x, workspace(ctx, 1, B * N, D, s[SD] * el, st), B * N};
