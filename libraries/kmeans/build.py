@@ -98,14 +98,32 @@ def plan(dtypes, max_chunks):
     return out
 
 
+def up_to_date(tools, kdir, name, text):
+    """Whether the folder already holds this variant built from the same IR by tools no newer
+    than its outputs (a rebuild after a change to one family then compiles only that family)."""
+    src, outs = os.path.join(kdir, name + ".mlir"), [os.path.join(kdir, name + e) for e in (".cubin", ".json")]
+    try:
+        with open(src) as f:
+            if f.read() != text:
+                return False
+        built = min(os.path.getmtime(o) for o in outs)
+        inputs = [src] + [os.path.join(tools, t) for t in ("cake-opt", "cake-translate")]
+        return all(os.path.getmtime(i) <= built for i in inputs)
+    except OSError:
+        return False
+
+
 def compile_one(tools, kdir, p):
     name = variant_name(p)
     src = os.path.join(kdir, name + ".mlir")
+    try:
+        text = generate(p, tools)
+    except RuntimeError as e:
+        return p, 1, str(e)
+    if up_to_date(tools, kdir, name, text):
+        return p, 0, ""
     with open(src, "w") as f:
-        try:
-            f.write(generate(p, tools))
-        except RuntimeError as e:
-            return p, 1, str(e)
+        f.write(text)
     r = subprocess.run([os.path.join(tools, "cake-opt"), src, "--cake-verify", "-o", os.devnull],
                        capture_output=True, text=True)
     if r.returncode != 0:

@@ -661,24 +661,31 @@ def generate_lanes(p):
     return "\n".join(L) + "\n"
 
 
-# Family `tcd` (fp16 / bf16, sm_80+ tensor cores, no staging): mma.sync m16n8k16 fed by loads
-# straight from the user's tensors at any D (v-element loads: the manifest requires D % v == 0, so
-# v = 1 serves odd D). Small K and wide D are bound by streaming x, which `lanes` does on CUDA cores
-# at 5x its FMA floor; here the dot products cost one mma per 16 x 8 x 16 block. A warp owns `r`
-# row tiles of 16 points and `kn` tiles of 8 centroids per pass (x is re-read per pass, from L2).
-# The dot product is a sum over D, so any bijection of D columns onto the mma's k slots computed
-# the same way for x and c gives the same result: lane (g, q) reads 8 consecutive columns 8q..8q+7
-# of each 32-column step (one 16-byte load at v = 8) and feeds columns 8q + 4s .. + 3 to the k slots
-# {2q, 2q+1, 2q+8, 2q+9} of sub-step s. Rows past N and centroids past K are clamped (not stored /
-# |c|^2 = +inf), columns past D read as zero.
+# Family `tcd` (sm_80+ tensor cores, no staging): mma.sync fed by loads straight from the user's
+# tensors at any D (v-element loads: the manifest requires D % v == 0, so v = 1 serves odd D).
+# Small K and wide D are bound by streaming x, which `lanes` does on CUDA cores at 5x its FMA floor;
+# here the dot products cost one mma per 16 x 8 block of points x centroids per k step. A warp owns
+# `r` row tiles of 16 points and `kn` tiles of 8 centroids per pass (x is re-read per pass, from L2).
+# The dot product is a sum over D, so any bijection of D columns onto the mma's k slots, the same
+# for x and c, gives the same result: lane (g, q) reads `span` consecutive columns of each step
+# (one 16-byte load at the widest v) and feeds them, `per` at a time, to its k slots of two
+# sub-steps. fp16/bf16: m16n8k16, span 8; fp32: m16n8k8 on tf32 with the 3xTF32 split
+# (x = hi + lo; hi*hi + hi*lo + lo*hi), about fp32's accuracy. Rows past N and centroids past K are
+# clamped (not stored / |c|^2 = +inf), columns past D read as zero.
 TCD_WARPS = 4
 TCD_TILES = ((1, 2), (1, 4), (1, 8), (2, 2), (2, 4), (2, 8), (4, 1), (4, 2), (4, 4))
 TCD_MAX_K = 128
+TF32_HI = -8192                             # 0xFFFFE000: an f32's sign, exponent and 10 mantissa bits
+
+
+def tcd_span(dtype):
+    """Columns a lane reads per row and step: 16 bytes."""
+    return 16 // DTYPES[dtype][1]
 
 
 def tcd_variants(dtypes=DTYPES):
-    return [{"dtype": d, "r": r, "kn": kn, "v": v} for d in dtypes if d != "float32"
-            for r, kn in TCD_TILES for v in (1, 2, 4, 8)]
+    return [{"dtype": d, "r": r, "kn": kn, "v": v} for d in dtypes for r, kn in TCD_TILES
+            for v in (1, 2, 4, 8) if v <= tcd_span(d)]
 
 
 def tcd_name(p):
@@ -688,24 +695,31 @@ def tcd_name(p):
 def generate_tcd(p):
     ty = DTYPES[p["dtype"]][0]
     r_tiles, kn, v = p["r"], p["kn"], p["v"]
-    if p["dtype"] == "float32" or (r_tiles, kn) not in TCD_TILES or v not in (1, 2, 4, 8):
+    span = tcd_span(p["dtype"])
+    if (r_tiles, kn) not in TCD_TILES or v not in (1, 2, 4, 8) or v > span:
         raise ValueError("illegal tcd variant %s" % p)
+    f32 = ty == "f32"
+    per, step = span // 2, 4 * span            # columns per sub-step and lane; columns per step
     ppb = TCD_WARPS * 16 * r_tiles
     xt, ct = f"!cake.tensor<[B, N, D], {ty}>", f"!cake.tensor<[B, K, D], {ty}>"
     vt = ty if v == 1 else f"vector<{v}x{ty}>"
-    at, bt, acct = f"vector<8x{ty}>", f"vector<4x{ty}>", "vector<4xf32>"
-    loads = 8 // v                           # per row and step
+    at, bt, pt, acct = (f"vector<{2 * per}x{ty}>", f"vector<{per}x{ty}>", f"vector<{per}x{ty}>",
+                        "vector<4xf32>")
+    loads = span // v                           # per row and step
     L = []
     w = L.append
     _unstaged_head(w, p, tcd_name(p), 32 * TCD_WARPS, ppb)
-    consts = {0, 1, 4, 8, 32, v, 8 * kn, 16 * r_tiles, ppb} | {8 * i for i in range(2 * r_tiles)} | \
-        {8 * n for n in range(kn)} | {j * v for j in range(loads)} | {8 * n + 1 for n in range(kn)}
+    consts = {0, 1, 4, span, step, v, 8 * kn, 16 * r_tiles, ppb} | {8 * i for i in range(2 * r_tiles)} | \
+        {8 * n for n in range(kn)} | {j * v for j in range(loads)}
     for c in sorted(consts):
         w(f"  %c{c} = arith.constant {c} : index")
     w("  %inf = arith.constant 0x7F800000 : f32")
     w("  %mtwo = arith.constant -2.0 : f32")
     w(f"  %zacc = arith.constant dense<0.0> : {acct}")
     w(f"  %zx = arith.constant {'0.0 : ' + ty if v == 1 else f'dense<0.0> : {vt}'}")
+    if f32:
+        w(f"  %hia = arith.constant dense<{TF32_HI}> : vector<{2 * per}xi32>")
+        w(f"  %hib = arith.constant dense<{TF32_HI}> : vector<{per}xi32>")
     w("  %kdim = cake.problem_size \"K\"")
     w("  %ddim = cake.problem_size \"D\"")
     w("  %ndim = cake.problem_size \"N\"")
@@ -715,7 +729,7 @@ def generate_tcd(p):
     w("  %lane = cake.lane_id")
     w("  %g = arith.divui %lane, %c4 : index")
     w("  %q = arith.remui %lane, %c4 : index")
-    w("  %q8 = arith.muli %q, %c8 : index")
+    w(f"  %qs = arith.muli %q, %c{span} : index")
     w("  %q2 = arith.addi %q, %q : index")
     w(f"  %pb = arith.muli %bx, %c{ppb} : index")
     w(f"  %pw = arith.muli %wp, %c{16 * r_tiles} : index")
@@ -727,9 +741,8 @@ def generate_tcd(p):
     rows = []                                # (tile, half): the lane's rows g and g + 8
     for i in range(r_tiles):
         for h in range(2):
-            rw = f"%row{i}_{h}"
-            w(f"  {rw} = arith.addi %pg, %c{16 * i + 8 * h} : index")
-            w(f"  %rowc{i}_{h} = arith.minui {rw}, %nlast : index")
+            w(f"  %row{i}_{h} = arith.addi %pg, %c{16 * i + 8 * h} : index")
+            w(f"  %rowc{i}_{h} = arith.minui %row{i}_{h}, %nlast : index")
             rows.append((i, h))
     w("  %kbig = arith.index_cast %kdim : index to i32")
     carried = ", ".join(f"%bs{i}_{h} = %inf, %bk{i}_{h} = %kbig" for i, h in rows)
@@ -741,9 +754,9 @@ def generate_tcd(p):
         w(f"    %kc{n} = arith.minui %kg{n}, %klast : index")
     acc = [(i, n) for i in range(r_tiles) for n in range(kn)]
     inits = ", ".join(f"%a{i}_{n} = %zacc" for i, n in acc)
-    w(f"    %acc:{len(acc)} = scf.for %d = %c0 to %ddim step %c32 iter_args({inits}) -> "
+    w(f"    %acc:{len(acc)} = scf.for %d = %c0 to %ddim step %c{step} iter_args({inits}) -> "
       f"({', '.join([acct] * len(acc))}) {{")
-    w("      %dq = arith.addi %d, %q8 : index")
+    w("      %dq = arith.addi %d, %qs : index")
     for j in range(loads):
         col = "%dq" if j == 0 else f"%dq{j}"
         if j:
@@ -758,49 +771,62 @@ def generate_tcd(p):
         for j in range(loads):
             w(f"      %y{n}_{j} = cake.load %c[%b, %kc{n}, %cc{j}] : {ct} -> {vt}")
 
-    def pieces(prefix, s):
-        """Columns 4s..4s+3 of the lane's 8, as (value, lo, hi) pieces of the loaded values."""
-        first, count = 4 * s // v if v <= 4 else 0, max(1, 4 // v)
-        return [f"{prefix}_{first + k}" for k in range(count)]
-
-    def four(prefix, s, tag):
-        """A vector<4> of columns 4s..4s+3 of one row's loads."""
-        if v == 8:
-            w(f"      {tag} = vector.shuffle {prefix}_0, {prefix}_0 [{', '.join(str(4 * s + e) for e in range(4))}] "
-              f": {vt}, {vt}")
-        elif v == 4:
+    def part(prefix, s, tag):
+        """Columns per*s .. per*s + per - 1 of the lane's span of one row, as a vector<per>."""
+        if v == span:
+            idx = ", ".join(str(per * s + e) for e in range(per))
+            w(f"      {tag} = vector.shuffle {prefix}_0, {prefix}_0 [{idx}] : {vt}, {vt}")
+        elif v == per:
             return f"{prefix}_{s}"
-        elif v == 2:
-            a, b2 = pieces(prefix, s)
-            w(f"      {tag} = vector.shuffle {a}, {b2} [0, 1, 2, 3] : {vt}, {vt}")
-        else:
-            w(f"      {tag} = vector.from_elements {', '.join(pieces(prefix, s))} : {bt}")
+        elif v == 1:
+            w(f"      {tag} = vector.from_elements {', '.join(f'{prefix}_{per * s + e}' for e in range(per))} : {pt}")
+        else:                                # two loads of per / 2
+            idx = ", ".join(str(e) for e in range(per))
+            w(f"      {tag} = vector.shuffle {prefix}_{2 * s}, {prefix}_{2 * s + 1} [{idx}] : {vt}, {vt}")
         return tag
 
+    def split(val, t, mask, tag):
+        """3xTF32: (hi, lo) with hi the value's tf32 bits and lo = value - hi."""
+        it = t.replace("f32", "i32")
+        w(f"      {tag}i = arith.bitcast {val} : {t} to {it}")
+        w(f"      {tag}m = arith.andi {tag}i, {mask} : {it}")
+        w(f"      {tag}h = arith.bitcast {tag}m : {it} to {t}")
+        w(f"      {tag}l = arith.subf {val}, {tag}h : {t}")
+        return f"{tag}h", f"{tag}l"
+
+    # A slots, row-major m16n8k16: (g,2q) (g,2q+1) (g+8,2q) (g+8,2q+1) (g,2q+8) (g,2q+9) (g+8,2q+8)
+    # (g+8,2q+9); m16n8k8 tf32: (g,q) (g+8,q) (g,q+4) (g+8,q+4). B takes the part as it is.
+    order = "0, 1, 4, 5, 2, 3, 6, 7" if not f32 else "0, 2, 1, 3"
     outs = {}
     for s in range(2):
-        frag_b = {n: four(f"%y{n}", s, f"%fb{s}_{n}") for n in range(kn)}
+        frag_b = {n: part(f"%y{n}", s, f"%fb{s}_{n}") for n in range(kn)}
+        if f32:
+            frag_b = {n: split(b, bt, "%hib", f"%sb{s}_{n}") for n, b in frag_b.items()}
         for i in range(r_tiles):
-            lo = four(f"%x{i}_0", s, f"%lo{s}_{i}")
-            hi = four(f"%x{i}_1", s, f"%hi{s}_{i}")
-            # A slots: (g,2q) (g,2q+1) (g+8,2q) (g+8,2q+1) (g,2q+8) (g,2q+9) (g+8,2q+8) (g+8,2q+9)
-            w(f"      %fa{s}_{i} = vector.shuffle {lo}, {hi} [0, 1, 4, 5, 2, 3, 6, 7] : {bt}, {bt}")
+            lo = part(f"%x{i}_0", s, f"%lo{s}_{i}")
+            hi = part(f"%x{i}_1", s, f"%hi{s}_{i}")
+            w(f"      %fa{s}_{i} = vector.shuffle {lo}, {hi} [{order}] : {pt}, {pt}")
+            fa = split(f"%fa{s}_{i}", at, "%hia", f"%sa{s}_{i}") if f32 else None
             for n in range(kn):
                 prev = outs.get((i, n), f"%a{i}_{n}")
-                w(f"      %m{s}_{i}_{n} = cake.mma_sync %fa{s}_{i}, {frag_b[n]}, {prev} : {at}, {bt}, {acct}")
-                outs[(i, n)] = f"%m{s}_{i}_{n}"
+                if f32:           # the small products first
+                    terms = ((fa[1], frag_b[n][0]), (fa[0], frag_b[n][1]), (fa[0], frag_b[n][0]))
+                else:
+                    terms = ((f"%fa{s}_{i}", frag_b[n]),)
+                for t, (a, b) in enumerate(terms):
+                    w(f"      %m{s}_{i}_{n}_{t} = cake.mma_sync {a}, {b}, {prev} : {at}, {bt}, {acct}")
+                    prev = f"%m{s}_{i}_{n}_{t}"
+                outs[(i, n)] = prev
     w(f"      scf.yield {', '.join(outs[a] for a in acc)} : {', '.join([acct] * len(acc))}")
     w("    }")
     # Accumulator element e of tile (i, n): row g + 8 (e div 2), centroid k0 + 8n + 2q + (e mod 2).
-    w("    %k0i = arith.index_cast %k0 : index to i32")
     for n in range(kn):
+        w(f"    %kk{n}_0 = arith.addi %kr{n}, %q2 : index")
+        w(f"    %kk{n}_1 = arith.addi %kk{n}_0, %c1 : index")
         for e in range(2):
-            w(f"    %kk{n}_{e} = arith.addi %kr{n}, %q2 : index")
-            if e:
-                w(f"    %kk{n}_{e}b = arith.addi %kk{n}_{e}, %c1 : index")
-            kk = f"%kk{n}_{e}" + ("b" if e else "")
-            w(f"    %sq{n}_{e} = cake.load %csq[%b, {kk}] masked pad(%inf : f32) : !cake.tensor<[B, K], f32> -> f32")
-            w(f"    %ki{n}_{e} = arith.index_cast {kk} : index to i32")
+            w(f"    %sq{n}_{e} = cake.load %csq[%b, %kk{n}_{e}] masked pad(%inf : f32) : "
+              "!cake.tensor<[B, K], f32> -> f32")
+            w(f"    %ki{n}_{e} = arith.index_cast %kk{n}_{e} : index to i32")
     res = []
     for i, h in rows:
         ps, pk = f"%bs{i}_{h}", f"%bk{i}_{h}"
@@ -816,6 +842,8 @@ def generate_tcd(p):
         res += [ps, pk]
     w(f"    scf.yield {', '.join(res)} : {', '.join(['f32, i32'] * len(rows))}")
     w("  }")
+    # The quad's four lanes hold the row's candidates for different centroids: one argmin across
+    # them (ties to the smaller index), then lane q = 0 stores.
     w("  %lead = arith.cmpi eq, %q, %c0 : index")
     for x, (i, h) in enumerate(rows):
         w(f"  %rv{i}_{h}, %ri{i}_{h} = cake.warp_arg_reduce argmin %best#{2 * x}, %best#{2 * x + 1} "
