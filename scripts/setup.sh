@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Installs what CAKE needs and is missing (Debian 12): LLVM/MLIR 22, clang-22, lld, ninja, cmake,
-# GoogleTest, pybind11 and the Python headers (for the Python bindings). The CUDA toolkit (for
+# GoogleTest, pybind11 and the Python headers (for the Python bindings), pip and the Python package
+# ray (the harness's optional ray backend). The CUDA toolkit (for
 # ptxas, cake-run and the reference kernels) is expected at $CUDA_HOME (default /usr/local/cuda);
 # without it the build skips those parts and says so.
 set -euo pipefail
 
 packages=(llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools clang-22 lld-22 ninja-build cmake
-          libgtest-dev libgmock-dev python3 python3-dev pybind11-dev)
+          libgtest-dev libgmock-dev python3 python3-dev python3-pip pybind11-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -19,6 +20,16 @@ if ((${#missing[@]})); then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q "${missing[@]}"
 else
   echo "setup: all packages present"
+fi
+
+# The optional Python package ray: the harness's ray backend (docs/Harness.md) and its tests
+# (agent/tests/test_ray_backend.py, which skip without it). A python3 of its own (pyenv, venv)
+# installs it as is; Debian's own python3 refuses without --break-system-packages.
+if python3 -c "import ray" 2>/dev/null; then
+  echo "setup: python package ray present ($(python3 -c 'import ray; print(ray.__version__)'))"
+else
+  echo "setup: installing the python package ray (optional ray backend; its tests need it)"
+  python3 -m pip install -q "ray>=2.9" 2>/dev/null || python3 -m pip install -q --break-system-packages "ray>=2.9"
 fi
 
 cuda_home=${CUDA_HOME:-/usr/local/cuda}

@@ -64,8 +64,14 @@ def parser():
     e = sub.add_parser("evolve", help="evolve a task's kernel")
     e.add_argument("task", nargs="?", help="task file (JSON, docs/Tasks.md); optional with --resume")
     _common(e)
-    e.add_argument("--backend", default="auto", choices=["auto", "model-only", "local", "batch"],
-                   help="auto: local where a GPU is present, else model-only")
+    e.add_argument("--backend", default="auto", choices=["auto", "model-only", "local", "batch", "ray"],
+                   help="auto: local where a GPU is present, else model-only; ray: compile and measure jobs over "
+                        "a Ray cluster (optional package 'ray')")
+    e.add_argument("--ray-address", help="ray backend: the cluster to join ('auto', 'ray://HOST:10001'; default: "
+                                         "start a local one on this machine)")
+    e.add_argument("--ray-timeout", type=POS_FLOAT, metavar="S",
+                   help="ray backend: seconds a measure job may run before its worker is taken for lost and the "
+                        "job is retried (default: from the task's run timeout and shape count)")
     e.add_argument("--policy", default="search", choices=["search", "llm"])
     e.add_argument("--resume", nargs="?", const="last", metavar="RUN", help="continue a run (default: the last)")
     e.add_argument("--bin", help="folder of cake-opt, cake-translate, cake-run (default build/bin)")
@@ -245,7 +251,21 @@ def cmd_evolve(args):
         name = "local" if backends.gpu_present() else "model-only"
     if name in ("local", "batch"):
         tools.require("cake-run")
-    backend = backends.make(name, args.iters)
+    ray = {"ray_address": args.ray_address or config_before.get("ray_address"),
+           "ray_timeout": args.ray_timeout or config_before.get("ray_timeout")}
+    try:
+        backend = backends.make(name, args.iters, ray["ray_address"], ray["ray_timeout"])
+    except backends.BackendUnavailable as e:  # e.g. --backend ray without the ray package
+        return _err(str(e), 2)
+    try:
+        return _evolve_with(args, db, run, task, tools, backend, name, rules, config_before, ray)
+    finally:
+        backend.close()
+
+
+def _evolve_with(args, db, run, task, tools, backend, name, rules, config_before, ray):
+    if backend.measures and name == "ray":
+        tools.require("cake-run")  # the GPU workers run it from the same path
     backend.check(task, tools)  # e.g. the reference cubin, before anything is compiled
     # A resumed run keeps the budget it was started with (overrides given now win).
     budget = dict(task.budget, **config_before.get("budget", {}))
@@ -254,6 +274,8 @@ def cmd_evolve(args):
             budget[k] = getattr(args, k)
     config = {"budget": budget, "jobs": args.jobs, "rng_seed": args.rng_seed, "tactics": args.tactics,
               "rules": rules}
+    if name == "ray":  # kept for --resume
+        config.update(ray)
     policy_name = run["policy"] if run else args.policy
     run_id = run["id"] if run else db.new_run(task, name, policy_name, config)
     if run:

@@ -32,7 +32,7 @@ def check_seed(task, toolchain, backend, workdir):
         problems = interface_mod.problems(task.interface.data, "the seed's interface")
         if problems:
             raise EnvironmentFailure("; ".join(problems) + " (declare the task's interface)")
-    if backend.name == "local":
+    if getattr(backend, "measures_in_run", False):  # local, ray with GPUs: a GPU check now (batch: later)
         backend.measure(task, toolchain, ev)
         if ev.status == "failed":
             raise EnvironmentFailure(_describe("the seed's GPU check", ev))

@@ -5,11 +5,13 @@ Budgets (task ``budget``, overridable on the command line) are counted from the 
 (candidates sent to a GPU), ``wall_s`` (this invocation's wall time). Every finished candidate is
 committed before the next is reported; ``on_record(cid, ev)`` is called after each commit.
 
-A generation's candidates are verified, costed and compiled by ``jobs`` threads, each running the
-tools as subprocesses (so up to ``jobs`` cake-opt / cake-translate / ptxas processes at once); the
-main thread measures (one GPU job at a time) and records in the order evaluations finish. When
-anything raises (a full disk: disk.DiskFull; an interrupt), evaluations not yet started are
-cancelled and the exception propagates; what was committed stays.
+A generation's candidates are verified, costed and compiled by the backend's compiler: ``jobs``
+threads here, each running the tools as subprocesses (so up to ``jobs`` cake-opt / cake-translate /
+ptxas processes at once), or every CPU of a Ray cluster (ray_backend.py). The backend measures
+them (here: one GPU job at a time in the main thread; ray: one job per GPU of the cluster) and the
+main thread records each in the order measurements finish. When anything raises (a full disk:
+disk.DiskFull; an interrupt), evaluations not yet started are cancelled and the exception
+propagates; what was committed stays.
 """
 import concurrent.futures
 import os
@@ -32,15 +34,14 @@ def _count(db, run_id, where):
 def evolve(db, run_id, task, toolchain, backend, policy, workdir, budget, jobs=2, progress=None,
            on_record=None, batch_dir=None, cache_dir=None):
     """Runs generations until a budget is spent, the space is exhausted or (batch) a GPU is needed."""
-    pool = concurrent.futures.ThreadPoolExecutor(max_workers=max(1, jobs))
+    pool = backend.compiler(Evaluator(task, toolchain, workdir, cache_dir), jobs)
     try:
-        return _generations(db, run_id, task, toolchain, backend, policy, budget, progress, on_record, pool,
-                            Evaluator(task, toolchain, workdir, cache_dir))
+        return _generations(db, run_id, task, toolchain, backend, policy, budget, progress, on_record, pool)
     finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+        pool.shutdown()
 
 
-def _generations(db, run_id, task, toolchain, backend, policy, budget, progress, on_record, pool, evaluator):
+def _generations(db, run_id, task, toolchain, backend, policy, budget, progress, on_record, pool):
     start = time.monotonic()
     recorded = 0
     while True:
@@ -75,26 +76,20 @@ def _generations(db, run_id, task, toolchain, backend, policy, budget, progress,
                 fresh.append(p)
         if not fresh:
             return RunResult(run_id, "exhausted", recorded)
-        futures = {pool.submit(evaluator.prepare, p.ir): p for p in fresh}
+        futures = {pool.submit(p.ir): p for p in fresh}
+        chosen = None
         if screen > 1:  # every evaluation first, then the GPU slots by predicted time
-            done = list(futures)
-            concurrent.futures.wait(done)
-            chosen = {id(ev) for ev in screen_by_prediction([f.result() for f in done], want)}
-        else:
-            done, chosen = concurrent.futures.as_completed(futures), None
-        if any(getattr(p, "parent_proposal", None) for p in fresh):
-            done = list(futures)  # in proposal order: a parent is recorded before its children
+            concurrent.futures.wait(list(futures))
+            chosen = {id(ev) for ev in screen_by_prediction([f.result() for f in futures], want)}
+        # In proposal order when a parent must be recorded before its children (and after a screen,
+        # as before); otherwise in the order measurements finish.
+        ordered = chosen is not None or any(getattr(p, "parent_proposal", None) for p in fresh)
+        screened = lambda ev: chosen is not None and ev.status == "compiled" and id(ev) not in chosen  # noqa: E731
         cids, infra_failures = {}, 0
-        for fut in done:
-            prop = futures[fut]
-            ev = fut.result()
+        for prop, ev in backend.measured(task, toolchain, futures, screened, ordered):
             parent = getattr(prop, "parent_proposal", None)
             if parent is not None:
                 prop.parent_id = cids.get(id(parent))  # None if the parent was already recorded
-            if chosen is not None and ev.status == "compiled" and id(ev) not in chosen:
-                ev.status = "screened"  # compiled, predicted slower than the generation's GPU slots
-            else:
-                backend.measure(task, toolchain, ev)  # GPU work stays in this thread: one at a time
             if ev.failure and learn.is_infrastructure(ev.failure["class"]):
                 infra_failures += 1
             cid = db.record(run_id, generation, ev, prop, backend.name)

@@ -138,7 +138,9 @@ def generic_forms(cake_opt, irs, timeout=120):
 # kernels for what the environment did (a missing ptxas fails every f32 kernel alike).
 INFRA_CLASSES = {"verify_missing", "verify_crash", "compile_missing", "compile_crash", "compile_output",
                  "cost_missing", "cost_crash", "cost_unparsed", "runner_crash", "mismatch", "no_device",
-                 "bad_arguments", "environment"}
+                 "bad_arguments", "environment",
+                 # ray backend: a worker or node lost, or never answering, after its bounded retries
+                 "worker_lost", "worker_timeout"}
 
 
 def is_infrastructure(failure_class):
