@@ -63,7 +63,7 @@ def describe(p, manifest):
     return {"name": variant_name(p), "family": f, "dtype": p["dtype"], "max_d": fam.widest(p),
             "d_align": 1 if fam.staging == "none" else family.d_align(p["dtype"]),
             "staging": fam.staging, "config": config_name(p), "params": p,
-            "constraints": manifest.get("constraints", []) + list(fam.domain), "manifest": manifest}
+            "constraints": manifest.get("constraints", []) + fam.domain(p), "manifest": manifest}
 
 
 def deepest(dtype, chunks, bk, wg, grid):

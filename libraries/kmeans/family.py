@@ -675,7 +675,15 @@ def generate_lanes(p):
 TCD_WARPS = 4
 TCD_TILES = ((1, 2), (1, 4), (1, 8), (2, 2), (2, 4), (2, 8), (4, 1), (4, 2), (4, 4))
 TCD_MAX_K = 128
+TCD_MAX_PASSES = 2
 TF32_HI = -8192                             # 0xFFFFE000: an f32's sign, exponent and 10 mantissa bits
+
+
+def tcd_domain(p):
+    """Where a configuration is meant to be fast: x read at most TCD_MAX_PASSES times (one pass per
+    kn tiles of 8 centroids). Measured: a kn = 2 kernel routed at K = 116 by neighbours of smaller K
+    ran 14x slower than the best (8 passes over a wide x)."""
+    return [f"K <= {min(TCD_MAX_K, TCD_MAX_PASSES * 8 * p['kn'])}"]
 
 
 def tcd_span(dtype):
@@ -1126,12 +1134,12 @@ def generate_pad(p):
 # before a launch, copied into library.json per variant: "none" (x, c and |c|^2 as the user gave
 # them, at the user's D), "rows" (x and c in rows zero-padded to 16 bytes: D rounded up to
 # d_align), "rows+csq" (and |c|^2 in rows of pitch KP, 16-byte aligned starts, for TMA). `domain`:
-# constraints beyond the manifest's, where the family is meant to be fast (the router never
-# extrapolates a kernel past them). `generate` None: built from a seed by a tactic (build.py).
+# a function of the variant's parameters giving constraints beyond the manifest's, where it is
+# meant to be fast (the router never extrapolates a kernel past them). `generate` None: built from a seed by a tactic (build.py).
 class Family:
-    def __init__(self, symbol, generate, config, staging, widest=lambda p: None, domain=()):
+    def __init__(self, symbol, generate, config, staging, widest=lambda p: None, domain=lambda p: []):
         self.symbol, self.generate, self.config = symbol, generate, config
-        self.staging, self.widest, self.domain = staging, widest, tuple(domain)
+        self.staging, self.widest, self.domain = staging, widest, domain
 
 
 def _grid_letter(p):
@@ -1150,9 +1158,9 @@ FAMILIES = {
                      lambda p: p["dmax"]),
     "lanes": Family(lanes_name, generate_lanes,
                     lambda p: "lanes_g{g}_v{v}_k{kt}".format(**p) + lanes_suffix(p), "none",
-                    domain=[f"K <= {LANES_MAX_K}"]),
+                    domain=lambda p: [f"K <= {LANES_MAX_K}"]),
     "tcd": Family(tcd_name, generate_tcd, lambda p: "tcd_r{r}_n{kn}_v{v}".format(**p), "none",
-                  domain=[f"K <= {TCD_MAX_K}"]),
+                  domain=tcd_domain),
     # Not routed: the centroid update and the staging kernel.
     "update": Family(update_name, generate_update, lambda p: "update_w{ppb}".format(**p), None),
     "pad": Family(pad_name, generate_pad, lambda p: "pad", None),
