@@ -216,7 +216,15 @@ struct CakeVerifyDeadlockPass : cake::impl::CakeVerifyDeadlockPassBase<CakeVerif
   std::string describeWait(Operation *op) {
     if (auto wait = dyn_cast<MbarrierWaitOp>(op)) {
       std::optional<int64_t> index = constant(wait.getIndex());
-      return "mbarrier " + (index ? std::to_string(*index) : std::string("?"));
+      scf::ForOp loop = scopeOf(op).loop;
+      std::optional<Ring> ring = !index && loop ? ringOf(wait, loop) : std::nullopt;
+      if (!ring)
+        return "mbarrier " + (index ? std::to_string(*index) : std::string("?"));
+      std::string text = "the ring of mbarriers";
+      for (int64_t i : ring->indices)
+        text += " " + std::to_string(i);
+      return text + (ring->inverted ? " (round r on the inverse of r's parity: round 0 passes)"
+                                    : " (round r on r's parity: round 0 waits for a first completion)");
     }
     if (isa<PipelineConsumerWaitOp>(op))
       return "the pipeline's full barrier";
@@ -520,61 +528,172 @@ struct CakeVerifyDeadlockPass : cake::impl::CakeVerifyDeadlockPassBase<CakeVerif
     addArrivalEdges(w, arrivals);
   }
 
+  /// The value of `v` in the iteration of `loop` whose counter is `n` (arith on the counter and
+  /// constants only; the counter of any other loop, thread ids or data: unknown).
+  std::optional<int64_t> valueAt(Value v, scf::ForOp loop, int64_t n, unsigned depth = 0) {
+    if (v == loop.getInductionVar())
+      return n;
+    if (std::optional<int64_t> c = constant(v))
+      return c;
+    Operation *def = v.getDefiningOp();
+    if (!def || depth > 12 || !isa_and_nonnull<arith::ArithDialect>(def->getDialect()))
+      return std::nullopt;
+    SmallVector<int64_t> args;
+    for (Value operand : def->getOperands()) {
+      std::optional<int64_t> a = valueAt(operand, loop, n, depth + 1);
+      if (!a)
+        return std::nullopt;
+      args.push_back(*a);
+    }
+    std::optional<int64_t> r = foldIntegerOp(def, args);
+    if (r && (*r > kHuge || *r < -kHuge))
+      return std::nullopt;
+    return r;
+  }
+
+  /// A ring of mbarriers walked by a loop counting from 0 by 1: iteration n uses barrier
+  /// index(n) = index(n mod slots), `slots` distinct barriers, and waits on the parity of its
+  /// round n div slots, inverted or not. Judged by evaluating the index and parity at the first
+  /// kRingSamples counters, so any spelling of the arithmetic is recognized.
+  struct Ring {
+    int64_t slots = 0;
+    bool inverted = false;
+    SmallVector<int64_t> indices; // index(0 .. slots - 1)
+  };
+  static constexpr int64_t kMaxSlots = 16, kRingSamples = 4 * kMaxSlots;
+
+  std::optional<SmallVector<int64_t>> sample(Value v, scf::ForOp loop) {
+    SmallVector<int64_t> out;
+    for (int64_t n = 0; n < kRingSamples; ++n) {
+      std::optional<int64_t> x = valueAt(v, loop, n);
+      if (!x)
+        return std::nullopt;
+      out.push_back(*x);
+    }
+    return out;
+  }
+
+  std::optional<Ring> ringOf(MbarrierWaitOp wait, scf::ForOp loop) {
+    std::optional<SmallVector<int64_t>> index = sample(wait.getIndex(), loop);
+    std::optional<SmallVector<int64_t>> parity = sample(wait.getParity(), loop);
+    if (!index || !parity)
+      return std::nullopt;
+    for (int64_t slots = 1; slots <= kMaxSlots; ++slots) {
+      bool periodic = true;
+      for (int64_t n = slots; n < kRingSamples && periodic; ++n)
+        periodic = (*index)[n] == (*index)[n % slots];
+      if (!periodic)
+        continue;
+      Ring ring{slots, false, SmallVector<int64_t>(index->begin(), index->begin() + slots)};
+      SmallVector<int64_t> sorted(ring.indices);
+      llvm::sort(sorted);
+      if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end())
+        return std::nullopt; // one barrier twice per period: its rounds are not the loop's
+      ring.inverted = (((*parity)[0] & 1) != 0);
+      for (int64_t n = 0; n < kRingSamples; ++n)
+        if ((((*parity)[n] & 1) != 0) != ((((n / slots) & 1) != 0) != ring.inverted))
+          return std::nullopt;
+      return ring;
+    }
+    return std::nullopt;
+  }
+
+  /// The barriers an init sets up: its constant index, or each value of its index over the
+  /// iterations of a constant loop around it (scf.for %s = 0 to 4 { init %bars[%s] }).
+  SmallVector<int64_t> initializedIndices(MbarrierInitOp init) {
+    if (std::optional<int64_t> at = constant(init.getIndex()))
+      return {*at};
+    auto loop = dyn_cast<scf::ForOp>(init->getParentOp());
+    if (!loop)
+      return {};
+    std::optional<int64_t> lb = constant(loop.getLowerBound()), ub = constant(loop.getUpperBound()),
+                           step = constant(loop.getStep());
+    if (!lb || !ub || !step || *step <= 0 || (*ub - *lb) / *step > kRingSamples)
+      return {};
+    SmallVector<int64_t> out;
+    for (int64_t n = *lb; n < *ub; n += *step) {
+      std::optional<int64_t> at = valueAt(init.getIndex(), loop, n);
+      if (!at)
+        return {};
+      out.push_back(*at);
+    }
+    return out;
+  }
+
   /// mbarrier waits with a known first blocking phase: a wait outside loops on parity 0 (it
   /// passes only once a phase completed: after some arrival), or a wait in every iteration of a
-  /// loop counting from 0 by 1 on parity `counter mod 2` with at most `count` arrivals per
-  /// iteration (passing in iteration n needs n + 1 completed phases, which the arrivals of
-  /// iterations before n cannot complete).
+  /// loop counting from 0 by 1 on a ring of barriers (ringOf; one barrier is a ring of one slot)
+  /// with at most `count` arrivals per iteration, each on the barrier the wait uses in that
+  /// iteration. Then the barrier of iteration n completes its phases in rounds: the wait in round
+  /// r = n div slots needs phase r (parity r mod 2) or, inverted, phase r - 1, which the arrivals
+  /// of the iterations before n - (0 or slots) cannot complete.
   void mbarrierEdges(unsigned w, MbarrierWaitOp wait) {
     Node &node = nodes[w];
-    std::optional<int64_t> index = constant(wait.getIndex());
-    if (!index)
-      return;
     Value bars = wait.getBarriers();
-    if (!node.scope.loop) {
+    scf::ForOp loop = node.scope.loop;
+    std::optional<Ring> ring;
+    if (!loop) {
       std::optional<int64_t> parity = constant(wait.getParity());
-      if (!parity || (*parity & 1) != 0)
+      std::optional<int64_t> index = constant(wait.getIndex());
+      if (!index || !parity || (*parity & 1) != 0)
         return;
+      ring = Ring{1, false, {*index}};
     } else {
-      scf::ForOp loop = node.scope.loop;
       if (constant(loop.getLowerBound()) != 0 || constant(loop.getStep()) != 1 ||
           !everyIteration(wait, loop))
         return;
-      Operation *def = wait.getParity().getDefiningOp();
-      Value iv = loop.getInductionVar();
-      bool alternates = false;
-      if (isa_and_nonnull<arith::RemUIOp>(def))
-        alternates = def->getOperand(0) == iv && constant(def->getOperand(1)) == 2;
-      else if (isa_and_nonnull<arith::AndIOp>(def))
-        alternates = (def->getOperand(0) == iv && constant(def->getOperand(1)) == 1) ||
-                     (def->getOperand(1) == iv && constant(def->getOperand(0)) == 1);
-      if (!alternates)
+      ring = ringOf(wait, loop);
+      if (!ring)
         return;
     }
-    std::optional<int64_t> count;
+    DenseMap<int64_t, int64_t> counts;
     SmallVector<std::pair<Operation *, int64_t>> arrivals;
     int64_t perIteration = 0;
+    int64_t distance = ring->inverted ? ring->slots : 0;
     for (Operation *user : bars.getUsers()) {
       if (auto init = dyn_cast<MbarrierInitOp>(user)) {
-        if (constant(init.getIndex()) == index) {
-          if (count)
-            return;
-          count = init.getCount();
-        }
+        // An init at an index the pass cannot evaluate leaves its barrier's count unknown
+        // (below: no edges in loops).
+        for (int64_t at : initializedIndices(init))
+          if (llvm::is_contained(ring->indices, at) && !counts.try_emplace(at, init.getCount()).second)
+            return; // initialized twice
         continue;
       }
       if (!isa<MbarrierArriveOp, MbarrierArriveExpectTxOp>(user))
         continue;
-      std::optional<int64_t> at = constant(user->getOperand(1));
-      if (at && at != index)
+      Value index = user->getOperand(1);
+      std::optional<int64_t> at = constant(index);
+      if (at && !llvm::is_contained(ring->indices, *at))
         continue;
-      if (!at || !sameIterationSpace(node.scope, scopeOf(user)))
+      Scope scope = scopeOf(user);
+      if (!sameIterationSpace(node.scope, scope))
+        return; // an arrival the pass cannot place may serve this wait
+      if (loop) {
+        // The arrival of iteration m targets the barrier the wait uses in iteration m, or never
+        // one of the ring's (another ring's arrival).
+        std::optional<SmallVector<int64_t>> targets = sample(index, scope.loop);
+        if (!targets)
+          return;
+        bool same = true, disjoint = true;
+        for (int64_t n = 0; n < kRingSamples; ++n) {
+          same &= (*targets)[n] == ring->indices[n % ring->slots];
+          disjoint &= !llvm::is_contained(ring->indices, (*targets)[n]);
+        }
+        if (disjoint)
+          continue;
+        if (!same)
+          return;
+      } else if (!at) {
         return;
+      }
       perIteration += model->executors(user).count();
-      arrivals.push_back({user, 0});
+      arrivals.push_back({user, distance});
     }
-    if (node.scope.loop && (!count || perIteration > *count))
-      return;
+    for (int64_t index : ring->indices) {
+      auto it = counts.find(index);
+      if (loop && (it == counts.end() || perIteration > it->second))
+        return;
+    }
     addArrivalEdges(w, arrivals);
   }
 
@@ -806,11 +925,24 @@ struct CakeVerifyDeadlockPass : cake::impl::CakeVerifyDeadlockPassBase<CakeVerif
       bool throughAcquire = llvm::any_of(cycle.nodes, [&](unsigned n) {
         return isa<PipelineProducerAcquireOp>(nodes[n].op);
       });
+      // A ring wait on its round's own parity blocks in round 0: for an 'empty' ring (slots that
+      // start free) the usual bug is the parity, not the order.
+      bool ringFromZero = llvm::any_of(cycle.nodes, [&](unsigned n) {
+        auto wait = dyn_cast<MbarrierWaitOp>(nodes[n].op);
+        scf::ForOp loop = nodes[n].scope.loop;
+        std::optional<Ring> ring = wait && loop ? ringOf(wait, loop) : std::nullopt;
+        return ring && ring->slots > 1 && !ring->inverted;
+      });
       attachFix(diag, at, "deadlock.cyclic-wait",
                 throughAcquire
                     ? "break the cycle: release each stage fewer than `stages` iterations after "
                       "its consumer_wait (and wait fewer iterations ahead), so that the producer "
                       "can acquire the slot before the consumer needs its next stage"
+                : ringFromZero
+                    ? "break the cycle: a ring whose slots start free (the producer's 'empty' "
+                      "barriers) is waited on with the inverse of the round's parity, "
+                      "(round mod 2) xor 1, so that round 0 passes; or move an arrival above the "
+                      "wait it follows"
                     : "break the cycle: in one of the threads, move the arrival (arrive, "
                       "producer_commit, consumer_release) above the wait it follows, so that one "
                       "wait of the cycle can pass");

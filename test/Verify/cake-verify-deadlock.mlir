@@ -708,3 +708,120 @@ cake.kernel @mbarrier_arrivals_maybe(%x: !cake.tensor<[N], f32>)
   cake.mbarrier.wait %bars[%c0], %c0 : !cake.mbarriers<1>
   cake.return
 }
+
+// -----
+
+// A ring of 4 full/empty barrier pairs walked by a loop: iteration kt uses slot kt mod 4 in round
+// kt div 4. The producer's wait on 'empty' uses the round's parity, not its inverse, so in round 0
+// it waits for a release of data it has not produced yet.
+cake.kernel @ring_empty_parity_not_inverted()
+    attributes {target = "sm_90a", block = array<i64: 96>, symbols = ["T"],
+                grid = affine_map<()[t] -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %tiles = cake.problem_size "T"
+  %bars = cake.mbarrier.alloc : !cake.mbarriers<8>
+  %tid = cake.thread_id x
+  %t0 = arith.cmpi eq, %tid, %c0 : index
+  scf.if %t0 {
+    scf.for %s = %c0 to %c4 step %c1 {
+      cake.mbarrier.init %bars[%s], count 32 : !cake.mbarriers<8>
+    }
+    cake.mbarrier.init %bars[%c4], count 64 : !cake.mbarriers<8>
+    %c5 = arith.constant 5 : index
+    %c6 = arith.constant 6 : index
+    %c7 = arith.constant 7 : index
+    cake.mbarrier.init %bars[%c5], count 64 : !cake.mbarriers<8>
+    cake.mbarrier.init %bars[%c6], count 64 : !cake.mbarriers<8>
+    cake.mbarrier.init %bars[%c7], count 64 : !cake.mbarriers<8>
+    cake.fence.mbarrier_init
+  }
+  cake.barrier
+  cake.warp_roles {
+    cake.role "producer" warps [0, 1) {
+      scf.for %kt = %c0 to %tiles step %c1 {
+        %slot = arith.remui %kt, %c4 : index
+        %round = arith.divui %kt, %c4 : index
+        %parity = arith.andi %round, %c1 : index
+        %empty = arith.addi %slot, %c4 : index
+        // expected-error @+2 {{[deadlock.cyclic-wait] expected an arrival that can complete this wait, but 2 waits form a wait-for cycle}}
+        // expected-note @+1 {{fix: break the cycle: a ring whose slots start free (the producer's 'empty' barriers) is waited on with the inverse of the round's parity, (round mod 2) xor 1, so that round 0 passes}}
+        cake.mbarrier.wait %bars[%empty], %parity : !cake.mbarriers<8>
+        // expected-note @+1 {{the wait on the ring of mbarriers 0 1 2 3 (round r on r's parity: round 0 waits for a first completion) needs this arrival, which comes after the wait on the ring of mbarriers 4 5 6 7}}
+        cake.mbarrier.arrive %bars[%slot] : !cake.mbarriers<8>
+      }
+    }
+    cake.role "consumer" warps [1, 3) {
+      scf.for %kt = %c0 to %tiles step %c1 {
+        %slot = arith.remui %kt, %c4 : index
+        %round = arith.divui %kt, %c4 : index
+        %parity = arith.andi %round, %c1 : index
+        %empty = arith.addi %slot, %c4 : index
+        // expected-note @+1 {{waits on the ring of mbarriers 0 1 2 3 (round r on r's parity: round 0 waits for a first completion) here}}
+        cake.mbarrier.wait %bars[%slot], %parity : !cake.mbarriers<8>
+        // expected-note @+1 {{the wait on the ring of mbarriers 4 5 6 7 (round r on r's parity: round 0 waits for a first completion) needs this arrival, which comes after the wait on the ring of mbarriers 0 1 2 3}}
+        cake.mbarrier.arrive %bars[%empty] : !cake.mbarriers<8>
+      }
+    }
+  }
+  cake.return
+}
+
+// -----
+
+// The same ring, correct: the empty wait's parity is inverted (1 - round mod 2, slot spelled
+// kt - 4 (kt div 4)), so round 0 passes freely and round r needs the release of round r - 1.
+cake.kernel @ring_empty_parity_inverted()
+    attributes {target = "sm_90a", block = array<i64: 96>, symbols = ["T"],
+                grid = affine_map<()[t] -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %tiles = cake.problem_size "T"
+  %bars = cake.mbarrier.alloc : !cake.mbarriers<8>
+  %tid = cake.thread_id x
+  %t0 = arith.cmpi eq, %tid, %c0 : index
+  scf.if %t0 {
+    %c3 = arith.constant 3 : index
+    %c5 = arith.constant 5 : index
+    %c6 = arith.constant 6 : index
+    %c7 = arith.constant 7 : index
+    cake.mbarrier.init %bars[%c0], count 32 : !cake.mbarriers<8>
+    cake.mbarrier.init %bars[%c1], count 32 : !cake.mbarriers<8>
+    cake.mbarrier.init %bars[%c2], count 32 : !cake.mbarriers<8>
+    cake.mbarrier.init %bars[%c3], count 32 : !cake.mbarriers<8>
+    cake.mbarrier.init %bars[%c4], count 64 : !cake.mbarriers<8>
+    cake.mbarrier.init %bars[%c5], count 64 : !cake.mbarriers<8>
+    cake.mbarrier.init %bars[%c6], count 64 : !cake.mbarriers<8>
+    cake.mbarrier.init %bars[%c7], count 64 : !cake.mbarriers<8>
+    cake.fence.mbarrier_init
+  }
+  cake.barrier
+  cake.warp_roles {
+    cake.role "producer" warps [0, 1) {
+      scf.for %kt = %c0 to %tiles step %c1 {
+        %round = arith.divui %kt, %c4 : index
+        %base = arith.muli %round, %c4 : index
+        %slot = arith.subi %kt, %base : index
+        %odd = arith.remui %round, %c2 : index
+        %parity = arith.subi %c1, %odd : index
+        %empty = arith.addi %slot, %c4 : index
+        cake.mbarrier.wait %bars[%empty], %parity : !cake.mbarriers<8>
+        cake.mbarrier.arrive %bars[%slot] : !cake.mbarriers<8>
+      }
+    }
+    cake.role "consumer" warps [1, 3) {
+      scf.for %kt = %c0 to %tiles step %c1 {
+        %slot = arith.remui %kt, %c4 : index
+        %round = arith.divui %kt, %c4 : index
+        %parity = arith.remui %round, %c2 : index
+        %empty = arith.addi %slot, %c4 : index
+        cake.mbarrier.wait %bars[%slot], %parity : !cake.mbarriers<8>
+        cake.mbarrier.arrive %bars[%empty] : !cake.mbarriers<8>
+      }
+    }
+  }
+  cake.return
+}
