@@ -2,6 +2,8 @@
 #include "Cake/Analysis/ThreadModel.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Index/IR/IndexDialect.h"
+#include "mlir/Dialect/Index/IR/IndexOps.h"
 #include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/AffineMap.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -106,59 +108,64 @@ static std::optional<int64_t> fold(Operation *op, ArrayRef<int64_t> args, unsign
   auto s = [&](int64_t v) { return sext(v, operandWidth); };
   auto u = [&](int64_t v) { return static_cast<uint64_t>(v); };
   int64_t result = 0;
-  if (isa<arith::AddIOp>(op)) {
+  if (isa<arith::AddIOp, index::AddOp>(op)) {
     result = static_cast<int64_t>(u(args[0]) + u(args[1]));
-  } else if (isa<arith::SubIOp>(op)) {
+  } else if (isa<arith::SubIOp, index::SubOp>(op)) {
     result = static_cast<int64_t>(u(args[0]) - u(args[1]));
-  } else if (isa<arith::MulIOp>(op)) {
+  } else if (isa<arith::MulIOp, index::MulOp>(op)) {
     result = static_cast<int64_t>(u(args[0]) * u(args[1]));
-  } else if (isa<arith::DivUIOp, arith::RemUIOp, arith::CeilDivUIOp>(op)) {
+  } else if (isa<arith::DivUIOp, arith::RemUIOp, arith::CeilDivUIOp, index::DivUOp, index::RemUOp,
+                index::CeilDivUOp>(op)) {
     if (u(args[1]) == 0)
       return std::nullopt;
-    if (isa<arith::DivUIOp>(op))
+    if (isa<arith::DivUIOp, index::DivUOp>(op))
       result = u(args[0]) / u(args[1]);
-    else if (isa<arith::RemUIOp>(op))
+    else if (isa<arith::RemUIOp, index::RemUOp>(op))
       result = u(args[0]) % u(args[1]);
     else
       result = u(args[0]) / u(args[1]) + (u(args[0]) % u(args[1]) != 0);
-  } else if (isa<arith::DivSIOp, arith::RemSIOp, arith::CeilDivSIOp, arith::FloorDivSIOp>(op)) {
+  } else if (isa<arith::DivSIOp, arith::RemSIOp, arith::CeilDivSIOp, arith::FloorDivSIOp, index::DivSOp,
+                       index::RemSOp, index::CeilDivSOp, index::FloorDivSOp>(op)) {
     int64_t a = s(args[0]), b = s(args[1]);
     if (b == 0 || (a == INT64_MIN && b == -1))
       return std::nullopt;
-    if (isa<arith::DivSIOp>(op))
+    if (isa<arith::DivSIOp, index::DivSOp>(op))
       result = a / b;
-    else if (isa<arith::RemSIOp>(op))
+    else if (isa<arith::RemSIOp, index::RemSOp>(op))
       result = a % b;
-    else if (isa<arith::CeilDivSIOp>(op))
+    else if (isa<arith::CeilDivSIOp, index::CeilDivSOp>(op))
       result = a / b + ((a % b != 0) && ((a < 0) == (b < 0)));
     else
       result = a / b - ((a % b != 0) && ((a < 0) != (b < 0)));
-  } else if (isa<arith::AndIOp>(op)) {
+  } else if (isa<arith::AndIOp, index::AndOp>(op)) {
     result = args[0] & args[1];
-  } else if (isa<arith::OrIOp>(op)) {
+  } else if (isa<arith::OrIOp, index::OrOp>(op)) {
     result = args[0] | args[1];
-  } else if (isa<arith::XOrIOp>(op)) {
+  } else if (isa<arith::XOrIOp, index::XOrOp>(op)) {
     result = args[0] ^ args[1];
-  } else if (isa<arith::MaxUIOp>(op)) {
+  } else if (isa<arith::MaxUIOp, index::MaxUOp>(op)) {
     result = std::max(u(args[0]), u(args[1]));
-  } else if (isa<arith::MinUIOp>(op)) {
+  } else if (isa<arith::MinUIOp, index::MinUOp>(op)) {
     result = std::min(u(args[0]), u(args[1]));
-  } else if (isa<arith::MaxSIOp>(op)) {
+  } else if (isa<arith::MaxSIOp, index::MaxSOp>(op)) {
     result = std::max(s(args[0]), s(args[1]));
-  } else if (isa<arith::MinSIOp>(op)) {
+  } else if (isa<arith::MinSIOp, index::MinSOp>(op)) {
     result = std::min(s(args[0]), s(args[1]));
-  } else if (isa<arith::ShLIOp, arith::ShRUIOp, arith::ShRSIOp>(op)) {
+  } else if (isa<arith::ShLIOp, arith::ShRUIOp, arith::ShRSIOp, index::ShlOp, index::ShrUOp, index::ShrSOp>(op)) {
     if (u(args[1]) >= operandWidth)
       return std::nullopt;
-    if (isa<arith::ShLIOp>(op))
+    if (isa<arith::ShLIOp, index::ShlOp>(op))
       result = static_cast<int64_t>(u(args[0]) << u(args[1]));
-    else if (isa<arith::ShRUIOp>(op))
+    else if (isa<arith::ShRUIOp, index::ShrUOp>(op))
       result = static_cast<int64_t>(u(args[0]) >> u(args[1]));
     else
       result = s(args[0]) >> u(args[1]);
-  } else if (auto cmp = dyn_cast<arith::CmpIOp>(op)) {
+  } else if (isa<arith::CmpIOp, index::CmpOp>(op)) {
     int64_t a = args[0], b = args[1];
-    switch (cmp.getPredicate()) {
+    // index.cmp's predicates are numbered as arith.cmpi's.
+    auto cmp = dyn_cast<arith::CmpIOp>(op);
+    switch (cmp ? cmp.getPredicate()
+                : static_cast<arith::CmpIPredicate>(cast<index::CmpOp>(op).getPred())) {
     case arith::CmpIPredicate::eq:
       result = a == b;
       break;
@@ -190,9 +197,9 @@ static std::optional<int64_t> fold(Operation *op, ArrayRef<int64_t> args, unsign
       result = u(a) >= u(b);
       break;
     }
-  } else if (isa<arith::IndexCastOp, arith::ExtSIOp>(op)) {
+  } else if (isa<arith::IndexCastOp, arith::ExtSIOp, index::CastSOp>(op)) {
     result = s(args[0]);
-  } else if (isa<arith::IndexCastUIOp, arith::ExtUIOp, arith::TruncIOp>(op)) {
+  } else if (isa<arith::IndexCastUIOp, arith::ExtUIOp, arith::TruncIOp, index::CastUOp>(op)) {
     result = args[0];
   } else {
     return std::nullopt;
@@ -274,9 +281,10 @@ std::vector<Lat> ThreadModel::computeOp(Operation *op, unsigned resultNumber, un
   };
   int64_t bx = block[0], by = block[1];
 
-  if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
-    if (auto attr = dyn_cast<IntegerAttr>(constant.getValue()); attr && width)
-      return all(Lat::known(truncate(attr.getValue().getZExtValue(), width)));
+  if (op->hasTrait<OpTrait::ConstantLike>()) { // arith.constant, index.constant, ...
+    APInt value;
+    if (width && matchPattern(v, m_ConstantInt(&value)))
+      return all(Lat::known(truncate(value.getZExtValue(), width)));
     return uniform(v);
   }
   if (auto tid = dyn_cast<ThreadIdOp>(op)) {
@@ -328,8 +336,8 @@ std::vector<Lat> ThreadModel::computeOp(Operation *op, unsigned resultNumber, un
     });
   }
 
-  // Integer arith ops: fold what is known, keep uniform what is uniform.
-  if (op->getDialect() && op->getDialect()->getNamespace() == "arith" && width &&
+  // Integer arith and index ops: fold what is known, keep uniform what is uniform.
+  if (isa_and_nonnull<arith::ArithDialect, index::IndexDialect>(op->getDialect()) && width &&
       op->getNumRegions() == 0) {
     SmallVector<std::vector<Lat>> operands;
     for (Value operand : op->getOperands())

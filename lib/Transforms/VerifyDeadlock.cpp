@@ -31,6 +31,7 @@
 #include "Cake/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Index/IR/IndexDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "llvm/ADT/STLExtras.h"
 
@@ -528,15 +529,15 @@ struct CakeVerifyDeadlockPass : cake::impl::CakeVerifyDeadlockPassBase<CakeVerif
     addArrivalEdges(w, arrivals);
   }
 
-  /// The value of `v` in the iteration of `loop` whose counter is `n` (arith on the counter and
-  /// constants only; the counter of any other loop, thread ids or data: unknown).
+  /// The value of `v` in the iteration of `loop` whose counter is `n` (arith and index ops on the
+  /// counter and constants only; the counter of any other loop, thread ids or data: unknown).
   std::optional<int64_t> valueAt(Value v, scf::ForOp loop, int64_t n, unsigned depth = 0) {
     if (v == loop.getInductionVar())
       return n;
     if (std::optional<int64_t> c = constant(v))
       return c;
     Operation *def = v.getDefiningOp();
-    if (!def || depth > 12 || !isa_and_nonnull<arith::ArithDialect>(def->getDialect()))
+    if (!def || depth > 12 || !isa_and_nonnull<arith::ArithDialect, index::IndexDialect>(def->getDialect()))
       return std::nullopt;
     SmallVector<int64_t> args;
     for (Value operand : def->getOperands()) {
@@ -649,6 +650,7 @@ struct CakeVerifyDeadlockPass : cake::impl::CakeVerifyDeadlockPassBase<CakeVerif
     DenseMap<int64_t, int64_t> counts;
     SmallVector<std::pair<Operation *, int64_t>> arrivals;
     int64_t perIteration = 0;
+    bool exact = true;
     int64_t distance = ring->inverted ? ring->slots : 0;
     for (Operation *user : bars.getUsers()) {
       if (auto init = dyn_cast<MbarrierInitOp>(user)) {
@@ -686,13 +688,25 @@ struct CakeVerifyDeadlockPass : cake::impl::CakeVerifyDeadlockPassBase<CakeVerif
       } else if (!at) {
         return;
       }
-      perIteration += model->executors(user).count();
+      Executors ex = model->executors(user);
+      perIteration += ex.count();
+      exact &= ex.exact;
       arrivals.push_back({user, distance});
     }
+    bool everyArrivalNeeded = loop && exact && !arrivals.empty();
     for (int64_t index : ring->indices) {
       auto it = counts.find(index);
       if (loop && (it == counts.end() || perIteration > it->second))
         return;
+      everyArrivalNeeded &= it != counts.end() && perIteration == it->second;
+    }
+    // When the arrivals of an iteration are exactly the count (several roles, each arriving with
+    // part of it), the phase needs every one of them: the wait depends on the waits before each
+    // arrival, not only on those before all of them.
+    if (everyArrivalNeeded) {
+      for (auto &arrival : arrivals)
+        addArrivalEdges(w, arrival);
+      return;
     }
     addArrivalEdges(w, arrivals);
   }

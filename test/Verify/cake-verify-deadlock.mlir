@@ -825,3 +825,68 @@ cake.kernel @ring_empty_parity_inverted()
   }
   cake.return
 }
+
+// -----
+
+// The same bug with the ring's arithmetic in the index dialect, and two consumer roles that each
+// bring half of an empty barrier's count: the producer's wait needs both roles' releases.
+cake.kernel @ring_index_dialect_two_consumer_roles()
+    attributes {target = "sm_90a", block = array<i64: 96>, symbols = ["T"],
+                grid = affine_map<()[t] -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %tiles = cake.problem_size "T"
+  %bars = cake.mbarrier.alloc : !cake.mbarriers<4>
+  %tid = cake.thread_id x
+  %t0 = arith.cmpi eq, %tid, %c0 : index
+  scf.if %t0 {
+    cake.mbarrier.init %bars[%c0], count 32 : !cake.mbarriers<4>
+    cake.mbarrier.init %bars[%c1], count 32 : !cake.mbarriers<4>
+    cake.mbarrier.init %bars[%c2], count 64 : !cake.mbarriers<4>
+    cake.mbarrier.init %bars[%c3], count 64 : !cake.mbarriers<4>
+    cake.fence.mbarrier_init
+  }
+  cake.barrier
+  %i2 = index.constant 2
+  %i1 = index.constant 1
+  cake.warp_roles {
+    cake.role "producer" warps [0, 1) {
+      scf.for %kt = %c0 to %tiles step %c1 {
+        %slot = index.remu %kt, %i2
+        %round = index.divu %kt, %i2
+        %parity = index.and %round, %i1
+        %empty = index.add %slot, %i2
+        // expected-error @+2 {{[deadlock.cyclic-wait] expected an arrival that can complete this wait, but 2 waits form a wait-for cycle}}
+        // expected-note @+1 {{fix: break the cycle: a ring whose slots start free}}
+        cake.mbarrier.wait %bars[%empty], %parity : !cake.mbarriers<4>
+        // expected-note @+1 {{the wait on the ring of mbarriers 0 1 (round r on r's parity: round 0 waits for a first completion) needs this arrival, which comes after the wait on the ring of mbarriers 2 3}}
+        cake.mbarrier.arrive %bars[%slot] : !cake.mbarriers<4>
+      }
+    }
+    cake.role "left" warps [1, 2) {
+      scf.for %kt = %c0 to %tiles step %c1 {
+        %slot = index.remu %kt, %i2
+        %round = index.divu %kt, %i2
+        %parity = index.and %round, %i1
+        %empty = index.add %slot, %i2
+        cake.mbarrier.wait %bars[%slot], %parity : !cake.mbarriers<4>
+        cake.mbarrier.arrive %bars[%empty] : !cake.mbarriers<4>
+      }
+    }
+    cake.role "right" warps [2, 3) {
+      scf.for %kt = %c0 to %tiles step %c1 {
+        %slot = index.remu %kt, %i2
+        %round = index.divu %kt, %i2
+        %parity = index.and %round, %i1
+        %empty = index.add %slot, %i2
+        // expected-note @+1 {{waits on the ring of mbarriers 0 1 (round r on r's parity: round 0 waits for a first completion) here}}
+        cake.mbarrier.wait %bars[%slot], %parity : !cake.mbarriers<4>
+        // expected-note @+1 {{the wait on the ring of mbarriers 2 3 (round r on r's parity: round 0 waits for a first completion) needs this arrival, which comes after the wait on the ring of mbarriers 0 1}}
+        cake.mbarrier.arrive %bars[%empty] : !cake.mbarriers<4>
+      }
+    }
+  }
+  cake.return
+}
