@@ -676,6 +676,11 @@ TCD_WARPS = 4
 TCD_TILES = ((1, 2), (1, 4), (1, 8), (2, 2), (2, 4), (2, 8), (4, 1), (4, 2), (4, 4))
 TCD_MAX_K = 128
 TCD_MAX_PASSES = 2
+# Split D (`ws` warps per block on the same rows, each taking every ws-th step of D, partial
+# accumulators summed through shared memory): few points and wide D, where one warp walking all
+# of D is latency-bound (B7 N4 D1238: 78 dependent steps).
+TCD_SPLITS = (4, 8)
+TCD_SPLIT_TILES = ((1, 2), (1, 4), (1, 8), (2, 4))
 TF32_HI = -8192                             # 0xFFFFE000: an f32's sign, exponent and 10 mantissa bits
 
 
@@ -692,23 +697,31 @@ def tcd_span(dtype):
 
 
 def tcd_variants(dtypes=DTYPES):
-    return [{"dtype": d, "r": r, "kn": kn, "v": v} for d in dtypes for r, kn in TCD_TILES
-            for v in (1, 2, 4, 8) if v <= tcd_span(d)]
+    out = [{"dtype": d, "r": r, "kn": kn, "v": v} for d in dtypes for r, kn in TCD_TILES
+           for v in (1, 2, 4, 8) if v <= tcd_span(d)]
+    return out + [{"dtype": d, "r": r, "kn": kn, "v": v, "ws": ws} for d in dtypes for r, kn in TCD_SPLIT_TILES
+                  for v in (1, 2, 4, 8) if v <= tcd_span(d) for ws in TCD_SPLITS]
+
+
+def tcd_suffix(p):
+    return "_s{}".format(p["ws"]) if p.get("ws", 1) > 1 else ""
 
 
 def tcd_name(p):
-    return "km_{t}_tcd_r{r}_n{kn}_v{v}".format(t=DTYPES[p["dtype"]][0], **p)
+    return "km_{t}_tcd_r{r}_n{kn}_v{v}".format(t=DTYPES[p["dtype"]][0], **p) + tcd_suffix(p)
 
 
 def generate_tcd(p):
     ty = DTYPES[p["dtype"]][0]
-    r_tiles, kn, v = p["r"], p["kn"], p["v"]
+    r_tiles, kn, v, ws = p["r"], p["kn"], p["v"], p.get("ws", 1)
     span = tcd_span(p["dtype"])
-    if (r_tiles, kn) not in TCD_TILES or v not in (1, 2, 4, 8) or v > span:
+    if (r_tiles, kn) not in (TCD_TILES if ws == 1 else TCD_SPLIT_TILES) or v not in (1, 2, 4, 8) \
+            or v > span or (ws != 1 and ws not in TCD_SPLITS):
         raise ValueError("illegal tcd variant %s" % p)
     f32 = ty == "f32"
     per, step = span // 2, 4 * span            # columns per sub-step and lane; columns per step
-    ppb = TCD_WARPS * 16 * r_tiles
+    warps = TCD_WARPS if ws == 1 else ws
+    ppb = (TCD_WARPS if ws == 1 else 1) * 16 * r_tiles
     xt, ct = f"!cake.tensor<[B, N, D], {ty}>", f"!cake.tensor<[B, K, D], {ty}>"
     vt = ty if v == 1 else f"vector<{v}x{ty}>"
     at, bt, pt, acct = (f"vector<{2 * per}x{ty}>", f"vector<{per}x{ty}>", f"vector<{per}x{ty}>",
@@ -716,9 +729,11 @@ def generate_tcd(p):
     loads = span // v                           # per row and step
     L = []
     w = L.append
-    _unstaged_head(w, p, tcd_name(p), 32 * TCD_WARPS, ppb)
-    consts = {0, 1, 4, span, step, v, 8 * kn, 16 * r_tiles, ppb} | {8 * i for i in range(2 * r_tiles)} | \
-        {8 * n for n in range(kn)} | {j * v for j in range(loads)}
+    _unstaged_head(w, p, tcd_name(p), 32 * warps, ppb)
+    dstart = "%c0" if ws == 1 else "%dstart"
+    consts = {0, 1, 4, span, step, v, 8 * kn, 16 * r_tiles, ppb, ws * step} | \
+        {8 * i for i in range(2 * r_tiles)} | {8 * n for n in range(kn)} | {j * v for j in range(loads)} | \
+        (set(range(max(r_tiles * kn, ws))) if ws > 1 else set())
     for c in sorted(consts):
         w(f"  %c{c} = arith.constant {c} : index")
     w("  %inf = arith.constant 0x7F800000 : f32")
@@ -740,8 +755,13 @@ def generate_tcd(p):
     w(f"  %qs = arith.muli %q, %c{span} : index")
     w("  %q2 = arith.addi %q, %q : index")
     w(f"  %pb = arith.muli %bx, %c{ppb} : index")
-    w(f"  %pw = arith.muli %wp, %c{16 * r_tiles} : index")
-    w("  %p0 = arith.addi %pb, %pw : index")
+    if ws == 1:                               # each warp its own rows
+        w(f"  %pw = arith.muli %wp, %c{16 * r_tiles} : index")
+        w("  %p0 = arith.addi %pb, %pw : index")
+    else:                                     # every warp the block's rows, every ws-th step of D
+        w("  %p0 = arith.addi %pb, %c0 : index")
+        w(f"  %dstart = arith.muli %wp, %c{step} : index")
+        w(f"  %part = cake.alloc_smem : !cake.smem<{ws}x{r_tiles * kn}x32x4xf32>")
     w("  %pg = arith.addi %p0, %g : index")
     w("  %nlast = arith.subi %ndim, %c1 : index")
     w("  %klast = arith.subi %kdim, %c1 : index")
@@ -762,7 +782,7 @@ def generate_tcd(p):
         w(f"    %kc{n} = arith.minui %kg{n}, %klast : index")
     acc = [(i, n) for i in range(r_tiles) for n in range(kn)]
     inits = ", ".join(f"%a{i}_{n} = %zacc" for i, n in acc)
-    w(f"    %acc:{len(acc)} = scf.for %d = %c0 to %ddim step %c{step} iter_args({inits}) -> "
+    w(f"    %acc:{len(acc)} = scf.for %d = {dstart} to %ddim step %c{ws * step} iter_args({inits}) -> "
       f"({', '.join([acct] * len(acc))}) {{")
     w("      %dq = arith.addi %d, %qs : index")
     for j in range(loads):
@@ -827,6 +847,26 @@ def generate_tcd(p):
                 outs[(i, n)] = prev
     w(f"      scf.yield {', '.join(outs[a] for a in acc)} : {', '.join([acct] * len(acc))}")
     w("    }")
+    sums = [f"%acc#{x}" for x in range(len(acc))]
+    if ws > 1:
+        # Each warp's partial accumulators to its slice; every warp sums all slices (the same
+        # result in every warp, no divergent epilogue); a second barrier before the next pass
+        # overwrites the slices.
+        pt4 = f"!cake.smem<{ws}x{r_tiles * kn}x32x4xf32>"
+        for x in range(len(acc)):
+            w(f"    cake.store %acc#{x}, %part[%wp, %c{x}, %lane, %c0] : {acct}, {pt4}")
+        w("    cake.barrier")
+        for x in range(len(acc)):
+            prev = None
+            for u in range(ws):
+                w(f"    %pp{x}_{u} = cake.load %part[%c{u}, %c{x}, %lane, %c0] : {pt4} -> {acct}")
+                if prev:
+                    w(f"    %ps{x}_{u} = arith.addf {prev}, %pp{x}_{u} : {acct}")
+                    prev = f"%ps{x}_{u}"
+                else:
+                    prev = f"%pp{x}_{u}"
+            sums[x] = prev
+        w("    cake.barrier")
     # Accumulator element e of tile (i, n): row g + 8 (e div 2), centroid k0 + 8n + 2q + (e mod 2).
     for n in range(kn):
         w(f"    %kk{n}_0 = arith.addi %kr{n}, %q2 : index")
@@ -841,7 +881,7 @@ def generate_tcd(p):
         for n in range(kn):
             for e in range(2):
                 t = f"{i}_{h}_{n}_{e}"
-                w(f"    %dot{t} = vector.extract %acc#{acc.index((i, n))}[{2 * h + e}] : f32 from {acct}")
+                w(f"    %dot{t} = vector.extract {sums[acc.index((i, n))]}[{2 * h + e}] : f32 from {acct}")
                 w(f"    %s{t} = math.fma %mtwo, %dot{t}, %sq{n}_{e} : f32")
                 w(f"    %lt{t} = arith.cmpf olt, %s{t}, {ps} : f32")
                 w(f"    %ms{t} = arith.select %lt{t}, %s{t}, {ps} : f32")
@@ -852,7 +892,12 @@ def generate_tcd(p):
     w("  }")
     # The quad's four lanes hold the row's candidates for different centroids: one argmin across
     # them (ties to the smaller index), then lane q = 0 stores.
-    w("  %lead = arith.cmpi eq, %q, %c0 : index")
+    if ws > 1:                               # every warp holds the result: warp 0 stores it
+        w("  %q0 = arith.cmpi eq, %q, %c0 : index")
+        w("  %w0 = arith.cmpi eq, %wp, %c0 : index")
+        w("  %lead = arith.andi %q0, %w0 : i1")
+    else:
+        w("  %lead = arith.cmpi eq, %q, %c0 : index")
     for x, (i, h) in enumerate(rows):
         w(f"  %rv{i}_{h}, %ri{i}_{h} = cake.warp_arg_reduce argmin %best#{2 * x}, %best#{2 * x + 1} "
           "{lanes = 4 : i64} : f32, i32")
@@ -1159,7 +1204,7 @@ FAMILIES = {
     "lanes": Family(lanes_name, generate_lanes,
                     lambda p: "lanes_g{g}_v{v}_k{kt}".format(**p) + lanes_suffix(p), "none",
                     domain=lambda p: [f"K <= {LANES_MAX_K}"]),
-    "tcd": Family(tcd_name, generate_tcd, lambda p: "tcd_r{r}_n{kn}_v{v}".format(**p), "none",
+    "tcd": Family(tcd_name, generate_tcd, lambda p: "tcd_r{r}_n{kn}_v{v}".format(**p) + tcd_suffix(p), "none",
                   domain=tcd_domain),
     # Not routed: the centroid update and the staging kernel.
     "update": Family(update_name, generate_update, lambda p: "update_w{ppb}".format(**p), None),
