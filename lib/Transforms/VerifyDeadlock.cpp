@@ -101,6 +101,7 @@ struct CakeVerifyDeadlockPass : cake::impl::CakeVerifyDeadlockPassBase<CakeVerif
       order = getProgramOrder(kernel);
       nodes.clear();
       nodeOf.clear();
+      carriedMemo.clear();
       checkParticipation(kernel);
       checkCycles(kernel);
       model = nullptr;
@@ -531,9 +532,15 @@ struct CakeVerifyDeadlockPass : cake::impl::CakeVerifyDeadlockPassBase<CakeVerif
 
   /// The value of `v` in the iteration of `loop` whose counter is `n` (arith and index ops on the
   /// counter and constants only; the counter of any other loop, thread ids or data: unknown).
-  std::optional<int64_t> valueAt(Value v, scf::ForOp loop, int64_t n, unsigned depth = 0) {
+  std::optional<int64_t> valueAt(Value v, scf::ForOp loop, int64_t n,
+                                 ArrayRef<std::optional<int64_t>> carried = {}, unsigned depth = 0) {
     if (v == loop.getInductionVar())
       return n;
+    if (auto arg = dyn_cast<BlockArgument>(v);
+        arg && arg.getOwner() == loop.getBody() && arg.getArgNumber() >= 1) {
+      unsigned i = arg.getArgNumber() - 1;
+      return i < carried.size() ? carried[i] : std::nullopt;
+    }
     if (std::optional<int64_t> c = constant(v))
       return c;
     Operation *def = v.getDefiningOp();
@@ -541,7 +548,7 @@ struct CakeVerifyDeadlockPass : cake::impl::CakeVerifyDeadlockPassBase<CakeVerif
       return std::nullopt;
     SmallVector<int64_t> args;
     for (Value operand : def->getOperands()) {
-      std::optional<int64_t> a = valueAt(operand, loop, n, depth + 1);
+      std::optional<int64_t> a = valueAt(operand, loop, n, carried, depth + 1);
       if (!a)
         return std::nullopt;
       args.push_back(*a);
@@ -551,6 +558,30 @@ struct CakeVerifyDeadlockPass : cake::impl::CakeVerifyDeadlockPassBase<CakeVerif
       return std::nullopt;
     return r;
   }
+
+  /// The loop's iteration arguments at the start of each of its first kRingSamples iterations
+  /// (counter 0, 1, ...), run from their initial values through the yield: a ring's slot and
+  /// phase carried from iteration to iteration (CUTLASS's PipelineState style). Unknown values
+  /// (data, an unknown initial value) stay unknown.
+  ArrayRef<SmallVector<std::optional<int64_t>>> carriedValues(scf::ForOp loop) {
+    auto [it, inserted] = carriedMemo.try_emplace(loop.getOperation());
+    if (!inserted)
+      return it->second;
+    std::vector<SmallVector<std::optional<int64_t>>> seq;
+    SmallVector<std::optional<int64_t>> state;
+    for (Value init : loop.getInitArgs())
+      state.push_back(constant(init));
+    auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+    for (int64_t n = 0; n < kRingSamples; ++n) {
+      seq.push_back(state);
+      SmallVector<std::optional<int64_t>> next;
+      for (Value v : yield.getOperands())
+        next.push_back(valueAt(v, loop, n, seq.back()));
+      state = std::move(next);
+    }
+    return carriedMemo[loop.getOperation()] = std::move(seq);
+  }
+  DenseMap<Operation *, std::vector<SmallVector<std::optional<int64_t>>>> carriedMemo;
 
   /// A ring of mbarriers walked by a loop counting from 0 by 1: iteration n uses barrier
   /// index(n) = index(n mod slots), `slots` distinct barriers, and waits on the parity of its
@@ -565,8 +596,9 @@ struct CakeVerifyDeadlockPass : cake::impl::CakeVerifyDeadlockPassBase<CakeVerif
 
   std::optional<SmallVector<int64_t>> sample(Value v, scf::ForOp loop) {
     SmallVector<int64_t> out;
+    ArrayRef<SmallVector<std::optional<int64_t>>> carried = carriedValues(loop);
     for (int64_t n = 0; n < kRingSamples; ++n) {
-      std::optional<int64_t> x = valueAt(v, loop, n);
+      std::optional<int64_t> x = valueAt(v, loop, n, carried[n]);
       if (!x)
         return std::nullopt;
       out.push_back(*x);

@@ -890,3 +890,117 @@ cake.kernel @ring_index_dialect_two_consumer_roles()
   }
   cake.return
 }
+
+// -----
+
+// Slot and phase carried through the loops' iteration arguments (CUTLASS's PipelineState style):
+// the producer starts its empty phase at 0 like the consumers, so round 0 waits for a release.
+cake.kernel @ring_carried_state()
+    attributes {target = "sm_90a", block = array<i64: 64>, symbols = ["T"],
+                grid = affine_map<()[t] -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %tiles = cake.problem_size "T"
+  %bars = cake.mbarrier.alloc : !cake.mbarriers<6>
+  %tid = cake.thread_id x
+  %t0 = arith.cmpi eq, %tid, %c0 : index
+  scf.if %t0 {
+    scf.for %s = %c0 to %c3 step %c1 {
+      cake.mbarrier.init %bars[%s], count 32 : !cake.mbarriers<6>
+      %e = arith.addi %s, %c3 : index
+      cake.mbarrier.init %bars[%e], count 32 : !cake.mbarriers<6>
+    }
+    cake.fence.mbarrier_init
+  }
+  cake.barrier
+  cake.warp_roles {
+    cake.role "producer" warps [0, 1) {
+      %r:2 = scf.for %kt = %c0 to %tiles step %c1 iter_args(%slot = %c0, %phase = %c0) -> (index, index) {
+        %empty = arith.addi %slot, %c3 : index
+        // expected-error @+2 {{[deadlock.cyclic-wait] expected an arrival that can complete this wait, but 2 waits form a wait-for cycle}}
+        // expected-note @+1 {{fix: break the cycle: a ring whose slots start free}}
+        cake.mbarrier.wait %bars[%empty], %phase : !cake.mbarriers<6>
+        // expected-note @+1 {{the wait on the ring of mbarriers 0 1 2 (round r on r's parity: round 0 waits for a first completion) needs this arrival}}
+        cake.mbarrier.arrive %bars[%slot] : !cake.mbarriers<6>
+        %next = arith.addi %slot, %c1 : index
+        %wrap = arith.cmpi eq, %next, %c3 : index
+        %slot2 = arith.select %wrap, %c0, %next : index
+        %flipped = arith.xori %phase, %c1 : index
+        %phase2 = arith.select %wrap, %flipped, %phase : index
+        scf.yield %slot2, %phase2 : index, index
+      }
+    }
+    cake.role "consumer" warps [1, 2) {
+      %r:2 = scf.for %kt = %c0 to %tiles step %c1 iter_args(%slot = %c0, %phase = %c0) -> (index, index) {
+        %empty = arith.addi %slot, %c3 : index
+        // expected-note @+1 {{waits on the ring of mbarriers 0 1 2 (round r on r's parity: round 0 waits for a first completion) here}}
+        cake.mbarrier.wait %bars[%slot], %phase : !cake.mbarriers<6>
+        // expected-note @+1 {{the wait on the ring of mbarriers 3 4 5 (round r on r's parity: round 0 waits for a first completion) needs this arrival}}
+        cake.mbarrier.arrive %bars[%empty] : !cake.mbarriers<6>
+        %next = arith.addi %slot, %c1 : index
+        %wrap = arith.cmpi eq, %next, %c3 : index
+        %slot2 = arith.select %wrap, %c0, %next : index
+        %flipped = arith.xori %phase, %c1 : index
+        %phase2 = arith.select %wrap, %flipped, %phase : index
+        scf.yield %slot2, %phase2 : index, index
+      }
+    }
+  }
+  cake.return
+}
+
+// -----
+
+// The same, correct: the producer's empty phase starts at 1 (round 0 passes).
+cake.kernel @ring_carried_state_producer_from_one()
+    attributes {target = "sm_90a", block = array<i64: 64>, symbols = ["T"],
+                grid = affine_map<()[t] -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %tiles = cake.problem_size "T"
+  %bars = cake.mbarrier.alloc : !cake.mbarriers<6>
+  %tid = cake.thread_id x
+  %t0 = arith.cmpi eq, %tid, %c0 : index
+  scf.if %t0 {
+    scf.for %s = %c0 to %c3 step %c1 {
+      cake.mbarrier.init %bars[%s], count 32 : !cake.mbarriers<6>
+      %e = arith.addi %s, %c3 : index
+      cake.mbarrier.init %bars[%e], count 32 : !cake.mbarriers<6>
+    }
+    cake.fence.mbarrier_init
+  }
+  cake.barrier
+  cake.warp_roles {
+    cake.role "producer" warps [0, 1) {
+      %r:2 = scf.for %kt = %c0 to %tiles step %c1 iter_args(%slot = %c0, %phase = %c1) -> (index, index) {
+        %empty = arith.addi %slot, %c3 : index
+        cake.mbarrier.wait %bars[%empty], %phase : !cake.mbarriers<6>
+        cake.mbarrier.arrive %bars[%slot] : !cake.mbarriers<6>
+        %next = arith.addi %slot, %c1 : index
+        %wrap = arith.cmpi eq, %next, %c3 : index
+        %slot2 = arith.select %wrap, %c0, %next : index
+        %flipped = arith.xori %phase, %c1 : index
+        %phase2 = arith.select %wrap, %flipped, %phase : index
+        scf.yield %slot2, %phase2 : index, index
+      }
+    }
+    cake.role "consumer" warps [1, 2) {
+      %r:2 = scf.for %kt = %c0 to %tiles step %c1 iter_args(%slot = %c0, %phase = %c0) -> (index, index) {
+        %empty = arith.addi %slot, %c3 : index
+        cake.mbarrier.wait %bars[%slot], %phase : !cake.mbarriers<6>
+        cake.mbarrier.arrive %bars[%empty] : !cake.mbarriers<6>
+        %next = arith.addi %slot, %c1 : index
+        %wrap = arith.cmpi eq, %next, %c3 : index
+        %slot2 = arith.select %wrap, %c0, %next : index
+        %flipped = arith.xori %phase, %c1 : index
+        %phase2 = arith.select %wrap, %flipped, %phase : index
+        scf.yield %slot2, %phase2 : index, index
+      }
+    }
+  }
+  cake.return
+}
