@@ -73,6 +73,9 @@ class FamilyTest(unittest.TestCase):
                  {"dtype": "bfloat16", "g": 2, "bk": 128, "wg": 2, "st": 3, "grid": "tiles"},
                  {"dtype": "float16", "dp": 96, "rows": 16, "tile": 64},
                  {"update": True, "dtype": "bfloat16", "ppb": 8},
+                 {"update": True, "dtype": "float32", "ppb": 8, "chunk": 256},
+                 {"dtype": "float32", "r": 2, "kn": 4, "v": 2},
+                 {"dtype": "bfloat16", "r": 1, "kn": 8, "v": 1, "ws": 8},
                  {"dtype": "float16", "pts": 128, "tk": 32, "dmax": 128},
                  {"dtype": "float32", "pts": 64, "tk": 8, "dmax": 256}]
         with tempfile.TemporaryDirectory() as tmp:
@@ -91,7 +94,8 @@ class FamilyTest(unittest.TestCase):
                 if kbuild.family_of(p) == "update":     # not routed: no entry in variants.json
                     self.assertEqual([q["name"] for q in manifest["params"]][:4], ["x", "idx", "sums", "counts"])
                     continue
-                self.assertEqual(manifest["constraints"], committed[name]["constraints"], name)
+                # The manifest's constraints plus the family's domain (build.py's describe).
+                self.assertEqual(kbuild.describe(p, manifest)["constraints"], committed[name]["constraints"], name)
 
 
 def synthetic_definition(points):

@@ -327,6 +327,20 @@ def lloyd(torch, lib, shapes, site, out):
             row["cake_ms"] = graph_time(torch, lambda: lib.lloyd_step(x, c))
         except Exception as e:
             row["cake_ms"], row["error"] = None, f"{type(e).__name__}: {e}"[:300]
+        # The privatized updates (shared-memory partial sums per chunk of points), same call,
+        # same inputs: measured beside the default before they may replace it.
+        for v in lib.definition.get("update_variants", []):
+            if v["dtype"] != s["dtype"] or "chunk" not in v:
+                continue
+            try:
+                step_v = lambda: lib.lloyd_step(x, c, update_kernel=v["name"])  # noqa: E731
+                new_v, idx_v = step_v()
+                torch.cuda.synchronize()
+                err = error(new_v, reference(x, c, idx_v))
+                row.setdefault("cake_private", {})[v["name"]] = {
+                    "err": err, "correct": err <= tol[s["dtype"]], "ms": graph_time(torch, step_v)}
+            except Exception as e:
+                row.setdefault("cake_private", {})[v["name"]] = {"error": f"{type(e).__name__}: {e}"[:300]}
         try:
             bufs = dict(sums_buf=torch.zeros(B, K, D, device="cuda"),
                         cnts_buf=torch.zeros(B, K, device="cuda", dtype=torch.int32),
@@ -344,9 +358,11 @@ def lloyd(torch, lib, shapes, site, out):
         rows.append(row)
         with open(out, "w") as f:
             json.dump(rows, f, indent=0)
+        private = " ".join(f"{n.rsplit('_', 1)[-1]} {r.get('ms') or float('nan'):.4f}{'' if r.get('correct') else ' WRONG'}"
+                           for n, r in row.get("cake_private", {}).items())
         print(f"[{i}] B{B} N{N} D{D} K{K} {s['dtype']:<8} cake {row.get('cake_ms') or float('nan'):.4f} "
               f"(err {row.get('cake_err', float('nan')):.1e}) flashlib {row.get('flashlib_ms') or float('nan'):.4f} "
-              f"(err {row.get('flashlib_err', float('nan')):.1e})", flush=True)
+              f"(err {row.get('flashlib_err', float('nan')):.1e}) private {private}", flush=True)
         del x, c
         torch.cuda.empty_cache()
     sp = [r.get("speedup_flashlib") for r in rows if r["correct"]]

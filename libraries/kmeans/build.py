@@ -153,7 +153,8 @@ def main():
         sys.exit(2)
     kdir = os.path.join(args.out, "kernels")
     os.makedirs(kdir, exist_ok=True)
-    updates = [{"update": True, "dtype": d, "ppb": w} for d in dtypes for w in family.UPDATE_PPB]
+    updates = [{"update": True, "dtype": d, "ppb": w} for d in dtypes for w in family.UPDATE_PPB] + \
+        [{"update": True, "dtype": d, "ppb": 8, "chunk": c} for d in dtypes for c in family.UPDATE_CHUNKS]
     pads = [{"pad": True, "dtype": d} for d in dtypes]
     todo = plan(dtypes, args.max_chunks) + updates + pads
     variants, update_variants, pad_variants, failed = [], [], [], []
@@ -167,8 +168,9 @@ def main():
             if family_of(p) == "pad":
                 pad_variants.append({"name": variant_name(p), "dtype": p["dtype"], "manifest": manifest})
             elif family_of(p) == "update":
-                update_variants.append({"name": variant_name(p), "dtype": p["dtype"],
-                                        "ppb": p["ppb"], "manifest": manifest})
+                update_variants.append({"name": variant_name(p), "dtype": p["dtype"], "ppb": p["ppb"],
+                                        **({"chunk": p["chunk"]} if "chunk" in p else {}),
+                                        "manifest": manifest})
             else:
                 variants.append(describe(p, manifest))
     if failed:

@@ -109,9 +109,10 @@ class KMeansLibrary:
             k.launch(ptrs, sizes, torch.cuda.current_stream().cuda_stream)
         return idx if x.dim() == 3 else idx.view(N)
 
-    def update(self, x, idx, K):
+    def update(self, x, idx, K, kernel=None):
         """(sums [B, K, D] f32, counts [B, K] i32) of the points of each cluster: the centroid
-        update of a Lloyd iteration, with cake.atomic_add (the `update` family)."""
+        update of a Lloyd iteration, with cake.atomic_add (the `update` family). `kernel` forces
+        an update variant by name (the privatized `_c` ones: measured against the default)."""
         import torch
         _tensor(torch, x, "x")
         x3 = x if x.dim() == 3 else x.unsqueeze(0)
@@ -120,11 +121,13 @@ class KMeansLibrary:
         if not isinstance(K, int) or K < 1:
             raise ValueError(f"K = {K!r}: expected an integer >= 1")
         dtype = str(x.dtype).replace("torch.", "")
-        # 8 points (warps) per block: the first configuration; not tuned yet.
+        # 8 points (warps) per block, global atomics per point: the measured default.
         v = next((v for v in self.definition.get("update_variants", [])
-                  if v["dtype"] == dtype and v["ppb"] == 8), None)
+                  if v["dtype"] == dtype and (v["name"] == kernel if kernel else
+                                              v["ppb"] == 8 and "chunk" not in v)), None)
         if v is None:
-            raise ValueError(f"dtype {dtype}: this library has no centroid-update kernel")
+            raise ValueError(f"dtype {dtype}: this library has no centroid-update kernel" +
+                             (f" named {kernel}" if kernel else ""))
         sums = torch.zeros(B, K, D, device=x.device, dtype=torch.float32)
         counts = torch.zeros(B, K, device=x.device, dtype=torch.int32)
         ptrs = {"x": x3.data_ptr(), "idx": idx.data_ptr(), "sums": sums.data_ptr(),
@@ -134,14 +137,15 @@ class KMeansLibrary:
                                           torch.cuda.current_stream().cuda_stream)
         return sums, counts
 
-    def lloyd_step(self, x, c):
+    def lloyd_step(self, x, c, update_kernel=None):
         """One Lloyd iteration: (new centroids, assignments). Assignment and sums/counts run as
         CAKE kernels; the division (and keeping the centroid of an empty cluster) in torch."""
         import torch
         idx = self.assign(x, c)
         x3 = x if x.dim() == 3 else x.unsqueeze(0)
         c3 = c if c.dim() == 3 else c.unsqueeze(0)
-        sums, counts = self.update(x3, idx if idx.dim() == 2 else idx.unsqueeze(0), c3.shape[1])
+        sums, counts = self.update(x3, idx if idx.dim() == 2 else idx.unsqueeze(0), c3.shape[1],
+                                   kernel=update_kernel)
         filled = counts.unsqueeze(-1) > 0
         new = torch.where(filled, sums / counts.clamp(min=1).unsqueeze(-1).float(), c3.float())
         new = new.to(c.dtype)
