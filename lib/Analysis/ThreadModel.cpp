@@ -630,6 +630,34 @@ std::optional<int64_t> mlir::cake::foldIntegerOp(Operation *op, ArrayRef<int64_t
   return fold(op, args, width, operandWidth);
 }
 
+std::optional<int64_t> mlir::cake::evaluateWith(ThreadModel &model, Value v, int64_t thread,
+                                                const DenseMap<Value, int64_t> &bound, unsigned depth) {
+  constexpr int64_t huge = int64_t(1) << 32;
+  auto sane = [&](std::optional<int64_t> x) {
+    return x && *x <= huge && *x >= -huge ? x : std::nullopt;
+  };
+  if (auto it = bound.find(v); it != bound.end())
+    return it->second;
+  if (thread >= 0) {
+    const Lat &lat = model.eval(v)[thread];
+    if (lat.kind == Lat::Known)
+      return sane(lat.value);
+  } else if (std::optional<int64_t> c = model.getConstant(v)) {
+    return sane(c);
+  }
+  Operation *def = v.getDefiningOp();
+  if (!def || depth > 16)
+    return std::nullopt;
+  SmallVector<int64_t> args;
+  for (Value operand : def->getOperands()) {
+    std::optional<int64_t> a = evaluateWith(model, operand, thread, bound, depth + 1);
+    if (!a)
+      return std::nullopt;
+    args.push_back(*a);
+  }
+  return sane(foldIntegerOp(def, args));
+}
+
 Operation *mlir::cake::findPreceding(Operation *op, function_ref<bool(Operation *)> pred) {
   for (Operation *at = op; at && !isa<KernelOp>(at); at = at->getParentOp()) {
     for (Operation *prev = at->getPrevNode(); prev; prev = prev->getPrevNode())

@@ -757,9 +757,11 @@ bool mlir::cake::verifyAsyncAccesses(KernelOp kernel, ThreadModel &model) {
             bool before = writer == reader ? write.seq < at.seq : write.epoch < at.epoch;
             if (!before || !read.overlaps(written) || !other.genericWriters.contains(write.op))
               continue;
+            bool sameThread = writer == reader;
+            const At &writeAt = write, &readAt = at; // plain references: captured in C++17
             bool fenced = llvm::any_of(other.fences, [&](const At &fence) {
-              return fence.seq > write.seq &&
-                     (writer == reader ? fence.seq < at.seq : fence.epoch < at.epoch);
+              return fence.seq > writeAt.seq &&
+                     (sameThread ? fence.seq < readAt.seq : fence.epoch < readAt.epoch);
             });
             if (fenced || !unfenced.insert(at.op).second)
               continue;

@@ -410,7 +410,8 @@ bool checkCpAsyncAddresses(ThreadModel &model, ResidueModel &residues, CpAsyncOp
   // multiple of the copy size.
   auto checkAlign = [&](bool isDest, OperandRange indices,
                         ArrayRef<std::optional<int64_t>> strides) {
-    auto [offsets, exact] = byteOffsets(indices, strides);
+    auto [offsetsOf, exact] = byteOffsets(indices, strides);
+    const auto &offsets = offsetsOf; // a plain reference: lambdas capture it in C++17
     auto [bad, count] = offenders([&](int64_t t) {
       return offsets[t].knownModulo(bytes) && (offsets[t].value & (bytes - 1)) != 0;
     });

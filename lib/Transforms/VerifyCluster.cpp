@@ -68,27 +68,6 @@ std::string rankList(const std::set<int64_t> &ranks) {
   return out.empty() ? "none" : out;
 }
 
-/// `v` in `thread`, with loop counters bound by `ivs`: the model's value when it knows it, else
-/// folded from the operands (index arithmetic on a counter the model leaves unknown).
-std::optional<int64_t> evalWith(ThreadModel &model, Value v, int64_t thread,
-                                const llvm::DenseMap<Value, int64_t> &ivs, unsigned depth = 0) {
-  if (auto it = ivs.find(v); it != ivs.end())
-    return it->second;
-  const Lat &lat = model.eval(v)[thread];
-  if (lat.kind == Lat::Known)
-    return lat.value;
-  Operation *def = v.getDefiningOp();
-  if (!def || depth > 16)
-    return std::nullopt;
-  SmallVector<int64_t> args;
-  for (Value operand : def->getOperands()) {
-    std::optional<int64_t> a = evalWith(model, operand, thread, ivs, depth + 1);
-    if (!a)
-      return std::nullopt;
-    args.push_back(*a);
-  }
-  return foldIntegerOp(def, args);
-}
 
 /// A loop's bounds and step when the model knows them as constants (step > 0).
 struct ConstantBounds {
@@ -401,7 +380,7 @@ void ClusterChecker::check(int64_t clusterId) {
         for (const auto &ivs : *bindings) {
           SmallVector<int64_t> slot;
           for (size_t d = 0; d < rank; ++d) {
-            std::optional<int64_t> v = evalWith(m, read.getIndices()[d], thread, ivs);
+            std::optional<int64_t> v = evaluateWith(m, read.getIndices()[d], thread, ivs);
             if (!v)
               return;
             slot.push_back(*v);

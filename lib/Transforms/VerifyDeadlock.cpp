@@ -533,30 +533,12 @@ struct CakeVerifyDeadlockPass : cake::impl::CakeVerifyDeadlockPassBase<CakeVerif
   /// The value of `v` in the iteration of `loop` whose counter is `n` (arith and index ops on the
   /// counter and constants only; the counter of any other loop, thread ids or data: unknown).
   std::optional<int64_t> valueAt(Value v, scf::ForOp loop, int64_t n,
-                                 ArrayRef<std::optional<int64_t>> carried = {}, unsigned depth = 0) {
-    if (v == loop.getInductionVar())
-      return n;
-    if (auto arg = dyn_cast<BlockArgument>(v);
-        arg && arg.getOwner() == loop.getBody() && arg.getArgNumber() >= 1) {
-      unsigned i = arg.getArgNumber() - 1;
-      return i < carried.size() ? carried[i] : std::nullopt;
-    }
-    if (std::optional<int64_t> c = constant(v))
-      return c;
-    Operation *def = v.getDefiningOp();
-    if (!def || depth > 12 || !isa_and_nonnull<arith::ArithDialect, index::IndexDialect>(def->getDialect()))
-      return std::nullopt;
-    SmallVector<int64_t> args;
-    for (Value operand : def->getOperands()) {
-      std::optional<int64_t> a = valueAt(operand, loop, n, carried, depth + 1);
-      if (!a)
-        return std::nullopt;
-      args.push_back(*a);
-    }
-    std::optional<int64_t> r = foldIntegerOp(def, args);
-    if (r && (*r > kHuge || *r < -kHuge))
-      return std::nullopt;
-    return r;
+                                 ArrayRef<std::optional<int64_t>> carried = {}) {
+    DenseMap<Value, int64_t> bound{{loop.getInductionVar(), n}};
+    for (auto [arg, value] : llvm::zip(loop.getRegionIterArgs(), carried))
+      if (value)
+        bound[arg] = *value;
+    return evaluateWith(*model, v, /*thread=*/-1, bound);
   }
 
   /// The loop's iteration arguments at the start of each of its first kRingSamples iterations

@@ -150,6 +150,13 @@ int64_t getCollectiveGroup(Operation *op);
 /// passes that evaluate indices under their own bindings of loop counters.
 std::optional<int64_t> foldIntegerOp(Operation *op, llvm::ArrayRef<int64_t> args);
 
+/// `v` with the values in `bound` substituted (loop counters, iteration arguments: what a pass
+/// binds itself), folded through integer arith and index ops. Elsewhere the model's value: in
+/// `thread`, or with `thread` < 0 only a value that is the same in every thread. nullopt when
+/// unknown or of an absurd size (|x| > 2^32: no overflow in the callers' arithmetic).
+std::optional<int64_t> evaluateWith(ThreadModel &model, Value v, int64_t thread,
+                                    const llvm::DenseMap<Value, int64_t> &bound, unsigned depth = 0);
+
 /// The nearest op before `op` in its block, or before one of its ancestors in the ancestor's
 /// block (up to the kernel), that satisfies `pred`; null if none.
 Operation *findPreceding(Operation *op, llvm::function_ref<bool(Operation *)> pred);
