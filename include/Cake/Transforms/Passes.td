@@ -667,9 +667,19 @@ def CakeVerifyDeadlockPass : Pass<"cake-verify-deadlock"> {
       arrivals that come too late; for pipelines it names the iteration in which the cycle
       closes (a loop with a constant trip count that ends earlier is not reported).
       Which arrivals complete which phase: mbarrier waits outside loops on parity 0 (any arrival
-      on the index), waits in a loop from 0 by 1 on parity `counter mod 2` whose barrier gets at
-      most its count of arrivals per iteration (phase n needs an arrival of iteration n or later);
-      barriers whose counted threads are exactly the threads that can arrive (each of them must
+      on the index); waits in every iteration of a loop from 0 by 1 on a ring of mbarriers:
+      the barrier index and the parity, evaluated at the loop's first 64 counters (arith or index
+      ops on the counter, or values carried through the loop's iteration arguments from their
+      initial values, as a PipelineState does), must show a period of S distinct barriers and
+      the round's parity (counter div S) mod 2, inverted or not, and each barrier must get at
+      most its count of arrivals per iteration, each arrival on the barrier the wait uses in that
+      iteration (arrivals on another ring are told apart). The wait of round r then needs phase r
+      (an arrival of the same iteration or later) or, inverted, phase r - 1 (S iterations
+      earlier; round 0 passes freely); a producer that waits on its 'empty' ring with the
+      round's own parity waits in round 0 for a release of data it has not produced, and the
+      fix note says to invert it. When an iteration's arrivals are exactly the count (several
+      roles each bringing part of it), the wait depends on the waits before each arrival.
+      Barriers whose counted threads are exactly the threads that can arrive (each of them must
       arrive, after its own earlier waits). Ops in nested loops, in other loops than `scf.for`,
       or with iteration numbers other than counter + constant are left out (never reported).
     - `deadlock.branch-participation`: a barrier with a fixed count that fewer threads can reach
