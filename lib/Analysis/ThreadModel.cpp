@@ -124,8 +124,8 @@ static std::optional<int64_t> fold(Operation *op, ArrayRef<int64_t> args, unsign
       result = u(args[0]) % u(args[1]);
     else
       result = u(args[0]) / u(args[1]) + (u(args[0]) % u(args[1]) != 0);
-  } else if (isa<arith::DivSIOp, arith::RemSIOp, arith::CeilDivSIOp, arith::FloorDivSIOp, index::DivSOp,
-                       index::RemSOp, index::CeilDivSOp, index::FloorDivSOp>(op)) {
+  } else if (isa<arith::DivSIOp, arith::RemSIOp, arith::CeilDivSIOp, arith::FloorDivSIOp,
+                 index::DivSOp, index::RemSOp, index::CeilDivSOp, index::FloorDivSOp>(op)) {
     int64_t a = s(args[0]), b = s(args[1]);
     if (b == 0 || (a == INT64_MIN && b == -1))
       return std::nullopt;
@@ -151,7 +151,8 @@ static std::optional<int64_t> fold(Operation *op, ArrayRef<int64_t> args, unsign
     result = std::max(s(args[0]), s(args[1]));
   } else if (isa<arith::MinSIOp, index::MinSOp>(op)) {
     result = std::min(s(args[0]), s(args[1]));
-  } else if (isa<arith::ShLIOp, arith::ShRUIOp, arith::ShRSIOp, index::ShlOp, index::ShrUOp, index::ShrSOp>(op)) {
+  } else if (isa<arith::ShLIOp, arith::ShRUIOp, arith::ShRSIOp, index::ShlOp, index::ShrUOp,
+                 index::ShrSOp>(op)) {
     if (u(args[1]) >= operandWidth)
       return std::nullopt;
     if (isa<arith::ShLIOp, index::ShlOp>(op))

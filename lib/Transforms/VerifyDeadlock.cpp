@@ -78,12 +78,24 @@ struct Edge {
   Operation *via;
 };
 
+/// A ring of mbarriers walked by a loop counting from 0 by 1: iteration n uses barrier
+/// index(n) = index(n mod slots), `slots` distinct barriers, and waits on the parity of its round
+/// n div slots, inverted or not (ringOf: judged by evaluating the index and parity at the loop's
+/// first counters, so any spelling of the arithmetic is recognized).
+struct Ring {
+  int64_t slots = 0;
+  bool inverted = false;
+  SmallVector<int64_t> indices; // index(0 .. slots - 1)
+};
+
 struct Node {
   Operation *op;
   Scope scope;
   /// The first iteration at which the wait can block (producer_acquire passes freely before).
   int64_t threshold = 0;
   SmallVector<Edge> edges;
+  /// The ring of an mbarrier wait in a loop, once mbarrierEdges recognized it.
+  std::optional<Ring> ring;
 };
 
 struct CakeVerifyDeadlockPass : cake::impl::CakeVerifyDeadlockPassBase<CakeVerifyDeadlockPass> {
@@ -218,14 +230,14 @@ struct CakeVerifyDeadlockPass : cake::impl::CakeVerifyDeadlockPassBase<CakeVerif
   std::string describeWait(Operation *op) {
     if (auto wait = dyn_cast<MbarrierWaitOp>(op)) {
       std::optional<int64_t> index = constant(wait.getIndex());
-      scf::ForOp loop = scopeOf(op).loop;
-      std::optional<Ring> ring = !index && loop ? ringOf(wait, loop) : std::nullopt;
-      if (!ring)
+      auto it = nodeOf.find(op);
+      const std::optional<Ring> *ring = it == nodeOf.end() ? nullptr : &nodes[it->second].ring;
+      if (index || !ring || !*ring)
         return "mbarrier " + (index ? std::to_string(*index) : std::string("?"));
       std::string text = "the ring of mbarriers";
-      for (int64_t i : ring->indices)
+      for (int64_t i : (*ring)->indices)
         text += " " + std::to_string(i);
-      return text + (ring->inverted ? " (round r on the inverse of r's parity: round 0 passes)"
+      return text + ((*ring)->inverted ? " (round r on the inverse of r's parity: round 0 passes)"
                                     : " (round r on r's parity: round 0 waits for a first completion)");
     }
     if (isa<PipelineConsumerWaitOp>(op))
@@ -378,7 +390,7 @@ struct CakeVerifyDeadlockPass : cake::impl::CakeVerifyDeadlockPassBase<CakeVerif
   unsigned addNode(Operation *op) {
     auto [it, inserted] = nodeOf.try_emplace(op, nodes.size());
     if (inserted)
-      nodes.push_back(Node{op, scopeOf(op), 0, {}});
+      nodes.push_back(Node{op, scopeOf(op), 0, {}, std::nullopt});
     return it->second;
   }
 
@@ -530,8 +542,9 @@ struct CakeVerifyDeadlockPass : cake::impl::CakeVerifyDeadlockPassBase<CakeVerif
     addArrivalEdges(w, arrivals);
   }
 
-  /// The value of `v` in the iteration of `loop` whose counter is `n` (arith and index ops on the
-  /// counter and constants only; the counter of any other loop, thread ids or data: unknown).
+  /// The value of `v` in the iteration of `loop` whose counter is `n`, given the values of its
+  /// iteration arguments there (`carried`, unknown where nullopt): folded through arith and index
+  /// ops down to the counter, those arguments and values the same in every thread.
   std::optional<int64_t> valueAt(Value v, scf::ForOp loop, int64_t n,
                                  ArrayRef<std::optional<int64_t>> carried = {}) {
     DenseMap<Value, int64_t> bound{{loop.getInductionVar(), n}};
@@ -565,15 +578,6 @@ struct CakeVerifyDeadlockPass : cake::impl::CakeVerifyDeadlockPassBase<CakeVerif
   }
   DenseMap<Operation *, std::vector<SmallVector<std::optional<int64_t>>>> carriedMemo;
 
-  /// A ring of mbarriers walked by a loop counting from 0 by 1: iteration n uses barrier
-  /// index(n) = index(n mod slots), `slots` distinct barriers, and waits on the parity of its
-  /// round n div slots, inverted or not. Judged by evaluating the index and parity at the first
-  /// kRingSamples counters, so any spelling of the arithmetic is recognized.
-  struct Ring {
-    int64_t slots = 0;
-    bool inverted = false;
-    SmallVector<int64_t> indices; // index(0 .. slots - 1)
-  };
   static constexpr int64_t kMaxSlots = 16, kRingSamples = 4 * kMaxSlots;
 
   std::optional<SmallVector<int64_t>> sample(Value v, scf::ForOp loop) {
@@ -660,6 +664,7 @@ struct CakeVerifyDeadlockPass : cake::impl::CakeVerifyDeadlockPassBase<CakeVerif
       ring = ringOf(wait, loop);
       if (!ring)
         return;
+      node.ring = ring;
     }
     DenseMap<int64_t, int64_t> counts;
     SmallVector<std::pair<Operation *, int64_t>> arrivals;
@@ -956,9 +961,7 @@ struct CakeVerifyDeadlockPass : cake::impl::CakeVerifyDeadlockPassBase<CakeVerif
       // A ring wait on its round's own parity blocks in round 0: for an 'empty' ring (slots that
       // start free) the usual bug is the parity, not the order.
       bool ringFromZero = llvm::any_of(cycle.nodes, [&](unsigned n) {
-        auto wait = dyn_cast<MbarrierWaitOp>(nodes[n].op);
-        scf::ForOp loop = nodes[n].scope.loop;
-        std::optional<Ring> ring = wait && loop ? ringOf(wait, loop) : std::nullopt;
+        const std::optional<Ring> &ring = nodes[n].ring;
         return ring && ring->slots > 1 && !ring->inverted;
       });
       attachFix(diag, at, "deadlock.cyclic-wait",

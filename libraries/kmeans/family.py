@@ -302,6 +302,38 @@ def _unstaged_head(w, p, entry, block, points_per_block):
     w(f"                grid = affine_map<()[b, n, k, d] -> (n ceildiv {points_per_block}, b)>}} {{")
 
 
+def _sizes_and_ids(w):
+    """The problem sizes, the block's (point tile, batch) and the thread's warp and lane."""
+    for line in ('%kdim = cake.problem_size "K"', '%ddim = cake.problem_size "D"',
+                 '%ndim = cake.problem_size "N"', "%bx = cake.block_id x", "%b = cake.block_id y",
+                 "%wp = cake.warp_id", "%lane = cake.lane_id"):
+        w("  " + line)
+
+
+def _clamp_bounds(w, v):
+    """The last point, centroid and v-wide column: loads clamp to them instead of masking (a
+    masked load is a branch around the load, and the conversion LLVM sinks into it made every
+    load wait for the one before)."""
+    w("  %nlast = arith.subi %ndim, %c1 : index")
+    w("  %klast = arith.subi %kdim, %c1 : index")
+    w(f"  %dlast = arith.subi %ddim, %c{v} : index")
+
+
+def _argmin_step(w, ind, tag, score, index, best):
+    """Folds (score, index) into the running (best score, best index): strictly smaller wins, so
+    ties keep the earlier (smaller) centroid index. Returns the new pair."""
+    ps, pk = best
+    w(f"{ind}%lt{tag} = arith.cmpf olt, {score}, {ps} : f32")
+    w(f"{ind}%ms{tag} = arith.select %lt{tag}, {score}, {ps} : f32")
+    w(f"{ind}%mk{tag} = arith.select %lt{tag}, {index}, {pk} : i32")
+    return f"%ms{tag}", f"%mk{tag}"
+
+
+def _count_suffix(p, key, letter):
+    """`_<letter><n>` for an optional count parameter above 1 (names of the default stay short)."""
+    return "_{}{}".format(letter, p[key]) if p.get(key, 1) > 1 else ""
+
+
 def simt_name(p):
     return "km_{t}_simt_w{ppb}".format(t=DTYPES[p["dtype"]][0], ppb=p["ppb"])
 
@@ -477,10 +509,7 @@ def generate_direct(p):
             j = 4 * i + e
             w(f"    %e{j} = vector.extract %s{i}[{e}] : f32 from {v4}")
             w(f"    %ki{j} = arith.addi %k0i, %l{j} : i32")
-            w(f"    %lt{j} = arith.cmpf olt, %e{j}, {prev_s} : f32")
-            w(f"    %ms{j} = arith.select %lt{j}, %e{j}, {prev_s} : f32")
-            w(f"    %mk{j} = arith.select %lt{j}, %ki{j}, {prev_k} : i32")
-            prev_s, prev_k = f"%ms{j}", f"%mk{j}"
+            prev_s, prev_k = _argmin_step(w, "    ", j, f"%e{j}", f"%ki{j}", (prev_s, prev_k))
     w("    cake.barrier")
     w(f"    scf.yield {prev_s}, {prev_k} : f32, i32")
     w("  }")
@@ -531,7 +560,7 @@ def lanes_variants(dtypes=DTYPES):
 
 
 def lanes_suffix(p):
-    return "_p{}".format(p["pp"]) if p.get("pp", 1) > 1 else ""
+    return _count_suffix(p, "pp", "p")
 
 
 def lanes_name(p):
@@ -562,13 +591,7 @@ def generate_lanes(p):
     w("  %inf = arith.constant 0x7F800000 : f32")
     w(f"  %zero = arith.constant {'0.0 : f32' if v == 1 else f'dense<0.0> : {ft}'}")
     w("  %mtwo = arith.constant -2.0 : f32")
-    w("  %kdim = cake.problem_size \"K\"")
-    w("  %ddim = cake.problem_size \"D\"")
-    w("  %ndim = cake.problem_size \"N\"")
-    w("  %bx = cake.block_id x")
-    w("  %b = cake.block_id y")
-    w("  %wp = cake.warp_id")
-    w("  %lane = cake.lane_id")
+    _sizes_and_ids(w)
     w(f"  %sub = arith.divui %lane, %c{g} : index")
     w(f"  %gl = arith.remui %lane, %c{g} : index")
     w(f"  %p0 = arith.muli %bx, %c{ppb} : index")
@@ -576,13 +599,10 @@ def generate_lanes(p):
     w("  %p2 = arith.addi %p0, %p1 : index")
     w("  %i0 = arith.addi %p2, %sub : index")
     w(f"  %d0 = arith.muli %gl, %c{v} : index")
-    # Clamped indices, unmasked loads: a masked load is a branch around the load, and the
-    # conversion that LLVM sinks into it made every load wait for the previous one. A point past N
-    # reads row N-1 (its result is not stored), a centroid past K row K-1 (its |c|^2 is +inf),
-    # a column past D column D-v with x's value replaced by zero.
-    w("  %nlast = arith.subi %ndim, %c1 : index")
-    w("  %klast = arith.subi %kdim, %c1 : index")
-    w(f"  %dlast = arith.subi %ddim, %c{v} : index")
+    # Clamped indices, unmasked loads: a point past N reads row N-1 (its result is not stored), a
+    # centroid past K row K-1 (its |c|^2 is +inf), a column past D column D-v with x's value
+    # replaced by zero.
+    _clamp_bounds(w, v)
     for q in range(pp):
         if q:
             w(f"  %i{q} = arith.addi %i0, %c{q * groups} : index")
@@ -644,10 +664,7 @@ def generate_lanes(p):
             w(f"    %r{t} = cake.warp_reduce sum {a} {{lanes = {g} : i64}} : f32")
             w(f"    %s{t} = math.fma %mtwo, %r{t}, %q{j} : f32")
             ki = "%k0i" if j == 0 else f"%ki{j}"
-            w(f"    %lt{t} = arith.cmpf olt, %s{t}, {ps} : f32")
-            w(f"    %ms{t} = arith.select %lt{t}, %s{t}, {ps} : f32")
-            w(f"    %mk{t} = arith.select %lt{t}, {ki}, {pk} : i32")
-            ps, pk = f"%ms{t}", f"%mk{t}"
+            ps, pk = _argmin_step(w, "    ", t, f"%s{t}", ki, (ps, pk))
         out += [ps, pk]
     w(f"    scf.yield {', '.join(out)} : {', '.join(['f32, i32'] * pp)}")
     w("  }")
@@ -704,7 +721,7 @@ def tcd_variants(dtypes=DTYPES):
 
 
 def tcd_suffix(p):
-    return "_s{}".format(p["ws"]) if p.get("ws", 1) > 1 else ""
+    return _count_suffix(p, "ws", "s")
 
 
 def tcd_name(p):
@@ -743,13 +760,7 @@ def generate_tcd(p):
     if f32:
         w(f"  %hia = arith.constant dense<{TF32_HI}> : vector<{2 * per}xi32>")
         w(f"  %hib = arith.constant dense<{TF32_HI}> : vector<{per}xi32>")
-    w("  %kdim = cake.problem_size \"K\"")
-    w("  %ddim = cake.problem_size \"D\"")
-    w("  %ndim = cake.problem_size \"N\"")
-    w("  %bx = cake.block_id x")
-    w("  %b = cake.block_id y")
-    w("  %wp = cake.warp_id")
-    w("  %lane = cake.lane_id")
+    _sizes_and_ids(w)
     w("  %g = arith.divui %lane, %c4 : index")
     w("  %q = arith.remui %lane, %c4 : index")
     w(f"  %qs = arith.muli %q, %c{span} : index")
@@ -763,9 +774,7 @@ def generate_tcd(p):
         w(f"  %dstart = arith.muli %wp, %c{step} : index")
         w(f"  %part = cake.alloc_smem : !cake.smem<{ws}x{r_tiles * kn}x32x4xf32>")
     w("  %pg = arith.addi %p0, %g : index")
-    w("  %nlast = arith.subi %ndim, %c1 : index")
-    w("  %klast = arith.subi %kdim, %c1 : index")
-    w(f"  %dlast = arith.subi %ddim, %c{v} : index")
+    _clamp_bounds(w, v)
     rows = []                                # (tile, half): the lane's rows g and g + 8
     for i in range(r_tiles):
         for h in range(2):
@@ -883,10 +892,7 @@ def generate_tcd(p):
                 t = f"{i}_{h}_{n}_{e}"
                 w(f"    %dot{t} = vector.extract {sums[acc.index((i, n))]}[{2 * h + e}] : f32 from {acct}")
                 w(f"    %s{t} = math.fma %mtwo, %dot{t}, %sq{n}_{e} : f32")
-                w(f"    %lt{t} = arith.cmpf olt, %s{t}, {ps} : f32")
-                w(f"    %ms{t} = arith.select %lt{t}, %s{t}, {ps} : f32")
-                w(f"    %mk{t} = arith.select %lt{t}, %ki{n}_{e}, {pk} : i32")
-                ps, pk = f"%ms{t}", f"%mk{t}"
+                ps, pk = _argmin_step(w, "    ", t, f"%s{t}", f"%ki{n}_{e}", (ps, pk))
         res += [ps, pk]
     w(f"    scf.yield {', '.join(res)} : {', '.join(['f32, i32'] * len(rows))}")
     w("  }")
@@ -1054,6 +1060,43 @@ def generate_mma_seed(p):
 UPDATE_PPB = (4, 8)
 
 
+def _update_head(w, p, block, points_per_block):
+    """The signature of a centroid-update kernel: x, idx in; sums, counts accumulated."""
+    xt = "!cake.tensor<[B, N, D], {}>".format(DTYPES[p["dtype"]][0])
+    w(f"// Generated by libraries/kmeans/family.py: {p}")
+    w(f"cake.kernel @{update_name(p)}(%x: {xt} {{cake.name = \"x\"}},")
+    w("    %idx: !cake.tensor<[B, N], i32> {cake.name = \"idx\"},")
+    w("    %sums: !cake.tensor<[B, K, D], f32> {cake.name = \"sums\"},")
+    w("    %counts: !cake.tensor<[B, K], i32> {cake.name = \"counts\"})")
+    w(f"    attributes {{target = \"sm_90a\", block = array<i64: {block}>, "
+      "symbols = [\"B\", \"N\", \"K\", \"D\"],")
+    w(f"                grid = affine_map<()[b, n, k, d] -> (n ceildiv {points_per_block}, b)>}} {{")
+
+
+def _load_point_f32(w, ind, ty):
+    """%v = x[b, n, d] as f32."""
+    xt = f"!cake.tensor<[B, N, D], {ty}>"
+    if ty == "f32":
+        w(f"{ind}%v = cake.load %x[%b, %n, %d] : {xt} -> f32")
+    else:
+        w(f"{ind}%h = cake.load %x[%b, %n, %d] : {xt} -> {ty}")
+        w(f"{ind}%v = arith.extf %h : {ty} to f32")
+
+
+def _add_point(w, ind, ty):
+    """Point %n (its warp's lanes over D) added to its cluster's sums and count in global memory."""
+    w(f"{ind}%k32 = cake.load %idx[%b, %n] : !cake.tensor<[B, N], i32> -> i32")
+    w(f"{ind}%k = arith.index_cast %k32 : i32 to index")
+    w(f"{ind}scf.for %d = %lane to %ddim step %c32 {{")
+    _load_point_f32(w, ind + "  ", ty)
+    w(f"{ind}  cake.atomic_add %v, %sums[%b, %k, %d] : f32, !cake.tensor<[B, K, D], f32>")
+    w(f"{ind}}}")
+    w(f"{ind}%first = arith.cmpi eq, %lane, %c0 : index")
+    w(f"{ind}scf.if %first {{")
+    w(f"{ind}  cake.atomic_add %one, %counts[%b, %k] : i32, !cake.tensor<[B, K], i32>")
+    w(f"{ind}}}")
+
+
 def update_name(p):
     return "km_{t}_update_w{ppb}".format(t=DTYPES[p["dtype"]][0], ppb=p["ppb"]) + \
         ("_c{}".format(p["chunk"]) if "chunk" in p else "")
@@ -1066,17 +1109,9 @@ def generate_update(p):
     ppb = p["ppb"]
     if ppb not in UPDATE_PPB:
         raise ValueError("illegal update variant %s" % p)
-    xt = f"!cake.tensor<[B, N, D], {ty}>"
     L = []
     w = L.append
-    w(f"// Generated by libraries/kmeans/family.py: {p}")
-    w(f"cake.kernel @{update_name(p)}(%x: {xt} {{cake.name = \"x\"}},")
-    w("    %idx: !cake.tensor<[B, N], i32> {cake.name = \"idx\"},")
-    w("    %sums: !cake.tensor<[B, K, D], f32> {cake.name = \"sums\"},")
-    w("    %counts: !cake.tensor<[B, K], i32> {cake.name = \"counts\"})")
-    w(f"    attributes {{target = \"sm_90a\", block = array<i64: {32 * ppb}>, "
-      "symbols = [\"B\", \"N\", \"K\", \"D\"],")
-    w(f"                grid = affine_map<()[b, n, k, d] -> (n ceildiv {ppb}, b)>}} {{")
+    _update_head(w, p, 32 * ppb, ppb)
     w("  %c0 = arith.constant 0 : index")
     w("  %c32 = arith.constant 32 : index")
     w(f"  %cppb = arith.constant {ppb} : index")
@@ -1086,20 +1121,7 @@ def generate_update(p):
     _warp_per_point(w, "%n")
     w("  %inside = arith.cmpi ult, %n, %ndim : index")
     w("  scf.if %inside {")
-    w("    %k32 = cake.load %idx[%b, %n] : !cake.tensor<[B, N], i32> -> i32")
-    w("    %k = arith.index_cast %k32 : i32 to index")
-    w("    scf.for %d = %lane to %ddim step %c32 {")
-    if ty == "f32":
-        w(f"      %v = cake.load %x[%b, %n, %d] : {xt} -> f32")
-    else:
-        w(f"      %h = cake.load %x[%b, %n, %d] : {xt} -> {ty}")
-        w(f"      %v = arith.extf %h : {ty} to f32")
-    w("      cake.atomic_add %v, %sums[%b, %k, %d] : f32, !cake.tensor<[B, K, D], f32>")
-    w("    }")
-    w("    %first = arith.cmpi eq, %lane, %c0 : index")
-    w("    scf.if %first {")
-    w("      cake.atomic_add %one, %counts[%b, %k] : i32, !cake.tensor<[B, K], i32>")
-    w("    }")
+    _add_point(w, "    ", ty)
     w("  }")
     w("  cake.return")
     w("}")
@@ -1120,19 +1142,11 @@ def generate_update_private(p):
     ty, chunk, warps = DTYPES[p["dtype"]][0], p["chunk"], p["ppb"]
     if chunk not in UPDATE_CHUNKS or warps not in UPDATE_PPB:
         raise ValueError("illegal update variant %s" % p)
-    xt = f"!cake.tensor<[B, N, D], {ty}>"
     st, ct = f"!cake.smem<{UPDATE_SMEM_SUMS}xf32>", f"!cake.smem<{UPDATE_SMEM_COUNTS}xi32>"
     threads = 32 * warps
     L = []
     w = L.append
-    w(f"// Generated by libraries/kmeans/family.py: {p}")
-    w(f"cake.kernel @{update_name(p)}(%x: {xt} {{cake.name = \"x\"}},")
-    w("    %idx: !cake.tensor<[B, N], i32> {cake.name = \"idx\"},")
-    w("    %sums: !cake.tensor<[B, K, D], f32> {cake.name = \"sums\"},")
-    w("    %counts: !cake.tensor<[B, K], i32> {cake.name = \"counts\"})")
-    w(f"    attributes {{target = \"sm_90a\", block = array<i64: {threads}>, "
-      "symbols = [\"B\", \"N\", \"K\", \"D\"],")
-    w(f"                grid = affine_map<()[b, n, k, d] -> (n ceildiv {chunk}, b)>}} {{")
+    _update_head(w, p, threads, chunk)
     for c in sorted({0, 1, 32, warps, threads, chunk, UPDATE_SMEM_SUMS, UPDATE_SMEM_COUNTS}):
         w(f"  %c{c} = arith.constant {c} : index")
     w("  %one = arith.constant 1 : i32")
@@ -1171,9 +1185,7 @@ def generate_update_private(p):
     w("      %k = arith.minui %kraw, %klast : index")
     w("      %row = arith.muli %k, %ddim : index")
     w("      scf.for %d = %lane to %ddim step %c32 {")
-    load = (f"        %v = cake.load %x[%b, %n, %d] : {xt} -> f32" if ty == "f32" else
-            f"        %h = cake.load %x[%b, %n, %d] : {xt} -> {ty}\n        %v = arith.extf %h : {ty} to f32")
-    w(load)
+    _load_point_f32(w, "        ", ty)
     w("        %at = arith.addi %row, %d : index")
     w(f"        cake.atomic_add %v, %ss[%at] : f32, {st}")
     w("      }")
@@ -1203,16 +1215,7 @@ def generate_update_private(p):
     w("    }")
     w("  } else {")
     w(f"    scf.for %n = %pstart to %nend step %c{warps} {{")
-    w("      %k32 = cake.load %idx[%b, %n] : !cake.tensor<[B, N], i32> -> i32")
-    w("      %k = arith.index_cast %k32 : i32 to index")
-    w("      scf.for %d = %lane to %ddim step %c32 {")
-    w(load)
-    w("        cake.atomic_add %v, %sums[%b, %k, %d] : f32, !cake.tensor<[B, K, D], f32>")
-    w("      }")
-    w("      %first = arith.cmpi eq, %lane, %c0 : index")
-    w("      scf.if %first {")
-    w("        cake.atomic_add %one, %counts[%b, %k] : i32, !cake.tensor<[B, K], i32>")
-    w("      }")
+    _add_point(w, "      ", ty)
     w("    }")
     w("  }")
     w("  cake.return")

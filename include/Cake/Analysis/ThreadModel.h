@@ -145,9 +145,9 @@ bool isWarpgroupCollective(Operation *op);
 /// (warp collectives: shuffles, elect, named barriers), or 0.
 int64_t getCollectiveGroup(Operation *op);
 
-/// Folds an integer arith op (binary, comparison, cast, select) on known operand values, as the
-/// model does per thread; nullopt for other ops and undefined results (division by zero). For
-/// passes that evaluate indices under their own bindings of loop counters.
+/// Folds an integer arith or index op (binary, comparison, cast, select) on known operand values,
+/// as the model does per thread; nullopt for other ops and undefined results (division by zero).
+/// For passes that evaluate indices under their own bindings of loop counters.
 std::optional<int64_t> foldIntegerOp(Operation *op, llvm::ArrayRef<int64_t> args);
 
 /// `v` with the values in `bound` substituted (loop counters, iteration arguments: what a pass
