@@ -363,6 +363,9 @@ def generate_simt(p):
     _warp_per_point(w, "%i")
     w("  %kbig = arith.index_cast %kdim : index to i32")
     w("  %best:2 = scf.for %k = %lane to %kdim step %c32 iter_args(%bs = %inf, %bk = %kbig) -> (f32, i32) {")
+    # |c|^2 first: its load overlaps the dot product's instead of following it. A tiny shape's
+    # time is a chain of dependent memory round trips (bench/library/diag_tiny.py).
+    w("    %sq = cake.load %csq[%b, %k] : !cake.tensor<[B, K], f32> -> f32")
     w("    %dot = scf.for %j = %c0 to %ddim step %c1 iter_args(%acc = %zero) -> (f32) {")
     if ty == "f32":
         w(f"      %xv = cake.load %x[%b, %i, %j] masked : {xt} -> f32")
@@ -375,7 +378,6 @@ def generate_simt(p):
     w("      %acc2 = math.fma %xv, %cv, %acc : f32")
     w("      scf.yield %acc2 : f32")
     w("    }")
-    w("    %sq = cake.load %csq[%b, %k] : !cake.tensor<[B, K], f32> -> f32")
     w("    %s = math.fma %mtwo, %dot, %sq : f32")
     w("    %k32 = arith.index_cast %k : index to i32")
     w("    %closer = arith.cmpf olt, %s, %bs : f32")
@@ -616,6 +618,8 @@ def generate_lanes(p):
     ks = ["%k0"] + [f"%k{j}" for j in range(1, kt)]
     for j in range(kt):
         w(f"    %kc{j} = arith.minui {ks[j]}, %klast : index")
+    for j in range(kt):             # before the D loop: the loads overlap (see simt)
+        w(f"    %q{j} = cake.load %csq[%b, {ks[j]}] masked pad(%inf : f32) : !cake.tensor<[B, K], f32> -> f32")
     acc = [(q, j) for q in range(pp) for j in range(kt)]          # accumulator order
     accs = ", ".join(f"%a{q}_{j} = %zero" for q, j in acc)
     w(f"    %acc:{len(acc)} = scf.for %d = %d0 to %ddim step %c{g * v * u} iter_args({accs}) -> "
@@ -648,10 +652,8 @@ def generate_lanes(p):
     w(f"      scf.yield {', '.join(f'%n{u - 1}_{q}_{j}' for q, j in acc)} : {', '.join([ft] * len(acc))}")
     w("    }")
     w("    %k0i = arith.index_cast %k0 : index to i32")
-    for j in range(kt):
-        w(f"    %q{j} = cake.load %csq[%b, {ks[j]}] masked pad(%inf : f32) : !cake.tensor<[B, K], f32> -> f32")
-        if j:
-            w(f"    %ki{j} = arith.addi %k0i, %l{j} : i32")
+    for j in range(1, kt):
+        w(f"    %ki{j} = arith.addi %k0i, %l{j} : i32")
     out = []
     for q in range(pp):
         ps, pk = f"%bs{q}", f"%bk{q}"
@@ -687,7 +689,9 @@ def generate_lanes(p):
 # for x and c, gives the same result: lane (g, q) reads `span` consecutive columns of each step
 # (one 16-byte load at the widest v) and feeds them, `per` at a time, to its k slots of two
 # sub-steps. fp16/bf16: m16n8k16, span 8; fp32: m16n8k8 on tf32 with the 3xTF32 split
-# (x = hi + lo; hi*hi + hi*lo + lo*hi), about fp32's accuracy. Rows past N and centroids past K are
+# (x = hi + lo; hi*hi + hi*lo + lo*hi), about fp32's accuracy, or (`tf` = 1) one tf32 product,
+# the precision of the wgmma/splitd fp32 kernels and of flashlib (Triton's default for fp32 dots):
+# a third of the mma and none of the split's ALU work. Rows past N and centroids past K are
 # clamped (not stored / |c|^2 = +inf), columns past D read as zero.
 TCD_WARPS = 4
 TCD_TILES = ((1, 2), (1, 4), (1, 8), (2, 2), (2, 4), (2, 8), (4, 1), (4, 2), (4, 4))
@@ -703,9 +707,12 @@ TF32_HI = -8192                             # 0xFFFFE000: an f32's sign, exponen
 
 def tcd_domain(p):
     """Where a configuration is meant to be fast: x read at most TCD_MAX_PASSES times (one pass per
-    kn tiles of 8 centroids). Measured: a kn = 2 kernel routed at K = 116 by neighbours of smaller K
+    kn tiles of 8 centroids); split D only where each of its warps gets a step of D. Measured: a kn = 2 kernel routed at K = 116 by neighbours of smaller K
     ran 14x slower than the best (8 passes over a wide x)."""
-    return [f"K <= {min(TCD_MAX_K, TCD_MAX_PASSES * 8 * p['kn'])}"]
+    out = [f"K <= {min(TCD_MAX_K, TCD_MAX_PASSES * 8 * p['kn'])}"]
+    if p.get("ws", 1) > 1:     # split D: every warp at least one step of D
+        out.append(f"D >= {p['ws'] * 4 * tcd_span(p['dtype'])}")
+    return out
 
 
 def tcd_span(dtype):
@@ -716,12 +723,14 @@ def tcd_span(dtype):
 def tcd_variants(dtypes=DTYPES):
     out = [{"dtype": d, "r": r, "kn": kn, "v": v} for d in dtypes for r, kn in TCD_TILES
            for v in (1, 2, 4, 8) if v <= tcd_span(d)]
-    return out + [{"dtype": d, "r": r, "kn": kn, "v": v, "ws": ws} for d in dtypes for r, kn in TCD_SPLIT_TILES
-                  for v in (1, 2, 4, 8) if v <= tcd_span(d) for ws in TCD_SPLITS]
+    out += [{"dtype": d, "r": r, "kn": kn, "v": v, "ws": ws} for d in dtypes for r, kn in TCD_SPLIT_TILES
+            for v in (1, 2, 4, 8) if v <= tcd_span(d) for ws in TCD_SPLITS]
+    return out + [dict(p, tf=1) for p in out if p["dtype"] == "float32"]
 
 
 def tcd_suffix(p):
-    return _count_suffix(p, "ws", "s")
+    """`_s<ws>` for split D; `_tf` for fp32 as one tf32 product (the default is 3xTF32)."""
+    return _count_suffix(p, "ws", "s") + ("_tf" if p.get("tf") else "")
 
 
 def tcd_name(p):
@@ -730,12 +739,12 @@ def tcd_name(p):
 
 def generate_tcd(p):
     ty = DTYPES[p["dtype"]][0]
-    r_tiles, kn, v, ws = p["r"], p["kn"], p["v"], p.get("ws", 1)
+    r_tiles, kn, v, ws, tf = p["r"], p["kn"], p["v"], p.get("ws", 1), p.get("tf", 0)
     span = tcd_span(p["dtype"])
     if (r_tiles, kn) not in (TCD_TILES if ws == 1 else TCD_SPLIT_TILES) or v not in (1, 2, 4, 8) \
-            or v > span or (ws != 1 and ws not in TCD_SPLITS):
+            or v > span or (ws != 1 and ws not in TCD_SPLITS) or (tf and ty != "f32"):
         raise ValueError("illegal tcd variant %s" % p)
-    f32 = ty == "f32"
+    split3 = ty == "f32" and not tf             # the 3xTF32 split; tf: the values go in as they are
     per, step = span // 2, 4 * span            # columns per sub-step and lane; columns per step
     warps = TCD_WARPS if ws == 1 else ws
     ppb = (TCD_WARPS if ws == 1 else 1) * 16 * r_tiles
@@ -757,7 +766,7 @@ def generate_tcd(p):
     w("  %mtwo = arith.constant -2.0 : f32")
     w(f"  %zacc = arith.constant dense<0.0> : {acct}")
     w(f"  %zx = arith.constant {'0.0 : ' + ty if v == 1 else f'dense<0.0> : {vt}'}")
-    if f32:
+    if split3:
         w(f"  %hia = arith.constant dense<{TF32_HI}> : vector<{2 * per}xi32>")
         w(f"  %hib = arith.constant dense<{TF32_HI}> : vector<{per}xi32>")
     _sizes_and_ids(w)
@@ -789,6 +798,14 @@ def generate_tcd(p):
         w(f"    %kr{n} = arith.addi %k0, %c{8 * n} : index")
         w(f"    %kg{n} = arith.addi %kr{n}, %g : index")
         w(f"    %kc{n} = arith.minui %kg{n}, %klast : index")
+    # |c|^2 of the pass's centroids before the D loop: the loads overlap x's and c's (see simt).
+    for n in range(kn):
+        w(f"    %kk{n}_0 = arith.addi %kr{n}, %q2 : index")
+        w(f"    %kk{n}_1 = arith.addi %kk{n}_0, %c1 : index")
+        for e in range(2):
+            w(f"    %sq{n}_{e} = cake.load %csq[%b, %kk{n}_{e}] masked pad(%inf : f32) : "
+              "!cake.tensor<[B, K], f32> -> f32")
+            w(f"    %ki{n}_{e} = arith.index_cast %kk{n}_{e} : index to i32")
     acc = [(i, n) for i in range(r_tiles) for n in range(kn)]
     inits = ", ".join(f"%a{i}_{n} = %zacc" for i, n in acc)
     w(f"    %acc:{len(acc)} = scf.for %d = {dstart} to %ddim step %c{ws * step} iter_args({inits}) -> "
@@ -833,20 +850,20 @@ def generate_tcd(p):
 
     # A slots, row-major m16n8k16: (g,2q) (g,2q+1) (g+8,2q) (g+8,2q+1) (g,2q+8) (g,2q+9) (g+8,2q+8)
     # (g+8,2q+9); m16n8k8 tf32: (g,q) (g+8,q) (g,q+4) (g+8,q+4). B takes the part as it is.
-    order = "0, 1, 4, 5, 2, 3, 6, 7" if not f32 else "0, 2, 1, 3"
+    order = "0, 2, 1, 3" if ty == "f32" else "0, 1, 4, 5, 2, 3, 6, 7"
     outs = {}
     for s in range(2):
         frag_b = {n: part(f"%y{n}", s, f"%fb{s}_{n}") for n in range(kn)}
-        if f32:
+        if split3:
             frag_b = {n: split(b, bt, "%hib", f"%sb{s}_{n}") for n, b in frag_b.items()}
         for i in range(r_tiles):
             lo = part(f"%x{i}_0", s, f"%lo{s}_{i}")
             hi = part(f"%x{i}_1", s, f"%hi{s}_{i}")
             w(f"      %fa{s}_{i} = vector.shuffle {lo}, {hi} [{order}] : {pt}, {pt}")
-            fa = split(f"%fa{s}_{i}", at, "%hia", f"%sa{s}_{i}") if f32 else None
+            fa = split(f"%fa{s}_{i}", at, "%hia", f"%sa{s}_{i}") if split3 else None
             for n in range(kn):
                 prev = outs.get((i, n), f"%a{i}_{n}")
-                if f32:           # the small products first
+                if split3:         # the small products first
                     terms = ((fa[1], frag_b[n][0]), (fa[0], frag_b[n][1]), (fa[0], frag_b[n][0]))
                 else:
                     terms = ((f"%fa{s}_{i}", frag_b[n]),)
@@ -877,13 +894,6 @@ def generate_tcd(p):
             sums[x] = prev
         w("    cake.barrier")
     # Accumulator element e of tile (i, n): row g + 8 (e div 2), centroid k0 + 8n + 2q + (e mod 2).
-    for n in range(kn):
-        w(f"    %kk{n}_0 = arith.addi %kr{n}, %q2 : index")
-        w(f"    %kk{n}_1 = arith.addi %kk{n}_0, %c1 : index")
-        for e in range(2):
-            w(f"    %sq{n}_{e} = cake.load %csq[%b, %kk{n}_{e}] masked pad(%inf : f32) : "
-              "!cake.tensor<[B, K], f32> -> f32")
-            w(f"    %ki{n}_{e} = arith.index_cast %kk{n}_{e} : index to i32")
     res = []
     for i, h in rows:
         ps, pk = f"%bs{i}_{h}", f"%bk{i}_{h}"

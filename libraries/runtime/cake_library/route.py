@@ -14,8 +14,9 @@ answer. A library folder holds `library.json`:
 Routing: the variants of the shape's dtype that serve its D (rounded up to d_align) and whose
 constraints hold are legal: every variant with no widest D, and of each family with D classes the
 smallest class that covers D. The
-configuration (tile sizes, warpgroups, grid style) is chosen from the measured points of the same
-dtype nearest in (log B, log N, log K, log D): the log of each configuration's time relative to the
+configuration (tile sizes, warpgroups, grid style) is chosen from the measured points nearest in
+(log B, log N, log K, log D), points of a kindred dtype (DTYPE_DISTANCE) counted as that much
+farther and other dtypes not at all: the log of each configuration's time relative to the
 best measured at that point, averaged over the neighbours that measured it with inverse-distance
 weights; the lowest average wins.
 With no measured neighbour: DEFAULT_CONFIG when legal, else SMALL_DEFAULT.
@@ -32,6 +33,17 @@ DEFAULT_CONFIG, SMALL_DEFAULT = "k128_w2_p", "simt_w4"
 # (bench/library/route_cv.py: geomean regret 1.162 with equal weights and plain ratios, 1.140
 # with these weights and log ratios; session 10).
 DISTANCE_SOFTENING = 0.25
+# Squared distance added between points of kindred dtypes: fp16 and bf16 run the same kernels on
+# the same tensor cores with the same element width, so their measurements transfer (one table
+# per dtype pair is twice as dense). fp32 runs other instructions and is never mixed in. Chosen by
+# leave-one-out (route_cv.py, session 12, on the re-timed table: regret 1.166 without, 1.107 at
+# 0.5, 1.112 at 2, 1.132 at 4).
+DTYPE_DISTANCE = {("float16", "bfloat16"): 2.0, ("bfloat16", "float16"): 2.0}
+
+
+def dtype_distance(a, b):
+    """Squared distance added between points of dtypes a and b; None: never mixed."""
+    return 0.0 if a == b else DTYPE_DISTANCE.get((a, b))
 
 
 class NoKernel(ValueError):
@@ -141,8 +153,9 @@ class Router:
         legal = self.legal(B, N, D, K, dtype)
         by_config = {v["config"]: v for v in legal}
         q = _features({"B": B, "N": N, "K": K, "D": D})
-        near = sorted(((sum((a - b) ** 2 for a, b in zip(_features(p), q)), p)
-                       for p in self.points if p["dtype"] == dtype), key=lambda e: e[0])
+        near = sorted(((sum((a - b) ** 2 for a, b in zip(_features(p), q)) + dtype_distance(dtype, p["dtype"]), p)
+                       for p in self.points if dtype_distance(dtype, p["dtype"]) is not None),
+                      key=lambda e: e[0])
         near = near[:self.neighbours]
         score, seen = {}, {}
         for dist, p in near:

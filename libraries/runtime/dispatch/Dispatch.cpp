@@ -117,7 +117,7 @@ double feature(int64_t v) { return std::log2(static_cast<double>(v < 1 ? 1 : v))
 const char *kDtypeNames[] = {"float16", "bfloat16", "float32"};
 
 /// route.py's Router._route: legal variants, then the configuration with the lowest weighted mean log
-/// relative time over the nearest measured points of the dtype. Returns the variant or -1.
+/// relative time over the nearest measured points of the dtype and its kin. Returns the variant or -1.
 int routeUncached(int64_t B, int64_t N, int64_t D, int64_t K, int dtype, int64_t *sizes) {
   if (B < 1 || N < 1 || D < 1 || K < 1)
     return fail("sizes must be integers >= 1 (B=" + std::to_string(B) + " N=" + std::to_string(N) +
@@ -161,10 +161,11 @@ int routeUncached(int64_t B, int64_t N, int64_t D, int64_t K, int dtype, int64_t
   std::vector<std::pair<double, int>> near;
   for (int p = 0; p < kNumPoints; ++p) {
     const Point &pt = kPoints[p];
-    if (pt.dtype != dtype)
+    const double kin = kDtypeDistance[dtype][pt.dtype]; // route.py's dtype_distance
+    if (kin < 0)
       continue;
     const double f[4] = {feature(pt.B), feature(pt.N), feature(pt.K), feature(pt.D)};
-    double d = 0;
+    double d = kin;
     for (int j = 0; j < 4; ++j)
       d += (f[j] - q[j]) * (f[j] - q[j]);
     near.emplace_back(d, p);

@@ -12,7 +12,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from cake_library.route import DEFAULT_CONFIG, DISTANCE_SOFTENING, SMALL_DEFAULT, STAGINGS  # noqa: E402
+from cake_library.route import DEFAULT_CONFIG, DISTANCE_SOFTENING, SMALL_DEFAULT, STAGINGS, dtype_distance  # noqa: E402
 
 SYMBOLS = ["B", "N", "K", "D", "KP", "BKP"]          # Dispatch.cpp's Symbol order
 TENSORS = ["x", "c", "csq", "idx"]                   # Dispatch.cpp's Tensor order
@@ -91,6 +91,10 @@ def generate(definition):
     w(f"constexpr int kSmallDefaultConfig = {configs.index(SMALL_DEFAULT) if SMALL_DEFAULT in configs else -1};")
     w(f"constexpr int kNumFamilies = {len(families)};")
     w(f"constexpr double kDistanceSoftening = {DISTANCE_SOFTENING!r};")
+    # route.py's dtype_distance; a negative entry: never mixed.
+    rows = [", ".join(repr(float(d)) if d is not None else "-1.0"
+                      for d in (dtype_distance(a, b) for b in DTYPES)) for a in DTYPES]
+    w("const double kDtypeDistance[3][3] = {" + ", ".join("{" + r + "}" for r in rows) + "};")
     w(f"constexpr int kNumVariants = {len(variants)};")
     w("const Variant kVariants[] = {")
     for i, v in enumerate(variants):
