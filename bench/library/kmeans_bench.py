@@ -400,8 +400,9 @@ def main():
                     help="tune: only configurations matching these patterns (comma-separated "
                          "fnmatch patterns), e.g. 'simt_*,k16_*,sd?_k16_*'")
     ap.add_argument("--only", default="",
-                    help="tune: a JSON file [{dtype, B, N, D, K, configs: [...]}, ...]: re-measure "
-                         "just these configurations of these shapes")
+                    help="a JSON file [{dtype, B, N, D, K, configs: [...]}, ...]: tune re-measures "
+                         "just these configurations of these shapes; final and lloyd run just "
+                         "these shapes (configs ignored)")
     args = ap.parse_args()
     only = None
     if args.only:
@@ -413,6 +414,8 @@ def main():
     with open(args.grid) as f:
         shapes = json.load(f)["shapes"]
     shapes = shapes[args.start:args.start + args.limit] if args.limit else shapes[args.start:]
+    if only is not None and args.phase != "tune":      # final / lloyd: just the listed shapes
+        shapes = [s for s in shapes if (s["dtype"], s["B"], s["N"], s["D"], s["K"]) in only]
     t0 = time.time()
     try:
         if args.phase == "tune":

@@ -5,8 +5,8 @@
 # LIB=.device/kpkg/cake_library/library measures an exported package (its C++ dispatcher) instead;
 # tune then times every forced configuration through the dispatcher too (as the final does).
 # FAMILIES=splitd,mma tunes only those families, CONFIGS='simt_*,k16_*' only those configurations
-# (fnmatch patterns), ONLY=finalists.json only the listed configurations of the listed shapes;
-# merge_tune.py merges the points into the table. TAG=name puts it in the output names.
+# (fnmatch patterns), ONLY=finalists.json only the listed configurations of the listed shapes
+# (final, lloyd: only those shapes); merge_tune.py merges the points into the table. TAG=name puts it in the output names.
 set -u
 PHASE=$1; START=${2:-0}; LIMIT=${3:-0}
 SITE=/tmp/cake-anchors
