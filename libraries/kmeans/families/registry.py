@@ -1,0 +1,58 @@
+"""The registry: everything build.py, the router and the dispatcher need to know about a family, in one
+place (a new family is one generator, in its module beside this one, and one entry here). `staging`
+is what the host does before a launch, copied into library.json per variant: "none" (x, c and |c|^2
+as the user gave them, at the user's D), "rows" (x and c in rows zero-padded to 16 bytes: D rounded
+up to d_align), "rows+csq" (and |c|^2 in rows of pitch KP, 16-byte aligned starts, for TMA).
+`domain`: a function of the variant's parameters giving constraints beyond the manifest's, where it
+is meant to be fast (the router never extrapolates a kernel past them). `generate` None: built from
+a seed by a tactic (build.py).
+"""
+from .direct import direct_name, generate_direct
+from .lanes import LANES_MAX_K, generate_lanes, lanes_name, lanes_suffix
+from .mma import mma_name
+from .pad import generate_pad, pad_name
+from .simt import generate_simt, simt_name
+from .splitd import generate_splitd, splitd_name
+from .tcd import generate_tcd, tcd_domain, tcd_name, tcd_suffix
+from .update import generate_update, update_name
+from .wgmma import generate, max_d, name
+
+
+class Family:
+    def __init__(self, symbol, generate, config, staging, widest=lambda p: None, domain=lambda p: []):
+        self.symbol, self.generate, self.config = symbol, generate, config
+        self.staging, self.widest, self.domain = staging, widest, domain
+
+
+def _grid_letter(p):
+    return p["grid"][0]
+
+
+FAMILIES = {
+    "wgmma": Family(name, generate, lambda p: "k{bk}_w{wg}_{g}".format(g=_grid_letter(p), **p),
+                    "rows+csq", max_d),
+    "splitd": Family(splitd_name, generate_splitd,
+                     lambda p: "sd{g}_k{bk}_w{wg}_{gr}".format(gr=_grid_letter(p), **p), "rows+csq"),
+    "mma": Family(mma_name, None, lambda p: "mma_r{rows}_t{tile}".format(**p), "rows",
+                  lambda p: p["dp"]),
+    "simt": Family(simt_name, generate_simt, lambda p: "simt_w{ppb}".format(**p), "none"),
+    "direct": Family(direct_name, generate_direct, lambda p: "direct_p{pts}_k{tk}".format(**p), "none",
+                     lambda p: p["dmax"]),
+    "lanes": Family(lanes_name, generate_lanes,
+                    lambda p: "lanes_g{g}_v{v}_k{kt}".format(**p) + lanes_suffix(p), "none",
+                    domain=lambda p: [f"K <= {LANES_MAX_K}"]),
+    "tcd": Family(tcd_name, generate_tcd, lambda p: "tcd_r{r}_n{kn}_v{v}".format(**p) + tcd_suffix(p), "none",
+                  domain=tcd_domain),
+    # Not routed: the centroid update and the staging kernel.
+    "update": Family(update_name, generate_update, lambda p: "update_w{ppb}".format(**p), None),
+    "pad": Family(pad_name, generate_pad, lambda p: "pad", None),
+}
+
+
+def family_of(p):
+    """A variant's family, from the parameters that only it has."""
+    for key, fam in (("update", "update"), ("pad", "pad"), ("rows", "mma"), ("dmax", "direct"),
+                     ("kt", "lanes"), ("kn", "tcd"), ("ppb", "simt"), ("st", "splitd")):
+        if key in p:
+            return fam
+    return "wgmma"

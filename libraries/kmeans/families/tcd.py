@@ -1,0 +1,258 @@
+"""Family `tcd` (sm_80+ tensor cores, no staging): mma.sync fed by loads straight from the user's
+tensors at any D (v-element loads: the manifest requires D % v == 0, so v = 1 serves odd D).
+Small K and wide D are bound by streaming x, which `lanes` does on CUDA cores at 5x its FMA floor;
+here the dot products cost one mma per 16 x 8 block of points x centroids per k step. A warp owns
+`r` row tiles of 16 points and `kn` tiles of 8 centroids per pass (x is re-read per pass, from L2).
+The dot product is a sum over D, so any bijection of D columns onto the mma's k slots, the same
+for x and c, gives the same result: lane (g, q) reads `span` consecutive columns of each step
+(one 16-byte load at the widest v) and feeds them, `per` at a time, to its k slots of two
+sub-steps. fp16/bf16: m16n8k16, span 8; fp32: m16n8k8 on tf32 with the 3xTF32 split
+(x = hi + lo; hi*hi + hi*lo + lo*hi), about fp32's accuracy, or (`tf` = 1) one tf32 product,
+the precision of the wgmma/splitd fp32 kernels and of flashlib (Triton's default for fp32 dots):
+a third of the mma and none of the split's ALU work. Rows past N and centroids past K are
+clamped (not stored / |c|^2 = +inf), columns past D read as zero.
+"""
+from .common import DTYPES, _argmin_step, _clamp_bounds, _count_suffix, _sizes_and_ids, _unstaged_head
+
+TCD_WARPS = 4
+TCD_TILES = ((1, 2), (1, 4), (1, 8), (2, 2), (2, 4), (2, 8), (4, 1), (4, 2), (4, 4))
+TCD_MAX_K = 128
+TCD_MAX_PASSES = 2
+# Split D (`ws` warps per block on the same rows, each taking every ws-th step of D, partial
+# accumulators summed through shared memory): few points and wide D, where one warp walking all
+# of D is latency-bound (B7 N4 D1238: 78 dependent steps).
+TCD_SPLITS = (4, 8)
+TCD_SPLIT_TILES = ((1, 2), (1, 4), (1, 8), (2, 4))
+TF32_HI = -8192                             # 0xFFFFE000: an f32's sign, exponent and 10 mantissa bits
+
+
+def tcd_domain(p):
+    """Where a configuration is meant to be fast: x read at most TCD_MAX_PASSES times (one pass per
+    kn tiles of 8 centroids); split D only where each of its warps gets a step of D. Measured: a
+    kn = 2 kernel routed at K = 116 by neighbours of smaller K ran 14x slower than the best (8
+    passes over a wide x)."""
+    out = [f"K <= {min(TCD_MAX_K, TCD_MAX_PASSES * 8 * p['kn'])}"]
+    if p.get("ws", 1) > 1:     # split D: every warp at least one step of D
+        out.append(f"D >= {p['ws'] * 4 * tcd_span(p['dtype'])}")
+    return out
+
+
+def tcd_span(dtype):
+    """Columns a lane reads per row and step: 16 bytes."""
+    return 16 // DTYPES[dtype][1]
+
+
+def tcd_variants(dtypes=DTYPES):
+    out = [{"dtype": d, "r": r, "kn": kn, "v": v} for d in dtypes for r, kn in TCD_TILES
+           for v in (1, 2, 4, 8) if v <= tcd_span(d)]
+    out += [{"dtype": d, "r": r, "kn": kn, "v": v, "ws": ws} for d in dtypes for r, kn in TCD_SPLIT_TILES
+            for v in (1, 2, 4, 8) if v <= tcd_span(d) for ws in TCD_SPLITS]
+    return out + [dict(p, tf=1) for p in out if p["dtype"] == "float32"]
+
+
+def tcd_suffix(p):
+    """`_s<ws>` for split D; `_tf` for fp32 as one tf32 product (the default is 3xTF32)."""
+    return _count_suffix(p, "ws", "s") + ("_tf" if p.get("tf") else "")
+
+
+def tcd_name(p):
+    return "km_{t}_tcd_r{r}_n{kn}_v{v}".format(t=DTYPES[p["dtype"]][0], **p) + tcd_suffix(p)
+
+
+def generate_tcd(p):
+    ty = DTYPES[p["dtype"]][0]
+    r_tiles, kn, v, ws, tf = p["r"], p["kn"], p["v"], p.get("ws", 1), p.get("tf", 0)
+    span = tcd_span(p["dtype"])
+    if (r_tiles, kn) not in (TCD_TILES if ws == 1 else TCD_SPLIT_TILES) or v not in (1, 2, 4, 8) \
+            or v > span or (ws != 1 and ws not in TCD_SPLITS) or (tf and ty != "f32"):
+        raise ValueError("illegal tcd variant %s" % p)
+    split3 = ty == "f32" and not tf             # the 3xTF32 split; tf: the values go in as they are
+    per, step = span // 2, 4 * span            # columns per sub-step and lane; columns per step
+    warps = TCD_WARPS if ws == 1 else ws
+    ppb = (TCD_WARPS if ws == 1 else 1) * 16 * r_tiles
+    xt, ct = f"!cake.tensor<[B, N, D], {ty}>", f"!cake.tensor<[B, K, D], {ty}>"
+    vt = ty if v == 1 else f"vector<{v}x{ty}>"
+    at, bt, pt, acct = (f"vector<{2 * per}x{ty}>", f"vector<{per}x{ty}>", f"vector<{per}x{ty}>",
+                        "vector<4xf32>")
+    loads = span // v                           # per row and step
+    L = []
+    w = L.append
+    _unstaged_head(w, p, tcd_name(p), 32 * warps, ppb)
+    dstart = "%c0" if ws == 1 else "%dstart"
+    consts = {0, 1, 4, span, step, v, 8 * kn, 16 * r_tiles, ppb, ws * step} | \
+        {8 * i for i in range(2 * r_tiles)} | {8 * n for n in range(kn)} | {j * v for j in range(loads)} | \
+        (set(range(max(r_tiles * kn, ws))) if ws > 1 else set())
+    for c in sorted(consts):
+        w(f"  %c{c} = arith.constant {c} : index")
+    w("  %inf = arith.constant 0x7F800000 : f32")
+    w("  %mtwo = arith.constant -2.0 : f32")
+    w(f"  %zacc = arith.constant dense<0.0> : {acct}")
+    w(f"  %zx = arith.constant {'0.0 : ' + ty if v == 1 else f'dense<0.0> : {vt}'}")
+    if split3:
+        w(f"  %hia = arith.constant dense<{TF32_HI}> : vector<{2 * per}xi32>")
+        w(f"  %hib = arith.constant dense<{TF32_HI}> : vector<{per}xi32>")
+    _sizes_and_ids(w)
+    w("  %g = arith.divui %lane, %c4 : index")
+    w("  %q = arith.remui %lane, %c4 : index")
+    w(f"  %qs = arith.muli %q, %c{span} : index")
+    w("  %q2 = arith.addi %q, %q : index")
+    w(f"  %pb = arith.muli %bx, %c{ppb} : index")
+    if ws == 1:                               # each warp its own rows
+        w(f"  %pw = arith.muli %wp, %c{16 * r_tiles} : index")
+        w("  %p0 = arith.addi %pb, %pw : index")
+    else:                                     # every warp the block's rows, every ws-th step of D
+        w("  %p0 = arith.addi %pb, %c0 : index")
+        w(f"  %dstart = arith.muli %wp, %c{step} : index")
+        w(f"  %part = cake.alloc_smem : !cake.smem<{ws}x{r_tiles * kn}x32x4xf32>")
+    w("  %pg = arith.addi %p0, %g : index")
+    _clamp_bounds(w, v)
+    rows = []                                # (tile, half): the lane's rows g and g + 8
+    for i in range(r_tiles):
+        for h in range(2):
+            w(f"  %row{i}_{h} = arith.addi %pg, %c{16 * i + 8 * h} : index")
+            w(f"  %rowc{i}_{h} = arith.minui %row{i}_{h}, %nlast : index")
+            rows.append((i, h))
+    w("  %kbig = arith.index_cast %kdim : index to i32")
+    carried = ", ".join(f"%bs{i}_{h} = %inf, %bk{i}_{h} = %kbig" for i, h in rows)
+    w(f"  %best:{2 * len(rows)} = scf.for %k0 = %c0 to %kdim step %c{8 * kn} iter_args({carried}) -> "
+      f"({', '.join(['f32, i32'] * len(rows))}) {{")
+    for n in range(kn):
+        w(f"    %kr{n} = arith.addi %k0, %c{8 * n} : index")
+        w(f"    %kg{n} = arith.addi %kr{n}, %g : index")
+        w(f"    %kc{n} = arith.minui %kg{n}, %klast : index")
+    def centroid_norms():
+        for n in range(kn):
+            w(f"    %kk{n}_0 = arith.addi %kr{n}, %q2 : index")
+            w(f"    %kk{n}_1 = arith.addi %kk{n}_0, %c1 : index")
+            for e in range(2):
+                w(f"    %sq{n}_{e} = cake.load %csq[%b, %kk{n}_{e}] masked pad(%inf : f32) : "
+                  "!cake.tensor<[B, K], f32> -> f32")
+                w(f"    %ki{n}_{e} = arith.index_cast %kk{n}_{e} : index to i32")
+
+    # |c|^2 of the pass's centroids: before the D loop for one row tile (latency-bound kernels:
+    # the loads overlap x's and c's, see simt), after it for more (measured, session 12: hoisted,
+    # r >= 2 kernels on large shapes ran 1.12x slower, up to 1.46x: the norms stay live across
+    # the loop beside the accumulators).
+    if r_tiles == 1:
+        centroid_norms()
+    acc = [(i, n) for i in range(r_tiles) for n in range(kn)]
+    inits = ", ".join(f"%a{i}_{n} = %zacc" for i, n in acc)
+    w(f"    %acc:{len(acc)} = scf.for %d = {dstart} to %ddim step %c{ws * step} iter_args({inits}) -> "
+      f"({', '.join([acct] * len(acc))}) {{")
+    w("      %dq = arith.addi %d, %qs : index")
+    for j in range(loads):
+        col = "%dq" if j == 0 else f"%dq{j}"
+        if j:
+            w(f"      {col} = arith.addi %dq, %c{j * v} : index")
+        w(f"      %cc{j} = arith.minui {col}, %dlast : index")
+        w(f"      %in{j} = arith.cmpi ult, {col}, %ddim : index")
+    for i, h in rows:                        # every load of the step first
+        for j in range(loads):
+            w(f"      %xr{i}_{h}_{j} = cake.load %x[%b, %rowc{i}_{h}, %cc{j}] : {xt} -> {vt}")
+            w(f"      %x{i}_{h}_{j} = arith.select %in{j}, %xr{i}_{h}_{j}, %zx : {vt}")
+    for n in range(kn):
+        for j in range(loads):
+            w(f"      %y{n}_{j} = cake.load %c[%b, %kc{n}, %cc{j}] : {ct} -> {vt}")
+
+    def part(prefix, s, tag):
+        """Columns per*s .. per*s + per - 1 of the lane's span of one row, as a vector<per>."""
+        if v == span:
+            idx = ", ".join(str(per * s + e) for e in range(per))
+            w(f"      {tag} = vector.shuffle {prefix}_0, {prefix}_0 [{idx}] : {vt}, {vt}")
+        elif v == per:
+            return f"{prefix}_{s}"
+        elif v == 1:
+            elements = ", ".join(f"{prefix}_{per * s + e}" for e in range(per))
+            w(f"      {tag} = vector.from_elements {elements} : {pt}")
+        else:                                # two loads of per / 2
+            idx = ", ".join(str(e) for e in range(per))
+            w(f"      {tag} = vector.shuffle {prefix}_{2 * s}, {prefix}_{2 * s + 1} [{idx}] : {vt}, {vt}")
+        return tag
+
+    def split(val, t, mask, tag):
+        """3xTF32: (hi, lo) with hi the value's tf32 bits and lo = value - hi."""
+        it = t.replace("f32", "i32")
+        w(f"      {tag}i = arith.bitcast {val} : {t} to {it}")
+        w(f"      {tag}m = arith.andi {tag}i, {mask} : {it}")
+        w(f"      {tag}h = arith.bitcast {tag}m : {it} to {t}")
+        w(f"      {tag}l = arith.subf {val}, {tag}h : {t}")
+        return f"{tag}h", f"{tag}l"
+
+    # A slots, row-major m16n8k16: (g,2q) (g,2q+1) (g+8,2q) (g+8,2q+1) (g,2q+8) (g,2q+9) (g+8,2q+8)
+    # (g+8,2q+9); m16n8k8 tf32: (g,q) (g+8,q) (g,q+4) (g+8,q+4). B takes the part as it is.
+    order = "0, 2, 1, 3" if ty == "f32" else "0, 1, 4, 5, 2, 3, 6, 7"
+    outs = {}
+    for s in range(2):
+        frag_b = {n: part(f"%y{n}", s, f"%fb{s}_{n}") for n in range(kn)}
+        if split3:
+            frag_b = {n: split(b, bt, "%hib", f"%sb{s}_{n}") for n, b in frag_b.items()}
+        for i in range(r_tiles):
+            lo = part(f"%x{i}_0", s, f"%lo{s}_{i}")
+            hi = part(f"%x{i}_1", s, f"%hi{s}_{i}")
+            w(f"      %fa{s}_{i} = vector.shuffle {lo}, {hi} [{order}] : {pt}, {pt}")
+            fa = split(f"%fa{s}_{i}", at, "%hia", f"%sa{s}_{i}") if split3 else None
+            for n in range(kn):
+                prev = outs.get((i, n), f"%a{i}_{n}")
+                if split3:         # the small products first
+                    terms = ((fa[1], frag_b[n][0]), (fa[0], frag_b[n][1]), (fa[0], frag_b[n][0]))
+                else:
+                    terms = ((f"%fa{s}_{i}", frag_b[n]),)
+                for t, (a, b) in enumerate(terms):
+                    w(f"      %m{s}_{i}_{n}_{t} = cake.mma_sync {a}, {b}, {prev} : {at}, {bt}, {acct}")
+                    prev = f"%m{s}_{i}_{n}_{t}"
+                outs[(i, n)] = prev
+    w(f"      scf.yield {', '.join(outs[a] for a in acc)} : {', '.join([acct] * len(acc))}")
+    w("    }")
+    sums = [f"%acc#{x}" for x in range(len(acc))]
+    if ws > 1:
+        # Each warp's partial accumulators to its slice; every warp sums all slices (the same
+        # result in every warp, no divergent epilogue); a second barrier before the next pass
+        # overwrites the slices.
+        pt4 = f"!cake.smem<{ws}x{r_tiles * kn}x32x4xf32>"
+        for x in range(len(acc)):
+            w(f"    cake.store %acc#{x}, %part[%wp, %c{x}, %lane, %c0] : {acct}, {pt4}")
+        w("    cake.barrier")
+        for x in range(len(acc)):
+            prev = None
+            for u in range(ws):
+                w(f"    %pp{x}_{u} = cake.load %part[%c{u}, %c{x}, %lane, %c0] : {pt4} -> {acct}")
+                if prev:
+                    w(f"    %ps{x}_{u} = arith.addf {prev}, %pp{x}_{u} : {acct}")
+                    prev = f"%ps{x}_{u}"
+                else:
+                    prev = f"%pp{x}_{u}"
+            sums[x] = prev
+        w("    cake.barrier")
+    if r_tiles != 1:
+        centroid_norms()
+    # Accumulator element e of tile (i, n): row g + 8 (e div 2), centroid k0 + 8n + 2q + (e mod 2).
+    res = []
+    for i, h in rows:
+        ps, pk = f"%bs{i}_{h}", f"%bk{i}_{h}"
+        for n in range(kn):
+            for e in range(2):
+                t = f"{i}_{h}_{n}_{e}"
+                w(f"    %dot{t} = vector.extract {sums[acc.index((i, n))]}[{2 * h + e}] : f32 from {acct}")
+                w(f"    %s{t} = math.fma %mtwo, %dot{t}, %sq{n}_{e} : f32")
+                ps, pk = _argmin_step(w, "    ", t, f"%s{t}", f"%ki{n}_{e}", (ps, pk))
+        res += [ps, pk]
+    w(f"    scf.yield {', '.join(res)} : {', '.join(['f32, i32'] * len(rows))}")
+    w("  }")
+    # The quad's four lanes hold the row's candidates for different centroids: one argmin across
+    # them (ties to the smaller index), then lane q = 0 stores.
+    if ws > 1:                               # every warp holds the result: warp 0 stores it
+        w("  %q0 = arith.cmpi eq, %q, %c0 : index")
+        w("  %w0 = arith.cmpi eq, %wp, %c0 : index")
+        w("  %lead = arith.andi %q0, %w0 : i1")
+    else:
+        w("  %lead = arith.cmpi eq, %q, %c0 : index")
+    for x, (i, h) in enumerate(rows):
+        w(f"  %rv{i}_{h}, %ri{i}_{h} = cake.warp_arg_reduce argmin %best#{2 * x}, %best#{2 * x + 1} "
+          "{lanes = 4 : i64} : f32, i32")
+    w("  scf.if %lead {")
+    for i, h in rows:
+        w(f"    cake.store %ri{i}_{h}, %idx[%b, %row{i}_{h}] masked : i32, !cake.tensor<[B, N], i32>")
+    w("  }")
+    w("  cake.return")
+    w("}")
+    return "\n".join(L) + "\n"

@@ -1,0 +1,117 @@
+"""Family `wgmma` (sm_90a, fp16 / bf16 / fp32 read as tf32): the structure of examples/kmeans_hopper.mlir
+with every shape decision turned into a parameter. D is a run-time symbol; the kernel holds a D
+*class* of `chunks` 128-byte-wide column chunks (64 fp16/bf16 or 32 fp32 values each) and serves
+every D up to chunks * chunk width. TMA zero-fills the columns past D, the rows past N and K, so
+ragged N, K and D need no code. One producer warp streams point tiles (`wg` consumer warpgroups x
+64 points, `xs` stages) and centroid tiles (`bk` centroids with their |c|^2, `cs` stages) through
+mbarrier pipelines; the consumers run wgmma and fold each centroid tile into a running argmin.
+`grid` is "persistent" (132 blocks loop over the point tiles) or "tiles" (one block per tile, for
+small problems: no idle prologue, no imbalance).
+
+What the host must give (the dispatcher does it, users never see it):
+- D a multiple of 8 (fp16/bf16) or 4 (fp32): TMA needs 16-byte row strides. Other D are served
+  from a zero-padded copy of x and c (the dispatcher's `pad_d` step, counted in its timings).
+- csq is read as one flat vector of B rows of KP values (BKP = B * KP): batch b's |c|^2 starts at
+  b * KP. A TMA copy must start 16-byte aligned (measured on the H200: a 1-D copy at an f32 offset
+  that is not a multiple of 4 faults with an illegal instruction), so KP is K when B = 1 or K is a
+  multiple of 4, and K rounded up to 4 otherwise (the dispatcher then copies |c|^2 into rows of
+  KP). A tile may run into the next row, which the argmin ignores (columns past K).
+
+Each variant is one kernel; `name(params)` is its symbol and file name.
+"""
+from .common import DTYPES, SMEM_LIMIT, chunk_width
+from .tma import (BK, _consumer_open, _fold, _producer_close, _producer_open, _store_and_close,
+                  _tile_counts, _tma_kernel_head, _wgmma_chain, csq_box)
+
+
+def name(p):
+    return "km_{t}_c{chunks}_k{bk}_w{wg}_x{xs}_s{cs}_{g}".format(
+        t=DTYPES[p["dtype"]][0], g=p["grid"][0], **p)
+
+
+def smem_bytes(p):
+    el = DTYPES[p["dtype"]][1]
+    x = p["xs"] * p["chunks"] * 64 * p["wg"] * chunk_width(p["dtype"]) * el
+    c = p["cs"] * (p["chunks"] * p["bk"] * chunk_width(p["dtype"]) * el + csq_box(p["bk"]) * 4)
+    return x + c + 1024   # barriers and alignment
+
+
+def legal(p):
+    """Whether the variant fits the hardware (shared memory, registers, wgmma shapes)."""
+    return (p["bk"] in BK and p["wg"] in (1, 2) and p["xs"] >= 1 and p["cs"] >= 2
+            and smem_bytes(p) <= SMEM_LIMIT)
+
+
+def max_d(p):
+    return p["chunks"] * chunk_width(p["dtype"])
+
+
+def generate(p):
+    """CAKE IR text of one variant."""
+    if not legal(p):
+        raise ValueError("illegal variant %s" % p)
+    ty, el, kstep = DTYPES[p["dtype"]]
+    cw, nch, bk, wg, xs, cs = chunk_width(p["dtype"]), p["chunks"], p["bk"], p["wg"], p["xs"], p["cs"]
+    bn = 64 * wg
+    xsm = f"!cake.smem<{xs}x{nch}x1x{bn}x{cw}x{ty}, swizzle = 128>"
+    csm = f"!cake.smem<{cs}x{nch}x1x{bk}x{cw}x{ty}, swizzle = 128>"
+    qsm = f"!cake.smem<{cs}x{csq_box(bk)}xf32>"
+    xp, cp = f"!cake.pipeline<{xs}>", f"!cake.pipeline<{cs}>"
+    acc = f"vector<{bk // 2}xf32>"
+    xbytes = nch * bn * cw * el
+    cbytes = nch * bk * cw * el + csq_box(bk) * 4
+    consts = sorted({0, 1, 64, bn, bk} | set(range(nch)) | {cw * j for j in range(nch)}
+                    | {kstep * s for s in range(cw // kstep)})
+    L = []
+    w = L.append
+    txt, tct, tqt = _tma_kernel_head(w, p, name(p), ty, bn, bk, cw, consts)
+    _tile_counts(w, bk, bn)
+    w(f"  %xbuf = cake.alloc_smem : {xsm}")
+    w(f"  %cbuf = cake.alloc_smem : {csm}")
+    w(f"  %csqbuf = cake.alloc_smem : {qsm}")
+    w(f"  %xpipe = cake.pipeline.create consumers {128 * wg} : {xp}")
+    w(f"  %cpipe = cake.pipeline.create consumers {128 * wg} : {cp}")
+    _producer_open(w, bn)
+    w(f"            cake.pipeline.producer_acquire %xpipe[%i] : {xp}")
+    w(f"            cake.pipeline.producer_commit %xpipe[%i], tx_bytes {xbytes} : {xp}")
+    w(f"            %xslot = cake.pipeline.slot %xpipe[%i] : {xp}")
+    for j in range(nch):
+        w(f"            cake.tma.load %tx[%b, %m0, %c{cw * j}], %xbuf[%xslot, %c{j}], %xpipe[%i]")
+        w(f"                : {txt}, {xsm}, {xp}")
+    w("            %it0 = arith.muli %i, %ktiles : index")
+    w("            %kbase = arith.muli %b, %kpitch : index")
+    w("            scf.for %kt = %c0 to %ktiles step %c1 {")
+    w("              %it = arith.addi %it0, %kt : index")
+    w(f"              cake.pipeline.producer_acquire %cpipe[%it] : {cp}")
+    w(f"              cake.pipeline.producer_commit %cpipe[%it], tx_bytes {cbytes} : {cp}")
+    w(f"              %cslot = cake.pipeline.slot %cpipe[%it] : {cp}")
+    w(f"              %k0 = arith.muli %kt, %c{bk} : index")
+    for j in range(nch):
+        w(f"              cake.tma.load %tc[%b, %k0, %c{cw * j}], %cbuf[%cslot, %c{j}], %cpipe[%it]")
+        w(f"                  : {tct}, {csm}, {cp}")
+    w("              %kflat = arith.addi %kbase, %k0 : index")
+    w("              cake.tma.load %tcsq[%kflat], %csqbuf[%cslot], %cpipe[%it]")
+    w(f"                  : {tqt}, {qsm}, {cp}")
+    w("            }")
+    _producer_close(w)
+    _consumer_open(w, wg, bn, acc)
+    w(f"        cake.pipeline.consumer_wait %xpipe[%i] : {xp}")
+    w(f"        %xslot = cake.pipeline.slot %xpipe[%i] : {xp}")
+    w("        %it0 = arith.muli %i, %ktiles : index")
+    w("        %best:2 = scf.for %kt = %c0 to %ktiles step %c1 iter_args(%bv = %inf, %bi = %none)")
+    w("            -> (vector<2xf32>, vector<2xi32>) {")
+    w("          %it = arith.addi %it0, %kt : index")
+    w(f"          cake.pipeline.consumer_wait %cpipe[%it] : {cp}")
+    w(f"          %cslot = cake.pipeline.slot %cpipe[%it] : {cp}")
+    w("          cake.wgmma.fence")
+    last = _wgmma_chain(w, "          ", "%xslot", "%cslot", nch, cw, kstep, xsm, csm, acc, "%zero", "a")
+    w("          cake.wgmma.commit")
+    w("          cake.wgmma.wait 0")
+    w(f"          %k0 = arith.muli %kt, %c{bk} : index")
+    w("          %valid = arith.subi %kdim, %k0 : index")
+    w(f"          %v, %col = cake.wgmma.row_arg_reduce argmin {last}, scale -2.0, valid %valid,")
+    w(f"              %csqbuf[%cslot, %c0] : {acc}, {qsm}")
+    w(f"          cake.pipeline.consumer_release %cpipe[%it] : {cp}")
+    _fold(w)
+    _store_and_close(w, [f"        cake.pipeline.consumer_release %xpipe[%i] : {xp}"])
+    return "\n".join(L) + "\n"
