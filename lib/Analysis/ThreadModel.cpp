@@ -682,11 +682,7 @@ std::string mlir::cake::describeRole(RoleOp role) {
 
 SmallVector<ArrivalGroup> mlir::cake::countArrivals(ThreadModel &model, MbarrierInitOp init,
                                                     ArrayRef<Operation *> arrivals) {
-  auto indexOf = [](Operation *op) -> Value {
-    if (auto arrive = dyn_cast<MbarrierArriveOp>(op))
-      return arrive.getIndex();
-    return cast<MbarrierArriveExpectTxOp>(op).getIndex();
-  };
+  auto indexOf = [](Operation *op) -> Value { return op->getOperand(1); }; // isMbarrierArrival
   if (!model.getConstant(init.getIndex()))
     return {};
   SmallVector<Operation *> mine;

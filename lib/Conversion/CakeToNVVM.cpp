@@ -24,6 +24,7 @@ using namespace mlir::cake;
 void populateCakeMemoryPatterns(CakeTypeConverter &converter, RewritePatternSet &patterns);
 void populateCakeThreadPatterns(CakeTypeConverter &converter, RewritePatternSet &patterns);
 void populateCakeHopperPatterns(CakeTypeConverter &converter, RewritePatternSet &patterns);
+void populateCakeBlackwellPatterns(CakeTypeConverter &converter, RewritePatternSet &patterns);
 void populateCakeAmperePatterns(CakeTypeConverter &converter, RewritePatternSet &patterns);
 
 CakeTypeConverter::CakeTypeConverter(MLIRContext *context) {
@@ -36,6 +37,8 @@ CakeTypeConverter::CakeTypeConverter(MLIRContext *context) {
   addConversion([shared](SmemType type) { return shared(type); });
   addConversion([shared](MbarriersType type) { return shared(type); });
   addConversion([shared](PipelineType type) { return shared(type); });
+  // A tensor-memory allocation is its address in tensor memory (address space 6).
+  addConversion([context](TmemType) { return LLVM::LLVMPointerType::get(context, 6); });
 }
 
 void mlir::cake::populateCakeToNVVMPatterns(CakeTypeConverter &converter,
@@ -43,6 +46,7 @@ void mlir::cake::populateCakeToNVVMPatterns(CakeTypeConverter &converter,
   populateCakeMemoryPatterns(converter, patterns);
   populateCakeThreadPatterns(converter, patterns);
   populateCakeHopperPatterns(converter, patterns);
+  populateCakeBlackwellPatterns(converter, patterns);
   populateCakeAmperePatterns(converter, patterns);
 }
 

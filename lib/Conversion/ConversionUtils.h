@@ -182,6 +182,16 @@ struct AccessBuilder {
 };
 
 
+/// Address of mbarrier `index` (an index value) in the array at `base`.
+Value barrierAddress(OpBuilder &b, Location loc, Value base, Value index);
+
+/// Byte offset of `indices` (a prefix of the buffer's dimensions) in a row-major shared buffer.
+Value leadingOffset(AccessBuilder &ab, SmemType type, ValueRange indices);
+
+/// The 64-bit shared-memory descriptor of the K-major swizzled tile at `indices` of `type`
+/// (wgmma's layout; tcgen05's adds its version bit).
+Value wgmmaDescriptor(AccessBuilder &ab, SmemType type, Value base, ValueRange indices);
+
 } // namespace mlir::cake
 
 #endif // CAKE_LIB_CONVERSION_CONVERSIONUTILS_H

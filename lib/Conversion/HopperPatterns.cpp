@@ -12,13 +12,6 @@ using namespace mlir::cake;
 
 namespace {
 
-/// Address of mbarrier `index` (an index value) in the array at `base`.
-Value barrierAddress(OpBuilder &b, Location loc, Value base, Value index) {
-  AccessBuilder ab{b, loc};
-  Value offset = ab.mul(ab.toI64(index), ab.constant(8));
-  return ab.gep(base, b.getI8Type(), offset);
-}
-
 /// Blocks until the phase of parity `parity` (an index; its low bit) of the barrier completed.
 /// A wait the hang-debug option marked (kHangSiteAttrName on `op`) is bounded and reports.
 void waitParity(OpBuilder &b, Location loc, Operation *op, Value address, Value parity) {
@@ -203,14 +196,6 @@ struct PipelineSlotLowering : OpConversionPattern<PipelineSlotOp> {
   }
 };
 
-/// Byte offset of `indices` (a prefix of the buffer's dimensions) in a row-major shared buffer.
-Value leadingOffset(AccessBuilder &ab, SmemType type, ValueRange indices) {
-  Value offset = ab.constant(0);
-  for (auto [index, stride] : llvm::zip(indices, type.getElementStrides()))
-    offset = ab.add(offset, ab.mul(ab.toI64(index), ab.constant(stride * type.getElementBytes())));
-  return offset;
-}
-
 struct TmaLoadLowering : OpConversionPattern<TmaLoadOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(TmaLoadOp op, OpAdaptor adaptor,
@@ -346,22 +331,6 @@ struct WgmmaWaitLowering : OpConversionPattern<WgmmaWaitOp> {
     return success();
   }
 };
-
-/// The 64-bit wgmma shared-memory descriptor of the K-major tile at `indices` of `type`: start
-/// address, leading byte offset (unused with swizzle: 1), stride byte offset (8 rows), swizzle mode.
-Value wgmmaDescriptor(AccessBuilder &ab, SmemType type, Value base, ValueRange indices) {
-  OpBuilder &b = ab.b;
-  Location loc = ab.loc;
-  Value start = LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), base);
-  start = ab.add(start, leadingOffset(ab, type, indices));
-  int64_t rowBytes = type.getShape().back() * type.getElementBytes();
-  int64_t mode = type.getSwizzle() == 128 ? 1 : type.getSwizzle() == 64 ? 2 : 3;
-  Value address = arith::ShRUIOp::create(
-      b, loc, arith::AndIOp::create(b, loc, start, ab.constant(0x3FFFF)), ab.constant(4));
-  int64_t fields = (int64_t(1) << 16) | (int64_t((8 * rowBytes) >> 4) << 32) |
-                   (int64_t(mode) << 62);
-  return arith::OrIOp::create(b, loc, address, ab.constant(fields));
-}
 
 /// The fragment coordinates of the calling thread: its first row (r; the other is r + 8) in the
 /// warpgroup's 64-row fragment, and its first column (c; pairs c, c + 1 in each 8-column block).
@@ -584,6 +553,37 @@ struct WgmmaStoreRowsLowering : OpConversionPattern<WgmmaStoreRowsOp> {
 };
 
 } // namespace
+
+/// Address of mbarrier `index` (an index value) in the array at `base`.
+Value mlir::cake::barrierAddress(OpBuilder &b, Location loc, Value base, Value index) {
+  AccessBuilder ab{b, loc};
+  Value offset = ab.mul(ab.toI64(index), ab.constant(8));
+  return ab.gep(base, b.getI8Type(), offset);
+}
+
+/// Byte offset of `indices` (a prefix of the buffer's dimensions) in a row-major shared buffer.
+Value mlir::cake::leadingOffset(AccessBuilder &ab, SmemType type, ValueRange indices) {
+  Value offset = ab.constant(0);
+  for (auto [index, stride] : llvm::zip(indices, type.getElementStrides()))
+    offset = ab.add(offset, ab.mul(ab.toI64(index), ab.constant(stride * type.getElementBytes())));
+  return offset;
+}
+
+/// The 64-bit wgmma shared-memory descriptor of the K-major tile at `indices` of `type`: start
+/// address, leading byte offset (unused with swizzle: 1), stride byte offset (8 rows), swizzle mode.
+Value mlir::cake::wgmmaDescriptor(AccessBuilder &ab, SmemType type, Value base, ValueRange indices) {
+  OpBuilder &b = ab.b;
+  Location loc = ab.loc;
+  Value start = LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), base);
+  start = ab.add(start, leadingOffset(ab, type, indices));
+  int64_t rowBytes = type.getShape().back() * type.getElementBytes();
+  int64_t mode = type.getSwizzle() == 128 ? 1 : type.getSwizzle() == 64 ? 2 : 3;
+  Value address = arith::ShRUIOp::create(
+      b, loc, arith::AndIOp::create(b, loc, start, ab.constant(0x3FFFF)), ab.constant(4));
+  int64_t fields = (int64_t(1) << 16) | (int64_t((8 * rowBytes) >> 4) << 32) |
+                   (int64_t(mode) << 62);
+  return arith::OrIOp::create(b, loc, address, ab.constant(fields));
+}
 
 void populateCakeHopperPatterns(CakeTypeConverter &converter, RewritePatternSet &patterns) {
   patterns.add<SharedAllocLowering<MbarrierAllocOp>, MbarrierInitLowering, MbarrierArriveLowering,

@@ -116,29 +116,36 @@ LogicalResult RoleOp::verify() {
   return requireTargetFeature(*this, FeatureSetMaxNReg, "register reallocation (setmaxnreg)");
 }
 
-LogicalResult WgmmaOp::verify() {
-  SmemType a = getA().getType(), b = getB().getType();
+LogicalResult mlir::cake::verifyMmaOperands(Operation *op, SmemType a, size_t aIndices, SmemType b,
+                                            size_t bIndices) {
   for (auto [name, type, indices] :
-       {std::make_tuple("A", a, getAIndices().size()), std::make_tuple("B", b, getBIndices().size())}) {
+       {std::make_tuple("A", a, aIndices), std::make_tuple("B", b, bIndices)}) {
     if (!type.getElementType().isF16() && !type.getElementType().isBF16() &&
         !type.getElementType().isF32())
-      return emitOpError() << "expected " << name << " of f16, bf16 or f32 (tf32), got "
-                           << type.getElementType();
+      return op->emitOpError() << "expected " << name << " of f16, bf16 or f32 (tf32), got "
+                               << type.getElementType();
     if (type.getRank() < 2 || indices != type.getRank())
-      return emitOpError() << "expected " << name << " of rank 2 or more with one index per "
-                           << "dimension, got rank " << type.getRank() << " and " << indices
-                           << " indices";
+      return op->emitOpError() << "expected " << name << " of rank 2 or more with one index per "
+                               << "dimension, got rank " << type.getRank() << " and " << indices
+                               << " indices";
     int64_t rowBytes = type.getShape().back() * type.getElementBytes();
     if (!type.getSwizzle() || rowBytes != type.getSwizzle())
-      return emitOpError() << "expected " << name << "'s rows to be one swizzle span (32, 64 or "
-                           << "128 bytes), got " << rowBytes << "-byte rows with swizzle "
-                           << type.getSwizzle();
+      return op->emitOpError() << "expected " << name << "'s rows to be one swizzle span (32, 64 "
+                               << "or 128 bytes), got " << rowBytes << "-byte rows with swizzle "
+                               << type.getSwizzle();
     if (type.getShape()[type.getRank() - 2] % 8 != 0)
-      return emitOpError() << "expected " << name << "'s row count to be a multiple of 8";
+      return op->emitOpError() << "expected " << name << "'s row count to be a multiple of 8";
   }
   if (a.getElementType() != b.getElementType())
-    return emitOpError() << "expected A and B of one element type, got " << a.getElementType()
-                         << " and " << b.getElementType();
+    return op->emitOpError() << "expected A and B of one element type, got "
+                             << a.getElementType() << " and " << b.getElementType();
+  return success();
+}
+
+LogicalResult WgmmaOp::verify() {
+  SmemType a = getA().getType(), b = getB().getType();
+  if (failed(verifyMmaOperands(*this, a, getAIndices().size(), b, getBIndices().size())))
+    return failure();
   int64_t n = getN();
   if (n < 8 || n > 256 || n % 8 != 0)
     return emitOpError() << "expected an accumulator of N/2 elements with N in [8, 256] and a "

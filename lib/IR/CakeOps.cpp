@@ -119,6 +119,8 @@ SharedMemoryLayout KernelOp::getSharedMemoryLayout() {
       place(op, 8 * bars.getBarriers().getType().getCount(), 8);
     } else if (auto pipe = dyn_cast<PipelineCreateOp>(op)) {
       place(op, 16 * pipe.getPipeline().getType().getStages(), 8);
+    } else if (isa<TmemAllocOp>(op)) {
+      place(op, 4, 4); // the word tcgen05.alloc writes the address into
     }
   });
   return layout;
@@ -373,6 +375,10 @@ LogicalResult AtomicAddOp::verify() {
   // The scalar types come from ODS; indices, element type and `masked` as for a store.
   return verifyAccess(*this, getDest().getType(), getValue().getType(), getIndices().size(),
                       getMasked());
+}
+
+bool mlir::cake::isMbarrierArrival(Operation *op) {
+  return isa<MbarrierArriveOp, MbarrierArriveExpectTxOp, Tcgen05CommitOp>(op);
 }
 
 LogicalResult mlir::cake::verifyPairStores(Operation *op, GlobalTensorType dest, bool masked) {

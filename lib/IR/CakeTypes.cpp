@@ -7,6 +7,7 @@
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::cake;
@@ -261,6 +262,37 @@ unsigned SmemType::getElementBytes() const {
 //===----------------------------------------------------------------------===//
 // MbarriersType, PipelineType
 //===----------------------------------------------------------------------===//
+
+Type TmemType::parse(AsmParser &parser) {
+  SmallVector<int64_t> shape;
+  Type elementType;
+  llvm::SMLoc at = parser.getCurrentLocation();
+  if (parser.parseLess() || parser.parseDimensionList(shape, /*allowDynamic=*/false) ||
+      parser.parseType(elementType) || parser.parseGreater())
+    return {};
+  if (shape.size() != 2) {
+    parser.emitError(at, "expected rows x columns x element type, got ") << shape.size()
+                                                                          << " dimensions";
+    return {};
+  }
+  return TmemType::getChecked([&] { return parser.emitError(parser.getNameLoc()); },
+                              parser.getContext(), shape[0], shape[1], elementType);
+}
+
+void TmemType::print(AsmPrinter &printer) const {
+  printer << '<' << getRows() << 'x' << getColumns() << 'x' << getElementType() << '>';
+}
+
+LogicalResult TmemType::verify(function_ref<InFlightDiagnostic()> emitError, int64_t rows,
+                               int64_t columns, Type elementType) {
+  if (rows != 128)
+    return emitError() << "expected 128 rows (the lanes of tensor memory), got " << rows;
+  if (columns < 32 || columns > 512 || !llvm::isPowerOf2_64(columns))
+    return emitError() << "expected a power of two from 32 to 512 columns, got " << columns;
+  if (!elementType.isF32())
+    return emitError() << "expected f32 accumulator elements, got " << elementType;
+  return success();
+}
 
 LogicalResult MbarriersType::verify(function_ref<InFlightDiagnostic()> emitError, int64_t count) {
   if (count < 1 || count > 1024)

@@ -59,6 +59,11 @@ void TmaStoreOp::getMemoryAccesses(SmallVectorImpl<MemoryAccess> &accesses) {
   accesses.push_back(async(getSource(), AccessKind::Read, getSourceIndices()));
   accesses.push_back(async(getDescriptor(), AccessKind::Write, getCoords()));
 }
+void Tcgen05MmaOp::getMemoryAccesses(SmallVectorImpl<MemoryAccess> &accesses) {
+  accesses.push_back(async(getA(), AccessKind::Read, getAIndices()));
+  accesses.push_back(async(getB(), AccessKind::Read, getBIndices()));
+}
+
 void WgmmaOp::getMemoryAccesses(SmallVectorImpl<MemoryAccess> &accesses) {
   accesses.push_back(async(getA(), AccessKind::Read, getAIndices()));
   accesses.push_back(async(getB(), AccessKind::Read, getBIndices()));

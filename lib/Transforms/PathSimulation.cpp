@@ -233,7 +233,7 @@ private:
 
       return true;
     }
-    if (isa<MbarrierArriveOp, MbarrierArriveExpectTxOp>(op)) {
+    if (isMbarrierArrival(&op)) {
       Value bars = op.getOperand(0);
       auto index = value(op.getOperand(1));
       if (!index)
@@ -564,7 +564,7 @@ static bool verifyArrivalCounts(KernelOp kernel, ThreadModel &model,
   // Lanes that arrive while the warp's first thread does not are not counted: leave those out.
   for (auto &entry : traces)
     kernel.walk([&, thread = entry.first](Operation *op) {
-      if (!isa<MbarrierArriveOp, MbarrierArriveExpectTxOp>(op))
+      if (!isMbarrierArrival(op))
         return;
       ArrayRef<Reach> reach = model.reach(op);
       bool firstArrives = reach[thread].kind != Reach::Never;

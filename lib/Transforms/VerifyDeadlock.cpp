@@ -311,7 +311,7 @@ struct CakeVerifyDeadlockPass : cake::impl::CakeVerifyDeadlockPassBase<CakeVerif
       for (Operation *user : bars.getUsers()) {
         if (auto init = dyn_cast<MbarrierInitOp>(user))
           inits.push_back(init);
-        else if (isa<MbarrierArriveOp, MbarrierArriveExpectTxOp>(user))
+        else if (isMbarrierArrival(user))
           arrivals.push_back(user);
         else if (isa<MbarrierWaitOp>(user))
           waits.push_back(user);
@@ -680,7 +680,7 @@ struct CakeVerifyDeadlockPass : cake::impl::CakeVerifyDeadlockPassBase<CakeVerif
             return; // initialized twice
         continue;
       }
-      if (!isa<MbarrierArriveOp, MbarrierArriveExpectTxOp>(user))
+      if (!isMbarrierArrival(user))
         continue;
       Value index = user->getOperand(1);
       std::optional<int64_t> at = constant(index);

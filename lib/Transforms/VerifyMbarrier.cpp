@@ -43,7 +43,7 @@ template <typename Fn> void walkBlock(Block *block, Fn fn) {
 struct BarrierArray {
   MbarrierAllocOp alloc;
   SmallVector<MbarrierInitOp> inits;
-  SmallVector<MbarrierArriveOp> arrives;
+  SmallVector<Operation *> arrives; // mbarrier.arrive, tcgen05.commit
   SmallVector<MbarrierArriveExpectTxOp> expects;
   SmallVector<MbarrierWaitOp> waits;
   SmallVector<TmaLoadOp> loads;
@@ -67,9 +67,8 @@ struct CakeVerifyMbarrierPass : cake::impl::CakeVerifyMbarrierPassBase<CakeVerif
       for (Operation *user : value.getUsers()) {
         if (auto init = dyn_cast<MbarrierInitOp>(user); init && init.getBarriers() == value)
           bars.inits.push_back(init);
-        else if (auto arrive = dyn_cast<MbarrierArriveOp>(user);
-                 arrive && arrive.getBarriers() == value)
-          bars.arrives.push_back(arrive);
+        else if (isa<MbarrierArriveOp, Tcgen05CommitOp>(user) && user->getOperand(0) == value)
+          bars.arrives.push_back(user);
         else if (auto expect = dyn_cast<MbarrierArriveExpectTxOp>(user);
                  expect && expect.getBarriers() == value)
           bars.expects.push_back(expect);
@@ -96,8 +95,8 @@ struct CakeVerifyMbarrierPass : cake::impl::CakeVerifyMbarrierPassBase<CakeVerif
     bool ok = true;
     int64_t count = bars.alloc.getBarriers().getType().getCount();
     SmallVector<Use> uses; // everything but the inits, in program order
-    for (auto op : bars.arrives)
-      uses.push_back({op, op.getIndex()});
+    for (Operation *op : bars.arrives)
+      uses.push_back({op, op->getOperand(1)});
     for (auto op : bars.expects)
       uses.push_back({op, op.getIndex()});
     for (auto op : bars.waits)
@@ -329,7 +328,7 @@ struct CakeVerifyMbarrierPass : cake::impl::CakeVerifyMbarrierPassBase<CakeVerif
         return same(index, wait.getIndex()) || unknownIndex(index) || unknownIndex(wait.getIndex());
       };
       bool arrived =
-          llvm::any_of(bars.arrives, [&](auto op) { return arrivesHere(op.getIndex()); }) ||
+          llvm::any_of(bars.arrives, [&](Operation *op) { return arrivesHere(op->getOperand(1)); }) ||
           llvm::any_of(bars.expects, [&](auto op) { return arrivesHere(op.getIndex()); });
       if (arrived)
         continue;

@@ -724,6 +724,8 @@ struct CakeVerifyRacesPass : cake::impl::CakeVerifyRacesPassBase<CakeVerifyRaces
       return SyncPoint{a.getBarriers(), a.getIndex()};
     if (auto a = dyn_cast<MbarrierArriveExpectTxOp>(op))
       return SyncPoint{a.getBarriers(), a.getIndex()};
+    if (auto a = dyn_cast<Tcgen05CommitOp>(op)) // when the thread's MMAs complete
+      return SyncPoint{a.getBarriers(), a.getIndex()};
     if (auto a = dyn_cast<TmaLoadOp>(op)) // completes on its barrier
       return SyncPoint{a.getBarrier(), isa<PipelineType>(a.getBarrier().getType())
                                            ? Value()

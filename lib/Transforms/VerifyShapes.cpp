@@ -439,7 +439,7 @@ struct CakeVerifyShapesPass : cake::impl::CakeVerifyShapesPassBase<CakeVerifySha
         return;
       SmallVector<Operation *> arrivals;
       for (Operation *user : init.getBarriers().getUsers())
-        if (isa<MbarrierArriveOp, MbarrierArriveExpectTxOp>(user))
+        if (isMbarrierArrival(user))
           arrivals.push_back(user);
       SmallVector<ArrivalGroup> before = countArrivals(general, init, arrivals);
       SmallVector<ArrivalGroup> now = countArrivals(model, init, arrivals);

@@ -53,7 +53,7 @@ std::optional<Requirement> getRequirement(Operation *op) {
     return Requirement{"target.cp-async", "cp.async", FeatureAmpere};
   if (name.starts_with("cake.mma"))
     return Requirement{"target.mma-sync", "mma.sync", FeatureAmpere};
-  if (name.starts_with("cake.tcgen05"))
+  if (name.starts_with("cake.tcgen05") || name.starts_with("cake.tmem"))
     return Requirement{"target.tcgen05", "tcgen05", FeatureTcgen05};
   return std::nullopt;
 }

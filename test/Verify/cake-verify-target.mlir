@@ -97,3 +97,17 @@ cake.kernel @wgmma_on_sm100a() attributes {target = "sm_100a", block = array<i64
   cake.wgmma.fence
   cake.return
 }
+
+// -----
+
+// tcgen05.commit has no verifier of its own: the pass names the target it needs.
+cake.kernel @tcgen05_commit_on_hopper() attributes {target = "sm_90a", block = array<i64: 128>,
+                                                   symbols = [], grid = affine_map<() -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %bars = cake.mbarrier.alloc : !cake.mbarriers<1>
+  // expected-error @+3 {{'cake.tcgen05.commit' op [target.tcgen05] expected a target with tcgen05 (sm_100a), got sm_90a}}
+  // expected-note @-5 {{the kernel's target is set here}}
+  // expected-note @+1 {{fix: set target = "sm_100a" on @tcgen05_commit_on_hopper, or use an op that sm_90a has}}
+  cake.tcgen05.commit %bars[%c0] : !cake.mbarriers<1>
+  cake.return
+}

@@ -37,6 +37,16 @@ namespace mlir::cake {
 /// The fragment stores (wgmma.store, mma_sync.store) write element pairs to a rank-2 f32/bf16/f16
 /// tensor with unit inner stride: unmasked, they also need an even row stride in `dest`.
 LogicalResult verifyPairStores(Operation *op, GlobalTensorType dest, bool masked);
+
+/// Whether `op` counts one arrival on an mbarrier: mbarrier.arrive, mbarrier.arrive_expect_tx or
+/// tcgen05.commit (its arrival lands when the thread's MMAs complete). Each has the barrier
+/// array as operand 0 and the barrier's index as operand 1.
+bool isMbarrierArrival(Operation *op);
+
+/// The shared operands of a tensor-core MMA (wgmma, tcgen05.mma): f16, bf16 or f32, one index
+/// per dimension, rows of one swizzle span, row counts a multiple of 8, one element type.
+LogicalResult verifyMmaOperands(Operation *op, SmemType a, size_t aIndices, SmemType b,
+                                size_t bIndices);
 } // namespace mlir::cake
 
 #define GET_OP_CLASSES

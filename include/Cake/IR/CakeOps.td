@@ -325,5 +325,6 @@ def Cake_WarpArgReduceOp : Cake_Op<"warp_arg_reduce", [Cake_InKernel, Pure]> {
 
 include "Cake/IR/CakeHopperOps.td"
 include "Cake/IR/CakeAmpereOps.td"
+include "Cake/IR/CakeBlackwellOps.td"
 
 #endif // CAKE_IR_CAKEOPS_TD

@@ -109,6 +109,23 @@ def Cake_PipelineType : Cake_Type<"Pipeline", "pipeline"> {
   let genVerifyDecl = 1;
 }
 
+def Cake_TmemType : Cake_Type<"Tmem", "tmem"> {
+  let summary = "a block's allocation of tensor memory (sm_100a)";
+  let description = [{
+    `columns` 32-bit columns of the 128 lanes of tensor memory (TMEM), the accumulator store of
+    Blackwell's tcgen05 MMAs: an f32 accumulator of 128 rows (one per lane) by `columns` values.
+    `columns` is a power of two from 32 to 512 (the allocation unit and the SM's whole TMEM).
+    Allocated by `cake.tmem.alloc`, freed by `cake.tmem.dealloc`.
+
+    ```mlir
+    !cake.tmem<128x256xf32>
+    ```
+  }];
+  let parameters = (ins "int64_t":$rows, "int64_t":$columns, "::mlir::Type":$elementType);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+}
+
 def Cake_TmaType : Cake_Type<"Tma", "tma"> {
   let summary = "a TMA tensor-map descriptor over a global tensor parameter";
   let description = [{

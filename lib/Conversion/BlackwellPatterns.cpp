@@ -1,0 +1,170 @@
+//===- BlackwellPatterns.cpp - tcgen05 and tensor memory -> nvvm ----------===//
+//
+// Tensor-memory addresses travel as !llvm.ptr<6>: bits 31-16 the lane, 15-0 the column.
+//
+//===----------------------------------------------------------------------===//
+#include "ConversionUtils.h"
+
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+
+using namespace mlir;
+using namespace mlir::cake;
+
+namespace {
+
+Value i32Const(OpBuilder &b, Location loc, int64_t v) {
+  return arith::ConstantIntOp::create(b, loc, b.getI32Type(), v);
+}
+
+/// True in the threads of warp 0.
+Value inWarpZero(OpBuilder &b, Location loc, Operation *op) {
+  Value warp = arith::DivUIOp::create(b, loc, linearThreadId(b, loc, op),
+                                      arith::ConstantIndexOp::create(b, loc, 32));
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, warp,
+                               arith::ConstantIndexOp::create(b, loc, 0));
+}
+
+/// A block barrier that orders tcgen05 operations on both sides of it.
+void tcgen05Barrier(OpBuilder &b, Location loc) {
+  NVVM::Tcgen05FenceOp::create(b, loc, NVVM::Tcgen05FenceKind::BEFORE_THREAD_SYNC);
+  gpu::BarrierOp::create(b, loc);
+  NVVM::Tcgen05FenceOp::create(b, loc, NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
+}
+
+/// Whether `alloc` is the kernel's last tensor-memory allocation (they are all top-level ops of
+/// the body): the block gives up its allocation permit after it.
+bool isLastAllocation(TmemAllocOp alloc) {
+  for (Operation *op = alloc->getNextNode(); op; op = op->getNextNode())
+    if (isa<TmemAllocOp>(op))
+      return false;
+  return true;
+}
+
+struct TmemAllocLowering : OpConversionPattern<TmemAllocOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(TmemAllocOp op, OpAdaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value slot = sharedAllocationAddress(rewriter, loc, op);
+    int64_t columns = op.getTmem().getType().getColumns();
+    auto ifOp = scf::IfOp::create(rewriter, loc, TypeRange{}, inWarpZero(rewriter, loc, op),
+                                  /*withElse=*/false);
+    {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(&ifOp.getThenRegion().front());
+      NVVM::Tcgen05AllocOp::create(rewriter, loc, slot, i32Const(rewriter, loc, columns));
+      if (isLastAllocation(op))
+        NVVM::Tcgen05RelinquishAllocPermitOp::create(rewriter, loc);
+    }
+    tcgen05Barrier(rewriter, loc);
+    Value address = LLVM::LoadOp::create(rewriter, loc, rewriter.getI32Type(), slot);
+    rewriter.replaceOpWithNewOp<LLVM::IntToPtrOp>(
+        op, LLVM::LLVMPointerType::get(op.getContext(), 6), address);
+    return success();
+  }
+};
+
+struct TmemDeallocLowering : OpConversionPattern<TmemDeallocOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(TmemDeallocOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    tcgen05Barrier(rewriter, loc);
+    auto ifOp = scf::IfOp::create(rewriter, loc, TypeRange{}, inWarpZero(rewriter, loc, op),
+                                  /*withElse=*/false);
+    rewriter.setInsertionPointToStart(&ifOp.getThenRegion().front());
+    NVVM::Tcgen05DeallocOp::create(rewriter, loc, adaptor.getTmem(),
+                                   i32Const(rewriter, loc, op.getTmem().getType().getColumns()));
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// The instruction descriptor of a dense kind::f16 / kind::tf32 MMA with an f32 accumulator and
+/// K-major A and B (PTX ISA, "Instruction descriptor"): D format bits 4-5, A and B formats bits
+/// 7-9 and 10-12, N >> 3 at bit 17, M >> 4 at bit 24.
+int64_t instructionDescriptor(Type element, int64_t m, int64_t n) {
+  int64_t format = element.isBF16() ? 1 : element.isF16() ? 0 : 2; // f16 0, bf16 1, tf32 2
+  return (int64_t(1) << 4) | (format << 7) | (format << 10) | ((n >> 3) << 17) |
+         ((m >> 4) << 24);
+}
+
+/// tcgen05's shared-memory descriptor: wgmma's fields plus the version bits 46-48 = 0b001.
+Value tcgen05Descriptor(AccessBuilder &ab, SmemType type, Value base, ValueRange indices) {
+  return arith::OrIOp::create(ab.b, ab.loc, wgmmaDescriptor(ab, type, base, indices),
+                              ab.constant(int64_t(1) << 46));
+}
+
+struct Tcgen05MmaLowering : OpConversionPattern<Tcgen05MmaOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(Tcgen05MmaOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    AccessBuilder ab{rewriter, loc};
+    Value descA = tcgen05Descriptor(ab, op.getA().getType(), adaptor.getA(), adaptor.getAIndices());
+    Value descB = tcgen05Descriptor(ab, op.getB().getType(), adaptor.getB(), adaptor.getBIndices());
+    Type element = op.getA().getType().getElementType();
+    Value idesc = i32Const(rewriter, loc, instructionDescriptor(element, 128, op.getN()));
+    NVVM::Tcgen05MMAOp::create(
+        rewriter, loc, element.isF32() ? NVVM::Tcgen05MMAKind::TF32 : NVVM::Tcgen05MMAKind::F16,
+        NVVM::CTAGroupKind::CTA_1, NVVM::Tcgen05MMACollectorOp::DISCARD, /*aShift=*/false,
+        adaptor.getAcc(), descA, descB, idesc, adaptor.getAccumulate(), Value(), Value());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct Tcgen05CommitLowering : OpConversionPattern<Tcgen05CommitOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(Tcgen05CommitOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Value address =
+        barrierAddress(rewriter, op.getLoc(), adaptor.getBarriers(), adaptor.getIndex());
+    NVVM::Tcgen05CommitOp::create(rewriter, op.getLoc(), address, Value());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct TmemLoadLowering : OpConversionPattern<TmemLoadOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(TmemLoadOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    // Orders the read after the thread synchronization (an mbarrier wait) that published the
+    // MMAs' completion.
+    NVVM::Tcgen05FenceOp::create(rewriter, loc, NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
+    // The warp's lane quarter (warp mod 4) in bits 31-16, the column in 15-0.
+    auto c = [&](int64_t v) { return arith::ConstantIndexOp::create(rewriter, loc, v); };
+    Value warp = arith::DivUIOp::create(rewriter, loc, linearThreadId(rewriter, loc, op), c(32));
+    Value lane0 = arith::MulIOp::create(rewriter, loc,
+                                        arith::RemUIOp::create(rewriter, loc, warp, c(4)), c(32));
+    Value offset = arith::AddIOp::create(
+        rewriter, loc, arith::ShLIOp::create(rewriter, loc, lane0, c(16)), adaptor.getColumn());
+    Value base = LLVM::PtrToIntOp::create(rewriter, loc, rewriter.getI32Type(), adaptor.getTmem());
+    Value address = arith::AddIOp::create(
+        rewriter, loc, base,
+        arith::IndexCastOp::create(rewriter, loc, rewriter.getI32Type(), offset));
+    Value pointer = LLVM::IntToPtrOp::create(
+        rewriter, loc, LLVM::LLVMPointerType::get(op.getContext(), 6), address);
+    VectorType type = op.getResult().getType();
+    int64_t count = type.getNumElements();
+    Type raw = count == 1 ? Type(rewriter.getI32Type())
+                          : Type(VectorType::get({count}, rewriter.getI32Type()));
+    Value bits = NVVM::Tcgen05LdOp::create(rewriter, loc, raw, /*pack=*/false,
+                                           NVVM::Tcgen05LdStShape::SHAPE_32X32B, pointer, Value());
+    NVVM::Tcgen05WaitOp::create(rewriter, loc, NVVM::Tcgen05WaitKind::LOAD);
+    if (count == 1)
+      bits = vector::BroadcastOp::create(rewriter, loc,
+                                         VectorType::get({1}, rewriter.getI32Type()), bits);
+    rewriter.replaceOpWithNewOp<LLVM::BitcastOp>(op, type, bits);
+    return success();
+  }
+};
+
+} // namespace
+
+void populateCakeBlackwellPatterns(CakeTypeConverter &converter, RewritePatternSet &patterns) {
+  patterns.add<TmemAllocLowering, TmemDeallocLowering, Tcgen05MmaLowering, Tcgen05CommitLowering,
+               TmemLoadLowering>(converter, patterns.getContext());
+}
