@@ -13,6 +13,7 @@
 // RUN: cake-translate %s --emit=cubin -o %t.cubin --manifest %t.json --ptxas-log %t.log
 // RUN: FileCheck %s --check-prefix=MANIFEST < %t.json
 // RUN: FileCheck %s --check-prefix=PTXAS < %t.log
+// RUN: %if cuobjdump %{ %cuobjdump -sass %t.cubin | FileCheck %s --check-prefix=SASS %}
 // VERIFY: cake.kernel @blackwell_gemm
 // PTX: .target sm_100a
 // PTX: tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32
@@ -26,6 +27,10 @@
 // MANIFEST: "target": "sm_100a"
 // PTXAS: Compiling entry function 'blackwell_gemm' for 'sm_100a'
 // PTXAS: 0 bytes spill stores, 0 bytes spill loads
+// The tensor-memory allocation, four UTC MMAs (the unrolled k steps), the commit's arrival:
+// SASS: UTCATOMSWS.FIND_AND_SET.ALIGN
+// SASS-COUNT-4: UTCHMMA gdesc[{{.*}}], gdesc[{{.*}}], tmem[{{.*}}]
+// SASS: UTCBAR
 
 cake.kernel @blackwell_gemm(
     %a: !cake.tensor<[M, K], bf16> {cake.name = "a"},

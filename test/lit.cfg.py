@@ -31,13 +31,19 @@ llvm_config.with_environment("PATH", config.cake_tools_dir, append_path=True)
 for var in ("CUDA_HOME", "CUDA_PATH", "CUDA_ROOT"):
     if var in os.environ:
         config.environment[var] = os.environ[var]
+import shutil
 if config.cake_ptxas:
     config.available_features.add("ptxas")
     config.environment["CUDA_HOME"] = os.path.dirname(os.path.dirname(config.cake_ptxas))
+# cuobjdump (beside ptxas, on PATH or CAKE_CUOBJDUMP) for the SASS checks: `%if cuobjdump %{...%}`.
+_cuobjdump = os.environ.get("CAKE_CUOBJDUMP") or shutil.which("cuobjdump") or (
+    config.cake_ptxas and os.path.join(os.path.dirname(config.cake_ptxas), "cuobjdump"))
+if _cuobjdump and os.access(_cuobjdump, os.X_OK):
+    config.available_features.add("cuobjdump")
+    config.substitutions.append(("%cuobjdump", _cuobjdump))
 
 # The embedding routes (test/CAPI, Plugin, LSP, Python, Install): facts from test/CMakeLists.txt.
 import json
-import shutil
 
 llvm_config.add_tool_substitutions(["cake-capi-test", "cake-lsp-server"], tool_dirs)
 embedding_cfg = os.path.join(config.cake_obj_root, "test", "embedding.cfg.json")

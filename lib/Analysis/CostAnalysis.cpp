@@ -740,6 +740,18 @@ void CostWalker::visitLeaf(Operation *op, const Ctx &ctx, Local &local) {
     addShared(ctx, Expr(operandBytes));
     addWork(local, ctx, "lsu", Expr(operandBytes / 128));
   };
+  if (auto mma = dyn_cast<Tcgen05MmaOp>(op)) {
+    // m128nNkK issued by one thread per block: tensor work, both operands read from shared
+    // memory; the accumulator stays in tensor memory (no register traffic).
+    Type element = mma.getA().getType().getElementType();
+    std::string unit = "tensor_" + dtypeName(element);
+    double flops = 2.0 * 128 * mma.getN() * mma.getK();
+    addWork(local, ctx, unit, Expr(flops));
+    addFlops(ctx, unit, Expr(flops));
+    double operandBytes = (128.0 + mma.getN()) * mma.getK() * getElementBytes(element);
+    addShared(ctx, Expr(operandBytes));
+    return;
+  }
   if (auto mma = dyn_cast<WgmmaRegsOp>(op))
     return wgmma(mma.getN(), mma.getK(), mma.getB().getType().getElementType(),
                  /*aFromShared=*/false);
@@ -885,7 +897,7 @@ void CostWalker::visitLeaf(Operation *op, const Ctx &ctx, Local &local) {
       !isa<AllocSmemOp, MbarrierAllocOp, MbarrierInitOp, MbarrierArriveOp,
            MbarrierArriveExpectTxOp, FenceMbarrierInitOp, FenceProxyAsyncOp, ElectOneOp,
            PipelineProducerCommitOp, PipelineConsumerReleaseOp, PipelineSlotOp, WgmmaFenceOp,
-           WgmmaCommitOp, CpAsyncCommitOp, TmaStoreCommitOp, TmaStoreWaitOp, ReturnOp, YieldOp, ThreadIdOp, BlockIdOp, BlockDimOp, GridDimOp,
+           WgmmaCommitOp, Tcgen05CommitOp, TmemAllocOp, TmemDeallocOp, TmemLoadOp, CpAsyncCommitOp, TmaStoreCommitOp, TmaStoreWaitOp, ReturnOp, YieldOp, ThreadIdOp, BlockIdOp, BlockDimOp, GridDimOp,
            ClusterIdOp, ClusterBlockIdOp, LaneIdOp, WarpIdOp, WarpgroupIdOp, ProblemSizeOp>(op))
     assume("no cost model for '" + op->getName().getStringRef().str() + "': counted as free");
 }

@@ -25,6 +25,7 @@ std::vector<std::function<std::unique_ptr<Pass>()>> getVerifierPasses() {
           [] { return createCakeVerifyPipelinePass(); },
           [] { return createCakeVerifyAsyncPass(); },
           [] { return createCakeVerifyWgmmaPass(); },
+          [] { return createCakeVerifyTmemPass(); },
           [] { return createCakeVerifyTmaPass(); },
           [] { return createCakeVerifyRacesPass(); },
           [] { return createCakeVerifyDeadlockPass(); }};

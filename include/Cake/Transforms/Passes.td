@@ -563,6 +563,25 @@ def CakeVerifyWgmmaPass : Pass<"cake-verify-wgmma"> {
   }];
 }
 
+def CakeVerifyTmemPass : Pass<"cake-verify-tmem"> {
+  let summary = "Check the tensor-memory protocol: frees, MMA issue, accumulation, reads";
+  let description = [{
+    Whole-kernel checks of the tcgen05 ops (sm_100a; the op verifiers check each op on its own,
+    and allocation and free are block-collective by construction):
+
+    - `tmem.dealloc-count`: an allocation freed by no `cake.tmem.dealloc` (its columns stay
+      allocated and the next block on the SM waits for them forever) or by more than one;
+    - `tmem.use-after-dealloc`: an MMA, load or free of an allocation after its free;
+    - `tmem.mma-threads`: a `cake.tcgen05.mma` that more than one thread executes (each issues
+      its own MMA, so the product is added once per thread);
+    - `tmem.accumulate-unwritten`: the first MMA into an allocation (in program order) with a
+      constant true `accumulate`: it adds to undefined tensor memory;
+    - `tmem.read-before-commit`: a `cake.tmem.load` with no `cake.tcgen05.commit` after the
+      allocation's last earlier MMA followed by a `cake.mbarrier.wait` on the same barrier before
+      the load (program order).
+  }];
+}
+
 def CakeVerifyTmaPass : Pass<"cake-verify-tma"> {
   let summary = "Check TMA copies against the kernel: multicast masks, coordinate strides";
   let description = [{
@@ -760,7 +779,7 @@ def CakeVerifyPass : Pass<"cake-verify"> {
   let summary = "Run every cake-verify-* pass and the loaded rules; fail after all of them";
   let description = [{
     Runs `cake-verify-ops`, `-target`, `-smem`, `-roles`, `-shapes`, `-mbarrier`, `-pipeline`, `-async`,
-    `-wgmma`, `-tma`, `-races`, `-deadlock`, `-interface` (when `interface` names a file) and then
+    `-wgmma`, `-tmem`, `-tma`, `-races`, `-deadlock`, `-interface` (when `interface` names a file) and then
     every rule loaded with `--cake-load-rules` (`cake-rule-<name>`), each on the whole input,
     and fails at the end when any of them had findings: one run reports every finding.
     `allow` is passed to `cake-verify-ops`, `interface` to `cake-verify-interface`.
