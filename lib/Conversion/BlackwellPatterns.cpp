@@ -105,6 +105,9 @@ struct Tcgen05MmaLowering : OpConversionPattern<Tcgen05MmaOp> {
     Value descB = tcgen05Descriptor(ab, op.getB().getType(), adaptor.getB(), adaptor.getBIndices());
     Type element = op.getA().getType().getElementType();
     Value idesc = i32Const(rewriter, loc, instructionDescriptor(element, 128, op.getN()));
+    // Orders the MMA after whatever synchronization published its operands and freed its
+    // accumulator (another warp's tcgen05.ld before a barrier).
+    NVVM::Tcgen05FenceOp::create(rewriter, loc, NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
     NVVM::Tcgen05MMAOp::create(
         rewriter, loc, element.isF32() ? NVVM::Tcgen05MMAKind::TF32 : NVVM::Tcgen05MMAKind::F16,
         NVVM::CTAGroupKind::CTA_1, NVVM::Tcgen05MMACollectorOp::DISCARD, /*aShift=*/false,
@@ -154,6 +157,8 @@ struct TmemLoadLowering : OpConversionPattern<TmemLoadOp> {
     Value bits = NVVM::Tcgen05LdOp::create(rewriter, loc, raw, /*pack=*/false,
                                            NVVM::Tcgen05LdStShape::SHAPE_32X32B, pointer, Value());
     NVVM::Tcgen05WaitOp::create(rewriter, loc, NVVM::Tcgen05WaitKind::LOAD);
+    // And the read before the synchronization that lets an MMA overwrite the columns.
+    NVVM::Tcgen05FenceOp::create(rewriter, loc, NVVM::Tcgen05FenceKind::BEFORE_THREAD_SYNC);
     if (count == 1)
       bits = vector::BroadcastOp::create(rewriter, loc,
                                          VectorType::get({1}, rewriter.getI32Type()), bits);

@@ -20,11 +20,13 @@
 // Instruction descriptor: f32 D (1 << 4), bf16 A and B (1 << 7, 1 << 10), N = 256 (32 << 17),
 // M = 128 (8 << 24): 138413200.
 // CHECK: %[[ID:.*]] = arith.constant 138413200 : i32
-// CHECK: nvvm.tcgen05.mma %[[T]], %{{.*}}, %{{.*}}, %[[ID]], %false {ctaGroup = #nvvm.cta_group<cta_1>, kind = #nvvm.tcgen05_mma_kind<f16>}
+// CHECK-NEXT: nvvm.tcgen05.fence <after>
+// CHECK-NEXT: nvvm.tcgen05.mma %[[T]], %{{.*}}, %{{.*}}, %[[ID]], %false {ctaGroup = #nvvm.cta_group<cta_1>, kind = #nvvm.tcgen05_mma_kind<f16>}
 // CHECK: nvvm.tcgen05.commit %{{.*}} : !llvm.ptr<3>
 // CHECK: nvvm.tcgen05.fence <after>
 // CHECK: nvvm.tcgen05.ld %{{.*}} {shape = #nvvm.tcgen05_ldst_shape<shape_32x32b>} : vector<32xi32>
 // CHECK-NEXT: nvvm.tcgen05.wait <load>
+// CHECK-NEXT: nvvm.tcgen05.fence <before>
 // CHECK: nvvm.tcgen05.fence <before>
 // CHECK-NEXT: gpu.barrier
 // CHECK-NEXT: nvvm.tcgen05.fence <after>
