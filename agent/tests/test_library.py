@@ -98,9 +98,9 @@ class FamilyTest(unittest.TestCase):
                 self.assertEqual(kbuild.describe(p, manifest)["constraints"], committed[name]["constraints"], name)
 
 
-def synthetic_definition(points):
+def synthetic_definition(points, dtypes=("float16",)):
     variants = []
-    for dtype in ("float16",):
+    for dtype in dtypes:
         for chunks in (1, 2):
             for cfg in ("k128_w2_p", "k64_w1_t"):
                 variants.append({"name": f"w_{chunks}_{cfg}", "family": "wgmma", "dtype": dtype,
@@ -175,6 +175,24 @@ class RouterTest(unittest.TestCase):
         self.assertEqual(r.route(1, 1000, 64, 64, "float16")["config"], "k128_w2_p")
         self.assertEqual(r.route(1, 8000, 64, 64, "float16")["config"], "simt_w4")
 
+    def test_kindred_dtype_points_count_farther(self):
+        # A bf16 query with no bf16 point routes by the fp16 points (same kernels, same tensor
+        # cores) rather than falling back to the default (k128_w2_p); a bf16 point at the same
+        # shape outweighs them; fp32 points never count.
+        f16 = {"dtype": "float16", "B": 1, "N": 1000, "D": 64, "K": 64,
+               "ms": {"k128_w2_p": 0.04, "simt_w4": 0.01}}
+        f32 = {"dtype": "float32", "B": 1, "N": 1000, "D": 64, "K": 64,
+               "ms": {"k128_w2_p": 0.01, "simt_w4": 0.04}}
+        kinds = ("float16", "bfloat16", "float32")
+        r = Router(synthetic_definition([f16, f32], kinds))
+        self.assertEqual(r.route(1, 1000, 64, 64, "bfloat16")["config"], "simt_w4")
+        bf16 = dict(f16, dtype="bfloat16", ms={"k128_w2_p": 0.01, "simt_w4": 0.04})
+        r = Router(synthetic_definition([f16, bf16], kinds))
+        self.assertEqual(r.route(1, 1000, 64, 64, "bfloat16")["config"], "k128_w2_p")
+        self.assertEqual(r.route(1, 1000, 64, 64, "float16")["config"], "simt_w4")
+        r = Router(synthetic_definition([f32], kinds))
+        self.assertIn("default", r.route(1, 1000, 64, 64, "bfloat16")["basis"])
+
     def test_committed_table_routes_every_grid_shape(self):
         d = load_json(os.path.join(KMEANS, "variants.json"))
         d["table"] = load_json(os.path.join(KMEANS, "table.json"))
@@ -184,6 +202,19 @@ class RouterTest(unittest.TestCase):
             v = next(v for v in r.variants if v["name"] == route["kernel"])
             self.assertEqual(v["dtype"], s["dtype"])
             self.assertTrue(v["max_d"] is None or v["max_d"] >= s["D"])
+
+
+class UpdateChoiceTest(unittest.TestCase):
+    """The centroid update is privatized where many points share a centroid (lloyd-0.* of
+    bench/results/2026-12-02-library-kmeans-6) and its partial sums fit in shared memory."""
+
+    def test_private_chunk(self):
+        from cake_library.kmeans import private_chunk
+        self.assertEqual(private_chunk(7, 156830, 2, 216), 256)     # 548915 points per centroid
+        self.assertEqual(private_chunk(1, 1000, 1, 8192), 256)      # exactly 1000, K*D = 8192
+        self.assertIsNone(private_chunk(1, 999, 1, 64))             # below 1000 per centroid
+        self.assertIsNone(private_chunk(1, 10 ** 6, 2, 4097))       # K*D over shared memory
+        self.assertIsNone(private_chunk(1, 10 ** 7, 1025, 4))       # more counts than it keeps
 
 
 class MergeTuneTest(unittest.TestCase):

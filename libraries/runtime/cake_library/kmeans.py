@@ -121,10 +121,14 @@ class KMeansLibrary:
         if not isinstance(K, int) or K < 1:
             raise ValueError(f"K = {K!r}: expected an integer >= 1")
         dtype = str(x.dtype).replace("torch.", "")
-        chunk = private_chunk(B, N, K, D) if kernel is None else None
-        v = next((v for v in self.definition.get("update_variants", [])
-                  if v["dtype"] == dtype and (v["name"] == kernel if kernel else
-                                              v["ppb"] == 8 and v.get("chunk") == chunk)), None)
+        updates = [v for v in self.definition.get("update_variants", []) if v["dtype"] == dtype]
+        if kernel:
+            v = next((v for v in updates if v["name"] == kernel), None)
+        else:                    # the privatized one where it pays, if the library has it
+            chunk = private_chunk(B, N, K, D)
+            plain = [v for v in updates if v["ppb"] == 8 and "chunk" not in v]
+            v = next((v for v in updates if v["ppb"] == 8 and v.get("chunk") == chunk and chunk), None) \
+                or next(iter(plain), None)
         if v is None:
             raise ValueError(f"dtype {dtype}: this library has no centroid-update kernel" +
                              (f" named {kernel}" if kernel else ""))
