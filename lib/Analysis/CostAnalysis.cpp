@@ -1111,6 +1111,7 @@ void CostWalker::run() {
   a.threads = kernel.getNumThreads();
   a.sharedBytes = std::max<int64_t>(kernel.getSharedMemoryLayout().totalBytes,
                                     kernel.getDynamicSmem());
+  kernel.walk([&](TmemAllocOp alloc) { a.tensorMemoryColumns += alloc.getTmem().getType().getColumns(); });
   SmallVector<StringRef> symbols = kernel.getSymbolNames();
   for (StringRef s : symbols)
     a.symbols.push_back(s.str());
@@ -1267,7 +1268,9 @@ llvm::Expected<CostReport> CostAnalysis::evaluate(const HardwareProfile &profile
       {"registers", profile.registersPerSm / std::max<int64_t>(1, perWarp * warps)},
       {"shared memory",
        sharedBytes ? profile.sharedBytesPerSm / (sharedBytes + profile.sharedReservedPerBlock)
-                   : profile.maxBlocksPerSm}};
+                   : profile.maxBlocksPerSm},
+      // A block waits in tcgen05.alloc until its columns are free: 512 per SM.
+      {"tensor memory", tensorMemoryColumns ? 512 / tensorMemoryColumns : profile.maxBlocksPerSm}};
   r.blocksPerSm = INT64_MAX;
   for (const Limit &l : limits)
     if (l.blocks < r.blocksPerSm) {

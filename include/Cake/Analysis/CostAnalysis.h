@@ -111,6 +111,7 @@ private:
   Operation *kernel;
   std::string name, target;
   int64_t threads = 0, sharedBytes = 0;
+  int64_t tensorMemoryColumns = 0;      ///< tcgen05: the columns its allocations hold (of 512)
   std::optional<int64_t> roleRegisters; ///< setmaxnreg kernels: compiled for one block per SM
   int64_t estimatedRegisters = 0;
   std::vector<std::string> symbols;
