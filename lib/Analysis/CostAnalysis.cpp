@@ -897,7 +897,7 @@ void CostWalker::visitLeaf(Operation *op, const Ctx &ctx, Local &local) {
       !isa<AllocSmemOp, MbarrierAllocOp, MbarrierInitOp, MbarrierArriveOp,
            MbarrierArriveExpectTxOp, FenceMbarrierInitOp, FenceProxyAsyncOp, ElectOneOp,
            PipelineProducerCommitOp, PipelineConsumerReleaseOp, PipelineSlotOp, WgmmaFenceOp,
-           WgmmaCommitOp, Tcgen05CommitOp, TmemAllocOp, TmemDeallocOp, TmemLoadOp, CpAsyncCommitOp, TmaStoreCommitOp, TmaStoreWaitOp, ReturnOp, YieldOp, ThreadIdOp, BlockIdOp, BlockDimOp, GridDimOp,
+           WgmmaCommitOp, Tcgen05CommitOp, TmemAllocOp, TmemDeallocOp, TmemLoadOp, TmemStoreOp, CpAsyncCommitOp, TmaStoreCommitOp, TmaStoreWaitOp, ReturnOp, YieldOp, ThreadIdOp, BlockIdOp, BlockDimOp, GridDimOp,
            ClusterIdOp, ClusterBlockIdOp, LaneIdOp, WarpIdOp, WarpgroupIdOp, ProblemSizeOp>(op))
     assume("no cost model for '" + op->getName().getStringRef().str() + "': counted as free");
 }

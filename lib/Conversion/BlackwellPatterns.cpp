@@ -129,6 +129,23 @@ struct Tcgen05CommitLowering : OpConversionPattern<Tcgen05CommitOp> {
   }
 };
 
+/// The address of the calling warp's lane quarter (warp mod 4; bits 31-16) at `column` (15-0).
+Value rowAddress(OpBuilder &b, Location loc, Operation *op, Value tmem, Value column) {
+  auto c = [&](int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); };
+  Value warp = arith::DivUIOp::create(b, loc, linearThreadId(b, loc, op), c(32));
+  Value lane0 = arith::MulIOp::create(b, loc, arith::RemUIOp::create(b, loc, warp, c(4)), c(32));
+  Value offset = arith::AddIOp::create(b, loc, arith::ShLIOp::create(b, loc, lane0, c(16)), column);
+  Value base = LLVM::PtrToIntOp::create(b, loc, b.getI32Type(), tmem);
+  Value address = arith::AddIOp::create(
+      b, loc, base, arith::IndexCastOp::create(b, loc, b.getI32Type(), offset));
+  return LLVM::IntToPtrOp::create(b, loc, LLVM::LLVMPointerType::get(b.getContext(), 6), address);
+}
+
+/// The 32-bit registers of C columns as tcgen05.ld/st take them: i32 for one, vector<Cxi32>.
+Type rawRow(OpBuilder &b, int64_t count) {
+  return count == 1 ? Type(b.getI32Type()) : Type(VectorType::get({count}, b.getI32Type()));
+}
+
 struct TmemLoadLowering : OpConversionPattern<TmemLoadOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(TmemLoadOp op, OpAdaptor adaptor,
@@ -137,24 +154,10 @@ struct TmemLoadLowering : OpConversionPattern<TmemLoadOp> {
     // Orders the read after the thread synchronization (an mbarrier wait) that published the
     // MMAs' completion.
     NVVM::Tcgen05FenceOp::create(rewriter, loc, NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
-    // The warp's lane quarter (warp mod 4) in bits 31-16, the column in 15-0.
-    auto c = [&](int64_t v) { return arith::ConstantIndexOp::create(rewriter, loc, v); };
-    Value warp = arith::DivUIOp::create(rewriter, loc, linearThreadId(rewriter, loc, op), c(32));
-    Value lane0 = arith::MulIOp::create(rewriter, loc,
-                                        arith::RemUIOp::create(rewriter, loc, warp, c(4)), c(32));
-    Value offset = arith::AddIOp::create(
-        rewriter, loc, arith::ShLIOp::create(rewriter, loc, lane0, c(16)), adaptor.getColumn());
-    Value base = LLVM::PtrToIntOp::create(rewriter, loc, rewriter.getI32Type(), adaptor.getTmem());
-    Value address = arith::AddIOp::create(
-        rewriter, loc, base,
-        arith::IndexCastOp::create(rewriter, loc, rewriter.getI32Type(), offset));
-    Value pointer = LLVM::IntToPtrOp::create(
-        rewriter, loc, LLVM::LLVMPointerType::get(op.getContext(), 6), address);
+    Value pointer = rowAddress(rewriter, loc, op, adaptor.getTmem(), adaptor.getColumn());
     VectorType type = op.getResult().getType();
     int64_t count = type.getNumElements();
-    Type raw = count == 1 ? Type(rewriter.getI32Type())
-                          : Type(VectorType::get({count}, rewriter.getI32Type()));
-    Value bits = NVVM::Tcgen05LdOp::create(rewriter, loc, raw, /*pack=*/false,
+    Value bits = NVVM::Tcgen05LdOp::create(rewriter, loc, rawRow(rewriter, count), /*pack=*/false,
                                            NVVM::Tcgen05LdStShape::SHAPE_32X32B, pointer, Value());
     NVVM::Tcgen05WaitOp::create(rewriter, loc, NVVM::Tcgen05WaitKind::LOAD);
     // And the read before the synchronization that lets an MMA overwrite the columns.
@@ -167,9 +170,31 @@ struct TmemLoadLowering : OpConversionPattern<TmemLoadOp> {
   }
 };
 
+struct TmemStoreLowering : OpConversionPattern<TmemStoreOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(TmemStoreOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    NVVM::Tcgen05FenceOp::create(rewriter, loc, NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
+    Value pointer = rowAddress(rewriter, loc, op, adaptor.getTmem(), adaptor.getColumn());
+    int64_t count = op.getValue().getType().getNumElements();
+    Value bits = LLVM::BitcastOp::create(
+        rewriter, loc, VectorType::get({count}, rewriter.getI32Type()), adaptor.getValue());
+    if (count == 1)
+      bits = vector::ExtractOp::create(rewriter, loc, bits, 0);
+    NVVM::Tcgen05StOp::create(rewriter, loc, /*unpack=*/false,
+                              NVVM::Tcgen05LdStShape::SHAPE_32X32B, pointer, bits, Value());
+    NVVM::Tcgen05WaitOp::create(rewriter, loc, NVVM::Tcgen05WaitKind::STORE);
+    // The write before the synchronization after which an MMA reads the columns.
+    NVVM::Tcgen05FenceOp::create(rewriter, loc, NVVM::Tcgen05FenceKind::BEFORE_THREAD_SYNC);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 } // namespace
 
 void populateCakeBlackwellPatterns(CakeTypeConverter &converter, RewritePatternSet &patterns) {
   patterns.add<TmemAllocLowering, TmemDeallocLowering, Tcgen05MmaLowering, Tcgen05CommitLowering,
-               TmemLoadLowering>(converter, patterns.getContext());
+               TmemLoadLowering, TmemStoreLowering>(converter, patterns.getContext());
 }

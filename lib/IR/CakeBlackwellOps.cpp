@@ -57,13 +57,23 @@ LogicalResult Tcgen05MmaOp::verify() {
   return requireTargetFeature(*this, FeatureTcgen05, "tcgen05.mma");
 }
 
-LogicalResult TmemLoadOp::verify() {
-  int64_t count = getResult().getType().getNumElements();
+/// A row access of C columns (tcgen05.ld / st .32x32b.xC): C a power of two, at most 128 and at
+/// most the allocation's columns.
+static LogicalResult verifyRowAccess(Operation *op, VectorType registers, TmemType tmem,
+                                     StringRef what) {
+  int64_t count = registers.getNumElements();
   if (count > 128 || !llvm::isPowerOf2_64(count))
-    return emitOpError() << "expected a power of two of at most 128 columns, got " << count;
-  int64_t columns = getTmem().getType().getColumns();
-  if (count > columns)
-    return emitOpError() << "expected at most the allocation's " << columns << " columns, got "
-                         << count;
-  return requireTargetFeature(*this, FeatureTcgen05, "tcgen05.ld");
+    return op->emitOpError() << "expected a power of two of at most 128 columns, got " << count;
+  if (count > tmem.getColumns())
+    return op->emitOpError() << "expected at most the allocation's " << tmem.getColumns()
+                             << " columns, got " << count;
+  return requireTargetFeature(op, FeatureTcgen05, what);
+}
+
+LogicalResult TmemLoadOp::verify() {
+  return verifyRowAccess(*this, getResult().getType(), getTmem().getType(), "tcgen05.ld");
+}
+
+LogicalResult TmemStoreOp::verify() {
+  return verifyRowAccess(*this, getValue().getType(), getTmem().getType(), "tcgen05.st");
 }

@@ -1,7 +1,8 @@
 //===- VerifyTmem.cpp - the tensor-memory protocol of a kernel ------------===//
 //
 // The tcgen05 rules the op verifiers cannot see: each allocation freed exactly once and not
-// used after; each MMA issued by one thread; no MMA accumulating into columns nothing wrote; no
+// used after; each MMA issued by one thread; no MMA accumulating into columns nothing (no MMA,
+// no cake.tmem.store) wrote; no
 // read of the accumulator before a commit after its last MMA has completed (waited on).
 //
 //===----------------------------------------------------------------------===//
@@ -58,6 +59,7 @@ struct CakeVerifyTmemPass : cake::impl::CakeVerifyTmemPassBase<CakeVerifyTmemPas
     SmallVector<TmemDeallocOp> frees;
     SmallVector<Tcgen05MmaOp> mmas;
     SmallVector<TmemLoadOp> loads;
+    SmallVector<TmemStoreOp> stores;
     for (Operation *user : alloc.getTmem().getUsers()) {
       if (auto free = dyn_cast<TmemDeallocOp>(user))
         frees.push_back(free);
@@ -65,6 +67,8 @@ struct CakeVerifyTmemPass : cake::impl::CakeVerifyTmemPassBase<CakeVerifyTmemPas
         mmas.push_back(mma);
       else if (auto load = dyn_cast<TmemLoadOp>(user))
         loads.push_back(load);
+      else if (auto store = dyn_cast<TmemStoreOp>(user))
+        stores.push_back(store);
     }
     auto byOrder = [&](Operation *a, Operation *b) { return order.lookup(a) < order.lookup(b); };
     llvm::sort(frees, byOrder);
@@ -110,8 +114,12 @@ struct CakeVerifyTmemPass : cake::impl::CakeVerifyTmemPassBase<CakeVerifyTmemPas
                   "a thread id test");
       }
     }
-    // The first MMA into an allocation must overwrite it: tensor memory starts undefined.
-    if (!mmas.empty() && matchPattern(mmas.front().getAccumulate(), m_One())) {
+    // The first MMA into an allocation must overwrite it: tensor memory starts undefined (unless
+    // a cake.tmem.store wrote the columns first: an initial value).
+    bool storedFirst = !mmas.empty() && llvm::any_of(stores, [&](TmemStoreOp store) {
+      return order.lookup(store) < order.lookup(mmas.front());
+    });
+    if (!mmas.empty() && !storedFirst && matchPattern(mmas.front().getAccumulate(), m_One())) {
       ok = false;
       InFlightDiagnostic diag = emitFinding(mmas.front(), "tmem.accumulate-unwritten")
                                 << "accumulates into tensor memory that no earlier MMA wrote: "

@@ -62,3 +62,21 @@ cake.kernel @two() attributes {target = "sm_100a", block = array<i64: 128>,
   cake.tmem.dealloc %x : !cake.tmem<128x128xf32>
   cake.return
 }
+
+// The row store: the registers as i32, tcgen05.st.32x32b, its wait, the fence before the
+// synchronization that hands the columns to an MMA.
+// CHECK-LABEL: gpu.func @store
+// CHECK: nvvm.tcgen05.fence <after>
+// CHECK: %[[BITS:.*]] = llvm.bitcast %{{.*}} : vector<8xf32> to vector<8xi32>
+// CHECK-NEXT: nvvm.tcgen05.st %{{.*}}, %[[BITS]] {shape = #nvvm.tcgen05_ldst_shape<shape_32x32b>} : vector<8xi32>
+// CHECK-NEXT: nvvm.tcgen05.wait <store>
+// CHECK-NEXT: nvvm.tcgen05.fence <before>
+cake.kernel @store() attributes {target = "sm_100a", block = array<i64: 128>,
+    grid = affine_map<() -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %v = arith.constant dense<0.0> : vector<8xf32>
+  %acc = cake.tmem.alloc : !cake.tmem<128x32xf32>
+  cake.tmem.store %v, %acc[%c0] : vector<8xf32>, !cake.tmem<128x32xf32>
+  cake.tmem.dealloc %acc : !cake.tmem<128x32xf32>
+  cake.return
+}

@@ -7,6 +7,7 @@
 // CHECK: cake.tcgen05.mma %{{.*}}[%{{.*}}, %{{.*}}], %{{.*}}[%{{.*}}, %{{.*}}], %[[ACC]], accumulate %{{.*}} : !cake.smem<128x64xbf16, swizzle = 128>, !cake.smem<256x64xbf16, swizzle = 128>, !cake.tmem<128x256xf32>
 // CHECK: cake.tcgen05.commit %{{.*}}[%{{.*}}] : !cake.mbarriers<1>
 // CHECK: cake.tmem.load %[[ACC]][%{{.*}}] : !cake.tmem<128x256xf32> -> vector<32xf32>
+// CHECK: cake.tmem.store %{{.*}}, %[[ACC]][%{{.*}}] : vector<32xf32>, !cake.tmem<128x256xf32>
 // CHECK: cake.tmem.dealloc %[[ACC]] : !cake.tmem<128x256xf32>
 cake.kernel @tcgen05() attributes {target = "sm_100a", block = array<i64: 128>,
     grid = affine_map<() -> (1)>} {
@@ -20,6 +21,7 @@ cake.kernel @tcgen05() attributes {target = "sm_100a", block = array<i64: 128>,
       : !cake.smem<128x64xbf16, swizzle = 128>, !cake.smem<256x64xbf16, swizzle = 128>, !cake.tmem<128x256xf32>
   cake.tcgen05.commit %bars[%c0] : !cake.mbarriers<1>
   %v = cake.tmem.load %acc[%c0] : !cake.tmem<128x256xf32> -> vector<32xf32>
+  cake.tmem.store %v, %acc[%c0] : vector<32xf32>, !cake.tmem<128x256xf32>
   cake.tmem.dealloc %acc : !cake.tmem<128x256xf32>
   cake.return
 }

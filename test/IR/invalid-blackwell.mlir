@@ -180,3 +180,15 @@ cake.kernel @load_wider_than_allocation() attributes {target = "sm_100a", block 
   %v = cake.tmem.load %acc[%c0] : !cake.tmem<128x32xf32> -> vector<64xf32>
   cake.return
 }
+
+// -----
+
+cake.kernel @store_width() attributes {target = "sm_100a", block = array<i64: 128>,
+    grid = affine_map<() -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %v = arith.constant dense<0.0> : vector<3xf32>
+  %acc = cake.tmem.alloc : !cake.tmem<128x128xf32>
+  // expected-error @+1 {{expected a power of two of at most 128 columns, got 3}}
+  cake.tmem.store %v, %acc[%c0] : vector<3xf32>, !cake.tmem<128x128xf32>
+  cake.return
+}

@@ -133,3 +133,26 @@ cake.kernel @read_without_wait() attributes {target = "sm_100a", block = array<i
   cake.tmem.dealloc %acc : !cake.tmem<128x128xf32>
   cake.return
 }
+
+// -----
+
+// Valid: an initial value stored before the first MMA, which then accumulates onto it.
+cake.kernel @accumulate_onto_stored() attributes {target = "sm_100a", block = array<i64: 128>,
+    grid = affine_map<() -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %true = arith.constant true
+  %bias = arith.constant dense<1.0> : vector<4xf32>
+  %a = cake.alloc_smem : !cake.smem<128x64xbf16, swizzle = 128>
+  %b = cake.alloc_smem : !cake.smem<128x64xbf16, swizzle = 128>
+  %acc = cake.tmem.alloc : !cake.tmem<128x128xf32>
+  cake.tmem.store %bias, %acc[%c0] : vector<4xf32>, !cake.tmem<128x128xf32>
+  cake.barrier
+  %t = cake.thread_id x
+  %one = arith.cmpi eq, %t, %c0 : index
+  scf.if %one {
+    cake.tcgen05.mma %a[%c0, %c0], %b[%c0, %c0], %acc, accumulate %true
+        : !cake.smem<128x64xbf16, swizzle = 128>, !cake.smem<128x64xbf16, swizzle = 128>, !cake.tmem<128x128xf32>
+  }
+  cake.tmem.dealloc %acc : !cake.tmem<128x128xf32>
+  cake.return
+}

@@ -111,3 +111,23 @@ def Cake_TmemLoadOp : Cake_Op<"tmem.load", [Cake_InKernel]> {
   }];
   let hasVerifier = 1;
 }
+
+def Cake_TmemStoreOp : Cake_Op<"tmem.store", [Cake_InKernel]> {
+  let summary = "writes a thread's row of a tensor-memory allocation from registers (sm_100a)";
+  let description = [{
+    The inverse of `cake.tmem.load` (`tcgen05.st.32x32b`): warp w of each warpgroup writes lanes
+    32 (w mod 4) to 32 (w mod 4) + 31, each thread the C values of its row from `column` on (C a
+    power of two up to 128); the store has completed when the op returns. All 32 lanes of the
+    warp execute it. An MMA that accumulates into the columns after it (an initial value, a
+    bias) reads them once a block synchronization orders the two.
+
+    ```mlir
+    cake.tmem.store %bias, %acc[%c0] : vector<32xf32>, !cake.tmem<128x256xf32>
+    ```
+  }];
+  let arguments = (ins VectorOfRankAndType<[1], [F32]>:$value, Cake_TmemType:$tmem, Index:$column);
+  let assemblyFormat = [{
+    $value `,` $tmem `[` $column `]` attr-dict `:` type($value) `,` qualified(type($tmem))
+  }];
+  let hasVerifier = 1;
+}

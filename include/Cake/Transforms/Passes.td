@@ -575,7 +575,8 @@ def CakeVerifyTmemPass : Pass<"cake-verify-tmem"> {
     - `tmem.mma-threads`: a `cake.tcgen05.mma` that more than one thread executes (each issues
       its own MMA, so the product is added once per thread);
     - `tmem.accumulate-unwritten`: the first MMA into an allocation (in program order) with a
-      constant true `accumulate`: it adds to undefined tensor memory;
+      constant true `accumulate` and no `cake.tmem.store` before it: it adds to undefined tensor
+      memory;
     - `tmem.read-before-commit`: a `cake.tmem.load` with no `cake.tcgen05.commit` after the
       allocation's last earlier MMA followed by a `cake.mbarrier.wait` on the same barrier before
       the load (program order).
