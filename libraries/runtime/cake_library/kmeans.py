@@ -126,9 +126,9 @@ class KMeansLibrary:
             v = next((v for v in updates if v["name"] == kernel), None)
         else:                    # the privatized one where it pays, if the library has it
             chunk = private_chunk(B, N, K, D)
-            plain = [v for v in updates if v["ppb"] == 8 and "chunk" not in v]
-            v = next((v for v in updates if v["ppb"] == 8 and v.get("chunk") == chunk and chunk), None) \
-                or next(iter(plain), None)
+            ranked = [v for v in updates if v["ppb"] == 8 and v.get("chunk") == chunk] + \
+                     [v for v in updates if v["ppb"] == 8 and "chunk" not in v]
+            v = next(iter(ranked), None)
         if v is None:
             raise ValueError(f"dtype {dtype}: this library has no centroid-update kernel" +
                              (f" named {kernel}" if kernel else ""))
