@@ -12,10 +12,6 @@ using namespace mlir::cake;
 
 namespace {
 
-Value i32Const(OpBuilder &b, Location loc, int64_t v) {
-  return arith::ConstantIntOp::create(b, loc, b.getI32Type(), v);
-}
-
 /// True in the threads of warp 0.
 Value inWarpZero(OpBuilder &b, Location loc, Operation *op) {
   Value warp = arith::DivUIOp::create(b, loc, linearThreadId(b, loc, op),
@@ -52,7 +48,7 @@ struct TmemAllocLowering : OpConversionPattern<TmemAllocOp> {
     {
       OpBuilder::InsertionGuard guard(rewriter);
       rewriter.setInsertionPointToStart(&ifOp.getThenRegion().front());
-      NVVM::Tcgen05AllocOp::create(rewriter, loc, slot, i32Const(rewriter, loc, columns));
+      NVVM::Tcgen05AllocOp::create(rewriter, loc, slot, i32Constant(rewriter, loc, columns));
       if (isLastAllocation(op))
         NVVM::Tcgen05RelinquishAllocPermitOp::create(rewriter, loc);
     }
@@ -74,7 +70,7 @@ struct TmemDeallocLowering : OpConversionPattern<TmemDeallocOp> {
                                   /*withElse=*/false);
     rewriter.setInsertionPointToStart(&ifOp.getThenRegion().front());
     NVVM::Tcgen05DeallocOp::create(rewriter, loc, adaptor.getTmem(),
-                                   i32Const(rewriter, loc, op.getTmem().getType().getColumns()));
+                                   i32Constant(rewriter, loc, op.getTmem().getType().getColumns()));
     rewriter.eraseOp(op);
     return success();
   }
@@ -104,7 +100,7 @@ struct Tcgen05MmaLowering : OpConversionPattern<Tcgen05MmaOp> {
     Value descA = tcgen05Descriptor(ab, op.getA().getType(), adaptor.getA(), adaptor.getAIndices());
     Value descB = tcgen05Descriptor(ab, op.getB().getType(), adaptor.getB(), adaptor.getBIndices());
     Type element = op.getA().getType().getElementType();
-    Value idesc = i32Const(rewriter, loc, instructionDescriptor(element, 128, op.getN()));
+    Value idesc = i32Constant(rewriter, loc, instructionDescriptor(element, 128, op.getN()));
     // Orders the MMA after whatever synchronization published its operands and freed its
     // accumulator (another warp's tcgen05.ld before a barrier).
     NVVM::Tcgen05FenceOp::create(rewriter, loc, NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
