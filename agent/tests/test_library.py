@@ -76,6 +76,8 @@ class FamilyTest(unittest.TestCase):
                  {"update": True, "dtype": "float32", "ppb": 8, "chunk": 256},
                  {"dtype": "float32", "r": 2, "kn": 4, "v": 2},
                  {"dtype": "bfloat16", "r": 1, "kn": 8, "v": 1, "ws": 8},
+                 {"dtype": "float16", "r": 1, "kn": 16, "v": 2, "ws": 4},
+                 {"dtype": "bfloat16", "ppb": 2, "u": 8, "kr": 2}, {"dtype": "float32", "ppb": 8, "u": 4},
                  {"dtype": "float16", "pts": 128, "tk": 32, "dmax": 128},
                  {"dtype": "float32", "pts": 64, "tk": 8, "dmax": 256}]
         with tempfile.TemporaryDirectory() as tmp:
@@ -174,6 +176,18 @@ class RouterTest(unittest.TestCase):
         r = Router(synthetic_definition([near, far]))
         self.assertEqual(r.route(1, 1000, 64, 64, "float16")["config"], "k128_w2_p")
         self.assertEqual(r.route(1, 8000, 64, 64, "float16")["config"], "simt_w4")
+
+    def test_a_measured_shape_takes_its_own_best(self):
+        # Three close neighbours prefer simt 4x; the query's own point prefers the wgmma tile
+        # 1.1x. Weighted, the neighbours would outvote it; a measured shape keeps its best.
+        own = {"dtype": "float16", "B": 2, "N": 1000, "D": 64, "K": 64,
+               "ms": {"k128_w2_p": 0.010, "simt_w4": 0.011}}
+        others = [dict(own, N=n, ms={"k128_w2_p": 0.04, "simt_w4": 0.01}) for n in (900, 1100, 1200)]
+        definition = synthetic_definition([own] + others)
+        definition["table"]["neighbours"] = 4
+        r = Router(definition)
+        self.assertEqual(r.route(2, 1000, 64, 64, "float16")["config"], "k128_w2_p")
+        self.assertEqual(r.route(2, 1001, 64, 64, "float16")["config"], "simt_w4")
 
     def test_kindred_dtype_points_count_farther(self):
         # A bf16 query with no bf16 point routes by the fp16 points (same kernels, same tensor

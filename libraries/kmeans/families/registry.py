@@ -11,7 +11,7 @@ from .direct import direct_name, generate_direct
 from .lanes import LANES_MAX_K, generate_lanes, lanes_name, lanes_suffix
 from .mma import mma_name
 from .pad import generate_pad, pad_name
-from .simt import generate_simt, simt_name
+from .simt import generate_simt, simt_name, simt_suffix
 from .splitd import generate_splitd, splitd_name
 from .tcd import generate_tcd, tcd_domain, tcd_name, tcd_suffix
 from .update import generate_update, update_name
@@ -35,7 +35,7 @@ FAMILIES = {
                      lambda p: "sd{g}_k{bk}_w{wg}_{gr}".format(gr=_grid_letter(p), **p), "rows+csq"),
     "mma": Family(mma_name, None, lambda p: "mma_r{rows}_t{tile}".format(**p), "rows",
                   lambda p: p["dp"]),
-    "simt": Family(simt_name, generate_simt, lambda p: "simt_w{ppb}".format(**p), "none"),
+    "simt": Family(simt_name, generate_simt, lambda p: "simt_w{ppb}".format(**p) + simt_suffix(p), "none"),
     "direct": Family(direct_name, generate_direct, lambda p: "direct_p{pts}_k{tk}".format(**p), "none",
                      lambda p: p["dmax"]),
     "lanes": Family(lanes_name, generate_lanes,

@@ -2,25 +2,39 @@
 striding over the centroids with fp32 dot products, then an argmin across the warp; `ppb`
 points (warps) per block. It is the always-legal fallback and, having no pipeline to fill,
 the fastest kernel for the smallest problems.
+
+A tiny shape's time is the chain of dependent memory round trips: with one column per D step and
+one centroid per K step, a lane waits (K / 32) * D times. `u` > 1 reads u columns per D step
+(clamped, zeroed past D: all u loads in flight before the FMAs) and `kr` > 1 serves kr centroids
+per lane and K step (k, k + 32, ...; clamped, |c|^2 = +inf past K), so the chain is
+(K / (32 kr)) * ceil(D / u) round trips. The default (u = kr = 1) is also the mma family's seed.
 """
-from .common import DTYPES, _unstaged_head, _warp_per_point
+from .common import DTYPES, _argmin_step, _count_suffix, _unstaged_head, _warp_per_point
 
 SIMT_PPB = (2, 4, 8, 16)
+SIMT_UNROLL = ((1, 1), (4, 1), (8, 1), (4, 2), (8, 2))     # (u, kr)
+
+
+def simt_suffix(p):
+    return _count_suffix(p, "u", "u") + _count_suffix(p, "kr", "k")
 
 
 def simt_name(p):
-    return "km_{t}_simt_w{ppb}".format(t=DTYPES[p["dtype"]][0], ppb=p["ppb"])
+    return "km_{t}_simt_w{ppb}".format(t=DTYPES[p["dtype"]][0], ppb=p["ppb"]) + simt_suffix(p)
 
 
 def simt_variants(dtypes=DTYPES):
-    return [{"dtype": d, "ppb": w} for d in dtypes for w in SIMT_PPB]
+    return [{"dtype": d, "ppb": w, **({"u": u} if u > 1 else {}), **({"kr": kr} if kr > 1 else {})}
+            for d in dtypes for w in SIMT_PPB for u, kr in SIMT_UNROLL]
 
 
 def generate_simt(p):
     ty = DTYPES[p["dtype"]][0]
     ppb = p["ppb"]
-    if ppb not in SIMT_PPB:
+    if ppb not in SIMT_PPB or (p.get("u", 1), p.get("kr", 1)) not in SIMT_UNROLL:
         raise ValueError("illegal simt variant %s" % p)
+    if (p.get("u", 1), p.get("kr", 1)) != (1, 1):
+        return _generate_simt_unrolled(p)
     xt, ct = f"!cake.tensor<[B, N, D], {ty}>", f"!cake.tensor<[B, K, D], {ty}>"
     L = []
     w = L.append
@@ -58,6 +72,87 @@ def generate_simt(p):
     w("    %ns = arith.select %closer, %s, %bs : f32")
     w("    %nk = arith.select %closer, %k32, %bk : i32")
     w("    scf.yield %ns, %nk : f32, i32")
+    w("  }")
+    w("  %ms, %mk = cake.warp_arg_reduce argmin %best#0, %best#1 : f32, i32")
+    w("  %first = arith.cmpi eq, %lane, %c0 : index")
+    w("  scf.if %first {")
+    w("    cake.store %mk, %idx[%b, %i] masked : i32, !cake.tensor<[B, N], i32>")
+    w("  }")
+    w("  cake.return")
+    w("}")
+    return "\n".join(L) + "\n"
+
+
+def _generate_simt_unrolled(p):
+    """The simt kernel with u columns per D step and kr centroids per lane and K step."""
+    ty = DTYPES[p["dtype"]][0]
+    ppb, u, kr = p["ppb"], p.get("u", 1), p.get("kr", 1)
+    xt, ct = f"!cake.tensor<[B, N, D], {ty}>", f"!cake.tensor<[B, K, D], {ty}>"
+    L = []
+    w = L.append
+    _unstaged_head(w, p, simt_name(p), 32 * ppb, ppb)
+    for c in sorted({0, 1, 32, 32 * kr, u} | {32 * r for r in range(kr)} | set(range(u))):
+        w(f"  %c{c} = arith.constant {c} : index")
+    w(f"  %cppb = arith.constant {ppb} : index")
+    w("  %inf = arith.constant 0x7F800000 : f32")
+    w("  %zero = arith.constant 0.0 : f32")
+    w("  %mtwo = arith.constant -2.0 : f32")
+    w("  %kdim = cake.problem_size \"K\"")
+    w("  %ddim = cake.problem_size \"D\"")
+    w("  %ndim = cake.problem_size \"N\"")
+    _warp_per_point(w, "%i")
+    # Clamped indices instead of masked loads (a masked load is a branch: loads behind it wait).
+    w("  %nlast = arith.subi %ndim, %c1 : index")
+    w("  %klast = arith.subi %kdim, %c1 : index")
+    w("  %dlast = arith.subi %ddim, %c1 : index")
+    w("  %ic = arith.minui %i, %nlast : index")
+    w("  %kbig = arith.index_cast %kdim : index to i32")
+    w(f"  %best:2 = scf.for %k = %lane to %kdim step %c{32 * kr} iter_args(%bs = %inf, %bk = %kbig) "
+      "-> (f32, i32) {")
+    for r in range(kr):
+        k = "%k" if r == 0 else f"%k_{r}"
+        if r:
+            w(f"    {k} = arith.addi %k, %c{32 * r} : index")
+        w(f"    %kc{r} = arith.minui {k}, %klast : index")
+        mask = " masked pad(%inf : f32)" if r else ""     # k itself is below K (the loop's bound)
+        w(f"    %sq{r} = cake.load %csq[%b, {k}]{mask} : !cake.tensor<[B, K], f32> -> f32")
+        w(f"    %ki{r} = arith.index_cast {k} : index to i32")
+    inits = ", ".join(f"%a{r} = %zero" for r in range(kr))
+    w(f"    %dot:{kr} = scf.for %j = %c0 to %ddim step %c{u} iter_args({inits}) -> "
+      f"({', '.join(['f32'] * kr)}) {{")
+    for e in range(u):
+        col = "%j" if e == 0 else f"%j{e}"
+        if e:
+            w(f"      {col} = arith.addi %j, %c{e} : index")
+        w(f"      %jc{e} = arith.minui {col}, %dlast : index")
+        w(f"      %in{e} = arith.cmpi ult, {col}, %ddim : index")
+    loads = [("x", "%ic", xt, "xv")] + [("c", f"%kc{r}", ct, f"cv{r}_") for r in range(kr)]
+    for e in range(u):                      # every load of the step first
+        for t, row, tt, tag in loads:
+            w(f"      %{tag}{e}h = cake.load %{t}[%b, {row}, %jc{e}] : {tt} -> {ty}")
+    val = {}
+    for e in range(u):
+        for t, row, tt, tag in loads:
+            val[tag, e] = f"%{tag}{e}h"
+            if ty != "f32":
+                w(f"      %{tag}{e}f = arith.extf {val[tag, e]} : {ty} to f32")
+                val[tag, e] = f"%{tag}{e}f"
+        # Columns past D: x reads 0, so the clamped column's product vanishes.
+        w(f"      %xv{e} = arith.select %in{e}, {val['xv', e]}, %zero : f32")
+    outs = []
+    for r in range(kr):
+        prev = f"%a{r}"
+        for e in range(u):
+            w(f"      %f{r}_{e} = math.fma %xv{e}, {val[f'cv{r}_', e]}, {prev} : f32")
+            prev = f"%f{r}_{e}"
+        outs.append(prev)
+    w(f"      scf.yield {', '.join(outs)} : {', '.join(['f32'] * kr)}")
+    w("    }")
+    best = ("%bs", "%bk")
+    for r in range(kr):                     # k, k + 32, ...: ascending, ties keep the first
+        w(f"    %s{r} = math.fma %mtwo, %dot#{r}, %sq{r} : f32")
+        best = _argmin_step(w, "    ", f"{r}", f"%s{r}", f"%ki{r}", best)
+    w(f"    scf.yield {best[0]}, {best[1]} : f32, i32")
     w("  }")
     w("  %ms, %mk = cake.warp_arg_reduce argmin %best#0, %best#1 : f32, i32")
     w("  %first = arith.cmpi eq, %lane, %c0 : index")

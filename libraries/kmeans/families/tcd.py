@@ -15,15 +15,24 @@ clamped (not stored / |c|^2 = +inf), columns past D read as zero.
 from .common import DTYPES, _argmin_step, _clamp_bounds, _count_suffix, _sizes_and_ids, _unstaged_head
 
 TCD_WARPS = 4
-TCD_TILES = ((1, 2), (1, 4), (1, 8), (2, 2), (2, 4), (2, 8), (4, 1), (4, 2), (4, 4))
-TCD_MAX_K = 128
+# kn = 16 (128 centroids a pass): K 65-128 in one pass over x instead of two (session 13: that
+# bucket was 0.98x flashlib, the two-pass kernels' second round trip on small shapes). Not with
+# r = 2: 255 registers and spills (ptxas).
+TCD_TILES = ((1, 2), (1, 4), (1, 8), (1, 16), (2, 2), (2, 4), (2, 8), (4, 1), (4, 2), (4, 4))
+TCD_MAX_K = 256
 TCD_MAX_PASSES = 2
 # Split D (`ws` warps per block on the same rows, each taking every ws-th step of D, partial
 # accumulators summed through shared memory): few points and wide D, where one warp walking all
 # of D is latency-bound (B7 N4 D1238: 78 dependent steps).
 TCD_SPLITS = (4, 8)
-TCD_SPLIT_TILES = ((1, 2), (1, 4), (1, 8), (2, 4))
+TCD_SPLIT_TILES = ((1, 2), (1, 4), (1, 8), (1, 16), (2, 4))
+TCD_STATIC_SMEM = 48 * 1024                 # the split's partial sums are static shared memory
 TF32_HI = -8192                             # 0xFFFFE000: an f32's sign, exponent and 10 mantissa bits
+
+
+def tcd_split_fits(r_tiles, kn, ws):
+    """Whether the ws warps' partial accumulators (32 lanes x 4 f32 per tile) fit static smem."""
+    return ws * r_tiles * kn * 32 * 4 * 4 <= TCD_STATIC_SMEM
 
 
 def tcd_domain(p):
@@ -46,7 +55,7 @@ def tcd_variants(dtypes=DTYPES):
     out = [{"dtype": d, "r": r, "kn": kn, "v": v} for d in dtypes for r, kn in TCD_TILES
            for v in (1, 2, 4, 8) if v <= tcd_span(d)]
     out += [{"dtype": d, "r": r, "kn": kn, "v": v, "ws": ws} for d in dtypes for r, kn in TCD_SPLIT_TILES
-            for v in (1, 2, 4, 8) if v <= tcd_span(d) for ws in TCD_SPLITS]
+            for v in (1, 2, 4, 8) if v <= tcd_span(d) for ws in TCD_SPLITS if tcd_split_fits(r, kn, ws)]
     return out + [dict(p, tf=1) for p in out if p["dtype"] == "float32"]
 
 
@@ -64,7 +73,8 @@ def generate_tcd(p):
     r_tiles, kn, v, ws, tf = p["r"], p["kn"], p["v"], p.get("ws", 1), p.get("tf", 0)
     span = tcd_span(p["dtype"])
     if (r_tiles, kn) not in (TCD_TILES if ws == 1 else TCD_SPLIT_TILES) or v not in (1, 2, 4, 8) \
-            or v > span or (ws != 1 and ws not in TCD_SPLITS) or (tf and ty != "f32"):
+            or v > span or (ws != 1 and (ws not in TCD_SPLITS or not tcd_split_fits(r_tiles, kn, ws))) \
+            or (tf and ty != "f32"):
         raise ValueError("illegal tcd variant %s" % p)
     split3 = ty == "f32" and not tf             # the 3xTF32 split; tf: the values go in as they are
     per, step = span // 2, 4 * span            # columns per sub-step and lane; columns per step

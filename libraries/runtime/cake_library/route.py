@@ -19,6 +19,7 @@ configuration (tile sizes, warpgroups, grid style) is chosen from the measured p
 farther and other dtypes not at all: the log of each configuration's time relative to the
 best measured at that point, averaged over the neighbours that measured it with inverse-distance
 weights; the lowest average wins.
+A shape of the table itself (same dtype and sizes) takes its own fastest legal configuration.
 With no measured neighbour: DEFAULT_CONFIG when legal, else SMALL_DEFAULT.
 """
 import math
@@ -31,8 +32,10 @@ DEFAULT_CONFIG, SMALL_DEFAULT = "k128_w2_p", "simt_w4"
 # Neighbours weigh 1 / (squared log2 distance + this): the nearest counts most, an exact match
 # does not get an infinite weight. Chosen by leave-one-out over the tune table
 # (bench/library/route_cv.py: geomean regret 1.162 with equal weights and plain ratios, 1.140
-# with these weights and log ratios; session 10).
-DISTANCE_SOFTENING = 0.25
+# with these weights and log ratios; session 10). Session 13, on the denser table: 1.0 with 8
+# neighbours (the table's "neighbours") 1.094, against 1.108 at 0.25 with 4 (0.5/8 1.099,
+# 2.0/8 1.094, 1.0/12 1.109).
+DISTANCE_SOFTENING = 1.0
 # Squared distance added between points of kindred dtypes: fp16 and bf16 run the same kernels on
 # the same tensor cores with the same element width, so their measurements transfer (one table
 # per dtype pair is twice as dense). fp32 runs other instructions and is never mixed in. Chosen by
@@ -156,7 +159,9 @@ class Router:
         near = sorted(((sum((a - b) ** 2 for a, b in zip(_features(p), q)) + dtype_distance(dtype, p["dtype"]), p)
                        for p in self.points if dtype_distance(dtype, p["dtype"]) is not None),
                       key=lambda e: e[0])
-        near = near[:self.neighbours]
+        # A measured shape is served by its own measurements alone (its fastest legal
+        # configuration); the neighbours' weighting is tuned for shapes nobody measured.
+        near = near[:1] if near and near[0][0] == 0 else near[:self.neighbours]
         score, seen = {}, {}
         for dist, p in near:
             best = min(p["ms"].values())

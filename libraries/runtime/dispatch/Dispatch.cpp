@@ -172,7 +172,10 @@ int routeUncached(int64_t B, int64_t N, int64_t D, int64_t K, int dtype, int64_t
   }
   std::stable_sort(near.begin(), near.end(),
                    [](const auto &a, const auto &b) { return a.first < b.first; });
-  if (static_cast<int>(near.size()) > kNeighbours)
+  // A measured shape takes its own fastest legal configuration (route.py does the same).
+  if (!near.empty() && near.front().first == 0.0)
+    near.resize(1);
+  else if (static_cast<int>(near.size()) > kNeighbours)
     near.resize(kNeighbours);
   std::vector<double> score(kNumConfigs, 0.0), seen(kNumConfigs, 0.0);
   for (const auto &n : near) {
