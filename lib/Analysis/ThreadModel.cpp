@@ -668,6 +668,13 @@ Operation *mlir::cake::findPreceding(Operation *op, function_ref<bool(Operation 
   return nullptr;
 }
 
+void mlir::cake::describeArrival(Diagnostic &note, ThreadModel &model, Operation *op,
+                                 int64_t repeat) {
+  note << model.executors(op).count() << " threads arrive here";
+  if (repeat > 1)
+    note << ", " << repeat << " times per phase";
+}
+
 DenseMap<Operation *, unsigned> mlir::cake::getProgramOrder(KernelOp kernel) {
   DenseMap<Operation *, unsigned> order;
   kernel.walk<WalkOrder::PreOrder>([&](Operation *op) { order[op] = order.size(); });
@@ -693,17 +700,47 @@ SmallVector<ArrivalGroup> mlir::cake::countArrivals(ThreadModel &model, Mbarrier
     if (model.sameValue(index, init.getIndex()))
       mine.push_back(op);
   }
-  llvm::MapVector<Operation *, SmallVector<Operation *, 2>> byLoop;
-  for (Operation *op : mine)
-    byLoop[op->getParentOfType<scf::ForOp>()].push_back(op);
+  // Loops that cannot end a phase between their iterations: nothing in them waits.
+  auto synchronizes = [](scf::ForOp loop) {
+    return loop
+        .walk([](Operation *op) {
+          return isa<MbarrierWaitOp, PipelineProducerAcquireOp, PipelineConsumerWaitOp,
+                     NamedBarrierOp, scf::WhileOp>(op) || isBlockBarrier(op)
+                     ? WalkResult::interrupt()
+                     : WalkResult::advance();
+        })
+        .wasInterrupted();
+  };
+  auto tripCount = [&](scf::ForOp loop) -> std::optional<int64_t> {
+    std::optional<int64_t> lb = model.getConstant(loop.getLowerBound()),
+                           ub = model.getConstant(loop.getUpperBound()),
+                           step = model.getConstant(loop.getStep());
+    if (!lb || !ub || !step || *step <= 0)
+      return std::nullopt;
+    return *ub > *lb ? (*ub - *lb + *step - 1) / *step : 0;
+  };
+  llvm::MapVector<Operation *, SmallVector<std::pair<Operation *, int64_t>, 2>> byLoop;
+  for (Operation *op : mine) {
+    auto loop = op->getParentOfType<scf::ForOp>();
+    int64_t repeat = 1;
+    for (; loop && !synchronizes(loop); loop = loop->getParentOfType<scf::ForOp>()) {
+      std::optional<int64_t> trips = tripCount(loop);
+      if (!trips)
+        break;
+      repeat *= *trips;
+    }
+    byLoop[loop].push_back({op, repeat});
+  }
   SmallVector<ArrivalGroup> groups;
-  for (auto &[loop, ops] : byLoop) {
-    ArrivalGroup group{loop, ops, 0, true};
+  for (auto &[loop, members] : byLoop) {
+    ArrivalGroup group{loop, {}, {}, 0, true};
     std::optional<Reach> common;
-    for (Operation *op : ops) {
+    for (auto [op, repeat] : members) {
       Executors ex = model.executors(op);
+      group.ops.push_back(op);
+      group.repeats.push_back(repeat);
       group.exact &= ex.exact;
-      group.threads += ex.count();
+      group.threads += ex.count() * repeat;
       if (ex.exact && ex.count()) {
         const Reach &r = model.reach(op)[ex.threads.find_first()];
         if (common && *common != r)

@@ -360,8 +360,8 @@ struct CakeVerifyMbarrierPass : cake::impl::CakeVerifyMbarrierPassBase<CakeVerif
                                   << " arrivals per phase (the init's count) to match the "
                                      "threads that arrive, got "
                                   << group.threads;
-        for (Operation *op : group.ops)
-          diag.attachNote(op->getLoc()) << model.executors(op).count() << " threads arrive here";
+        for (auto [op, repeat] : llvm::zip(group.ops, group.repeats))
+          describeArrival(diag.attachNote(op->getLoc()), model, op, repeat);
         attachFix(diag, init, "mbarrier.arrival-count",
                   "set count " + std::to_string(group.threads) +
                       " on the init, or make exactly that many threads arrive (e.g. under "

@@ -458,8 +458,8 @@ struct CakeVerifyShapesPass : cake::impl::CakeVerifyShapesPassBase<CakeVerifySha
                                      "manifest allows, but with "
                                   << describeProbe(kernel, probe) << " " << group.threads
                                   << " threads arrive";
-        for (Operation *op : group.ops)
-          diag.attachNote(op->getLoc()) << model.executors(op).count() << " threads arrive here";
+        for (auto [op, repeat] : llvm::zip(group.ops, group.repeats))
+          describeArrival(diag.attachNote(op->getLoc()), model, op, repeat);
         attachFix(diag, init, "shape.arrival-count",
                   "arrive in every thread the count includes, whatever the sizes (keep the "
                   "arrival out of conditions on problem sizes; mask the work instead)");

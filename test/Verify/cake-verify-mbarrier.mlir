@@ -1186,3 +1186,59 @@ cake.kernel @empty_count_block(
   }
   cake.return
 }
+
+// -----
+
+// Every thread arrives twice in one phase: the loop around the arrival has no wait or barrier,
+// so its iterations share the phase and 2 x 128 arrivals meet a count of 128.
+cake.kernel @arrive_in_sync_free_loop(%y: !cake.tensor<[N], f32> {cake.name = "y"})
+    attributes {target = "sm_90a", block = array<i64: 128>, symbols = ["N"],
+                grid = affine_map<()[n] -> (n ceildiv 128)>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %one = arith.constant 1.0 : f32
+  %bar = cake.mbarrier.alloc : !cake.mbarriers<1>
+  %tid = cake.thread_id x
+  %t0 = arith.cmpi eq, %tid, %c0 : index
+  scf.if %t0 {
+    // expected-error @+2 {{[mbarrier.arrival-count] expected 128 arrivals per phase (the init's count) to match the threads that arrive, got 256}}
+    // expected-note @+1 {{fix: set count 256 on the init, or make exactly that many threads arrive (e.g. under cake.elect_one)}}
+    cake.mbarrier.init %bar[%c0], count 128 : !cake.mbarriers<1>
+    cake.fence.mbarrier_init
+  }
+  cake.barrier
+  scf.for %h = %c0 to %c2 step %c1 {
+    // expected-note @+1 {{128 threads arrive here, 2 times per phase}}
+    cake.mbarrier.arrive %bar[%c0] : !cake.mbarriers<1>
+  }
+  cake.mbarrier.wait %bar[%c0], %c0 : !cake.mbarriers<1>
+  cake.store %one, %y[%tid] masked : f32, !cake.tensor<[N], f32>
+  cake.return
+}
+
+// -----
+
+// Correct: the same loop with the wait inside it; each iteration is its own phase.
+cake.kernel @arrive_and_wait_per_iteration(%y: !cake.tensor<[N], f32> {cake.name = "y"})
+    attributes {target = "sm_90a", block = array<i64: 128>, symbols = ["N"],
+                grid = affine_map<()[n] -> (n ceildiv 128)>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %one = arith.constant 1.0 : f32
+  %bar = cake.mbarrier.alloc : !cake.mbarriers<1>
+  %tid = cake.thread_id x
+  %t0 = arith.cmpi eq, %tid, %c0 : index
+  scf.if %t0 {
+    cake.mbarrier.init %bar[%c0], count 128 : !cake.mbarriers<1>
+    cake.fence.mbarrier_init
+  }
+  cake.barrier
+  scf.for %h = %c0 to %c2 step %c1 {
+    cake.mbarrier.arrive %bar[%c0] : !cake.mbarriers<1>
+    cake.mbarrier.wait %bar[%c0], %h : !cake.mbarriers<1>
+  }
+  cake.store %one, %y[%tid] masked : f32, !cake.tensor<[N], f32>
+  cake.return
+}

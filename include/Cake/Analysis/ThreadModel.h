@@ -163,10 +163,15 @@ Operation *findPreceding(Operation *op, llvm::function_ref<bool(Operation *)> pr
 
 /// The threads that arrive per phase on the barrier an init initializes, per group of arrivals
 /// (arrive and arrive_expect_tx ops on the same array index, grouped by their enclosing loop).
+///
+/// A loop whose body neither waits nor synchronizes (no mbarrier or pipeline wait, no block,
+/// named or cluster barrier) and has a constant trip count runs all its iterations in one
+/// phase: its arrivals count once per iteration and group with the loop around it.
 struct ArrivalGroup {
-  Operation *loop; // the innermost scf.for around the group's ops, or null
+  Operation *loop; // the innermost phase-advancing scf.for around the group's ops, or null
   llvm::SmallVector<Operation *, 2> ops;
-  int64_t threads = 0;
+  llvm::SmallVector<int64_t, 2> repeats; // per op: how often each thread arrives per phase
+  int64_t threads = 0;                   // arrivals per phase
   /// False when who arrives is undecidable (inexact executors, or ops under different
   /// conditions); `threads` is then meaningless.
   bool exact = true;
@@ -176,6 +181,9 @@ struct ArrivalGroup {
 /// count can be judged). `arrivals` are the arrive and arrive_expect_tx ops on the same array.
 llvm::SmallVector<ArrivalGroup> countArrivals(ThreadModel &model, MbarrierInitOp init,
                                               llvm::ArrayRef<Operation *> arrivals);
+
+/// "N threads arrive here[, R times per phase]" on a diagnostic's note.
+void describeArrival(Diagnostic &note, ThreadModel &model, Operation *op, int64_t repeat);
 
 /// Program order: the position of every op of `kernel` in a pre-order walk.
 llvm::DenseMap<Operation *, unsigned> getProgramOrder(KernelOp kernel);
