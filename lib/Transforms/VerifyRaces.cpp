@@ -312,6 +312,7 @@ struct CakeVerifyRacesPass : cake::impl::CakeVerifyRacesPassBase<CakeVerifyRaces
   ThreadModel *model = nullptr;
   DenseMap<Operation *, unsigned> order;
   SmallVector<unsigned> syncs; // positions of isSync ops, sorted
+  DenseMap<unsigned, Operation *> syncAt; // the isSync op at each of those positions
   /// One finding per buffer and kind: (buffer, back-edge loop or null) for block code,
   /// (buffer, role, role) between roles.
   std::set<std::tuple<Operation *, Operation *, Operation *>> reported;
@@ -326,9 +327,12 @@ struct CakeVerifyRacesPass : cake::impl::CakeVerifyRacesPassBase<CakeVerifyRaces
       order = getProgramOrder(kernel);
       syncs.clear();
       reported.clear();
+      syncAt.clear();
       kernel.walk([&](Operation *op) {
-        if (isSync(op))
+        if (isSync(op)) {
           syncs.push_back(order.lookup(op));
+          syncAt[order.lookup(op)] = op;
+        }
       });
       llvm::sort(syncs);
       kernel.walk([&](AllocSmemOp alloc) { verifyBuffer(alloc); });
@@ -349,6 +353,52 @@ struct CakeVerifyRacesPass : cake::impl::CakeVerifyRacesPassBase<CakeVerifyRaces
   bool syncBetween(unsigned from, unsigned to) {
     auto it = llvm::upper_bound(syncs, from);
     return it != syncs.end() && *it < to;
+  }
+
+  /// Whether `sync`, inside a loop around `first` that does not hold `second`, sits under an
+  /// scf.if that its loop's last iteration does not take (`cmpi ult, %i + 1, %ub`: "more
+  /// iterations follow"), for some trip count: the path from `first` in the last iteration out
+  /// of the loop to `second` then passes no such sync.
+  bool skippedOnLastIteration(Operation *sync, Operation *first, Operation *second) {
+    for (Operation *p = sync->getParentOp(); p && !isa<KernelOp>(p); p = p->getParentOp()) {
+      auto loop = dyn_cast<scf::ForOp>(p);
+      if (!loop || !loop->isProperAncestor(first) || loop->isProperAncestor(second))
+        continue;
+      std::optional<int64_t> lb = small(loop.getLowerBound()), step = small(loop.getStep()),
+                             ub = small(loop.getUpperBound());
+      if (!lb || !step || *step <= 0)
+        return false;
+      for (Operation *q = sync->getParentOp(); q != loop.getOperation(); q = q->getParentOp()) {
+        auto branch = dyn_cast<scf::IfOp>(q);
+        if (!branch)
+          continue;
+        bool inThen = branch.getThenRegion().isAncestor(sync->getParentRegion());
+        for (int64_t trips = 1; trips <= 3; ++trips) {
+          if (ub && *ub != *lb + trips * *step)
+            continue;                       // a constant bound: only its own trip count
+          DenseMap<Value, int64_t> bound = {{loop.getInductionVar(), *lb + (trips - 1) * *step},
+                                            {loop.getUpperBound(), *lb + trips * *step}};
+          std::optional<int64_t> taken = evaluateWith(*model, branch.getCondition(), -1, bound);
+          if (taken && (*taken != 0) != inThen)
+            return true;
+        }
+      }
+      return false;
+    }
+    return false;
+  }
+
+  /// A sync op between `first` and `second` (in program order) that the path from one to the
+  /// other certainly passes; the syncs it cannot count on go to `skipped`.
+  bool certainSyncBetween(Operation *first, Operation *second, SmallVector<Operation *> &skipped) {
+    for (auto it = llvm::upper_bound(syncs, pos(first)); it != syncs.end() && *it < pos(second);
+         ++it) {
+      Operation *sync = syncAt.lookup(*it);
+      if (!skippedOnLastIteration(sync, first, second))
+        return true;
+      skipped.push_back(sync);
+    }
+    return false;
   }
 
   //===--------------------------------------------------------------------===//
@@ -621,12 +671,13 @@ struct CakeVerifyRacesPass : cake::impl::CakeVerifyRacesPassBase<CakeVerifyRaces
         return out;
       };
       // In one iteration of the common loops.
+      SmallVector<Operation *> skipped;
       if (!reported.count({buffer, nullptr, nullptr}) && pos(first->op) <= pos(second->op) &&
-          !syncBetween(pos(first->op), pos(second->op))) {
+          !certainSyncBetween(first->op, second->op, skipped)) {
         if (std::optional<Witness> w =
                 check(*first, *second, common, own(firstLoops), Which::Last, own(secondLoops),
                       Which::First)) {
-          report(*first, *second, *w, {});
+          report(*first, *second, *w, {}, skipped);
           continue;
         }
       }
@@ -658,7 +709,8 @@ struct CakeVerifyRacesPass : cake::impl::CakeVerifyRacesPassBase<CakeVerifyRaces
   static StringRef verb(const Access &a) { return a.write ? "writes" : "reads"; }
   static StringRef noun(const Access &a) { return a.write ? "write" : "read"; }
 
-  void report(const Access &first, const Access &second, const Witness &w, scf::ForOp loop) {
+  void report(const Access &first, const Access &second, const Witness &w, scf::ForOp loop,
+              ArrayRef<Operation *> skipped = {}) {
     ok = false;
     reported.insert({buffer, loop, nullptr});
     StringRef rule = "race.missing-barrier";
@@ -679,6 +731,10 @@ struct CakeVerifyRacesPass : cake::impl::CakeVerifyRacesPassBase<CakeVerifyRaces
     if (!same)
       diag.attachNote(first.op->getLoc())
           << "the " << noun(first) << (loop ? " in the previous iteration" : "") << " is here";
+    for (Operation *sync : skipped)
+      diag.attachNote(sync->getLoc())
+          << "this barrier does not run in the loop's last iteration (its condition is false "
+             "there)";
     if (same) {
       attachFix(diag, second.op, rule,
                 "let one thread write each element (e.g. under a condition on the thread id)");

@@ -330,3 +330,83 @@ cake.kernel @same_elements_every_warp(%out: !cake.tensor<[N], f32>)
   cake.store %one, %buf[%lane] : f32, !cake.smem<32xf32>
   cake.return
 }
+
+// -----
+
+// The loop's trailing barrier is skipped on its last iteration ("no refill follows"), but the
+// code after the loop writes the buffer the last iteration read: a race on every trip count.
+cake.kernel @last_iteration_skips_barrier(%v: !cake.tensor<[K], f32> {cake.name = "v"},
+                                          %y: !cake.tensor<[K], f32> {cake.name = "y"})
+    attributes {target = "sm_90a", block = array<i64: 128>, symbols = ["K"],
+                grid = affine_map<()[k] -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c127 = arith.constant 127 : index
+  %c128 = arith.constant 128 : index
+  %zero = arith.constant 0.0 : f32
+  %kdim = cake.problem_size "K"
+  %tiles = arith.ceildivui %kdim, %c128 : index
+  %buf = cake.alloc_smem : !cake.smem<128xf32>
+  %tid = cake.thread_id x
+  %rev = arith.subi %c127, %tid : index
+  %acc = scf.for %t = %c0 to %tiles step %c1 iter_args(%s = %zero) -> (f32) {
+    %k0 = arith.muli %t, %c128 : index
+    %g = arith.addi %k0, %tid : index
+    %x = cake.load %v[%g] masked : !cake.tensor<[K], f32> -> f32
+    cake.store %x, %buf[%tid] : f32, !cake.smem<128xf32>
+    cake.barrier
+    // expected-note @+1 {{the read is here}}
+    %w = cake.load %buf[%rev] : !cake.smem<128xf32> -> f32
+    %s2 = arith.addf %s, %w : f32
+    %next = arith.addi %t, %c1 : index
+    %more = arith.cmpi ult, %next, %tiles : index
+    scf.if %more {
+      // expected-note @+1 {{this barrier does not run in the loop's last iteration (its condition is false there)}}
+      cake.barrier
+    }
+    scf.yield %s2 : f32
+  }
+  // expected-error @+2 {{[race.missing-barrier] expected a block barrier between this write of shared memory and the read by other threads: thread 0 (warp 0) writes element [0], which thread 127 (warp 3) reads before it, with no barrier in between}}
+  // expected-note @+1 {{fix: add cake.barrier}}
+  cake.store %acc, %buf[%tid] : f32, !cake.smem<128xf32>
+  cake.store %acc, %y[%tid] masked : f32, !cake.tensor<[K], f32>
+  cake.return
+}
+
+// -----
+
+// Correct: the same loop with a barrier after it.
+cake.kernel @last_iteration_skips_barrier_then_barrier(%v: !cake.tensor<[K], f32> {cake.name = "v"},
+                                                       %y: !cake.tensor<[K], f32> {cake.name = "y"})
+    attributes {target = "sm_90a", block = array<i64: 128>, symbols = ["K"],
+                grid = affine_map<()[k] -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c127 = arith.constant 127 : index
+  %c128 = arith.constant 128 : index
+  %zero = arith.constant 0.0 : f32
+  %kdim = cake.problem_size "K"
+  %tiles = arith.ceildivui %kdim, %c128 : index
+  %buf = cake.alloc_smem : !cake.smem<128xf32>
+  %tid = cake.thread_id x
+  %rev = arith.subi %c127, %tid : index
+  %acc = scf.for %t = %c0 to %tiles step %c1 iter_args(%s = %zero) -> (f32) {
+    %k0 = arith.muli %t, %c128 : index
+    %g = arith.addi %k0, %tid : index
+    %x = cake.load %v[%g] masked : !cake.tensor<[K], f32> -> f32
+    cake.store %x, %buf[%tid] : f32, !cake.smem<128xf32>
+    cake.barrier
+    %w = cake.load %buf[%rev] : !cake.smem<128xf32> -> f32
+    %s2 = arith.addf %s, %w : f32
+    %next = arith.addi %t, %c1 : index
+    %more = arith.cmpi ult, %next, %tiles : index
+    scf.if %more {
+      cake.barrier
+    }
+    scf.yield %s2 : f32
+  }
+  cake.barrier
+  cake.store %acc, %buf[%tid] : f32, !cake.smem<128xf32>
+  cake.store %acc, %y[%tid] masked : f32, !cake.tensor<[K], f32>
+  cake.return
+}
