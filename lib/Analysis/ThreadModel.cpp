@@ -496,6 +496,12 @@ ArrayRef<Reach> ThreadModel::reachRegion(Region *region) {
         !isInvariant(forOp.getStep()))
       for (int64_t t = 0; t < numThreads; ++t)
         markUnknown(t);
+  } else if (auto whileOp = dyn_cast<scf::WhileOp>(parent)) {
+    // A condition every thread computes alike: all run the same iterations, as in an scf.for
+    // with invariant bounds; a thread-dependent one lets threads leave apart.
+    if (isThreadDependent(whileOp.getConditionOp().getCondition()))
+      for (int64_t t = 0; t < numThreads; ++t)
+        markUnknown(t);
   } else if (isa<scf::ExecuteRegionOp>(parent)) {
     // Same as the op.
   } else {

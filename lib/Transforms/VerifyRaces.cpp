@@ -610,22 +610,22 @@ struct CakeVerifyRacesPass : cake::impl::CakeVerifyRacesPassBase<CakeVerifyRaces
   std::optional<Witness> check(const Access &first, const Access &second,
                                ArrayRef<scf::ForOp> shared, ArrayRef<scf::ForOp> firstLoops,
                                Which firstWhich, ArrayRef<scf::ForOp> secondLoops,
-                               Which secondWhich, scf::ForOp nextLoop = {}) {
+                               Which secondWhich, Operation *nextLoop = nullptr) {
     SmallVector<Pick> sharedPicks, firstPicks, secondPicks;
     if (!sidePicks(shared, Which::Any, sharedPicks, kMaxSharedEnvironments) ||
         !sidePicks(firstLoops, firstWhich, firstPicks) ||
         !sidePicks(secondLoops, secondWhich, secondPicks))
       return std::nullopt;
     Env firstBase, secondBase;
-    if (nextLoop) {
+    if (auto counted = dyn_cast_or_null<scf::ForOp>(nextLoop)) {
       // Iterations lb and lb + step, when both are known to run.
-      std::optional<int64_t> lb = small(nextLoop.getLowerBound()),
-                             ub = small(nextLoop.getUpperBound()), step = small(nextLoop.getStep());
+      std::optional<int64_t> lb = small(counted.getLowerBound()),
+                             ub = small(counted.getUpperBound()), step = small(counted.getStep());
       if (ub && lb && step && *ub - *lb <= *step)
         return std::nullopt; // fewer than two iterations
       if (lb && step) {
-        firstBase[nextLoop.getInductionVar()] = *lb;
-        secondBase[nextLoop.getInductionVar()] = *lb + *step;
+        firstBase[counted.getInductionVar()] = *lb;
+        secondBase[counted.getInductionVar()] = *lb + *step;
       }
     }
     std::optional<Witness> found;
@@ -677,26 +677,33 @@ struct CakeVerifyRacesPass : cake::impl::CakeVerifyRacesPassBase<CakeVerifyRaces
         if (std::optional<Witness> w =
                 check(*first, *second, common, own(firstLoops), Which::Last, own(secondLoops),
                       Which::First)) {
-          report(*first, *second, *w, {}, skipped);
+          report(*first, *second, *w, nullptr, skipped);
           continue;
         }
       }
-      // Around the back edge of a common loop: the rest of its body after `first`, then its
-      // body up to `second`.
-      for (auto [i, loop] : llvm::enumerate(common)) {
+      // Around the back edge of a common loop (scf.for or scf.while): the rest of its body
+      // after `first`, then its body (a while loop's condition region first) up to `second`.
+      SmallVector<Operation *> backEdges;
+      for (Operation *p = first->op->getParentOp(); p && !isa<KernelOp>(p); p = p->getParentOp())
+        if (isa<scf::ForOp, scf::WhileOp>(p) && p->isProperAncestor(second->op))
+          backEdges.push_back(p);
+      for (Operation *loop : backEdges) {
         unsigned loopEnd = end(loop);
         if (reported.count({buffer, loop, nullptr}) ||
             syncBetween(pos(first->op), loopEnd + 1) || syncBetween(pos(loop), pos(second->op)))
           continue;
-        // Loops inside `loop` run independently on each side.
-        SmallVector<scf::ForOp> firstInside, secondInside;
+        // Loops inside `loop` run independently on each side; the common ones outside it take
+        // the same iteration on both.
+        SmallVector<scf::ForOp> firstInside, secondInside, outside;
         for (scf::ForOp l : firstLoops)
           if (loop->isProperAncestor(l))
             firstInside.push_back(l);
         for (scf::ForOp l : secondLoops)
           if (loop->isProperAncestor(l))
             secondInside.push_back(l);
-        ArrayRef<scf::ForOp> outside = ArrayRef<scf::ForOp>(common).drop_front(i + 1);
+        for (scf::ForOp l : common)
+          if (l->isProperAncestor(loop))
+            outside.push_back(l);
         if (std::optional<Witness> w = check(*first, *second, outside, firstInside, Which::Last,
                                              secondInside, Which::First, loop)) {
           report(*first, *second, *w, loop);
@@ -709,7 +716,7 @@ struct CakeVerifyRacesPass : cake::impl::CakeVerifyRacesPassBase<CakeVerifyRaces
   static StringRef verb(const Access &a) { return a.write ? "writes" : "reads"; }
   static StringRef noun(const Access &a) { return a.write ? "write" : "read"; }
 
-  void report(const Access &first, const Access &second, const Witness &w, scf::ForOp loop,
+  void report(const Access &first, const Access &second, const Witness &w, Operation *loop,
               ArrayRef<Operation *> skipped = {}) {
     ok = false;
     reported.insert({buffer, loop, nullptr});
@@ -739,7 +746,7 @@ struct CakeVerifyRacesPass : cake::impl::CakeVerifyRacesPassBase<CakeVerifyRaces
       attachFix(diag, second.op, rule,
                 "let one thread write each element (e.g. under a condition on the thread id)");
     } else if (loop) {
-      diag.attachNote(loop.getLoc()) << "the loop is here";
+      diag.attachNote(loop->getLoc()) << "the loop is here";
       attachFix(diag, second.op, rule,
                 "add cake.barrier at the end of the loop body, after the last " +
                     noun(first).str() + " of the buffer, so that no thread " +

@@ -410,3 +410,75 @@ cake.kernel @last_iteration_skips_barrier_then_barrier(%v: !cake.tensor<[K], f32
   cake.store %acc, %y[%tid] masked : f32, !cake.tensor<[K], f32>
   cake.return
 }
+
+// -----
+
+// An scf.while with one barrier per step: the next step's store overwrites what other warps
+// still read in this one (the back edge of a while loop, as of a for loop).
+cake.kernel @while_loop_one_barrier(%v: !cake.tensor<[K], f32> {cake.name = "v"},
+                                    %y: !cake.tensor<[K], f32> {cake.name = "y"})
+    attributes {target = "sm_90a", block = array<i64: 128>, symbols = ["K"],
+                grid = affine_map<()[k] -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %c127 = arith.constant 127 : index
+  %c128 = arith.constant 128 : index
+  %zero = arith.constant 0.0 : f32
+  %kdim = cake.problem_size "K"
+  %buf = cake.alloc_smem : !cake.smem<128xf32>
+  %tid = cake.thread_id x
+  %rev = arith.subi %c127, %tid : index
+  // expected-note @+1 {{the loop is here}}
+  %res:2 = scf.while (%k = %c0, %acc = %zero) : (index, f32) -> (index, f32) {
+    %go = arith.cmpi ult, %k, %kdim : index
+    scf.condition(%go) %k, %acc : index, f32
+  } do {
+  ^bb0(%k0: index, %s: f32):
+    %g = arith.addi %k0, %tid : index
+    %x = cake.load %v[%g] masked : !cake.tensor<[K], f32> -> f32
+    // expected-error @+2 {{[race.missing-barrier] expected a block barrier between this write of shared memory and the read by other threads in the previous iteration of the loop: thread 0 (warp 0) writes element [0], which thread 127 (warp 3) reads one iteration earlier, with no barrier in between}}
+    // expected-note @+1 {{fix: add cake.barrier at the end of the loop body}}
+    cake.store %x, %buf[%tid] : f32, !cake.smem<128xf32>
+    cake.barrier
+    // expected-note @+1 {{the read in the previous iteration is here}}
+    %w = cake.load %buf[%rev] : !cake.smem<128xf32> -> f32
+    %s2 = arith.addf %s, %w : f32
+    %kn = arith.addi %k0, %c128 : index
+    scf.yield %kn, %s2 : index, f32
+  }
+  cake.store %res#1, %y[%tid] masked : f32, !cake.tensor<[K], f32>
+  cake.return
+}
+
+// -----
+
+// Correct: the same while loop with the second barrier at the end of its body.
+cake.kernel @while_loop_two_barriers(%v: !cake.tensor<[K], f32> {cake.name = "v"},
+                                     %y: !cake.tensor<[K], f32> {cake.name = "y"})
+    attributes {target = "sm_90a", block = array<i64: 128>, symbols = ["K"],
+                grid = affine_map<()[k] -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %c127 = arith.constant 127 : index
+  %c128 = arith.constant 128 : index
+  %zero = arith.constant 0.0 : f32
+  %kdim = cake.problem_size "K"
+  %buf = cake.alloc_smem : !cake.smem<128xf32>
+  %tid = cake.thread_id x
+  %rev = arith.subi %c127, %tid : index
+  %res:2 = scf.while (%k = %c0, %acc = %zero) : (index, f32) -> (index, f32) {
+    %go = arith.cmpi ult, %k, %kdim : index
+    scf.condition(%go) %k, %acc : index, f32
+  } do {
+  ^bb0(%k0: index, %s: f32):
+    %g = arith.addi %k0, %tid : index
+    %x = cake.load %v[%g] masked : !cake.tensor<[K], f32> -> f32
+    cake.store %x, %buf[%tid] : f32, !cake.smem<128xf32>
+    cake.barrier
+    %w = cake.load %buf[%rev] : !cake.smem<128xf32> -> f32
+    %s2 = arith.addf %s, %w : f32
+    %kn = arith.addi %k0, %c128 : index
+    cake.barrier
+    scf.yield %kn, %s2 : index, f32
+  }
+  cake.store %res#1, %y[%tid] masked : f32, !cake.tensor<[K], f32>
+  cake.return
+}
