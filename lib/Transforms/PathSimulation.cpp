@@ -457,6 +457,74 @@ private:
 static bool verifyArrivalCounts(KernelOp kernel, ThreadModel &model,
                                 ArrayRef<std::pair<int64_t, Trace>> traces, StringRef sizes);
 
+/// `mbarrier.refill-unordered`: a thread's TMA copy into a stage it copied into before, while
+/// threads of other warps read that stage, with no wait passed in between that can order the
+/// copy after those reads. A first wait on a barrier with parity 1 does not count: it passes at
+/// once (the phase before the first). Kernels with named or cluster barriers are left alone
+/// (the paths do not follow them).
+static bool verifyRefills(KernelOp kernel, ArrayRef<std::pair<int64_t, Trace>> traces,
+                          StringRef sizes, llvm::DenseSet<Operation *> &reported) {
+  bool unfollowed = false;
+  kernel.walk([&](Operation *op) {
+    unfollowed |= isa<NamedBarrierOp, ClusterBarrierOp>(op);
+  });
+  if (unfollowed)
+    return true;
+  bool ok = true;
+  for (auto &[thread, trace] : traces) {
+    // The steps at which this thread passed something that may order it after other threads.
+    llvm::DenseSet<int64_t> vacuous;
+    for (auto &[key, waits] : trace.waits)
+      if (waits.front().parity == 1)
+        vacuous.insert(waits.front().seq);
+    SmallVector<int64_t> ordering;
+    for (auto &[key, steps] : trace.passed)
+      for (int64_t step : steps)
+        if (!vacuous.contains(step))
+          ordering.push_back(step);
+    llvm::sort(ordering);
+    auto orderedBetween = [&](const At &a, const At &b) {
+      auto it = llvm::upper_bound(ordering, a.seq);
+      return a.epoch != b.epoch || (it != ordering.end() && *it < b.seq);
+    };
+    auto readByOthers = [&](const SmemRegion &region) {
+      return llvm::any_of(traces, [&](const std::pair<int64_t, Trace> &other) {
+        return other.first / 32 != thread / 32 &&
+               llvm::any_of(other.second.reads, [&](const std::pair<SmemRegion, At> &read) {
+                 return read.first.overlaps(region);
+               });
+      });
+    };
+    SmallVector<std::pair<SmemRegion, At>> last; // the previous TMA copy into each stage
+    for (auto &[region, at] : trace.writes) {
+      if (!region.slot || trace.genericWriters.contains(at.op) || !isa<TmaLoadOp>(at.op))
+        continue;
+      auto prev = llvm::find_if(last, [&](auto &w) {
+        return w.first.buffer == region.buffer && w.first.slot == region.slot;
+      });
+      if (prev == last.end()) {
+        last.push_back({region, at});
+        continue;
+      }
+      At before = prev->second;
+      prev->second = at;
+      if (orderedBetween(before, at) || !readByOthers(region) || !reported.insert(at.op).second)
+        continue;
+      ok = false;
+      InFlightDiagnostic diag =
+          emitFinding(at.op, "mbarrier.refill-unordered")
+          << "expected a wait that orders this copy into stage " << *region.slot
+          << " of the buffer after the other warps' reads of the previous copy into it ("
+          << before.where << "), but none passes between them: thread " << thread << " with "
+          << sizes << ", " << at.where;
+      attachFix(diag, at.op, "mbarrier.refill-unordered",
+                "before refilling a stage, wait on the barrier its readers arrive on after "
+                "reading it (parity (round - 1) % 2 from the second round on)");
+    }
+  }
+  return ok;
+}
+
 bool mlir::cake::verifyParitySequences(KernelOp kernel, ThreadModel &model) {
   bool hasWait = false;
   kernel.walk([&](MbarrierWaitOp) { hasWait = true; });
@@ -516,6 +584,9 @@ bool mlir::cake::verifyParitySequences(KernelOp kernel, ThreadModel &model) {
         }
       }
     }
+    if (!ok)
+      return false;
+    ok &= verifyRefills(kernel, traces, sizes, reported);
     if (!ok)
       return false;
     ok &= verifyArrivalCounts(kernel, model, traces, sizes);

@@ -187,7 +187,8 @@ def CakeVerifyMbarrierPass : Pass<"cake-verify-mbarrier"> {
       whose barrier index is not known may match any expect on the array);
     - `mbarrier.no-arrive`: a wait on a barrier nothing arrives on (a hang);
     - `mbarrier.arrival-count`: the threads arriving per phase (when statically known) differ from
-      the init's arrival count;
+      the init's arrival count (a loop with no wait or barrier in it and a constant trip count
+      arrives once per iteration within one phase);
     - `mbarrier.parity-constant`: a wait inside a loop with a loop-invariant barrier and parity,
       which hangs in the second iteration;
     - `mbarrier.parity-sequence`: along one thread's path (each warp's first thread, run for a
@@ -197,12 +198,16 @@ def CakeVerifyMbarrierPass : Pass<"cake-verify-mbarrier"> {
     - `mbarrier.parity-initial`: the first wait on a barrier whose phases publish data (TMA copies
       complete on it, or its arrivals follow shared-memory writes) with parity 1, which passes at
       once, before the data;
+    - `mbarrier.refill-unordered`: along the same paths, a thread's TMA copy into a stage it
+      copied into before, while other warps read that stage, with no wait passed in between
+      that could order it after their reads (a first wait with parity 1 passes at once and does
+      not count): the producer overwrites data the consumers may still read;
     - `mbarrier.arrival-total`: over a whole simulated run, the arrivals on a barrier (each warp
       arriving as often as its first thread did, times its lanes that reach the op) against
       count x the phases its waiters wait for: fewer than count x R never completes the last
       phase; more than count x (R + 1) completes phases with arrivals meant for later ones.
 
-    The last three are judged only where every path can be decided (no bound or condition on a
+    The last four are judged only where every path can be decided (no bound or condition on a
     loaded value; `scf.for` and `scf.while` are unrolled); a finding names the sizes and the
     iteration that show it.
   }];
@@ -642,7 +647,10 @@ def CakeVerifyRacesPass : Pass<"cake-verify-races"> {
       iterations that reach the other with no sync op: all of them, or the last (first) when that
       loop's body holds one), or around the back edge of a loop around both: the rest of the body
       after the first access and the body up to the second in the next iteration (the missing
-      second `__syncthreads` of a tiled loop; reported when the loop runs at least twice). An
+      second `__syncthreads` of a tiled loop; reported when the loop runs at least twice; an
+      `scf.while` whose condition every thread computes alike counts as such a loop). A block
+      barrier under a condition that the loop's last iteration does not take (`%i + 1 < %n`)
+      does not order that iteration's accesses with the code after the loop. An
       asynchronous write (`cp.async`, TMA) counts as issued where it is; its completion mechanism
       is not checked here.
     - `race.cross-role`: a buffer written in one `cake.role` and read or written in another of the
