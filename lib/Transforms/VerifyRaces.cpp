@@ -139,15 +139,17 @@ private:
 };
 
 /// A region of the buffer, per dimension (kind, start, extent); and which threads touch it: the
-/// first, and the first of another warp.
+/// first, the first of another warp, and the first other thread of the first's warp.
 using RegionKey = std::vector<int64_t>;
 struct Who {
-  int64_t first = -1, otherWarp = -1;
+  int64_t first = -1, otherWarp = -1, sameWarp = -1;
   void add(int64_t t) {
     if (first < 0)
       first = t;
     else if (otherWarp < 0 && t / 32 != first / 32)
       otherWarp = t;
+    else if (sameWarp < 0 && t != first && t / 32 == first / 32)
+      sameWarp = t;
   }
 };
 using Regions = std::map<RegionKey, Who>;
@@ -229,17 +231,25 @@ Points expand(const Regions &regions) {
   return points;
 }
 
-/// A thread of `a` and one of `b` in different warps.
-std::optional<std::pair<int64_t, int64_t>> otherWarps(const Who &a, const Who &b) {
+/// A thread of `a` and one of `b` in different warps, or (with `sameWarp`) two different
+/// threads of one warp when no pair of different warps exists.
+std::optional<std::pair<int64_t, int64_t>> otherWarps(const Who &a, const Who &b,
+                                                      bool sameWarp = false) {
   for (int64_t x : {a.first, a.otherWarp})
     for (int64_t y : {b.first, b.otherWarp})
       if (x >= 0 && y >= 0 && x / 32 != y / 32)
         return std::make_pair(x, y);
+  if (sameWarp)
+    for (int64_t x : {a.first, a.otherWarp, a.sameWarp})
+      for (int64_t y : {b.first, b.otherWarp, b.sameWarp})
+        if (x >= 0 && y >= 0 && x != y)
+          return std::make_pair(x, y);
   return std::nullopt;
 }
 
-/// Two threads of different warps, one from each side, whose regions share an element.
-std::optional<Witness> findWitness(const Regions &first, const Regions &second) {
+/// Two threads of different warps (or, with `sameWarp`, two threads of one warp), one from each
+/// side, whose regions share an element.
+std::optional<Witness> findWitness(const Regions &first, const Regions &second, bool sameWarp) {
   if (first.empty() || second.empty())
     return std::nullopt;
   // Small regions: by element; the smallest shared element, so that the message is stable.
@@ -252,7 +262,7 @@ std::optional<Witness> findWitness(const Regions &first, const Regions &second) 
     if (it == (swap ? a : b).end() || (best && !(point < *best)))
       continue;
     std::optional<std::pair<int64_t, int64_t>> threads =
-        swap ? otherWarps(it->second, who) : otherWarps(who, it->second);
+        swap ? otherWarps(it->second, who, sameWarp) : otherWarps(who, it->second, sameWarp);
     if (threads) {
       best = &point;
       bestThreads = *threads;
@@ -280,12 +290,13 @@ std::optional<Witness> findWitness(const Regions &first, const Regions &second) 
       largeSecond.push_back(&r);
   if (largeFirst.size() * second.size() + largeSecond.size() * first.size() > kMaxRegionPairs)
     return std::nullopt;
-  auto test = [](const Regions::value_type &x,
-                 const Regions::value_type &y) -> std::optional<Witness> {
+  auto test = [&](const Regions::value_type &x,
+                  const Regions::value_type &y) -> std::optional<Witness> {
     std::string element;
     if (!overlap(x.first, y.first, element))
       return std::nullopt;
-    if (std::optional<std::pair<int64_t, int64_t>> threads = otherWarps(x.second, y.second))
+    if (std::optional<std::pair<int64_t, int64_t>> threads =
+            otherWarps(x.second, y.second, sameWarp))
       return Witness{threads->first, threads->second, element};
     return std::nullopt;
   };
@@ -308,10 +319,21 @@ bool isSync(Operation *op) {
                                    PipelineProducerAcquireOp, WarpRolesOp>(op);
 }
 
+/// Ops after which the lanes of one warp have converged (conservatively: every .sync/.aligned
+/// warp instruction). Lanes of one warp are otherwise unordered (independent thread scheduling,
+/// since Volta): a lane's shared-memory write is not seen by another lane without one of these
+/// or a block barrier.
+bool isWarpSync(Operation *op) {
+  return getCollectiveGroup(op) >= 32 ||
+         isa<MmaSyncOp, MmaSyncStoreOp, LdmatrixOp, StmatrixOp, WgmmaRowArgReduceOp,
+             WgmmaStoreRowsOp>(op);
+}
+
 struct CakeVerifyRacesPass : cake::impl::CakeVerifyRacesPassBase<CakeVerifyRacesPass> {
   ThreadModel *model = nullptr;
   DenseMap<Operation *, unsigned> order;
   SmallVector<unsigned> syncs; // positions of isSync ops, sorted
+  SmallVector<unsigned> warpSyncs; // positions of isWarpSync ops, sorted
   DenseMap<unsigned, Operation *> syncAt; // the isSync op at each of those positions
   /// One finding per buffer and kind: (buffer, back-edge loop or null) for block code,
   /// (buffer, role, role) between roles.
@@ -328,12 +350,16 @@ struct CakeVerifyRacesPass : cake::impl::CakeVerifyRacesPassBase<CakeVerifyRaces
       syncs.clear();
       reported.clear();
       syncAt.clear();
+      warpSyncs.clear();
       kernel.walk([&](Operation *op) {
         if (isSync(op)) {
           syncs.push_back(order.lookup(op));
           syncAt[order.lookup(op)] = op;
         }
+        if (isWarpSync(op))
+          warpSyncs.push_back(order.lookup(op));
       });
+      llvm::sort(warpSyncs);
       llvm::sort(syncs);
       kernel.walk([&](AllocSmemOp alloc) { verifyBuffer(alloc); });
       model = nullptr;
@@ -353,6 +379,11 @@ struct CakeVerifyRacesPass : cake::impl::CakeVerifyRacesPassBase<CakeVerifyRaces
   bool syncBetween(unsigned from, unsigned to) {
     auto it = llvm::upper_bound(syncs, from);
     return it != syncs.end() && *it < to;
+  }
+  /// A warp collective at a position in (from, to).
+  bool warpSyncBetween(unsigned from, unsigned to) {
+    auto it = llvm::upper_bound(warpSyncs, from);
+    return it != warpSyncs.end() && *it < to;
   }
 
   /// Whether `sync`, inside a loop around `first` that does not hold `second`, sits under an
@@ -610,7 +641,8 @@ struct CakeVerifyRacesPass : cake::impl::CakeVerifyRacesPassBase<CakeVerifyRaces
   std::optional<Witness> check(const Access &first, const Access &second,
                                ArrayRef<scf::ForOp> shared, ArrayRef<scf::ForOp> firstLoops,
                                Which firstWhich, ArrayRef<scf::ForOp> secondLoops,
-                               Which secondWhich, Operation *nextLoop = nullptr) {
+                               Which secondWhich, Operation *nextLoop = nullptr,
+                               bool sameWarp = false) {
     SmallVector<Pick> sharedPicks, firstPicks, secondPicks;
     if (!sidePicks(shared, Which::Any, sharedPicks, kMaxSharedEnvironments) ||
         !sidePicks(firstLoops, firstWhich, firstPicks) ||
@@ -638,7 +670,10 @@ struct CakeVerifyRacesPass : cake::impl::CakeVerifyRacesPassBase<CakeVerifyRaces
       Regions ra, rb;
       regions(first, a, firstPicks, nullptr, ra);
       regions(second, b, secondPicks, nextLoop, rb);
-      found = findWitness(ra, rb);
+      // Threads of two warps first (the classic message); lanes of one warp otherwise.
+      found = findWitness(ra, rb, false);
+      if (!found && sameWarp)
+        found = findWitness(ra, rb, true);
     });
     return found;
   }
@@ -674,9 +709,12 @@ struct CakeVerifyRacesPass : cake::impl::CakeVerifyRacesPassBase<CakeVerifyRaces
       SmallVector<Operation *> skipped;
       if (!reported.count({buffer, nullptr, nullptr}) && pos(first->op) <= pos(second->op) &&
           !certainSyncBetween(first->op, second->op, skipped)) {
+        // Two ops: lanes of one warp race too, unless a warp collective converges them.
+        bool sameWarp = first->op != second->op &&
+                        !warpSyncBetween(pos(first->op), pos(second->op));
         if (std::optional<Witness> w =
                 check(*first, *second, common, own(firstLoops), Which::Last, own(secondLoops),
-                      Which::First)) {
+                      Which::First, nullptr, sameWarp)) {
           report(*first, *second, *w, nullptr, skipped);
           continue;
         }
@@ -704,8 +742,10 @@ struct CakeVerifyRacesPass : cake::impl::CakeVerifyRacesPassBase<CakeVerifyRaces
         for (scf::ForOp l : common)
           if (l->isProperAncestor(loop))
             outside.push_back(l);
+        bool sameWarp = !warpSyncBetween(pos(first->op), loopEnd + 1) &&
+                        !warpSyncBetween(pos(loop), pos(second->op));
         if (std::optional<Witness> w = check(*first, *second, outside, firstInside, Which::Last,
-                                             secondInside, Which::First, loop)) {
+                                             secondInside, Which::First, loop, sameWarp)) {
           report(*first, *second, *w, loop);
           break;
         }
@@ -752,6 +792,13 @@ struct CakeVerifyRacesPass : cake::impl::CakeVerifyRacesPassBase<CakeVerifyRaces
                     noun(first).str() + " of the buffer, so that no thread " +
                     (second.write ? "overwrites" : "reads") + " it in the next iteration before " +
                     "every thread is done");
+    } else if (w.firstThread / 32 == w.secondThread / 32) {
+      attachFix(diag, second.op, rule,
+                "lanes of one warp are not ordered either (no warp-synchronous shared memory "
+                "since Volta): add cake.barrier after the " +
+                    noun(first).str() + " and before this " + noun(second).str() +
+                    ", outside any role or thread-dependent condition, or pass the values "
+                    "between lanes with cake.warp_reduce or shuffles");
     } else {
       attachFix(diag, second.op, rule,
                 "add cake.barrier after the " + noun(first).str() + " and before this " +

@@ -128,8 +128,8 @@ cake.kernel @broadcast_with_barrier(%out: !cake.tensor<[N], f32>)
 // -----
 
 // Valid: every thread reads back only the elements it wrote itself (vector accesses of the same
-// four elements); an index the model cannot evaluate (a loaded value) is not reported either; nor
-// is a neighbour read inside one warp (the pass needs two warps).
+// four elements); an index the model cannot evaluate (a loaded value) is not reported either.
+// (A neighbour read inside one warp is: see @warp_synchronous_tail.)
 cake.kernel @own_elements(%idx: !cake.tensor<[N], i32>, %out: !cake.tensor<[N], f32>)
     attributes {target = "sm_90a", block = array<i64: 32>, symbols = ["N"],
                 grid = affine_map<()[n] -> (1)>} {
@@ -144,12 +144,9 @@ cake.kernel @own_elements(%idx: !cake.tensor<[N], i32>, %out: !cake.tensor<[N], 
   %raw = cake.load %idx[%tid] masked : !cake.tensor<[N], i32> -> i32
   %j = arith.index_cast %raw : i32 to index
   %w = cake.load %buf[%j] : !cake.smem<256xf32> -> f32
-  %next = arith.addi %i4, %c4 : index
-  %n = cake.load %buf[%next] : !cake.smem<256xf32> -> f32
   %e = vector.extract %v[0] : f32 from vector<4xf32>
   %s = arith.addf %e, %w : f32
-  %s2 = arith.addf %s, %n : f32
-  cake.store %s2, %out[%tid] masked : f32, !cake.tensor<[N], f32>
+  cake.store %s, %out[%tid] masked : f32, !cake.tensor<[N], f32>
   cake.return
 }
 
@@ -480,5 +477,68 @@ cake.kernel @while_loop_two_barriers(%v: !cake.tensor<[K], f32> {cake.name = "v"
     scf.yield %kn, %s2 : index, f32
   }
   cake.store %res#1, %y[%tid] masked : f32, !cake.tensor<[K], f32>
+  cake.return
+}
+
+// -----
+
+// The warp-synchronous tail of a tree reduction: below a stride of 32 the steps run in warp 0
+// without a barrier, and lanes of one warp are not ordered (since Volta) — lane 0 reads the
+// element lane 16 wrote one step before.
+cake.kernel @warp_synchronous_tail(%out: !cake.tensor<[N], f32> {cake.name = "out"})
+    attributes {target = "sm_90a", block = array<i64: 64>, symbols = ["N"],
+                grid = affine_map<()[n] -> (1)>} {
+  %c16 = arith.constant 16 : index
+  %c32 = arith.constant 32 : index
+  %one = arith.constant 1.0 : f32
+  %s = cake.alloc_smem : !cake.smem<64xf32>
+  %tid = cake.thread_id x
+  cake.store %one, %s[%tid] : f32, !cake.smem<64xf32>
+  cake.barrier
+  %in32 = arith.cmpi ult, %tid, %c32 : index
+  scf.if %in32 {
+    %o32 = arith.addi %tid, %c32 : index
+    %a = cake.load %s[%tid] : !cake.smem<64xf32> -> f32
+    %b = cake.load %s[%o32] : !cake.smem<64xf32> -> f32
+    %p = arith.addf %a, %b : f32
+    // expected-note @+1 {{the write is here}}
+    cake.store %p, %s[%tid] : f32, !cake.smem<64xf32>
+  }
+  %in16 = arith.cmpi ult, %tid, %c16 : index
+  scf.if %in16 {
+    %o16 = arith.addi %tid, %c16 : index
+    // expected-error @+2 {{[race.missing-barrier] expected a block barrier between this read of shared memory and the write by other threads: thread 0 (warp 0) reads element [16], which thread 16 (warp 0) writes before it, with no barrier in between}}
+    // expected-note @+1 {{fix: lanes of one warp are not ordered either}}
+    %b = cake.load %s[%o16] : !cake.smem<64xf32> -> f32
+    cake.store %b, %out[%tid] masked : f32, !cake.tensor<[N], f32>
+  }
+  cake.return
+}
+
+// -----
+
+// Correct: the same steps with a shuffle reduction instead of shared memory below 32.
+cake.kernel @shuffle_tail(%out: !cake.tensor<[N], f32> {cake.name = "out"})
+    attributes {target = "sm_90a", block = array<i64: 64>, symbols = ["N"],
+                grid = affine_map<()[n] -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %c32 = arith.constant 32 : index
+  %one = arith.constant 1.0 : f32
+  %s = cake.alloc_smem : !cake.smem<64xf32>
+  %tid = cake.thread_id x
+  cake.store %one, %s[%tid] : f32, !cake.smem<64xf32>
+  cake.barrier
+  %in32 = arith.cmpi ult, %tid, %c32 : index
+  scf.if %in32 {
+    %o32 = arith.addi %tid, %c32 : index
+    %a = cake.load %s[%tid] : !cake.smem<64xf32> -> f32
+    %b = cake.load %s[%o32] : !cake.smem<64xf32> -> f32
+    %p = arith.addf %a, %b : f32
+    %r = cake.warp_reduce sum %p : f32
+    %t0 = arith.cmpi eq, %tid, %c0 : index
+    scf.if %t0 {
+      cake.store %r, %out[%c0] masked : f32, !cake.tensor<[N], f32>
+    }
+  }
   cake.return
 }

@@ -639,7 +639,9 @@ def CakeVerifyRacesPass : Pass<"cake-verify-races"> {
     or indices from `cake.pipeline.slot`) are `cake-verify-pipeline`'s and skipped.
 
     - `race.missing-barrier` (block code outside `cake.warp_roles`): thread A accesses an element
-      that thread B (another warp) wrote, or writes one B read or wrote, with no op that may order
+      that thread B (another warp; or another lane of A's warp, when the two accesses are
+      different ops with no warp collective between them: lanes of a warp are not ordered since
+      Volta) wrote, or writes one B read or wrote, with no op that may order
       them in program order between the two: no block barrier (`cake.barrier`,
       `cake.cluster_barrier`, `cake.pipeline.create`) and, conservatively, no named barrier, wait
       (`cake.mbarrier.wait`, pipeline acquire and wait) or `cake.warp_roles`. Either in one
