@@ -5,6 +5,9 @@ SIZES, and compares each paired buggy kernel's outputs with its correct counterp
 inputs. Writes one JSON record per kernel to OUT/gpu-results.json.
 
     python3 bench/verify-corpus/gpu/run_gpu.py --cake-run build/bin/cake-run --out $OUT [--only NAME,...]
+
+With --sanitize TOOL|auto each kernel runs once under compute-sanitizer instead (records the
+tool's hazard or error count beside cake-run's status).
 """
 import argparse
 import array
@@ -24,7 +27,23 @@ except ImportError:  # pragma: no cover
     np = None
 
 
-def cake_run(exe, entry, sizes, outdir, timeout, seed, inouts="", scalars=""):
+# compute-sanitizer's tool per corpus class (--sanitize auto): racecheck sees shared-memory
+# hazards, synccheck barrier misuse (divergent or miscounted bar.sync), memcheck addresses.
+SANITIZER_TOOL = {"named-barrier": "synccheck", "cluster": "synccheck", "shape": "synccheck",
+                  "smem-bounds": "memcheck"}
+
+
+def sanitizer_verdict(tool, out):
+    """(hazards or errors reported, the summary line) from compute-sanitizer's output."""
+    for line in out.splitlines():
+        line = line.strip("= ").strip()
+        if line.startswith(("RACECHECK SUMMARY:", "ERROR SUMMARY:")):
+            words = line.split(":", 1)[1].split()
+            return (int(words[0]) if words and words[0].isdigit() else None), line
+    return None, "no summary (the tool did not finish)"
+
+
+def cake_run(exe, entry, sizes, outdir, timeout, seed, inouts="", scalars="", sanitize=None):
     cmd = [exe, "--cubin", os.path.join(REPO, entry["cubin"]), "--manifest", os.path.join(REPO, entry["manifest"]),
            "--sizes", sizes, "--seed", str(seed), "--no-time", "--timeout", str(timeout),
            "--output-dir", outdir]
@@ -32,6 +51,8 @@ def cake_run(exe, entry, sizes, outdir, timeout, seed, inouts="", scalars=""):
         cmd += ["--scalar", scalars]
     if inouts:
         cmd += ["--inouts", inouts]
+    if sanitize:
+        cmd = [sanitize[0], "--tool", sanitize[1], "--print-limit", "5"] + cmd
     os.makedirs(outdir, exist_ok=True)
     t0 = time.time()
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
@@ -63,8 +84,12 @@ def cake_run(exe, entry, sizes, outdir, timeout, seed, inouts="", scalars=""):
                 rec = json.loads(line)
             except json.JSONDecodeError:
                 pass
-    return {"status": rec.get("status", f"no-record rc={p.returncode}"), "error": rec.get("error"),
-            "wall_s": round(time.time() - t0, 2), "stderr": p.stderr.strip()[-300:]}
+    result = {"status": rec.get("status", f"no-record rc={p.returncode}"), "error": rec.get("error"),
+              "wall_s": round(time.time() - t0, 2), "stderr": p.stderr.strip()[-300:]}
+    if sanitize:
+        found, summary = sanitizer_verdict(sanitize[1], p.stdout + "\n" + p.stderr)
+        result["sanitizer"] = {"tool": sanitize[1], "reported": found, "summary": summary}
+    return result
 
 
 def load(path, dtype):
@@ -121,6 +146,11 @@ def main():
     ap.add_argument("--budget", type=float, default=540, help="stop starting runs after this many seconds")
     ap.add_argument("--start-at", default="", help="skip plan entries before this kernel name")
     ap.add_argument("--stop-at", default="", help="stop before this kernel name")
+    ap.add_argument("--sanitize", default="", help="run under compute-sanitizer: racecheck, synccheck, "
+                    "memcheck, or auto (the tool of each kernel's class, SANITIZER_TOOL); one run per "
+                    "kernel, no reference comparison")
+    ap.add_argument("--compute-sanitizer", default="compute-sanitizer")
+    ap.add_argument("--correct-first", action="store_true", help="every correct kernel before the buggy ones")
     args = ap.parse_args()
     plan = json.load(open(os.path.join(HERE, "plan.json")))
     by_name = {e["name"]: e for e in plan if e["verdict"] == "correct"}
@@ -134,6 +164,8 @@ def main():
     start = time.time()
     print("numpy:", np is not None, flush=True)
     started = not args.start_at
+    if args.correct_first:
+        plan = [e for e in plan if e["verdict"] == "correct"] + [e for e in plan if e["verdict"] != "correct"]
     for e in plan:
         if not started:
             if e["name"] != args.start_at:
@@ -149,15 +181,20 @@ def main():
             print("budget exhausted", flush=True)
             break
         seeds = [int(x) for x in args.seeds.split(",")]
-        if e["verdict"] == "correct":
+        sanitize = None
+        if args.sanitize:
+            tool = SANITIZER_TOOL.get(e["class"], "racecheck") if args.sanitize == "auto" else args.sanitize
+            sanitize = (args.compute_sanitizer, tool)
+        if e["verdict"] == "correct" or sanitize:
             seeds = seeds[:1]
         runs = []
         for seed in seeds:
             outdir = os.path.join(work, e["verdict"], e["name"], str(seed))
-            r = cake_run(args.cake_run, e, e["sizes"], outdir, args.timeout, seed, e["inouts"], e["scalars"])
+            r = cake_run(args.cake_run, e, e["sizes"], outdir, args.timeout, seed, e["inouts"], e["scalars"],
+                         sanitize)
             run = {"seed": seed, **r}
             runs.append(run)
-            if not (e.get("ref") and r["status"] in ("ok", "wrong_result")):
+            if sanitize or not (e.get("ref") and r["status"] in ("ok", "wrong_result")):
                 break
             ref = by_name[e["ref"]]
             key = (ref["name"], e["sizes"], seed)
@@ -191,7 +228,8 @@ def main():
         with open(os.path.join(args.out, "gpu-results.json"), "w") as f:
             json.dump(results, f, indent=1)
         print(f"{e['verdict']:7s} {e['class']:14s} {e['name']:45s} {r['status']:14s} {r['wall_s']:6.1f}s "
-              f"{json.dumps(short) if short is not None else ''} {(r['error'] or '')[:80]}", flush=True)
+              f"{json.dumps(short) if short is not None else ''} {(r['error'] or '')[:80]} "
+              f"{r['sanitizer']['summary'] if 'sanitizer' in r else ''}", flush=True)
     os.makedirs(args.out, exist_ok=True)
     with open(os.path.join(args.out, "gpu-results.json"), "w") as f:
         json.dump(results, f, indent=1)
