@@ -15,6 +15,7 @@
 #include "Cake/Transforms/Passes.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/Hashing.h"
 #include "llvm/ADT/STLExtras.h"
 
@@ -420,16 +421,31 @@ struct CakeVerifyRacesPass : cake::impl::CakeVerifyRacesPassBase<CakeVerifyRaces
   }
 
   /// A sync op between `first` and `second` (in program order) that the path from one to the
-  /// other certainly passes; the syncs it cannot count on go to `skipped`.
-  bool certainSyncBetween(Operation *first, Operation *second, SmallVector<Operation *> &skipped) {
+  /// other certainly passes; the syncs it cannot count on go to `skipped`. Named barriers order
+  /// only the threads that take part: when they are the only syncs in between, `participants`
+  /// gets every thread that may execute one of them (the others stay unordered) and the result
+  /// is false.
+  bool certainSyncBetween(Operation *first, Operation *second, SmallVector<Operation *> &skipped,
+                          llvm::BitVector &participants, SmallVector<Operation *> &named) {
     for (auto it = llvm::upper_bound(syncs, pos(first)); it != syncs.end() && *it < pos(second);
          ++it) {
       Operation *sync = syncAt.lookup(*it);
-      if (!skippedOnLastIteration(sync, first, second))
+      if (skippedOnLastIteration(sync, first, second)) {
+        skipped.push_back(sync);
+        continue;
+      }
+      if (!isa<NamedBarrierOp>(sync))
         return true;
-      skipped.push_back(sync);
+      named.push_back(sync);
     }
-    return false;
+    participants.resize(model->getNumThreads());
+    for (Operation *sync : named) {
+      ArrayRef<Reach> reach = model->reach(sync);
+      for (int64_t t = 0; t < model->getNumThreads(); ++t)
+        if (reach[t].kind != Reach::Never)
+          participants.set(t);
+    }
+    return participants.all();
   }
 
   //===--------------------------------------------------------------------===//
@@ -514,7 +530,7 @@ struct CakeVerifyRacesPass : cake::impl::CakeVerifyRacesPassBase<CakeVerifyRaces
   /// The regions `access` touches in each thread that certainly executes it, for every
   /// combination of the bound loop counters.
   void regions(const Access &access, const Env &shared, ArrayRef<Pick> own, Operation *nextLoop,
-               Regions &out) {
+               Regions &out, const llvm::BitVector *excluded = nullptr) {
     ArrayRef<Reach> reach = model->reach(access.op);
     forEachEnv(own, shared, [&](const Env &env) {
       Evaluator eval(*model, env, nextLoop);
@@ -522,7 +538,8 @@ struct CakeVerifyRacesPass : cake::impl::CakeVerifyRacesPassBase<CakeVerifyRaces
       for (Value start : access.starts)
         starts.push_back(start ? eval.eval(start).vec() : std::vector<Lat>());
       for (int64_t t = 0; t < model->getNumThreads(); ++t) {
-        if (reach[t].kind != Reach::Always || t % 32 >= access.lanes)
+        if (reach[t].kind != Reach::Always || t % 32 >= access.lanes ||
+            (excluded && excluded->test(t)))
           continue;
         RegionKey key;
         bool known = true;
@@ -642,7 +659,9 @@ struct CakeVerifyRacesPass : cake::impl::CakeVerifyRacesPassBase<CakeVerifyRaces
                                ArrayRef<scf::ForOp> shared, ArrayRef<scf::ForOp> firstLoops,
                                Which firstWhich, ArrayRef<scf::ForOp> secondLoops,
                                Which secondWhich, Operation *nextLoop = nullptr,
-                               bool sameWarp = false) {
+                               bool sameWarp = false,
+                               const llvm::BitVector *excludedFirst = nullptr,
+                               const llvm::BitVector *excludedSecond = nullptr) {
     SmallVector<Pick> sharedPicks, firstPicks, secondPicks;
     if (!sidePicks(shared, Which::Any, sharedPicks, kMaxSharedEnvironments) ||
         !sidePicks(firstLoops, firstWhich, firstPicks) ||
@@ -668,8 +687,8 @@ struct CakeVerifyRacesPass : cake::impl::CakeVerifyRacesPassBase<CakeVerifyRaces
       a.insert(firstBase.begin(), firstBase.end());
       b.insert(secondBase.begin(), secondBase.end());
       Regions ra, rb;
-      regions(first, a, firstPicks, nullptr, ra);
-      regions(second, b, secondPicks, nextLoop, rb);
+      regions(first, a, firstPicks, nullptr, ra, excludedFirst);
+      regions(second, b, secondPicks, nextLoop, rb, excludedSecond);
       // Threads of two warps first (the classic message); lanes of one warp otherwise.
       found = findWitness(ra, rb, false);
       if (!found && sameWarp)
@@ -707,15 +726,25 @@ struct CakeVerifyRacesPass : cake::impl::CakeVerifyRacesPassBase<CakeVerifyRaces
       };
       // In one iteration of the common loops.
       SmallVector<Operation *> skipped;
+      llvm::BitVector participants;
+      SmallVector<Operation *> named;
       if (!reported.count({buffer, nullptr, nullptr}) && pos(first->op) <= pos(second->op) &&
-          !certainSyncBetween(first->op, second->op, skipped)) {
+          !certainSyncBetween(first->op, second->op, skipped, participants, named)) {
         // Two ops: lanes of one warp race too, unless a warp collective converges them.
         bool sameWarp = first->op != second->op &&
                         !warpSyncBetween(pos(first->op), pos(second->op));
-        if (std::optional<Witness> w =
-                check(*first, *second, common, own(firstLoops), Which::Last, own(secondLoops),
-                      Which::First, nullptr, sameWarp)) {
-          report(*first, *second, *w, nullptr, skipped);
+        // With named barriers in between, a pair is unordered when one of its threads does
+        // not take part: the first side's, then the second side's threads outside them.
+        auto attempt = [&](const llvm::BitVector *exFirst, const llvm::BitVector *exSecond) {
+          return check(*first, *second, common, own(firstLoops), Which::Last, own(secondLoops),
+                       Which::First, nullptr, sameWarp, exFirst, exSecond);
+        };
+        std::optional<Witness> w = participants.any() ? attempt(&participants, nullptr)
+                                                      : attempt(nullptr, nullptr);
+        if (!w && participants.any())
+          w = attempt(nullptr, &participants);
+        if (w) {
+          report(*first, *second, *w, nullptr, skipped, named);
           continue;
         }
       }
@@ -757,7 +786,7 @@ struct CakeVerifyRacesPass : cake::impl::CakeVerifyRacesPassBase<CakeVerifyRaces
   static StringRef noun(const Access &a) { return a.write ? "write" : "read"; }
 
   void report(const Access &first, const Access &second, const Witness &w, Operation *loop,
-              ArrayRef<Operation *> skipped = {}) {
+              ArrayRef<Operation *> skipped = {}, ArrayRef<Operation *> partial = {}) {
     ok = false;
     reported.insert({buffer, loop, nullptr});
     StringRef rule = "race.missing-barrier";
@@ -782,6 +811,10 @@ struct CakeVerifyRacesPass : cake::impl::CakeVerifyRacesPassBase<CakeVerifyRaces
       diag.attachNote(sync->getLoc())
           << "this barrier does not run in the loop's last iteration (its condition is false "
              "there)";
+    for (Operation *sync : partial)
+      diag.attachNote(sync->getLoc())
+          << "this named barrier orders only the threads that execute it, not threads "
+          << w.firstThread << " and " << w.secondThread;
     if (same) {
       attachFix(diag, second.op, rule,
                 "let one thread write each element (e.g. under a condition on the thread id)");

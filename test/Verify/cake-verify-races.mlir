@@ -542,3 +542,54 @@ cake.kernel @shuffle_tail(%out: !cake.tensor<[N], f32> {cake.name = "out"})
   }
   cake.return
 }
+
+// -----
+
+// A named barrier over warps 0 and 1 stands in for the block barrier: it orders its 64
+// participants only, and warps 2 and 3 read what others wrote with nothing in between.
+cake.kernel @named_barrier_two_warps(%y: !cake.tensor<[N], f32> {cake.name = "y"})
+    attributes {target = "sm_90a", block = array<i64: 128>, symbols = ["N"],
+                grid = affine_map<()[n] -> (1)>} {
+  %c2 = arith.constant 2 : index
+  %c127 = arith.constant 127 : index
+  %one = arith.constant 1.0 : f32
+  %buf = cake.alloc_smem : !cake.smem<128xf32>
+  %tid = cake.thread_id x
+  // expected-note @+1 {{the write is here}}
+  cake.store %one, %buf[%tid] : f32, !cake.smem<128xf32>
+  %warp = cake.warp_id
+  %lo = arith.cmpi ult, %warp, %c2 : index
+  scf.if %lo {
+    // expected-note @+1 {{this named barrier orders only the threads that execute it, not threads 64 and 63}}
+    cake.named_barrier 1, threads 64
+  }
+  %rev = arith.subi %c127, %tid : index
+  // expected-error @+2 {{[race.missing-barrier] expected a block barrier between this read of shared memory and the write by other threads: thread 63 (warp 1) reads element [64], which thread 64 (warp 2) writes before it, with no barrier in between}}
+  // expected-note @+1 {{fix: add cake.barrier}}
+  %v = cake.load %buf[%rev] : !cake.smem<128xf32> -> f32
+  cake.store %v, %y[%tid] masked : f32, !cake.tensor<[N], f32>
+  cake.return
+}
+
+// -----
+
+// Correct: the two warps that exchange data both take part in the named barrier.
+cake.kernel @named_barrier_pair_exchange(%y: !cake.tensor<[N], f32> {cake.name = "y"})
+    attributes {target = "sm_90a", block = array<i64: 128>, symbols = ["N"],
+                grid = affine_map<()[n] -> (1)>} {
+  %c2 = arith.constant 2 : index
+  %c63 = arith.constant 63 : index
+  %one = arith.constant 1.0 : f32
+  %buf = cake.alloc_smem : !cake.smem<64xf32>
+  %tid = cake.thread_id x
+  %warp = cake.warp_id
+  %lo = arith.cmpi ult, %warp, %c2 : index
+  scf.if %lo {
+    cake.store %one, %buf[%tid] : f32, !cake.smem<64xf32>
+    cake.named_barrier 1, threads 64
+    %rev = arith.subi %c63, %tid : index
+    %v = cake.load %buf[%rev] : !cake.smem<64xf32> -> f32
+    cake.store %v, %y[%tid] masked : f32, !cake.tensor<[N], f32>
+  }
+  cake.return
+}

@@ -643,7 +643,8 @@ def CakeVerifyRacesPass : Pass<"cake-verify-races"> {
       different ops with no warp collective between them: lanes of a warp are not ordered since
       Volta) wrote, or writes one B read or wrote, with no op that may order
       them in program order between the two: no block barrier (`cake.barrier`,
-      `cake.cluster_barrier`, `cake.pipeline.create`) and, conservatively, no named barrier, wait
+      `cake.cluster_barrier`, `cake.pipeline.create`), no named barrier that both threads may
+      execute (it orders its participants only) and, conservatively, no wait
       (`cake.mbarrier.wait`, pipeline acquire and wait) or `cake.warp_roles`. Either in one
       iteration of the loops around both (an access inside a loop of its own counts in the
       iterations that reach the other with no sync op: all of them, or the last (first) when that
