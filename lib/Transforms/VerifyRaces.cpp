@@ -991,7 +991,75 @@ struct CakeVerifyRacesPass : cake::impl::CakeVerifyRacesPassBase<CakeVerifyRaces
 
   //===--------------------------------------------------------------------===//
 
+  //===--------------------------------------------------------------------===//
+  // race.lost-update
+  //===--------------------------------------------------------------------===//
+
+  /// Whether `v` is computed (through integer arith) from a value loaded from memory: an index
+  /// the data decides, which two threads may share for some inputs.
+  static bool fromData(Value v, unsigned depth = 0) {
+    Operation *def = v.getDefiningOp();
+    if (!def || depth > 32)
+      return false;
+    if (isa<LoadOp>(def))
+      return true;
+    if (!def->getDialect() || def->getDialect()->getNamespace() != "arith")
+      return false;
+    return llvm::any_of(def->getOperands(), [&](Value x) { return fromData(x, depth + 1); });
+  }
+
+  /// Whether `to` is computed from `from` through ops of the same block (a stored value derived
+  /// from a loaded one).
+  static bool derivedFrom(Value to, Value from, unsigned depth = 0) {
+    if (to == from)
+      return true;
+    Operation *def = to.getDefiningOp();
+    if (!def || depth > 32 || def->getNumRegions())
+      return false;
+    return llvm::any_of(def->getOperands(), [&](Value x) { return derivedFrom(x, from, depth + 1); });
+  }
+
+  /// A read-modify-write of a shared element (a load, then a store of a value computed from it at
+  /// the same indices, nothing ordering threads in between) whose index the data decides, run by
+  /// threads of several warps: two of them hitting one element for some inputs lose an update.
+  void verifyLostUpdates(AllocSmemOp alloc) {
+    for (Operation *user : alloc.getBuffer().getUsers()) {
+      auto store = dyn_cast<StoreOp>(user);
+      if (!store || store->getParentOfType<RoleOp>())
+        continue;
+      for (Operation *prior = store->getPrevNode(); prior; prior = prior->getPrevNode()) {
+        if (isSync(prior) || isWarpSync(prior))
+          break;
+        auto load = dyn_cast<LoadOp>(prior);
+        if (!load || load.getSource() != store.getDest() || load.getIndices() != store.getIndices() ||
+            !derivedFrom(store.getValue(), load.getResult()) ||
+            !llvm::any_of(store.getIndices(), [](Value i) { return fromData(i); }))
+          continue;
+        ArrayRef<Reach> reach = model->reach(store);
+        llvm::SmallDenseSet<int64_t, 4> warps;
+        for (int64_t t = 0; t < model->getNumThreads(); ++t)
+          if (reach[t].kind != Reach::Never)
+            warps.insert(t / 32);
+        if (warps.size() < 2)
+          break;
+        ok = false;
+        InFlightDiagnostic diag =
+            emitFinding(store, "race.lost-update")
+            << "expected an atomic update: this store writes back a value computed from the "
+               "load of the same shared element, at an index the data decides, in threads of "
+            << warps.size() << " warps; for inputs where two of them compute the same index, "
+                               "one update is lost";
+        diag.attachNote(load.getLoc()) << "the load is here";
+        attachFix(diag, store, "race.lost-update",
+                  "replace the load and the store with cake.atomic_add of the increment on the "
+                  "shared element");
+        break;
+      }
+    }
+  }
+
   void verifyBuffer(AllocSmemOp alloc) {
+    verifyLostUpdates(alloc);
     SmallVector<Access> accesses;
     if (!collect(alloc.getBuffer(), accesses))
       return;

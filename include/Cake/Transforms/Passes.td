@@ -656,6 +656,11 @@ def CakeVerifyRacesPass : Pass<"cake-verify-races"> {
       does not order that iteration's accesses with the code after the loop. An
       asynchronous write (`cp.async`, TMA) counts as issued where it is; its completion mechanism
       is not checked here.
+    - `race.lost-update` (block code): a load of a shared element and a store, at the same
+      indices with nothing ordering threads in between, of a value computed from it, where an
+      index is computed from loaded data and threads of several warps run the store (a
+      histogram's plain increment): for inputs where two threads meet one element, an update
+      is lost; the fix is `cake.atomic_add`.
     - `race.cross-role`: a buffer written in one `cake.role` and read or written in another of the
       same `cake.warp_roles` with no synchronization edge between the two accesses, in either
       direction: no arrival after the first access in its role (`cake.mbarrier.arrive`,
