@@ -84,6 +84,9 @@ struct Trace {
       commits;
   /// How often each arriving op ran, per barrier.
   llvm::MapVector<BarrierKey, llvm::MapVector<Operation *, int64_t>> arrivalOps;
+  /// Every mbarrier arrival and block barrier in path order, for the replay of all threads
+  /// together (verifyReplay): (step, barrier (null op for a block barrier), arriving op).
+  SmallVector<std::tuple<int64_t, BarrierKey, Operation *>> syncEvents;
 };
 
 /// "M=200,K=200": the sizes a finding was seen with.
@@ -242,6 +245,7 @@ private:
         out->publishing.insert({bars.getDefiningOp(), *index});
       out->arrivals[{bars.getDefiningOp(), *index}].push_back(steps);
       ++out->arrivalOps[{bars.getDefiningOp(), *index}][&op];
+      out->syncEvents.push_back({steps, {bars.getDefiningOp(), *index}, &op});
       wroteShared = false;
       return true;
     }
@@ -266,6 +270,7 @@ private:
     }
     if (isa<BarrierOp, PipelineCreateOp>(op)) { // pipeline.create ends with a block barrier
       ++epoch;
+      out->syncEvents.push_back({steps, {nullptr, 0}, &op});
       return true;
     }
     if (auto store = dyn_cast<TmaStoreOp>(op)) {
@@ -457,6 +462,140 @@ private:
 static bool verifyArrivalCounts(KernelOp kernel, ThreadModel &model,
                                 ArrayRef<std::pair<int64_t, Trace>> traces, StringRef sizes);
 
+/// `deadlock.replay`: every warp's first thread replayed together against one state of the
+/// mbarriers (arrivals counted per warp: the lanes that reach each arriving op) and of the block
+/// barriers (a thread passes its k-th one once every unfinished thread has reached its k-th).
+/// A wait passes when its barrier's completed phases differ in parity from the wait's; TMA
+/// bytes are assumed to land. When no thread can move and some have not finished, those hang.
+/// Kernels with pipelines, named or cluster barriers, counts not known, or arrivals by lanes
+/// whose warp's first thread does not arrive are left alone.
+static bool verifyReplay(KernelOp kernel, ThreadModel &model,
+                         ArrayRef<std::pair<int64_t, Trace>> traces, StringRef sizes,
+                         llvm::DenseSet<Operation *> &reported) {
+  bool unfollowed = false;
+  llvm::DenseMap<BarrierKey, int64_t> counts;
+  kernel.walk([&](Operation *op) {
+    unfollowed |= isa<NamedBarrierOp, ClusterBarrierOp, PipelineCreateOp>(op);
+    if (auto init = dyn_cast<MbarrierInitOp>(op)) {
+      std::optional<int64_t> index = model.getConstant(init.getIndex());
+      if (!index)
+        unfollowed = true;
+      else
+        counts[{init.getBarriers().getDefiningOp(), *index}] = init.getCount();
+    }
+  });
+  if (unfollowed || counts.empty())
+    return true;
+  struct Event {
+    int64_t step;
+    BarrierKey key;   // null op: a block barrier
+    int64_t lanes;    // arrivals: how many lanes of the warp arrive
+    const Wait *wait; // waits
+    Operation *op;
+  };
+  SmallVector<SmallVector<Event>> events;
+  for (auto &[thread, trace] : traces) {
+    SmallVector<Event> list;
+    for (auto &[step, key, op] : trace.syncEvents) {
+      int64_t lanes = 0;
+      if (key.first) {
+        if (!counts.count(key))
+          return true;
+        ArrayRef<Reach> reach = model.reach(op);
+        for (int64_t t = thread; t < std::min<int64_t>(thread + 32, model.getNumThreads()); ++t) {
+          if (reach[t].kind == Reach::Unknown)
+            return true;
+          lanes += reach[t].kind != Reach::Never;
+        }
+      }
+      list.push_back({step, key, lanes, nullptr, op});
+    }
+    for (auto &[key, waits] : trace.waits) {
+      if (!counts.count(key))
+        return true;
+      for (const Wait &w : waits)
+        list.push_back({w.seq, key, 0, &w, w.op});
+    }
+    llvm::stable_sort(list, [](const Event &a, const Event &b) { return a.step < b.step; });
+    events.push_back(std::move(list));
+  }
+  // Lanes arriving where their warp's first thread does not: their arrivals are not replayed.
+  bool lanesUnknown = false;
+  for (auto &[thread, trace] : traces)
+    kernel.walk([&, thread = thread](Operation *op) {
+      if (!isMbarrierArrival(op))
+        return;
+      ArrayRef<Reach> reach = model.reach(op);
+      if (reach[thread].kind != Reach::Never)
+        return;
+      for (int64_t t = thread; t < std::min<int64_t>(thread + 32, model.getNumThreads()); ++t)
+        lanesUnknown |= reach[t].kind != Reach::Never;
+    });
+  if (lanesUnknown)
+    return true;
+  size_t n = traces.size();
+  SmallVector<size_t> at(n, 0);
+  SmallVector<int64_t> blocksReached(n, 0); // block barriers reached (waiting at or passed)
+  SmallVector<int64_t> blocksPassed(n, 0);
+  llvm::DenseMap<BarrierKey, int64_t> arrived;
+  auto finished = [&](size_t i) { return at[i] == events[i].size(); };
+  // Round robin, one event per thread and round: no thread runs phases ahead of the waiters
+  // that a fair schedule lets keep up (an adversarial one could make waiters miss phases; that
+  // is not what this check reports).
+  for (bool moved = true; moved;) {
+    moved = false;
+    for (size_t i = 0; i < n; ++i) {
+      if (!finished(i)) {
+        const Event &e = events[i][at[i]];
+        if (!e.key.first) { // the thread's block barrier number k
+          int64_t k = blocksPassed[i] + 1;
+          blocksReached[i] = k;
+          bool all = true;
+          for (size_t j = 0; j < n; ++j)
+            all &= finished(j) || blocksReached[j] >= k;
+          if (!all)
+            continue;
+          ++blocksPassed[i];
+        } else if (e.wait) {
+          int64_t phases = arrived.lookup(e.key) / counts.lookup(e.key);
+          if (phases % 2 == e.wait->parity)
+            continue; // the phase it waits for has not completed
+        } else {
+          arrived[e.key] += e.lanes;
+        }
+        ++at[i];
+        moved = true;
+      }
+    }
+  }
+  for (size_t i = 0; i < n; ++i) {
+    if (finished(i))
+      continue;
+    const Event &e = events[i][at[i]];
+    if (!e.wait || !reported.insert(e.op).second)
+      continue; // a block barrier some thread never reaches: cake-verify-roles' to report
+    int64_t c = counts.lookup(e.key), got = arrived.lookup(e.key);
+    InFlightDiagnostic diag =
+        emitFinding(e.op, "deadlock.replay")
+        << "expected this wait to pass, but replaying every warp together with " << sizes
+        << " leaves thread " << traces[i].first << " here forever (" << e.wait->where
+        << "): barrier " << e.key.second << " has completed " << got / c << " phases ("
+        << got << " arrivals, count " << c << "), so parity " << e.wait->parity
+        << " never passes while the threads that could arrive are themselves waiting";
+    for (size_t j = 0; j < n; ++j)
+      if (j != i && !finished(j) && events[j][at[j]].wait)
+        diag.attachNote(events[j][at[j]].op->getLoc())
+            << "thread " << traces[j].first << " waits here (" << events[j][at[j]].wait->where
+            << ")";
+    attachFix(diag, e.op, "deadlock.replay",
+              "check the wait's parity against the phases its barrier completes before it (a "
+              "barrier that frees a slot is first waited with parity 1), and that the threads "
+              "it waits for arrive before their own waits");
+    return false;
+  }
+  return true;
+}
+
 /// `mbarrier.refill-unordered`: a thread's TMA copy into a stage it copied into before, while
 /// threads of other warps read that stage, with no wait passed in between that can order the
 /// copy after those reads. A first wait on a barrier with parity 1 does not count: it passes at
@@ -532,6 +671,7 @@ bool mlir::cake::verifyParitySequences(KernelOp kernel, ThreadModel &model) {
     return true;
   bool ok = true;
   llvm::DenseSet<Operation *> reported;
+  SmallVector<std::pair<std::vector<std::pair<int64_t, Trace>>, std::string>> replays;
   for (int64_t size : kSizes) {
     // Every warp's first thread; the publishing barriers are known once all have run.
     std::vector<std::pair<int64_t, Trace>> traces;
@@ -592,7 +732,13 @@ bool mlir::cake::verifyParitySequences(KernelOp kernel, ThreadModel &model) {
     ok &= verifyArrivalCounts(kernel, model, traces, sizes);
     if (!ok)
       return false;
+    replays.push_back({std::move(traces), std::move(sizes)});
   }
+  // Last, over every size: a hang that a more specific finding above explains (at any size) is
+  // reported by that finding.
+  for (auto &[traces, sizes] : replays)
+    if (!verifyReplay(kernel, model, traces, sizes, reported))
+      return false;
   return ok;
 }
 

@@ -1421,3 +1421,109 @@ cake.kernel @refill_after_wait(
   }
   cake.return
 }
+
+// -----
+
+// A one-slot handoff whose producer waits on "empty" with parity kt % 2 instead of
+// (kt % 2) ^ 1: its first wait needs the consumer's first release, and the consumer waits for
+// the producer's first fill. Replaying both warps together, neither ever moves.
+cake.kernel @handoff_producer_parity_not_inverted(%y: !cake.tensor<[K], f32> {cake.name = "y"})
+    attributes {target = "sm_90a", block = array<i64: 64>, symbols = ["K"],
+                grid = affine_map<()[k] -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %one = arith.constant 1.0 : f32
+  %kdim = cake.problem_size "K"
+  %buf = cake.alloc_smem : !cake.smem<1xf32>
+  %bars = cake.mbarrier.alloc : !cake.mbarriers<2>
+  %tid = cake.thread_id x
+  %t0 = arith.cmpi eq, %tid, %c0 : index
+  scf.if %t0 {
+    cake.mbarrier.init %bars[%c0], count 1 : !cake.mbarriers<2>
+    cake.mbarrier.init %bars[%c1], count 32 : !cake.mbarriers<2>
+    cake.fence.mbarrier_init
+  }
+  cake.barrier
+  cake.warp_roles {
+    cake.role "producer" warps [0, 1) {
+      %leader = cake.elect_one
+      scf.if %leader {
+        scf.for %kt = %c0 to %kdim step %c1 {
+          %parity = arith.remui %kt, %c2 : index
+          // expected-error @+2 {{[deadlock.replay] expected this wait to pass, but replaying every warp together with K=200 leaves thread 0 here forever (iteration 0): barrier 1 has completed 0 phases (0 arrivals, count 32), so parity 0 never passes while the threads that could arrive are themselves waiting}}
+          // expected-note @+1 {{fix: check the wait's parity}}
+          cake.mbarrier.wait %bars[%c1], %parity : !cake.mbarriers<2>
+          cake.store %one, %buf[%c0] : f32, !cake.smem<1xf32>
+          cake.mbarrier.arrive %bars[%c0] : !cake.mbarriers<2>
+        }
+      }
+    }
+    cake.role "consumer" warps [1, 2) {
+      %lane = cake.lane_id
+      scf.for %kt = %c0 to %kdim step %c1 {
+        %parity = arith.remui %kt, %c2 : index
+        // expected-note @+1 {{thread 32 waits here (iteration 0)}}
+        cake.mbarrier.wait %bars[%c0], %parity : !cake.mbarriers<2>
+        %v = cake.load %buf[%c0] : !cake.smem<1xf32> -> f32
+        cake.mbarrier.arrive %bars[%c1] : !cake.mbarriers<2>
+        %t = arith.cmpi eq, %lane, %c0 : index
+        scf.if %t {
+          cake.store %v, %y[%kt] masked : f32, !cake.tensor<[K], f32>
+        }
+      }
+    }
+  }
+  cake.return
+}
+
+// -----
+
+// Correct: the producer's parity inverted, so its first wait passes (the slot starts empty).
+cake.kernel @handoff_producer_parity_inverted(%y: !cake.tensor<[K], f32> {cake.name = "y"})
+    attributes {target = "sm_90a", block = array<i64: 64>, symbols = ["K"],
+                grid = affine_map<()[k] -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %one = arith.constant 1.0 : f32
+  %kdim = cake.problem_size "K"
+  %buf = cake.alloc_smem : !cake.smem<1xf32>
+  %bars = cake.mbarrier.alloc : !cake.mbarriers<2>
+  %tid = cake.thread_id x
+  %t0 = arith.cmpi eq, %tid, %c0 : index
+  scf.if %t0 {
+    cake.mbarrier.init %bars[%c0], count 1 : !cake.mbarriers<2>
+    cake.mbarrier.init %bars[%c1], count 32 : !cake.mbarriers<2>
+    cake.fence.mbarrier_init
+  }
+  cake.barrier
+  cake.warp_roles {
+    cake.role "producer" warps [0, 1) {
+      %leader = cake.elect_one
+      scf.if %leader {
+        scf.for %kt = %c0 to %kdim step %c1 {
+          %parity = arith.remui %kt, %c2 : index
+          %free = arith.xori %parity, %c1 : index
+          cake.mbarrier.wait %bars[%c1], %free : !cake.mbarriers<2>
+          cake.store %one, %buf[%c0] : f32, !cake.smem<1xf32>
+          cake.mbarrier.arrive %bars[%c0] : !cake.mbarriers<2>
+        }
+      }
+    }
+    cake.role "consumer" warps [1, 2) {
+      %lane = cake.lane_id
+      scf.for %kt = %c0 to %kdim step %c1 {
+        %parity = arith.remui %kt, %c2 : index
+        cake.mbarrier.wait %bars[%c0], %parity : !cake.mbarriers<2>
+        %v = cake.load %buf[%c0] : !cake.smem<1xf32> -> f32
+        cake.mbarrier.arrive %bars[%c1] : !cake.mbarriers<2>
+        %t = arith.cmpi eq, %lane, %c0 : index
+        scf.if %t {
+          cake.store %v, %y[%kt] masked : f32, !cake.tensor<[K], f32>
+        }
+      }
+    }
+  }
+  cake.return
+}

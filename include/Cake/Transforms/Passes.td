@@ -202,12 +202,20 @@ def CakeVerifyMbarrierPass : Pass<"cake-verify-mbarrier"> {
       copied into before, while other warps read that stage, with no wait passed in between
       that could order it after their reads (a first wait with parity 1 passes at once and does
       not count): the producer overwrites data the consumers may still read;
+    - `deadlock.replay` (judged last, over every size): every warp's first thread replayed
+      together, round robin one event at a time, against one state of the mbarriers (each
+      warp's arrivals counted by the lanes that reach the arriving op; TMA bytes assumed to
+      land) and of the block barriers; a wait passes when its barrier's completed phases
+      differ in parity from the wait's. When no thread can move and some have not finished,
+      the first waiting one is reported with the others' waits (a parity that needs a phase
+      only its own waiters could complete). Kernels with pipelines, named or cluster barriers
+      are left to `deadlock.cyclic-wait`;
     - `mbarrier.arrival-total`: over a whole simulated run, the arrivals on a barrier (each warp
       arriving as often as its first thread did, times its lanes that reach the op) against
       count x the phases its waiters wait for: fewer than count x R never completes the last
       phase; more than count x (R + 1) completes phases with arrivals meant for later ones.
 
-    The last four are judged only where every path can be decided (no bound or condition on a
+    The last five are judged only where every path can be decided (no bound or condition on a
     loaded value; `scf.for` and `scf.while` are unrolled); a finding names the sizes and the
     iteration that show it.
   }];
