@@ -73,6 +73,11 @@ def generate_simt(p):
     w("    %nk = arith.select %closer, %k32, %bk : i32")
     w("    scf.yield %ns, %nk : f32, i32")
     w("  }")
+    return _close_with_warp_argmin(w, L)
+
+
+def _close_with_warp_argmin(w, L):
+    """The lanes' (best score, index) reduced across the warp; lane 0 stores the point's index."""
     w("  %ms, %mk = cake.warp_arg_reduce argmin %best#0, %best#1 : f32, i32")
     w("  %first = arith.cmpi eq, %lane, %c0 : index")
     w("  scf.if %first {")
@@ -154,11 +159,4 @@ def _generate_simt_unrolled(p):
         best = _argmin_step(w, "    ", f"{r}", f"%s{r}", f"%ki{r}", best)
     w(f"    scf.yield {best[0]}, {best[1]} : f32, i32")
     w("  }")
-    w("  %ms, %mk = cake.warp_arg_reduce argmin %best#0, %best#1 : f32, i32")
-    w("  %first = arith.cmpi eq, %lane, %c0 : index")
-    w("  scf.if %first {")
-    w("    cake.store %mk, %idx[%b, %i] masked : i32, !cake.tensor<[B, N], i32>")
-    w("  }")
-    w("  cake.return")
-    w("}")
-    return "\n".join(L) + "\n"
+    return _close_with_warp_argmin(w, L)
