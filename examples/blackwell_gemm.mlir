@@ -102,6 +102,10 @@ cake.kernel @blackwell_gemm(
     // The MMAs have read the tiles (the next copy may overwrite them) and, after the last
     // tile, written the accumulator.
     cake.mbarrier.wait %bars[%c1], %kt : !cake.mbarriers<2>
+    // Only thread 0 arrives: without this barrier it could complete two phases of a barrier
+    // before a slow warp checks its parity, which then waits for a later phase
+    // (mbarrier.phase-overrun).
+    cake.barrier
   }
 
   // Thread t holds row t of the tile (warp w reads lanes 32w to 32w + 31).

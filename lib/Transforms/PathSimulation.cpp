@@ -492,6 +492,7 @@ static bool verifyReplay(KernelOp kernel, ThreadModel &model,
     int64_t lanes;    // arrivals: how many lanes of the warp arrive
     const Wait *wait; // waits
     Operation *op;
+    int64_t nth = 0, firstParity = 0; // waits: the thread's how-manieth on the barrier, and its first's parity
   };
   SmallVector<SmallVector<Event>> events;
   for (auto &[thread, trace] : traces) {
@@ -513,8 +514,9 @@ static bool verifyReplay(KernelOp kernel, ThreadModel &model,
     for (auto &[key, waits] : trace.waits) {
       if (!counts.count(key))
         return true;
-      for (const Wait &w : waits)
-        list.push_back({w.seq, key, 0, &w, w.op});
+      for (size_t w = 0; w < waits.size(); ++w)
+        list.push_back({waits[w].seq, key, 0, &waits[w], waits[w].op, static_cast<int64_t>(w),
+                        waits.front().parity});
     }
     llvm::stable_sort(list, [](const Event &a, const Event &b) { return a.step < b.step; });
     events.push_back(std::move(list));
@@ -539,13 +541,18 @@ static bool verifyReplay(KernelOp kernel, ThreadModel &model,
   SmallVector<int64_t> blocksPassed(n, 0);
   llvm::DenseMap<BarrierKey, int64_t> arrived;
   auto finished = [&](size_t i) { return at[i] == events[i].size(); };
-  // Round robin, one event per thread and round: no thread runs phases ahead of the waiters
-  // that a fair schedule lets keep up (an adversarial one could make waiters miss phases; that
-  // is not what this check reports).
-  for (bool moved = true; moved;) {
-    moved = false;
-    for (size_t i = 0; i < n; ++i) {
-      if (!finished(i)) {
+  // Round robin, one event per thread and round, until nothing moves; thread `frozen` (if any)
+  // stops at its event `frozenAt`.
+  auto replay = [&](size_t frozen, size_t frozenAt) {
+    at.assign(n, 0);
+    blocksReached.assign(n, 0);
+    blocksPassed.assign(n, 0);
+    arrived.clear();
+    for (bool moved = true; moved;) {
+      moved = false;
+      for (size_t i = 0; i < n; ++i) {
+        if (finished(i) || (i == frozen && at[i] == frozenAt))
+          continue;
         const Event &e = events[i][at[i]];
         if (!e.key.first) { // the thread's block barrier number k
           int64_t k = blocksPassed[i] + 1;
@@ -567,7 +574,8 @@ static bool verifyReplay(KernelOp kernel, ThreadModel &model,
         moved = true;
       }
     }
-  }
+  };
+  replay(n, 0);
   for (size_t i = 0; i < n; ++i) {
     if (finished(i))
       continue;
@@ -592,6 +600,40 @@ static bool verifyReplay(KernelOp kernel, ThreadModel &model,
               "barrier that frees a slot is first waited with parity 1), and that the threads "
               "it waits for arrive before their own waits");
     return false;
+  }
+  // `mbarrier.phase-overrun`: a thread held at one of its first waits while the others run on.
+  // A parity wait tells only the last phase's parity: if the others can complete the phase it
+  // waits for and the next one without it (nothing they wait for needs it), it may see its
+  // parity come back and wait for a later phase, falling behind for good.
+  constexpr int64_t kHeldWaits = 6;
+  for (size_t i = 0; i < n; ++i) {
+    int64_t tried = 0;
+    for (size_t k = 0; k < events[i].size() && tried < kHeldWaits; ++k) {
+      const Event &e = events[i][k];
+      if (!e.wait)
+        continue;
+      ++tried;
+      replay(i, k);
+      if (at[i] != k)
+        continue; // it never gets there (held by something else)
+      int64_t c = counts.lookup(e.key), done = arrived.lookup(e.key) / c;
+      int64_t intended = e.nth - e.firstParity; // the phase this wait is for
+      if (done < intended + 2 || !reported.insert(e.op).second)
+        continue;
+      InFlightDiagnostic diag =
+          emitFinding(e.op, "mbarrier.phase-overrun")
+          << "expected the threads that complete barrier " << e.key.second
+          << "'s phases to wait for this thread before completing another, but with " << sizes
+          << " they complete " << done << " phases while thread " << traces[i].first
+          << " is held here (" << e.wait->where << ", waiting for phase " << intended
+          << "): a parity wait that checks late sees its parity again and waits for a later "
+             "phase (a hang or a skipped phase)";
+      attachFix(diag, e.op, "mbarrier.phase-overrun",
+                "make the waiters hold the arrivers back: let them arrive on a barrier the "
+                "arriving threads wait on before their next arrival (an \"empty\" barrier), or "
+                "put a block barrier in the loop");
+      return false;
+    }
   }
   return true;
 }

@@ -210,12 +210,17 @@ def CakeVerifyMbarrierPass : Pass<"cake-verify-mbarrier"> {
       the first waiting one is reported with the others' waits (a parity that needs a phase
       only its own waiters could complete). Kernels with pipelines, named or cluster barriers
       are left to `deadlock.cyclic-wait`;
+    - `mbarrier.phase-overrun` (same replay): a thread held at one of its first six waits while
+      the others run on; if they complete the phase it waits for and the next one without it,
+      a late check of its parity sees the parity come back and waits for a later phase (a hang
+      or a skipped phase): the arrivers need back-pressure from the waiters (an "empty"
+      barrier they arrive on, or a block barrier);
     - `mbarrier.arrival-total`: over a whole simulated run, the arrivals on a barrier (each warp
       arriving as often as its first thread did, times its lanes that reach the op) against
       count x the phases its waiters wait for: fewer than count x R never completes the last
       phase; more than count x (R + 1) completes phases with arrivals meant for later ones.
 
-    The last five are judged only where every path can be decided (no bound or condition on a
+    The last six are judged only where every path can be decided (no bound or condition on a
     loaded value; `scf.for` and `scf.while` are unrolled); a finding names the sizes and the
     iteration that show it.
   }];
