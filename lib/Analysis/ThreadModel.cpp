@@ -624,6 +624,11 @@ bool mlir::cake::isBlockBarrier(Operation *op) {
   return isa<BarrierOp, PipelineCreateOp, ClusterBarrierOp>(op);
 }
 
+bool mlir::cake::mayWaitForOthers(Operation *op) {
+  return isBlockBarrier(op) ||
+         isa<NamedBarrierOp, MbarrierWaitOp, PipelineConsumerWaitOp, PipelineProducerAcquireOp>(op);
+}
+
 std::optional<int64_t> mlir::cake::foldIntegerOp(Operation *op, ArrayRef<int64_t> args) {
   if (op->getNumResults() != 1 || args.size() != op->getNumOperands() || args.empty())
     return std::nullopt;
@@ -710,10 +715,8 @@ SmallVector<ArrivalGroup> mlir::cake::countArrivals(ThreadModel &model, Mbarrier
   auto synchronizes = [](scf::ForOp loop) {
     return loop
         .walk([](Operation *op) {
-          return isa<MbarrierWaitOp, PipelineProducerAcquireOp, PipelineConsumerWaitOp,
-                     NamedBarrierOp, scf::WhileOp>(op) || isBlockBarrier(op)
-                     ? WalkResult::interrupt()
-                     : WalkResult::advance();
+          return mayWaitForOthers(op) || isa<scf::WhileOp>(op) ? WalkResult::interrupt()
+                                                               : WalkResult::advance();
         })
         .wasInterrupted();
   };

@@ -462,6 +462,46 @@ private:
 static bool verifyArrivalCounts(KernelOp kernel, ThreadModel &model,
                                 ArrayRef<std::pair<int64_t, Trace>> traces, StringRef sizes);
 
+/// How many lanes of the warp whose first thread is `first` reach `op`; `unknown` is set when
+/// the model cannot tell for one of them.
+static int64_t lanesReaching(ThreadModel &model, Operation *op, int64_t first, bool &unknown) {
+  ArrayRef<Reach> reach = model.reach(op);
+  int64_t lanes = 0;
+  for (int64_t t = first; t < std::min<int64_t>(first + 32, model.getNumThreads()); ++t) {
+    unknown |= reach[t].kind == Reach::Unknown;
+    lanes += reach[t].kind != Reach::Never;
+  }
+  return lanes;
+}
+
+/// The mbarrier arrays some lane arrives on where its warp's first thread (the one simulated)
+/// does not: their arrivals are not all on the simulated paths.
+static llvm::DenseSet<Operation *> arraysWithUnsimulatedArrivals(
+    KernelOp kernel, ThreadModel &model, ArrayRef<std::pair<int64_t, Trace>> traces) {
+  llvm::DenseSet<Operation *> out;
+  for (auto &entry : traces)
+    kernel.walk([&, thread = entry.first](Operation *op) {
+      if (!isMbarrierArrival(op) || model.reach(op)[thread].kind != Reach::Never)
+        return;
+      bool unknown = false;
+      if (lanesReaching(model, op, thread, unknown) > 0)
+        out.insert(op->getOperand(0).getDefiningOp());
+    });
+  return out;
+}
+
+/// Whether the kernel synchronizes through something the paths do not follow (named or cluster
+/// barriers, and with `pipelines` the cake.pipeline ops).
+static bool hasUnfollowedSync(KernelOp kernel, bool pipelines) {
+  return kernel
+      ->walk([&](Operation *op) {
+        return isa<NamedBarrierOp, ClusterBarrierOp>(op) || (pipelines && isa<PipelineCreateOp>(op))
+                   ? WalkResult::interrupt()
+                   : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
 /// `deadlock.replay`: every warp's first thread replayed together against one state of the
 /// mbarriers (arrivals counted per warp: the lanes that reach each arriving op) and of the block
 /// barriers (a thread passes its k-th one once every unfinished thread has reached its k-th).
@@ -472,17 +512,16 @@ static bool verifyArrivalCounts(KernelOp kernel, ThreadModel &model,
 static bool verifyReplay(KernelOp kernel, ThreadModel &model,
                          ArrayRef<std::pair<int64_t, Trace>> traces, StringRef sizes,
                          llvm::DenseSet<Operation *> &reported) {
+  if (hasUnfollowedSync(kernel, /*pipelines=*/true) ||
+      !arraysWithUnsimulatedArrivals(kernel, model, traces).empty())
+    return true;
   bool unfollowed = false;
   llvm::DenseMap<BarrierKey, int64_t> counts;
-  kernel.walk([&](Operation *op) {
-    unfollowed |= isa<NamedBarrierOp, ClusterBarrierOp, PipelineCreateOp>(op);
-    if (auto init = dyn_cast<MbarrierInitOp>(op)) {
-      std::optional<int64_t> index = model.getConstant(init.getIndex());
-      if (!index)
-        unfollowed = true;
-      else
-        counts[{init.getBarriers().getDefiningOp(), *index}] = init.getCount();
-    }
+  kernel.walk([&](MbarrierInitOp init) {
+    if (std::optional<int64_t> index = model.getConstant(init.getIndex()))
+      counts[{init.getBarriers().getDefiningOp(), *index}] = init.getCount();
+    else
+      unfollowed = true;
   });
   if (unfollowed || counts.empty())
     return true;
@@ -500,14 +539,10 @@ static bool verifyReplay(KernelOp kernel, ThreadModel &model,
     for (auto &[step, key, op] : trace.syncEvents) {
       int64_t lanes = 0;
       if (key.first) {
-        if (!counts.count(key))
+        bool unknown = false;
+        lanes = lanesReaching(model, op, thread, unknown);
+        if (unknown || !counts.count(key))
           return true;
-        ArrayRef<Reach> reach = model.reach(op);
-        for (int64_t t = thread; t < std::min<int64_t>(thread + 32, model.getNumThreads()); ++t) {
-          if (reach[t].kind == Reach::Unknown)
-            return true;
-          lanes += reach[t].kind != Reach::Never;
-        }
       }
       list.push_back({step, key, lanes, nullptr, op});
     }
@@ -521,20 +556,6 @@ static bool verifyReplay(KernelOp kernel, ThreadModel &model,
     llvm::stable_sort(list, [](const Event &a, const Event &b) { return a.step < b.step; });
     events.push_back(std::move(list));
   }
-  // Lanes arriving where their warp's first thread does not: their arrivals are not replayed.
-  bool lanesUnknown = false;
-  for (auto &[thread, trace] : traces)
-    kernel.walk([&, thread = thread](Operation *op) {
-      if (!isMbarrierArrival(op))
-        return;
-      ArrayRef<Reach> reach = model.reach(op);
-      if (reach[thread].kind != Reach::Never)
-        return;
-      for (int64_t t = thread; t < std::min<int64_t>(thread + 32, model.getNumThreads()); ++t)
-        lanesUnknown |= reach[t].kind != Reach::Never;
-    });
-  if (lanesUnknown)
-    return true;
   size_t n = traces.size();
   SmallVector<size_t> at(n, 0);
   SmallVector<int64_t> blocksReached(n, 0); // block barriers reached (waiting at or passed)
@@ -645,11 +666,7 @@ static bool verifyReplay(KernelOp kernel, ThreadModel &model,
 /// (the paths do not follow them).
 static bool verifyRefills(KernelOp kernel, ArrayRef<std::pair<int64_t, Trace>> traces,
                           StringRef sizes, llvm::DenseSet<Operation *> &reported) {
-  bool unfollowed = false;
-  kernel.walk([&](Operation *op) {
-    unfollowed |= isa<NamedBarrierOp, ClusterBarrierOp>(op);
-  });
-  if (unfollowed)
+  if (hasUnfollowedSync(kernel, /*pipelines=*/false))
     return true;
   bool ok = true;
   for (auto &[thread, trace] : traces) {
@@ -803,13 +820,10 @@ static bool verifyArrivalCounts(KernelOp kernel, ThreadModel &model,
   for (auto &[thread, trace] : traces) {
     for (auto &[key, ops] : trace.arrivalOps) {
       for (auto &[op, times] : ops) {
-        ArrayRef<Reach> reach = model.reach(op);
-        int64_t lanes = 0;
-        for (int64_t t = thread; t < std::min<int64_t>(thread + 32, model.getNumThreads()); ++t) {
-          if (reach[t].kind == Reach::Unknown)
-            unknown.insert(key);
-          lanes += reach[t].kind != Reach::Never;
-        }
+        bool laneUnknown = false;
+        int64_t lanes = lanesReaching(model, op, thread, laneUnknown);
+        if (laneUnknown)
+          unknown.insert(key);
         arrivals[key] += lanes * times;
         firstArrive.try_emplace(key, op);
       }
@@ -821,18 +835,10 @@ static bool verifyArrivalCounts(KernelOp kernel, ThreadModel &model,
     }
   }
   // Lanes that arrive while the warp's first thread does not are not counted: leave those out.
-  for (auto &entry : traces)
-    kernel.walk([&, thread = entry.first](Operation *op) {
-      if (!isMbarrierArrival(op))
-        return;
-      ArrayRef<Reach> reach = model.reach(op);
-      bool firstArrives = reach[thread].kind != Reach::Never;
-      for (int64_t t = thread; t < std::min<int64_t>(thread + 32, model.getNumThreads()); ++t)
-        if (!firstArrives && reach[t].kind != Reach::Never)
-          for (auto &[key, n] : arrivals)
-            if (key.first == op->getOperand(0).getDefiningOp())
-              unknown.insert(key);
-    });
+  llvm::DenseSet<Operation *> unsimulated = arraysWithUnsimulatedArrivals(kernel, model, traces);
+  for (auto &[key, n] : arrivals)
+    if (unsimulated.contains(key.first))
+      unknown.insert(key);
   bool ok = true;
   for (auto &[key, needed] : phases) {
     auto count = counts.find(key);

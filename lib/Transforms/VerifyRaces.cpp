@@ -315,10 +315,7 @@ std::optional<Witness> findWitness(const Regions &first, const Regions &second, 
 
 /// Ops that may order two threads' accesses in plain block code: block barriers, and
 /// (conservatively) anything that waits for other threads.
-bool isSync(Operation *op) {
-  return isBlockBarrier(op) || isa<NamedBarrierOp, MbarrierWaitOp, PipelineConsumerWaitOp,
-                                   PipelineProducerAcquireOp, WarpRolesOp>(op);
-}
+bool isSync(Operation *op) { return mayWaitForOthers(op) || isa<WarpRolesOp>(op); }
 
 /// Ops after which the lanes of one warp have converged (conservatively: every .sync/.aligned
 /// warp instruction). Lanes of one warp are otherwise unordered (independent thread scheduling,
@@ -333,9 +330,8 @@ bool isWarpSync(Operation *op) {
 struct CakeVerifyRacesPass : cake::impl::CakeVerifyRacesPassBase<CakeVerifyRacesPass> {
   ThreadModel *model = nullptr;
   DenseMap<Operation *, unsigned> order;
-  SmallVector<unsigned> syncs; // positions of isSync ops, sorted
+  SmallVector<std::pair<unsigned, Operation *>> syncs; // isSync ops by position, sorted
   SmallVector<unsigned> warpSyncs; // positions of isWarpSync ops, sorted
-  DenseMap<unsigned, Operation *> syncAt; // the isSync op at each of those positions
   /// One finding per buffer and kind: (buffer, back-edge loop or null) for block code,
   /// (buffer, role, role) between roles.
   std::set<std::tuple<Operation *, Operation *, Operation *>> reported;
@@ -350,13 +346,10 @@ struct CakeVerifyRacesPass : cake::impl::CakeVerifyRacesPassBase<CakeVerifyRaces
       order = getProgramOrder(kernel);
       syncs.clear();
       reported.clear();
-      syncAt.clear();
       warpSyncs.clear();
       kernel.walk([&](Operation *op) {
-        if (isSync(op)) {
-          syncs.push_back(order.lookup(op));
-          syncAt[order.lookup(op)] = op;
-        }
+        if (isSync(op))
+          syncs.push_back({order.lookup(op), op});
         if (isWarpSync(op))
           warpSyncs.push_back(order.lookup(op));
       });
@@ -377,9 +370,13 @@ struct CakeVerifyRacesPass : cake::impl::CakeVerifyRacesPassBase<CakeVerifyRaces
     return last;
   }
   /// A sync op at a position in (from, to).
+  /// The first sync op after position `from` (syncs.end() if none).
+  auto syncAfter(unsigned from) {
+    return llvm::upper_bound(syncs, from, [](unsigned at, const auto &s) { return at < s.first; });
+  }
   bool syncBetween(unsigned from, unsigned to) {
-    auto it = llvm::upper_bound(syncs, from);
-    return it != syncs.end() && *it < to;
+    auto it = syncAfter(from);
+    return it != syncs.end() && it->first < to;
   }
   /// A warp collective at a position in (from, to).
   bool warpSyncBetween(unsigned from, unsigned to) {
@@ -427,9 +424,8 @@ struct CakeVerifyRacesPass : cake::impl::CakeVerifyRacesPassBase<CakeVerifyRaces
   /// is false.
   bool certainSyncBetween(Operation *first, Operation *second, SmallVector<Operation *> &skipped,
                           llvm::BitVector &participants, SmallVector<Operation *> &named) {
-    for (auto it = llvm::upper_bound(syncs, pos(first)); it != syncs.end() && *it < pos(second);
-         ++it) {
-      Operation *sync = syncAt.lookup(*it);
+    for (auto it = syncAfter(pos(first)); it != syncs.end() && it->first < pos(second); ++it) {
+      Operation *sync = it->second;
       if (skippedOnLastIteration(sync, first, second)) {
         skipped.push_back(sync);
         continue;
@@ -988,8 +984,6 @@ struct CakeVerifyRacesPass : cake::impl::CakeVerifyRacesPassBase<CakeVerifyRaces
               "on it) and wait on it in role '" + second.role.getRoleName().str() + "' before " +
               "this " + noun(second).str() + "; or pass the buffer through a cake.pipeline");
   }
-
-  //===--------------------------------------------------------------------===//
 
   //===--------------------------------------------------------------------===//
   // race.lost-update

@@ -14,6 +14,7 @@ import array
 import json
 import math
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -146,12 +147,15 @@ def main():
     ap.add_argument("--budget", type=float, default=540, help="stop starting runs after this many seconds")
     ap.add_argument("--start-at", default="", help="skip plan entries before this kernel name")
     ap.add_argument("--stop-at", default="", help="stop before this kernel name")
-    ap.add_argument("--sanitize", default="", help="run under compute-sanitizer: racecheck, synccheck, "
+    ap.add_argument("--sanitize", default="", choices=["", "auto", "racecheck", "synccheck", "memcheck"],
+                    help="run under compute-sanitizer: racecheck, synccheck, "
                     "memcheck, or auto (the tool of each kernel's class, SANITIZER_TOOL); one run per "
                     "kernel, no reference comparison")
     ap.add_argument("--compute-sanitizer", default="compute-sanitizer")
     ap.add_argument("--correct-first", action="store_true", help="every correct kernel before the buggy ones")
     args = ap.parse_args()
+    if args.sanitize and not shutil.which(args.compute_sanitizer):
+        ap.error(f"--compute-sanitizer {args.compute_sanitizer!r}: not found (give its path)")
     plan = json.load(open(os.path.join(HERE, "plan.json")))
     by_name = {e["name"]: e for e in plan if e["verdict"] == "correct"}
     only = set(filter(None, args.only.split(",")))

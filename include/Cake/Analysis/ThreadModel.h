@@ -138,6 +138,10 @@ private:
 /// True for the ops that are block-wide barriers every thread must reach.
 bool isBlockBarrier(Operation *op);
 
+/// Ops that may make a thread wait for others: block barriers, named barriers, mbarrier waits and
+/// the pipeline's waits (consumer_wait, producer_acquire).
+bool mayWaitForOthers(Operation *op);
+
 /// Ops that a whole warpgroup issues together (wgmma and its fence, commit and wait).
 bool isWarpgroupCollective(Operation *op);
 

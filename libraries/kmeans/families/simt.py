@@ -42,12 +42,7 @@ def generate_simt(p):
     w("  %c0 = arith.constant 0 : index")
     w("  %c1 = arith.constant 1 : index")
     w("  %c32 = arith.constant 32 : index")
-    w(f"  %cppb = arith.constant {ppb} : index")
-    w("  %inf = arith.constant 0x7F800000 : f32")
-    w("  %zero = arith.constant 0.0 : f32")
-    w("  %mtwo = arith.constant -2.0 : f32")
-    w("  %kdim = cake.problem_size \"K\"")
-    w("  %ddim = cake.problem_size \"D\"")
+    _scalars(w, ppb)
     _warp_per_point(w, "%i")
     w("  %kbig = arith.index_cast %kdim : index to i32")
     w("  %best:2 = scf.for %k = %lane to %kdim step %c32 iter_args(%bs = %inf, %bk = %kbig) -> (f32, i32) {")
@@ -76,6 +71,16 @@ def generate_simt(p):
     return _close_with_warp_argmin(w, L)
 
 
+def _scalars(w, ppb):
+    """The constants and sizes both simt generators use."""
+    w(f"  %cppb = arith.constant {ppb} : index")
+    w("  %inf = arith.constant 0x7F800000 : f32")
+    w("  %zero = arith.constant 0.0 : f32")
+    w("  %mtwo = arith.constant -2.0 : f32")
+    w("  %kdim = cake.problem_size \"K\"")
+    w("  %ddim = cake.problem_size \"D\"")
+
+
 def _close_with_warp_argmin(w, L):
     """The lanes' (best score, index) reduced across the warp; lane 0 stores the point's index."""
     w("  %ms, %mk = cake.warp_arg_reduce argmin %best#0, %best#1 : f32, i32")
@@ -98,12 +103,7 @@ def _generate_simt_unrolled(p):
     _unstaged_head(w, p, simt_name(p), 32 * ppb, ppb)
     for c in sorted({0, 1, 32, 32 * kr, u} | {32 * r for r in range(kr)} | set(range(u))):
         w(f"  %c{c} = arith.constant {c} : index")
-    w(f"  %cppb = arith.constant {ppb} : index")
-    w("  %inf = arith.constant 0x7F800000 : f32")
-    w("  %zero = arith.constant 0.0 : f32")
-    w("  %mtwo = arith.constant -2.0 : f32")
-    w("  %kdim = cake.problem_size \"K\"")
-    w("  %ddim = cake.problem_size \"D\"")
+    _scalars(w, ppb)
     w("  %ndim = cake.problem_size \"N\"")
     _warp_per_point(w, "%i")
     # Clamped indices instead of masked loads (a masked load is a branch: loads behind it wait).
