@@ -1,5 +1,6 @@
 //===- ThreadModel.cpp - which threads execute what, with which values ----===//
 #include "Cake/Analysis/ThreadModel.h"
+#include "Cake/IR/MemoryAccess.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Index/IR/IndexDialect.h"
@@ -408,6 +409,17 @@ std::vector<Lat> ThreadModel::computeOp(Operation *op, unsigned resultNumber, un
         llvm::any_of(out, [](const Lat &l) { return l.kind == Lat::Sym && l.value == 0; }))
       return uniform(v);
     return out;
+  }
+
+  // A load of one address from a global tensor the kernel never writes: every thread reads the
+  // same value whenever it loads (a sequence's bounds from cu_seqlens, a per-head parameter).
+  if (auto load = dyn_cast<LoadOp>(op)) {
+    BlockArgument tensor = getAccessedGlobalTensor(kernel, load.getSource());
+    if (tensor && !getTensorUse(kernel, tensor).writes &&
+        llvm::all_of(load.getIndices(),
+                     [&](Value index) { return invariant(evalAt(index, depth)); }))
+      return uniform(v);
+    return all(Lat::varying());
   }
 
   // Other side-effect-free ops without regions: uniform when every operand is.

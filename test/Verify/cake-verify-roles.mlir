@@ -251,6 +251,58 @@ cake.kernel @uniform_barrier() attributes {target = "sm_90a", block = array<i64:
 
 // -----
 
+// Valid: a block barrier in a loop whose bounds are loaded from a tensor the kernel never writes, at
+// one address per block (a sequence's bounds in a varlen batch): every thread reads the same value.
+cake.kernel @loaded_uniform_bounds(%cu: !cake.tensor<[S], i64> {cake.name = "cu"})
+    attributes {target = "sm_90a", block = array<i64: 128>, symbols = ["S"],
+                grid = affine_map<()[s] -> (s - 1)>} {
+  %c1 = arith.constant 1 : index
+  %n = cake.block_id x
+  %n1 = arith.addi %n, %c1 : index
+  %b = cake.load %cu[%n] : !cake.tensor<[S], i64> -> i64
+  %e = cake.load %cu[%n1] : !cake.tensor<[S], i64> -> i64
+  %bos = arith.index_cast %b : i64 to index
+  %eos = arith.index_cast %e : i64 to index
+  scf.for %t = %bos to %eos step %c1 {
+    cake.barrier
+  }
+  cake.return
+}
+
+// -----
+
+// The same bounds loaded from a tensor the kernel also writes (another thread may change the value
+// between two threads' loads), or at an address that depends on the thread: not uniform.
+cake.kernel @loaded_bounds_not_uniform(%cu: !cake.tensor<[S], i64> {cake.name = "cu"})
+    attributes {target = "sm_90a", block = array<i64: 128>, symbols = ["S"],
+                grid = affine_map<()[s] -> (s - 1)>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = cake.block_id x
+  %tid = cake.thread_id x
+  %b = cake.load %cu[%n] : !cake.tensor<[S], i64> -> i64
+  %bos = arith.index_cast %b : i64 to index
+  // expected-note @+1 {{this scf.for depends on the thread}}
+  scf.for %t = %c0 to %bos step %c1 {
+    // expected-error @+2 {{[roles.divergent-barrier] expected a block-wide barrier to be reached by every thread}}
+    // expected-note @+1 {{fix: move the barrier after the end of the divergent region}}
+    cake.barrier
+  }
+  %w = arith.index_cast %tid : index to i64
+  cake.store %w, %cu[%n] masked : i64, !cake.tensor<[S], i64>
+  %x = cake.load %cu[%tid] masked : !cake.tensor<[S], i64> -> i64
+  %xi = arith.index_cast %x : i64 to index
+  // expected-note @+1 {{this scf.for depends on the thread}}
+  scf.for %t = %c0 to %xi step %c1 {
+    // expected-error @+2 {{[roles.divergent-barrier] expected a block-wide barrier to be reached by every thread}}
+    // expected-note @+1 {{fix: move the barrier after the end of the divergent region}}
+    cake.barrier
+  }
+  cake.return
+}
+
+// -----
+
 // A warp reduction in half of each warp.
 cake.kernel @partial_warp() attributes {target = "sm_90a", block = array<i64: 384>, symbols = ["N"],
                                 grid = affine_map<()[n] -> (n)>} {

@@ -1,0 +1,162 @@
+"""The KDA library (libraries/kda): its kernels verify and compile, their manifests match what the
+launcher passes, the rule names built variants, and bad arguments are refused before any launch
+(the last ones need torch with a CUDA device: they run on the GPU machine and skip elsewhere)."""
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+from tests.util import BIN, ROOT, needs_tools
+
+KDA = os.path.join(ROOT, "libraries", "kda")
+RUNTIME = os.path.join(ROOT, "libraries", "runtime")
+sys.path.insert(0, KDA)
+sys.path.insert(0, RUNTIME)
+
+import recurrent  # noqa: E402
+from cake_library.kda import KDALibrary  # noqa: E402
+
+# What KDALibrary.fwd passes: tensor pointers, scalars and sizes, by manifest name.
+LAUNCH_TENSORS = {"q", "k", "v", "g", "beta", "A_log", "dt_bias", "cu_seqlens", "out",
+                  "initial_state", "final_state"}
+LAUNCH_SCALARS = {"scale": "f32", "lower_bound": "f32", "use_initial_state": "i32",
+                  "store_final_state": "i32"}
+LAUNCH_SIZES = {"T", "H", "N", "S"}
+
+
+def load_rule():
+    with open(os.path.join(KDA, "rule.json")) as f:
+        return json.load(f)
+
+
+@needs_tools
+class KernelTest(unittest.TestCase):
+    def test_variants_verify_and_their_manifests_fit_the_launcher(self):
+        for p in recurrent.variants():
+            name = recurrent.name(p)
+            with self.subTest(variant=name), tempfile.TemporaryDirectory() as tmp:
+                src = os.path.join(tmp, name + ".mlir")
+                with open(src, "w") as f:
+                    f.write(recurrent.generate(p))
+                r = subprocess.run([os.path.join(BIN, "cake-opt"), src, "--cake-verify", "-o", os.devnull],
+                                   capture_output=True, text=True)
+                self.assertEqual(r.returncode, 0, r.stderr[-2000:])
+                self.assertEqual(r.stderr, "")            # not even a warning
+                r = subprocess.run([os.path.join(BIN, "cake-translate"), src, "--emit=ptx",
+                                    "-o", os.path.join(tmp, "k.ptx"), "--manifest",
+                                    os.path.join(tmp, "k.json")], capture_output=True, text=True)
+                self.assertEqual(r.returncode, 0, r.stderr[-2000:])
+                with open(os.path.join(tmp, "k.json")) as f:
+                    m = json.load(f)["kernels"][0]
+                params = {x["name"]: x for x in m["params"]}
+                self.assertEqual({n for n, x in params.items() if x["kind"] == "tensor"}, LAUNCH_TENSORS)
+                self.assertEqual({n: x["dtype"] for n, x in params.items() if x["kind"] == "scalar"},
+                                 LAUNCH_SCALARS)
+                self.assertEqual({n for n, x in params.items() if x["kind"] == "symbol"}, LAUNCH_SIZES)
+                # The trust check's view: inputs read, outputs written, nothing else.
+                self.assertEqual(params["out"]["access"], "write")
+                self.assertEqual(params["final_state"]["access"], "write")
+                self.assertTrue(all(params[t]["access"] == "read" for t in LAUNCH_TENSORS
+                                    - {"out", "final_state"}))
+                self.assertEqual(m["grid"], [str(recurrent.slices(p)), "H", "N"])
+                with open(os.path.join(tmp, "k.ptx")) as f:
+                    ptx = f.read()
+                self.assertIn("shfl.sync.bfly", ptx)     # the 8-lane column sums
+                self.assertIn("bar.sync", ptx)           # the per-chunk hand-off
+
+
+class RuleTest(unittest.TestCase):
+    def test_rule_names_variants_and_routes_by_pairs(self):
+        rule = load_rule()
+        names = {recurrent.name(p) for p in recurrent.variants()}
+        for _, name in rule["rule"]:
+            self.assertIn(name, names)
+        self.assertIn(rule["default"], names)
+        with tempfile.TemporaryDirectory() as tmp:
+            with open(os.path.join(tmp, "library.json"), "w") as f:
+                json.dump({"op": "kda_fwd", "variants": [{"name": n} for n in names], **rule}, f)
+            lib = KDALibrary(tmp)
+            bound, first = rule["rule"][0]
+            self.assertEqual(lib.route(T=1000, H=bound, N=1), first)
+            self.assertEqual(lib.route(T=1000, H=bound + 1, N=1), rule["default"])
+            self.assertEqual(lib.route(T=1000, H=1, N=bound + 1), rule["default"])
+
+    def test_not_a_kda_library(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            with open(os.path.join(tmp, "library.json"), "w") as f:
+                json.dump({"op": "kmeans_assign", "variants": []}, f)
+            with self.assertRaisesRegex(ValueError, "not a KDA library"):
+                KDALibrary(tmp)
+
+    def test_illegal_variant_is_refused(self):
+        with self.assertRaises(ValueError):
+            recurrent.generate({"chunk": 24, "cpt": 1})
+
+
+def cuda_torch():
+    if importlib.util.find_spec("torch") is None:
+        return None
+    import torch
+    return torch if torch.cuda.is_available() else None
+
+
+@unittest.skipIf(cuda_torch() is None, "needs torch with a CUDA device (runs on the GPU machine)")
+class BadInputTest(unittest.TestCase):
+    """Every bad argument is an error naming it, raised before any kernel is loaded: the library
+    here has no cubins, so a launch attempt would fail differently."""
+
+    def setUp(self):
+        torch = self.torch = cuda_torch()
+        self.tmp = tempfile.TemporaryDirectory()
+        rule = load_rule()
+        with open(os.path.join(self.tmp.name, "library.json"), "w") as f:
+            json.dump({"op": "kda_fwd", "variants": [{"name": recurrent.name(p)} for p in
+                                                     recurrent.variants()], **rule}, f)
+        self.lib = KDALibrary(self.tmp.name)
+        T, H = 10, 2
+        bf = dict(dtype=torch.bfloat16, device="cuda")
+        self.args = dict(q=torch.zeros(1, T, H, 128, **bf), k=torch.zeros(1, T, H, 128, **bf),
+                         v=torch.zeros(1, T, H, 128, **bf), g=torch.zeros(1, T, H, 128, **bf),
+                         beta=torch.zeros(1, T, H, **bf), scale=0.1,
+                         A_log=torch.zeros(H, device="cuda"), dt_bias=torch.zeros(H, 128, device="cuda"),
+                         lower_bound=-5.0)
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def refused(self, pattern, **change):
+        args = dict(self.args, **change)
+        with self.assertRaisesRegex((ValueError, TypeError), pattern):
+            self.lib.fwd(**args)
+
+    def test_bad_arguments_name_themselves(self):
+        torch = self.torch
+        bf = dict(dtype=torch.bfloat16, device="cuda")
+        self.refused("q: head dimension 64", q=torch.zeros(1, 10, 2, 64, **bf))
+        self.refused("k: shape", k=torch.zeros(1, 9, 2, 128, **bf))
+        self.refused("v: dtype", v=torch.zeros(1, 10, 2, 128, device="cuda"))
+        self.refused("g: on cpu", g=torch.zeros(1, 10, 2, 128, dtype=torch.bfloat16))
+        self.refused("beta: shape", beta=torch.zeros(1, 10, 3, **bf))
+        self.refused("A_log: dtype", A_log=torch.zeros(2, **bf))
+        self.refused("dt_bias: shape", dt_bias=torch.zeros(2, 64, device="cuda"))
+        self.refused("q: not contiguous", q=torch.zeros(1, 10, 128, 2, **bf).transpose(2, 3))
+        self.refused("scale: expected a number", scale="x")
+        self.refused("lower_bound: nan is not finite", lower_bound=float("nan"))
+        cu = lambda *v: torch.tensor(v, dtype=torch.int64, device="cuda")  # noqa: E731
+        self.refused("cu_seqlens: expected non-decreasing", cu_seqlens=cu(0, 6, 4, 10))
+        self.refused("cu_seqlens: expected non-decreasing offsets from 0 to T = 10", cu_seqlens=cu(0, 4, 9))
+        self.refused("cu_seqlens: expected a 1-D int64", cu_seqlens=cu(0))
+        self.refused("initial_state: shape", cu_seqlens=cu(0, 4, 10),
+                     initial_state=torch.zeros(1, 2, 128, 128, device="cuda"))
+        two = {n: torch.zeros(2, 5, 2, 128, **bf) for n in ("q", "k", "v", "g")}
+        self.refused("cu_seqlens: given with B = 2", beta=torch.zeros(2, 5, 2, **bf), cu_seqlens=cu(0, 10),
+                     **two)
+        self.refused("q: shape .* has no tokens", q=torch.zeros(1, 0, 2, 128, **bf))
+        self.refused("kernel: no variant named 'nope'", kernel="nope")
+
+
+if __name__ == "__main__":
+    unittest.main()

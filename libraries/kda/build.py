@@ -1,0 +1,66 @@
+#!/usr/bin/env python3
+"""Builds the KDA library folder: every variant's IR, cubin and manifest, and library.json.
+
+    python3 libraries/kda/build.py --out DIR [--tools build/bin]
+
+Each variant is verified (cake-opt --cake-verify) and compiled (cake-translate --emit=cubin); one
+that fails stops the build with the tool's diagnostic. library.json names the variants with their
+manifests, the routing rule of rule.json beside this script and the default variant.
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import recurrent  # noqa: E402
+
+
+def compile_one(tools, kdir, p):
+    name = recurrent.name(p)
+    src = os.path.join(kdir, name + ".mlir")
+    with open(src, "w") as f:
+        f.write(recurrent.generate(p))
+    r = subprocess.run([os.path.join(tools, "cake-opt"), src, "--cake-verify", "-o", os.devnull],
+                       capture_output=True, text=True)
+    if r.returncode == 0:
+        r = subprocess.run([os.path.join(tools, "cake-translate"), src, "--emit=cubin",
+                            "-o", os.path.join(kdir, name + ".cubin"),
+                            "--manifest", os.path.join(kdir, name + ".json"),
+                            "--ptxas-log", os.path.join(kdir, name + ".ptxas.log")],
+                           capture_output=True, text=True)
+    return name, r.returncode, r.stderr
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--tools", default=os.path.join(HERE, "..", "..", "build", "bin"))
+    args = ap.parse_args()
+    kdir = os.path.join(args.out, "kernels")
+    os.makedirs(kdir, exist_ok=True)
+    variants = []
+    for p in recurrent.variants():
+        name, rc, err = compile_one(args.tools, kdir, p)
+        if rc != 0:
+            print(f"build.py: {name} failed:\n{err.strip()[-2000:]}", file=sys.stderr)
+            sys.exit(1)
+        with open(os.path.join(kdir, name + ".json")) as f:
+            manifest = json.load(f)["kernels"][0]
+        variants.append({"name": name, "family": "recurrent", "params": p, "manifest": manifest})
+    with open(os.path.join(HERE, "rule.json")) as f:
+        rule = json.load(f)
+    names = {v["name"] for v in variants}
+    for _, name in rule["rule"] + [[0, rule["default"]]]:
+        if name not in names:
+            print(f"build.py: rule.json names {name}, which is not built", file=sys.stderr)
+            sys.exit(1)
+    with open(os.path.join(args.out, "library.json"), "w") as f:
+        json.dump({"op": "kda_fwd", "variants": variants, **rule}, f, indent=1)
+    print(f"build.py: {len(variants)} KDA kernels in {kdir}")
+
+
+if __name__ == "__main__":
+    main()

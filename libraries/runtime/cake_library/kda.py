@@ -1,0 +1,146 @@
+"""kda_fwd: Kimi Delta Attention forward on torch tensors, through CAKE kernels (libraries/kda).
+
+The interface is FlashKDA's `flash_kda.fwd` (K = V = 128, bf16 q/k/v/g/beta, fp32 A_log [H] and
+dt_bias [H, 128], the gate, the q/k L2 norms and the beta sigmoid computed inside the kernel):
+
+    out, final = kda_fwd(q, k, v, g, beta, scale, A_log, dt_bias, lower_bound,
+                         initial_state=None, output_final_state=False, cu_seqlens=None)
+
+q, k, v, g: [B, T, H, 128]; beta [B, T, H]. With cu_seqlens (int64 [N + 1], increasing, from 0
+to T) B must be 1 and the sequences are packed along T; without, each batch row is a sequence.
+States are fp32 [N, H, V, K] (FlashKDA's layout); a bf16 initial state is read as fp32.
+Runs on the current stream; errors name the argument and launch nothing.
+"""
+import json
+import os
+
+from . import driver as drv
+
+KV = 128
+
+
+class KDALibrary:
+    def __init__(self, folder):
+        with open(os.path.join(folder, "library.json")) as f:
+            self.definition = json.load(f)
+        if self.definition.get("op") != "kda_fwd":
+            raise ValueError(f"{folder}: not a KDA library (op {self.definition.get('op')!r})")
+        self.folder = folder
+        self.variants = {v["name"]: v for v in self.definition["variants"]}
+        self._driver = None
+        self._kernels = {}
+        self._spaces = {}
+
+    def route(self, T, H, N):
+        """The variant for a case: library.json's "rule" ([[most (sequence, head) pairs, name],
+        ...], the first entry whose bound holds), else its "default"."""
+        blocks = H * N
+        for bound, name in self.definition.get("rule", []):
+            if blocks <= bound:
+                return name
+        return self.definition["default"]
+
+    def kernel(self, name):
+        if name not in self._kernels:
+            if self._driver is None:
+                self._driver = drv.Driver()
+            with open(os.path.join(self.folder, "kernels", name + ".cubin"), "rb") as f:
+                self._kernels[name] = drv.Kernel(self._driver, f.read(), self.variants[name]["manifest"])
+        return self._kernels[name]
+
+    def fwd(self, q, k, v, g, beta, scale, A_log, dt_bias, lower_bound, initial_state=None,
+            output_final_state=False, cu_seqlens=None, out=None, kernel=None):
+        import torch
+        B, T, H, N, cu = _check(torch, q, k, v, g, beta, A_log, dt_bias, initial_state, cu_seqlens, out)
+        scale, lower_bound = _number(scale, "scale"), _number(lower_bound, "lower_bound")
+        name = kernel or self.route(B * T, H, N)
+        if name not in self.variants:
+            raise ValueError(f"kernel: no variant named {name!r}")
+        dev = q.device
+        if cu is None:       # each batch row is a sequence: their bounds, kept per (B, T)
+            cu = self._spaces.get(("cu", dev, B, T))
+            if cu is None:
+                cu = torch.arange(0, B * T + 1, T, dtype=torch.int64, device=dev)
+                self._spaces[("cu", dev, B, T)] = cu
+        o = out if out is not None else torch.empty_like(v)
+        h0 = None
+        if initial_state is not None:
+            h0 = initial_state if initial_state.dtype == torch.float32 else initial_state.float()
+        ht = torch.empty(N, H, KV, KV, dtype=torch.float32, device=dev) if output_final_state else None
+        # An absent state is never touched (the flags say so): any valid address stands in.
+        ptrs = {"q": q.data_ptr(), "k": k.data_ptr(), "v": v.data_ptr(), "g": g.data_ptr(),
+                "beta": beta.data_ptr(), "A_log": A_log.data_ptr(), "dt_bias": dt_bias.data_ptr(),
+                "cu_seqlens": cu.data_ptr(), "out": o.data_ptr(),
+                "initial_state": (h0 if h0 is not None else o).data_ptr(),
+                "final_state": (ht if ht is not None else o).data_ptr()}
+        scalars = {"scale": scale, "lower_bound": lower_bound,
+                   "use_initial_state": int(h0 is not None), "store_final_state": int(ht is not None)}
+        sizes = {"T": B * T, "H": H, "N": N, "S": N + 1}
+        with torch.cuda.device(dev):
+            self.kernel(name).launch(ptrs, sizes, torch.cuda.current_stream().cuda_stream, scalars)
+        return o, ht
+
+
+def _number(x, name):
+    try:
+        f = float(x)
+    except (TypeError, ValueError):
+        raise TypeError(f"{name}: expected a number, got {type(x).__name__}") from None
+    if f != f or f in (float("inf"), float("-inf")):
+        raise ValueError(f"{name}: {f} is not finite")
+    return f
+
+
+def _check(torch, q, k, v, g, beta, A_log, dt_bias, initial_state, cu_seqlens, out):
+    """(B, T, H, N, cu_seqlens or None) of valid arguments, or an error naming the bad one."""
+    def tensor(t, name):
+        if not isinstance(t, torch.Tensor):
+            raise TypeError(f"{name}: expected a torch tensor, got {type(t).__name__}")
+        if not t.is_cuda:
+            raise ValueError(f"{name}: on {t.device}; a CUDA tensor is needed")
+        if t.device != q.device:
+            raise ValueError(f"{name}: on {t.device}, q is on {q.device}")
+        if not t.is_contiguous():
+            raise ValueError(f"{name}: not contiguous")
+
+    def need(t, name, shape, dtypes):
+        tensor(t, name)
+        if t.dtype not in dtypes:
+            raise TypeError(f"{name}: dtype {t.dtype}, expected " + " or ".join(map(str, dtypes)))
+        if tuple(t.shape) != tuple(shape):
+            raise ValueError(f"{name}: shape {list(t.shape)}, expected {list(shape)}")
+
+    tensor(q, "q")
+    if q.dim() != 4:
+        raise ValueError(f"q: expected [B, T, H, 128], got shape {list(q.shape)}")
+    B, T, H, K = q.shape
+    if K != KV:
+        raise ValueError(f"q: head dimension {K}; these kernels need K = V = {KV}")
+    if B * T == 0 or H == 0:
+        raise ValueError(f"q: shape {list(q.shape)} has no tokens or no heads")
+    for t, name in ((q, "q"), (k, "k"), (v, "v"), (g, "g")):
+        need(t, name, (B, T, H, KV), (torch.bfloat16,))
+    need(beta, "beta", (B, T, H), (torch.bfloat16,))
+    need(A_log, "A_log", (H,), (torch.float32,))
+    need(dt_bias, "dt_bias", (H, KV), (torch.float32,))
+    if out is not None:
+        need(out, "out", (B, T, H, KV), (torch.bfloat16,))
+    cu = None
+    if cu_seqlens is not None:
+        tensor(cu_seqlens, "cu_seqlens")
+        if cu_seqlens.dtype not in (torch.int64, torch.int32) or cu_seqlens.dim() != 1 or \
+                cu_seqlens.numel() < 2:
+            raise ValueError("cu_seqlens: expected a 1-D int64 tensor of N + 1 >= 2 offsets")
+        if B != 1:
+            raise ValueError(f"cu_seqlens: given with B = {B}; packed sequences need B = 1")
+        host = cu_seqlens.tolist()
+        if host[0] != 0 or host[-1] != T or any(b < a for a, b in zip(host, host[1:])):
+            raise ValueError(f"cu_seqlens: expected non-decreasing offsets from 0 to T = {T}, got "
+                             f"{host[:4]}{'...' if len(host) > 4 else ''} ending {host[-1]}")
+        cu = cu_seqlens if cu_seqlens.dtype == torch.int64 else cu_seqlens.long()
+        N = len(host) - 1
+    else:
+        N = B
+    if initial_state is not None:
+        need(initial_state, "initial_state", (N, H, KV, KV), (torch.float32, torch.bfloat16))
+    return B, T, H, N, cu
