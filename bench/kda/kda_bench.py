@@ -155,7 +155,7 @@ def main():
         x = make_inputs(torch, seq_lens, H, opts, gen)
         N, T = len(seq_lens), sum(seq_lens)
         row = {"seq_lens" if N > 1 else "T": seq_lens if N > 1 else T, "H": H, "tuned": timed,
-               "options": opts, "kernel": lib.route(T, H, N)}
+               "options": opts, "kernel": lib.route(T, H, N, x["lower_bound"])}
         ref_out, ref_state = reference(torch, x)
 
         def cake(name, x=x):
@@ -164,6 +164,8 @@ def main():
                            cu_seqlens=x["cu"], kernel=name)
         row["variants"] = {}
         for name in sorted(lib.variants):
+            if not lib.serves(name, x["lower_bound"]):
+                continue
             o, s = cake(name)
             torch.cuda.synchronize()
             e = {"err_out": rel_err(torch, o, ref_out), "err_state": rel_err(torch, s, ref_state)}
@@ -210,7 +212,8 @@ def main():
         rows.append(row)
         with open(args.out, "w") as f:
             json.dump(rows, f, indent=1)
-        times = " ".join(f"{n[8:]} {e.get('ms', float('nan')):.3f}" for n, e in row["variants"].items())
+        times = " ".join(f"{n[4:]} {e.get('ms', float('nan')):.3f} ({e['err_out']:.1e})"
+                         for n, e in row["variants"].items())
         print(f"[{i}] N{N} T{T} H{H} {opts} cake {row['cake_ms']} ({times}) flashkda "
               f"{row.get('flashkda_ms')} fla {row.get('fla_ms')} err {row['max_rel_err_out']:.2e}/"
               f"{row['max_rel_err_state']:.2e} fk_err {row.get('flashkda_err_out')} "

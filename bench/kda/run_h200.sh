@@ -4,16 +4,17 @@
 # needs, the fla-core 0.6.0 wheel and build.sh, prepared as bench/kda/README.md says):
 #   bash bench/kda/run_h200.sh [CASES]      (CASES: anchors,edges by default; results under $OUT)
 # Builds FlashKDA in place (about 90 s) unless it is already built, installs fla, then runs
-# kda_bench.py. LIB=DIR measures another built library.
+# kda_bench.py. LIB=DIR measures another built library; NOANCHORS=1 runs CAKE alone (no build).
 set -u
 CASES=${1:-anchors,edges}
 A=.device/kda-anchors
 export TRITON_CACHE_DIR=/tmp/cake-triton-cache
 nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,temperature.gpu --format=csv,noheader
-if ! PYTHONPATH=$A/FlashKDA python3 -c "import flash_kda" 2>/dev/null || [ ! -d /tmp/kda-site/fla ]; then
+if [ -n "${NOANCHORS:-}" ]; then ANCH=""; else ANCH="--flashkda $A/FlashKDA --site /tmp/kda-site"; fi
+if [ -z "${NOANCHORS:-}" ] && { ! PYTHONPATH=$A/FlashKDA python3 -c "import flash_kda" 2>/dev/null || [ ! -d /tmp/kda-site/fla ]; }; then
   bash $A/build.sh > "$OUT/anchors-build.log" 2>&1 || { tail -30 "$OUT/anchors-build.log"; echo "anchor build failed: the bench runs without the missing anchor"; }
 fi
-python3 bench/kda/kda_bench.py --library "${LIB:-.device/kda}" --flashkda $A/FlashKDA --site /tmp/kda-site \
+python3 bench/kda/kda_bench.py --library "${LIB:-.device/kda}" $ANCH \
   --cases "$CASES" --out "$OUT/rows-${CASES//,/-}.json" > "$OUT/kda-${CASES//,/-}.log" 2>&1
 rc=$?
 tail -25 "$OUT/kda-${CASES//,/-}.log"

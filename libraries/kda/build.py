@@ -15,14 +15,17 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+import chunked  # noqa: E402
 import recurrent  # noqa: E402
 
+FAMILIES = {"recurrent": recurrent, "chunked": chunked}
 
-def compile_one(tools, kdir, p):
-    name = recurrent.name(p)
+
+def compile_one(tools, kdir, fam, p):
+    name = FAMILIES[fam].name(p)
     src = os.path.join(kdir, name + ".mlir")
     with open(src, "w") as f:
-        f.write(recurrent.generate(p))
+        f.write(FAMILIES[fam].generate(p))
     r = subprocess.run([os.path.join(tools, "cake-opt"), src, "--cake-verify", "-o", os.devnull],
                        capture_output=True, text=True)
     if r.returncode == 0:
@@ -42,18 +45,21 @@ def main():
     kdir = os.path.join(args.out, "kernels")
     os.makedirs(kdir, exist_ok=True)
     variants = []
-    for p in recurrent.variants():
-        name, rc, err = compile_one(args.tools, kdir, p)
+    for fam, p in [(f, p) for f, m in FAMILIES.items() for p in m.variants()]:
+        name, rc, err = compile_one(args.tools, kdir, fam, p)
         if rc != 0:
             print(f"build.py: {name} failed:\n{err.strip()[-2000:]}", file=sys.stderr)
             sys.exit(1)
         with open(os.path.join(kdir, name + ".json")) as f:
             manifest = json.load(f)["kernels"][0]
-        variants.append({"name": name, "family": "recurrent", "params": p, "manifest": manifest})
+        v = {"name": name, "family": fam, "params": p, "manifest": manifest}
+        if fam == "chunked":       # e^-G of a chunk stays finite only for bounded gates
+            v["max_neg_bound"] = chunked.MAX_NEG_BOUND
+        variants.append(v)
     with open(os.path.join(HERE, "rule.json")) as f:
         rule = json.load(f)
     names = {v["name"] for v in variants}
-    for _, name in rule["rule"] + [[0, rule["default"]]]:
+    for _, name in rule["rule"] + [[0, rule["default"]], [0, rule.get("chunked", rule["default"])]]:
         if name not in names:
             print(f"build.py: rule.json names {name}, which is not built", file=sys.stderr)
             sys.exit(1)

@@ -31,14 +31,24 @@ class KDALibrary:
         self._kernels = {}
         self._spaces = {}
 
-    def route(self, T, H, N):
-        """The variant for a case: library.json's "rule" ([[most (sequence, head) pairs, name],
-        ...], the first entry whose bound holds), else its "default"."""
+    def route(self, T, H, N, lower_bound=-5.0):
+        """The variant for a case: library.json's "chunked" kernel where it serves the gates
+        (lower_bound >= -its max_neg_bound), else its "rule" ([[most (sequence, head) pairs,
+        name], ...], the first entry whose bound holds), else its "default"."""
+        fast = self.definition.get("chunked")
+        if fast and self.serves(fast, lower_bound):
+            return fast
         blocks = H * N
         for bound, name in self.definition.get("rule", []):
             if blocks <= bound:
                 return name
         return self.definition["default"]
+
+    def serves(self, name, lower_bound):
+        """Whether a variant serves gates down to lower_bound (the chunked family divides by the
+        chunk's cumulative decay, which overflows below its bound)."""
+        bound = self.variants[name].get("max_neg_bound")
+        return bound is None or lower_bound >= -bound
 
     def kernel(self, name):
         if name not in self._kernels:
@@ -53,9 +63,12 @@ class KDALibrary:
         import torch
         B, T, H, N, cu = _check(torch, q, k, v, g, beta, A_log, dt_bias, initial_state, cu_seqlens, out)
         scale, lower_bound = _number(scale, "scale"), _number(lower_bound, "lower_bound")
-        name = kernel or self.route(B * T, H, N)
+        name = kernel or self.route(B * T, H, N, lower_bound)
         if name not in self.variants:
             raise ValueError(f"kernel: no variant named {name!r}")
+        if not self.serves(name, lower_bound):
+            raise ValueError(f"kernel: {name} does not serve lower_bound = {lower_bound} (it needs >= "
+                             f"-{self.variants[name]['max_neg_bound']})")
         dev = q.device
         if cu is None:       # each batch row is a sequence: their bounds, kept per (B, T)
             cu = self._spaces.get(("cu", dev, B, T))
