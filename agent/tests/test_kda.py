@@ -16,8 +16,25 @@ RUNTIME = os.path.join(ROOT, "libraries", "runtime")
 sys.path.insert(0, KDA)
 sys.path.insert(0, RUNTIME)
 
+import chunked  # noqa: E402
 import recurrent  # noqa: E402
 from cake_library.kda import KDALibrary  # noqa: E402
+
+FAMILIES = (recurrent, chunked)
+
+
+def all_variants():
+    """(family module, params) of every variant build.py builds."""
+    return [(m, p) for m in FAMILIES for p in m.variants()]
+
+
+def fake_library(folder):
+    """library.json as build.py writes it, without manifests or cubins."""
+    variants = [dict({"name": m.name(p), "family": m.__name__},
+                     **({"max_neg_bound": chunked.MAX_NEG_BOUND} if m is chunked else {}))
+                for m, p in all_variants()]
+    with open(os.path.join(folder, "library.json"), "w") as f:
+        json.dump({"op": "kda_fwd", "variants": variants, **load_rule()}, f)
 
 # What KDALibrary.fwd passes: tensor pointers, scalars and sizes, by manifest name.
 LAUNCH_TENSORS = {"q", "k", "v", "g", "beta", "A_log", "dt_bias", "cu_seqlens", "out",
@@ -35,12 +52,12 @@ def load_rule():
 @needs_tools
 class KernelTest(unittest.TestCase):
     def test_variants_verify_and_their_manifests_fit_the_launcher(self):
-        for p in recurrent.variants():
-            name = recurrent.name(p)
+        for fam, p in all_variants():
+            name = fam.name(p)
             with self.subTest(variant=name), tempfile.TemporaryDirectory() as tmp:
                 src = os.path.join(tmp, name + ".mlir")
                 with open(src, "w") as f:
-                    f.write(recurrent.generate(p))
+                    f.write(fam.generate(p))
                 r = subprocess.run([os.path.join(BIN, "cake-opt"), src, "--cake-verify", "-o", os.devnull],
                                    capture_output=True, text=True)
                 self.assertEqual(r.returncode, 0, r.stderr[-2000:])
@@ -61,28 +78,37 @@ class KernelTest(unittest.TestCase):
                 self.assertEqual(params["final_state"]["access"], "write")
                 self.assertTrue(all(params[t]["access"] == "read" for t in LAUNCH_TENSORS
                                     - {"out", "final_state"}))
-                self.assertEqual(m["grid"], [str(recurrent.slices(p)), "H", "N"])
+                self.assertEqual(m["grid"], [str(fam.slices(p)), "H", "N"])
                 with open(os.path.join(tmp, "k.ptx")) as f:
                     ptx = f.read()
                 self.assertIn("shfl.sync.bfly", ptx)     # the 8-lane column sums
                 self.assertIn("bar.sync", ptx)           # the per-chunk hand-off
+                if fam is chunked:
+                    self.assertIn("mma.sync.aligned.m16n8k16", ptx)
+                    self.assertIn("cp.async", ptx)
 
 
 class RuleTest(unittest.TestCase):
-    def test_rule_names_variants_and_routes_by_pairs(self):
+    def test_rule_names_variants_and_routes(self):
         rule = load_rule()
-        names = {recurrent.name(p) for p in recurrent.variants()}
+        names = {m.name(p) for m, p in all_variants()}
         for _, name in rule["rule"]:
             self.assertIn(name, names)
         self.assertIn(rule["default"], names)
+        self.assertIn(rule["chunked"], names)
         with tempfile.TemporaryDirectory() as tmp:
-            with open(os.path.join(tmp, "library.json"), "w") as f:
-                json.dump({"op": "kda_fwd", "variants": [{"name": n} for n in names], **rule}, f)
+            fake_library(tmp)
             lib = KDALibrary(tmp)
+            # Gates the chunked kernel can bound go to it, at any size.
+            for H, N in ((1, 1), (96, 1), (64, 8)):
+                self.assertEqual(lib.route(T=1000, H=H, N=N, lower_bound=-5.0), rule["chunked"])
+            # Below its bound, the recurrent rule by (sequence, head) pairs.
             bound, first = rule["rule"][0]
-            self.assertEqual(lib.route(T=1000, H=bound, N=1), first)
-            self.assertEqual(lib.route(T=1000, H=bound + 1, N=1), rule["default"])
-            self.assertEqual(lib.route(T=1000, H=1, N=bound + 1), rule["default"])
+            self.assertEqual(lib.route(T=1000, H=bound, N=1, lower_bound=-50.0), first)
+            self.assertEqual(lib.route(T=1000, H=bound + 1, N=1, lower_bound=-5.01), rule["default"])
+            self.assertEqual(lib.route(T=1000, H=1, N=bound + 1, lower_bound=-1e4), rule["default"])
+            self.assertFalse(lib.serves(rule["chunked"], -5.5))
+            self.assertTrue(lib.serves(rule["default"], -1e4))
 
     def test_not_a_kda_library(self):
         with tempfile.TemporaryDirectory() as tmp:
@@ -94,6 +120,8 @@ class RuleTest(unittest.TestCase):
     def test_illegal_variant_is_refused(self):
         with self.assertRaises(ValueError):
             recurrent.generate({"chunk": 24, "cpt": 1})
+        with self.assertRaises(ValueError):
+            chunked.generate({"chunk": 32, "vb": 64})
 
 
 def cuda_torch():
@@ -111,10 +139,7 @@ class BadInputTest(unittest.TestCase):
     def setUp(self):
         torch = self.torch = cuda_torch()
         self.tmp = tempfile.TemporaryDirectory()
-        rule = load_rule()
-        with open(os.path.join(self.tmp.name, "library.json"), "w") as f:
-            json.dump({"op": "kda_fwd", "variants": [{"name": recurrent.name(p)} for p in
-                                                     recurrent.variants()], **rule}, f)
+        fake_library(self.tmp.name)
         self.lib = KDALibrary(self.tmp.name)
         T, H = 10, 2
         bf = dict(dtype=torch.bfloat16, device="cuda")
@@ -156,6 +181,8 @@ class BadInputTest(unittest.TestCase):
                      **two)
         self.refused("q: shape .* has no tokens", q=torch.zeros(1, 0, 2, 128, **bf))
         self.refused("kernel: no variant named 'nope'", kernel="nope")
+        self.refused("kernel: kda_chunk_c16_v64 does not serve lower_bound = -6.0", kernel="kda_chunk_c16_v64",
+                     lower_bound=-6.0)
 
 
 if __name__ == "__main__":
