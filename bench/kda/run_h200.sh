@@ -1,7 +1,7 @@
 #!/bin/bash
 # On the GPU machine (device tool), from the repository root, carrying .device/kda (built by
 # libraries/kda/build.py) and .device/kda-anchors (FlashKDA's sources with the cutlass folders it
-# needs, the fla-core 0.6.0 wheel and build.sh, prepared as bench/kda/README.md says):
+# needs, the fla-core 0.6.0 wheel and build.sh, made by bench/kda/prepare_anchors.sh):
 #   bash bench/kda/run_h200.sh [CASES]      (CASES: anchors,edges by default; results under $OUT)
 # Builds FlashKDA in place (about 90 s) unless it is already built, installs fla, then runs
 # kda_bench.py. LIB=DIR measures another built library; NOANCHORS=1 runs CAKE alone (no build).
