@@ -17,6 +17,7 @@ sys.path.insert(0, KDA)
 sys.path.insert(0, RUNTIME)
 
 import chunked  # noqa: E402
+import grid as kda_grid  # noqa: E402
 import recurrent  # noqa: E402
 from cake_library.kda import KDALibrary  # noqa: E402
 
@@ -122,6 +123,26 @@ class RuleTest(unittest.TestCase):
             recurrent.generate({"chunk": 24, "cpt": 1})
         with self.assertRaises(ValueError):
             chunked.generate({"chunk": 32, "vb": 64})
+
+
+class GridTest(unittest.TestCase):
+    def test_committed_grid_is_the_generated_one(self):
+        with open(os.path.join(KDA, "grid.json")) as f:
+            self.assertEqual(json.load(f), kda_grid.generate())
+
+    def test_size_held_out_part_and_caps(self):
+        cases = kda_grid.generate()["cases"]
+        self.assertGreaterEqual(len(cases), 40)
+        self.assertEqual(sum(c["heldout"] for c in cases), round(0.2 * len(cases)))
+        for c in cases:
+            T = sum(c["seq_lens"])
+            self.assertTrue(1 <= T <= kda_grid.MAX_TOKENS and T * c["H"] <= kda_grid.MAX_WORK, c)
+        # The edges the issue names are in it: packed batches with an empty sequence, length-1
+        # sequences, gates only the recurrent family serves, given and zero states.
+        self.assertTrue(any(0 in c["seq_lens"] for c in cases))
+        self.assertTrue(any(1 in c["seq_lens"] for c in cases))
+        self.assertTrue(any(c["lower_bound"] < -chunked.MAX_NEG_BOUND for c in cases))
+        self.assertTrue(any(c["h0"] for c in cases) and not all(c["h0"] for c in cases))
 
 
 def cuda_torch():

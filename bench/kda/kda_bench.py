@@ -8,8 +8,9 @@
 flash_kda` works (built in place); --site: a folder holding fla (pip install --target). FLA_FLASH_KDA=0
 is set so that fla measures its own Triton path.
 
-Cases: the five anchor cases of issue 17 (timed; every CAKE variant, FlashKDA with fp32 state,
-fla) and edge cases (checked only): length-1 sequences, an empty sequence in a varlen batch, lengths
+Cases (--cases): the five anchor cases of issue 17 (timed; every CAKE variant, FlashKDA with fp32
+state, fla), the grid of libraries/kda/grid.py (48 cases, 10 held out of tuning: timed against
+FlashKDA, fla only with --fla-on grid) and edge cases (checked only): length-1 sequences, an empty sequence in a varlen batch, lengths
 that are not a multiple of the chunk, many short sequences, gates at the lower bound -5 and far below
 (-50, -1000), beta near 0 and 1, zero and given initial states. Correctness: outputs and final states
 against an fp64 token recurrence on the same bf16 inputs; the error is max |x - ref| / max |ref|.
@@ -123,7 +124,11 @@ def main():
     ap.add_argument("--out", required=True)
     ap.add_argument("--flashkda", default=None)
     ap.add_argument("--site", default=None)
-    ap.add_argument("--cases", default="anchors,edges")
+    ap.add_argument("--cases", default="anchors,edges",
+                    help="anchors, edges, grid (libraries/kda/grid.json: timed, held-out rows marked)")
+    ap.add_argument("--grid", default=os.path.join(HERE, "..", "..", "libraries", "kda", "grid.json"))
+    ap.add_argument("--fla-on", default="anchors",
+                    help="case sets fla is timed on (its autotuning costs tens of seconds per new shape)")
     args = ap.parse_args()
     os.environ["FLA_FLASH_KDA"] = "0"
     for p in (args.site, args.flashkda):
@@ -147,15 +152,19 @@ def main():
     rows = []
     plan = []
     if "anchors" in args.cases:
-        plan += [(s, h, {}, True) for s, h in ANCHOR_CASES]
+        plan += [(s, h, {}, True, True, "anchors") for s, h in ANCHOR_CASES]
     if "edges" in args.cases:
-        plan += [(s, h, o, False) for s, h, o in edge_cases()]
-    for i, (seq_lens, H, opts, timed) in enumerate(plan):
+        plan += [(s, h, o, False, False, "edges") for s, h, o in edge_cases()]
+    if "grid" in args.cases:
+        with open(args.grid) as f:
+            plan += [(c["seq_lens"], c["H"], {"lower_bound": c["lower_bound"], "h0": c["h0"]}, True,
+                      not c["heldout"], "grid") for c in json.load(f)["cases"]]
+    for i, (seq_lens, H, opts, timed, tuned, part) in enumerate(plan):
         gen.manual_seed(7000 + i)
         x = make_inputs(torch, seq_lens, H, opts, gen)
         N, T = len(seq_lens), sum(seq_lens)
-        row = {"seq_lens" if N > 1 else "T": seq_lens if N > 1 else T, "H": H, "tuned": timed,
-               "options": opts, "kernel": lib.route(T, H, N, x["lower_bound"])}
+        row = {"seq_lens" if N > 1 else "T": seq_lens if N > 1 else T, "H": H, "tuned": tuned,
+               "set": part, "options": opts, "kernel": lib.route(T, H, N, x["lower_bound"])}
         ref_out, ref_state = reference(torch, x)
 
         def cake(name, x=x):
@@ -192,7 +201,7 @@ def main():
                     row["flashkda_ms"] = event_time(torch, fn)
             except Exception as e:
                 row["flashkda_error"] = f"{type(e).__name__}: {e}"[:300]
-        if chunk_kda is not None and timed:
+        if chunk_kda is not None and timed and part in args.fla_on.split(","):
             try:
                 h0 = x["h0"] if x["h0"] is not None else torch.zeros(N, H, 128, 128, device="cuda")
                 fn = lambda: chunk_kda(q=x["q"], k=x["k"], v=x["v"], g=x["g"], beta=x["beta"],  # noqa
@@ -219,10 +228,14 @@ def main():
               f"{row['max_rel_err_state']:.2e} fk_err {row.get('flashkda_err_out')} "
               f"fla_err {row.get('fla_err_out')} ok {row['correct']} {row.get('flashkda_error', '')}"
               f"{row.get('fla_error', '')}", flush=True)
-    timed = [r for r in rows if r["tuned"] and r.get("cake_ms") and r.get("flashkda_ms")]
-    if timed:
-        gm = math.exp(sum(math.log(r["flashkda_ms"] / r["cake_ms"]) for r in timed) / len(timed))
-        print(f"geomean speed-up over FlashKDA on {len(timed)} cases: {gm:.3f}")
+    for part in ("anchors", "grid"):
+        for held in (False, True):
+            timed = [r for r in rows if r["set"] == part and r.get("cake_ms") and r.get("flashkda_ms")
+                     and r["tuned"] != held]
+            if timed:
+                gm = math.exp(sum(math.log(r["flashkda_ms"] / r["cake_ms"]) for r in timed) / len(timed))
+                print(f"{part}{' held-out' if held else ''}: geomean speed-up over FlashKDA on "
+                      f"{len(timed)} cases: {gm:.3f}")
     print(f"correct: {sum(r['correct'] for r in rows)} of {len(rows)}")
 
 
