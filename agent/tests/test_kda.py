@@ -13,12 +13,23 @@ from tests.util import BIN, ROOT, needs_tools
 
 KDA = os.path.join(ROOT, "libraries", "kda")
 RUNTIME = os.path.join(ROOT, "libraries", "runtime")
-sys.path.insert(0, KDA)
+sys.path.append(KDA)           # after everything else: libraries/kmeans has a build.py and a grid.py too
 sys.path.insert(0, RUNTIME)
 
 import chunked  # noqa: E402
-import grid as kda_grid  # noqa: E402
 import recurrent  # noqa: E402
+
+
+def _load(name, path):
+    """A module of libraries/kda under its own name (the KMeans library has a grid.py too, and a
+    module is imported once per process)."""
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+kda_grid = _load("kda_grid", os.path.join(KDA, "grid.py"))
 from cake_library.kda import KDALibrary  # noqa: E402
 
 FAMILIES = (recurrent, chunked)

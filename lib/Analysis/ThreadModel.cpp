@@ -5,9 +5,9 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Index/IR/IndexDialect.h"
 #include "mlir/Dialect/Index/IR/IndexOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/AffineMap.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/STLExtras.h"
@@ -116,7 +116,7 @@ static std::optional<int64_t> fold(Operation *op, ArrayRef<int64_t> args, unsign
   } else if (isa<arith::MulIOp, index::MulOp>(op)) {
     result = static_cast<int64_t>(u(args[0]) * u(args[1]));
   } else if (isa<arith::DivUIOp, arith::RemUIOp, arith::CeilDivUIOp, index::DivUOp, index::RemUOp,
-                index::CeilDivUOp>(op)) {
+                 index::CeilDivUOp>(op)) {
     if (u(args[1]) == 0)
       return std::nullopt;
     if (isa<arith::DivUIOp, index::DivUOp>(op))
@@ -655,7 +655,8 @@ std::optional<int64_t> mlir::cake::foldIntegerOp(Operation *op, ArrayRef<int64_t
 }
 
 std::optional<int64_t> mlir::cake::evaluateWith(ThreadModel &model, Value v, int64_t thread,
-                                                const DenseMap<Value, int64_t> &bound, unsigned depth) {
+                                                const DenseMap<Value, int64_t> &bound,
+                                                unsigned depth) {
   constexpr int64_t huge = int64_t(1) << 32;
   auto sane = [&](std::optional<int64_t> x) {
     return x && *x <= huge && *x >= -huge ? x : std::nullopt;

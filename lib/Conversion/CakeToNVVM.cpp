@@ -1,9 +1,9 @@
 //===- CakeToNVVM.cpp - the cake-convert-to-nvvm pass ---------------------===//
 #include "Cake/Conversion/CakeToNVVM.h"
 #include "Cake/Conversion/Passes.h"
+#include "Cake/IR/CakeOps.h"
 #include "Cake/IR/Target.h"
 #include "ConversionUtils.h"
-#include "Cake/IR/CakeOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -12,6 +12,8 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace mlir::cake {
 #define GEN_PASS_DEF_CAKECONVERTTONVVMPASS
@@ -50,8 +52,7 @@ void mlir::cake::populateCakeToNVVMPatterns(CakeTypeConverter &converter,
   populateCakeAmperePatterns(converter, patterns);
 }
 
-LogicalResult mlir::cake::verifyPtxFeatures(StringRef chip, StringRef features,
-                                            Operation *anchor) {
+LogicalResult mlir::cake::verifyPtxFeatures(StringRef chip, StringRef features, Operation *anchor) {
   if (features.empty())
     return success();
   const TargetInfo *info = lookupTarget(chip);
@@ -86,8 +87,8 @@ struct CakeConvertToNVVMPass
       if (kernel.getTarget() == target)
         continue;
       InFlightDiagnostic diag = kernel.emitError()
-                                << "kernels of one module must share a target: expected '"
-                                << target << "', got '" << kernel.getTarget() << "'";
+                                << "kernels of one module must share a target: expected '" << target
+                                << "', got '" << kernel.getTarget() << "'";
       diag.attachNote(first.getLoc()) << "the first kernel's target is set here";
       mismatch = true;
     }
@@ -114,8 +115,8 @@ struct CakeConvertToNVVMPass
     b.setInsertionPointToEnd(module.getBody());
     auto targetAttr = NVVM::NVVMTargetAttr::get(module.getContext(), optLevel,
                                                 "nvptx64-nvidia-cuda", chipName, featureList);
-    auto gpuModule = gpu::GPUModuleOp::create(b, module.getLoc(), "cake_kernels",
-                                              b.getArrayAttr({targetAttr}));
+    auto gpuModule =
+        gpu::GPUModuleOp::create(b, module.getLoc(), "cake_kernels", b.getArrayAttr({targetAttr}));
     module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(), b.getUnitAttr());
 
     // The extern shared array all allocations index (dynamic shared memory).
@@ -135,6 +136,24 @@ struct CakeConvertToNVVMPass
     for (KernelOp kernel : kernels)
       if (failed(convertKernelToGPUFunc(kernel, gpuModule)))
         return signalPassFailure();
+
+    // Vector ops the upstream conversion to LLVM only takes in another form: 1-D strided
+    // slices (extract/insert_strided_slice) become shuffles.
+    // Only where they occur, and nothing else rewritten (no folding, no region simplification):
+    // every other kernel's IR stays as it was.
+    bool strided = false;
+    gpuModule.walk([&](Operation *op) {
+      strided |= isa<vector::ExtractStridedSliceOp, vector::InsertStridedSliceOp>(op);
+    });
+    if (strided) {
+      RewritePatternSet vectorPatterns(&getContext());
+      vector::populateVectorInsertExtractStridedSliceTransforms(vectorPatterns);
+      GreedyRewriteConfig config;
+      config.enableFolding(false).enableConstantCSE(false).setRegionSimplificationLevel(
+          GreedySimplifyRegionLevel::Disabled);
+      if (failed(applyPatternsGreedily(gpuModule, std::move(vectorPatterns), config)))
+        return signalPassFailure();
+    }
 
     CakeTypeConverter converter(&getContext());
     RewritePatternSet patterns(&getContext());

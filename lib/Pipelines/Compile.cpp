@@ -3,9 +3,9 @@
 #include "Cake/Conversion/CakeToNVVM.h"
 #include "Cake/IR/CakeOps.h"
 #include "Cake/IR/Target.h"
-#include "Cake/Transforms/Passes.h"
 #include "Cake/Pipelines/Pipelines.h"
 #include "Cake/Pipelines/Serialize.h"
+#include "Cake/Transforms/Passes.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -30,8 +30,7 @@ LogicalResult mlir::cake::retargetKernels(ModuleOp module, StringRef chip) {
   return pm.run(module);
 }
 
-LogicalResult mlir::cake::lowerForSerialization(ModuleOp module,
-                                                const CompileOptions &options) {
+LogicalResult mlir::cake::lowerForSerialization(ModuleOp module, const CompileOptions &options) {
   if (module.getOps<KernelOp>().empty()) {
     if (module.getOps<gpu::GPUModuleOp>().empty())
       return module.emitError("no cake.kernel and no gpu.module in the module");
@@ -47,7 +46,28 @@ LogicalResult mlir::cake::lowerForSerialization(ModuleOp module,
   if (failed(buildLowerToNVVMPipeline(pm, pipelineOptions)))
     return module.emitError("cannot build the cake-lower-to-nvvm pipeline: a pass it needs is "
                             "not registered");
-  return pm.run(module);
+  if (failed(pm.run(module)))
+    return failure();
+  return checkFullyLowered(module);
+}
+
+LogicalResult mlir::cake::checkFullyLowered(ModuleOp module) {
+  // An op the conversions left alone would fail in the LLVM IR translation with a message about
+  // dialect registration; name it here, at its own location, instead.
+  Operation *left = nullptr;
+  for (auto gpuModule : module.getOps<gpu::GPUModuleOp>())
+    gpuModule.walk([&](Operation *op) {
+      StringRef dialect = op->getName().getDialectNamespace();
+      if (!left && dialect != "llvm" && dialect != "nvvm" && dialect != "gpu" &&
+          dialect != "builtin")
+        left = op;
+    });
+  if (!left)
+    return success();
+  return left->emitError() << "'" << left->getName()
+                           << "' has no lowering to NVVM: express it with the ops the CAKE "
+                              "lowering supports (docs/reference; for a 1-D vector, "
+                              "vector.shuffle, vector.extract and vector.from_elements)";
 }
 
 FailureOr<CompiledKernels> mlir::cake::serializeKernels(ModuleOp lowered,

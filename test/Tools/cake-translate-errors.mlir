@@ -36,6 +36,17 @@
 // RUN: not cake-translate %S/Inputs/row_scale.mlir --emit=bogus 2>&1 | FileCheck %s --check-prefix=EMIT
 // EMIT: Cannot find option named 'bogus'
 
+// An op no conversion takes is named at its location, once, without the op or the lowered module
+// printed with it (the translation would otherwise fail on "dialect registration").
+// RUN: not cake-translate %S/Inputs/unlowered-vector.mlir --emit=ptx -o %t.out 2>&1 | FileCheck %s --check-prefix=UNLOWERED --implicit-check-not=llvm.func --implicit-check-not="see current operation"
+// RUN: not test -e %t.out
+// UNLOWERED: unlowered-vector.mlir:9:8: error: 'vector.multi_reduction' has no lowering to NVVM: express it with the ops the CAKE lowering supports (docs/reference; for a 1-D vector, vector.shuffle, vector.extract and vector.from_elements)
+// UNLOWERED-NEXT: %m = vector.multi_reduction
+// UNLOWERED-NEXT: ^
+// With MLIR's option, the op is printed as well.
+// RUN: not cake-translate %S/Inputs/unlowered-vector.mlir --emit=ptx --mlir-print-op-on-diagnostic 2>&1 | FileCheck %s --check-prefix=PRINTOP
+// PRINTOP: note: see current operation
+
 // RUN: not cake-translate %t.does-not-exist.mlir 2>&1 | FileCheck %s --check-prefix=NOFILE
 // NOFILE: error: {{.*}}does-not-exist.mlir
 

@@ -13,10 +13,12 @@
 #include "Cake/Pipelines/Serialize.h"
 #include "Cake/Version.h"
 
+#include "mlir/IR/AsmState.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Support/FileUtilities.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/SourceMgr.h"
@@ -29,31 +31,38 @@ namespace cl = llvm::cl;
 namespace {
 enum class Emit { LLVM, PTX, Cubin, Manifest };
 
-cl::opt<std::string> inputFile(cl::Positional, cl::desc("<input .mlir>"), cl::init("-"));
-cl::opt<std::string> outputFile("o", cl::desc("Output file (default: stdout)"),
-                                cl::value_desc("file"), cl::init("-"));
-cl::opt<Emit> emitKind(
-    "emit", cl::desc("What to emit"), cl::init(Emit::PTX),
-    cl::values(clEnumValN(Emit::LLVM, "llvm", "LLVM IR of the kernels"),
-               clEnumValN(Emit::PTX, "ptx", "PTX assembly"),
-               clEnumValN(Emit::Cubin, "cubin", "a cubin assembled by ptxas"),
-               clEnumValN(Emit::Manifest, "manifest", "the kernel manifest (JSON)")));
-cl::opt<std::string> manifestFile("manifest",
+/// The translator's own options: --help lists these (and MLIR's diagnostic options); the rest
+/// (LLVM's backend flags) stay usable and show under --help-hidden.
+cl::OptionCategory cakeCategory("cake-translate options");
+
+cl::opt<std::string> inputFile(cl::Positional, cl::cat(cakeCategory), cl::desc("<input .mlir>"),
+                               cl::init("-"));
+cl::opt<std::string> outputFile("o", cl::cat(cakeCategory),
+                                cl::desc("Output file (default: stdout)"), cl::value_desc("file"),
+                                cl::init("-"));
+cl::opt<Emit>
+    emitKind("emit", cl::cat(cakeCategory), cl::desc("What to emit"), cl::init(Emit::PTX),
+             cl::values(clEnumValN(Emit::LLVM, "llvm", "LLVM IR of the kernels"),
+                        clEnumValN(Emit::PTX, "ptx", "PTX assembly"),
+                        clEnumValN(Emit::Cubin, "cubin", "a cubin assembled by ptxas"),
+                        clEnumValN(Emit::Manifest, "manifest", "the kernel manifest (JSON)")));
+cl::opt<std::string> manifestFile("manifest", cl::cat(cakeCategory),
                                   cl::desc("Also write the kernel manifest to this file"),
                                   cl::value_desc("file"), cl::init(""));
-cl::opt<std::string> chip("chip", cl::desc("Target chip (default: the kernels' target)"),
-                          cl::init(""));
-cl::opt<std::string> features("features", cl::desc("PTX features (default: +ptx80)"),
-                              cl::init(""));
-cl::opt<unsigned> optLevel("opt-level", cl::desc("LLVM optimization level"), cl::init(3));
+cl::opt<std::string> chip("chip", cl::cat(cakeCategory),
+                          cl::desc("Target chip (default: the kernels' target)"), cl::init(""));
+cl::opt<std::string> features("features", cl::cat(cakeCategory),
+                              cl::desc("PTX features (default: +ptx80)"), cl::init(""));
+cl::opt<unsigned> optLevel("opt-level", cl::cat(cakeCategory), cl::desc("LLVM optimization level"),
+                           cl::init(3));
 cl::opt<unsigned> hangTimeoutMs(
-    "hang-timeout-ms",
+    "hang-timeout-ms", cl::cat(cakeCategory),
     cl::desc("Debug lowering against hangs: bound every mbarrier wait by N ms, then report the "
              "stalled op (listed in the manifest's hang_debug) and trap; 0: off"),
     cl::init(0));
-cl::opt<std::string> ptxasPath("ptxas", cl::desc("Path to ptxas (default: CUDA_HOME, PATH)"),
-                               cl::init(""));
-cl::opt<std::string> ptxasLog("ptxas-log",
+cl::opt<std::string> ptxasPath("ptxas", cl::cat(cakeCategory),
+                               cl::desc("Path to ptxas (default: CUDA_HOME, PATH)"), cl::init(""));
+cl::opt<std::string> ptxasLog("ptxas-log", cl::cat(cakeCategory),
                               cl::desc("Write ptxas's resource report (-v) to this file"),
                               cl::init(""));
 
@@ -82,13 +91,33 @@ int main(int argc, char **argv) {
   cl::AddExtraVersionPrinter(
       [](llvm::raw_ostream &os) { os << "CAKE version " CAKE_VERSION " (cake-translate)\n"; });
   cake::registerAllPasses();
-  cl::ParseCommandLineOptions(argc, argv, "CAKE translator: cake IR to LLVM IR, PTX, cubin and "
-                                          "the kernel manifest\n");
+  // MLIR's context options (--mlir-print-op-on-diagnostic, --mlir-disable-threading, ...) and the
+  // printer's debug-info options, as cake-opt has them.
+  registerMLIRContextCLOptions();
+  registerAsmPrinterCLOptions();
+  llvm::StringSet<> shown = {"help",
+                             "help-hidden",
+                             "version",
+                             "mlir-print-op-on-diagnostic",
+                             "mlir-print-stacktrace-on-diagnostic",
+                             "mlir-disable-threading",
+                             "mlir-print-debuginfo"};
+  for (auto &[name, option] : cl::getRegisteredOptions())
+    if (!shown.contains(name) && !llvm::is_contained(option->Categories, &cakeCategory) &&
+        option->getOptionHiddenFlag() == cl::NotHidden)
+      option->setHiddenFlag(cl::Hidden);
+  cl::ParseCommandLineOptions(argc, argv,
+                              "CAKE translator: cake IR to LLVM IR, PTX, cubin and "
+                              "the kernel manifest\n");
 
   DialectRegistry registry;
   cake::registerAllDialects(registry);
   MLIRContext context(registry);
   context.loadAllAvailableDialects();
+  // A diagnostic's location names the op: unless asked for, do not print the op with it (an
+  // error on a kernel or a lowered module would print all of it).
+  if (!cl::getRegisteredOptions().lookup("mlir-print-op-on-diagnostic")->getNumOccurrences())
+    context.printOpOnDiagnostic(false);
 
   std::string error;
   std::unique_ptr<llvm::MemoryBuffer> input = openInputFile(inputFile, &error);

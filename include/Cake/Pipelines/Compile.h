@@ -47,6 +47,10 @@ struct CompiledKernels {
 /// already holds a gpu.module is left as is. Emits a diagnostic and fails on anything else.
 LogicalResult lowerForSerialization(ModuleOp module, const CompileOptions &options);
 
+/// Fails, naming the first op at its location, when a gpu.module still holds an op outside the
+/// llvm, nvvm and gpu dialects (one no conversion took; the LLVM IR translation would reject it).
+LogicalResult checkFullyLowered(ModuleOp module);
+
 /// PTX (and, with `options.assemble`, the cubin) of a module lowered by lowerForSerialization.
 FailureOr<CompiledKernels> serializeKernels(ModuleOp lowered, const CompileOptions &options);
 
