@@ -2,6 +2,7 @@
 
     cake library build  --definition libraries/kmeans --out DIR [--bin build/bin] [--jobs 2]
     cake library route  --library DIR --shape B=3,N=75599,D=96,K=999,dtype=float16
+    cake library route  --library KDA_DIR --shape T=8192,H=96,N=1[,lower_bound=-5]
     cake library report --rows rows.json --out report.html
     cake library export --library DIR --out PACKAGE
 
@@ -22,6 +23,7 @@ import sys
 _ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 RUNTIME = os.path.join(_ROOT, "libraries", "runtime", "cake_library")
 sys.path.insert(0, os.path.dirname(RUNTIME))
+from cake_library import kda as kda_runtime  # noqa: E402
 from cake_library.route import NoKernel, Router, check_definition  # noqa: E402
 
 SHAPE_KEYS = ("B", "N", "D", "K")
@@ -52,7 +54,10 @@ def load_definition(path):
 
 def _checked(definition, where):
     try:
-        check_definition(definition)
+        if isinstance(definition, dict) and definition.get("op") == "kda_fwd":
+            kda_runtime.check_definition(definition)
+        else:
+            check_definition(definition)
     except ValueError as e:
         raise LibraryError(f"{where}: {e}") from None
     return definition
@@ -94,8 +99,43 @@ def parse_shape(text):
     return out
 
 
+def parse_kda_case(text):
+    """'T=8192,H=96,N=1,lower_bound=-5' -> dict (lower_bound defaults to -5); LibraryError naming
+    the bad part."""
+    out = {"lower_bound": -5.0}
+    for part in (text or "").split(","):
+        key, eq, value = part.strip().partition("=")
+        if not eq or key not in ("T", "H", "N", "lower_bound"):
+            raise LibraryError(f"--shape: expected T=, H=, N= and optionally lower_bound=, got {part.strip()!r}")
+        try:
+            out[key] = float(value) if key == "lower_bound" else int(value)
+        except ValueError:
+            raise LibraryError(f"--shape: {key} = {value!r} is not a number") from None
+        if key != "lower_bound" and out[key] < 1:
+            raise LibraryError(f"--shape: {key} = {out[key]}; sizes must be at least 1")
+        if key == "lower_bound" and not math.isfinite(out[key]):
+            raise LibraryError(f"--shape: lower_bound = {value!r} is not finite")
+    missing = [k for k in ("T", "H", "N") if k not in out]
+    if missing:
+        raise LibraryError(f"--shape: missing {', '.join(missing)}")
+    return out
+
+
+def route_kda(definition, text):
+    case = parse_kda_case(text)
+    lib = kda_runtime.KDALibrary.__new__(kda_runtime.KDALibrary)   # routing needs no files
+    lib.definition = definition
+    lib.variants = {v["name"]: v for v in definition["variants"]}
+    name = lib.route(case["T"], case["H"], case["N"], case["lower_bound"])
+    print(json.dumps({"kernel": name, "family": lib.variants[name].get("family"), "shape": case}))
+    return 0
+
+
 def cmd_route(args):
-    router = Router(load_definition(args.library))
+    definition = load_definition(args.library)
+    if definition.get("op") == "kda_fwd":
+        return route_kda(definition, args.shape)
+    router = Router(definition)
     s = parse_shape(args.shape)
     try:
         r = router.route(s["B"], s["N"], s["D"], s["K"], s["dtype"])
@@ -142,9 +182,13 @@ def cmd_export(args):
                         os.path.join(pkg, "library", "kernels", v["name"] + ".cubin"))
     with open(os.path.join(pkg, "library", "library.json"), "w") as f:
         json.dump(definition, f, indent=0)
-    print(export_native(definition, pkg))
+    if definition["op"] == "kda_fwd":
+        readme = KDA_PACKAGE_README.format(count=len(definition["variants"]))
+    else:
+        print(export_native(definition, pkg))
+        readme = PACKAGE_README.format(op=definition["op"], count=len(definition["variants"]))
     with open(os.path.join(args.out, "README.md"), "w") as f:
-        f.write(PACKAGE_README.format(op=definition["op"], count=len(definition["variants"])))
+        f.write(readme)
     print(f"exported {len(kernels)} kernels to {args.out}")
     return 0
 
@@ -198,6 +242,22 @@ CAKE build tree. Put this folder on PYTHONPATH:
 the generated C++ dispatcher (C ABI, `cake_library_route`, `cake_library_kmeans_assign`) when it
 was built; its sources and `build.sh` are in `cake_library/dispatch_src/` (set CAKE_LIBRARY_NATIVE=0
 to use the Python launcher instead).
+"""
+
+
+KDA_PACKAGE_README = """# CAKE kernel library: kda_fwd ({count} kernels)
+
+Exported by `cake library export`. Needs python3, torch and a CUDA driver; not LLVM/MLIR, not the
+CAKE build tree. Put this folder on PYTHONPATH:
+
+    import cake_library
+    out, final_state = cake_library.kda_fwd(q, k, v, g, beta, scale, A_log, dt_bias, lower_bound,
+                                            initial_state=None, output_final_state=True,
+                                            cu_seqlens=None)
+
+FlashKDA's interface: bf16 q, k, v, g [B, T, H, 128], beta [B, T, H], fp32 A_log [H] and dt_bias
+[H, 128]; states fp32 [N, H, V, K]. `cake_library/library/library.json` holds the kernels'
+manifests and the routing rule, `cake_library/library/kernels/` the cubins (sm_90a).
 """
 
 

@@ -42,6 +42,7 @@ def all_variants():
 
 def fake_library(folder):
     """library.json as build.py writes it, without manifests or cubins."""
+    os.makedirs(folder, exist_ok=True)
     variants = [dict({"name": m.name(p), "family": m.__name__},
                      **({"max_neg_bound": chunked.MAX_NEG_BOUND} if m is chunked else {}))
                 for m, p in all_variants()]
@@ -134,6 +135,66 @@ class RuleTest(unittest.TestCase):
             recurrent.generate({"chunk": 24, "cpt": 1})
         with self.assertRaises(ValueError):
             chunked.generate({"chunk": 32, "vb": 64})
+
+
+def cake(*args):
+    return subprocess.run([os.path.join(ROOT, "agent", "cake"), *args], capture_output=True, text=True)
+
+
+class CommandTest(unittest.TestCase):
+    """`cake library route` and `cake library export` on a KDA library (a built one's library.json
+    and stand-in cubins: what the commands read)."""
+
+    def built(self, tmp):
+        fake_library(tmp)
+        os.makedirs(os.path.join(tmp, "kernels"))
+        for m, p in all_variants():
+            with open(os.path.join(tmp, "kernels", m.name(p) + ".cubin"), "wb") as f:
+                f.write(b"stand-in")
+        return tmp
+
+    def test_route(self):
+        rule = load_rule()
+        with tempfile.TemporaryDirectory() as tmp:
+            lib = self.built(tmp)
+            for shape, want in (("T=8192,H=96,N=1", rule["chunked"]),
+                                ("T=300,H=4,N=1,lower_bound=-50", rule["rule"][0][1]),
+                                ("T=300,H=64,N=2,lower_bound=-5.5", rule["default"])):
+                r = cake("library", "route", "--library", lib, "--shape", shape)
+                self.assertEqual(r.returncode, 0, r.stderr)
+                self.assertEqual(json.loads(r.stdout)["kernel"], want, shape)
+            for shape, why in (("T=300,H=4", "missing N"), ("T=300,H=4,N=1,D=5", "got 'D=5'"),
+                               ("T=0,H=4,N=1", "T = 0"), ("T=3,H=4,N=1,lower_bound=nan", "not finite")):
+                r = cake("library", "route", "--library", lib, "--shape", shape)
+                self.assertEqual(r.returncode, 2, shape)
+                self.assertIn(why, r.stderr)
+
+    def test_a_rule_naming_a_missing_variant_is_refused(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            lib = self.built(tmp)
+            with open(os.path.join(lib, "library.json")) as f:
+                d = json.load(f)
+            d["default"] = "kda_nope"
+            with open(os.path.join(lib, "library.json"), "w") as f:
+                json.dump(d, f)
+            r = cake("library", "route", "--library", lib, "--shape", "T=3,H=1,N=1,lower_bound=-9")
+            self.assertEqual(r.returncode, 2)
+            self.assertIn("the rule names 'kda_nope'", r.stderr)
+
+    def test_export_is_self_contained(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            lib = self.built(os.path.join(tmp, "lib"))
+            pkg = os.path.join(tmp, "pkg")
+            r = cake("library", "export", "--library", lib, "--out", pkg)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertNotIn("native dispatcher", r.stdout)           # KMeans only
+            r = subprocess.run([sys.executable, "-c", "import cake_library; "
+                                "print(cake_library.load_kda().route(8192, 96, 1, -50.0))"],
+                               capture_output=True, text=True, cwd=tmp, env={"PYTHONPATH": pkg})
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertEqual(r.stdout.strip(), load_rule()["default"])
+            with open(os.path.join(pkg, "README.md")) as f:
+                self.assertIn("cake_library.kda_fwd", f.read())
 
 
 class GridTest(unittest.TestCase):

@@ -1,13 +1,15 @@
 #!/usr/bin/env python3
 """Builds the KDA library folder: every variant's IR, cubin and manifest, and library.json.
 
-    python3 libraries/kda/build.py --out DIR [--tools build/bin]
+    python3 libraries/kda/build.py --out DIR [--tools build/bin] [--jobs 2]
+    agent/cake library build --definition libraries/kda --out DIR         (the same)
 
 Each variant is verified (cake-opt --cake-verify) and compiled (cake-translate --emit=cubin); one
 that fails stops the build with the tool's diagnostic. library.json names the variants with their
 manifests, the routing rule of rule.json beside this script and the default variant.
 """
 import argparse
+import concurrent.futures
 import json
 import os
 import subprocess
@@ -41,12 +43,20 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", required=True)
     ap.add_argument("--tools", default=os.path.join(HERE, "..", "..", "build", "bin"))
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--dtypes", default="bfloat16", help="bfloat16 only (FlashKDA's interface)")
     args = ap.parse_args()
+    if args.jobs < 1 or set(filter(None, args.dtypes.split(","))) - {"bfloat16"}:
+        print(f"build.py: bad arguments (jobs {args.jobs}, dtypes {args.dtypes!r}: KDA serves "
+              "bfloat16 only)", file=sys.stderr)
+        sys.exit(2)
     kdir = os.path.join(args.out, "kernels")
     os.makedirs(kdir, exist_ok=True)
     variants = []
-    for fam, p in [(f, p) for f, m in FAMILIES.items() for p in m.variants()]:
-        name, rc, err = compile_one(args.tools, kdir, fam, p)
+    todo = [(f, p) for f, m in FAMILIES.items() for p in m.variants()]
+    with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+        done = list(pool.map(lambda fp: compile_one(args.tools, kdir, *fp), todo))
+    for (fam, p), (name, rc, err) in zip(todo, done):
         if rc != 0:
             print(f"build.py: {name} failed:\n{err.strip()[-2000:]}", file=sys.stderr)
             sys.exit(1)

@@ -3,6 +3,7 @@
     import cake_library
     idx = cake_library.kmeans_assign(x, c)             # torch tensors on a CUDA device
     cake_library.route(B=3, N=75599, D=96, K=999, dtype="float16")   # CPU only: which kernel
+    out, state = cake_library.kda_fwd(q, k, v, g, beta, scale, A_log, dt_bias, -5.0)  # a KDA package
 
 The library folder is the `library` folder beside this file (an exported package) or the one named
 by CAKE_LIBRARY_DIR. Needs neither LLVM/MLIR nor the CAKE build tree.
@@ -27,6 +28,28 @@ def load(path=None):
     if _library is None:
         _library = KMeansLibrary(folder())
     return _library
+
+
+_kda = None
+
+
+def load_kda(path=None):
+    """The KDA library of `path` (default: folder()), loaded once."""
+    global _kda
+    from .kda import KDALibrary
+    if path is not None:
+        return KDALibrary(path)
+    if _kda is None:
+        _kda = KDALibrary(folder())
+    return _kda
+
+
+def kda_fwd(q, k, v, g, beta, scale, A_log, dt_bias, lower_bound, initial_state=None,
+            output_final_state=False, cu_seqlens=None, out=None):
+    """Kimi Delta Attention forward (FlashKDA's interface): (out, final state or None)."""
+    return load_kda().fwd(q, k, v, g, beta, scale, A_log, dt_bias, lower_bound,
+                          initial_state=initial_state, output_final_state=output_final_state,
+                          cu_seqlens=cu_seqlens, out=out)
 
 
 def kmeans_assign(x, c, c_sq=None, out=None):

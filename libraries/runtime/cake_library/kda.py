@@ -19,12 +19,32 @@ from . import driver as drv
 KV = 128
 
 
+def check_definition(definition):
+    """Raises ValueError naming the first thing a KDA library definition (library.json) lacks."""
+    if not isinstance(definition, dict) or definition.get("op") != "kda_fwd":
+        op = definition.get("op") if isinstance(definition, dict) else None
+        raise ValueError(f"not a KDA library: op {op!r}")
+    variants = definition.get("variants")
+    if not isinstance(variants, list) or not variants or \
+            not all(isinstance(v, dict) and isinstance(v.get("name"), str) for v in variants):
+        raise ValueError("the library lists no variants (each {\"name\", ...})")
+    names = {v["name"] for v in variants}
+    rule = definition.get("rule", [])
+    if not isinstance(rule, list) or not all(isinstance(r, list) and len(r) == 2 for r in rule):
+        raise ValueError("\"rule\" is not a list of [most (sequence, head) pairs, variant]")
+    for what in [n for _, n in rule] + [definition.get("default"), definition.get("chunked", definition.get("default"))]:
+        if what not in names:
+            raise ValueError(f"the rule names {what!r}, which is not a variant of the library")
+
+
 class KDALibrary:
     def __init__(self, folder):
         with open(os.path.join(folder, "library.json")) as f:
             self.definition = json.load(f)
-        if self.definition.get("op") != "kda_fwd":
-            raise ValueError(f"{folder}: not a KDA library (op {self.definition.get('op')!r})")
+        try:
+            check_definition(self.definition)
+        except ValueError as e:
+            raise ValueError(f"{folder}: {e}") from None
         self.folder = folder
         self.variants = {v["name"]: v for v in self.definition["variants"]}
         self._driver = None
