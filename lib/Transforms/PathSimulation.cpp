@@ -1173,6 +1173,23 @@ bool mlir::cake::verifyCpAsyncVisibility(KernelOp kernel, ThreadModel &model) {
     if (reads * copies > kPairLimit)
       return true;
     std::string sizes = sizesText(kernel, size);
+    // A group still copying when the thread exits writes into shared memory that the next block
+    // on the SM may already own.
+    for (auto &[issuer, trace] : traces)
+      for (const StoreGroup &g : trace.cpGroups) {
+        if (g.retired || g.stores.empty() || !reported.insert(g.stores.front().second.op).second)
+          continue;
+        const At &copy = g.stores.front().second;
+        InFlightDiagnostic diag = emitFinding(copy.op, "async.cp-async-pending-at-exit")
+                                  << "expected a cake.cp_async.wait to retire this copy's group "
+                                     "before the block exits, but in thread "
+                                  << issuer << " with " << sizes << " the group of "
+                                  << (copy.where.empty() ? "this copy" : copy.where)
+                                  << " is still writing shared memory at exit";
+        attachFix(diag, copy.op, "async.cp-async-pending-at-exit",
+                  "after the last commit, in every copying thread: cake.cp_async.wait 0 "
+                  "(unconditionally, outside the loop)");
+      }
     for (auto &[reader, rtrace] : traces) {
       for (auto &[read, at] : rtrace.reads) {
         if (reported.contains(at.op))

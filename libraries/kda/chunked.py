@@ -375,6 +375,9 @@ def generate(p):
     w(f"    %it1 = arith.addi %it, {c(1)} : index")
     w(f"    scf.yield {', '.join(new)}, %it1, {beta1} : {atypes}, index, bf16")
     w("  }")
+    # The last iteration prefetched a chunk past the sequence: retire it before the block exits
+    # (async.cp-async-pending-at-exit).
+    w("  cake.cp_async.wait 0")
     w("  %storeht = arith.cmpi ne, %store_ht, %i0 : i32")
     w("  scf.if %storeht {")
     for nt in range(16):

@@ -533,6 +533,10 @@ def CakeVerifyAsyncPass : Pass<"cake-verify-async"> {
       barrier the reader passed), is not complete for the reader: its group is not retired by a
       `cake.cp_async.wait` of the copying thread before the read, or (another thread's copy) no
       block barrier follows that wait before the read. Empty commits count as groups.
+    - `async.cp-async-pending-at-exit`: along the same simulated paths, a committed group with
+      copies that no `cake.cp_async.wait` retires before the thread exits (typically the
+      prefetch of a tile past the last one, whose wait in the next iteration never runs): it
+      may still write shared memory that the next block on the SM already owns.
     - `async.tma-store-uncommitted`, `async.tma-store-no-wait`, `async.tma-store-wait-count`: the
       same for TMA stores and their bulk groups (the kernel must not exit, nor the buffer be
       rewritten, while a store still reads shared memory).
