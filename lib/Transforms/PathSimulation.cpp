@@ -1137,7 +1137,7 @@ bool mlir::cake::verifyPipelineSequences(KernelOp kernel, ThreadModel &model) {
 /// slot (after a barrier that follows the copy's issue, or later in the issuing thread) whose
 /// latest copy is not retired before it, or, from another thread, retired with no block barrier
 /// between the wait and the read.
-bool mlir::cake::verifyCpAsyncVisibility(KernelOp kernel, ThreadModel &model) {
+bool mlir::cake::verifyCpAsyncVisibility(KernelOp kernel, ThreadModel &model, bool checkExit) {
   bool any = false;
   kernel.walk([&](CpAsyncOp) { any = true; });
   if (!any)
@@ -1177,7 +1177,8 @@ bool mlir::cake::verifyCpAsyncVisibility(KernelOp kernel, ThreadModel &model) {
     // on the SM may already own.
     for (auto &[issuer, trace] : traces)
       for (const StoreGroup &g : trace.cpGroups) {
-        if (g.retired || g.stores.empty() || !reported.insert(g.stores.front().second.op).second)
+        if (!checkExit || g.retired || g.stores.empty() ||
+            !reported.insert(g.stores.front().second.op).second)
           continue;
         const At &copy = g.stores.front().second;
         InFlightDiagnostic diag = emitFinding(copy.op, "async.cp-async-pending-at-exit")

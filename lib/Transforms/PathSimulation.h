@@ -37,8 +37,10 @@ bool verifyAsyncAccesses(KernelOp kernel, ThreadModel &model);
 
 /// cp.async copies against the generic reads of their slots: `async.cp-async-in-flight`, a read
 /// that may run while a copy into its slot is in flight (its group not retired by a
-/// cp.async.wait of the copying thread, or, for another thread, no block barrier after it).
-bool verifyCpAsyncVisibility(KernelOp kernel, ThreadModel &model);
+/// cp.async.wait of the copying thread, or, for another thread, no block barrier after it); and
+/// with `checkExit`, `async.cp-async-pending-at-exit`, a committed group no wait retires before
+/// the thread exits.
+bool verifyCpAsyncVisibility(KernelOp kernel, ThreadModel &model, bool checkExit = true);
 
 /// Pipeline steps along the same paths: `pipeline.iteration-sequence` (a thread's waits or
 /// commits not naming iterations 0, 1, 2, ...) and `pipeline.release-sequence` (a consumer's

@@ -5,24 +5,26 @@ v = 16w .. 16w + 15 of the slice. The state S^T [64 x 128] (FlashKDA's [V, K] la
 registers as mma.sync accumulators (16 tiles of 16 x 8 per warp, fp32) and, for the products that
 read it, as a bf16 copy in shared memory. Per chunk of n <= 16 tokens (rows past n are zero):
 
-  A  (8 threads per token)  q^ = scale q/|q|, k^ = k/|k|, log2-decay lb log2(e) sigmoid(e^A_log (g+dt_bias)),
-                            sigmoid(beta)                                   -> shared fp32
-  B  (a thread per channel) G = within-chunk cumulative log-decay; kdec = k^ e^G, qdec = q^ e^G,
-                            kinv = k^ e^-G [tok][ch], krest^T = kinv e^G_last [ch][tok] (bf16),
-                            e^G_last [ch]
+  A  (8 threads per token)  q^ = scale q/|q|, k^ = k/|k|, sigmoid(beta), and the log2-decay
+                            lb log2(e) sigmoid(e^A_log (g + dt_bias))                -> shared fp32
+  B  (a thread per channel) G = within-chunk cumulative log2-decay; kdec = k^ 2^G, qdec = q^ 2^G,
+                            kinv = k^ 2^-G [tok][ch], krest^T = kinv 2^G_last [ch][tok] (bf16),
+                            2^G_last [ch]
+  (the q, k, g, v of the next chunk are copied by cp.async meanwhile, into the other buffer)
   C  (every warp)           -L = -tril(beta kdec kinv^T, -1), Mq = tril(qdec kinv^T) (warp 0 stores
                             them), W = kdec S, O = qdec S, V' = beta (v - W) -> V'^T [v][tok]
   D  (warp 0, a lane per column)   INV = (I + L)^-1 by forward substitution (fp32) -> bf16
   E  (every warp)           U = INV V' -> U^T [v][tok]
-  F  (every warp)           O += Mq U -> out;  S^T = S^T e^G_last + U^T krest^T
+  F  (every warp)           O += Mq U -> out;  S^T = S^T 2^G_last + U^T krest^T
 
 Operands follow m16n8k16's fragments with the reduction index permuted (the same permutation for
 A and B, so every dot product is unchanged): lane (g, q) holds k = 4q .. 4q + 3 of each 16-step,
-one 8-byte load per row. e^-G reaches e^(16 |lower_bound|): the router sends lower_bound < -5
+one 8-byte load per row. 2^-G reaches e^(16 |lower_bound|): the router sends lower_bound < -5
 (where that could overflow) to the recurrent family.
 """
 
 from kda_common import KV, QT, ST, ids_and_bounds, signature, store_beta_sigmoid
+
 C = 16                      # tokens per chunk
 VB = 64                     # state columns per block
 BLOCK = 128

@@ -25,6 +25,7 @@ Variable-length batches: sequence n is tokens cu_seqlens[n] .. cu_seqlens[n + 1]
 """
 
 from kda_common import KV, QT, ST, fma_chain, ids_and_bounds, signature, store_beta_sigmoid
+
 BLOCK = 128                      # threads: 4 warps of 4 column groups of 8 lanes
 CHUNKS = (16, 32)
 COLUMNS_PER_THREAD = (1, 2)
