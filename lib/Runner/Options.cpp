@@ -120,7 +120,13 @@ bool cake::runner::parseRunOptions(int argc, const char *const *argv,
   out = RunOptions();
   bool sawIters = false;
   for (int i = 0; i < argc; ++i) {
+    // One dash or two, as LLVM's tools take them: -cubin K.cubin is --cubin K.cubin.
+    std::string dashed;
     std::string_view arg = argv[i];
+    if (arg.size() > 2 && arg[0] == '-' && arg[1] != '-') {
+      dashed = "-" + std::string(arg);
+      arg = dashed;
+    }
     if (arg == "--help" || arg == "-h") {
       out.help = true;
       continue;

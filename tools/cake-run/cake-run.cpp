@@ -316,7 +316,7 @@ int main(int argc, char **argv) {
   Manifest manifest;
   std::string error;
   if (!parseRunOptions(argc - 1, argv + 1, ctx.options, error)) {
-    std::fprintf(stderr, "cake-run: %s\n%s", error.c_str(), runUsage());
+    std::fprintf(stderr, "cake-run: %s (cake-run --help for the options)\n", error.c_str());
     return emit(record, RunStatus::BadArguments, error);
   }
   if (ctx.options.help) {
