@@ -239,13 +239,19 @@ struct CakeVerifyPipelinePass : cake::impl::CakeVerifyPipelinePassBase<CakeVerif
                 "got " +
                     Twine(ex.count()),
                 {}, "guard the producer with cake.elect_one in one warp");
+      // The copies it announces: those of its iteration in its block, or, for a commit under a
+      // condition (a ragged last tile announced apart), in the block around the scf.if.
       SmallVector<TmaLoadOp> local;
-      for (Operation &op : *commit->getBlock())
-        op.walk([&](TmaLoadOp load) {
-          if (load.getBarrier() == create.getPipeline() &&
-              same(load.getBarrierIndex(), commit.getIteration()))
-            local.push_back(load);
-        });
+      for (Block *scope = commit->getBlock(); scope && local.empty();) {
+        for (Operation &op : *scope)
+          op.walk([&](TmaLoadOp load) {
+            if (load.getBarrier() == create.getPipeline() &&
+                same(load.getBarrierIndex(), commit.getIteration()))
+              local.push_back(load);
+          });
+        Operation *parent = scope->getParentOp();
+        scope = isa_and_nonnull<scf::IfOp>(parent) ? parent->getBlock() : nullptr;
+      }
       if (local.empty())
         continue;
       int64_t sum = 0;

@@ -90,6 +90,107 @@ cake.kernel @tx_bytes(%a: !cake.tensor<[M, K], bf16> {cake.name = "a"},
 
 // -----
 
+// A ragged last tile announced apart, under a condition: TMA still delivers the whole box
+// (zero-filled past the tensor), so the short announcement is wrong (the copies it announces are
+// found around the scf.if).
+cake.kernel @tx_bytes_ragged_tail(%a: !cake.tensor<[M, K], bf16> {cake.name = "a"},
+               %ta: !cake.tma<[M, K], bf16, box [64, 64], swizzle = 128> {cake.name = "ta", cake.describes = "a"})
+    attributes {target = "sm_90a", block = array<i64: 256>, symbols = ["M", "K"],
+                grid = affine_map<()[m, k] -> (m ceildiv 64)>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = cake.problem_size "K"
+  %buf = cake.alloc_smem : !cake.smem<2x64x64xbf16, swizzle = 128>
+  %pipe = cake.pipeline.create consumers 128 : !cake.pipeline<2>
+  cake.warp_roles {
+    cake.role "producer" warps [0, 4) {
+      %warp = cake.warp_id
+      %w0 = arith.cmpi eq, %warp, %c0 : index
+      scf.if %w0 {
+        %leader = cake.elect_one
+        scf.if %leader {
+          scf.for %i = %c0 to %n step %c1 {
+            cake.pipeline.producer_acquire %pipe[%i] : !cake.pipeline<2>
+            %last = arith.subi %n, %c1 : index
+            %tail = arith.cmpi eq, %i, %last : index
+            scf.if %tail {
+              // expected-error @+2 {{[pipeline.tx-bytes] expected tx_bytes to equal the 8192 bytes of the TMA copies into this iteration's stage, got 4096}}
+              // expected-note @+1 {{fix: set tx_bytes 8192}}
+              cake.pipeline.producer_commit %pipe[%i], tx_bytes 4096 : !cake.pipeline<2>
+            } else {
+              cake.pipeline.producer_commit %pipe[%i], tx_bytes 8192 : !cake.pipeline<2>
+            }
+            %s = cake.pipeline.slot %pipe[%i] : !cake.pipeline<2>
+            // expected-note @+1 {{copies 8192 bytes}}
+            cake.tma.load %ta[%c0, %i], %buf[%s], %pipe[%i]
+                : !cake.tma<[M, K], bf16, box [64, 64], swizzle = 128>, !cake.smem<2x64x64xbf16, swizzle = 128>, !cake.pipeline<2>
+          }
+        }
+      }
+    }
+    cake.role "consumer" warps [4, 8) {
+      %lane = cake.lane_id
+      scf.for %i = %c0 to %n step %c1 {
+        cake.pipeline.consumer_wait %pipe[%i] : !cake.pipeline<2>
+        %s = cake.pipeline.slot %pipe[%i] : !cake.pipeline<2>
+        %v = cake.load %buf[%s, %c0, %lane] : !cake.smem<2x64x64xbf16, swizzle = 128> -> bf16
+        cake.pipeline.consumer_release %pipe[%i] : !cake.pipeline<2>
+      }
+    }
+  }
+  cake.return
+}
+
+// -----
+
+// Valid: the same branches both announcing the whole box.
+cake.kernel @tx_bytes_in_branches_ok(%a: !cake.tensor<[M, K], bf16> {cake.name = "a"},
+               %ta: !cake.tma<[M, K], bf16, box [64, 64], swizzle = 128> {cake.name = "ta", cake.describes = "a"})
+    attributes {target = "sm_90a", block = array<i64: 256>, symbols = ["M", "K"],
+                grid = affine_map<()[m, k] -> (m ceildiv 64)>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = cake.problem_size "K"
+  %buf = cake.alloc_smem : !cake.smem<2x64x64xbf16, swizzle = 128>
+  %pipe = cake.pipeline.create consumers 128 : !cake.pipeline<2>
+  cake.warp_roles {
+    cake.role "producer" warps [0, 4) {
+      %warp = cake.warp_id
+      %w0 = arith.cmpi eq, %warp, %c0 : index
+      scf.if %w0 {
+        %leader = cake.elect_one
+        scf.if %leader {
+          scf.for %i = %c0 to %n step %c1 {
+            cake.pipeline.producer_acquire %pipe[%i] : !cake.pipeline<2>
+            %last = arith.subi %n, %c1 : index
+            %tail = arith.cmpi eq, %i, %last : index
+            scf.if %tail {
+              cake.pipeline.producer_commit %pipe[%i], tx_bytes 8192 : !cake.pipeline<2>
+            } else {
+              cake.pipeline.producer_commit %pipe[%i], tx_bytes 8192 : !cake.pipeline<2>
+            }
+            %s = cake.pipeline.slot %pipe[%i] : !cake.pipeline<2>
+            cake.tma.load %ta[%c0, %i], %buf[%s], %pipe[%i]
+                : !cake.tma<[M, K], bf16, box [64, 64], swizzle = 128>, !cake.smem<2x64x64xbf16, swizzle = 128>, !cake.pipeline<2>
+          }
+        }
+      }
+    }
+    cake.role "consumer" warps [4, 8) {
+      %lane = cake.lane_id
+      scf.for %i = %c0 to %n step %c1 {
+        cake.pipeline.consumer_wait %pipe[%i] : !cake.pipeline<2>
+        %s = cake.pipeline.slot %pipe[%i] : !cake.pipeline<2>
+        %v = cake.load %buf[%s, %c0, %lane] : !cake.smem<2x64x64xbf16, swizzle = 128> -> bf16
+        cake.pipeline.consumer_release %pipe[%i] : !cake.pipeline<2>
+      }
+    }
+  }
+  cake.return
+}
+
+// -----
+
 // No commit: the copy completes on a full barrier nobody expects bytes on.
 cake.kernel @commit_missing(%a: !cake.tensor<[M, K], bf16> {cake.name = "a"},
                %ta: !cake.tma<[M, K], bf16, box [64, 64], swizzle = 128> {cake.name = "ta", cake.describes = "a"})

@@ -233,7 +233,9 @@ def CakeVerifyPipelinePass : Pass<"cake-verify-pipeline"> {
     completing on the pipeline fill):
 
     - `pipeline.tx-bytes`: `producer_commit` `tx_bytes` differ from the bytes of the TMA copies on
-      the same pipeline and iteration in the same region;
+      the same pipeline and iteration in the same region (for a commit under an `scf.if` whose
+      region has none, in the region around it: a ragged last tile announced apart still
+      receives whole boxes);
     - `pipeline.commit-missing`: TMA copies on a pipeline iteration with no `producer_commit`;
     - `pipeline.acquire-missing`: a TMA copy into a stage without a `producer_acquire` of that
       iteration before it (one under `scf.if it >= C` with C <= stages counts: the ring starts
