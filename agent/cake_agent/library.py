@@ -106,7 +106,8 @@ def parse_kda_case(text):
     for part in (text or "").split(","):
         key, eq, value = part.strip().partition("=")
         if not eq or key not in ("T", "H", "N", "lower_bound"):
-            raise LibraryError(f"--shape: expected T=, H=, N= and optionally lower_bound=, got {part.strip()!r}")
+            raise LibraryError("--shape: expected T=, H=, N= and optionally lower_bound=, got "
+                               f"{part.strip()!r}")
         try:
             out[key] = float(value) if key == "lower_bound" else int(value)
         except ValueError:
@@ -123,11 +124,9 @@ def parse_kda_case(text):
 
 def route_kda(definition, text):
     case = parse_kda_case(text)
-    lib = kda_runtime.KDALibrary.__new__(kda_runtime.KDALibrary)   # routing needs no files
-    lib.definition = definition
-    lib.variants = {v["name"]: v for v in definition["variants"]}
-    name = lib.route(case["T"], case["H"], case["N"], case["lower_bound"])
-    print(json.dumps({"kernel": name, "family": lib.variants[name].get("family"), "shape": case}))
+    name = kda_runtime.route(definition, case["T"], case["H"], case["N"], case["lower_bound"])
+    family = next(v.get("family") for v in definition["variants"] if v["name"] == name)
+    print(json.dumps({"kernel": name, "family": family, "shape": case}))
     return 0
 
 

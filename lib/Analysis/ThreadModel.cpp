@@ -413,13 +413,13 @@ std::vector<Lat> ThreadModel::computeOp(Operation *op, unsigned resultNumber, un
 
   // A load of one address from a global tensor the kernel never writes: every thread reads the
   // same value whenever it loads (a sequence's bounds from cu_seqlens, a per-head parameter).
+  // The address first: most loads fail there, before the walk over the kernel for writes.
   if (auto load = dyn_cast<LoadOp>(op)) {
+    if (!llvm::all_of(load.getIndices(),
+                      [&](Value index) { return invariant(evalAt(index, depth)); }))
+      return all(Lat::varying());
     BlockArgument tensor = getAccessedGlobalTensor(kernel, load.getSource());
-    if (tensor && !getTensorUse(kernel, tensor).writes &&
-        llvm::all_of(load.getIndices(),
-                     [&](Value index) { return invariant(evalAt(index, depth)); }))
-      return uniform(v);
-    return all(Lat::varying());
+    return tensor && !getTensorUse(kernel, tensor).writes ? uniform(v) : all(Lat::varying());
   }
 
   // Other side-effect-free ops without regions: uniform when every operand is.

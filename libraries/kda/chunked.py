@@ -23,7 +23,7 @@ one 8-byte load per row. 2^-G reaches e^(16 |lower_bound|): the router sends low
 (where that could overflow) to the recurrent family.
 """
 
-from kda_common import KV, QT, ST, ids_and_bounds, signature, store_beta_sigmoid
+from kda_common import KV, QT, ST, ids_and_bounds, l2_norm_scales, signature, store_beta_sigmoid
 
 C = 16                      # tokens per chunk
 VB = 64                     # state columns per block
@@ -204,17 +204,7 @@ def generate(p):
         for i in range(4):
             w(f"    %{t}r{i} = cake.load %x{t}[%slot, %ptok, %pc{i}] : {sm['x' + t]} -> {b4}")
             w(f"    %{t}f{i} = arith.extf %{t}r{i} : {b4} to {v4}")
-    for t in ("q", "k"):
-        w(f"    %{t}sq0 = arith.mulf %{t}f0, %{t}f0 : {v4}")
-        for i in range(1, 4):
-            w(f"    %{t}sq{i} = math.fma %{t}f{i}, %{t}f{i}, %{t}sq{i - 1} : {v4}")
-        w(f"    %{t}ss = vector.reduction <add>, %{t}sq3 : {v4} into f32")
-        w(f"    %{t}sum = cake.warp_reduce sum %{t}ss {{lanes = 8 : i64}} : f32")
-        w(f"    %{t}eps = arith.addf %{t}sum, %eps : f32")
-        w(f"    %{t}rn = math.rsqrt %{t}eps : f32")
-    w("    %qrs = arith.mulf %qrn, %scale : f32")
-    w(f"    %qrv = vector.broadcast %qrs : f32 to {v4}")
-    w(f"    %krv = vector.broadcast %krn : f32 to {v4}")
+    l2_norm_scales(w, 4, 8)
     for i in range(4):
         w(f"    %qn{i} = arith.mulf %qf{i}, %qrv : {v4}")
         w(f"    %kn{i} = arith.mulf %kf{i}, %krv : {v4}")

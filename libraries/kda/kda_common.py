@@ -59,3 +59,20 @@ def store_beta_sigmoid(w, raw, buf, buf_type):
     w("      %bd = arith.addf %be, %f1 : f32")
     w("      %bs = arith.divf %f1, %bd : f32")
     w(f"      cake.store %bs, {buf}[%ptok] : f32, {buf_type}")
+
+
+def l2_norm_scales(w, groups, lanes):
+    """%qrv = scale / |q| and %krv = 1 / |k| (broadcast to vector<4xf32>; eps 1e-6 under the root)
+    for the token whose channels the thread holds in %qf0.. and %kf0.. (`groups` vectors of 4),
+    the squares summed over the token's `lanes` consecutive lanes."""
+    v4 = "vector<4xf32>"
+    for t in ("q", "k"):
+        last = fma_chain(w, "    ", [f"%{t}sq{i}" for i in range(groups)],
+                         [(f"%{t}f{i}", f"%{t}f{i}") for i in range(groups)], v4)
+        w(f"    %{t}ss = vector.reduction <add>, {last} : {v4} into f32")
+        w(f"    %{t}sum = cake.warp_reduce sum %{t}ss {{lanes = {lanes} : i64}} : f32")
+        w(f"    %{t}eps = arith.addf %{t}sum, %eps : f32")
+        w(f"    %{t}rn = math.rsqrt %{t}eps : f32")
+    w("    %qrs = arith.mulf %qrn, %scale : f32")
+    w(f"    %qrv = vector.broadcast %qrs : f32 to {v4}")
+    w(f"    %krv = vector.broadcast %krn : f32 to {v4}")

@@ -24,7 +24,8 @@ Variable-length batches: sequence n is tokens cu_seqlens[n] .. cu_seqlens[n + 1]
 [T, H, 128] tensors; an empty sequence passes its initial state through.
 """
 
-from kda_common import KV, QT, ST, fma_chain, ids_and_bounds, signature, store_beta_sigmoid
+from kda_common import (KV, QT, ST, fma_chain, ids_and_bounds, l2_norm_scales, signature,
+                        store_beta_sigmoid)
 
 BLOCK = 128                      # threads: 4 warps of 4 column groups of 8 lanes
 CHUNKS = (16, 32)
@@ -141,23 +142,7 @@ def generate(p):
     for t in ("q", "k", "g"):
         for i in range(cw // 4):
             w(f"    %{t}f{i} = arith.extf %{t}r{i}c : vector<4xbf16> to {v4}")
-    sums = {}
-    for t in ("q", "k"):
-        prev = None
-        for i in range(cw // 4):
-            if prev is None:
-                w(f"    %{t}sq{i} = arith.mulf %{t}f{i}, %{t}f{i} : {v4}")
-            else:
-                w(f"    %{t}sq{i} = math.fma %{t}f{i}, %{t}f{i}, {prev} : {v4}")
-            prev = f"%{t}sq{i}"
-        w(f"    %{t}ss = vector.reduction <add>, {prev} : {v4} into f32")
-        w(f"    %{t}sum = cake.warp_reduce sum %{t}ss {{lanes = {tpt} : i64}} : f32")
-        w(f"    %{t}eps = arith.addf %{t}sum, %eps : f32")
-        w(f"    %{t}rn = math.rsqrt %{t}eps : f32")
-        sums[t] = f"%{t}rn"
-    w("    %qrs = arith.mulf %qrn, %scale : f32")
-    w(f"    %qrv = vector.broadcast %qrs : f32 to {v4}")
-    w(f"    %krv = vector.broadcast %krn : f32 to {v4}")
+    l2_norm_scales(w, cw // 4, tpt)
     prev = None
     for i in range(cw // 4):
         w(f"    %qn{i} = arith.mulf %qf{i}, %qrv : {v4}")

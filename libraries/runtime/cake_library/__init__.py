@@ -12,36 +12,33 @@ import os
 
 from .route import NoKernel, Router  # noqa: F401
 
-_library = None
+_loaded = {}                   # kind -> the library of folder(), loaded once
 
 
 def folder():
     return os.environ.get("CAKE_LIBRARY_DIR") or os.path.join(os.path.dirname(__file__), "library")
 
 
+def _load(kind, path):
+    if kind == "kda":
+        from .kda import KDALibrary as library
+    else:
+        from .kmeans import KMeansLibrary as library
+    if path is not None:
+        return library(path)
+    if kind not in _loaded:
+        _loaded[kind] = library(folder())
+    return _loaded[kind]
+
+
 def load(path=None):
     """The KMeans library of `path` (default: folder()), loaded once."""
-    global _library
-    from .kmeans import KMeansLibrary
-    if path is not None:
-        return KMeansLibrary(path)
-    if _library is None:
-        _library = KMeansLibrary(folder())
-    return _library
-
-
-_kda = None
+    return _load("kmeans", path)
 
 
 def load_kda(path=None):
     """The KDA library of `path` (default: folder()), loaded once."""
-    global _kda
-    from .kda import KDALibrary
-    if path is not None:
-        return KDALibrary(path)
-    if _kda is None:
-        _kda = KDALibrary(folder())
-    return _kda
+    return _load("kda", path)
 
 
 def kda_fwd(q, k, v, g, beta, scale, A_log, dt_bias, lower_bound, initial_state=None,

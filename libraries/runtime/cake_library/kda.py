@@ -37,6 +37,26 @@ def check_definition(definition):
             raise ValueError(f"the rule names {what!r}, which is not a variant of the library")
 
 
+def route(definition, T, H, N, lower_bound=-5.0):
+    """The variant for a case (CPU only): the definition's "chunked" kernel where it serves the
+    gates (lower_bound >= -its max_neg_bound), else its "rule" ([[most (sequence, head) pairs,
+    name], ...], the first entry whose bound holds), else its "default"."""
+    fast = definition.get("chunked")
+    if fast and serves(next(v for v in definition["variants"] if v["name"] == fast), lower_bound):
+        return fast
+    for bound, name in definition.get("rule", []):
+        if H * N <= bound:
+            return name
+    return definition["default"]
+
+
+def serves(variant, lower_bound):
+    """Whether a variant serves gates down to lower_bound (the chunked family divides by the
+    chunk's cumulative decay, which overflows below its bound)."""
+    bound = variant.get("max_neg_bound")
+    return bound is None or lower_bound >= -bound
+
+
 class KDALibrary:
     def __init__(self, folder):
         with open(os.path.join(folder, "library.json")) as f:
@@ -52,23 +72,10 @@ class KDALibrary:
         self._spaces = {}
 
     def route(self, T, H, N, lower_bound=-5.0):
-        """The variant for a case: library.json's "chunked" kernel where it serves the gates
-        (lower_bound >= -its max_neg_bound), else its "rule" ([[most (sequence, head) pairs,
-        name], ...], the first entry whose bound holds), else its "default"."""
-        fast = self.definition.get("chunked")
-        if fast and self.serves(fast, lower_bound):
-            return fast
-        blocks = H * N
-        for bound, name in self.definition.get("rule", []):
-            if blocks <= bound:
-                return name
-        return self.definition["default"]
+        return route(self.definition, T, H, N, lower_bound)
 
     def serves(self, name, lower_bound):
-        """Whether a variant serves gates down to lower_bound (the chunked family divides by the
-        chunk's cumulative decay, which overflows below its bound)."""
-        bound = self.variants[name].get("max_neg_bound")
-        return bound is None or lower_bound >= -bound
+        return serves(self.variants[name], lower_bound)
 
     def kernel(self, name):
         if name not in self._kernels:
