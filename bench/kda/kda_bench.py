@@ -2,7 +2,7 @@
 """KDA forward: CAKE's kernels against FlashKDA and fla's chunk_kda, and against an fp64 reference.
 
     python3 bench/kda/kda_bench.py --library DIR --out rows.json [--flashkda DIR] [--site DIR]
-        [--edges-only] [--cases anchors,edges]
+        [--cases anchors,edges,grid] [--fla-on anchors]
 
 --library: a built KDA library (libraries/kda/build.py). --flashkda: a folder where `import
 flash_kda` works (built in place); --site: a folder holding fla (pip install --target). FLA_FLASH_KDA=0
@@ -118,6 +118,33 @@ def event_time(torch, fn, warm=3, iters=15):
     return sorted(times)[len(times) // 2]
 
 
+def seq_lens_arg(text):
+    """argparse type: '1500,700,0' -> [1500, 700, 0] (at least one token in all)."""
+    try:
+        lens = [int(x) for x in text.split(",")]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected comma-separated integers, got {text!r}") from None
+    if any(n < 0 for n in lens) or sum(lens) < 1:
+        raise argparse.ArgumentTypeError(f"lengths must be >= 0 with at least one token, got {text!r}")
+    return lens
+
+
+def torch_and_library(path, script):
+    """(torch, KDALibrary at `path`), or exit 2 with one line saying what is missing."""
+    try:
+        import torch
+    except ImportError as e:
+        sys.exit(f"{script}: needs torch ({e})")
+    if not torch.cuda.is_available():
+        sys.exit(f"{script}: needs a CUDA device (torch sees none)")
+    from cake_library.kda import KDALibrary
+    try:
+        return torch, KDALibrary(path)
+    except (OSError, ValueError) as e:
+        print(f"{script}: --library {path}: {e}", file=sys.stderr)
+        sys.exit(2)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--library", required=True)
@@ -130,13 +157,14 @@ def main():
     ap.add_argument("--fla-on", default="anchors",
                     help="case sets fla is timed on (its autotuning costs tens of seconds per new shape)")
     args = ap.parse_args()
+    unknown = set(args.cases.split(",")) - {"anchors", "edges", "grid"}
+    if unknown:
+        ap.error(f"--cases: unknown {', '.join(sorted(unknown))}; expected anchors, edges, grid")
     os.environ["FLA_FLASH_KDA"] = "0"
     for p in (args.site, args.flashkda):
         if p:
             sys.path.insert(0, p)
-    import torch
-    from cake_library.kda import KDALibrary
-    lib = KDALibrary(args.library)
+    torch, lib = torch_and_library(args.library, "kda_bench.py")
     flash_kda = chunk_kda = None
     if args.flashkda:
         try:
@@ -156,9 +184,13 @@ def main():
     if "edges" in args.cases:
         plan += [(s, h, o, False, False, "edges") for s, h, o in edge_cases()]
     if "grid" in args.cases:
-        with open(args.grid) as f:
-            plan += [(c["seq_lens"], c["H"], {"lower_bound": c["lower_bound"], "h0": c["h0"]}, True,
-                      not c["heldout"], "grid") for c in json.load(f)["cases"]]
+        try:
+            with open(args.grid) as f:
+                plan += [(c["seq_lens"], c["H"], {"lower_bound": c["lower_bound"], "h0": c["h0"]},
+                          True, not c["heldout"], "grid") for c in json.load(f)["cases"]]
+        except (OSError, ValueError, KeyError, TypeError) as e:
+            print(f"kda_bench.py: --grid {args.grid}: {type(e).__name__}: {e}", file=sys.stderr)
+            sys.exit(2)
     for i, (seq_lens, H, opts, timed, tuned, part) in enumerate(plan):
         gen.manual_seed(7000 + i)
         x = make_inputs(torch, seq_lens, H, opts, gen)

@@ -23,6 +23,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "..", "libraries", "runtime"))
+from kda_bench import reference, seq_lens_arg, torch_and_library  # noqa: E402
 KV = 128
 TOL = 2e-2
 
@@ -85,17 +86,14 @@ def main():
     ap.add_argument("--site", default=None, help="a folder holding fla (pip install --target)")
     ap.add_argument("--hidden", type=int, default=2048)
     ap.add_argument("--heads", type=int, default=16)
-    ap.add_argument("--seq-lens", default="1500,700,2048,333")
+    ap.add_argument("--seq-lens", type=seq_lens_arg, default="1500,700,2048,333")
     ap.add_argument("--out", default=None)
     args = ap.parse_args()
     os.environ["FLA_FLASH_KDA"] = "0"
     if args.site:
         sys.path.insert(0, args.site)
-    import torch
-    from cake_library.kda import KDALibrary
-    from kda_bench import reference
-    lib = KDALibrary(args.library)
-    seq_lens = [int(s) for s in args.seq_lens.split(",")]
+    torch, lib = torch_and_library(args.library, "layer_check.py")
+    seq_lens = args.seq_lens
     cu_list = [0]
     for s in seq_lens:
         cu_list.append(cu_list[-1] + s)
