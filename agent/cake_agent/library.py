@@ -165,7 +165,9 @@ def cmd_export(args):
     kdir = os.path.join(args.library, "kernels")
     kernels = (definition["variants"] + definition.get("update_variants", []) +
                definition.get("pad_variants", []))
-    missing = [v["name"] for v in kernels if not os.path.isfile(os.path.join(kdir, v["name"] + ".cubin"))]
+    # A variant is one kernel (its name) or several ("kernels": a KDA variant's passes).
+    cubins = sorted({k["name"] for v in kernels for k in v.get("kernels", [v])})
+    missing = [n for n in cubins if not os.path.isfile(os.path.join(kdir, n + ".cubin"))]
     if missing:
         raise LibraryError(f"{args.library}: no cubin for {len(missing)} kernels (first: "
                            f"{missing[0]}); export needs a built library (cake library build)")
@@ -176,9 +178,8 @@ def cmd_export(args):
     for name in sorted(os.listdir(RUNTIME)):
         if name.endswith(".py"):
             shutil.copyfile(os.path.realpath(os.path.join(RUNTIME, name)), os.path.join(pkg, name))
-    for v in kernels:
-        shutil.copyfile(os.path.join(kdir, v["name"] + ".cubin"),
-                        os.path.join(pkg, "library", "kernels", v["name"] + ".cubin"))
+    for n in cubins:
+        shutil.copyfile(os.path.join(kdir, n + ".cubin"), os.path.join(pkg, "library", "kernels", n + ".cubin"))
     with open(os.path.join(pkg, "library", "library.json"), "w") as f:
         json.dump(definition, f, indent=0)
     if definition["op"] == "kda_fwd":
@@ -188,7 +189,7 @@ def cmd_export(args):
         readme = PACKAGE_README.format(op=definition["op"], count=len(definition["variants"]))
     with open(os.path.join(args.out, "README.md"), "w") as f:
         f.write(readme)
-    print(f"exported {len(kernels)} kernels to {args.out}")
+    print(f"exported {len(cubins)} kernels to {args.out}")
     return 0
 
 

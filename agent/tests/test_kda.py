@@ -18,6 +18,7 @@ sys.path.insert(0, RUNTIME)
 
 import chunked  # noqa: E402
 import recurrent  # noqa: E402
+import wy  # noqa: E402
 
 
 def _load(name, path):
@@ -30,9 +31,10 @@ def _load(name, path):
 
 
 kda_grid = _load("kda_grid", os.path.join(KDA, "grid.py"))
+kda_build = _load("kda_build", os.path.join(KDA, "build.py"))
 from cake_library.kda import KDALibrary  # noqa: E402
 
-FAMILIES = (recurrent, chunked)
+FAMILIES = tuple(kda_build.FAMILIES.values())
 
 
 def all_variants():
@@ -40,11 +42,16 @@ def all_variants():
     return [(m, p) for m in FAMILIES for p in m.variants()]
 
 
+def kernel_names(m, p):
+    return [k for k, _ in kda_build.kernels(m.__name__, p)]
+
+
 def fake_library(folder):
     """library.json as build.py writes it, without manifests or cubins."""
     os.makedirs(folder, exist_ok=True)
-    variants = [dict({"name": m.name(p), "family": m.__name__},
-                     **({"max_neg_bound": chunked.MAX_NEG_BOUND} if m is chunked else {}))
+    variants = [dict({"name": m.name(p), "family": m.__name__,
+                      "kernels": [{"name": k, "manifest": {}} for k in kernel_names(m, p)]},
+                     **({"max_neg_bound": m.MAX_NEG_BOUND} if hasattr(m, "MAX_NEG_BOUND") else {}))
                 for m, p in all_variants()]
     with open(os.path.join(folder, "library.json"), "w") as f:
         json.dump({"op": "kda_fwd", "variants": variants, **load_rule()}, f)
@@ -55,6 +62,7 @@ LAUNCH_TENSORS = {"q", "k", "v", "g", "beta", "A_log", "dt_bias", "cu_seqlens", 
 LAUNCH_SCALARS = {"scale": "f32", "lower_bound": "f32", "use_initial_state": "i32",
                   "store_final_state": "i32"}
 LAUNCH_SIZES = {"T", "H", "N", "S"}
+CHUNK_SIZES = {"P", "C"}       # a multi-pass variant's grid and workspace sizes (its "chunk")
 
 
 def load_rule():
@@ -65,40 +73,59 @@ def load_rule():
 @needs_tools
 class KernelTest(unittest.TestCase):
     def test_variants_verify_and_their_manifests_fit_the_launcher(self):
-        for fam, p in all_variants():
-            name = fam.name(p)
-            with self.subTest(variant=name), tempfile.TemporaryDirectory() as tmp:
-                src = os.path.join(tmp, name + ".mlir")
-                with open(src, "w") as f:
-                    f.write(fam.generate(p))
-                r = subprocess.run([os.path.join(BIN, "cake-opt"), src, "--cake-verify", "-o", os.devnull],
-                                   capture_output=True, text=True)
-                self.assertEqual(r.returncode, 0, r.stderr[-2000:])
-                self.assertEqual(r.stderr, "")            # not even a warning
-                r = subprocess.run([os.path.join(BIN, "cake-translate"), src, "--emit=ptx",
-                                    "-o", os.path.join(tmp, "k.ptx"), "--manifest",
-                                    os.path.join(tmp, "k.json")], capture_output=True, text=True)
-                self.assertEqual(r.returncode, 0, r.stderr[-2000:])
-                with open(os.path.join(tmp, "k.json")) as f:
-                    m = json.load(f)["kernels"][0]
-                params = {x["name"]: x for x in m["params"]}
-                self.assertEqual({n for n, x in params.items() if x["kind"] == "tensor"}, LAUNCH_TENSORS)
-                self.assertEqual({n: x["dtype"] for n, x in params.items() if x["kind"] == "scalar"},
-                                 LAUNCH_SCALARS)
-                self.assertEqual({n for n, x in params.items() if x["kind"] == "symbol"}, LAUNCH_SIZES)
-                # The trust check's view: inputs read, outputs written, nothing else.
-                self.assertEqual(params["out"]["access"], "write")
-                self.assertEqual(params["final_state"]["access"], "write")
-                self.assertTrue(all(params[t]["access"] == "read" for t in LAUNCH_TENSORS
-                                    - {"out", "final_state"}))
-                self.assertEqual(m["grid"], [str(fam.slices(p)), "H", "N"])
-                with open(os.path.join(tmp, "k.ptx")) as f:
-                    ptx = f.read()
-                self.assertIn("shfl.sync.bfly", ptx)     # the 8-lane column sums
-                self.assertIn("bar.sync", ptx)           # the per-chunk hand-off
-                if fam is chunked:
-                    self.assertIn("mma.sync.aligned.m16n8k16", ptx)
-                    self.assertIn("cp.async", ptx)
+        with tempfile.TemporaryDirectory() as tmp:
+            manifests, ptx = {}, {}
+            for m, p in all_variants():
+                for name, ir in kda_build.kernels(m.__name__, p):
+                    if name in manifests:
+                        continue
+                    with self.subTest(kernel=name):
+                        src = os.path.join(tmp, name + ".mlir")
+                        with open(src, "w") as f:
+                            f.write(ir)
+                        r = subprocess.run([os.path.join(BIN, "cake-opt"), src, "--cake-verify", "-o",
+                                            os.devnull], capture_output=True, text=True)
+                        self.assertEqual(r.returncode, 0, r.stderr[-2000:])
+                        self.assertEqual(r.stderr, "")            # not even a warning
+                        r = subprocess.run([os.path.join(BIN, "cake-translate"), src, "--emit=ptx",
+                                            "-o", os.path.join(tmp, name + ".ptx"), "--manifest",
+                                            os.path.join(tmp, name + ".json")], capture_output=True, text=True)
+                        self.assertEqual(r.returncode, 0, r.stderr[-2000:])
+                        with open(os.path.join(tmp, name + ".json")) as f:
+                            manifests[name] = json.load(f)["kernels"][0]
+                        with open(os.path.join(tmp, name + ".ptx")) as f:
+                            ptx[name] = f.read()
+            for m, p in all_variants():
+                names = kernel_names(m, p)
+                with self.subTest(variant=m.name(p)):
+                    params = {}
+                    for n in names:
+                        for x in manifests[n]["params"]:
+                            params.setdefault(x["name"], []).append(x)
+                    ws = {n for n in params if n.startswith("ws_")}
+                    self.assertEqual({n for n, xs in params.items() if xs[0]["kind"] == "tensor"} - ws,
+                                     LAUNCH_TENSORS)
+                    self.assertEqual({n: xs[0]["dtype"] for n, xs in params.items() if xs[0]["kind"] == "scalar"},
+                                     LAUNCH_SCALARS)
+                    sizes = {n for n, xs in params.items() if xs[0]["kind"] == "symbol"}
+                    self.assertEqual(sizes, LAUNCH_SIZES | (CHUNK_SIZES if len(names) > 1 else set()))
+                    # The trust check's view: inputs read, outputs written, nothing else; a
+                    # workspace array is written by one pass and read by the ones after it.
+                    self.assertEqual([x["access"] for x in params["out"]], ["write"])
+                    self.assertEqual([x["access"] for x in params["final_state"]], ["write"])
+                    self.assertTrue(all(x["access"] == "read" for t in LAUNCH_TENSORS - {"out", "final_state"}
+                                        for x in params[t]))
+                    for n in ws:
+                        self.assertEqual([x["access"] for x in params[n]], ["write", "read"], n)
+                    last = manifests[names[-1]]
+                    self.assertEqual(last["grid"], [str(m.slices(p)), "H", "N"])
+                    text = "".join(ptx[n] for n in names)
+                    self.assertIn("bar.sync", text)           # the per-chunk hand-off
+                    if m is not recurrent:
+                        self.assertIn("mma.sync.aligned.m16n8k16", text)
+                        self.assertIn("cp.async", text)
+                    else:
+                        self.assertIn("shfl.sync.bfly", text)     # the 8-lane column sums
 
 
 class RuleTest(unittest.TestCase):
@@ -135,6 +162,8 @@ class RuleTest(unittest.TestCase):
             recurrent.generate({"chunk": 24, "cpt": 1})
         with self.assertRaises(ValueError):
             chunked.generate({"chunk": 32, "vb": 64})
+        with self.assertRaises(ValueError):
+            wy.generate_state({"vb": 48})
 
 
 def cake(*args):
@@ -149,8 +178,9 @@ class CommandTest(unittest.TestCase):
         fake_library(tmp)
         os.makedirs(os.path.join(tmp, "kernels"))
         for m, p in all_variants():
-            with open(os.path.join(tmp, "kernels", m.name(p) + ".cubin"), "wb") as f:
-                f.write(b"stand-in")
+            for k in kernel_names(m, p):
+                with open(os.path.join(tmp, "kernels", k + ".cubin"), "wb") as f:
+                    f.write(b"stand-in")
         return tmp
 
     def test_route(self):

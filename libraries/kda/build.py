@@ -4,9 +4,11 @@
     python3 libraries/kda/build.py --out DIR [--tools build/bin] [--jobs 2]
     agent/cake library build --definition libraries/kda --out DIR         (the same)
 
-Each variant is verified (cake-opt --cake-verify) and compiled (cake-translate --emit=cubin); one
-that fails stops the build with the tool's diagnostic. library.json names the variants with their
-manifests, the routing rule of rule.json beside this script and the default variant.
+Each kernel is verified (cake-opt --cake-verify) and compiled (cake-translate --emit=cubin); one
+that fails stops the build with the tool's diagnostic. A variant is one kernel, or several launched
+in order (the `wy` family's two passes; a kernel two variants share is built once). library.json
+names the variants with their kernels' manifests, the routing rule of rule.json beside this script
+and the default variant.
 """
 import argparse
 import concurrent.futures
@@ -19,15 +21,21 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import chunked  # noqa: E402
 import recurrent  # noqa: E402
+import wy  # noqa: E402
 
-FAMILIES = {"recurrent": recurrent, "chunked": chunked}
+FAMILIES = {"recurrent": recurrent, "chunked": chunked, "wy": wy}
 
 
-def compile_one(tools, kdir, fam, p):
-    name = FAMILIES[fam].name(p)
+def kernels(fam, p):
+    """[(kernel name, IR)] of a variant, in launch order."""
+    m = FAMILIES[fam]
+    return m.stages(p) if hasattr(m, "stages") else [(m.name(p), m.generate(p))]
+
+
+def compile_one(tools, kdir, name, ir):
     src = os.path.join(kdir, name + ".mlir")
     with open(src, "w") as f:
-        f.write(FAMILIES[fam].generate(p))
+        f.write(ir)
     r = subprocess.run([os.path.join(tools, "cake-opt"), src, "--cake-verify", "-o", os.devnull],
                        capture_output=True, text=True)
     if r.returncode == 0:
@@ -52,19 +60,26 @@ def main():
         sys.exit(2)
     kdir = os.path.join(args.out, "kernels")
     os.makedirs(kdir, exist_ok=True)
-    variants = []
-    todo = [(f, p) for f, m in FAMILIES.items() for p in m.variants()]
+    todo = [(f, p, kernels(f, p)) for f, m in FAMILIES.items() for p in m.variants()]
+    unique = dict(kv for _, _, ks in todo for kv in ks)
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
-        done = list(pool.map(lambda fp: compile_one(args.tools, kdir, *fp), todo))
-    for (fam, p), (name, rc, err) in zip(todo, done):
+        done = list(pool.map(lambda kv: compile_one(args.tools, kdir, *kv), unique.items()))
+    manifests = {}
+    for name, rc, err in done:
         if rc != 0:
             print(f"build.py: {name} failed:\n{err.strip()[-2000:]}", file=sys.stderr)
             sys.exit(1)
         with open(os.path.join(kdir, name + ".json")) as f:
-            manifest = json.load(f)["kernels"][0]
-        v = {"name": name, "family": fam, "params": p, "manifest": manifest}
-        if fam == "chunked":       # e^-G of a chunk stays finite only for bounded gates
-            v["max_neg_bound"] = chunked.MAX_NEG_BOUND
+            manifests[name] = json.load(f)["kernels"][0]
+    variants = []
+    for fam, p, ks in todo:
+        m = FAMILIES[fam]
+        v = {"name": m.name(p), "family": fam, "params": p,
+             "kernels": [{"name": k, "manifest": manifests[k]} for k, _ in ks]}
+        if hasattr(m, "MAX_NEG_BOUND"):   # e^-G of a chunk stays finite only for bounded gates
+            v["max_neg_bound"] = m.MAX_NEG_BOUND
+        if hasattr(m, "stages"):          # sizes of the passes' grid and workspace (kda_fwd)
+            v["chunk"] = m.C
         variants.append(v)
     with open(os.path.join(HERE, "rule.json")) as f:
         rule = json.load(f)

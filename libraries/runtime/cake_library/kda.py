@@ -15,6 +15,7 @@ import json
 import os
 
 from . import driver as drv
+from . import expr
 
 KV = 128
 
@@ -77,18 +78,36 @@ class KDALibrary:
     def serves(self, name, lower_bound):
         return serves(self.variants[name], lower_bound)
 
-    def kernel(self, name):
+    def stages(self, name):
+        """The variant's kernels in launch order: [{"name", "manifest"}] (one for a single-pass
+        family; the `wy` family's prep pass and state pass)."""
+        return self.variants[name]["kernels"]
+
+    def kernel(self, stage):
+        name = stage["name"]
         if name not in self._kernels:
             if self._driver is None:
                 self._driver = drv.Driver()
             with open(os.path.join(self.folder, "kernels", name + ".cubin"), "rb") as f:
-                self._kernels[name] = drv.Kernel(self._driver, f.read(), self.variants[name]["manifest"])
+                self._kernels[name] = drv.Kernel(self._driver, f.read(), stage["manifest"])
         return self._kernels[name]
+
+    def workspace(self, torch, dev, param, sizes):
+        """A scratch tensor for a `ws_` parameter (one pass writes it, the next reads it), by its
+        manifest shape; kept for the next call of the same sizes."""
+        shape = tuple(int(expr.evaluate(x, sizes)) for x in param["shape"])
+        key = ("ws", dev, param["name"], shape)
+        t = self._spaces.get(key)
+        if t is None:
+            dtype = {"bf16": torch.bfloat16, "f16": torch.float16, "f32": torch.float32}[param["dtype"]]
+            t = torch.empty(shape, dtype=dtype, device=dev)
+            self._spaces[key] = t
+        return t
 
     def fwd(self, q, k, v, g, beta, scale, A_log, dt_bias, lower_bound, initial_state=None,
             output_final_state=False, cu_seqlens=None, out=None, kernel=None):
         import torch
-        B, T, H, N, cu = _check(torch, q, k, v, g, beta, A_log, dt_bias, initial_state, cu_seqlens, out)
+        B, T, H, N, cu, longest = _check(torch, q, k, v, g, beta, A_log, dt_bias, initial_state, cu_seqlens, out)
         scale, lower_bound = _number(scale, "scale"), _number(lower_bound, "lower_bound")
         name = kernel or self.route(B * T, H, N, lower_bound)
         if name not in self.variants:
@@ -116,8 +135,16 @@ class KDALibrary:
         scalars = {"scale": scale, "lower_bound": lower_bound,
                    "use_initial_state": int(h0 is not None), "store_final_state": int(ht is not None)}
         sizes = {"T": B * T, "H": H, "N": N, "S": N + 1}
+        chunk = self.variants[name].get("chunk")
+        if chunk:   # chunks of the longest sequence (pass 1's grid), chunk slots (workspace rows)
+            sizes.update(P=max(1, -(-longest // chunk)), C=B * T // chunk + N + 2)
         with torch.cuda.device(dev):
-            self.kernel(name).launch(ptrs, sizes, torch.cuda.current_stream().cuda_stream, scalars)
+            stream = torch.cuda.current_stream().cuda_stream
+            for stage in self.stages(name):
+                for p in stage["manifest"]["params"]:
+                    if p["name"].startswith("ws_"):
+                        ptrs[p["name"]] = self.workspace(torch, dev, p, sizes).data_ptr()
+                self.kernel(stage).launch(ptrs, sizes, stream, scalars)
         return o, ht
 
 
@@ -132,7 +159,8 @@ def _number(x, name):
 
 
 def _check(torch, q, k, v, g, beta, A_log, dt_bias, initial_state, cu_seqlens, out):
-    """(B, T, H, N, cu_seqlens or None) of valid arguments, or an error naming the bad one."""
+    """(B, T, H, N, cu_seqlens or None, the longest sequence's length) of valid arguments, or an
+    error naming the bad one."""
     def tensor(t, name):
         if not isinstance(t, torch.Tensor):
             raise TypeError(f"{name}: expected a torch tensor, got {type(t).__name__}")
@@ -179,8 +207,9 @@ def _check(torch, q, k, v, g, beta, A_log, dt_bias, initial_state, cu_seqlens, o
                              f"{host[:4]}{'...' if len(host) > 4 else ''} ending {host[-1]}")
         cu = cu_seqlens if cu_seqlens.dtype == torch.int64 else cu_seqlens.long()
         N = len(host) - 1
+        longest = max(b - a for a, b in zip(host, host[1:]))
     else:
-        N = B
+        N, longest = B, T
     if initial_state is not None:
         need(initial_state, "initial_state", (N, H, KV, KV), (torch.float32, torch.bfloat16))
-    return B, T, H, N, cu
+    return B, T, H, N, cu, longest
