@@ -43,12 +43,20 @@ PERM = [0, 1, 8, 9, 2, 3, 10, 11, 4, 5, 12, 13, 6, 7, 14, 15]     # krest^T's to
 
 V4, V2, B4, B8, BB2 = "vector<4xf32>", "vector<2xf32>", "vector<4xbf16>", "vector<8xbf16>", "vector<2xbf16>"
 # Workspace: name -> (shape, element type); pass 1 writes, pass 2 reads; [slot, head, ...].
+# The bf16 arrays are in pass 2's fragment order: lane l = 4g + q of a warp reads its operand of
+# k-step s as the 8 elements at 256 s + 8 l (one 16-byte load, no bank conflict):
+#   ws_kd  (W^T's B, both token tiles u)  kdec[8u + g][16s + 4q + e]         at 8 l + 4u + e
+#   ws_qd  (O's A)                         qdec[8r + g][16s + 4q + e]         at 8 l + 4 (e / 2) + 2r + e % 2
+#   ws_kr  (S's B, tiles 2s + b)           krest^T[ch][PERM[4q + e]] with ch = 16s + 4 (g / 2) + 2b + g % 2
+#                                                                             at 8 l + 4b + e
+#   ws_mq  (Mq U's A, one step)            Mq[8r + g][8hi + 2q + x]           at 8 l + 4hi + 2r + x
+#   ws_inv (U^T's B, token tiles u)        INVb[8u + g][8hi + 2q + x]         at 8 l + 4u + 2hi + x
 WORKSPACE = {
-    "ws_kd": (f"C, H, {C}, {KV}", "bf16"),      # kdec [tok][ch]
-    "ws_qd": (f"C, H, {C}, {KV}", "bf16"),      # qdec [tok][ch]
-    "ws_kr": (f"C, H, {KV}, {C}", "bf16"),      # krest^T [ch][PERM tok]
-    "ws_mq": (f"C, H, {C}, {C}", "bf16"),       # Mq [tok][tok']
-    "ws_inv": (f"C, H, {C}, {C}", "bf16"),      # INVb [tok][tok']
+    "ws_kd": (f"C, H, {C * KV}", "bf16"),
+    "ws_qd": (f"C, H, {C * KV}", "bf16"),
+    "ws_kr": (f"C, H, {C * KV}", "bf16"),
+    "ws_mq": (f"C, H, {C * C}", "bf16"),
+    "ws_inv": (f"C, H, {C * C}", "bf16"),
     "ws_dl": (f"C, H, {KV}", "f32"),            # 2^G_last [ch]
 }
 
@@ -197,7 +205,7 @@ def generate_prep():
         w(f"{ind}%gn{i} = arith.mulf %gx{i}, %nlog2ev : {V4}")
         w(f"{ind}%ge{i} = math.exp2 %gn{i} : {V4}")
         w(f"{ind}%gd{i} = arith.addf %ge{i}, %one4 : {V4}")
-        w(f"{ind}%gs{i} = arith.divf %one4, %gd{i} : {V4}")
+        w(f"{ind}%gs{i} = arith.divf %one4, %gd{i} fastmath<afn> : {V4}")
         w(f"{ind}%gl{i} = arith.mulf %gs{i}, %lbv : {V4}")
         w(f"{ind}cake.store %gl{i}, %sgl[%ptok, %pc{i}] : {V4}, {sm['sgl']}")
     store_beta_sigmoid(w, "%braw", "%sb", sm["sb"])
@@ -223,18 +231,31 @@ def generate_prep():
         for t, buf in (("kd", "kdec"), ("qd", "qdec"), ("ki", "kinv")):
             w(f"{ind}%{t}b{i} = arith.truncf %{t}{i} : f32 to bf16")
             w(f"{ind}cake.store %{t}b{i}, %{buf}[{c(i)}, %tid] : bf16, {sm[buf]}")
-        w(f"{ind}cake.store %kdb{i}, %ws_kd[%slot, %h, {c(i)}, %tid] : bf16, {ws_type('ws_kd')}")
-        w(f"{ind}cake.store %qdb{i}, %ws_qd[%slot, %h, {c(i)}, %tid] : bf16, {ws_type('ws_qd')}")
         kis.append(f"%ki{i}")
     w(f"{ind}%dlast = math.exp2 {prev} : f32")
     w(f"{ind}cake.store %dlast, %ws_dl[%slot, %h, %tid] : f32, {ws_type('ws_dl')}")
-    for half in range(2):
-        toks = PERM[8 * half: 8 * half + 8]
+    # krest^T of channel ch = 16s + r: lane g = 2 (r / 4) + r % 2, tile b = (r % 4) / 2 (see above).
+    w(f"{ind}%krs = arith.divui %tid, {c(16)} : index")
+    w(f"{ind}%krr = arith.remui %tid, {c(16)} : index")
+    w(f"{ind}%krr4 = arith.divui %krr, {c(4)} : index")
+    w(f"{ind}%krr2 = arith.remui %krr, {c(2)} : index")
+    w(f"{ind}%krg2 = arith.muli %krr4, {c(2)} : index")
+    w(f"{ind}%krg = arith.addi %krg2, %krr2 : index")
+    w(f"{ind}%krm = arith.remui %krr, {c(4)} : index")
+    w(f"{ind}%krb = arith.divui %krm, {c(2)} : index")
+    w(f"{ind}%krsg = arith.muli %krs, {c(8)} : index")
+    w(f"{ind}%krsg1 = arith.addi %krsg, %krg : index")
+    w(f"{ind}%krl = arith.muli %krsg1, {c(32)} : index")
+    w(f"{ind}%krb4 = arith.muli %krb, {c(4)} : index")
+    w(f"{ind}%kro = arith.addi %krl, %krb4 : index")
+    for q in range(4):
+        toks = PERM[4 * q: 4 * q + 4]
         for i in toks:
             w(f"{ind}%krs{i} = arith.mulf {kis[i]}, %dlast : f32")
-        w(f"{ind}%krv{half} = vector.from_elements {', '.join(f'%krs{i}' for i in toks)} : vector<8xf32>")
-        w(f"{ind}%krb{half} = arith.truncf %krv{half} : vector<8xf32> to {B8}")
-        w(f"{ind}cake.store %krb{half}, %ws_kr[%slot, %h, %tid, {c(8 * half)}] : {B8}, {ws_type('ws_kr')}")
+        w(f"{ind}%krv{q} = vector.from_elements {', '.join(f'%krs{i}' for i in toks)} : {V4}")
+        w(f"{ind}%krh{q} = arith.truncf %krv{q} : {V4} to {B4}")
+        w(f"{ind}%kro{q} = arith.addi %kro, {c(8 * q)} : index")
+        w(f"{ind}cake.store %krh{q}, %ws_kr[%slot, %h, %kro{q}] : {B4}, {ws_type('ws_kr')}")
     w(f"{ind}cake.barrier")
     # ---- C: -L (warp 0, to shared) and Mq (warp 1, to the workspace) on mma.sync ----
     w(f"{ind}%rg = arith.divui %lane, {c(4)} : index")
@@ -244,6 +265,24 @@ def generate_prep():
     w(f"{ind}%rg8 = arith.addi %rg, {c(8)} : index")
     w(f"{ind}%w0 = arith.cmpi eq, %wp, {c(0)} : index")
     w(f"{ind}%w1 = arith.cmpi eq, %wp, {c(1)} : index")
+    # kdec and qdec to the workspace in fragment order: piece pc = (s, g, q) holds rows g, g + 8
+    # at channels 16s + 4q .. + 3 (interleaved by pairs for qdec, an A fragment).
+    for rr in range(C * KV // 8 // PREP_BLOCK):
+        w(f"{ind}%fp{rr} = arith.addi %tid, {c(PREP_BLOCK * rr)} : index")
+        w(f"{ind}%fs{rr} = arith.divui %fp{rr}, {c(32)} : index")
+        w(f"{ind}%fl{rr} = arith.remui %fp{rr}, {c(32)} : index")
+        w(f"{ind}%fg{rr} = arith.divui %fl{rr}, {c(4)} : index")
+        w(f"{ind}%fg8{rr} = arith.addi %fg{rr}, {c(8)} : index")
+        w(f"{ind}%fq{rr} = arith.remui %fl{rr}, {c(4)} : index")
+        w(f"{ind}%fs16{rr} = arith.muli %fs{rr}, {c(16)} : index")
+        w(f"{ind}%fq4{rr} = arith.muli %fq{rr}, {c(4)} : index")
+        w(f"{ind}%fc{rr} = arith.addi %fs16{rr}, %fq4{rr} : index")
+        w(f"{ind}%fo{rr} = arith.muli %fp{rr}, {c(8)} : index")
+        for t, buf, order in (("k", "kdec", "0, 1, 2, 3, 4, 5, 6, 7"), ("q", "qdec", "0, 1, 4, 5, 2, 3, 6, 7")):
+            w(f"{ind}%f{t}l{rr} = cake.load %{buf}[%fg{rr}, %fc{rr}] : {sm[buf]} -> {B4}")
+            w(f"{ind}%f{t}h{rr} = cake.load %{buf}[%fg8{rr}, %fc{rr}] : {sm[buf]} -> {B4}")
+            w(f"{ind}%f{t}v{rr} = vector.shuffle %f{t}l{rr}, %f{t}h{rr} [{order}] : {B4}, {B4}")
+            w(f"{ind}cake.store %f{t}v{rr}, %ws_{t}d[%slot, %h, %fo{rr}] : {B8}, {ws_type(f'ws_{t}d')}")
     for kind, src, cond in (("l", "kdec", "%w0"), ("m", "qdec", "%w1")):
         i2 = ind + "  "
         w(f"{ind}scf.if {cond} {{")
@@ -261,23 +300,34 @@ def generate_prep():
             for r in range(2):
                 w(f"{i2}%lbt{r} = cake.load %sb[{'%rg8' if r else '%rg'}] : {sm['sb']} -> f32")
                 w(f"{i2}%nlbt{r} = arith.negf %lbt{r} : f32")
-        for nt in range(2):
-            for r in range(2):
-                row = "%rg8" if r else "%rg"
-                for x in range(2):
-                    t = f"{kind}{nt}_{r}_{x}"
-                    w(f"{i2}%jj{t} = arith.addi %q2, {c(8 * nt + x)} : index")
-                    w(f"{i2}%e{t} = vector.extract {acc[nt]}[{2 * r + x}] : f32 from {V4}")
-                    if kind == "l":      # strictly lower, times -beta of the row
-                        w(f"{i2}%k{t} = arith.cmpi ult, %jj{t}, {row} : index")
-                        w(f"{i2}%p{t} = arith.mulf %e{t}, %nlbt{r} : f32")
-                        w(f"{i2}%s{t} = arith.select %k{t}, %p{t}, %f0 : f32")
-                        w(f"{i2}cake.store %s{t}, %lm[{row}, %jj{t}] : f32, {sm['lm']}")
-                    else:                # lower with the diagonal
-                        w(f"{i2}%k{t} = arith.cmpi ule, %jj{t}, {row} : index")
-                        w(f"{i2}%s{t} = arith.select %k{t}, %e{t}, %f0 : f32")
-                        w(f"{i2}%b{t} = arith.truncf %s{t} : f32 to bf16")
-                        w(f"{i2}cake.store %b{t}, %ws_mq[%slot, %h, {row}, %jj{t}] : bf16, {ws_type('ws_mq')}")
+        if kind == "l":              # strictly lower, times -beta of the row: to shared
+            for nt in range(2):
+                for r in range(2):
+                    row = "%rg8" if r else "%rg"
+                    for x in range(2):
+                        t = f"{nt}_{r}_{x}"
+                        w(f"{i2}%jj{t} = arith.addi %q2, {c(8 * nt + x)} : index")
+                        w(f"{i2}%le{t} = vector.extract {acc[nt]}[{2 * r + x}] : f32 from {V4}")
+                        w(f"{i2}%lk{t} = arith.cmpi ult, %jj{t}, {row} : index")
+                        w(f"{i2}%lp{t} = arith.mulf %le{t}, %nlbt{r} : f32")
+                        w(f"{i2}%ls{t} = arith.select %lk{t}, %lp{t}, %f0 : f32")
+                        w(f"{i2}cake.store %ls{t}, %lm[{row}, %jj{t}] : f32, {sm['lm']}")
+        else:                        # lower with the diagonal: the lane's 8 values, A order
+            els = []
+            for nt in range(2):
+                for r in range(2):
+                    row = "%rg8" if r else "%rg"
+                    for x in range(2):
+                        t = f"{nt}_{r}_{x}"
+                        w(f"{i2}%mj{t} = arith.addi %q2, {c(8 * nt + x)} : index")
+                        w(f"{i2}%me{t} = vector.extract {acc[nt]}[{2 * r + x}] : f32 from {V4}")
+                        w(f"{i2}%mk{t} = arith.cmpi ule, %mj{t}, {row} : index")
+                        w(f"{i2}%ms{t} = arith.select %mk{t}, %me{t}, %f0 : f32")
+                        els.append(f"%ms{t}")
+            w(f"{i2}%mv = vector.from_elements {', '.join(els)} : vector<8xf32>")
+            w(f"{i2}%mb = arith.truncf %mv : vector<8xf32> to {B8}")
+            w(f"{i2}%mo = arith.muli %lane, {c(8)} : index")
+            w(f"{i2}cake.store %mb, %ws_mq[%slot, %h, %mo] : {B8}, {ws_type('ws_mq')}")
         w(f"{ind}}}")
     w(f"{ind}cake.barrier")
     # ---- D: INVb = (I + L)^-1 diag(b), a column per lane of warp 0 (lanes 16..31 repeat) ----
@@ -296,12 +346,22 @@ def generate_prep():
             w(f"{i2}%x{jj + 1}_{i} = math.fma %nL{i}_{jj}, {xs[jj]}, {xs[i]} : f32")
             xs[i] = f"%x{jj + 1}_{i}"
     w(f"{i2}%bcol = cake.load %sb[%col] : {sm['sb']} -> f32")
+    # INVb[i][col] at 8 (4 (i % 8) + (col % 8) / 2) + 4 (i / 8) + 2 (col / 8) + col % 2.
+    w(f"{i2}%ic8 = arith.remui %col, {c(8)} : index")
+    w(f"{i2}%icq = arith.divui %ic8, {c(2)} : index")
+    w(f"{i2}%icq8 = arith.muli %icq, {c(8)} : index")
+    w(f"{i2}%ichi = arith.divui %col, {c(8)} : index")
+    w(f"{i2}%ichi2 = arith.muli %ichi, {c(2)} : index")
+    w(f"{i2}%icx = arith.remui %col, {c(2)} : index")
+    w(f"{i2}%icb = arith.addi %icq8, %ichi2 : index")
+    w(f"{i2}%icb1 = arith.addi %icb, %icx : index")
     w(f"{i2}scf.if %lo16 {{")
     for i in range(C):        # rows past the chunk's tokens are zero: U's rows there vanish
         w(f"{i3}%xs{i} = arith.mulf {xs[i]}, %bcol : f32")
         w(f"{i3}%xm{i} = arith.select %in{i}, %xs{i}, %f0 : f32")
         w(f"{i3}%xb{i} = arith.truncf %xm{i} : f32 to bf16")
-        w(f"{i3}cake.store %xb{i}, %ws_inv[%slot, %h, {c(i)}, %col] : bf16, {ws_type('ws_inv')}")
+        w(f"{i3}%io{i} = arith.addi %icb1, {c(32 * (i % 8) + 4 * (i // 8))} : index")
+        w(f"{i3}cake.store %xb{i}, %ws_inv[%slot, %h, %io{i}] : bf16, {ws_type('ws_inv')}")
     w(f"{i2}}}")
     w(f"{ind}}}")
     w("  }")
@@ -327,10 +387,9 @@ def generate_state(p):
                ("use_h0", "i32", "use_initial_state"), ("store_ht", "i32", "store_final_state")]
     header(w, p, state_name(p), params, nt_threads, f"{slices(p)}, h, n")
     head = len(e.lines)
-    sm = {"skd": f"!cake.smem<{STAGES}x{C}x{KV}xbf16, pad = 16>",
-          "sqd": f"!cake.smem<{STAGES}x{C}x{KV}xbf16, pad = 16>",
-          "skr": f"!cake.smem<{STAGES}x{KV}x{C}xbf16, pad = 8>",
-          "smq": f"!cake.smem<{STAGES}x{C}x{C}xbf16>", "sinv": f"!cake.smem<{STAGES}x{C}x{C}xbf16>",
+    sm = {"skd": f"!cake.smem<{STAGES}x{C * KV}xbf16>", "sqd": f"!cake.smem<{STAGES}x{C * KV}xbf16>",
+          "skr": f"!cake.smem<{STAGES}x{C * KV}xbf16>",
+          "smq": f"!cake.smem<{STAGES}x{C * C}xbf16>", "sinv": f"!cake.smem<{STAGES}x{C * C}xbf16>",
           "sdl": f"!cake.smem<{STAGES}x{KV}xf32>", "sv": f"!cake.smem<{STAGES}x{C}x{vb}xbf16, pad = 8>"}
     for line in ("%tid = cake.thread_id x", "%lane = cake.lane_id", "%wp = cake.warp_id",
                  "%vs = cake.block_id x", "%h = cake.block_id y", "%n = cake.block_id z"):
@@ -345,7 +404,6 @@ def generate_state(p):
     w(f"  %qq = arith.remui %lane, {c(4)} : index")
     w(f"  %q4 = arith.muli %qq, {c(4)} : index")
     w(f"  %q2 = arith.muli %qq, {c(2)} : index")
-    w(f"  %q2h = arith.addi %q2, {c(8)} : index")
     w(f"  %rg8 = arith.addi %rg, {c(8)} : index")
     w(f"  %vw = arith.muli %wp, {c(16)} : index")
     w(f"  %vbase = arith.muli %vs, {c(vb)} : index")
@@ -358,13 +416,9 @@ def generate_state(p):
         w(f"  %vc{vt} = arith.addi %vo{vt}, %q2 : index")
     for s in range(KV // 16):   # a lane's channels 16s + 4q .. + 3
         w(f"  %ch{s} = arith.addi %q4, {c(16 * s)} : index")
-    # The channel of B column g in tile 2s + b: 16s + 4 (g / 2) + 2b + g % 2.
-    w(f"  %gh = arith.divui %rg, {c(2)} : index")
-    w(f"  %gl = arith.remui %rg, {c(2)} : index")
-    w(f"  %gh4 = arith.muli %gh, {c(4)} : index")
-    w("  %cg = arith.addi %gh4, %gl : index")
-    for nt in range(16):
-        w(f"  %kc{nt} = arith.addi %cg, {c(16 * (nt // 2) + 2 * (nt % 2))} : index")
+    w(f"  %l8 = arith.muli %lane, {c(8)} : index")        # the lane's fragments (WORKSPACE)
+    for s in range(KV // 16):
+        w(f"  %fo{s} = arith.addi %l8, {c(256 * s)} : index")
 
     # cp.async roles: a 16-byte piece per thread and round over each array of a chunk.
     def pieces(tag, rows, per_row):
@@ -388,20 +442,16 @@ def generate_state(p):
     # plan: (guard, source tensor, its index given (slot, first token, tag), stage buffer,
     # its index given the stage, masked); rows of v past T are zero-filled (masked).
     plan = []
-    for guard, row, pc in pieces("pk", C, KV // 8):
+    for guard, row, pc in pieces("pk", 1, C * KV // 8):
         col = scaled(pc, 8, f"{row[1:]}c")
-        for a, d in (("ws_kd", "skd"), ("ws_qd", "sqd")):
-            plan.append((guard, a, lambda sl, t, tag, row=row, col=col: f"{sl}, %h, {row}, {col}", d,
-                         lambda st, row=row, col=col: f"{st}, {row}, {col}", False))
-    for guard, row, pc in pieces("pr", KV, C // 8):
-        col = scaled(pc, 8, f"{row[1:]}c")
-        plan.append((guard, "ws_kr", lambda sl, t, tag, row=row, col=col: f"{sl}, %h, {row}, {col}",
-                     "skr", lambda st, row=row, col=col: f"{st}, {row}, {col}", False))
-    for guard, row, pc in pieces("pm", C, C // 8):
+        for a, d in (("ws_kd", "skd"), ("ws_qd", "sqd"), ("ws_kr", "skr")):
+            plan.append((guard, a, lambda sl, t, tag, col=col: f"{sl}, %h, {col}", d,
+                         lambda st, col=col: f"{st}, {col}", False))
+    for guard, row, pc in pieces("pm", 1, C * C // 8):
         col = scaled(pc, 8, f"{row[1:]}c")
         for a, d in (("ws_mq", "smq"), ("ws_inv", "sinv")):
-            plan.append((guard, a, lambda sl, t, tag, row=row, col=col: f"{sl}, %h, {row}, {col}", d,
-                         lambda st, row=row, col=col: f"{st}, {row}, {col}", False))
+            plan.append((guard, a, lambda sl, t, tag, col=col: f"{sl}, %h, {col}", d,
+                         lambda st, col=col: f"{st}, {col}", False))
     for guard, row, pc in pieces("pd", 1, KV // 4):
         col = scaled(pc, 4, f"{row[1:]}c")
         plan.append((guard, "ws_dl", lambda sl, t, tag, col=col: f"{sl}, %h, {col}", "sdl",
@@ -482,16 +532,15 @@ def generate_state(p):
     # W^T = S^T kdec^T (two chains per token tile: shorter dependence), O = qdec S.
     wacc = {(u, x): "%z4" for u in range(2) for x in range(2)}
     oacc = {vt: "%z4" for vt in range(2)}
-    for u in range(2):
-        w(f"{ind}%tg{u} = arith.addi %rg, {c(8 * u)} : index")
     for s in range(KV // 16):
+        w(f"{ind}%bkd{s} = cake.load %skd[%st, %fo{s}] : {sm['skd']} -> {B8}")
         for u in range(2):
-            w(f"{ind}%bkd{s}_{u} = cake.load %skd[%st, %tg{u}, %ch{s}] : {sm['skd']} -> {B4}")
+            w(f"{ind}%bkd{s}_{u} = vector.shuffle %bkd{s}, %bkd{s} [{', '.join(str(4 * u + e) for e in range(4))}] : {B8}, {B8}")
             w(f"{ind}%w{s}_{u} = cake.mma_sync %ab{s}, %bkd{s}_{u}, {wacc[(u, s % 2)]} : {B8}, {B4}, {V4}")
             wacc[(u, s % 2)] = f"%w{s}_{u}"
-        a = afrag(w, "sqd", sm["sqd"], "%st, %rg", "%st, %rg8", f"%ch{s}", f"aq{s}", ind)
+        w(f"{ind}%aq{s} = cake.load %sqd[%st, %fo{s}] : {sm['sqd']} -> {B8}")
         for vt in range(2):
-            w(f"{ind}%o{s}_{vt} = cake.mma_sync {a}, %sb{s}_{vt}, {oacc[vt]} : {B8}, {B4}, {V4}")
+            w(f"{ind}%o{s}_{vt} = cake.mma_sync %aq{s}, %sb{s}_{vt}, {oacc[vt]} : {B8}, {B4}, {V4}")
             oacc[vt] = f"%o{s}_{vt}"
     # V'^T = v^T - W^T (C fragment: columns v = g, g + 8; tokens 8u + 2q + {0, 1}).
     for u in range(2):
@@ -509,21 +558,14 @@ def generate_state(p):
     w(f"{ind}%vpf = vector.shuffle %vp0, %vp1 [0, 1, 2, 3, 4, 5, 6, 7] : {V4}, {V4}")
     w(f"{ind}%vpb = arith.truncf %vpf : vector<8xf32> to {B8}")
     # U^T = V'^T INVb^T (B: INVb[8u + g][2q, 2q + 1 | 2q + 8, 2q + 9]).
+    w(f"{ind}%ib = cake.load %sinv[%st, %l8] : {sm['sinv']} -> {B8}")
     for u in range(2):
-        w(f"{ind}%il{u} = cake.load %sinv[%st, %tg{u}, %q2] : {sm['sinv']} -> {BB2}")
-        w(f"{ind}%ih{u} = cake.load %sinv[%st, %tg{u}, %q2h] : {sm['sinv']} -> {BB2}")
-        w(f"{ind}%ib{u} = vector.shuffle %il{u}, %ih{u} [0, 1, 2, 3] : {BB2}, {BB2}")
+        w(f"{ind}%ib{u} = vector.shuffle %ib, %ib [{', '.join(str(4 * u + e) for e in range(4))}] : {B8}, {B8}")
         w(f"{ind}%u{u} = cake.mma_sync %vpb, %ib{u}, %z4 : {B8}, {B4}, {V4}")
     w(f"{ind}%uf = vector.shuffle %u0, %u1 [0, 1, 2, 3, 4, 5, 6, 7] : {V4}, {V4}")
     w(f"{ind}%ub = arith.truncf %uf : vector<8xf32> to {B8}")
     # O += Mq U (A: Mq rows g, g + 8, columns 2q, 2q + 1 | 2q + 8, 2q + 9; B: U from U^T's C).
-    for r in range(2):
-        row = "%rg8" if r else "%rg"
-        w(f"{ind}%ml{r} = cake.load %smq[%st, {row}, %q2] : {sm['smq']} -> {BB2}")
-        w(f"{ind}%mh{r} = cake.load %smq[%st, {row}, %q2h] : {sm['smq']} -> {BB2}")
-    w(f"{ind}%mlo = vector.shuffle %ml0, %ml1 [0, 1, 2, 3] : {BB2}, {BB2}")
-    w(f"{ind}%mhi = vector.shuffle %mh0, %mh1 [0, 1, 2, 3] : {BB2}, {BB2}")
-    w(f"{ind}%am = vector.shuffle %mlo, %mhi [0, 1, 2, 3, 4, 5, 6, 7] : {B4}, {B4}")
+    w(f"{ind}%am = cake.load %smq[%st, %l8] : {sm['smq']} -> {B8}")
     for vt in range(2):
         sel = "0, 1, 4, 5" if vt == 0 else "2, 3, 6, 7"
         w(f"{ind}%bu{vt} = vector.shuffle %ub, %ub [{sel}] : {B8}, {B8}")
@@ -542,12 +584,13 @@ def generate_state(p):
     new = []
     for s in range(KV // 16):
         w(f"{ind}%dl{s} = cake.load %sdl[%st, %ch{s}] : {sm['sdl']} -> {V4}")
+        w(f"{ind}%bkrs{s} = cake.load %skr[%st, %fo{s}] : {sm['skr']} -> {B8}")
         for b in range(2):
             nt = 2 * s + b
             sel = "0, 1, 0, 1" if b == 0 else "2, 3, 2, 3"
             w(f"{ind}%df{nt} = vector.shuffle %dl{s}, %dl{s} [{sel}] : {V4}, {V4}")
             w(f"{ind}%sd{nt} = arith.mulf {accs[nt]}, %df{nt} : {V4}")
-            w(f"{ind}%bkr{nt} = cake.load %skr[%st, %kc{nt}, %q4] : {sm['skr']} -> {B4}")
+            w(f"{ind}%bkr{nt} = vector.shuffle %bkrs{s}, %bkrs{s} [{', '.join(str(4 * b + e) for e in range(4))}] : {B8}, {B8}")
             w(f"{ind}%sn{nt} = cake.mma_sync %ub, %bkr{nt}, %sd{nt} : {B8}, {B4}, {V4}")
             new.append(f"%sn{nt}")
     w(f"{ind}scf.yield {', '.join(new)}, %stn : {atypes}, index")
