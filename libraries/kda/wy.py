@@ -36,7 +36,11 @@ from kda_common import KV, QT, ST, l2_norm_scales, store_beta_sigmoid
 
 C = 16                         # tokens per chunk
 PREP_BLOCK = 128
-VBS = (32, 64, 128)            # state columns per pass-2 block (VB / 16 warps)
+# Pass-2 blocks: (VB state columns per block, KS warps per 16 columns, each owning 128 / KS
+# channels of their state; KS = 2 halves a warp's work per chunk for an exchange of partial
+# products through shared memory: for few (sequence, head) pairs, where one warp per scheduler
+# waits on its own chain).
+SHAPES = ((32, 1), (64, 1), (128, 1), (16, 2), (32, 2))
 MAX_NEG_BOUND = 5.0
 STAGES = 3
 PERM = [0, 1, 8, 9, 2, 3, 10, 11, 4, 5, 12, 13, 6, 7, 14, 15]     # krest^T's token order
@@ -67,11 +71,15 @@ def ws_type(name):
 
 
 def variants():
-    return [{"vb": vb} for vb in VBS]
+    return [{"vb": vb, "ks": ks} for vb, ks in SHAPES]
+
+
+def _suffix(p):
+    return "v{vb}".format(**p) + ("_k{ks}".format(**p) if p["ks"] > 1 else "")
 
 
 def name(p):
-    return "kda_wy_v{vb}".format(**p)
+    return "kda_wy_" + _suffix(p)
 
 
 def slices(p):
@@ -84,7 +92,7 @@ def prep_name():
 
 
 def state_name(p):
-    return "kda_wy_state_v{vb}".format(**p)
+    return "kda_wy_state_" + _suffix(p)
 
 
 def stages(p):
@@ -375,10 +383,11 @@ def generate_prep():
 # ----------------------------------------------------------------------------------------------
 
 def generate_state(p):
-    vb = p["vb"]
-    if vb not in VBS:
+    if (p.get("vb"), p.get("ks")) not in SHAPES:
         raise ValueError(f"illegal wy variant {p}")
-    nt_threads = 2 * vb
+    vb, ks = p["vb"], p["ks"]
+    nt_threads = 2 * vb * ks
+    steps = KV // 16 // ks        # the warp's k-steps (16 channels each) of the state
     e = Emitter()
     w, c = e, e.c
     params = [("v", QT, "v"), ("cu", "!cake.tensor<[S], i64>", "cu_seqlens")]
@@ -391,6 +400,8 @@ def generate_state(p):
           "skr": f"!cake.smem<{STAGES}x{C * KV}xbf16>",
           "smq": f"!cake.smem<{STAGES}x{C * C}xbf16>", "sinv": f"!cake.smem<{STAGES}x{C * C}xbf16>",
           "sdl": f"!cake.smem<{STAGES}x{KV}xf32>", "sv": f"!cake.smem<{STAGES}x{C}x{vb}xbf16, pad = 8>"}
+    if ks > 1:   # partial W^T and O of each channel part: [column group][part][tile][lane x 4]
+        sm["sx"] = f"!cake.smem<{vb // 16}x{ks}x4x128xf32>"
     for line in ("%tid = cake.thread_id x", "%lane = cake.lane_id", "%wp = cake.warp_id",
                  "%vs = cake.block_id x", "%h = cake.block_id y", "%n = cake.block_id z"):
         w("  " + line)
@@ -405,7 +416,16 @@ def generate_state(p):
     w(f"  %q4 = arith.muli %qq, {c(4)} : index")
     w(f"  %q2 = arith.muli %qq, {c(2)} : index")
     w(f"  %rg8 = arith.addi %rg, {c(8)} : index")
-    w(f"  %vw = arith.muli %wp, {c(16)} : index")
+    if ks > 1:   # warp = (column group, channel part)
+        w(f"  %vgrp = arith.divui %wp, {c(ks)} : index")
+        w(f"  %kh = arith.remui %wp, {c(ks)} : index")
+        w(f"  %kbase = arith.muli %kh, {c(KV // ks)} : index")
+        w(f"  %fbase = arith.muli %kh, {c(256 * steps)} : index")
+        w(f"  %kp = arith.subi {c(ks - 1)}, %kh : index")       # the other part (ks = 2)
+    else:
+        w("  %vgrp = arith.addi %wp, %c0 : index")
+        c(0)
+    w(f"  %vw = arith.muli %vgrp, {c(16)} : index")
     w(f"  %vbase = arith.muli %vs, {c(vb)} : index")
     w("  %vsb = arith.addi %vbase, %vw : index")
     for r in range(2):          # the lane's state columns (C rows g, g + 8): in the slice, global
@@ -414,11 +434,14 @@ def generate_state(p):
     for vt in range(2):         # O's columns (2q, 2q + 1 of the warp's 8-column tile vt)
         w(f"  %vo{vt} = arith.addi %vsb, {c(8 * vt)} : index")
         w(f"  %vc{vt} = arith.addi %vo{vt}, %q2 : index")
-    for s in range(KV // 16):   # a lane's channels 16s + 4q .. + 3
-        w(f"  %ch{s} = arith.addi %q4, {c(16 * s)} : index")
     w(f"  %l8 = arith.muli %lane, {c(8)} : index")        # the lane's fragments (WORKSPACE)
-    for s in range(KV // 16):
-        w(f"  %fo{s} = arith.addi %l8, {c(256 * s)} : index")
+    w(f"  %q4l = arith.muli %lane, {c(4)} : index")
+    if ks > 1:
+        w("  %q4k = arith.addi %q4, %kbase : index")
+        w("  %l8k = arith.addi %l8, %fbase : index")
+    for s in range(steps):      # a lane's channels 16s + 4q .. + 3 (of the warp's part)
+        w(f"  %ch{s} = arith.addi {'%q4k' if ks > 1 else '%q4'}, {c(16 * s)} : index")
+        w(f"  %fo{s} = arith.addi {'%l8k' if ks > 1 else '%l8'}, {c(256 * s)} : index")
 
     # cp.async roles: a 16-byte piece per thread and round over each array of a chunk.
     def pieces(tag, rows, per_row):
@@ -488,26 +511,27 @@ def generate_state(p):
         w(f"{ind}cake.cp_async.commit")
 
     # ---- the initial state: S^T tiles 2s, 2s + 1 hold channels 16s + 4q + {0, 1} and {2, 3} ----
-    atypes = ", ".join([V4] * 16)
+    tiles = 2 * steps
+    atypes = ", ".join([V4] * tiles)
     w("  %useh0 = arith.cmpi ne, %use_h0, %i0 : i32")
-    w(f"  %init:16 = scf.if %useh0 -> ({atypes}) {{")
-    for s in range(KV // 16):
+    w(f"  %init:{tiles} = scf.if %useh0 -> ({atypes}) {{")
+    for s in range(steps):
         for r in range(2):
             w(f"    %h0{s}_{r} = cake.load %h0[%n, %h, %vg{r}, %ch{s}] : {ST} -> {V4}")
         w(f"    %h0t{2 * s} = vector.shuffle %h0{s}_0, %h0{s}_1 [0, 1, 4, 5] : {V4}, {V4}")
         w(f"    %h0t{2 * s + 1} = vector.shuffle %h0{s}_0, %h0{s}_1 [2, 3, 6, 7] : {V4}, {V4}")
-    w(f"    scf.yield {', '.join(f'%h0t{nt}' for nt in range(16))} : {atypes}")
+    w(f"    scf.yield {', '.join(f'%h0t{nt}' for nt in range(tiles))} : {atypes}")
     w("  } else {")
-    w(f"    scf.yield {', '.join(['%z4'] * 16)} : {atypes}")
+    w(f"    scf.yield {', '.join(['%z4'] * tiles)} : {atypes}")
     w("  }")
     w("  %seqlen = arith.subi %eos, %bos : index")
     w(f"  %seq15 = arith.addi %seqlen, {c(C - 1)} : index")
     w(f"  %nch = arith.divui %seq15, {c(C)} : index")
     copy_chunk(c(0), c(0), "a", "  ")
     copy_chunk(c(1), c(1), "b", "  ")
-    accs = [f"%s{nt}" for nt in range(16)]
+    accs = [f"%s{nt}" for nt in range(tiles)]
     inits = ", ".join(f"{a} = %init#{i}" for i, a in enumerate(accs))
-    w(f"  %fin:17 = scf.for %jj = {c(0)} to %nch step {c(1)} iter_args({inits}, %st = {c(0)}) "
+    w(f"  %fin:{tiles + 1} = scf.for %jj = {c(0)} to %nch step {c(1)} iter_args({inits}, %st = {c(0)}) "
       f"-> ({atypes}, index) {{")
     ind = "    "
     w(f"{ind}cake.cp_async.wait 1")      # this chunk's group; the next one may be in flight
@@ -523,7 +547,7 @@ def generate_state(p):
     w(f"{ind}%left = arith.subi %eos, %t0 : index")
     w(f"{ind}%len = arith.minui %left, {c(C)} : index")
     # S^T as bf16: A fragments (k-step s = tiles 2s, 2s + 1) and B fragments of S (v tiles 0, 1).
-    for s in range(KV // 16):
+    for s in range(steps):
         w(f"{ind}%af{s} = vector.shuffle {accs[2 * s]}, {accs[2 * s + 1]} [0, 1, 2, 3, 4, 5, 6, 7] : {V4}, {V4}")
         w(f"{ind}%ab{s} = arith.truncf %af{s} : vector<8xf32> to {B8}")
         for vt in range(2):
@@ -532,7 +556,7 @@ def generate_state(p):
     # W^T = S^T kdec^T (two chains per token tile: shorter dependence), O = qdec S.
     wacc = {(u, x): "%z4" for u in range(2) for x in range(2)}
     oacc = {vt: "%z4" for vt in range(2)}
-    for s in range(KV // 16):
+    for s in range(steps):
         w(f"{ind}%bkd{s} = cake.load %skd[%st, %fo{s}] : {sm['skd']} -> {B8}")
         for u in range(2):
             w(f"{ind}%bkd{s}_{u} = vector.shuffle %bkd{s}, %bkd{s} [{', '.join(str(4 * u + e) for e in range(4))}] : {B8}, {B8}")
@@ -542,9 +566,21 @@ def generate_state(p):
         for vt in range(2):
             w(f"{ind}%o{s}_{vt} = cake.mma_sync %aq{s}, %sb{s}_{vt}, {oacc[vt]} : {B8}, {B4}, {V4}")
             oacc[vt] = f"%o{s}_{vt}"
-    # V'^T = v^T - W^T (C fragment: columns v = g, g + 8; tokens 8u + 2q + {0, 1}).
+    wt = [f"%wt{u}" for u in range(2)]
     for u in range(2):
         w(f"{ind}%wt{u} = arith.addf {wacc[(u, 0)]}, {wacc[(u, 1)]} : {V4}")
+    if ks > 1:   # the other channel part's partial W^T and O, through shared memory
+        mine = wt + [oacc[0], oacc[1]]
+        for i, x in enumerate(mine):
+            w(f"{ind}cake.store {x}, %sx[%vgrp, %kh, {c(i)}, %ch0] : {V4}, {sm['sx']}".replace("%ch0", "%q4l"))
+        w(f"{ind}cake.barrier")
+        for i, x in enumerate(mine):
+            w(f"{ind}%xp{i} = cake.load %sx[%vgrp, %kp, {c(i)}, %q4l] : {sm['sx']} -> {V4}")
+            w(f"{ind}%xs{i} = arith.addf {x}, %xp{i} : {V4}")
+        wt = ["%xs0", "%xs1"]
+        oacc = {0: "%xs2", 1: "%xs3"}
+    # V'^T = v^T - W^T (C fragment: columns v = g, g + 8; tokens 8u + 2q + {0, 1}).
+    for u in range(2):
         els = []
         for x in range(2):
             w(f"{ind}%tv{u}_{x} = arith.addi %q2, {c(8 * u + x)} : index")
@@ -554,7 +590,7 @@ def generate_state(p):
                 w(f"{ind}%vx{u}_{r}_{x} = arith.extf %vr{u}_{r}_{x} : bf16 to f32")
                 els.append(f"%vx{u}_{r}_{x}")
         w(f"{ind}%vv{u} = vector.from_elements {', '.join(els)} : {V4}")
-        w(f"{ind}%vp{u} = arith.subf %vv{u}, %wt{u} : {V4}")
+        w(f"{ind}%vp{u} = arith.subf %vv{u}, {wt[u]} : {V4}")
     w(f"{ind}%vpf = vector.shuffle %vp0, %vp1 [0, 1, 2, 3, 4, 5, 6, 7] : {V4}, {V4}")
     w(f"{ind}%vpb = arith.truncf %vpf : vector<8xf32> to {B8}")
     # U^T = V'^T INVb^T (B: INVb[8u + g][2q, 2q + 1 | 2q + 8, 2q + 9]).
@@ -575,14 +611,23 @@ def generate_state(p):
         row = "%rg8" if r else "%rg"
         w(f"{ind}%oin{r} = arith.cmpi ult, {row}, %len : index")
         w(f"{ind}%ot{r} = arith.addi %t0, {row} : index")
-        w(f"{ind}scf.if %oin{r} {{")
         for vt in range(2):
-            w(f"{ind}  %op{vt}_{r} = vector.shuffle %ob{vt}, %ob{vt} [{2 * r}, {2 * r + 1}] : {B4}, {B4}")
-            w(f"{ind}  cake.store %op{vt}_{r}, %o[%ot{r}, %h, %vc{vt}] : {BB2}, {QT}")
-        w(f"{ind}}}")
+            w(f"{ind}%op{vt}_{r} = vector.shuffle %ob{vt}, %ob{vt} [{2 * r}, {2 * r + 1}] : {B4}, {B4}")
+        if ks > 1:           # both parts hold O: part vt stores column tile vt
+            for vt in range(2):
+                w(f"{ind}%oown{vt}_{r} = arith.cmpi eq, %kh, {c(vt)} : index")
+                w(f"{ind}%ost{vt}_{r} = arith.andi %oin{r}, %oown{vt}_{r} : i1")
+                w(f"{ind}scf.if %ost{vt}_{r} {{")
+                w(f"{ind}  cake.store %op{vt}_{r}, %o[%ot{r}, %h, %vc{vt}] : {BB2}, {QT}")
+                w(f"{ind}}}")
+        else:
+            w(f"{ind}scf.if %oin{r} {{")
+            for vt in range(2):
+                w(f"{ind}  cake.store %op{vt}_{r}, %o[%ot{r}, %h, %vc{vt}] : {BB2}, {QT}")
+            w(f"{ind}}}")
     # S^T <- S^T diag(dlast) + U^T krest^T.
     new = []
-    for s in range(KV // 16):
+    for s in range(steps):
         w(f"{ind}%dl{s} = cake.load %sdl[%st, %ch{s}] : {sm['sdl']} -> {V4}")
         w(f"{ind}%bkrs{s} = cake.load %skr[%st, %fo{s}] : {sm['skr']} -> {B8}")
         for b in range(2):
@@ -599,7 +644,7 @@ def generate_state(p):
     w("  cake.cp_async.wait 0")
     w("  %storeht = arith.cmpi ne, %store_ht, %i0 : i32")
     w("  scf.if %storeht {")
-    for s in range(KV // 16):
+    for s in range(steps):
         for r in range(2):
             w(f"    %fs{s}_{r} = vector.shuffle %fin#{2 * s}, %fin#{2 * s + 1} [{2 * r}, {2 * r + 1}, {4 + 2 * r}, {5 + 2 * r}] : {V4}, {V4}")
             w(f"    cake.store %fs{s}_{r}, %ht[%n, %h, %vg{r}, %ch{s}] : {V4}, {ST}")
