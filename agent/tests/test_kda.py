@@ -16,7 +16,6 @@ RUNTIME = os.path.join(ROOT, "libraries", "runtime")
 sys.path.append(KDA)           # after everything else: libraries/kmeans has a build.py and a grid.py too
 sys.path.insert(0, RUNTIME)
 
-import chunked  # noqa: E402
 import recurrent  # noqa: E402
 import wy  # noqa: E402
 
@@ -135,19 +134,25 @@ class RuleTest(unittest.TestCase):
         for _, name in rule["rule"]:
             self.assertIn(name, names)
         self.assertIn(rule["default"], names)
-        self.assertIn(rule["chunked"], names)
+        fast = rule["chunked"]
+        for _, name in fast["rule"]:
+            self.assertIn(name, names)
+        self.assertIn(fast["default"], names)
         with tempfile.TemporaryDirectory() as tmp:
             fake_library(tmp)
             lib = KDALibrary(tmp)
-            # Gates the chunked kernel can bound go to it, at any size.
-            for H, N in ((1, 1), (96, 1), (64, 8)):
-                self.assertEqual(lib.route(T=1000, H=H, N=N, lower_bound=-5.0), rule["chunked"])
+            # Gates the chunked kernels can bound go to them, by (sequence, head) pairs.
+            few, first = fast["rule"][0]
+            for H, N in ((1, 1), (few, 1), (1, few)):
+                self.assertEqual(lib.route(T=1000, H=H, N=N, lower_bound=-5.0), first)
+            for H, N in ((96, 1), (64, 8), (few + 1, 1)):
+                self.assertEqual(lib.route(T=1000, H=H, N=N, lower_bound=-5.0), fast["default"])
             # Below its bound, the recurrent rule by (sequence, head) pairs.
             bound, first = rule["rule"][0]
             self.assertEqual(lib.route(T=1000, H=bound, N=1, lower_bound=-50.0), first)
             self.assertEqual(lib.route(T=1000, H=bound + 1, N=1, lower_bound=-5.01), rule["default"])
             self.assertEqual(lib.route(T=1000, H=1, N=bound + 1, lower_bound=-1e4), rule["default"])
-            self.assertFalse(lib.serves(rule["chunked"], -5.5))
+            self.assertFalse(lib.serves(fast["default"], -5.5))
             self.assertTrue(lib.serves(rule["default"], -1e4))
 
     def test_not_a_kda_library(self):
@@ -160,8 +165,6 @@ class RuleTest(unittest.TestCase):
     def test_illegal_variant_is_refused(self):
         with self.assertRaises(ValueError):
             recurrent.generate({"chunk": 24, "cpt": 1})
-        with self.assertRaises(ValueError):
-            chunked.generate({"chunk": 32, "vb": 64})
         with self.assertRaises(ValueError):
             wy.generate_state({"vb": 48})
 
@@ -187,7 +190,8 @@ class CommandTest(unittest.TestCase):
         rule = load_rule()
         with tempfile.TemporaryDirectory() as tmp:
             lib = self.built(tmp)
-            for shape, want in (("T=8192,H=96,N=1", rule["chunked"]),
+            for shape, want in (("T=8192,H=96,N=1", rule["chunked"]["default"]),
+                                ("T=32768,H=16,N=1", rule["chunked"]["rule"][0][1]),
                                 ("T=300,H=4,N=1,lower_bound=-50", rule["rule"][0][1]),
                                 ("T=300,H=64,N=2,lower_bound=-5.5", rule["default"])):
                 r = cake("library", "route", "--library", lib, "--shape", shape)
@@ -243,7 +247,7 @@ class GridTest(unittest.TestCase):
         # sequences, gates only the recurrent family serves, given and zero states.
         self.assertTrue(any(0 in c["seq_lens"] for c in cases))
         self.assertTrue(any(1 in c["seq_lens"] for c in cases))
-        self.assertTrue(any(c["lower_bound"] < -chunked.MAX_NEG_BOUND for c in cases))
+        self.assertTrue(any(c["lower_bound"] < -wy.MAX_NEG_BOUND for c in cases))
         self.assertTrue(any(c["h0"] for c in cases) and not all(c["h0"] for c in cases))
 
 
@@ -304,7 +308,7 @@ class BadInputTest(unittest.TestCase):
                      **two)
         self.refused("q: shape .* has no tokens", q=torch.zeros(1, 0, 2, 128, **bf))
         self.refused("kernel: no variant named 'nope'", kernel="nope")
-        self.refused("kernel: kda_chunk_c16_v64 does not serve lower_bound = -6.0", kernel="kda_chunk_c16_v64",
+        self.refused("kernel: kda_wy_v64 does not serve lower_bound = -6.0", kernel="kda_wy_v64",
                      lower_bound=-6.0)
 
 

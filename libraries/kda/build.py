@@ -19,11 +19,13 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-import chunked  # noqa: E402
 import recurrent  # noqa: E402
 import wy  # noqa: E402
 
-FAMILIES = {"recurrent": recurrent, "chunked": chunked, "wy": wy}
+sys.path.insert(0, os.path.join(HERE, "..", "runtime"))
+from cake_library import kda as kda_runtime  # noqa: E402
+
+FAMILIES = {"recurrent": recurrent, "wy": wy}
 
 
 def kernels(fam, p):
@@ -83,11 +85,11 @@ def main():
         variants.append(v)
     with open(os.path.join(HERE, "rule.json")) as f:
         rule = json.load(f)
-    names = {v["name"] for v in variants}
-    for _, name in rule["rule"] + [[0, rule["default"]], [0, rule.get("chunked", rule["default"])]]:
-        if name not in names:
-            print(f"build.py: rule.json names {name}, which is not built", file=sys.stderr)
-            sys.exit(1)
+    try:
+        kda_runtime.check_definition({"op": "kda_fwd", "variants": variants, **rule})
+    except ValueError as e:
+        print(f"build.py: rule.json: {e}", file=sys.stderr)
+        sys.exit(1)
     with open(os.path.join(args.out, "library.json"), "w") as f:
         json.dump({"op": "kda_fwd", "variants": variants, **rule}, f, indent=1)
     print(f"build.py: {len(variants)} KDA kernels in {kdir}")

@@ -30,30 +30,41 @@ def check_definition(definition):
             not all(isinstance(v, dict) and isinstance(v.get("name"), str) for v in variants):
         raise ValueError("the library lists no variants (each {\"name\", ...})")
     names = {v["name"] for v in variants}
-    rule = definition.get("rule", [])
-    if not isinstance(rule, list) or not all(isinstance(r, list) and len(r) == 2 for r in rule):
-        raise ValueError("\"rule\" is not a list of [most (sequence, head) pairs, variant]")
-    for what in [n for _, n in rule] + [definition.get("default"), definition.get("chunked", definition.get("default"))]:
-        if what not in names:
-            raise ValueError(f"the rule names {what!r}, which is not a variant of the library")
+    fast = definition.get("chunked")
+    for table in [definition] + ([fast] if isinstance(fast, dict) else []):
+        rule = table.get("rule", [])
+        if not isinstance(rule, list) or not all(isinstance(r, list) and len(r) == 2 for r in rule):
+            raise ValueError("\"rule\" is not a list of [most (sequence, head) pairs, variant]")
+        for what in [n for _, n in rule] + [table.get("default")]:
+            if what not in names:
+                raise ValueError(f"the rule names {what!r}, which is not a variant of the library")
+    if isinstance(fast, str) and fast not in names:
+        raise ValueError(f"the rule names {fast!r}, which is not a variant of the library")
 
 
 def route(definition, T, H, N, lower_bound=-5.0):
-    """The variant for a case (CPU only): the definition's "chunked" kernel where it serves the
-    gates (lower_bound >= -its max_neg_bound), else its "rule" ([[most (sequence, head) pairs,
-    name], ...], the first entry whose bound holds), else its "default"."""
+    """The variant for a case (CPU only): the definition's "chunked" table (a name, or its own
+    "rule" and "default") where its pick serves the gates (lower_bound >= -its max_neg_bound),
+    else the definition's "rule" ([[most (sequence, head) pairs, name], ...], the first entry
+    whose bound holds), else its "default"."""
     fast = definition.get("chunked")
-    if fast and serves(next(v for v in definition["variants"] if v["name"] == fast), lower_bound):
-        return fast
-    for bound, name in definition.get("rule", []):
-        if H * N <= bound:
+    if fast:
+        name = fast if isinstance(fast, str) else _pick(fast, H * N)
+        if serves(next(v for v in definition["variants"] if v["name"] == name), lower_bound):
             return name
-    return definition["default"]
+    return _pick(definition, H * N)
+
+
+def _pick(table, pairs):
+    for bound, name in table.get("rule", []):
+        if pairs <= bound:
+            return name
+    return table["default"]
 
 
 def serves(variant, lower_bound):
-    """Whether a variant serves gates down to lower_bound (the chunked family divides by the
-    chunk's cumulative decay, which overflows below its bound)."""
+    """Whether a variant serves gates down to lower_bound (a chunked form divides by the chunk's
+    cumulative decay, which overflows below its bound)."""
     bound = variant.get("max_neg_bound")
     return bound is None or lower_bound >= -bound
 
