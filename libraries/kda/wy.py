@@ -70,11 +70,16 @@ def ws_type(name):
     return f"!cake.tensor<[{shape}], {dt}>"
 
 
+WG_VBS = (64, 128)             # pass 2 on wgmma: one or two warpgroups of 64 state columns
+
+
 def variants():
-    return [{"vb": vb, "ks": ks} for vb, ks in SHAPES]
+    return [{"vb": vb, "ks": ks} for vb, ks in SHAPES] + [{"vb": vb, "mma": "wgmma"} for vb in WG_VBS]
 
 
 def _suffix(p):
+    if p.get("mma") == "wgmma":
+        return "g{vb}".format(**p)
     return "v{vb}".format(**p) + ("_k{ks}".format(**p) if p["ks"] > 1 else "")
 
 
@@ -87,8 +92,8 @@ def slices(p):
     return KV // p["vb"]
 
 
-def prep_name():
-    return f"kda_wy_prep_c{C}"
+def prep_name(layout="frag"):
+    return f"kda_wy_prep_c{C}" + ("" if layout == "frag" else "_nat")
 
 
 def state_name(p):
@@ -97,6 +102,8 @@ def state_name(p):
 
 def stages(p):
     """The variant's kernels in launch order."""
+    if p.get("mma") == "wgmma":
+        return [(prep_name("nat"), generate_prep("nat")), (state_name(p), generate_state_wg(p))]
     return [(prep_name(), generate_prep()), (state_name(p), generate_state(p))]
 
 
@@ -150,7 +157,10 @@ def afrag(w, buf, btype, row_lo, row_hi, col, tag, ind):
 # Pass 1: the chunk's operands
 # ----------------------------------------------------------------------------------------------
 
-def generate_prep():
+def generate_prep(layout="frag"):
+    """Pass 1; `layout` "frag" (mma.sync fragment order, WORKSPACE) or "nat" (row-major:
+    kdec/qdec [tok][ch], krest^T [ch][tok], Mq/INVb [tok][tok'], the wgmma pass's B tiles)."""
+    frag = layout == "frag"
     e = Emitter()
     w, c = e, e.c
     params = [("q", QT, "q"), ("k", QT, "k"), ("g", QT, "g"),
@@ -158,7 +168,7 @@ def generate_prep():
               ("dtb", f"!cake.tensor<[H, {KV}], f32>", "dt_bias"), ("cu", "!cake.tensor<[S], i64>", "cu_seqlens")]
     params += [(n, ws_type(n), n) for n in WORKSPACE]
     params += [("scale", "f32", "scale"), ("lb", "f32", "lower_bound")]
-    header(w, {"chunk": C}, prep_name(), params, PREP_BLOCK, "p, h, n")
+    header(w, {"chunk": C, "layout": layout}, prep_name(layout), params, PREP_BLOCK, "p, h, n")
     head = len(e.lines)
     sm = {"sq": f"!cake.smem<{C}x{KV}xf32>", "sk": f"!cake.smem<{C}x{KV}xf32>",
           "sgl": f"!cake.smem<{C}x{KV}xf32>", "sb": f"!cake.smem<{C}xf32>",
@@ -242,7 +252,17 @@ def generate_prep():
         kis.append(f"%ki{i}")
     w(f"{ind}%dlast = math.exp2 {prev} : f32")
     w(f"{ind}cake.store %dlast, %ws_dl[%slot, %h, %tid] : f32, {ws_type('ws_dl')}")
+    if not frag:                 # krest^T [ch][tok]
+        for half in range(2):
+            for i in range(8 * half, 8 * half + 8):
+                w(f"{ind}%krs{i} = arith.mulf {kis[i]}, %dlast : f32")
+            w(f"{ind}%krv{half} = vector.from_elements {', '.join(f'%krs{i}' for i in range(8 * half, 8 * half + 8))} : vector<8xf32>")
+            w(f"{ind}%krh{half} = arith.truncf %krv{half} : vector<8xf32> to {B8}")
+            w(f"{ind}%kro{half} = arith.muli %tid, {c(C)} : index")
+            w(f"{ind}%kroh{half} = arith.addi %kro{half}, {c(8 * half)} : index")
+            w(f"{ind}cake.store %krh{half}, %ws_kr[%slot, %h, %kroh{half}] : {B8}, {ws_type('ws_kr')}")
     # krest^T of channel ch = 16s + r: lane g = 2 (r / 4) + r % 2, tile b = (r % 4) / 2 (see above).
+    krest_frag_start = len(e.lines)
     w(f"{ind}%krs = arith.divui %tid, {c(16)} : index")
     w(f"{ind}%krr = arith.remui %tid, {c(16)} : index")
     w(f"{ind}%krr4 = arith.divui %krr, {c(4)} : index")
@@ -264,6 +284,8 @@ def generate_prep():
         w(f"{ind}%krh{q} = arith.truncf %krv{q} : {V4} to {B4}")
         w(f"{ind}%kro{q} = arith.addi %kro, {c(8 * q)} : index")
         w(f"{ind}cake.store %krh{q}, %ws_kr[%slot, %h, %kro{q}] : {B4}, {ws_type('ws_kr')}")
+    if not frag:
+        del e.lines[krest_frag_start:]
     w(f"{ind}cake.barrier")
     # ---- C: -L (warp 0, to shared) and Mq (warp 1, to the workspace) on mma.sync ----
     w(f"{ind}%rg = arith.divui %lane, {c(4)} : index")
@@ -275,7 +297,16 @@ def generate_prep():
     w(f"{ind}%w1 = arith.cmpi eq, %wp, {c(1)} : index")
     # kdec and qdec to the workspace in fragment order: piece pc = (s, g, q) holds rows g, g + 8
     # at channels 16s + 4q .. + 3 (interleaved by pairs for qdec, an A fragment).
-    for rr in range(C * KV // 8 // PREP_BLOCK):
+    for rr in range(C * KV // 8 // PREP_BLOCK if not frag else 0):    # row-major: 16-byte rows pieces
+        w(f"{ind}%fp{rr} = arith.addi %tid, {c(PREP_BLOCK * rr)} : index")
+        w(f"{ind}%ft{rr} = arith.divui %fp{rr}, {c(KV // 8)} : index")
+        w(f"{ind}%fpc{rr} = arith.remui %fp{rr}, {c(KV // 8)} : index")
+        w(f"{ind}%fc{rr} = arith.muli %fpc{rr}, {c(8)} : index")
+        w(f"{ind}%fo{rr} = arith.muli %fp{rr}, {c(8)} : index")
+        for t, buf in (("k", "kdec"), ("q", "qdec")):
+            w(f"{ind}%f{t}v{rr} = cake.load %{buf}[%ft{rr}, %fc{rr}] : {sm[buf]} -> {B8}")
+            w(f"{ind}cake.store %f{t}v{rr}, %ws_{t}d[%slot, %h, %fo{rr}] : {B8}, {ws_type(f'ws_{t}d')}")
+    for rr in range(C * KV // 8 // PREP_BLOCK if frag else 0):
         w(f"{ind}%fp{rr} = arith.addi %tid, {c(PREP_BLOCK * rr)} : index")
         w(f"{ind}%fs{rr} = arith.divui %fp{rr}, {c(32)} : index")
         w(f"{ind}%fl{rr} = arith.remui %fp{rr}, {c(32)} : index")
@@ -332,10 +363,21 @@ def generate_prep():
                         w(f"{i2}%mk{t} = arith.cmpi ule, %mj{t}, {row} : index")
                         w(f"{i2}%ms{t} = arith.select %mk{t}, %me{t}, %f0 : f32")
                         els.append(f"%ms{t}")
-            w(f"{i2}%mv = vector.from_elements {', '.join(els)} : vector<8xf32>")
-            w(f"{i2}%mb = arith.truncf %mv : vector<8xf32> to {B8}")
-            w(f"{i2}%mo = arith.muli %lane, {c(8)} : index")
-            w(f"{i2}cake.store %mb, %ws_mq[%slot, %h, %mo] : {B8}, {ws_type('ws_mq')}")
+            if frag:
+                w(f"{i2}%mv = vector.from_elements {', '.join(els)} : vector<8xf32>")
+                w(f"{i2}%mb = arith.truncf %mv : vector<8xf32> to {B8}")
+                w(f"{i2}%mo = arith.muli %lane, {c(8)} : index")
+                w(f"{i2}cake.store %mb, %ws_mq[%slot, %h, %mo] : {B8}, {ws_type('ws_mq')}")
+            else:                    # Mq[row][8nt + 2q .. + 1]
+                for nt in range(2):
+                    for r in range(2):
+                        row = "%rg8" if r else "%rg"
+                        pair = ", ".join(els[4 * nt + 2 * r: 4 * nt + 2 * r + 2])
+                        w(f"{i2}%mqv{nt}_{r} = vector.from_elements {pair} : {V2}")
+                        w(f"{i2}%mqb{nt}_{r} = arith.truncf %mqv{nt}_{r} : {V2} to {BB2}")
+                        w(f"{i2}%mqr{nt}_{r} = arith.muli {row}, {c(C)} : index")
+                        w(f"{i2}%mqo{nt}_{r} = arith.addi %mqr{nt}_{r}, %mj{nt}_{r}_0 : index")
+                        w(f"{i2}cake.store %mqb{nt}_{r}, %ws_mq[%slot, %h, %mqo{nt}_{r}] : {BB2}, {ws_type('ws_mq')}")
         w(f"{ind}}}")
     w(f"{ind}cake.barrier")
     # ---- D: INVb = (I + L)^-1 diag(b), a column per lane of warp 0 (lanes 16..31 repeat) ----
@@ -368,7 +410,10 @@ def generate_prep():
         w(f"{i3}%xs{i} = arith.mulf {xs[i]}, %bcol : f32")
         w(f"{i3}%xm{i} = arith.select %in{i}, %xs{i}, %f0 : f32")
         w(f"{i3}%xb{i} = arith.truncf %xm{i} : f32 to bf16")
-        w(f"{i3}%io{i} = arith.addi %icb1, {c(32 * (i % 8) + 4 * (i // 8))} : index")
+        if frag:
+            w(f"{i3}%io{i} = arith.addi %icb1, {c(32 * (i % 8) + 4 * (i // 8))} : index")
+        else:
+            w(f"{i3}%io{i} = arith.addi %col, {c(C * i)} : index")
         w(f"{i3}cake.store %xb{i}, %ws_inv[%slot, %h, %io{i}] : bf16, {ws_type('ws_inv')}")
     w(f"{i2}}}")
     w(f"{ind}}}")
@@ -648,6 +693,238 @@ def generate_state(p):
         for r in range(2):
             w(f"    %fs{s}_{r} = vector.shuffle %fin#{2 * s}, %fin#{2 * s + 1} [{2 * r}, {2 * r + 1}, {4 + 2 * r}, {5 + 2 * r}] : {V4}, {V4}")
             w(f"    cake.store %fs{s}_{r}, %ht[%n, %h, %vg{r}, %ch{s}] : {V4}, {ST}")
+    w("  }")
+    w("  cake.return")
+    w("}")
+    return e.text(head)
+
+
+# ----------------------------------------------------------------------------------------------
+# Pass 2 on wgmma: a warpgroup owns 64 state columns
+# ----------------------------------------------------------------------------------------------
+
+def generate_state_wg(p):
+    """Pass 2 with wgmma (A from registers, B tiles from swizzled shared memory, row-major
+    workspace of `generate_prep("nat")`): warpgroup w of the block owns state columns
+    64w .. 64w + 63 of its slice, S^T [64 x 128] as one m64n128 accumulator. Per chunk:
+    W^T = S^T kdec^T and O^T = S^T qdec^T (8 + 8 m64n16k16 steps), V'^T = v^T - W^T,
+    U^T = V'^T INVb^T (m64n16k16), S^T <- S^T diag(dlast) + U^T krest^T (m64n128k16) and
+    O^T += U^T Mq^T (m64n16k16); one wgmma group wait between dependent steps."""
+    if p.get("vb") not in (64, 128) or p.get("mma") != "wgmma":
+        raise ValueError(f"illegal wy wgmma variant {p}")
+    vb = p["vb"]
+    nt_threads = 2 * vb
+    e = Emitter()
+    w, c = e, e.c
+    params = [("v", QT, "v"), ("cu", "!cake.tensor<[S], i64>", "cu_seqlens")]
+    params += [(n, ws_type(n), n) for n in WORKSPACE]
+    params += [("h0", ST, "initial_state"), ("ht", ST, "final_state"), ("o", QT, "out"),
+               ("use_h0", "i32", "use_initial_state"), ("store_ht", "i32", "store_final_state")]
+    header(w, p, state_name(p), params, nt_threads, f"{slices(p)}, h, n")
+    head = len(e.lines)
+    V8, V64 = "vector<8xf32>", "vector<64xf32>"
+    sm = {"skd": f"!cake.smem<{STAGES}x2x{C}x64xbf16, swizzle = 128>",
+          "sqd": f"!cake.smem<{STAGES}x2x{C}x64xbf16, swizzle = 128>",
+          "skr": f"!cake.smem<{STAGES}x{KV}x{C}xbf16, swizzle = 32>",
+          "smq": f"!cake.smem<{STAGES}x{C}x{C}xbf16, swizzle = 32>",
+          "sinv": f"!cake.smem<{STAGES}x{C}x{C}xbf16, swizzle = 32>",
+          "sdl": f"!cake.smem<{STAGES}x{KV}xf32>", "sv": f"!cake.smem<{STAGES}x{C}x{vb}xbf16, pad = 8>"}
+    for line in ("%tid = cake.thread_id x", "%lane = cake.lane_id", "%wp = cake.warp_id",
+                 "%vs = cake.block_id x", "%h = cake.block_id y", "%n = cake.block_id z"):
+        w("  " + line)
+    sequence_bounds(w, c)
+    w("  %i0 = arith.constant 0 : i32")
+    w(f"  %z8 = arith.constant dense<0.0> : {V8}")
+    for buf, t in sm.items():
+        w(f"  %{buf} = cake.alloc_smem : {t}")
+    # Accumulator element 4j + 2r + x of a thread: row 16 (warp) + g + 8r, column 8j + 2q + x.
+    w(f"  %rg = arith.divui %lane, {c(4)} : index")
+    w(f"  %qq = arith.remui %lane, {c(4)} : index")
+    w(f"  %q2 = arith.muli %qq, {c(2)} : index")
+    w(f"  %vw = arith.muli %wp, {c(16)} : index")
+    w(f"  %vbase = arith.muli %vs, {c(vb)} : index")
+    for r in range(2):
+        w(f"  %vl{r} = arith.addi %vw, {c(8 * r)} : index")
+        w(f"  %vl{r}g = arith.addi %vl{r}, %rg : index")             # in the slice
+        w(f"  %vg{r} = arith.addi %vbase, %vl{r}g : index")            # in V
+    for j in range(KV // 8):
+        w(f"  %cj{j} = arith.addi %q2, {c(8 * j)} : index")
+    for j in range(2):
+        for x in range(2):
+            w(f"  %tj{j}_{x} = arith.addi %q2, {c(8 * j + x)} : index")
+
+    def pieces(tag, rows, per_row):
+        total, out = rows * per_row, []
+        for r in range((total + nt_threads - 1) // nt_threads):
+            w(f"  %{tag}i{r} = arith.addi %tid, {c(nt_threads * r)} : index")
+            w(f"  %{tag}r{r} = arith.divui %{tag}i{r}, {c(per_row)} : index")
+            w(f"  %{tag}p{r} = arith.remui %{tag}i{r}, {c(per_row)} : index")
+            guard = None
+            if total < nt_threads * (r + 1):
+                guard = f"%{tag}g{r}"
+                w(f"  {guard} = arith.cmpi ult, %{tag}i{r}, {c(total)} : index")
+            w(f"  %{tag}c{r} = arith.muli %{tag}p{r}, {c(8 if tag != 'pd' else 4)} : index")
+            out.append((guard, f"%{tag}r{r}", f"%{tag}c{r}", f"%{tag}p{r}", r))
+        return out
+
+    # (guard, source, source index (slot), buffer, buffer index (stage), masked)
+    plan = []
+    for guard, row, col, pc, r in pieces("pk", C, KV // 8):
+        w(f"  %pkh{r} = arith.divui {pc}, {c(8)} : index")          # the 64-channel half
+        w(f"  %pkq{r} = arith.remui {pc}, {c(8)} : index")
+        w(f"  %pkc8{r} = arith.muli %pkq{r}, {c(8)} : index")
+        w(f"  %pko{r} = arith.muli {row}, {c(KV)} : index")
+        w(f"  %pkg{r} = arith.addi %pko{r}, {col} : index")
+        for a, d in (("ws_kd", "skd"), ("ws_qd", "sqd")):
+            plan.append((guard, a, lambda sl, r=r: f"{sl}, %h, %pkg{r}", d,
+                         lambda st, r=r, row=row: f"{st}, %pkh{r}, {row}, %pkc8{r}", False))
+    for tag, rows, arrs in (("pr", KV, (("ws_kr", "skr"),)), ("pm", C, (("ws_mq", "smq"), ("ws_inv", "sinv")))):
+        for guard, row, col, pc, r in pieces(tag, rows, C // 8):
+            w(f"  %{tag}o{r} = arith.muli {row}, {c(C)} : index")
+            w(f"  %{tag}g{r}x = arith.addi %{tag}o{r}, {col} : index")
+            for a, d in arrs:
+                plan.append((guard, a, lambda sl, g=f"%{tag}g{r}x": f"{sl}, %h, {g}", d,
+                             lambda st, row=row, col=col: f"{st}, {row}, {col}", False))
+    for guard, row, col, pc, r in pieces("pd", 1, KV // 4):
+        plan.append((guard, "ws_dl", lambda sl, col=col: f"{sl}, %h, {col}", "sdl",
+                     lambda st, col=col: f"{st}, {col}", False))
+    vplan = []
+    for guard, row, col, pc, r in pieces("pv", C, vb // 8):
+        w(f"  %pvgc{r} = arith.addi %vbase, {col} : index")
+        vplan.append((guard, row, col, f"%pvgc{r}", r))
+
+    def copy_chunk(jj, stage, tag, ind):
+        w(f"{ind}%sl{tag} = arith.addi %slot0, {jj} : index")
+        w(f"{ind}%tj{tag} = arith.muli {jj}, {c(C)} : index")
+        w(f"{ind}%tb{tag} = arith.addi %bos, %tj{tag} : index")
+
+        def guarded(guard, line):
+            if guard:
+                w(f"{ind}scf.if {guard} {{")
+                w(f"{ind}  {line}")
+                w(f"{ind}}}")
+            else:
+                w(f"{ind}{line}")
+        for guard, a, src, d, dst, _ in plan:
+            guarded(guard, f"cake.cp_async %{a}[{src(f'%sl{tag}')}], %{d}[{dst(stage)}], bytes 16 : "
+                    f"{ws_type(a)}, {sm[d]}")
+        for guard, row, col, gcol, r in vplan:
+            w(f"{ind}%vt{tag}{r} = arith.addi %tb{tag}, {row} : index")
+            guarded(guard, f"cake.cp_async %v[%vt{tag}{r}, %h, {gcol}], %sv[{stage}, {row}, {col}], bytes 16 "
+                    f"masked : {QT}, {sm['sv']}")
+        w(f"{ind}cake.cp_async.commit")
+
+    def concat(parts, width, tag, ind):
+        """One vector of the `width`-element pieces `parts` (in order)."""
+        level = 0
+        while len(parts) > 1:
+            nxt = []
+            for i in range(0, len(parts), 2):
+                name = f"%{tag}c{level}_{i // 2}"
+                idx = ", ".join(str(k) for k in range(2 * width))
+                w(f"{ind}{name} = vector.shuffle {parts[i]}, {parts[i + 1]} [{idx}] : "
+                  f"vector<{width}xf32>, vector<{width}xf32>")
+                nxt.append(name)
+            parts, width, level = nxt, 2 * width, level + 1
+        return parts[0]
+
+    # ---- the initial state ----
+    w("  %useh0 = arith.cmpi ne, %use_h0, %i0 : i32")
+    w(f"  %init = scf.if %useh0 -> ({V64}) {{")
+    quads = []
+    for j in range(KV // 8):
+        for r in range(2):
+            w(f"    %h0{j}_{r} = cake.load %h0[%n, %h, %vg{r}, %cj{j}] : {ST} -> {V2}")
+        w(f"    %h0q{j} = vector.shuffle %h0{j}_0, %h0{j}_1 [0, 1, 2, 3] : {V2}, {V2}")
+        quads.append(f"%h0q{j}")
+    w(f"    scf.yield {concat(quads, 4, 'h0', '    ')} : {V64}")
+    w("  } else {")
+    w(f"    %z64 = arith.constant dense<0.0> : {V64}")
+    w(f"    scf.yield %z64 : {V64}")
+    w("  }")
+    w("  %seqlen = arith.subi %eos, %bos : index")
+    w(f"  %seq15 = arith.addi %seqlen, {c(C - 1)} : index")
+    w(f"  %nch = arith.divui %seq15, {c(C)} : index")
+    copy_chunk(c(0), c(0), "a", "  ")
+    copy_chunk(c(1), c(1), "b", "  ")
+    w(f"  %fin:2 = scf.for %jj = {c(0)} to %nch step {c(1)} iter_args(%s = %init, %st = {c(0)}) "
+      f"-> ({V64}, index) {{")
+    ind = "    "
+    w(f"{ind}cake.cp_async.wait 1")
+    w(f"{ind}cake.barrier")
+    w(f"{ind}%st1 = arith.addi %st, {c(1)} : index")
+    w(f"{ind}%stn = arith.remui %st1, {c(STAGES)} : index")
+    w(f"{ind}%st2 = arith.addi %st, {c(2)} : index")
+    w(f"{ind}%stf = arith.remui %st2, {c(STAGES)} : index")
+    w(f"{ind}%jf = arith.addi %jj, {c(2)} : index")
+    copy_chunk("%jf", "%stf", "f", ind)
+    w(f"{ind}%tjj = arith.muli %jj, {c(C)} : index")
+    w(f"{ind}%t0 = arith.addi %bos, %tjj : index")
+    w(f"{ind}%left = arith.subi %eos, %t0 : index")
+    w(f"{ind}%len = arith.minui %left, {c(C)} : index")
+    # S^T as A fragments: k-step s is accumulator elements 8s .. 8s + 7.
+    for s in range(KV // 16):
+        idx = ", ".join(str(8 * s + k) for k in range(8))
+        w(f"{ind}%af{s} = vector.shuffle %s, %s [{idx}] : {V64}, {V64}")
+        w(f"{ind}%ab{s} = arith.truncf %af{s} : {V8} to {B8}")
+    # S^T diag(dlast): element 4j + 2r + x is channel 8j + 2q + x.
+    quads = []
+    for j in range(KV // 8):
+        w(f"{ind}%dl{j} = cake.load %sdl[%st, %cj{j}] : {sm['sdl']} -> {V2}")
+        w(f"{ind}%dq{j} = vector.shuffle %dl{j}, %dl{j} [0, 1, 0, 1] : {V2}, {V2}")
+        quads.append(f"%dq{j}")
+    w(f"{ind}%sd = arith.mulf %s, {concat(quads, 4, 'dl', ind)} : {V64}")
+    # W^T = S^T kdec^T, O^T = S^T qdec^T.
+    w(f"{ind}cake.wgmma.fence")
+    wacc, oacc = "%z8", "%z8"
+    for s in range(KV // 16):
+        b = f"%st, {c(s // 4)}, {c(0)}, {c(16 * (s % 4))}"
+        w(f"{ind}%w{s} = cake.wgmma.regs %ab{s}, %skd[{b}], {wacc} : {B8}, {sm['skd']}, {V8}")
+        w(f"{ind}%o{s} = cake.wgmma.regs %ab{s}, %sqd[{b}], {oacc} : {B8}, {sm['sqd']}, {V8}")
+        wacc, oacc = f"%w{s}", f"%o{s}"
+    w(f"{ind}cake.wgmma.commit")
+    w(f"{ind}cake.wgmma.wait 0")
+    # V'^T = v^T - W^T: element 4j + 2r + x is column g + 8r, token 8j + 2q + x.
+    els = []
+    for j in range(2):
+        for r in range(2):
+            for x in range(2):
+                w(f"{ind}%vr{j}_{r}_{x} = cake.load %sv[%st, %tj{j}_{x}, %vl{r}g] : {sm['sv']} -> bf16")
+                w(f"{ind}%vx{j}_{r}_{x} = arith.extf %vr{j}_{r}_{x} : bf16 to f32")
+                els.append(f"%vx{j}_{r}_{x}")
+    w(f"{ind}%vv = vector.from_elements {', '.join(els)} : {V8}")
+    w(f"{ind}%vp = arith.subf %vv, {wacc} : {V8}")
+    w(f"{ind}%vpb = arith.truncf %vp : {V8} to {B8}")
+    w(f"{ind}cake.wgmma.fence")
+    w(f"{ind}%u = cake.wgmma.regs %vpb, %sinv[%st, {c(0)}, {c(0)}], %z8 : {B8}, {sm['sinv']}, {V8}")
+    w(f"{ind}cake.wgmma.commit")
+    w(f"{ind}cake.wgmma.wait 0")
+    w(f"{ind}%ub = arith.truncf %u : {V8} to {B8}")
+    w(f"{ind}cake.wgmma.fence")
+    w(f"{ind}%sn = cake.wgmma.regs %ub, %skr[%st, {c(0)}, {c(0)}], %sd : {B8}, {sm['skr']}, {V64}")
+    w(f"{ind}%of = cake.wgmma.regs %ub, %smq[%st, {c(0)}, {c(0)}], {oacc} : {B8}, {sm['smq']}, {V8}")
+    w(f"{ind}cake.wgmma.commit")
+    w(f"{ind}cake.wgmma.wait 0")
+    # O^T: element 4j + 2r + x is out[t0 + 8j + 2q + x][h][vbase + column g + 8r].
+    w(f"{ind}%ob = arith.truncf %of : {V8} to vector<8xbf16>")
+    for j in range(2):
+        for x in range(2):
+            w(f"{ind}%oin{j}_{x} = arith.cmpi ult, %tj{j}_{x}, %len : index")
+            w(f"{ind}%ot{j}_{x} = arith.addi %t0, %tj{j}_{x} : index")
+            w(f"{ind}scf.if %oin{j}_{x} {{")
+            for r in range(2):
+                w(f"{ind}  %oe{j}_{r}_{x} = vector.extract %ob[{4 * j + 2 * r + x}] : bf16 from vector<8xbf16>")
+                w(f"{ind}  cake.store %oe{j}_{r}_{x}, %o[%ot{j}_{x}, %h, %vg{r}] : bf16, {QT}")
+            w(f"{ind}}}")
+    w(f"{ind}scf.yield %sn, %stn : {V64}, index")
+    w("  }")
+    w("  cake.cp_async.wait 0")
+    w("  %storeht = arith.cmpi ne, %store_ht, %i0 : i32")
+    w("  scf.if %storeht {")
+    for j in range(KV // 8):
+        for r in range(2):
+            w(f"    %fs{j}_{r} = vector.shuffle %fin#0, %fin#0 [{4 * j + 2 * r}, {4 * j + 2 * r + 1}] : {V64}, {V64}")
+            w(f"    cake.store %fs{j}_{r}, %ht[%n, %h, %vg{r}, %cj{j}] : {V2}, {ST}")
     w("  }")
     w("  cake.return")
     w("}")
