@@ -61,7 +61,7 @@ LAUNCH_TENSORS = {"q", "k", "v", "g", "beta", "A_log", "dt_bias", "cu_seqlens", 
 LAUNCH_SCALARS = {"scale": "f32", "lower_bound": "f32", "use_initial_state": "i32",
                   "store_final_state": "i32"}
 LAUNCH_SIZES = {"T", "H", "N", "S"}
-CHUNK_SIZES = {"P", "C"}       # a multi-pass variant's grid and workspace sizes (its "chunk")
+CHUNK_SIZES = {"C"}            # a multi-pass variant's chunk slots: pass 1's grid, the workspace
 
 
 def load_rule():

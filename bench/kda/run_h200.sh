@@ -5,7 +5,8 @@
 #   bash bench/kda/run_h200.sh [CASES]      (CASES: anchors,edges by default, grid, or layer: the
 #                                           end-to-end layer check; results under $OUT)
 # Builds FlashKDA in place (about 90 s) unless it is already built, installs fla, then runs
-# kda_bench.py. LIB=DIR measures another built library; NOANCHORS=1 runs CAKE alone (no build).
+# kda_bench.py. LIB=DIR measures another built library; NOANCHORS=1 runs CAKE alone (no build);
+# TIME=routed times only the routed CAKE variant; FLAON=none skips fla (its autotuning is slow).
 set -u
 CASES=${1:-anchors,edges}
 A=.device/kda-anchors
@@ -22,7 +23,7 @@ if [ "$CASES" = layer ]; then     # the end-to-end layer check (bench/kda/layer_
   rc=$?; tail -5 "$OUT/layer.log"; exit $rc
 fi
 python3 bench/kda/kda_bench.py --library "${LIB:-.device/kda}" $ANCH \
-  --cases "$CASES" --out "$OUT/rows-${CASES//,/-}.json" > "$OUT/kda-${CASES//,/-}.log" 2>&1
+  --cases "$CASES" --time "${TIME:-all}" --fla-on "${FLAON:-anchors}" --out "$OUT/rows-${CASES//,/-}.json" > "$OUT/kda-${CASES//,/-}.log" 2>&1
 rc=$?
 tail -25 "$OUT/kda-${CASES//,/-}.log"
 exit $rc

@@ -266,6 +266,9 @@ std::vector<Lat> ThreadModel::compute(Value v, unsigned depth) {
           invariant(evalAt(loop.getStep(), depth)))
         return uniform(v);
     }
+    if (auto loop = dyn_cast_or_null<scf::WhileOp>(owner))
+      if (whileIsUniform(loop, depth))
+        return uniform(v);
     return all(Lat::varying());
   }
   auto result = cast<OpResult>(v);
@@ -422,12 +425,53 @@ std::vector<Lat> ThreadModel::computeOp(Operation *op, unsigned resultNumber, un
     return tensor && !getTensorUse(kernel, tensor).writes ? uniform(v) : all(Lat::varying());
   }
 
+  if (auto loop = dyn_cast<scf::WhileOp>(op))
+    return whileIsUniform(loop, depth) ? uniform(v) : all(Lat::varying());
+
   // Other side-effect-free ops without regions: uniform when every operand is.
   if (op->getNumRegions() == 0 && isMemoryEffectFree(op) &&
       llvm::all_of(op->getOperands(),
                    [&](Value operand) { return invariant(evalAt(operand, depth)); }))
     return uniform(v);
   return all(Lat::varying());
+}
+
+/// Whether every thread runs the same iterations of `loop` with the same carried values: its
+/// initial values are uniform and, assuming its block arguments are (one symbol each), so are
+/// its condition, the values the condition passes on and those the body yields back (by
+/// induction over the iterations). A binary search over a read-only tensor, for example. What
+/// was evaluated under a failed assumption is forgotten.
+bool ThreadModel::whileIsUniform(Operation *whileOp, unsigned depth) {
+  auto loop = cast<scf::WhileOp>(whileOp);
+  if (auto it = uniformWhile.find(loop); it != uniformWhile.end())
+    return it->second;
+  uniformWhile[loop] = false;
+  for (Value init : loop.getInits())
+    if (!invariant(evalAt(init, depth)))
+      return false;
+  // Values inside the loop evaluated before (without the assumption) are evaluated again.
+  auto saved = values;
+  loop->walk([&](Operation *inner) {
+    for (Region &region : inner->getRegions())
+      for (Block &block : region)
+        for (BlockArgument arg : block.getArguments())
+          values.erase(arg);
+    if (inner != loop.getOperation())
+      for (Value result : inner->getResults())
+        values.erase(result);
+  });
+  uniformWhile[loop] = true;
+  scf::ConditionOp cond = loop.getConditionOp();
+  bool ok = invariant(evalAt(cond.getCondition(), depth));
+  for (Value x : cond.getArgs())
+    ok = ok && invariant(evalAt(x, depth));
+  for (Value x : loop.getYieldOp().getOperands())
+    ok = ok && invariant(evalAt(x, depth));
+  if (!ok) {
+    values = std::move(saved);
+    uniformWhile[loop] = false;
+  }
+  return ok;
 }
 
 std::vector<Lat> ThreadModel::computeElect(Operation *op) {

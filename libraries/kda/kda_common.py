@@ -26,15 +26,19 @@ def signature(w, generator, p, entry, block, slices):
 
 def ids_and_bounds(w, one):
     """Thread, lane, warp, the block's (V slice, head, sequence) and the sequence's tokens
-    [%bos, %eos) from cu_seqlens; `one` is the index constant 1."""
+    [%bos, %eos) from cu_seqlens, clamped to 0 <= bos <= eos <= T (offsets kda_fwd did not
+    validate stay inside the tensors); `one` is the index constant 1."""
     for line in ("%tid = cake.thread_id x", "%lane = cake.lane_id", "%wp = cake.warp_id",
                  "%vs = cake.block_id x", "%h = cake.block_id y", "%n = cake.block_id z"):
         w("  " + line)
     w(f"  %n1 = arith.addi %n, {one} : index")
-    w("  %bos64 = cake.load %cu[%n] : !cake.tensor<[S], i64> -> i64")
-    w("  %eos64 = cake.load %cu[%n1] : !cake.tensor<[S], i64> -> i64")
-    w("  %bos = arith.index_cast %bos64 : i64 to index")
-    w("  %eos = arith.index_cast %eos64 : i64 to index")
+    w("  %ntok = cake.problem_size \"T\"")
+    for b, i in (("bos", "%n"), ("eos", "%n1")):     # clamped: 0 <= bos <= eos <= T
+        w(f"  %{b}64 = cake.load %cu[{i}] : !cake.tensor<[S], i64> -> i64")
+        w(f"  %{b}r = arith.index_cast %{b}64 : i64 to index")
+    w("  %bos = arith.minui %bosr, %ntok : index")
+    w("  %eosc = arith.minui %eosr, %ntok : index")
+    w("  %eos = arith.maxui %eosc, %bos : index")
     w("  %alogh = cake.load %alog[%h] : !cake.tensor<[H], f32> -> f32")
     w("  %aexp = math.exp %alogh : f32")
 

@@ -303,6 +303,77 @@ cake.kernel @loaded_bounds_not_uniform(%cu: !cake.tensor<[S], i64> {cake.name = 
 
 // -----
 
+// Valid: the sequence of the block found by a binary search over a read-only tensor (scf.while):
+// the carried values stay uniform (uniform start, uniform loads at uniform addresses), so the
+// barrier under the condition they decide is reached by every thread of the block or by none.
+cake.kernel @bisection_uniform(%cu: !cake.tensor<[S], i64> {cake.name = "cu"})
+    attributes {target = "sm_90a", block = array<i64: 128>, symbols = ["S", "C"],
+                grid = affine_map<()[s, c] -> (c)>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %sl = cake.block_id x
+  %ns = cake.problem_size "S"
+  %r:2 = scf.while (%lo = %c0, %hi = %ns) : (index, index) -> (index, index) {
+    %gap = arith.subi %hi, %lo : index
+    %more = arith.cmpi ugt, %gap, %c1 : index
+    scf.condition(%more) %lo, %hi : index, index
+  } do {
+  ^bb0(%a: index, %b: index):
+    %s = arith.addi %a, %b : index
+    %m = arith.divui %s, %c2 : index
+    %v = cake.load %cu[%m] : !cake.tensor<[S], i64> -> i64
+    %vi = arith.index_cast %v : i64 to index
+    %le = arith.cmpi ule, %vi, %sl : index
+    %na = arith.select %le, %m, %a : index
+    %nb = arith.select %le, %b, %m : index
+    scf.yield %na, %nb : index, index
+  }
+  %live = arith.cmpi ult, %r#0, %sl : index
+  scf.if %live {
+    cake.barrier
+  }
+  cake.return
+}
+
+// -----
+
+// The same search started from the thread's id: its carried values differ between threads.
+cake.kernel @bisection_per_thread(%cu: !cake.tensor<[S], i64> {cake.name = "cu"})
+    attributes {target = "sm_90a", block = array<i64: 128>, symbols = ["S", "C"],
+                grid = affine_map<()[s, c] -> (c)>} {
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %sl = cake.block_id x
+  %tid = cake.thread_id x
+  %ns = cake.problem_size "S"
+  %r:2 = scf.while (%lo = %tid, %hi = %ns) : (index, index) -> (index, index) {
+    %gap = arith.subi %hi, %lo : index
+    %more = arith.cmpi ugt, %gap, %c1 : index
+    scf.condition(%more) %lo, %hi : index, index
+  } do {
+  ^bb0(%a: index, %b: index):
+    %s = arith.addi %a, %b : index
+    %m = arith.divui %s, %c2 : index
+    %v = cake.load %cu[%m] : !cake.tensor<[S], i64> -> i64
+    %vi = arith.index_cast %v : i64 to index
+    %le = arith.cmpi ule, %vi, %sl : index
+    %na = arith.select %le, %m, %a : index
+    %nb = arith.select %le, %b, %m : index
+    scf.yield %na, %nb : index, index
+  }
+  %live = arith.cmpi ult, %r#0, %sl : index
+  // expected-note @+1 {{this scf.if depends on the thread}}
+  scf.if %live {
+    // expected-error @+2 {{[roles.divergent-barrier] expected a block-wide barrier to be reached by every thread}}
+    // expected-note @+1 {{fix: move the barrier after the end of the divergent region}}
+    cake.barrier
+  }
+  cake.return
+}
+
+// -----
+
 // A warp reduction in half of each warp.
 cake.kernel @partial_warp() attributes {target = "sm_90a", block = array<i64: 384>, symbols = ["N"],
                                 grid = affine_map<()[n] -> (n)>} {

@@ -3,8 +3,9 @@
 // The verifier passes' view of a kernel's threads. A block has at most 1024 threads, so the model
 // simply evaluates index arithmetic for every thread of the block: thread, lane, warp and
 // warpgroup ids are known; problem sizes, block ids, kernel parameters and loop counters of
-// uniform loops are "uniform unknowns" (the same in every thread, identified by a symbol); loads
-// and anything else are "varying". From the values it derives, for each op, how each thread
+// uniform loops, loads of one address of a read-only tensor and the carried values of while loops
+// that keep them uniform are "uniform unknowns" (the same in every thread, identified by a symbol);
+// anything else is "varying". From the values it derives, for each op, how each thread
 // reaches it: never, always, under uniform conditions, or unknown.
 //
 //===----------------------------------------------------------------------===//
@@ -117,6 +118,7 @@ private:
   std::vector<Lat> compute(Value v, unsigned depth);
   std::vector<Lat> computeOp(Operation *op, unsigned resultNumber, unsigned depth);
   std::vector<Lat> computeElect(Operation *op);
+  bool whileIsUniform(Operation *whileOp, unsigned depth);
   llvm::ArrayRef<Lat> evalAt(Value v, unsigned depth);
   int64_t newSymbol() { return nextSymbol++; }
   std::vector<Lat> uniform(Value v);
@@ -133,6 +135,9 @@ private:
   llvm::DenseMap<Region *, std::vector<Reach>> regions;
   llvm::DenseSet<Region *> regionsInProgress;
   llvm::DenseMap<Value, bool> threadDependent;
+  /// scf.while loops whose carried values are the same in every thread (see whileIsUniform);
+  /// true while that is being assumed.
+  llvm::DenseMap<Operation *, bool> uniformWhile;
 };
 
 /// True for the ops that are block-wide barriers every thread must reach.

@@ -83,6 +83,19 @@ class Kernel:
         if manifest_kernel.get("cluster", [1, 1, 1]) != [1, 1, 1]:
             raise CudaError(f"{self.entry}: cluster launches are not supported by this launcher")
         self.block = [int(v) for v in manifest_kernel["block"]]
+        ctype = {"i32": ctypes.c_int32, "i64": ctypes.c_int64, "f32": ctypes.c_float, "f64": ctypes.c_double}
+        self._args = []                 # (how to read the value, its ctypes type) per parameter
+        for p in manifest_kernel["params"]:
+            kind = p["kind"]
+            if kind in ("tensor", "tma"):
+                self._args.append((0, p["name"], ctypes.c_uint64))
+            elif kind == "symbol":
+                self._args.append((1, p["name"], ctypes.c_int64))
+            elif kind == "scalar":
+                self._args.append((2, p["name"], ctype[p["dtype"]]))
+            else:
+                raise CudaError(f"{self.entry}: unknown parameter kind {kind!r}")
+        self._grids = {}
         self.has_tensor_maps = any(p["kind"] == "tma" for p in manifest_kernel["params"])
 
     def violated(self, sizes):
@@ -113,21 +126,13 @@ class Kernel:
 
     def launch(self, pointers, sizes, stream=0, scalars=None):
         """pointers: {tensor or tma param name: device address}; sizes: {symbol: int}."""
-        holders = []
-        for p in self.m["params"]:
-            kind = p["kind"]
-            if kind in ("tensor", "tma"):
-                holders.append(ctypes.c_uint64(pointers[p["name"]]))
-            elif kind == "symbol":
-                holders.append(ctypes.c_int64(sizes[p["name"]]))
-            elif kind == "scalar":
-                ctype = {"i32": ctypes.c_int32, "i64": ctypes.c_int64, "f32": ctypes.c_float,
-                         "f64": ctypes.c_double}[p["dtype"]]
-                holders.append(ctype((scalars or {})[p["name"]]))
-            else:
-                raise CudaError(f"{self.entry}: unknown parameter kind {kind!r}")
+        sources = (pointers, sizes, scalars or {})
+        holders = [ctype(sources[where][name]) for where, name, ctype in self._args]
         args = (ctypes.c_void_p * len(holders))(*[ctypes.addressof(h) for h in holders])
-        g = self.grid(sizes)
+        key = tuple(sizes.items())
+        g = self._grids.get(key)
+        if g is None:
+            g = self._grids[key] = self.grid(sizes)
         if min(g) <= 0:
             return            # nothing to do (the kernel's grid is empty for these sizes)
         self.driver.check(self.driver.lib.cuLaunchKernel(
