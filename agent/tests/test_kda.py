@@ -123,6 +123,8 @@ class KernelTest(unittest.TestCase):
                     if m is not recurrent:
                         self.assertIn("mma.sync.aligned.m16n8k16", text)
                         self.assertIn("cp.async", text)
+                    if p.get("mma") == "wgmma":
+                        self.assertIn("wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16", text)
                     else:
                         self.assertIn("shfl.sync.bfly", text)     # the 8-lane column sums
 

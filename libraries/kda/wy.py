@@ -375,30 +375,26 @@ def generate_prep(layout="frag"):
             for r in range(2):
                 w(f"{i2}%lbt{r} = cake.load %sb[{'%rg8' if r else '%rg'}] : {sm['sb']} -> f32")
                 w(f"{i2}%nlbt{r} = arith.negf %lbt{r} : f32")
-        if kind == "l":              # strictly lower, times -beta of the row: to shared
-            for nt in range(2):
-                for r in range(2):
-                    row = "%rg8" if r else "%rg"
-                    for x in range(2):
-                        t = f"{nt}_{r}_{x}"
-                        w(f"{i2}%jj{t} = arith.addi %q2, {c(8 * nt + x)} : index")
-                        w(f"{i2}%le{t} = vector.extract {acc[nt]}[{2 * r + x}] : f32 from {V4}")
-                        w(f"{i2}%lk{t} = arith.cmpi ult, %jj{t}, {row} : index")
-                        w(f"{i2}%lp{t} = arith.mulf %le{t}, %nlbt{r} : f32")
-                        w(f"{i2}%ls{t} = arith.select %lk{t}, %lp{t}, %f0 : f32")
-                        w(f"{i2}cake.store %ls{t}, %lm[{row}, %jj{t}] : f32, {sm['lm']}")
-        else:                        # lower with the diagonal: the lane's 8 values, A order
-            els = []
-            for nt in range(2):
-                for r in range(2):
-                    row = "%rg8" if r else "%rg"
-                    for x in range(2):
-                        t = f"{nt}_{r}_{x}"
-                        w(f"{i2}%mj{t} = arith.addi %q2, {c(8 * nt + x)} : index")
-                        w(f"{i2}%me{t} = vector.extract {acc[nt]}[{2 * r + x}] : f32 from {V4}")
-                        w(f"{i2}%mk{t} = arith.cmpi ule, %mj{t}, {row} : index")
-                        w(f"{i2}%ms{t} = arith.select %mk{t}, %me{t}, %f0 : f32")
-                        els.append(f"%ms{t}")
+        # L: strictly lower, times -beta of the row, to shared; Mq: lower with the diagonal, the
+        # lane's 8 values in A-fragment order (nt, r, x) to the workspace.
+        els = []
+        for nt in range(2):
+            for r in range(2):
+                row = "%rg8" if r else "%rg"
+                for x in range(2):
+                    t = f"{kind}{nt}_{r}_{x}"
+                    w(f"{i2}%j{t} = arith.addi %q2, {c(8 * nt + x)} : index")
+                    w(f"{i2}%e{t} = vector.extract {acc[nt]}[{2 * r + x}] : f32 from {V4}")
+                    w(f"{i2}%k{t} = arith.cmpi {'ult' if kind == 'l' else 'ule'}, %j{t}, {row} : index")
+                    val = f"%e{t}"
+                    if kind == "l":
+                        w(f"{i2}%p{t} = arith.mulf %e{t}, %nlbt{r} : f32")
+                        val = f"%p{t}"
+                    w(f"{i2}%s{t} = arith.select %k{t}, {val}, %f0 : f32")
+                    if kind == "l":
+                        w(f"{i2}cake.store %s{t}, %lm[{row}, %j{t}] : f32, {sm['lm']}")
+                    els.append(f"%s{t}")
+        if kind == "m":
             if frag:
                 w(f"{i2}%mv = vector.from_elements {', '.join(els)} : vector<8xf32>")
                 w(f"{i2}%mb = arith.truncf %mv : vector<8xf32> to {B8}")
@@ -412,7 +408,7 @@ def generate_prep(layout="frag"):
                         w(f"{i2}%mqv{nt}_{r} = vector.from_elements {pair} : {V2}")
                         w(f"{i2}%mqb{nt}_{r} = arith.truncf %mqv{nt}_{r} : {V2} to {BB2}")
                         w(f"{i2}%mqr{nt}_{r} = arith.muli {row}, {c(C)} : index")
-                        w(f"{i2}%mqo{nt}_{r} = arith.addi %mqr{nt}_{r}, %mj{nt}_{r}_0 : index")
+                        w(f"{i2}%mqo{nt}_{r} = arith.addi %mqr{nt}_{r}, %jm{nt}_{r}_0 : index")
                         w(f"{i2}cake.store %mqb{nt}_{r}, %ws_mq[%slot, %h, %mqo{nt}_{r}] : {BB2}, {ws_type('ws_mq')}")
         w(f"{ind}}}")
     w(f"{ind}cake.barrier")
@@ -463,6 +459,97 @@ def generate_prep(layout="frag"):
 # Pass 2: the state recurrence over the chunks
 # ----------------------------------------------------------------------------------------------
 
+STATE_PARAMS = [("v", QT, "v"), ("cu", "!cake.tensor<[S], i64>", "cu_seqlens")] + \
+    [(n, ws_type(n), n) for n in WORKSPACE] + \
+    [("h0", ST, "initial_state"), ("ht", ST, "final_state"), ("o", QT, "out"),
+     ("use_h0", "i32", "use_initial_state"), ("store_ht", "i32", "store_final_state")]
+
+
+class ChunkCopies:
+    """The cp.async plan of pass 2: each thread's 16-byte pieces of a chunk's operands (workspace
+    arrays at the chunk's slot, rows of v), emitted as one commit group per chunk and ring stage."""
+
+    def __init__(self, w, c, threads, sm):
+        self.w, self.c, self.threads, self.sm = w, c, threads, sm
+        self.copies = []      # (guard, workspace array, its index (slot), buffer, its index (stage))
+        self.vcopies = []     # (guard, row, column in the buffer, column in v)
+
+    def pieces(self, tag, rows, per_row, width):
+        """This thread's pieces of a rows x per_row grid of `width`-element pieces, one per thread
+        and round: [(guard or None, row, first column, piece in the row, round)]."""
+        w, c, out = self.w, self.c, []
+        total = rows * per_row
+        for r in range((total + self.threads - 1) // self.threads):
+            w(f"  %{tag}i{r} = arith.addi %tid, {c(self.threads * r)} : index")
+            w(f"  %{tag}r{r} = arith.divui %{tag}i{r}, {c(per_row)} : index")
+            w(f"  %{tag}p{r} = arith.remui %{tag}i{r}, {c(per_row)} : index")
+            guard = None
+            if total < self.threads * (r + 1):
+                guard = f"%{tag}g{r}"
+                w(f"  {guard} = arith.cmpi ult, %{tag}i{r}, {c(total)} : index")
+            w(f"  %{tag}c{r} = arith.muli %{tag}p{r}, {c(width)} : index")
+            out.append((guard, f"%{tag}r{r}", f"%{tag}c{r}", f"%{tag}p{r}", r))
+        return out
+
+    def add(self, guard, array, src, buf, dst):
+        self.copies.append((guard, array, src, buf, dst))
+
+    def add_v(self, vb):
+        """The chunk's 16 rows of v, columns %vbase .. + vb (rows past T are zero-filled)."""
+        for guard, row, col, _, r in self.pieces("pv", C, vb // 8, 8):
+            self.w(f"  %pvgc{r} = arith.addi %vbase, {col} : index")
+            self.vcopies.append((guard, row, col, f"%pvgc{r}", r))
+
+    def emit(self, jj, stage, tag, ind):
+        """cp.async of chunk `jj`'s operands into ring stage `stage`: one commit group."""
+        w, c, sm = self.w, self.c, self.sm
+        w(f"{ind}%sl{tag} = arith.addi %slot0, {jj} : index")
+        w(f"{ind}%tj{tag} = arith.muli {jj}, {c(C)} : index")
+        w(f"{ind}%tb{tag} = arith.addi %bos, %tj{tag} : index")
+
+        def guarded(guard, line):
+            if guard:
+                w(f"{ind}scf.if {guard} {{")
+                w(f"{ind}  {line}")
+                w(f"{ind}}}")
+            else:
+                w(f"{ind}{line}")
+        for guard, a, src, d, dst in self.copies:
+            guarded(guard, f"cake.cp_async %{a}[{src(f'%sl{tag}')}], %{d}[{dst(stage)}], bytes 16 : "
+                    f"{ws_type(a)}, {sm[d]}")
+        for guard, row, col, gcol, r in self.vcopies:
+            w(f"{ind}%vt{tag}{r} = arith.addi %tb{tag}, {row} : index")
+            guarded(guard, f"cake.cp_async %v[%vt{tag}{r}, %h, {gcol}], %sv[{stage}, {row}, {col}], "
+                    f"bytes 16 masked : {QT}, {sm['sv']}")
+        w(f"{ind}cake.cp_async.commit")
+
+    def prologue(self):
+        """%nch, the sequence's chunks, and the copies of its first two into stages 0 and 1."""
+        w, c = self.w, self.c
+        w("  %seqlen = arith.subi %eos, %bos : index")
+        w(f"  %seq15 = arith.addi %seqlen, {c(C - 1)} : index")
+        w(f"  %nch = arith.divui %seq15, {c(C)} : index")
+        self.emit(c(0), c(0), "a", "  ")
+        self.emit(c(1), c(1), "b", "  ")
+
+    def chunk_head(self, ind):
+        """The top of iteration %jj (stage %st): wait for its copies, free the stage of the chunk
+        before, copy chunk jj + 2 into it; %stn (the next stage), %t0 and %len (its tokens)."""
+        w, c = self.w, self.c
+        w(f"{ind}cake.cp_async.wait 1")      # this chunk's group; the next one may be in flight
+        w(f"{ind}cake.barrier")              # its copies are visible; the stage of jj - 1 is free
+        w(f"{ind}%st1 = arith.addi %st, {c(1)} : index")
+        w(f"{ind}%st2 = arith.addi %st, {c(2)} : index")
+        w(f"{ind}%stn = arith.remui %st1, {c(STAGES)} : index")
+        w(f"{ind}%stf = arith.remui %st2, {c(STAGES)} : index")
+        w(f"{ind}%jf = arith.addi %jj, {c(2)} : index")
+        self.emit("%jf", "%stf", "f", ind)
+        w(f"{ind}%tjj = arith.muli %jj, {c(C)} : index")
+        w(f"{ind}%t0 = arith.addi %bos, %tjj : index")
+        w(f"{ind}%left = arith.subi %eos, %t0 : index")
+        w(f"{ind}%len = arith.minui %left, {c(C)} : index")
+
+
 def generate_state(p):
     if (p.get("vb"), p.get("ks")) not in SHAPES:
         raise ValueError(f"illegal wy variant {p}")
@@ -471,11 +558,7 @@ def generate_state(p):
     steps = KV // 16 // ks        # the warp's k-steps (16 channels each) of the state
     e = Emitter()
     w, c = e, e.c
-    params = [("v", QT, "v"), ("cu", "!cake.tensor<[S], i64>", "cu_seqlens")]
-    params += [(n, ws_type(n), n) for n in WORKSPACE]
-    params += [("h0", ST, "initial_state"), ("ht", ST, "final_state"), ("o", QT, "out"),
-               ("use_h0", "i32", "use_initial_state"), ("store_ht", "i32", "store_final_state")]
-    header(w, p, state_name(p), params, nt_threads, f"{slices(p)}, h, n")
+    header(w, p, state_name(p), STATE_PARAMS, nt_threads, f"{slices(p)}, h, n")
     head = len(e.lines)
     sm = {"skd": f"!cake.smem<{STAGES}x{C * KV}xbf16>", "sqd": f"!cake.smem<{STAGES}x{C * KV}xbf16>",
           "skr": f"!cake.smem<{STAGES}x{C * KV}xbf16>",
@@ -524,72 +607,15 @@ def generate_state(p):
         w(f"  %ch{s} = arith.addi {'%q4k' if ks > 1 else '%q4'}, {c(16 * s)} : index")
         w(f"  %fo{s} = arith.addi {'%l8k' if ks > 1 else '%l8'}, {c(256 * s)} : index")
 
-    # cp.async roles: a 16-byte piece per thread and round over each array of a chunk.
-    def pieces(tag, rows, per_row):
-        """[(guard or None, row, column piece)] of this thread for a rows x per_row grid."""
-        total, out = rows * per_row, []
-        for r in range((total + nt_threads - 1) // nt_threads):
-            w(f"  %{tag}i{r} = arith.addi %tid, {c(nt_threads * r)} : index")
-            w(f"  %{tag}r{r} = arith.divui %{tag}i{r}, {c(per_row)} : index")
-            w(f"  %{tag}p{r} = arith.remui %{tag}i{r}, {c(per_row)} : index")
-            guard = None
-            if total < nt_threads * (r + 1):
-                guard = f"%{tag}g{r}"
-                w(f"  {guard} = arith.cmpi ult, %{tag}i{r}, {c(total)} : index")
-            out.append((guard, f"%{tag}r{r}", f"%{tag}p{r}"))
-        return out
-
-    def scaled(col, k, tag):
-        w(f"  %{tag} = arith.muli {col}, {c(k)} : index")
-        return f"%{tag}"
-
-    # plan: (guard, source tensor, its index given (slot, first token, tag), stage buffer,
-    # its index given the stage, masked); rows of v past T are zero-filled (masked).
-    plan = []
-    for guard, row, pc in pieces("pk", 1, C * KV // 8):
-        col = scaled(pc, 8, f"{row[1:]}c")
-        for a, d in (("ws_kd", "skd"), ("ws_qd", "sqd"), ("ws_kr", "skr")):
-            plan.append((guard, a, lambda sl, t, tag, col=col: f"{sl}, %h, {col}", d,
-                         lambda st, col=col: f"{st}, {col}", False))
-    for guard, row, pc in pieces("pm", 1, C * C // 8):
-        col = scaled(pc, 8, f"{row[1:]}c")
-        for a, d in (("ws_mq", "smq"), ("ws_inv", "sinv")):
-            plan.append((guard, a, lambda sl, t, tag, col=col: f"{sl}, %h, {col}", d,
-                         lambda st, col=col: f"{st}, {col}", False))
-    for guard, row, pc in pieces("pd", 1, KV // 4):
-        col = scaled(pc, 4, f"{row[1:]}c")
-        plan.append((guard, "ws_dl", lambda sl, t, tag, col=col: f"{sl}, %h, {col}", "sdl",
-                     lambda st, col=col: f"{st}, {col}", False))
-
-    def v_index(sl, t, tag, ind, row, gcol):
-        w(f"{ind}%{tag}{row[1:]} = arith.addi {t}, {row} : index")
-        return f"%{tag}{row[1:]}, %h, {gcol}"
-
-    for guard, row, pc in pieces("pv", C, vb // 8):
-        col = scaled(pc, 8, f"{row[1:]}c")
-        w(f"  %{row[1:]}g = arith.addi %vbase, {col} : index")
-        plan.append((guard, "v", (row, f"%{row[1:]}g"), "sv",
-                     lambda st, row=row, col=col: f"{st}, {row}, {col}", True))
-
-    def copy_chunk(jj, stage, tag, ind):
-        """cp.async of chunk `jj`'s operands into ring stage `stage`: one commit group."""
-        w(f"{ind}%sl{tag} = arith.addi %slot0, {jj} : index")
-        w(f"{ind}%tj{tag} = arith.muli {jj}, {c(C)} : index")
-        w(f"{ind}%tb{tag} = arith.addi %bos, %tj{tag} : index")
-        for guard, a, src, d, dst, masked in plan:
-            i2 = ind + "  " if guard else ind
-            if guard:
-                w(f"{ind}scf.if {guard} {{")
-            if masked:
-                srcidx = v_index(f"%sl{tag}", f"%tb{tag}", tag, i2, *src)
-            else:
-                srcidx = src(f"%sl{tag}", f"%tb{tag}", tag)
-            t = ws_type(a) if a != "v" else QT
-            w(f"{i2}cake.cp_async %{a}[{srcidx}], %{d}[{dst(stage)}], bytes 16{' masked' if masked else ''} : "
-              f"{t}, {sm[d]}")
-            if guard:
-                w(f"{ind}}}")
-        w(f"{ind}cake.cp_async.commit")
+    # cp.async: the workspace arrays are contiguous per (slot, head): flat pieces.
+    cp = ChunkCopies(w, c, nt_threads, sm)
+    for tag, n, arrays, width in (("pk", C * KV, (("ws_kd", "skd"), ("ws_qd", "sqd"), ("ws_kr", "skr")), 8),
+                                  ("pm", C * C, (("ws_mq", "smq"), ("ws_inv", "sinv")), 8),
+                                  ("pd", KV, (("ws_dl", "sdl"),), 4)):
+        for guard, _, col, _, _ in cp.pieces(tag, 1, n // width, width):
+            for a, d in arrays:
+                cp.add(guard, a, lambda sl, col=col: f"{sl}, %h, {col}", d, lambda st, col=col: f"{st}, {col}")
+    cp.add_v(vb)
 
     # ---- the initial state: S^T tiles 2s, 2s + 1 hold channels 16s + 4q + {0, 1} and {2, 3} ----
     tiles = 2 * steps
@@ -605,28 +631,13 @@ def generate_state(p):
     w("  } else {")
     w(f"    scf.yield {', '.join(['%z4'] * tiles)} : {atypes}")
     w("  }")
-    w("  %seqlen = arith.subi %eos, %bos : index")
-    w(f"  %seq15 = arith.addi %seqlen, {c(C - 1)} : index")
-    w(f"  %nch = arith.divui %seq15, {c(C)} : index")
-    copy_chunk(c(0), c(0), "a", "  ")
-    copy_chunk(c(1), c(1), "b", "  ")
+    cp.prologue()
     accs = [f"%s{nt}" for nt in range(tiles)]
     inits = ", ".join(f"{a} = %init#{i}" for i, a in enumerate(accs))
     w(f"  %fin:{tiles + 1} = scf.for %jj = {c(0)} to %nch step {c(1)} iter_args({inits}, %st = {c(0)}) "
       f"-> ({atypes}, index) {{")
     ind = "    "
-    w(f"{ind}cake.cp_async.wait 1")      # this chunk's group; the next one may be in flight
-    w(f"{ind}cake.barrier")              # its copies are visible; the stage of chunk jj - 1 is free
-    w(f"{ind}%st1 = arith.addi %st, {c(1)} : index")
-    w(f"{ind}%st2 = arith.addi %st, {c(2)} : index")
-    w(f"{ind}%stn = arith.remui %st1, {c(STAGES)} : index")
-    w(f"{ind}%stf = arith.remui %st2, {c(STAGES)} : index")
-    w(f"{ind}%jf = arith.addi %jj, {c(2)} : index")
-    copy_chunk("%jf", "%stf", "f", ind)
-    w(f"{ind}%tjj = arith.muli %jj, {c(C)} : index")
-    w(f"{ind}%t0 = arith.addi %bos, %tjj : index")
-    w(f"{ind}%left = arith.subi %eos, %t0 : index")
-    w(f"{ind}%len = arith.minui %left, {c(C)} : index")
+    cp.chunk_head(ind)
     # S^T as bf16: A fragments (k-step s = tiles 2s, 2s + 1) and B fragments of S (v tiles 0, 1).
     for s in range(steps):
         w(f"{ind}%af{s} = vector.shuffle {accs[2 * s]}, {accs[2 * s + 1]} [0, 1, 2, 3, 4, 5, 6, 7] : {V4}, {V4}")
@@ -752,11 +763,7 @@ def generate_state_wg(p):
     nt_threads = 2 * vb
     e = Emitter()
     w, c = e, e.c
-    params = [("v", QT, "v"), ("cu", "!cake.tensor<[S], i64>", "cu_seqlens")]
-    params += [(n, ws_type(n), n) for n in WORKSPACE]
-    params += [("h0", ST, "initial_state"), ("ht", ST, "final_state"), ("o", QT, "out"),
-               ("use_h0", "i32", "use_initial_state"), ("store_ht", "i32", "store_final_state")]
-    header(w, p, state_name(p), params, nt_threads, f"{slices(p)}, h, n")
+    header(w, p, state_name(p), STATE_PARAMS, nt_threads, f"{slices(p)}, h, n")
     head = len(e.lines)
     V8, V64 = "vector<8xf32>", "vector<64xf32>"
     sm = {"skd": f"!cake.smem<{STAGES}x2x{C}x64xbf16, swizzle = 128>",
@@ -789,66 +796,27 @@ def generate_state_wg(p):
         for x in range(2):
             w(f"  %tj{j}_{x} = arith.addi %q2, {c(8 * j + x)} : index")
 
-    def pieces(tag, rows, per_row):
-        total, out = rows * per_row, []
-        for r in range((total + nt_threads - 1) // nt_threads):
-            w(f"  %{tag}i{r} = arith.addi %tid, {c(nt_threads * r)} : index")
-            w(f"  %{tag}r{r} = arith.divui %{tag}i{r}, {c(per_row)} : index")
-            w(f"  %{tag}p{r} = arith.remui %{tag}i{r}, {c(per_row)} : index")
-            guard = None
-            if total < nt_threads * (r + 1):
-                guard = f"%{tag}g{r}"
-                w(f"  {guard} = arith.cmpi ult, %{tag}i{r}, {c(total)} : index")
-            w(f"  %{tag}c{r} = arith.muli %{tag}p{r}, {c(8 if tag != 'pd' else 4)} : index")
-            out.append((guard, f"%{tag}r{r}", f"%{tag}c{r}", f"%{tag}p{r}", r))
-        return out
-
-    # (guard, source, source index (slot), buffer, buffer index (stage), masked)
-    plan = []
-    for guard, row, col, pc, r in pieces("pk", C, KV // 8):
+    # cp.async: kdec/qdec rows split into two 64-channel halves (128-byte swizzle rows).
+    cp = ChunkCopies(w, c, nt_threads, sm)
+    for guard, row, col, pc, r in cp.pieces("pk", C, KV // 8, 8):
         w(f"  %pkh{r} = arith.divui {pc}, {c(8)} : index")          # the 64-channel half
         w(f"  %pkq{r} = arith.remui {pc}, {c(8)} : index")
         w(f"  %pkc8{r} = arith.muli %pkq{r}, {c(8)} : index")
         w(f"  %pko{r} = arith.muli {row}, {c(KV)} : index")
         w(f"  %pkg{r} = arith.addi %pko{r}, {col} : index")
         for a, d in (("ws_kd", "skd"), ("ws_qd", "sqd")):
-            plan.append((guard, a, lambda sl, r=r: f"{sl}, %h, %pkg{r}", d,
-                         lambda st, r=r, row=row: f"{st}, %pkh{r}, {row}, %pkc8{r}", False))
+            cp.add(guard, a, lambda sl, r=r: f"{sl}, %h, %pkg{r}", d,
+                   lambda st, r=r, row=row: f"{st}, %pkh{r}, {row}, %pkc8{r}")
     for tag, rows, arrs in (("pr", KV, (("ws_kr", "skr"),)), ("pm", C, (("ws_mq", "smq"), ("ws_inv", "sinv")))):
-        for guard, row, col, pc, r in pieces(tag, rows, C // 8):
+        for guard, row, col, pc, r in cp.pieces(tag, rows, C // 8, 8):
             w(f"  %{tag}o{r} = arith.muli {row}, {c(C)} : index")
             w(f"  %{tag}g{r}x = arith.addi %{tag}o{r}, {col} : index")
             for a, d in arrs:
-                plan.append((guard, a, lambda sl, g=f"%{tag}g{r}x": f"{sl}, %h, {g}", d,
-                             lambda st, row=row, col=col: f"{st}, {row}, {col}", False))
-    for guard, row, col, pc, r in pieces("pd", 1, KV // 4):
-        plan.append((guard, "ws_dl", lambda sl, col=col: f"{sl}, %h, {col}", "sdl",
-                     lambda st, col=col: f"{st}, {col}", False))
-    vplan = []
-    for guard, row, col, pc, r in pieces("pv", C, vb // 8):
-        w(f"  %pvgc{r} = arith.addi %vbase, {col} : index")
-        vplan.append((guard, row, col, f"%pvgc{r}", r))
-
-    def copy_chunk(jj, stage, tag, ind):
-        w(f"{ind}%sl{tag} = arith.addi %slot0, {jj} : index")
-        w(f"{ind}%tj{tag} = arith.muli {jj}, {c(C)} : index")
-        w(f"{ind}%tb{tag} = arith.addi %bos, %tj{tag} : index")
-
-        def guarded(guard, line):
-            if guard:
-                w(f"{ind}scf.if {guard} {{")
-                w(f"{ind}  {line}")
-                w(f"{ind}}}")
-            else:
-                w(f"{ind}{line}")
-        for guard, a, src, d, dst, _ in plan:
-            guarded(guard, f"cake.cp_async %{a}[{src(f'%sl{tag}')}], %{d}[{dst(stage)}], bytes 16 : "
-                    f"{ws_type(a)}, {sm[d]}")
-        for guard, row, col, gcol, r in vplan:
-            w(f"{ind}%vt{tag}{r} = arith.addi %tb{tag}, {row} : index")
-            guarded(guard, f"cake.cp_async %v[%vt{tag}{r}, %h, {gcol}], %sv[{stage}, {row}, {col}], bytes 16 "
-                    f"masked : {QT}, {sm['sv']}")
-        w(f"{ind}cake.cp_async.commit")
+                cp.add(guard, a, lambda sl, g=f"%{tag}g{r}x": f"{sl}, %h, {g}", d,
+                       lambda st, row=row, col=col: f"{st}, {row}, {col}")
+    for guard, row, col, pc, r in cp.pieces("pd", 1, KV // 4, 4):
+        cp.add(guard, "ws_dl", lambda sl, col=col: f"{sl}, %h, {col}", "sdl", lambda st, col=col: f"{st}, {col}")
+    cp.add_v(vb)
 
     def concat(parts, width, tag, ind):
         """One vector of the `width`-element pieces `parts` (in order)."""
@@ -878,26 +846,11 @@ def generate_state_wg(p):
     w(f"    %z64 = arith.constant dense<0.0> : {V64}")
     w(f"    scf.yield %z64 : {V64}")
     w("  }")
-    w("  %seqlen = arith.subi %eos, %bos : index")
-    w(f"  %seq15 = arith.addi %seqlen, {c(C - 1)} : index")
-    w(f"  %nch = arith.divui %seq15, {c(C)} : index")
-    copy_chunk(c(0), c(0), "a", "  ")
-    copy_chunk(c(1), c(1), "b", "  ")
+    cp.prologue()
     w(f"  %fin:2 = scf.for %jj = {c(0)} to %nch step {c(1)} iter_args(%s = %init, %st = {c(0)}) "
       f"-> ({V64}, index) {{")
     ind = "    "
-    w(f"{ind}cake.cp_async.wait 1")
-    w(f"{ind}cake.barrier")
-    w(f"{ind}%st1 = arith.addi %st, {c(1)} : index")
-    w(f"{ind}%stn = arith.remui %st1, {c(STAGES)} : index")
-    w(f"{ind}%st2 = arith.addi %st, {c(2)} : index")
-    w(f"{ind}%stf = arith.remui %st2, {c(STAGES)} : index")
-    w(f"{ind}%jf = arith.addi %jj, {c(2)} : index")
-    copy_chunk("%jf", "%stf", "f", ind)
-    w(f"{ind}%tjj = arith.muli %jj, {c(C)} : index")
-    w(f"{ind}%t0 = arith.addi %bos, %tjj : index")
-    w(f"{ind}%left = arith.subi %eos, %t0 : index")
-    w(f"{ind}%len = arith.minui %left, {c(C)} : index")
+    cp.chunk_head(ind)
     # S^T as A fragments: k-step s is accumulator elements 8s .. 8s + 7.
     for s in range(KV // 16):
         idx = ", ".join(str(8 * s + k) for k in range(8))
