@@ -9,6 +9,8 @@
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
 
+#include <map>
+
 using namespace mlir;
 using namespace mlir::cake;
 
@@ -58,6 +60,15 @@ struct StoreGroup {
   std::optional<At> retired;
 };
 
+/// A generic load or store of shared memory at known indices: the logical elements [lo, hi) of
+/// the buffer (row-major over its shape, whatever its pad or swizzle).
+struct ElementAccess {
+  Value buffer;
+  int64_t lo, hi;
+  bool write;
+  At at;
+};
+
 /// What one simulated thread did.
 struct Trace {
   SmallVector<std::pair<SmemRegion, At>> writes; // shared-memory writes (generic and TMA loads)
@@ -87,6 +98,10 @@ struct Trace {
   /// Every mbarrier arrival and block barrier in path order, for the replay of all threads
   /// together (verifyReplay): (step, barrier (null op for a block barrier), arriving op).
   SmallVector<std::tuple<int64_t, BarrierKey, Operation *>> syncEvents;
+  /// Generic shared-memory accesses whose indices the path decides, and each named barrier's
+  /// arrivals by step (for the order named barriers give between roles).
+  SmallVector<ElementAccess> elements;
+  std::map<int64_t, SmallVector<int64_t>> named;
 };
 
 /// "M=200,K=200": the sizes a finding was seen with.
@@ -268,6 +283,10 @@ private:
             .push_back({*iteration, here(op)});
       return true;
     }
+    if (auto named = dyn_cast<NamedBarrierOp>(op)) {
+      out->named[named.getId()].push_back(steps);
+      return true;
+    }
     if (isa<BarrierOp, PipelineCreateOp>(op)) { // pipeline.create ends with a block barrier
       ++epoch;
       out->syncEvents.push_back({steps, {nullptr, 0}, &op});
@@ -337,12 +356,16 @@ private:
         if (!isa<SmemType>(a.buffer.getType()))
           continue;
         if (!a.isWrite()) {
-          if (isa<LoadOp>(op))
+          if (isa<LoadOp>(op)) {
             out->reads.push_back({region(a.buffer, a.indices), here(op)});
+            recordElements(a, /*write=*/false, op);
+          }
           continue;
         }
         wroteShared = true;
         out->writes.push_back({region(a.buffer, a.indices), here(op)});
+        if (isa<StoreOp>(op))
+          recordElements(a, /*write=*/true, op);
         if (a.proxy == MemoryProxy::Generic)
           out->genericWriters.insert(&op);
       }
@@ -437,6 +460,22 @@ private:
     if (indices.empty() || type.getRank() < 2)
       return {buffer, std::nullopt};
     return {buffer, value(indices.front())};
+  }
+
+  /// Records the logical elements a generic shared-memory access touches, when its indices are
+  /// known on this path.
+  void recordElements(const MemoryAccess &a, bool write, Operation &op) {
+    auto type = cast<SmemType>(a.buffer.getType());
+    if (a.indices.size() != static_cast<size_t>(type.getRank()))
+      return;
+    int64_t linear = 0;
+    for (auto [index, extent] : llvm::zip(a.indices, type.getShape())) {
+      std::optional<int64_t> v = value(index);
+      if (!v)
+        return;
+      linear = linear * extent + *v;
+    }
+    out->elements.push_back({a.buffer, linear, linear + a.width, write, here(op)});
   }
 
   /// Values defined in a block are recomputed on every pass over it.
@@ -1237,6 +1276,101 @@ bool mlir::cake::verifyCpAsyncVisibility(KernelOp kernel, ThreadModel &model, bo
                     "in every copying thread, cake.cp_async.wait with pending low enough to "
                     "retire the group of this slot, then cake.barrier, before the read");
           break;
+        }
+      }
+    }
+    if (!reported.empty())
+      return false;
+  }
+  return true;
+}
+
+/// Whether `a` (thread A's access) surely happens before `b` (thread B's): a block barrier
+/// between them, or an instance of a named barrier both threads arrive on that A reaches after
+/// `a` and B before `b` (the k-th arrivals of the participants complete one instance).
+static bool orderedBefore(const Trace &ta, const At &a, const Trace &tb, const At &b) {
+  if (a.epoch < b.epoch)
+    return true;
+  for (auto &[id, arrivalsA] : ta.named) {
+    auto it = tb.named.find(id);
+    if (it == tb.named.end())
+      continue;
+    const SmallVector<int64_t> &arrivalsB = it->second;
+    // The first instance A reaches after `a`; later ones only come later for B too.
+    auto k = llvm::upper_bound(arrivalsA, a.seq) - arrivalsA.begin();
+    if (k < static_cast<int64_t>(arrivalsB.size()) && arrivalsB[k] < b.seq)
+      return true;
+  }
+  return false;
+}
+
+bool mlir::cake::verifyRoleHandoffs(KernelOp kernel, ThreadModel &model) {
+  // Judged where warp roles hand data over through shared memory with named barriers and
+  // nothing else orders threads (mbarriers, pipelines and async copies have their own rules).
+  bool roles = false, named = false, other = false;
+  kernel.walk([&](Operation *op) {
+    roles |= isa<WarpRolesOp>(op);
+    named |= isa<NamedBarrierOp>(op);
+    other |= isa<MbarrierAllocOp, PipelineCreateOp, CpAsyncOp, TmaLoadOp, TmaStoreOp, WgmmaOp,
+                 WgmmaRegsOp, ClusterBarrierOp, AtomicAddOp>(op);
+  });
+  int64_t numThreads = model.getNumThreads();
+  if (!roles || !named || other || numThreads > 512)
+    return true;
+  llvm::DenseSet<Operation *> reported;
+  for (int64_t size : kSizes) {
+    std::vector<std::pair<int64_t, Trace>> traces;
+    for (int64_t t = 0; t < numThreads; ++t) {
+      Trace trace;
+      if (!Simulator(kernel, model, t, size).run(trace))
+        return true;
+      traces.push_back({t, std::move(trace)});
+    }
+    // Instances pair up only when every participant arrives equally often (other rules judge
+    // arrival counts).
+    std::map<int64_t, size_t> arrivals;
+    for (auto &[t, trace] : traces)
+      for (auto &[id, steps] : trace.named)
+        if (!arrivals.try_emplace(id, steps.size()).second && arrivals[id] != steps.size())
+          return true;
+    int64_t pairs = 0;
+    for (size_t i = 0; i < traces.size(); ++i)
+      pairs += traces[i].second.elements.size();
+    if (pairs * pairs > kPairLimit * 64)
+      return true;
+    std::string sizes = sizesText(kernel, size);
+    for (size_t i = 0; i < traces.size(); ++i) {
+      auto &[ta, tra] = traces[i];
+      for (size_t j = 0; j < traces.size(); ++j) {
+        auto &[tb, trb] = traces[j];
+        if (ta / 32 == tb / 32)
+          continue; // lanes of one warp: race.missing-barrier's intra-warp case
+        for (const ElementAccess &w : tra.elements) {
+          if (!w.write)
+            continue;
+          for (const ElementAccess &x : trb.elements) {
+            if (x.buffer != w.buffer || x.hi <= w.lo || w.hi <= x.lo ||
+                (x.write && tb < ta) || reported.contains(x.at.op))
+              continue;
+            if (orderedBefore(tra, w.at, trb, x.at) || orderedBefore(trb, x.at, tra, w.at))
+              continue;
+            reported.insert(x.at.op);
+            InFlightDiagnostic diag =
+                emitFinding(x.at.op, "race.unordered-handoff")
+                << "expected a barrier both threads pass between thread " << ta << "'s write"
+                << (w.at.where.empty() ? "" : " (" + w.at.where + ")") << " and thread " << tb
+                << "'s " << (x.write ? "write" : "read")
+                << (x.at.where.empty() ? "" : " (" + x.at.where + ")") << " of element " << w.lo
+                << " of the buffer, with " << sizes
+                << ", but no block barrier or named-barrier instance both arrive on separates "
+                   "them: one may run while the other does";
+            diag.attachNote(w.at.op->getLoc()) << "the write";
+            attachFix(diag, x.at.op, "race.unordered-handoff",
+                      "order the two accesses with a named barrier both roles arrive on between "
+                      "them; a buffer handed over in a loop needs a second one (another id) that "
+                      "the reading role arrives on after its last read and the writing role "
+                      "before it writes again");
+          }
         }
       }
     }

@@ -47,6 +47,13 @@ bool verifyCpAsyncVisibility(KernelOp kernel, ThreadModel &model, bool checkExit
 /// releases not the iterations it waited for, in order).
 bool verifyPipelineSequences(KernelOp kernel, ThreadModel &model);
 
+/// `race.unordered-handoff`: in kernels whose warp roles hand data over through shared memory
+/// with named barriers (and no mbarriers, pipelines or async copies), every thread's path for a
+/// few sizes; a write and another warp's access of the same element are ordered only by a block
+/// barrier or a named-barrier instance (the k-th arrivals of its participants) that one reaches
+/// after its access and the other before its own. A pair ordered neither way is reported.
+bool verifyRoleHandoffs(KernelOp kernel, ThreadModel &model);
+
 } // namespace mlir::cake
 
 #endif // CAKE_LIB_TRANSFORMS_PATHSIMULATION_H

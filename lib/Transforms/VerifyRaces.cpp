@@ -12,6 +12,7 @@
 
 #include "Cake/IR/CakeOps.h"
 #include "Cake/Transforms/Findings.h"
+#include "PathSimulation.h"
 #include "Cake/Transforms/Passes.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -356,6 +357,7 @@ struct CakeVerifyRacesPass : cake::impl::CakeVerifyRacesPassBase<CakeVerifyRaces
       llvm::sort(warpSyncs);
       llvm::sort(syncs);
       kernel.walk([&](AllocSmemOp alloc) { verifyBuffer(alloc); });
+      ok &= verifyRoleHandoffs(kernel, kernelModel);
       model = nullptr;
     });
     if (!ok)

@@ -680,6 +680,15 @@ def CakeVerifyRacesPass : Pass<"cake-verify-races"> {
       index is computed from loaded data and threads of several warps run the store (a
       histogram's plain increment): for inputs where two threads meet one element, an update
       is lost; the fix is `cake.atomic_add`.
+    - `race.unordered-handoff`: in a kernel whose `cake.warp_roles` hand data over through shared
+      memory with named barriers only (no mbarriers, pipelines, async copies or atomics), every
+      thread's path is simulated for a few problem sizes; a write and another warp's load or
+      store of the same logical element are ordered only by a block barrier or by an instance of
+      a named barrier both threads arrive on (the k-th arrivals of its participants) that one
+      reaches after its access and the other before its own. A pair ordered in neither direction
+      is reported with the threads, iterations and sizes: a row handed over in a loop with one
+      "ready" barrier and no "consumed" one, the writer's next iteration overwriting what the
+      reader still reads.
     - `race.cross-role`: a buffer written in one `cake.role` and read or written in another of the
       same `cake.warp_roles` with no synchronization edge between the two accesses, in either
       direction: no arrival after the first access in its role (`cake.mbarrier.arrive`,
