@@ -164,6 +164,23 @@ class RuleTest(unittest.TestCase):
             with self.assertRaisesRegex(ValueError, "not a KDA library"):
                 KDALibrary(tmp)
 
+    def test_variant_without_kernels_is_refused(self):
+        # A library.json of the single-kernel format (a "manifest" per variant, no "kernels").
+        with tempfile.TemporaryDirectory() as tmp:
+            fake_library(tmp)
+            with open(os.path.join(tmp, "library.json")) as f:
+                d = json.load(f)
+            for v in d["variants"]:
+                v["manifest"] = v.pop("kernels")[0]["manifest"]
+            with open(os.path.join(tmp, "library.json"), "w") as f:
+                json.dump(d, f)
+            with self.assertRaisesRegex(ValueError, "no \"kernels\" list .* rebuild it"):
+                KDALibrary(tmp)
+            r = cake("library", "route", "--library", tmp, "--shape", "T=10,H=1,N=1")
+            self.assertEqual(r.returncode, 2)
+            self.assertIn("rebuild it", r.stderr)
+            self.assertNotIn("Traceback", r.stderr)
+
     def test_illegal_variant_is_refused(self):
         with self.assertRaises(ValueError):
             recurrent.generate({"chunk": 24, "cpt": 1})

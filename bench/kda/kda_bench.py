@@ -165,6 +165,9 @@ def main():
     unknown = set(args.cases.split(",")) - {"anchors", "edges", "grid"}
     if unknown:
         ap.error(f"--cases: unknown {', '.join(sorted(unknown))}; expected anchors, edges, grid")
+    unknown = set(args.fla_on.split(",")) - {"anchors", "grid", "none"}
+    if unknown:
+        ap.error(f"--fla-on: unknown {', '.join(sorted(unknown))}; expected anchors, grid or none")
     os.environ["FLA_FLASH_KDA"] = "0"
     for p in (args.site, args.flashkda):
         if p:

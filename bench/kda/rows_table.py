@@ -29,9 +29,15 @@ def err(x):
 
 
 def main():
-    with open(sys.argv[1]) as f:
-        rows = json.load(f)
-    rows = rows["rows"] if isinstance(rows, dict) else rows
+    if len(sys.argv) != 2:
+        sys.exit("usage: rows_table.py ROWS.json")
+    try:
+        with open(sys.argv[1]) as f:
+            rows = json.load(f)
+        rows = rows["rows"] if isinstance(rows, dict) else rows
+        assert isinstance(rows, list) and all(isinstance(r, dict) and "set" in r for r in rows)
+    except (OSError, ValueError, KeyError, AssertionError) as e:
+        sys.exit(f"rows_table.py: {sys.argv[1]}: not a kda_bench.py rows file ({type(e).__name__}: {e})")
     print("| set | case | H | lower_bound | h0 | held out | kernel | CAKE ms | FlashKDA ms | fla ms | "
           "vs FlashKDA | err out / state | FlashKDA err |")
     print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")

@@ -92,7 +92,7 @@ def main():
         sys.exit(1)
     with open(os.path.join(args.out, "library.json"), "w") as f:
         json.dump({"op": "kda_fwd", "variants": variants, **rule}, f, indent=1)
-    print(f"build.py: {len(variants)} KDA kernels in {kdir}")
+    print(f"build.py: {len(variants)} KDA variants ({len(unique)} kernels) in {kdir}")
 
 
 if __name__ == "__main__":

@@ -31,16 +31,22 @@ def ids_and_bounds(w, one):
     for line in ("%tid = cake.thread_id x", "%lane = cake.lane_id", "%wp = cake.warp_id",
                  "%vs = cake.block_id x", "%h = cake.block_id y", "%n = cake.block_id z"):
         w("  " + line)
+    sequence_bounds(w, one)
+    w("  %alogh = cake.load %alog[%h] : !cake.tensor<[H], f32> -> f32")
+    w("  %aexp = math.exp %alogh : f32")
+
+
+def sequence_bounds(w, one):
+    """%bos, %eos of sequence %n from cu_seqlens, clamped to 0 <= bos <= eos <= T: offsets that
+    kda_fwd did not validate (validate=False) stay inside the tensors. `one`: the constant 1."""
     w(f"  %n1 = arith.addi %n, {one} : index")
     w("  %ntok = cake.problem_size \"T\"")
-    for b, i in (("bos", "%n"), ("eos", "%n1")):     # clamped: 0 <= bos <= eos <= T
+    for b, i in (("bos", "%n"), ("eos", "%n1")):
         w(f"  %{b}64 = cake.load %cu[{i}] : !cake.tensor<[S], i64> -> i64")
         w(f"  %{b}r = arith.index_cast %{b}64 : i64 to index")
     w("  %bos = arith.minui %bosr, %ntok : index")
     w("  %eosc = arith.minui %eosr, %ntok : index")
     w("  %eos = arith.maxui %eosc, %bos : index")
-    w("  %alogh = cake.load %alog[%h] : !cake.tensor<[H], f32> -> f32")
-    w("  %aexp = math.exp %alogh : f32")
 
 
 def fma_chain(w, ind, names, pairs, vt):

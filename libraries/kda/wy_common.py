@@ -2,6 +2,7 @@
 layout, names, and the emitting helpers."""
 
 from kda_common import KV
+from kda_common import sequence_bounds as clamped_bounds
 
 C = 16                         # tokens per chunk
 PREP_BLOCK = 128
@@ -16,8 +17,10 @@ PERM = [0, 1, 8, 9, 2, 3, 10, 11, 4, 5, 12, 13, 6, 7, 14, 15]     # krest^T's to
 
 V4, V2, B4, B8, BB2 = "vector<4xf32>", "vector<2xf32>", "vector<4xbf16>", "vector<8xbf16>", "vector<2xbf16>"
 # Workspace: name -> (shape, element type); pass 1 writes, pass 2 reads; [slot, head, ...].
-# The bf16 arrays are in pass 2's fragment order: lane l = 4g + q of a warp reads its operand of
-# k-step s as the 8 elements at 256 s + 8 l (one 16-byte load, no bank conflict):
+# Pass 1's "nat" layout (for the wgmma pass) keeps the bf16 arrays row-major: kdec/qdec
+# [tok][ch], krest^T [ch][tok], Mq/INVb [tok][tok']. Its default "frag" layout (for the mma.sync
+# pass) stores them in fragment order: lane l = 4g + q of a warp reads its operand of k-step s as
+# the 8 elements at 256 s + 8 l (one 16-byte load, no bank conflict):
 #   ws_kd  (W^T's B, both token tiles u)  kdec[8u + g][16s + 4q + e]         at 8 l + 4u + e
 #   ws_qd  (O's A)                         qdec[8r + g][16s + 4q + e]         at 8 l + 4 (e / 2) + 2r + e % 2
 #   ws_kr  (S's B, tiles 2s + b)           krest^T[ch][PERM[4q + e]] with ch = 16s + 4 (g / 2) + 2b + g % 2
@@ -37,6 +40,8 @@ WORKSPACE = {
 def ws_type(name):
     shape, dt = WORKSPACE[name]
     return f"!cake.tensor<[{shape}], {dt}>"
+
+
 WG_VBS = (64, 128)             # pass 2 on wgmma: one or two warpgroups of 64 state columns
 
 
@@ -90,16 +95,9 @@ def header(w, p, entry, params, block, grid):
 
 
 def sequence_bounds(w, c):
-    """%bos, %eos of sequence %n from cu_seqlens, clamped to 0 <= bos <= eos <= T (offsets that
-    kda_fwd did not validate stay inside the tensors); %slot0 = bos / 16 + n (add the chunk)."""
-    w(f"  %n1 = arith.addi %n, {c(1)} : index")
-    w("  %ntok = cake.problem_size \"T\"")
-    for b, i in (("bos", "%n"), ("eos", "%n1")):
-        w(f"  %{b}64 = cake.load %cu[{i}] : !cake.tensor<[S], i64> -> i64")
-        w(f"  %{b}r = arith.index_cast %{b}64 : i64 to index")
-    w("  %bos = arith.minui %bosr, %ntok : index")
-    w("  %eosc = arith.minui %eosr, %ntok : index")
-    w("  %eos = arith.maxui %eosc, %bos : index")
+    """%bos, %eos of sequence %n (clamped, kda_common.sequence_bounds); %slot0 = bos / 16 + n,
+    the slot of its first chunk (add the chunk)."""
+    clamped_bounds(w, c(1))
     w(f"  %bos16 = arith.divui %bos, {c(C)} : index")
     w("  %slot0 = arith.addi %bos16, %n : index")
 

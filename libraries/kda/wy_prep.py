@@ -104,40 +104,38 @@ def generate_prep(layout="frag"):
         kis.append(f"%ki{i}")
     w(f"{ind}%dlast = math.exp2 {prev} : f32")
     w(f"{ind}cake.store %dlast, %ws_dl[%slot, %h, %tid] : f32, {ws_type('ws_dl')}")
-    if not frag:                 # krest^T [ch][tok]
+    if frag:
+        # krest^T of channel ch = 16s + r: lane g = 2 (r / 4) + r % 2, tile b = (r % 4) / 2.
+        w(f"{ind}%krs = arith.divui %tid, {c(16)} : index")
+        w(f"{ind}%krr = arith.remui %tid, {c(16)} : index")
+        w(f"{ind}%krr4 = arith.divui %krr, {c(4)} : index")
+        w(f"{ind}%krr2 = arith.remui %krr, {c(2)} : index")
+        w(f"{ind}%krg2 = arith.muli %krr4, {c(2)} : index")
+        w(f"{ind}%krg = arith.addi %krg2, %krr2 : index")
+        w(f"{ind}%krm = arith.remui %krr, {c(4)} : index")
+        w(f"{ind}%krb = arith.divui %krm, {c(2)} : index")
+        w(f"{ind}%krsg = arith.muli %krs, {c(8)} : index")
+        w(f"{ind}%krsg1 = arith.addi %krsg, %krg : index")
+        w(f"{ind}%krl = arith.muli %krsg1, {c(32)} : index")
+        w(f"{ind}%krb4 = arith.muli %krb, {c(4)} : index")
+        w(f"{ind}%kro = arith.addi %krl, %krb4 : index")
+        for q in range(4):
+            toks = PERM[4 * q: 4 * q + 4]
+            for i in toks:
+                w(f"{ind}%krs{i} = arith.mulf {kis[i]}, %dlast : f32")
+            w(f"{ind}%krv{q} = vector.from_elements {', '.join(f'%krs{i}' for i in toks)} : {V4}")
+            w(f"{ind}%krh{q} = arith.truncf %krv{q} : {V4} to {B4}")
+            w(f"{ind}%kro{q} = arith.addi %kro, {c(8 * q)} : index")
+            w(f"{ind}cake.store %krh{q}, %ws_kr[%slot, %h, %kro{q}] : {B4}, {ws_type('ws_kr')}")
+    else:                        # krest^T [ch][tok]
+        w(f"{ind}%kro = arith.muli %tid, {c(C)} : index")
         for half in range(2):
             for i in range(8 * half, 8 * half + 8):
                 w(f"{ind}%krs{i} = arith.mulf {kis[i]}, %dlast : f32")
             w(f"{ind}%krv{half} = vector.from_elements {', '.join(f'%krs{i}' for i in range(8 * half, 8 * half + 8))} : vector<8xf32>")
             w(f"{ind}%krh{half} = arith.truncf %krv{half} : vector<8xf32> to {B8}")
-            w(f"{ind}%kro{half} = arith.muli %tid, {c(C)} : index")
-            w(f"{ind}%kroh{half} = arith.addi %kro{half}, {c(8 * half)} : index")
+            w(f"{ind}%kroh{half} = arith.addi %kro, {c(8 * half)} : index")
             w(f"{ind}cake.store %krh{half}, %ws_kr[%slot, %h, %kroh{half}] : {B8}, {ws_type('ws_kr')}")
-    # krest^T of channel ch = 16s + r: lane g = 2 (r / 4) + r % 2, tile b = (r % 4) / 2 (see above).
-    krest_frag_start = len(e.lines)
-    w(f"{ind}%krs = arith.divui %tid, {c(16)} : index")
-    w(f"{ind}%krr = arith.remui %tid, {c(16)} : index")
-    w(f"{ind}%krr4 = arith.divui %krr, {c(4)} : index")
-    w(f"{ind}%krr2 = arith.remui %krr, {c(2)} : index")
-    w(f"{ind}%krg2 = arith.muli %krr4, {c(2)} : index")
-    w(f"{ind}%krg = arith.addi %krg2, %krr2 : index")
-    w(f"{ind}%krm = arith.remui %krr, {c(4)} : index")
-    w(f"{ind}%krb = arith.divui %krm, {c(2)} : index")
-    w(f"{ind}%krsg = arith.muli %krs, {c(8)} : index")
-    w(f"{ind}%krsg1 = arith.addi %krsg, %krg : index")
-    w(f"{ind}%krl = arith.muli %krsg1, {c(32)} : index")
-    w(f"{ind}%krb4 = arith.muli %krb, {c(4)} : index")
-    w(f"{ind}%kro = arith.addi %krl, %krb4 : index")
-    for q in range(4):
-        toks = PERM[4 * q: 4 * q + 4]
-        for i in toks:
-            w(f"{ind}%krs{i} = arith.mulf {kis[i]}, %dlast : f32")
-        w(f"{ind}%krv{q} = vector.from_elements {', '.join(f'%krs{i}' for i in toks)} : {V4}")
-        w(f"{ind}%krh{q} = arith.truncf %krv{q} : {V4} to {B4}")
-        w(f"{ind}%kro{q} = arith.addi %kro, {c(8 * q)} : index")
-        w(f"{ind}cake.store %krh{q}, %ws_kr[%slot, %h, %kro{q}] : {B4}, {ws_type('ws_kr')}")
-    if not frag:
-        del e.lines[krest_frag_start:]
     w(f"{ind}cake.barrier")
     # ---- C: -L (warp 0, to shared) and Mq (warp 1, to the workspace) on mma.sync ----
     w(f"{ind}%rg = arith.divui %lane, {c(4)} : index")
@@ -147,33 +145,32 @@ def generate_prep(layout="frag"):
     w(f"{ind}%rg8 = arith.addi %rg, {c(8)} : index")
     w(f"{ind}%w0 = arith.cmpi eq, %wp, {c(0)} : index")
     w(f"{ind}%w1 = arith.cmpi eq, %wp, {c(1)} : index")
-    # kdec and qdec to the workspace in fragment order: piece pc = (s, g, q) holds rows g, g + 8
-    # at channels 16s + 4q .. + 3 (interleaved by pairs for qdec, an A fragment).
-    for rr in range(C * KV // 8 // PREP_BLOCK if not frag else 0):    # row-major: 16-byte rows pieces
+    # kdec and qdec to the workspace, a 16-byte piece per thread and round.
+    for rr in range(C * KV // 8 // PREP_BLOCK):
         w(f"{ind}%fp{rr} = arith.addi %tid, {c(PREP_BLOCK * rr)} : index")
-        w(f"{ind}%ft{rr} = arith.divui %fp{rr}, {c(KV // 8)} : index")
-        w(f"{ind}%fpc{rr} = arith.remui %fp{rr}, {c(KV // 8)} : index")
-        w(f"{ind}%fc{rr} = arith.muli %fpc{rr}, {c(8)} : index")
-        w(f"{ind}%fo{rr} = arith.muli %fp{rr}, {c(8)} : index")
-        for t, buf in (("k", "kdec"), ("q", "qdec")):
-            w(f"{ind}%f{t}v{rr} = cake.load %{buf}[%ft{rr}, %fc{rr}] : {sm[buf]} -> {B8}")
-            w(f"{ind}cake.store %f{t}v{rr}, %ws_{t}d[%slot, %h, %fo{rr}] : {B8}, {ws_type(f'ws_{t}d')}")
-    for rr in range(C * KV // 8 // PREP_BLOCK if frag else 0):
-        w(f"{ind}%fp{rr} = arith.addi %tid, {c(PREP_BLOCK * rr)} : index")
-        w(f"{ind}%fs{rr} = arith.divui %fp{rr}, {c(32)} : index")
-        w(f"{ind}%fl{rr} = arith.remui %fp{rr}, {c(32)} : index")
-        w(f"{ind}%fg{rr} = arith.divui %fl{rr}, {c(4)} : index")
-        w(f"{ind}%fg8{rr} = arith.addi %fg{rr}, {c(8)} : index")
-        w(f"{ind}%fq{rr} = arith.remui %fl{rr}, {c(4)} : index")
-        w(f"{ind}%fs16{rr} = arith.muli %fs{rr}, {c(16)} : index")
-        w(f"{ind}%fq4{rr} = arith.muli %fq{rr}, {c(4)} : index")
-        w(f"{ind}%fc{rr} = arith.addi %fs16{rr}, %fq4{rr} : index")
-        w(f"{ind}%fo{rr} = arith.muli %fp{rr}, {c(8)} : index")
-        for t, buf, order in (("k", "kdec", "0, 1, 2, 3, 4, 5, 6, 7"), ("q", "qdec", "0, 1, 4, 5, 2, 3, 6, 7")):
-            w(f"{ind}%f{t}l{rr} = cake.load %{buf}[%fg{rr}, %fc{rr}] : {sm[buf]} -> {B4}")
-            w(f"{ind}%f{t}h{rr} = cake.load %{buf}[%fg8{rr}, %fc{rr}] : {sm[buf]} -> {B4}")
-            w(f"{ind}%f{t}v{rr} = vector.shuffle %f{t}l{rr}, %f{t}h{rr} [{order}] : {B4}, {B4}")
-            w(f"{ind}cake.store %f{t}v{rr}, %ws_{t}d[%slot, %h, %fo{rr}] : {B8}, {ws_type(f'ws_{t}d')}")
+        if frag:     # piece (s, g, q): rows g, g + 8 at channels 16s + 4q .. + 3 (qdec: A order)
+            w(f"{ind}%fs{rr} = arith.divui %fp{rr}, {c(32)} : index")
+            w(f"{ind}%fl{rr} = arith.remui %fp{rr}, {c(32)} : index")
+            w(f"{ind}%fg{rr} = arith.divui %fl{rr}, {c(4)} : index")
+            w(f"{ind}%fg8{rr} = arith.addi %fg{rr}, {c(8)} : index")
+            w(f"{ind}%fq{rr} = arith.remui %fl{rr}, {c(4)} : index")
+            w(f"{ind}%fs16{rr} = arith.muli %fs{rr}, {c(16)} : index")
+            w(f"{ind}%fq4{rr} = arith.muli %fq{rr}, {c(4)} : index")
+            w(f"{ind}%fc{rr} = arith.addi %fs16{rr}, %fq4{rr} : index")
+            w(f"{ind}%fo{rr} = arith.muli %fp{rr}, {c(8)} : index")
+            for t, buf, order in (("k", "kdec", "0, 1, 2, 3, 4, 5, 6, 7"), ("q", "qdec", "0, 1, 4, 5, 2, 3, 6, 7")):
+                w(f"{ind}%f{t}l{rr} = cake.load %{buf}[%fg{rr}, %fc{rr}] : {sm[buf]} -> {B4}")
+                w(f"{ind}%f{t}h{rr} = cake.load %{buf}[%fg8{rr}, %fc{rr}] : {sm[buf]} -> {B4}")
+                w(f"{ind}%f{t}v{rr} = vector.shuffle %f{t}l{rr}, %f{t}h{rr} [{order}] : {B4}, {B4}")
+                w(f"{ind}cake.store %f{t}v{rr}, %ws_{t}d[%slot, %h, %fo{rr}] : {B8}, {ws_type(f'ws_{t}d')}")
+        else:        # row-major: 8 channels of a token
+            w(f"{ind}%ft{rr} = arith.divui %fp{rr}, {c(KV // 8)} : index")
+            w(f"{ind}%fpc{rr} = arith.remui %fp{rr}, {c(KV // 8)} : index")
+            w(f"{ind}%fc{rr} = arith.muli %fpc{rr}, {c(8)} : index")
+            w(f"{ind}%fo{rr} = arith.muli %fp{rr}, {c(8)} : index")
+            for t, buf in (("k", "kdec"), ("q", "qdec")):
+                w(f"{ind}%f{t}v{rr} = cake.load %{buf}[%ft{rr}, %fc{rr}] : {sm[buf]} -> {B8}")
+                w(f"{ind}cake.store %f{t}v{rr}, %ws_{t}d[%slot, %h, %fo{rr}] : {B8}, {ws_type(f'ws_{t}d')}")
     for kind, src, cond in (("l", "kdec", "%w0"), ("m", "qdec", "%w1")):
         i2 = ind + "  "
         w(f"{ind}scf.if {cond} {{")
@@ -244,15 +241,15 @@ def generate_prep(layout="frag"):
             w(f"{i2}%x{jj + 1}_{i} = math.fma %nL{i}_{jj}, {xs[jj]}, {xs[i]} : f32")
             xs[i] = f"%x{jj + 1}_{i}"
     w(f"{i2}%bcol = cake.load %sb[%col] : {sm['sb']} -> f32")
-    # INVb[i][col] at 8 (4 (i % 8) + (col % 8) / 2) + 4 (i / 8) + 2 (col / 8) + col % 2.
-    w(f"{i2}%ic8 = arith.remui %col, {c(8)} : index")
-    w(f"{i2}%icq = arith.divui %ic8, {c(2)} : index")
-    w(f"{i2}%icq8 = arith.muli %icq, {c(8)} : index")
-    w(f"{i2}%ichi = arith.divui %col, {c(8)} : index")
-    w(f"{i2}%ichi2 = arith.muli %ichi, {c(2)} : index")
-    w(f"{i2}%icx = arith.remui %col, {c(2)} : index")
-    w(f"{i2}%icb = arith.addi %icq8, %ichi2 : index")
-    w(f"{i2}%icb1 = arith.addi %icb, %icx : index")
+    if frag:   # INVb[i][col] at 8 (4 (i % 8) + (col % 8) / 2) + 4 (i / 8) + 2 (col / 8) + col % 2
+        w(f"{i2}%ic8 = arith.remui %col, {c(8)} : index")
+        w(f"{i2}%icq = arith.divui %ic8, {c(2)} : index")
+        w(f"{i2}%icq8 = arith.muli %icq, {c(8)} : index")
+        w(f"{i2}%ichi = arith.divui %col, {c(8)} : index")
+        w(f"{i2}%ichi2 = arith.muli %ichi, {c(2)} : index")
+        w(f"{i2}%icx = arith.remui %col, {c(2)} : index")
+        w(f"{i2}%icb = arith.addi %icq8, %ichi2 : index")
+        w(f"{i2}%icb1 = arith.addi %icb, %icx : index")
     w(f"{i2}scf.if %lo16 {{")
     for i in range(C):        # rows past the chunk's tokens are zero: U's rows there vanish
         w(f"{i3}%xs{i} = arith.mulf {xs[i]}, %bcol : f32")

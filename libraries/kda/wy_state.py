@@ -211,7 +211,7 @@ def generate_state(p):
     if ks > 1:   # the other channel part's partial W^T and O, through shared memory
         mine = wt + [oacc[0], oacc[1]]
         for i, x in enumerate(mine):
-            w(f"{ind}cake.store {x}, %sx[%vgrp, %kh, {c(i)}, %ch0] : {V4}, {sm['sx']}".replace("%ch0", "%q4l"))
+            w(f"{ind}cake.store {x}, %sx[%vgrp, %kh, {c(i)}, %q4l] : {V4}, {sm['sx']}")
         w(f"{ind}cake.barrier")
         for i, x in enumerate(mine):
             w(f"{ind}%xp{i} = cake.load %sx[%vgrp, %kp, {c(i)}, %q4l] : {sm['sx']} -> {V4}")

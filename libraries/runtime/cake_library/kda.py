@@ -29,6 +29,13 @@ def check_definition(definition):
     if not isinstance(variants, list) or not variants or \
             not all(isinstance(v, dict) and isinstance(v.get("name"), str) for v in variants):
         raise ValueError("the library lists no variants (each {\"name\", ...})")
+    for v in variants:
+        kernels = v.get("kernels")
+        if not isinstance(kernels, list) or not kernels or not all(
+                isinstance(k, dict) and isinstance(k.get("name"), str) and isinstance(k.get("manifest"), dict)
+                for k in kernels):
+            raise ValueError(f"variant {v['name']}: no \"kernels\" list of {{\"name\", \"manifest\"}} "
+                             "(a library built before multi-kernel variants: rebuild it)")
     names = {v["name"] for v in variants}
     fast = definition.get("chunked")
     for table in [definition] + ([fast] if isinstance(fast, dict) else []):
@@ -123,9 +130,11 @@ class KDALibrary:
 
     def fwd(self, q, k, v, g, beta, scale, A_log, dt_bias, lower_bound, initial_state=None,
             output_final_state=False, cu_seqlens=None, out=None, kernel=None, validate=True):
-        """validate=False skips reading cu_seqlens on the host (a device-to-host copy per call,
-        ~10-20 us): the kernels clamp every sequence to 0 <= bos <= eos <= T, so offsets that
-        break the contract give wrong outputs, never an access outside the tensors."""
+        """validate=False skips reading cu_seqlens back to the host to check it (a device-to-host
+        copy per call): the kernels clamp every sequence to 0 <= bos <= eos <= T, so offsets that
+        break the contract give wrong outputs, never an access outside the tensors.
+        The two-pass variants' workspace is kept per library object, device and size: calls that
+        may run at once on different streams need one KDALibrary each."""
         import torch
         B, T, H, N, cu = _check(torch, q, k, v, g, beta, A_log, dt_bias, initial_state, cu_seqlens, out,
                                 validate)
