@@ -28,6 +28,7 @@ void populateCakeThreadPatterns(CakeTypeConverter &converter, RewritePatternSet 
 void populateCakeHopperPatterns(CakeTypeConverter &converter, RewritePatternSet &patterns);
 void populateCakeBlackwellPatterns(CakeTypeConverter &converter, RewritePatternSet &patterns);
 void populateCakeAmperePatterns(CakeTypeConverter &converter, RewritePatternSet &patterns);
+void populateCakeMathPatterns(CakeTypeConverter &converter, RewritePatternSet &patterns);
 
 CakeTypeConverter::CakeTypeConverter(MLIRContext *context) {
   addConversion([](Type type) { return type; });
@@ -50,6 +51,7 @@ void mlir::cake::populateCakeToNVVMPatterns(CakeTypeConverter &converter,
   populateCakeHopperPatterns(converter, patterns);
   populateCakeBlackwellPatterns(converter, patterns);
   populateCakeAmperePatterns(converter, patterns);
+  populateCakeMathPatterns(converter, patterns);
 }
 
 LogicalResult mlir::cake::verifyPtxFeatures(StringRef chip, StringRef features, Operation *anchor) {
@@ -161,6 +163,8 @@ struct CakeConvertToNVVMPass
     ConversionTarget conversionTarget(getContext());
     conversionTarget.addIllegalDialect<CakeDialect>();
     conversionTarget.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+    conversionTarget.addDynamicallyLegalOp<math::Exp2Op>(
+        [](math::Exp2Op op) { return !isApproxExp2(op); });
     if (failed(applyPartialConversion(gpuModule, conversionTarget, std::move(patterns))))
       signalPassFailure();
   }

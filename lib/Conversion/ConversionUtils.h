@@ -13,6 +13,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
@@ -191,6 +192,10 @@ Value leadingOffset(AccessBuilder &ab, SmemType type, ValueRange indices);
 /// The 64-bit shared-memory descriptor of the K-major swizzled tile at `indices` of `type`
 /// (wgmma's layout; tcgen05's adds its version bit).
 Value wgmmaDescriptor(AccessBuilder &ab, SmemType type, Value base, ValueRange indices);
+
+/// Whether cake-convert-to-nvvm lowers this exp2 to `ex2.approx.ftz.f32` (f32 or a 1-D vector of
+/// f32 with fastmath<afn>; MathPatterns.cpp).
+bool isApproxExp2(math::Exp2Op op);
 
 } // namespace mlir::cake
 

@@ -571,18 +571,36 @@ Value mlir::cake::leadingOffset(AccessBuilder &ab, SmemType type, ValueRange ind
 
 /// The 64-bit wgmma shared-memory descriptor of the K-major tile at `indices` of `type`: start
 /// address, leading byte offset (unused with swizzle: 1), stride byte offset (8 rows), swizzle mode.
+/// It is the buffer's own descriptor plus the tile's offset in 16-byte units: the buffer part is
+/// loop-invariant and each wgmma adds integers instead of rebuilding the fields from its address.
+/// Exact because buffers are at least 128-byte aligned (floor((base + o) / 16) = base / 16 +
+/// floor(o / 16)) and shared addresses stay below 2^18 (the 14-bit field never carries).
 Value mlir::cake::wgmmaDescriptor(AccessBuilder &ab, SmemType type, Value base, ValueRange indices) {
   OpBuilder &b = ab.b;
   Location loc = ab.loc;
-  Value start = LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), base);
-  start = ab.add(start, leadingOffset(ab, type, indices));
   int64_t rowBytes = type.getShape().back() * type.getElementBytes();
   int64_t mode = type.getSwizzle() == 128 ? 1 : type.getSwizzle() == 64 ? 2 : 3;
-  Value address = arith::ShRUIOp::create(
-      b, loc, arith::AndIOp::create(b, loc, start, ab.constant(0x3FFFF)), ab.constant(4));
   int64_t fields = (int64_t(1) << 16) | (int64_t((8 * rowBytes) >> 4) << 32) |
                    (int64_t(mode) << 62);
-  return arith::OrIOp::create(b, loc, address, ab.constant(fields));
+  Value start = LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), base);
+  Value address = arith::ShRUIOp::create(
+      b, loc, arith::AndIOp::create(b, loc, start, ab.constant(0x3FFFF)), ab.constant(4));
+  Value desc = arith::OrIOp::create(b, loc, address, ab.constant(fields));
+  // Steps of whole 16-byte units add directly; the finer ones (a column inside a row) are summed
+  // in bytes and added as floor(bytes / 16).
+  Value fineBytes;
+  for (auto [index, stride] : llvm::zip(indices, type.getElementStrides())) {
+    int64_t bytes = stride * type.getElementBytes();
+    if (bytes % 16 == 0) {
+      desc = ab.add(desc, ab.mul(ab.toI64(index), ab.constant(bytes / 16)));
+      continue;
+    }
+    Value term = ab.mul(ab.toI64(index), ab.constant(bytes));
+    fineBytes = fineBytes ? ab.add(fineBytes, term) : term;
+  }
+  if (fineBytes)
+    desc = ab.add(desc, arith::ShRUIOp::create(b, loc, fineBytes, ab.constant(4)));
+  return desc;
 }
 
 void populateCakeHopperPatterns(CakeTypeConverter &converter, RewritePatternSet &patterns) {

@@ -419,9 +419,11 @@ cake.kernel @roles_no_regs() attributes {target = "sm_80", block = array<i64: 64
 
 // -----
 
-// wgmma: descriptors (start & 0x3FFFF) >> 4 | 1 << 16 | (8 * rowBytes >> 4) << 32 | mode << 62.
+// wgmma: descriptors are the buffer's (start & 0x3FFFF) >> 4 | 1 << 16 | (8 * rowBytes >> 4) << 32 |
+// mode << 62, plus the tile's offset in 16-byte units (each index times its stride / 16).
 // A: 128-byte rows, 128-byte swizzle (mode 1): 1 << 16 | 64 << 32 | 1 << 62 = 4611686293305360384;
-// its tile at [1, 64, 16] starts 1 * 16384 + 64 * 128 + 16 * 2 bytes in.
+// its tile at [1, 64, 16] starts 1 * 16384 + 64 * 128 + 16 * 2 bytes in: 1 * 1024 + 64 * 8 units
+// and (16 * 2 bytes) >> 4.
 // B: 64-byte rows, 64-byte swizzle (mode 2): 1 << 16 | 32 << 32 | 2 << 62, as i64
 // -9223371899415756800; its buffer is at byte 32768 of the segment.
 // CHECK-LABEL: gpu.func @wgmma_bf16
@@ -435,29 +437,33 @@ cake.kernel @roles_no_regs() attributes {target = "sm_80", block = array<i64: 64
 // CHECK: %[[ACC:.*]] = arith.constant dense<1.000000e+00> : vector<8xf32>
 // CHECK: nvvm.wgmma.fence.aligned
 // CHECK: %[[ASTART:.*]] = llvm.ptrtoint %[[ABUF]] : !llvm.ptr<3> to i64
-// CHECK: %[[I0:.*]] = arith.index_cast %[[C1]] : index to i64
-// CHECK: %[[S0:.*]] = arith.constant 16384 : i64
-// CHECK: arith.muli %[[I0]], %[[S0]] : i64
-// CHECK: %[[I1:.*]] = arith.index_cast %[[C64]] : index to i64
-// CHECK: %[[S1:.*]] = arith.constant 128 : i64
-// CHECK: arith.muli %[[I1]], %[[S1]] : i64
-// CHECK: %[[I2:.*]] = arith.index_cast %[[C16]] : index to i64
-// CHECK: %[[S2:.*]] = arith.constant 2 : i64
-// CHECK: arith.muli %[[I2]], %[[S2]] : i64
-// CHECK: %[[AOFF:.*]] = arith.addi %{{.*}}, %{{.*}} : i64
-// CHECK: %[[AADDR:.*]] = arith.addi %[[ASTART]], %[[AOFF]] : i64
 // CHECK: %[[MASK:.*]] = arith.constant 262143 : i64
-// CHECK: %[[AM:.*]] = arith.andi %[[AADDR]], %[[MASK]] : i64
+// CHECK: %[[AM:.*]] = arith.andi %[[ASTART]], %[[MASK]] : i64
 // CHECK: %[[FOUR:.*]] = arith.constant 4 : i64
 // CHECK: %[[AS:.*]] = arith.shrui %[[AM]], %[[FOUR]] : i64
 // CHECK: %[[AF:.*]] = arith.constant 4611686293305360384 : i64
-// CHECK: %[[DESCA:.*]] = arith.ori %[[AS]], %[[AF]] : i64
+// CHECK: %[[ABASE:.*]] = arith.ori %[[AS]], %[[AF]] : i64
+// CHECK: %[[I0:.*]] = arith.index_cast %[[C1]] : index to i64
+// CHECK: %[[S0:.*]] = arith.constant 1024 : i64
+// CHECK: %[[O0:.*]] = arith.muli %[[I0]], %[[S0]] : i64
+// CHECK: %[[D0:.*]] = arith.addi %[[ABASE]], %[[O0]] : i64
+// CHECK: %[[I1:.*]] = arith.index_cast %[[C64]] : index to i64
+// CHECK: %[[S1:.*]] = arith.constant 8 : i64
+// CHECK: %[[O1:.*]] = arith.muli %[[I1]], %[[S1]] : i64
+// CHECK: %[[D1:.*]] = arith.addi %[[D0]], %[[O1]] : i64
+// CHECK: %[[I2:.*]] = arith.index_cast %[[C16]] : index to i64
+// CHECK: %[[S2:.*]] = arith.constant 2 : i64
+// CHECK: %[[O2:.*]] = arith.muli %[[I2]], %[[S2]] : i64
+// CHECK: %[[U2:.*]] = arith.shrui %[[O2]], %{{.*}} : i64
+// CHECK: %[[DESCA:.*]] = arith.addi %[[D1]], %[[U2]] : i64
 // CHECK: %[[BSTART:.*]] = llvm.ptrtoint %[[BBUF]] : !llvm.ptr<3> to i64
-// CHECK: %[[BADDR:.*]] = arith.addi %[[BSTART]], %{{.*}} : i64
-// CHECK: %[[BM:.*]] = arith.andi %[[BADDR]], %{{.*}} : i64
+// CHECK: %[[BM:.*]] = arith.andi %[[BSTART]], %{{.*}} : i64
 // CHECK: %[[BS:.*]] = arith.shrui %[[BM]], %{{.*}} : i64
 // CHECK: %[[BF:.*]] = arith.constant -9223371899415756800 : i64
-// CHECK: %[[DESCB:.*]] = arith.ori %[[BS]], %[[BF]] : i64
+// CHECK: %[[BBASE:.*]] = arith.ori %[[BS]], %[[BF]] : i64
+// CHECK: %[[BROW:.*]] = arith.addi %[[BBASE]], %{{.*}} : i64
+// CHECK: %[[BCOL:.*]] = arith.shrui %{{.*}}, %{{.*}} : i64
+// CHECK: %[[DESCB:.*]] = arith.addi %[[BROW]], %[[BCOL]] : i64
 // CHECK: %[[U:.*]] = llvm.mlir.undef : !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32)>
 // CHECK: vector.extract %[[ACC]][0] : f32 from vector<8xf32>
 // CHECK: %[[PACKED:.*]] = llvm.insertvalue %{{.*}}, %{{.*}}[7]
@@ -490,9 +496,13 @@ cake.kernel @wgmma_bf16() attributes {target = "sm_90a", block = array<i64: 128>
 // accumulator input is undef: no register moves between the fence and the wgmma.
 // CHECK-LABEL: gpu.func @wgmma_f16
 // CHECK: %[[AF:.*]] = arith.constant -4611685949707845632 : i64
-// CHECK: %[[DESCA:.*]] = arith.ori %{{.*}}, %[[AF]] : i64
+// CHECK: arith.ori %{{.*}}, %[[AF]] : i64
+// CHECK: arith.addi
+// CHECK: %[[DESCA:.*]] = arith.addi %{{.*}}, %{{.*}} : i64
 // CHECK: %[[BF:.*]] = arith.constant -4611685949707845632 : i64
-// CHECK: %[[DESCB:.*]] = arith.ori %{{.*}}, %[[BF]] : i64
+// CHECK: arith.ori %{{.*}}, %[[BF]] : i64
+// CHECK: arith.addi
+// CHECK: %[[DESCB:.*]] = arith.addi %{{.*}}, %{{.*}} : i64
 // CHECK: %[[U:.*]] = llvm.mlir.undef : !llvm.struct<(f32,
 // CHECK-NOT: llvm.insertvalue
 // CHECK: nvvm.wgmma.mma_async %[[DESCA]], %[[DESCB]], %[[U]], <m = 64, n = 256, k = 16>, D[<f32>, <zero>], A[<f16>, <one>, <row>], B[<f16>, <one>, <col>] : !llvm.struct<(f32,

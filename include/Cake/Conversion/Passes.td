@@ -12,7 +12,11 @@ def CakeConvertToNVVMPass : Pass<"cake-convert-to-nvvm", "::mlir::ModuleOp"> {
     parameters (the ABI of the kernel manifest). Loads and stores become address arithmetic and
     `llvm.load`/`llvm.store` (masked accesses branch between one vector access and element-wise
     accesses), shared buffers become `addrspace(3)` globals with swizzled addressing, ids become
-    `gpu` ops, and warp reductions become `gpu.shuffle xor` butterflies.
+    `gpu` ops, and warp reductions become `gpu.shuffle xor` butterflies. A wgmma's shared-memory
+    descriptor is its buffer's descriptor (loop-invariant) plus the tile's offset in 16-byte
+    units. `math.exp2` on f32 (or a 1-D vector of f32) with `fastmath<afn>` becomes
+    `ex2.approx.ftz.f32` (one MUFU instruction; denormal results flush to zero); other math ops
+    are left to the upstream lowering.
 
     The pass attaches `#nvvm.target` to the gpu.module: `chip` defaults to the kernels' `target`
     (all kernels of a module must share one), `features` to `+ptx80` (`+ptx86` for sm_100a), which
