@@ -65,18 +65,24 @@ def generate_prep(layout="frag"):
             w(f"{ind}%{t}f{i} = arith.extf %{t}r{i} : {B4} to {V4}")
     w(f"{ind}%braw = cake.load %beta[%tok, %h] masked : !cake.tensor<[T, H], bf16> -> bf16")
     l2_norm_scales(w, 4, 8)
+    # A token past the chunk's end (the next sequence's, or past T) gets q^ = k^ = 0 and a zero
+    # log-decay here, once: every product below then vanishes for it without a select per use.
+    w(f"{ind}%pin = arith.cmpi ult, %ptok, %len : index")
+    w(f"{ind}%qscl = arith.select %pin, %qrv, %z4 : {V4}")
+    w(f"{ind}%kscl = arith.select %pin, %krv, %z4 : {V4}")
     for i in range(4):
-        w(f"{ind}%qn{i} = arith.mulf %qf{i}, %qrv : {V4}")
-        w(f"{ind}%kn{i} = arith.mulf %kf{i}, %krv : {V4}")
+        w(f"{ind}%qn{i} = arith.mulf %qf{i}, %qscl : {V4}")
+        w(f"{ind}%kn{i} = arith.mulf %kf{i}, %kscl : {V4}")
         w(f"{ind}cake.store %qn{i}, %sq[%ptok, %pc{i}] : {V4}, {sm['sq']}")
         w(f"{ind}cake.store %kn{i}, %sk[%ptok, %pc{i}] : {V4}, {sm['sk']}")
         w(f"{ind}%gb{i} = arith.addf %gf{i}, %db{i} : {V4}")
         w(f"{ind}%gx{i} = arith.mulf %gb{i}, %aexpv : {V4}")
         w(f"{ind}%gn{i} = arith.mulf %gx{i}, %nlog2ev : {V4}")
-        w(f"{ind}%ge{i} = math.exp2 %gn{i} : {V4}")
+        w(f"{ind}%ge{i} = math.exp2 %gn{i} fastmath<afn> : {V4}")
         w(f"{ind}%gd{i} = arith.addf %ge{i}, %one4 : {V4}")
         w(f"{ind}%gs{i} = arith.divf %one4, %gd{i} fastmath<afn> : {V4}")
-        w(f"{ind}%gl{i} = arith.mulf %gs{i}, %lbv : {V4}")
+        w(f"{ind}%glx{i} = arith.mulf %gs{i}, %lbv : {V4}")
+        w(f"{ind}%gl{i} = arith.select %pin, %glx{i}, %z4 : {V4}")
         w(f"{ind}cake.store %gl{i}, %sgl[%ptok, %pc{i}] : {V4}, {sm['sgl']}")
     store_beta_sigmoid(w, "%braw", "%sb", sm["sb"])
     w(f"{ind}}}")
@@ -87,22 +93,20 @@ def generate_prep(layout="frag"):
     for i in range(C):
         w(f"{ind}%in{i} = arith.cmpi ult, {c(i)}, %len : index")
         w(f"{ind}%lg{i} = cake.load %sgl[{c(i)}, %tid] : {sm['sgl']} -> f32")
-        w(f"{ind}%lgm{i} = arith.select %in{i}, %lg{i}, %f0 : f32")
-        w(f"{ind}%G{i} = arith.addf {prev}, %lgm{i} : f32")
+        w(f"{ind}%G{i} = arith.addf {prev}, %lg{i} : f32")
         prev = f"%G{i}"
-        w(f"{ind}%eg{i} = math.exp2 %G{i} : f32")
+        w(f"{ind}%eg{i} = math.exp2 %G{i} fastmath<afn> : f32")
         w(f"{ind}%ngi{i} = arith.negf %G{i} : f32")
-        w(f"{ind}%egi{i} = math.exp2 %ngi{i} : f32")
+        w(f"{ind}%egi{i} = math.exp2 %ngi{i} fastmath<afn> : f32")
         w(f"{ind}%kh{i} = cake.load %sk[{c(i)}, %tid] : {sm['sk']} -> f32")
         w(f"{ind}%qh{i} = cake.load %sq[{c(i)}, %tid] : {sm['sq']} -> f32")
         for t, src, f in (("kd", "kh", "eg"), ("qd", "qh", "eg"), ("ki", "kh", "egi")):
-            w(f"{ind}%{t}x{i} = arith.mulf %{src}{i}, %{f}{i} : f32")
-            w(f"{ind}%{t}{i} = arith.select %in{i}, %{t}x{i}, %f0 : f32")
+            w(f"{ind}%{t}{i} = arith.mulf %{src}{i}, %{f}{i} : f32")
         for t, buf in (("kd", "kdec"), ("qd", "qdec"), ("ki", "kinv")):
             w(f"{ind}%{t}b{i} = arith.truncf %{t}{i} : f32 to bf16")
             w(f"{ind}cake.store %{t}b{i}, %{buf}[{c(i)}, %tid] : bf16, {sm[buf]}")
         kis.append(f"%ki{i}")
-    w(f"{ind}%dlast = math.exp2 {prev} : f32")
+    w(f"{ind}%dlast = math.exp2 {prev} fastmath<afn> : f32")
     w(f"{ind}cake.store %dlast, %ws_dl[%slot, %h, %tid] : f32, {ws_type('ws_dl')}")
     if frag:
         # krest^T of channel ch = 16s + r: lane g = 2 (r / 4) + r % 2, tile b = (r % 4) / 2.
