@@ -14,8 +14,9 @@ are taken and handed back for recording (``measured``: one at a time in the call
 import concurrent.futures
 import os
 import shutil
+import tempfile
 
-from . import measure
+from . import inputs, measure
 from .task import TaskError
 from .tools import run_step
 
@@ -102,14 +103,16 @@ def run_shapes(task, cake_run, cubin, manifest, ref, iters):
     """cake-run for every task shape, each with a fresh seed, stopping at the first that is not ``ok``:
     the judged measurements (measure.judge). Shared by the local backend and the ray backend's GPU jobs."""
     out = []
-    for shape in task.shapes:
-        seed = measure.fresh_seed()
-        argv = measure.run_argv(cake_run, cubin, manifest, ref, task, shape, seed, iters)
-        res = run_step("run", argv, task.timeouts["run"] + 30)
-        out.append(measure.judge(task, shape, seed, measure.parse_record(res.stdout),
-                                 res.detail() if not res.ok else None))
-        if out[-1]["status"] != "ok":
-            break
+    with tempfile.TemporaryDirectory(prefix="cake-inputs-") as folder:  # the task's generated inputs
+        for i, shape in enumerate(task.shapes):
+            seed = measure.fresh_seed()
+            argv = measure.run_argv(cake_run, cubin, manifest, ref, task, shape, seed, iters,
+                                    inputs.write(task, i, folder))
+            res = run_step("run", argv, task.timeouts["run"] + 30)
+            out.append(measure.judge(task, shape, seed, measure.parse_record(res.stdout),
+                                     res.detail() if not res.ok else None))
+            if out[-1]["status"] != "ok":
+                break
     return out
 
 

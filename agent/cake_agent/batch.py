@@ -1,17 +1,18 @@
 """The batch backend's two halves: export a generation for a GPU machine, ingest its results.
 
-The exported folder is self-contained: kernels/ (cubins + manifests), refs/ (reference cubins), the
-cake-run binary, plan.json (one cake-run command line per candidate x shape, each with a fresh seed)
-and run_batch.py (python3 only). The plan is also kept in the database; ingestion judges every record
-against *that* copy (shape, seed, cubin) with measure.judge, so an edited plan or a record for
-something else is caught (``mismatch``), and a time below the floor is ``suspicious_fast``.
+The exported folder is self-contained: kernels/ (cubins + manifests), refs/ (reference cubins),
+inputs/ (the task's generated inputs, docs/Tasks.md), the cake-run binary, plan.json (one cake-run
+command line per candidate x shape, each with a fresh seed) and run_batch.py (python3 only). The
+plan is also kept in the database; ingestion judges every record against *that* copy (shape, seed,
+cubin) with measure.judge, so an edited plan or a record for something else is caught
+(``mismatch``), and a time below the floor is ``suspicious_fast``.
 """
 import json
 import os
 import shutil
 import time
 
-from . import measure
+from . import inputs, measure
 
 RUNNER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "batch_runner.py")
 
@@ -38,6 +39,10 @@ def export(db, run_id, task, toolchain, out_dir, generation=None, iters=50):
     shutil.copy2(ref, os.path.join(out_dir, ref_rel))
     shutil.copy2(cake_run, os.path.join(out_dir, "cake-run"))
     shutil.copy2(RUNNER, os.path.join(out_dir, "run_batch.py"))
+    generated = {}  # shape index -> {name: path relative to out_dir} (the task's generated inputs)
+    for i in range(len(task.shapes)):
+        paths = inputs.write(task, i, os.path.join(out_dir, "inputs"))
+        generated[i] = {n: os.path.relpath(p, out_dir) for n, p in paths.items()}
     jobs = []
     for row in rows:
         cubin, manifest = f"kernels/c{row['id']}.cubin", f"kernels/c{row['id']}.json"
@@ -46,9 +51,10 @@ def export(db, run_id, task, toolchain, out_dir, generation=None, iters=50):
             shutil.copy2(row["manifest"], os.path.join(out_dir, manifest))
         except OSError as e:
             raise BatchError(f"candidate {row['id']}: compiled files are gone ({e}); re-run the generation") from None
-        for shape in task.shapes:
+        for i, shape in enumerate(task.shapes):
             seed = measure.fresh_seed()
-            args = measure.run_argv("cake-run", cubin, manifest, ref_rel, task, shape, seed, iters)[1:]
+            args = measure.run_argv("cake-run", cubin, manifest, ref_rel, task, shape, seed, iters,
+                                    generated[i])[1:]
             jobs.append({"job": len(jobs), "candidate": row["id"], "sizes": measure.sizes_arg(shape),
                          "shape": shape, "seed": seed, "cubin": cubin, "args": args,
                          "timeout": task.timeouts["run"] + 60})

@@ -4,8 +4,11 @@ The harness probes cake-opt once; without the flag every candidate's cost is rec
 ``{"status": "unavailable"}`` and nothing is predicted. With it, the report (a JSON object on stdout
 or stderr, optionally ``{"kernels": [...]}``) is stored whole, and ``predicted_ms`` is taken from the
 first of ``predicted_time_ms``, ``predicted_ms``, ``time_ms`` or ``predicted_time_s`` x 1e3.
-``CAKE_COST_ARGS`` gives the arguments (split like a shell line); ``{sizes}`` in it becomes the
-shape as ``M=..,N=..``. docs/CostModel.md describes the report.
+A report that assumed a data-dependent trip count (a loop over offsets read from memory, counted
+once) gives no prediction: status ``partial`` (its per-shape figures in ``partial_ms``), no fitness
+and no floor check (docs/Harness.md, "Evaluation"). ``CAKE_COST_ARGS`` gives the
+arguments (split like a shell line); ``{sizes}`` in it becomes the shape as ``M=..,N=..``.
+docs/CostModel.md describes the report.
 
 Without ``CAKE_COST_ARGS``, all shapes are costed by one cake-opt process: the pass flag once per
 shape (``--cake-print-cost=sizes=S1 json=- --cake-print-cost=sizes=S2 json=- ...``), which prints one
@@ -66,8 +69,21 @@ def _sizes(shape):
     return ",".join(f"{k}={v}" for k, v in shape.items())
 
 
+def blind_spots(report):
+    """The report's assumptions that leave work out of its prediction: loops whose trip count depends
+    on data (cake-print-cost counts them once: "the trip count of the loop at L depends on data:
+    assumed 1"). A prediction with any is a fraction of the candidate's time, not a time."""
+    body = report["kernels"][0] if isinstance(report.get("kernels"), list) and report["kernels"] else report
+    return [a for a in body.get("assumptions") or []
+            if isinstance(a, str) and "trip count" in a and "depends on data" in a]
+
+
 def _summary(reports, objective=None):
     preds = [predicted_ms(r) for r in reports]
+    blind = list(dict.fromkeys(a for r in reports for a in blind_spots(r)))
+    if blind:  # neither a fitness nor something to hold against the floor: the model did not see the work
+        return {"status": "partial", "predicted_ms": None, "per_shape_ms": None, "partial_ms": preds,
+                "report": reports, "detail": "; ".join(blind)}
     if not preds or None in preds:
         pred = None
     elif objective is not None:

@@ -20,8 +20,9 @@ def sizes_arg(shape):
     return ",".join(f"{k}={v}" for k, v in shape.items())
 
 
-def run_argv(cake_run, cubin, manifest, ref, task, shape, seed, iters=50):
-    """The cake-run command line of one measurement (relative paths are fine for batch folders)."""
+def run_argv(cake_run, cubin, manifest, ref, task, shape, seed, iters=50, inputs=None):
+    """The cake-run command line of one measurement (relative paths are fine for batch folders);
+    ``inputs``: {name: raw file} of the task's generated inputs for this shape (inputs.write)."""
     argv = [cake_run, "--cubin", cubin, "--manifest", manifest, "--sizes", sizes_arg(shape),
             "--seed", str(seed), "--ref", ref, "--rtol", repr(task.rtol), "--iters", str(iters),
             "--timeout", str(int(task.timeouts["run"]))]
@@ -33,6 +34,8 @@ def run_argv(cake_run, cubin, manifest, ref, task, shape, seed, iters=50):
         argv += ["--scalar", f"{k}={v}"]
     if task.interface is not None:  # compare the declared outputs, whatever the candidate writes
         argv += task.interface.run_flags()
+    for name, path in (inputs or {}).items():  # the candidate and the reference read the same file
+        argv += ["--input", f"{name}={path}"]
     return argv
 
 

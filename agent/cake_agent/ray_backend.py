@@ -13,9 +13,10 @@ deadline, runs again elsewhere (2 more attempts); after that the candidate fails
 generation in which every candidate failed so stops the run as an environment error (exit 7).
 
 Every node needs this checkout and its build at the same path (workers import cake_agent from it and
-run the tools of ``--bin``); files travel with the jobs (IR, cubins, manifests, the reference), so
-no shared file system is needed. Records carry the GPU that measured them: ``machine`` is
-'node gpuN GPU-uuid' and the record's ``gpu`` field has node, index, name and UUID (nvidia-smi).
+run the tools of ``--bin``); files travel with the jobs (IR, cubins, manifests, the reference; a
+task's generated inputs are written where the job runs), so no shared file system is needed.
+Records carry the GPU that measured them: ``machine`` is 'node gpuN GPU-uuid' and the record's
+``gpu`` field has node, index, name and UUID (nvidia-smi).
 Without a GPU in the cluster, compile jobs still spread over its CPUs and fitness is the cost
 model's prediction, labelled as such (as model-only).
 

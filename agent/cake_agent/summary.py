@@ -44,7 +44,14 @@ def text(db, run_id):
                      + (f"; {f['rate']:.2f} candidates recorded/s (wall)" if f["rate"] else ""))
     best = f["best"]
     if best is None:
-        if run["backend"] == "model-only":
+        partial = db.q("SELECT COUNT(*) AS n FROM cost_reports cr JOIN candidates c ON c.id=cr.candidate_id"
+                       " WHERE c.run_id=? AND cr.status='partial'", (run_id,))[0]["n"]
+        if run["backend"] == "model-only" and partial:
+            lines.append(f"fitness: none. No GPU, and the cost model's predictions of {partial} candidates are partial "
+                         "(a loop's trip count depends on data: counted once), so they are neither fitness nor held "
+                         "against the floor: candidates were verified and compiled only; nothing is ranked "
+                         "(measure them with --backend local or batch).")
+        elif run["backend"] == "model-only":
             lines.append("fitness: none. No GPU and no cost model: candidates were verified and compiled only; "
                          "nothing is ranked (measure them with --backend local or batch).")
         else:

@@ -12,6 +12,7 @@ import os
 import re
 
 from . import expr
+from . import inputs as inputs_mod
 from . import interface as interface_mod
 
 PLACEHOLDER = re.compile(r"\{\{\s*([^{}]*?)\s*\}\}")
@@ -20,7 +21,7 @@ DEFAULT_TIMEOUTS = {"verify": 30, "cost": 30, "compile": 120, "run": 120}
 DEFAULT_FLOOR = {"bandwidth": 4.24e12, "flops_per_s": 51e12}  # ANCHORS.md, H200 measured
 KNOWN_KEYS = {"name", "description", "class", "seeds", "kernel", "tunables", "constraints", "start",
               "shapes", "grid", "reference", "ref_entry", "rtol", "scalars", "objective", "floor",
-              "budget", "timeouts", "interface", "allow_ops", "comment"}
+              "budget", "timeouts", "interface", "allow_ops", "inputs", "comment"}
 TUNABLE_KEYS = {"type", "values", "min", "max", "step", "pow2", "comment"}
 FLOOR_KEYS = {"bytes", "flops", "bandwidth", "flops_per_s"}
 OBJECTIVE_KEYS = {"kind", "weights"}
@@ -59,6 +60,7 @@ class Task:
         # The declared interface (None: the seed's, set by evolve's environment check).
         self.interface = interface_mod.Interface(data["interface"]) if "interface" in data else None
         self.allow_ops = list(data.get("allow_ops", []))  # cake-verify-ops escapes the task permits
+        self.inputs = dict(data.get("inputs") or {})  # name -> generator (inputs.py): cake-run --input
 
     # -- genomes -------------------------------------------------------------------------------
     def start_genome(self):
@@ -397,6 +399,9 @@ def load_task(path):
         problems.append("every shape must name the same symbols")
     if not shapes and not {"shapes", "grid"} & mistyped and (data.get("shapes") or data.get("grid")):
         problems.append("'shapes' and 'grid' give no shape: at least one problem shape is needed")
+    if "inputs" in data and not {"shapes", "grid"} & mistyped:
+        problems += inputs_mod.problems(data["inputs"], [s for s in shapes if isinstance(s, dict)],
+                                        data.get("interface"))
     floor = data.get("floor")
     if "floor" in data:
         if not isinstance(floor, dict) or "bytes" not in floor or "flops" not in floor:

@@ -9,7 +9,7 @@ from tests import util
 from cake_agent import cli
 from cake_agent.task import TaskError, load_task, signature
 
-SHIPPED = ["vector_add", "softmax", "gemm", "gemm_rb", "kmeans_assign", "kmeans_fp16", "kmeans_bf16"]
+SHIPPED = ["vector_add", "softmax", "gemm", "gemm_rb", "kmeans_assign", "kmeans_fp16", "kmeans_bf16", "kda"]
 
 
 def base_task(tmp):
