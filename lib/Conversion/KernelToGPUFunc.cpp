@@ -50,11 +50,15 @@ LogicalResult mlir::cake::convertKernelToGPUFunc(KernelOp kernel, Operation *gpu
   if (kernel.getCluster())
     func.setKnownClusterSizeAttr(toI32Array(b, kernel.getClusterDims()));
   func->setAttr(kSymbolsAttrName, kernel.getSymbolsAttr());
-  // Register reallocation needs a register cap at entry: one block per SM.
+  // Register reallocation needs a register cap at entry: one block per SM. Otherwise the
+  // kernel's own occupancy request, if any (ptxas fits the registers to it).
   bool reallocates = false;
   kernel.walk([&](RoleOp role) { reallocates |= role.getRegs().has_value(); });
+  std::optional<int64_t> minBlocks = kernel.getMinBlocksPerSm();
   if (reallocates)
-    func->setAttr("nvvm.minctasm", b.getI32IntegerAttr(1));
+    minBlocks = 1;
+  if (minBlocks)
+    func->setAttr("nvvm.minctasm", b.getI32IntegerAttr(*minBlocks));
 
   // Old parameters become new ones; tensors go through a cast the conversion folds away later.
   Block &entry = func.getBody().front();

@@ -132,6 +132,10 @@ static bool isIdentifier(StringRef name) {
   return llvm::all_of(name, [](char c) { return llvm::isAlnum(c) || c == '_'; });
 }
 
+/// What one SM holds on every CAKE target (sm_80 to sm_100a).
+static constexpr int64_t kMaxBlocksPerSm = 32;
+static constexpr int64_t kMaxThreadsPerSm = 2048;
+
 LogicalResult KernelOp::verify() {
   StringRef target = getTarget();
   if (!isKnownTarget(target))
@@ -188,6 +192,16 @@ LogicalResult KernelOp::verify() {
   if (dynamicSmem < 0 || dynamicSmem > getMaxDynamicSharedBytes(target))
     return emitOpError() << "expected dynamic_smem in [0, " << getMaxDynamicSharedBytes(target)
                          << "] bytes on " << target << ", got " << dynamicSmem;
+
+  if (std::optional<int64_t> blocks = getMinBlocksPerSm()) {
+    if (*blocks < 1 || *blocks > kMaxBlocksPerSm)
+      return emitOpError() << "expected min_blocks_per_sm in [1, " << kMaxBlocksPerSm << "], got "
+                           << *blocks;
+    if (*blocks * threads > kMaxThreadsPerSm)
+      return emitOpError() << "min_blocks_per_sm = " << *blocks << " blocks of " << threads
+                           << " threads exceed the " << kMaxThreadsPerSm
+                           << " threads an SM holds";
+  }
 
   llvm::StringSet<> names;
   for (unsigned index = 0, e = getNumArguments(); index < e; ++index) {
@@ -266,6 +280,20 @@ LogicalResult KernelOp::verifyRegions() {
   Block &entry = getBody().front();
   if (entry.empty() || !isa<ReturnOp>(entry.back()))
     return emitOpError() << "expected the body to end with cake.return";
+  // setmaxnreg budgets are computed for one resident block (the lowering caps the entry budget).
+  std::optional<int64_t> blocks = getMinBlocksPerSm();
+  if (blocks && *blocks != 1) {
+    WalkResult found = walk([&](RoleOp role) {
+      if (!role.getRegs())
+        return WalkResult::advance();
+      role.emitOpError() << "has a register budget, which needs one block per SM, but the kernel "
+                            "asks for min_blocks_per_sm = "
+                         << *blocks;
+      return WalkResult::interrupt();
+    });
+    if (found.wasInterrupted())
+      return failure();
+  }
   return success();
 }
 

@@ -90,13 +90,36 @@ struct CakeVerifySmemPass : cake::impl::CakeVerifySmemPassBase<CakeVerifySmemPas
     return ok;
   }
 
+  /// min_blocks_per_sm blocks must fit in an SM's shared memory: the most one block may use plus
+  /// the 1 KiB the hardware reserves per block (164 KiB per SM on sm_80, 228 KiB on sm_90+).
+  static bool verifyOccupancy(KernelOp kernel, int64_t total) {
+    std::optional<int64_t> blocks = kernel.getMinBlocksPerSm();
+    if (!blocks || *blocks < 1)
+      return true;
+    constexpr int64_t kReservedPerBlock = 1024;
+    int64_t perSm = kernel.getMaxSharedBytes() + kReservedPerBlock;
+    int64_t fit = perSm / (total + kReservedPerBlock);
+    if (fit >= *blocks)
+      return true;
+    InFlightDiagnostic diag = emitFinding(kernel, "smem.occupancy")
+                              << "min_blocks_per_sm = " << *blocks << " blocks of " << total
+                              << " bytes of shared memory (+ " << kReservedPerBlock
+                              << " reserved each) do not fit in the " << perSm << " bytes of an SM on "
+                              << kernel.getTarget() << ": " << fit << " fit";
+    int64_t most = perSm / *blocks - kReservedPerBlock;
+    attachFix(diag, kernel, "smem.occupancy",
+              "use at most " + std::to_string(most) + " bytes per block, or set min_blocks_per_sm = " +
+                  std::to_string(std::max<int64_t>(fit, 1)));
+    return false;
+  }
+
   static bool verifyKernel(KernelOp kernel) {
     SharedMemoryLayout layout = kernel.getSharedMemoryLayout();
     int64_t dynamic = kernel.getDynamicSmem();
     int64_t total = layout.totalBytes + dynamic;
     int64_t limit = kernel.getMaxSharedBytes();
     if (total <= limit)
-      return true;
+      return verifyOccupancy(kernel, total);
 
     SmallVector<Allocation> allocations;
     int64_t used = 0;

@@ -1109,3 +1109,18 @@ cake.kernel @k(%q: !cake.tensor<[K], f32> {cake.name = "q"},
       : !cake.tma<[K], f32, box [16]>, !cake.smem<4x16xf32>, !cake.mbarriers<1>
   cake.return
 }
+
+// -----
+
+// setmaxnreg budgets assume one resident block per SM: no other occupancy request.
+cake.kernel @k() attributes {target = "sm_90a", block = array<i64: 256>, grid = affine_map<() -> (1)>,
+                             min_blocks_per_sm = 2 : i64} {
+  cake.warp_roles {
+    cake.role "producer" warps [0, 4) {
+    }
+    // expected-error @+1 {{'cake.role' op has a register budget, which needs one block per SM, but the kernel asks for min_blocks_per_sm = 2}}
+    cake.role "consumer" warps [4, 8) regs 232 {
+    }
+  }
+  cake.return
+}

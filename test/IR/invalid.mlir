@@ -120,6 +120,30 @@ cake.kernel @k(%x: !cake.tensor<[N], f32>)
 
 // -----
 
+// expected-error @+1 {{expected min_blocks_per_sm in [1, 32], got 0}}
+cake.kernel @k(%x: !cake.tensor<[N], f32>)
+    attributes {target = "sm_90a", block = array<i64: 32>, symbols = ["N"], grid = affine_map<()[n] -> (n)>, min_blocks_per_sm = 0 : i64} {
+  cake.return
+}
+
+// -----
+
+// expected-error @+1 {{expected min_blocks_per_sm in [1, 32], got 33}}
+cake.kernel @k(%x: !cake.tensor<[N], f32>)
+    attributes {target = "sm_90a", block = array<i64: 32>, symbols = ["N"], grid = affine_map<()[n] -> (n)>, min_blocks_per_sm = 33 : i64} {
+  cake.return
+}
+
+// -----
+
+// expected-error @+1 {{min_blocks_per_sm = 3 blocks of 768 threads exceed the 2048 threads an SM holds}}
+cake.kernel @k(%x: !cake.tensor<[N], f32>)
+    attributes {target = "sm_90a", block = array<i64: 256, 3>, symbols = ["N"], grid = affine_map<()[n] -> (n)>, min_blocks_per_sm = 3 : i64} {
+  cake.return
+}
+
+// -----
+
 // expected-error @+1 {{parameter #1 must be a !cake.tensor, a !cake.tma or a scalar (i32, i64, f32, f64), got 'memref<4xf32>'}}
 cake.kernel @k(%x: !cake.tensor<[N], f32>, %m: memref<4xf32>)
     attributes {target = "sm_90a", block = array<i64: 32>, symbols = ["N"], grid = affine_map<()[n] -> (n)>} {

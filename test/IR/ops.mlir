@@ -83,3 +83,12 @@ cake.kernel @padded() attributes {target = "sm_80", block = array<i64: 32>, grid
   %s = cake.alloc_smem : !cake.smem<16x64xf32, pad = 4>
   cake.return
 }
+
+// The occupancy request is an attribute of the kernel; it survives printing and parsing.
+// CHECK-LABEL: cake.kernel @occupancy
+// CHECK-SAME: min_blocks_per_sm = 8 : i64
+cake.kernel @occupancy(%x: !cake.tensor<[N], f32>)
+    attributes {target = "sm_90a", block = array<i64: 128>, symbols = ["N"],
+                grid = affine_map<()[n] -> (n)>, min_blocks_per_sm = 8 : i64} {
+  cake.return
+}

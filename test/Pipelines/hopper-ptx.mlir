@@ -34,20 +34,24 @@
 // CHECK: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [{{%rd[0-9]+}}], [{{%rd[0-9]+}}, {[[K0:%r[0-9]+]], [[M0:%r[0-9]+]]}], [[[FULL]]];
 // CHECK: cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [{{%rd[0-9]+}}], [{{%rd[0-9]+}}, {[[K0]], [[M0]], {{%r[0-9]+}}}], [[[FULL]]];
 // The bf16 consumer: 128-byte swizzle (descriptor mode 1, 64 x 16 bytes between 8-row groups).
+// The buffer's descriptor is built once, before the loop; each wgmma adds its tile's offset
+// (the stage) in 16-byte units.
 // CHECK: setmaxnreg.inc.sync.aligned.u32 232;
+// CHECK: or.b64 [[BA:%rd[0-9]+]], {{%rd[0-9]+}}, 4611686293305360384;
 // CHECK: mbarrier.try_wait.parity.shared.b64
 // CHECK: wgmma.fence.sync.aligned;
-// CHECK: or.b64 [[DA:%rd[0-9]+]], {{%rd[0-9]+}}, 4611686293305360384;
+// CHECK: add.s64 [[DA:%rd[0-9]+]], {{%rd[0-9]+}}, [[BA]];
 // CHECK: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {{{(%r[0-9]+, ){31}%r[0-9]+}}}, [[DA]], [[DA]], p, 1, 1, 0, 0;
 // CHECK: wgmma.commit_group.sync.aligned;
 // CHECK: wgmma.wait_group.sync.aligned 0;
 // CHECK: mbarrier.arrive.shared.b64
 // The f16 consumer: 64-byte swizzle (mode 2, 32 x 16 bytes), after a proxy fence.
 // CHECK: setmaxnreg.inc.sync.aligned.u32 232;
+// CHECK: or.b64 [[BH:%rd[0-9]+]], {{%rd[0-9]+}}, -9223371899415756800;
 // CHECK: mbarrier.try_wait.parity.shared.b64
 // CHECK: fence.proxy.async.shared::cta;
 // CHECK: wgmma.fence.sync.aligned;
-// CHECK: or.b64 [[DH:%rd[0-9]+]], {{%rd[0-9]+}}, -9223371899415756800;
+// CHECK: add.s64 [[DH:%rd[0-9]+]], {{%rd[0-9]+}}, [[BH]];
 // CHECK: wgmma.mma_async.sync.aligned.m64n32k16.f32.f16.f16 {{{(%r[0-9]+, ){15}%r[0-9]+}}}, [[DH]], [[DH]], p, 1, 1, 0, 0;
 // CHECK: wgmma.commit_group.sync.aligned;
 // CHECK: wgmma.wait_group.sync.aligned 0;

@@ -134,3 +134,34 @@ cake.kernel @out_of_bounds() attributes {target = "sm_90a", block = array<i64: 1
   %v = cake.load %wide[%shift] : !cake.smem<128xf32> -> vector<4xf32>
   cake.return
 }
+
+// -----
+
+// min_blocks_per_sm: 8 blocks of 27.5 KiB (+ 1 KiB reserved each) fill an SM's 228 KiB on sm_90a.
+cake.kernel @occupancy_fits() attributes {target = "sm_90a", block = array<i64: 128>, symbols = [],
+                                grid = affine_map<() -> (1)>, min_blocks_per_sm = 8 : i64} {
+  %a = cake.alloc_smem : !cake.smem<7040xf32>
+  cake.return
+}
+
+// -----
+
+// 4 bytes more do not: 7 fit.
+// expected-error @+2 {{[smem.occupancy] min_blocks_per_sm = 8 blocks of 28164 bytes of shared memory (+ 1024 reserved each) do not fit in the 233472 bytes of an SM on sm_90a: 7 fit}}
+// expected-note @+1 {{fix: use at most 28160 bytes per block, or set min_blocks_per_sm = 7}}
+cake.kernel @occupancy_over() attributes {target = "sm_90a", block = array<i64: 128>, symbols = [],
+                                grid = affine_map<() -> (1)>, min_blocks_per_sm = 8 : i64} {
+  %a = cake.alloc_smem : !cake.smem<7041xf32>
+  cake.return
+}
+
+// -----
+
+// sm_80's SM holds 164 KiB: two blocks of 100 KiB do not fit.
+// expected-error @+2 {{[smem.occupancy] min_blocks_per_sm = 2 blocks of 102400 bytes of shared memory (+ 1024 reserved each) do not fit in the 167936 bytes of an SM on sm_80: 1 fit}}
+// expected-note @+1 {{fix: use at most 82944 bytes per block, or set min_blocks_per_sm = 1}}
+cake.kernel @occupancy_ampere() attributes {target = "sm_80", block = array<i64: 128>, symbols = [],
+                                grid = affine_map<() -> (1)>, min_blocks_per_sm = 2 : i64} {
+  %a = cake.alloc_smem : !cake.smem<25600xf32>
+  cake.return
+}

@@ -42,7 +42,12 @@ def Cake_KernelOp : Cake_Op<"kernel", [
       host passes each as an `i64` after the parameters, so one kernel serves many shapes;
     - `grid`: an affine map with no dimensions and one symbol per entry of `symbols`, giving the grid
       extents (1 to 3 results) as a function of the problem sizes;
-    - `dynamic_smem` (optional, default 0): dynamic shared-memory bytes requested at launch.
+    - `dynamic_smem` (optional, default 0): dynamic shared-memory bytes requested at launch;
+    - `min_blocks_per_sm` (optional): the occupancy the kernel asks for, 1 to 32 blocks resident per
+      SM at once (CUDA's `__launch_bounds__` second argument, PTX `.minnctapersm`): ptxas caps the
+      registers per thread to fit. The blocks' threads must fit in an SM (2048), a kernel with
+      register budgets on its warp roles runs one block per SM, and `--cake-verify-smem` checks
+      that that many blocks' shared memory fits (`smem.occupancy`).
 
     ```mlir
     cake.kernel @vector_add(%x: !cake.tensor<[N], f32>, %y: !cake.tensor<[N], f32>,
@@ -63,7 +68,8 @@ def Cake_KernelOp : Cake_Op<"kernel", [
     OptionalAttr<DenseI64ArrayAttr>:$cluster,
     DefaultValuedAttr<StrArrayAttr, "{}">:$symbols,
     AffineMapAttr:$grid,
-    DefaultValuedAttr<I64Attr, "0">:$dynamic_smem
+    DefaultValuedAttr<I64Attr, "0">:$dynamic_smem,
+    OptionalAttr<I64Attr>:$min_blocks_per_sm
   );
   let regions = (region SizedRegion<1>:$body);
   let hasCustomAssemblyFormat = 1;

@@ -19,6 +19,8 @@ def CakeVerifySmemPass : Pass<"cake-verify-smem"> {
     and adds `dynamic_smem`. A kernel that needs more than one block may use on its target (163 KiB
     on sm_80, 227 KiB on sm_90, sm_90a and sm_100a) fails to launch; the error names the total,
     the limit, the bytes lost to alignment padding, and carries notes at the biggest allocations.
+    A kernel with `min_blocks_per_sm = n` must also fit n blocks in an SM's shared memory (the
+    per-block limit + 1 KiB, with 1 KiB reserved per block): `smem.occupancy` otherwise.
 
     It also checks that every shared-memory access (`CakeMemoryAccessOpInterface`) stays inside
     its buffer: for each thread that reaches the op unconditionally, each index over every value
