@@ -61,7 +61,9 @@ LAUNCH_TENSORS = {"q", "k", "v", "g", "beta", "A_log", "dt_bias", "cu_seqlens", 
 LAUNCH_SCALARS = {"scale": "f32", "lower_bound": "f32", "use_initial_state": "i32",
                   "store_final_state": "i32"}
 LAUNCH_SIZES = {"T", "H", "N", "S"}
-CHUNK_SIZES = {"C"}            # a multi-pass variant's chunk slots: pass 1's grid, the workspace
+CHUNK_SIZES = {"C", "P"}       # a multi-pass variant's chunk slots (the workspace), a launch's (grid)
+CHUNK_SCALARS = {"slot_lo": "i64", "slot_hi": "i64"}     # a launch's range of slots
+CARRIED = {"ws_hs"}            # the state one launch of a segmented call leaves to the next
 
 
 def load_rule():
@@ -105,7 +107,7 @@ class KernelTest(unittest.TestCase):
                     self.assertEqual({n for n, xs in params.items() if xs[0]["kind"] == "tensor"} - ws,
                                      LAUNCH_TENSORS)
                     self.assertEqual({n: xs[0]["dtype"] for n, xs in params.items() if xs[0]["kind"] == "scalar"},
-                                     LAUNCH_SCALARS)
+                                     {**LAUNCH_SCALARS, **(CHUNK_SCALARS if len(names) > 1 else {})})
                     sizes = {n for n, xs in params.items() if xs[0]["kind"] == "symbol"}
                     self.assertEqual(sizes, LAUNCH_SIZES | (CHUNK_SIZES if len(names) > 1 else set()))
                     # The trust check's view: inputs read, outputs written, nothing else; a
@@ -114,8 +116,10 @@ class KernelTest(unittest.TestCase):
                     self.assertEqual([x["access"] for x in params["final_state"]], ["write"])
                     self.assertTrue(all(x["access"] == "read" for t in LAUNCH_TENSORS - {"out", "final_state"}
                                         for x in params[t]))
-                    for n in ws:
+                    for n in ws - CARRIED:
                         self.assertEqual([x["access"] for x in params[n]], ["write", "read"], n)
+                    for n in ws & CARRIED:       # pass 2 reads what its previous launch wrote
+                        self.assertEqual([x["access"] for x in params[n]], ["readwrite"], n)
                     last = manifests[names[-1]]
                     self.assertEqual(last["grid"], [str(m.slices(p)), "H", "N"])
                     text = "".join(ptx[n] for n in names)
@@ -233,6 +237,32 @@ class CommandTest(unittest.TestCase):
             r = cake("library", "route", "--library", lib, "--shape", "T=3,H=1,N=1,lower_bound=-9")
             self.assertEqual(r.returncode, 2)
             self.assertIn("the rule names 'kda_nope'", r.stderr)
+
+    def test_a_bad_segments_rule_is_refused(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            lib = self.built(tmp)
+            with open(os.path.join(lib, "library.json")) as f:
+                d = json.load(f)
+            for bad in ({"work": 0, "most": 8}, {"work": 4096}, [4096, 8], {"work": 4096, "most": True}):
+                d["segments"] = bad
+                with open(os.path.join(lib, "library.json"), "w") as f:
+                    json.dump(d, f)
+                r = cake("library", "route", "--library", lib, "--shape", "T=3,H=1,N=1,lower_bound=-9")
+                self.assertEqual(r.returncode, 2, bad)
+                self.assertIn('"segments" must be', r.stderr)
+
+    def test_segments_from_the_rule(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            lib = KDALibrary(self.built(tmp))
+            two = next(n for n in lib.variants if len(lib.stages(n)) == 2)
+            one = next(n for n in lib.variants if len(lib.stages(n)) == 1)
+            lib.definition["segments"] = {"work": 1000, "most": 8}
+            self.assertEqual(lib.segments(two, 515, 96), 8)       # 49440 slot-heads: capped
+            self.assertEqual(lib.segments(two, 515, 4), 3)        # 2060: ceil(2060 / 1000)
+            self.assertEqual(lib.segments(two, 5, 1), 1)
+            self.assertEqual(lib.segments(one, 515, 96), 1)       # a single pass is never split
+            del lib.definition["segments"]
+            self.assertEqual(lib.segments(two, 515, 96), 1)
 
     def test_export_is_self_contained(self):
         with tempfile.TemporaryDirectory() as tmp:

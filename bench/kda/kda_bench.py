@@ -161,7 +161,16 @@ def main():
     ap.add_argument("--time", choices=("all", "routed"), default="all",
                     help="CAKE variants timed: all that serve the case, or only the routed one (every "
                          "variant is checked for correctness either way)")
+    ap.add_argument("--segments", default=None,
+                    help="comma-separated slot-range counts (kda_fwd's segments=) at which the routed "
+                         "variant is also checked and, on timed cases, timed (row['segments'])")
     args = ap.parse_args()
+    try:
+        seg_counts = [int(x) for x in args.segments.split(",")] if args.segments else []
+        if any(k < 1 for k in seg_counts):
+            raise ValueError
+    except ValueError:
+        ap.error(f"--segments: expected positive integers, got {args.segments!r}")
     unknown = set(args.cases.split(",")) - {"anchors", "edges", "grid"}
     if unknown:
         ap.error(f"--cases: unknown {', '.join(sorted(unknown))}; expected anchors, edges, grid")
@@ -207,10 +216,10 @@ def main():
                "set": part, "options": opts, "kernel": lib.route(T, H, N, x["lower_bound"])}
         ref_out, ref_state = reference(torch, x)
 
-        def cake(name, x=x, validate=True):
+        def cake(name, x=x, validate=True, segments=None):
             return lib.fwd(x["q"], x["k"], x["v"], x["g"], x["beta"], x["scale"], x["A_log"], x["dt_bias"],
                            x["lower_bound"], initial_state=x["h0"], output_final_state=True,
-                           cu_seqlens=x["cu"], kernel=name, validate=validate)
+                           cu_seqlens=x["cu"], kernel=name, validate=validate, segments=segments)
         row["variants"] = {}
         for name in sorted(lib.variants):
             if not lib.serves(name, x["lower_bound"]):
@@ -223,10 +232,23 @@ def main():
                 # correctness run above validated it; the kernels clamp the offsets anyway).
                 e["ms"] = event_time(torch, lambda: cake(name, validate=False))
             row["variants"][name] = e
+        if seg_counts:
+            row["segments"] = {}
+            for sc in seg_counts:
+                o, st = cake(row["kernel"], segments=sc)
+                torch.cuda.synchronize()
+                e = {"err_out": rel_err(torch, o, ref_out), "err_state": rel_err(torch, st, ref_state)}
+                if timed:
+                    e["ms"] = event_time(torch, lambda sc=sc: cake(row["kernel"], validate=False, segments=sc))
+                row["segments"][sc] = e
+            print(f"  segments ({row['kernel']}): " + " ".join(
+                f"{sc}: {e.get('ms', float('nan')):.3f} ({e['err_out']:.1e}/{e['err_state']:.1e})"
+                for sc, e in row["segments"].items()), flush=True)
         best = row["variants"][row["kernel"]]
         row["max_rel_err_out"], row["max_rel_err_state"] = best["err_out"], best["err_state"]
         row["cake_ms"] = best.get("ms")
-        row["correct"] = all(e["err_out"] <= TOL and e["err_state"] <= TOL for e in row["variants"].values())
+        row["correct"] = all(e["err_out"] <= TOL and e["err_state"] <= TOL
+                             for e in list(row["variants"].values()) + list(row.get("segments", {}).values()))
         if flash_kda is not None and opts.get("lower_bound", -5.0) >= -5.0:
             try:
                 out = torch.empty_like(x["v"])

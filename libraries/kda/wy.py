@@ -33,6 +33,14 @@ computes: one block barrier per chunk. Two forms (and two workspace layouts, see
   the B fragments of S; the workspace is in fragment order (one 16-byte shared load per operand
   and lane); `_k2` splits the channels between two warps that exchange partial products.
 
+A call may split the chunk slots into K consecutive ranges (kda_fwd's `segments`, the library's
+"segments" rule): pass 1 and pass 2 then run once per range (grid P = the range's slots, scalars
+slot_lo and slot_hi), pass 2 of range i on a side stream after pass 1 of range i, beside pass 1
+of range i + 1; pass 2 works on the chunks of its sequence inside the range, starting from
+initial_state where the sequence begins there and otherwise from the state its previous launch
+left in ws_hs (fp32), and writes final_state where the sequence ends, ws_hs otherwise. K = 1 is
+one launch of each pass, which never touches ws_hs.
+
 Files: wy_common.py (sizes, workspace, names, emitters), wy_prep.py (pass 1), wy_state.py (pass 2
 on mma.sync and the cp.async plan), wy_state_wg.py (pass 2 on wgmma).
 

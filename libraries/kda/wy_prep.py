@@ -1,7 +1,7 @@
 """Pass 1 of the `wy` family: every chunk's operands in parallel (wy.py has the design)."""
 
 from kda_common import KV, QT, l2_norm_scales, store_beta_sigmoid
-from wy_common import (B4, B8, BB2, C, PERM, PREP_BLOCK, V2, V4, WORKSPACE, Emitter, afrag, header,
+from wy_common import (B4, B8, BB2, C, PERM, PREP_BLOCK, PREP_MIN_BLOCKS, V2, V4, WORKSPACE, Emitter, afrag, header,
                        prep_name, sequence_bounds, slot_sequence, ws_type)
 
 
@@ -15,16 +15,21 @@ def generate_prep(layout="frag"):
               ("beta", "!cake.tensor<[T, H], bf16>", "beta"), ("alog", "!cake.tensor<[H], f32>", "A_log"),
               ("dtb", f"!cake.tensor<[H, {KV}], f32>", "dt_bias"), ("cu", "!cake.tensor<[S], i64>", "cu_seqlens")]
     params += [(n, ws_type(n), n) for n in WORKSPACE]
-    params += [("scale", "f32", "scale"), ("lb", "f32", "lower_bound")]
-    header(w, {"chunk": C, "layout": layout}, prep_name(layout), params, PREP_BLOCK, "c, h, 1")
+    params += [("scale", "f32", "scale"), ("lb", "f32", "lower_bound"), ("slo", "i64", "slot_lo")]
+    header(w, {"chunk": C, "layout": layout}, prep_name(layout), params, PREP_BLOCK, "p, h, 1",
+           PREP_MIN_BLOCKS)
     head = len(e.lines)
-    sm = {"sq": f"!cake.smem<{C}x{KV}xf32>", "sk": f"!cake.smem<{C}x{KV}xf32>",
-          "sgl": f"!cake.smem<{C}x{KV}xf32>", "sb": f"!cake.smem<{C}xf32>",
+    # Shared memory holds per-token scalars and the bf16 operands only (about 15 KB: occupancy);
+    # phase B reads q, k and g again from global memory (L1/L2 hits) instead of from f32 copies.
+    sm = {"sqs": f"!cake.smem<{C}xf32>", "sks": f"!cake.smem<{C}xf32>", "sb": f"!cake.smem<{C}xf32>",
           "kdec": f"!cake.smem<{C}x{KV}xbf16, pad = 16>", "qdec": f"!cake.smem<{C}x{KV}xbf16, pad = 16>",
           "kinv": f"!cake.smem<{C}x{KV}xbf16, pad = 16>", "lm": f"!cake.smem<{C}x{C}xf32>"}
     for line in ("%tid = cake.thread_id x", "%lane = cake.lane_id", "%wp = cake.warp_id",
-                 "%sl = cake.block_id x", "%h = cake.block_id y"):
+                 "%slb = cake.block_id x", "%h = cake.block_id y"):
         w("  " + line)
+    # The launch's P slots start at slot_lo (kda_fwd may split a call's slots over launches).
+    w("  %slo_i = arith.index_cast %slo : i64 to index")
+    w("  %sl = arith.addi %slb, %slo_i : index")
     slot_sequence(w, c)
     sequence_bounds(w, c)
     # A slot past the sequence's chunks (or, with offsets kda_fwd did not validate, before them)
@@ -37,21 +42,18 @@ def generate_prep(layout="frag"):
     w("  scf.if %live {")
     ind = "    "
     for line in ("%f0 = arith.constant 0.0 : f32", "%f1 = arith.constant 1.0 : f32",
-                 "%eps = arith.constant 1.0e-06 : f32", f"%one4 = arith.constant dense<1.0> : {V4}",
+                 "%eps = arith.constant 1.0e-06 : f32",
                  f"%z4 = arith.constant dense<0.0> : {V4}", "%log2e = arith.constant 1.44269504 : f32"):
         w(ind + line)
     w(f"{ind}%alogh = cake.load %alog[%h] : !cake.tensor<[H], f32> -> f32")
     w(f"{ind}%aexp = math.exp %alogh : f32")
-    w(f"{ind}%aexpv = vector.broadcast %aexp : f32 to {V4}")
     w(f"{ind}%nlog2e = arith.negf %log2e : f32")
-    w(f"{ind}%nlog2ev = vector.broadcast %nlog2e : f32 to {V4}")
     w(f"{ind}%lb2 = arith.mulf %lb, %log2e : f32")
-    w(f"{ind}%lbv = vector.broadcast %lb2 : f32 to {V4}")
     for buf, t in sm.items():
         w(f"{ind}%{buf} = cake.alloc_smem : {t}")
     w(f"{ind}%left = arith.subi %eos, %t0 : index")
     w(f"{ind}%len = arith.minui %left, {c(C)} : index")
-    # ---- A: 8 threads per token: q^ = scale q / |q|, k^, the log2-decays, sigmoid(beta) ----
+    # ---- A: 8 threads per token: the token's scales scale / |q| and 1 / |k|, sigmoid(beta) ----
     w(f"{ind}%ptok = arith.divui %tid, {c(8)} : index")
     w(f"{ind}%pq = arith.remui %tid, {c(8)} : index")
     w(f"{ind}%pch = arith.muli %pq, {c(4)} : index")
@@ -59,47 +61,54 @@ def generate_prep(layout="frag"):
     w(f"{ind}%tok = arith.addi %t0, %ptok : index")
     for i in range(4):
         w(f"{ind}%pc{i} = arith.addi %pch, {c(32 * i)} : index")
-        w(f"{ind}%db{i} = cake.load %dtb[%h, %pc{i}] : !cake.tensor<[H, {KV}], f32> -> {V4}")
-        for t in ("q", "k", "g"):
+        for t in ("q", "k"):
             w(f"{ind}%{t}r{i} = cake.load %{t}[%tok, %h, %pc{i}] masked : {QT} -> {B4}")
             w(f"{ind}%{t}f{i} = arith.extf %{t}r{i} : {B4} to {V4}")
     w(f"{ind}%braw = cake.load %beta[%tok, %h] masked : !cake.tensor<[T, H], bf16> -> bf16")
     l2_norm_scales(w, 4, 8)
-    # A token past the chunk's end (the next sequence's, or past T) gets q^ = k^ = 0 and a zero
-    # log-decay here, once: every product below then vanishes for it without a select per use.
-    w(f"{ind}%pin = arith.cmpi ult, %ptok, %len : index")
-    w(f"{ind}%qscl = arith.select %pin, %qrv, %z4 : {V4}")
-    w(f"{ind}%kscl = arith.select %pin, %krv, %z4 : {V4}")
-    for i in range(4):
-        w(f"{ind}%qn{i} = arith.mulf %qf{i}, %qscl : {V4}")
-        w(f"{ind}%kn{i} = arith.mulf %kf{i}, %kscl : {V4}")
-        w(f"{ind}cake.store %qn{i}, %sq[%ptok, %pc{i}] : {V4}, {sm['sq']}")
-        w(f"{ind}cake.store %kn{i}, %sk[%ptok, %pc{i}] : {V4}, {sm['sk']}")
-        w(f"{ind}%gb{i} = arith.addf %gf{i}, %db{i} : {V4}")
-        w(f"{ind}%gx{i} = arith.mulf %gb{i}, %aexpv : {V4}")
-        w(f"{ind}%gn{i} = arith.mulf %gx{i}, %nlog2ev : {V4}")
-        w(f"{ind}%ge{i} = math.exp2 %gn{i} fastmath<afn> : {V4}")
-        w(f"{ind}%gd{i} = arith.addf %ge{i}, %one4 : {V4}")
-        w(f"{ind}%gs{i} = arith.divf %one4, %gd{i} fastmath<afn> : {V4}")
-        w(f"{ind}%glx{i} = arith.mulf %gs{i}, %lbv : {V4}")
-        w(f"{ind}%gl{i} = arith.select %pin, %glx{i}, %z4 : {V4}")
-        w(f"{ind}cake.store %gl{i}, %sgl[%ptok, %pc{i}] : {V4}, {sm['sgl']}")
     store_beta_sigmoid(w, "%braw", "%sb", sm["sb"])
+    # A token past the chunk's end (the next sequence's, or past T) gets zero scales here, once:
+    # its q^ and k^ and every product below then vanish without a select per use.
+    w(f"{ind}  %pin = arith.cmpi ult, %ptok, %len : index")
+    w(f"{ind}  %qscl = arith.select %pin, %qrs, %f0 : f32")
+    w(f"{ind}  %kscl = arith.select %pin, %krn, %f0 : f32")
+    w(f"{ind}  cake.store %qscl, %sqs[%ptok] : f32, {sm['sqs']}")
+    w(f"{ind}  cake.store %kscl, %sks[%ptok] : f32, {sm['sks']}")
     w(f"{ind}}}")
     w(f"{ind}cake.barrier")
     # ---- B: a thread per channel: cumulative decay, gated operands (shared and workspace) ----
+    # The log2-decay of token i and channel tid is lb sigmoid(exp(A_log) (g + dt_bias)) log2(e),
+    # zero past the chunk's end (so G stays that of the last token).
+    w(f"{ind}%tlast = arith.subi %eos, {c(1)} : index")
+    w(f"{ind}%db = cake.load %dtb[%h, %tid] : !cake.tensor<[H, {KV}], f32> -> f32")
+    w(f"{ind}%gsc = arith.mulf %aexp, %nlog2e : f32")
+    w(f"{ind}%gbias = arith.mulf %db, %gsc : f32")
     prev = "%f0"
     kis = []
     for i in range(C):
         w(f"{ind}%in{i} = arith.cmpi ult, {c(i)}, %len : index")
-        w(f"{ind}%lg{i} = cake.load %sgl[{c(i)}, %tid] : {sm['sgl']} -> f32")
+        # Tokens past the chunk's end read its last token (in bounds, no mask and no branch):
+        # their scales are zero and their log-decay is selected away.
+        w(f"{ind}%bu{i} = arith.addi %t0, {c(i)} : index")
+        w(f"{ind}%bt{i} = arith.minui %bu{i}, %tlast : index")
+        for t in ("q", "k", "g"):
+            w(f"{ind}%{t}x{i} = cake.load %{t}[%bt{i}, %h, %tid] : {QT} -> bf16")
+            w(f"{ind}%{t}e{i} = arith.extf %{t}x{i} : bf16 to f32")
+        w(f"{ind}%gn{i} = math.fma %ge{i}, %gsc, %gbias : f32")
+        w(f"{ind}%gp{i} = math.exp2 %gn{i} fastmath<afn> : f32")
+        w(f"{ind}%gd{i} = arith.addf %gp{i}, %f1 : f32")
+        w(f"{ind}%gs{i} = arith.divf %f1, %gd{i} fastmath<afn> : f32")
+        w(f"{ind}%glx{i} = arith.mulf %gs{i}, %lb2 : f32")
+        w(f"{ind}%lg{i} = arith.select %in{i}, %glx{i}, %f0 : f32")
         w(f"{ind}%G{i} = arith.addf {prev}, %lg{i} : f32")
         prev = f"%G{i}"
         w(f"{ind}%eg{i} = math.exp2 %G{i} fastmath<afn> : f32")
         w(f"{ind}%ngi{i} = arith.negf %G{i} : f32")
         w(f"{ind}%egi{i} = math.exp2 %ngi{i} fastmath<afn> : f32")
-        w(f"{ind}%kh{i} = cake.load %sk[{c(i)}, %tid] : {sm['sk']} -> f32")
-        w(f"{ind}%qh{i} = cake.load %sq[{c(i)}, %tid] : {sm['sq']} -> f32")
+        w(f"{ind}%qs{i} = cake.load %sqs[{c(i)}] : {sm['sqs']} -> f32")
+        w(f"{ind}%ks{i} = cake.load %sks[{c(i)}] : {sm['sks']} -> f32")
+        w(f"{ind}%kh{i} = arith.mulf %ke{i}, %ks{i} : f32")
+        w(f"{ind}%qh{i} = arith.mulf %qe{i}, %qs{i} : f32")
         for t, src, f in (("kd", "kh", "eg"), ("qd", "qh", "eg"), ("ki", "kh", "egi")):
             w(f"{ind}%{t}{i} = arith.mulf %{src}{i}, %{f}{i} : f32")
         for t, buf in (("kd", "kdec"), ("qd", "qdec"), ("ki", "kinv")):

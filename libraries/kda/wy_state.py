@@ -6,10 +6,70 @@ from wy_common import (B4, B8, BB2, C, SHAPES, STAGES, V4, WORKSPACE, Emitter, h
                        slices, state_name, ws_type)
 
 
+# ws_hs carries each (sequence, head)'s state from one launch of a segmented call to the next
+# (kda_fwd runs pass 1 and pass 2 over consecutive ranges of chunk slots [slot_lo, slot_hi), pass 2
+# of one range beside pass 1 of the next); one launch over all slots never touches it.
 STATE_PARAMS = [("v", QT, "v"), ("cu", "!cake.tensor<[S], i64>", "cu_seqlens")] + \
     [(n, ws_type(n), n) for n in WORKSPACE] + \
-    [("h0", ST, "initial_state"), ("ht", ST, "final_state"), ("o", QT, "out"),
-     ("use_h0", "i32", "use_initial_state"), ("store_ht", "i32", "store_final_state")]
+    [("h0", ST, "initial_state"), ("ht", ST, "final_state"), ("o", QT, "out"), ("hs", ST, "ws_hs"),
+     ("use_h0", "i32", "use_initial_state"), ("store_ht", "i32", "store_final_state"),
+     ("slo", "i64", "slot_lo"), ("shi", "i64", "slot_hi")]
+
+
+def segment(w, c):
+    """The sequence's chunks in this launch's slots [slot_lo, slot_hi): %nch (all its chunks),
+    chunks %jlo .. %jhi; %active (it has one here; an empty sequence counts as one chunk, so
+    its final state is written once), %first (it begins here: start from initial_state) and
+    %last (it ends here: write final_state; otherwise leave the state in ws_hs)."""
+    w("  %seqlen = arith.subi %eos, %bos : index")
+    w(f"  %seq15 = arith.addi %seqlen, {c(C - 1)} : index")
+    w(f"  %nch = arith.divui %seq15, {c(C)} : index")
+    w(f"  %nch1 = arith.maxui %nch, {c(1)} : index")
+    w("  %sgend = arith.addi %slot0, %nch1 : index")
+    w("  %sglo = arith.index_cast %slo : i64 to index")
+    w("  %sghi = arith.index_cast %shi : i64 to index")
+    w("  %first = arith.cmpi uge, %slot0, %sglo : index")
+    w("  %last = arith.cmpi ule, %sgend, %sghi : index")
+    w("  %sgin0 = arith.cmpi ugt, %sgend, %sglo : index")
+    w("  %sgin1 = arith.cmpi ult, %slot0, %sghi : index")
+    w("  %active = arith.andi %sgin0, %sgin1 : i1")
+    w("  %sgskip = arith.subi %sglo, %slot0 : index")
+    w(f"  %jlo = arith.select %first, {c(0)}, %sgskip : index")
+    w("  %sgroom = arith.subi %sghi, %slot0 : index")
+    w(f"  %sgroomc = arith.select %sgin1, %sgroom, {c(0)} : index")
+    w("  %jhi = arith.minui %nch, %sgroomc : index")
+
+
+def initial_state(w, types, zeros, load):
+    """%init#i: the state the launch starts from: initial_state (or zeros) where the sequence
+    begins, else what the previous launch left in ws_hs. `load(tensor, tag, ind)` emits the
+    loads of a state tensor and returns the names to yield."""
+    n = len(zeros)
+    tl = ", ".join(types)
+    w("  %useh0 = arith.cmpi ne, %use_h0, %i0 : i32")
+    w(f"  %init:{n} = scf.if %first -> ({tl}) {{")
+    w(f"    %ini:{n} = scf.if %useh0 -> ({tl}) {{")
+    w(f"      scf.yield {', '.join(load('%h0', 'h0', '      '))} : {tl}")
+    w("    } else {")
+    w(f"      scf.yield {', '.join(zeros)} : {tl}")
+    w("    }")
+    w(f"    scf.yield {', '.join(f'%ini#{i}' for i in range(n))} : {tl}")
+    w("  } else {")
+    w(f"    scf.yield {', '.join(load('%hs', 'hs', '    '))} : {tl}")
+    w("  }")
+
+
+def final_state(w, store):
+    """The state after the launch's chunks: final_state (if asked) where the sequence ends here,
+    else ws_hs for the next launch. `store(tensor, ind)` emits the stores."""
+    w("  %storeht = arith.cmpi ne, %store_ht, %i0 : i32")
+    w("  scf.if %last {")
+    w("    scf.if %storeht {")
+    store("%ht", "      ")
+    w("    }")
+    w("  } else {")
+    store("%hs", "    ")
+    w("  }")
 
 
 class ChunkCopies:
@@ -71,13 +131,12 @@ class ChunkCopies:
         w(f"{ind}cake.cp_async.commit")
 
     def prologue(self):
-        """%nch, the sequence's chunks, and the copies of its first two into stages 0 and 1."""
+        """The copies of the launch's first two chunks of the sequence (%jlo, segment()) into
+        stages 0 and 1."""
         w, c = self.w, self.c
-        w("  %seqlen = arith.subi %eos, %bos : index")
-        w(f"  %seq15 = arith.addi %seqlen, {c(C - 1)} : index")
-        w(f"  %nch = arith.divui %seq15, {c(C)} : index")
-        self.emit(c(0), c(0), "a", "  ")
-        self.emit(c(1), c(1), "b", "  ")
+        w(f"  %jlo1 = arith.addi %jlo, {c(1)} : index")
+        self.emit("%jlo", c(0), "a", "  ")
+        self.emit("%jlo1", c(1), "b", "  ")
 
     def chunk_head(self, ind):
         """The top of iteration %jj (stage %st): wait for its copies, free the stage of the chunk
@@ -167,21 +226,21 @@ def generate_state(p):
     # ---- the initial state: S^T tiles 2s, 2s + 1 hold channels 16s + 4q + {0, 1} and {2, 3} ----
     tiles = 2 * steps
     atypes = ", ".join([V4] * tiles)
-    w("  %useh0 = arith.cmpi ne, %use_h0, %i0 : i32")
-    w(f"  %init:{tiles} = scf.if %useh0 -> ({atypes}) {{")
-    for s in range(steps):
-        for r in range(2):
-            w(f"    %h0{s}_{r} = cake.load %h0[%n, %h, %vg{r}, %ch{s}] : {ST} -> {V4}")
-        w(f"    %h0t{2 * s} = vector.shuffle %h0{s}_0, %h0{s}_1 [0, 1, 4, 5] : {V4}, {V4}")
-        w(f"    %h0t{2 * s + 1} = vector.shuffle %h0{s}_0, %h0{s}_1 [2, 3, 6, 7] : {V4}, {V4}")
-    w(f"    scf.yield {', '.join(f'%h0t{nt}' for nt in range(tiles))} : {atypes}")
-    w("  } else {")
-    w(f"    scf.yield {', '.join(['%z4'] * tiles)} : {atypes}")
-    w("  }")
+
+    def load(tensor, tag, ind):
+        for s in range(steps):
+            for r in range(2):
+                w(f"{ind}%{tag}{s}_{r} = cake.load {tensor}[%n, %h, %vg{r}, %ch{s}] : {ST} -> {V4}")
+            w(f"{ind}%{tag}t{2 * s} = vector.shuffle %{tag}{s}_0, %{tag}{s}_1 [0, 1, 4, 5] : {V4}, {V4}")
+            w(f"{ind}%{tag}t{2 * s + 1} = vector.shuffle %{tag}{s}_0, %{tag}{s}_1 [2, 3, 6, 7] : {V4}, {V4}")
+        return [f"%{tag}t{nt}" for nt in range(tiles)]
+    segment(w, c)
+    w("  scf.if %active {")
+    initial_state(w, [V4] * tiles, ["%z4"] * tiles, load)
     cp.prologue()
     accs = [f"%s{nt}" for nt in range(tiles)]
     inits = ", ".join(f"{a} = %init#{i}" for i, a in enumerate(accs))
-    w(f"  %fin:{tiles + 1} = scf.for %jj = {c(0)} to %nch step {c(1)} iter_args({inits}, %st = {c(0)}) "
+    w(f"  %fin:{tiles + 1} = scf.for %jj = %jlo to %jhi step {c(1)} iter_args({inits}, %st = {c(0)}) "
       f"-> ({atypes}, index) {{")
     ind = "    "
     cp.chunk_head(ind)
@@ -281,12 +340,15 @@ def generate_state(p):
     w("  }")
     # The last iterations prefetched chunks past the sequence: retire them before the block exits.
     w("  cake.cp_async.wait 0")
-    w("  %storeht = arith.cmpi ne, %store_ht, %i0 : i32")
-    w("  scf.if %storeht {")
     for s in range(steps):
         for r in range(2):
-            w(f"    %fs{s}_{r} = vector.shuffle %fin#{2 * s}, %fin#{2 * s + 1} [{2 * r}, {2 * r + 1}, {4 + 2 * r}, {5 + 2 * r}] : {V4}, {V4}")
-            w(f"    cake.store %fs{s}_{r}, %ht[%n, %h, %vg{r}, %ch{s}] : {V4}, {ST}")
+            w(f"  %fs{s}_{r} = vector.shuffle %fin#{2 * s}, %fin#{2 * s + 1} [{2 * r}, {2 * r + 1}, {4 + 2 * r}, {5 + 2 * r}] : {V4}, {V4}")
+
+    def store(tensor, ind):
+        for s in range(steps):
+            for r in range(2):
+                w(f"{ind}cake.store %fs{s}_{r}, {tensor}[%n, %h, %vg{r}, %ch{s}] : {V4}, {ST}")
+    final_state(w, store)
     w("  }")
     w("  cake.return")
     w("}")

@@ -2,7 +2,7 @@
 
 from kda_common import KV, QT, ST
 from wy_common import B8, C, STAGES, V2, Emitter, header, sequence_bounds, slices, state_name
-from wy_state import STATE_PARAMS, ChunkCopies
+from wy_state import STATE_PARAMS, ChunkCopies, final_state, initial_state, segment
 
 
 def generate_state_wg(p):
@@ -88,21 +88,20 @@ def generate_state_wg(p):
         return parts[0]
 
     # ---- the initial state ----
-    w("  %useh0 = arith.cmpi ne, %use_h0, %i0 : i32")
-    w(f"  %init = scf.if %useh0 -> ({V64}) {{")
-    quads = []
-    for j in range(KV // 8):
-        for r in range(2):
-            w(f"    %h0{j}_{r} = cake.load %h0[%n, %h, %vg{r}, %cj{j}] : {ST} -> {V2}")
-        w(f"    %h0q{j} = vector.shuffle %h0{j}_0, %h0{j}_1 [0, 1, 2, 3] : {V2}, {V2}")
-        quads.append(f"%h0q{j}")
-    w(f"    scf.yield {concat(quads, 4, 'h0', '    ')} : {V64}")
-    w("  } else {")
-    w(f"    %z64 = arith.constant dense<0.0> : {V64}")
-    w(f"    scf.yield %z64 : {V64}")
-    w("  }")
+    def load(tensor, tag, ind):
+        quads = []
+        for j in range(KV // 8):
+            for r in range(2):
+                w(f"{ind}%{tag}{j}_{r} = cake.load {tensor}[%n, %h, %vg{r}, %cj{j}] : {ST} -> {V2}")
+            w(f"{ind}%{tag}q{j} = vector.shuffle %{tag}{j}_0, %{tag}{j}_1 [0, 1, 2, 3] : {V2}, {V2}")
+            quads.append(f"%{tag}q{j}")
+        return [concat(quads, 4, tag, ind)]
+    segment(w, c)
+    w(f"  %z64 = arith.constant dense<0.0> : {V64}")
+    w("  scf.if %active {")
+    initial_state(w, [V64], ["%z64"], load)
     cp.prologue()
-    w(f"  %fin:2 = scf.for %jj = {c(0)} to %nch step {c(1)} iter_args(%s = %init, %st = {c(0)}) "
+    w(f"  %fin:2 = scf.for %jj = %jlo to %jhi step {c(1)} iter_args(%s = %init#0, %st = {c(0)}) "
       f"-> ({V64}, index) {{")
     ind = "    "
     cp.chunk_head(ind)
@@ -163,12 +162,15 @@ def generate_state_wg(p):
     w(f"{ind}scf.yield %sn, %stn : {V64}, index")
     w("  }")
     w("  cake.cp_async.wait 0")
-    w("  %storeht = arith.cmpi ne, %store_ht, %i0 : i32")
-    w("  scf.if %storeht {")
     for j in range(KV // 8):
         for r in range(2):
-            w(f"    %fs{j}_{r} = vector.shuffle %fin#0, %fin#0 [{4 * j + 2 * r}, {4 * j + 2 * r + 1}] : {V64}, {V64}")
-            w(f"    cake.store %fs{j}_{r}, %ht[%n, %h, %vg{r}, %cj{j}] : {V2}, {ST}")
+            w(f"  %fs{j}_{r} = vector.shuffle %fin#0, %fin#0 [{4 * j + 2 * r}, {4 * j + 2 * r + 1}] : {V64}, {V64}")
+
+    def store(tensor, ind):
+        for j in range(KV // 8):
+            for r in range(2):
+                w(f"{ind}cake.store %fs{j}_{r}, {tensor}[%n, %h, %vg{r}, %cj{j}] : {V2}, {ST}")
+    final_state(w, store)
     w("  }")
     w("  cake.return")
     w("}")

@@ -47,6 +47,12 @@ def check_definition(definition):
                 raise ValueError(f"the rule names {what!r}, which is not a variant of the library")
     if isinstance(fast, str) and fast not in names:
         raise ValueError(f"the rule names {fast!r}, which is not a variant of the library")
+    seg = definition.get("segments")
+    if seg is not None and not (isinstance(seg, dict) and all(
+            isinstance(seg.get(k), int) and not isinstance(seg.get(k), bool) and seg[k] >= 1
+            for k in ("work", "most"))):
+        raise ValueError(f"\"segments\" must be {{\"work\": slot-heads per launch, \"most\": launches}} "
+                         f"(positive integers), got {seg!r}")
 
 
 def route(definition, T, H, N, lower_bound=-5.0):
@@ -128,11 +134,39 @@ class KDALibrary:
             self._spaces[key] = ws
         return ws
 
+    def segments(self, name, slots, H):
+        """How many launches of each pass a call of a two-pass variant splits its chunk slots
+        into: the definition's "segments" ({"work": slot-heads per launch, "most": cap}); 1
+        without (or for a single-pass variant)."""
+        rule = self.definition.get("segments")
+        if len(self.stages(name)) < 2 or not isinstance(rule, dict):
+            return 1
+        return max(1, min(int(rule.get("most", 1)), -(-slots * H // int(rule["work"]))))
+
+    def _streams(self, torch, dev, count):
+        """A side stream of the device and `count` + 1 events (kept: calls reuse them). The side
+        stream has the highest priority: pass 2's few long blocks take their places on the SMs
+        first when a range is ready, and pass 1's many short blocks fill the rest (at equal
+        priority pass 1 of the next range holds every SM and the two passes barely overlap)."""
+        key = ("streams", dev)
+        side, events = self._spaces.get(key, (None, []))
+        if side is None:
+            side = torch.cuda.Stream(device=dev, priority=-1000)    # clamped to the highest
+        while len(events) < count + 1:
+            events.append(torch.cuda.Event())
+        self._spaces[key] = (side, events)
+        return side, events
+
     def fwd(self, q, k, v, g, beta, scale, A_log, dt_bias, lower_bound, initial_state=None,
-            output_final_state=False, cu_seqlens=None, out=None, kernel=None, validate=True):
+            output_final_state=False, cu_seqlens=None, out=None, kernel=None, validate=True,
+            segments=None):
         """validate=False skips reading cu_seqlens back to the host to check it (a device-to-host
         copy per call): the kernels clamp every sequence to 0 <= bos <= eos <= T, so offsets that
         break the contract give wrong outputs, never an access outside the tensors.
+        segments: how many consecutive ranges of chunk slots a two-pass variant's passes run over
+        (default: the library's rule, `segments()`); with more than one, pass 2 of a range runs
+        on a side stream beside pass 1 of the next (the call still completes on the current
+        stream), the state carried between ranges in a workspace.
         The two-pass variants' workspace is kept per library object, device and size: calls that
         may run at once on different streams need one KDALibrary each."""
         import torch
@@ -166,14 +200,40 @@ class KDALibrary:
                    "use_initial_state": int(h0 is not None), "store_final_state": int(ht is not None)}
         sizes = {"T": B * T, "H": H, "N": N, "S": N + 1}
         chunk = self.variants[name].get("chunk")
-        if chunk:   # chunk slots: pass 1's grid and the workspace's rows (wy.py)
+        if chunk:   # chunk slots: the workspace's rows (wy.py); P: the slots of one launch
             sizes["C"] = B * T // chunk + N + 2
         sizes_key = tuple(sizes.values())
+        slots = sizes.get("C", 0)
+        if segments is None:
+            segments = self.segments(name, slots, H)
+        elif isinstance(segments, bool) or not isinstance(segments, int) or segments < 1:
+            raise ValueError(f"segments: expected a positive integer, got {segments!r}")
+        parts = max(1, min(segments, slots)) if len(self.stages(name)) > 1 else 1
+        ranges = [(slots * i // parts, slots * (i + 1) // parts) for i in range(parts)]
         with torch.cuda.device(dev):
-            stream = torch.cuda.current_stream().cuda_stream
-            for stage in self.stages(name):
+            main = torch.cuda.current_stream()
+            stages = self.stages(name)
+            for stage in stages:
                 ptrs.update(self.workspace(torch, dev, stage, sizes_key, sizes))
-                self.kernel(stage).launch(ptrs, sizes, stream, scalars)
+            if parts == 1:
+                sizes["P"] = slots
+                scalars.update(slot_lo=0, slot_hi=slots)
+                for stage in stages:
+                    self.kernel(stage).launch(ptrs, sizes, main.cuda_stream, scalars)
+                return o, ht
+            prep, state = (self.kernel(st) for st in stages)
+            side, events = self._streams(torch, dev, parts)
+            events[parts].record(main)         # the side stream starts after what came before
+            side.wait_event(events[parts])
+            for i, (lo, hi) in enumerate(ranges):
+                sizes["P"] = hi - lo
+                scalars.update(slot_lo=lo, slot_hi=hi)
+                prep.launch(ptrs, sizes, main.cuda_stream, scalars)
+                events[i].record(main)
+                side.wait_event(events[i])
+                state.launch(ptrs, sizes, side.cuda_stream, scalars)
+            events[parts].record(side)         # and the call ends on the current stream
+            main.wait_event(events[parts])
         return o, ht
 
 
