@@ -359,6 +359,9 @@ class BadInputTest(unittest.TestCase):
         self.refused("kernel: no variant named 'nope'", kernel="nope")
         self.refused("kernel: kda_wy_v64 does not serve lower_bound = -6.0", kernel="kda_wy_v64",
                      lower_bound=-6.0)
+        self.refused("segments: expected a positive integer, got 0", segments=0)
+        self.refused("segments: expected a positive integer, got 'x'", segments="x")
+        self.refused("segments: expected a positive integer, got True", segments=True)
 
 
 if __name__ == "__main__":
