@@ -1,8 +1,8 @@
 """Pass 1 of the `wy` family: every chunk's operands in parallel (wy.py has the design)."""
 
 from kda_common import KV, QT, l2_norm_scales, store_beta_sigmoid
-from wy_common import (B4, B8, BB2, C, PERM, PREP_BLOCK, PREP_MIN_BLOCKS, V2, V4, WORKSPACE, Emitter, afrag, header,
-                       prep_name, sequence_bounds, slot_sequence, ws_type)
+from wy_common import (B4, B8, BB2, C, PERM, PREP_BLOCK, PREP_MIN_BLOCKS, V2, V4, WORKSPACE, Emitter,
+                       afrag, header, prep_name, sequence_bounds, slot_sequence, ws_type)
 
 
 def generate_prep(layout="frag"):
