@@ -132,10 +132,6 @@ static bool isIdentifier(StringRef name) {
   return llvm::all_of(name, [](char c) { return llvm::isAlnum(c) || c == '_'; });
 }
 
-/// What one SM holds on every CAKE target (sm_80 to sm_100a).
-static constexpr int64_t kMaxBlocksPerSm = 32;
-static constexpr int64_t kMaxThreadsPerSm = 2048;
-
 LogicalResult KernelOp::verify() {
   StringRef target = getTarget();
   if (!isKnownTarget(target))
@@ -194,12 +190,13 @@ LogicalResult KernelOp::verify() {
                          << "] bytes on " << target << ", got " << dynamicSmem;
 
   if (std::optional<int64_t> blocks = getMinBlocksPerSm()) {
-    if (*blocks < 1 || *blocks > kMaxBlocksPerSm)
-      return emitOpError() << "expected min_blocks_per_sm in [1, " << kMaxBlocksPerSm << "], got "
-                           << *blocks;
-    if (*blocks * threads > kMaxThreadsPerSm)
+    const TargetInfo &info = *lookupTarget(target);
+    if (*blocks < 1 || *blocks > info.maxBlocksPerSm)
+      return emitOpError() << "expected min_blocks_per_sm in [1, " << info.maxBlocksPerSm
+                           << "], got " << *blocks;
+    if (*blocks * threads > info.maxThreadsPerSm)
       return emitOpError() << "min_blocks_per_sm = " << *blocks << " blocks of " << threads
-                           << " threads exceed the " << kMaxThreadsPerSm
+                           << " threads exceed the " << info.maxThreadsPerSm
                            << " threads an SM holds";
   }
 

@@ -11,7 +11,8 @@ using namespace mlir::cake;
 
 ArrayRef<TargetInfo> mlir::cake::getTargetTable() {
   static const TargetInfo table[] = {
-#define CAKE_TARGET(name, sm, features, shared, ptx) {name, sm, features, shared, ptx},
+#define CAKE_TARGET(name, sm, features, shared, sharedPerSm, blocksPerSm, threadsPerSm, ptx)         \
+  {name, sm, features, shared, sharedPerSm, blocksPerSm, threadsPerSm, ptx},
 #include "Cake/IR/Targets.def"
   };
   return table;

@@ -2,6 +2,7 @@
 #include "Cake/Analysis/IndexRange.h"
 
 #include "Cake/IR/CakeOps.h"
+#include "Cake/IR/Target.h"
 #include "Cake/Transforms/Findings.h"
 #include "Cake/Transforms/Passes.h"
 
@@ -90,23 +91,24 @@ struct CakeVerifySmemPass : cake::impl::CakeVerifySmemPassBase<CakeVerifySmemPas
     return ok;
   }
 
-  /// min_blocks_per_sm blocks must fit in an SM's shared memory: the most one block may use plus
-  /// the 1 KiB the hardware reserves per block (164 KiB per SM on sm_80, 228 KiB on sm_90+).
+  /// min_blocks_per_sm blocks must fit in an SM's shared memory, each with what the hardware
+  /// reserves per block (Targets.def: 164 KiB per SM on sm_80, 228 KiB on sm_90+, 1 KiB each).
   static bool verifyOccupancy(KernelOp kernel, int64_t total) {
     std::optional<int64_t> blocks = kernel.getMinBlocksPerSm();
-    if (!blocks || *blocks < 1)
+    const TargetInfo *info = lookupTarget(kernel.getTarget());
+    if (!blocks || *blocks < 1 || !info)
       return true;
-    constexpr int64_t kReservedPerBlock = 1024;
-    int64_t perSm = kernel.getMaxSharedBytes() + kReservedPerBlock;
-    int64_t fit = perSm / (total + kReservedPerBlock);
+    int64_t perSm = info->sharedBytesPerSm;
+    int64_t reservedPerBlock = perSm - info->maxDynamicSharedBytes;
+    int64_t fit = perSm / (total + reservedPerBlock);
     if (fit >= *blocks)
       return true;
     InFlightDiagnostic diag = emitFinding(kernel, "smem.occupancy")
                               << "min_blocks_per_sm = " << *blocks << " blocks of " << total
-                              << " bytes of shared memory (+ " << kReservedPerBlock
+                              << " bytes of shared memory (+ " << reservedPerBlock
                               << " reserved each) do not fit in the " << perSm << " bytes of an SM on "
                               << kernel.getTarget() << ": " << fit << " fit";
-    int64_t most = perSm / *blocks - kReservedPerBlock;
+    int64_t most = perSm / *blocks - reservedPerBlock;
     attachFix(diag, kernel, "smem.occupancy",
               "use at most " + std::to_string(most) + " bytes per block, or set min_blocks_per_sm = " +
                   std::to_string(std::max<int64_t>(fit, 1)));

@@ -31,6 +31,9 @@ struct TargetInfo {
   unsigned sm;
   unsigned features;
   int64_t maxDynamicSharedBytes;
+  int64_t sharedBytesPerSm;
+  int64_t maxBlocksPerSm;
+  int64_t maxThreadsPerSm;
   unsigned ptxVersion;
 };
 

@@ -18,6 +18,7 @@ from . import driver as drv
 from . import expr
 
 KV = 128
+CARRIED = ("ws_hs",)   # the state pass 2 leaves to its next launch in a segmented call
 
 
 def check_definition(definition):
@@ -116,15 +117,16 @@ class KDALibrary:
                 self._kernels[name] = drv.Kernel(self._driver, f.read(), stage["manifest"])
         return self._kernels[name]
 
-    def workspace(self, torch, dev, stage, sizes_key, sizes):
+    def workspace(self, torch, dev, stage, sizes_key, sizes, skip=()):
         """{`ws_` parameter: device address} of a stage: scratch tensors (one pass writes them,
-        the next reads them) by their manifest shapes, kept for the next call of the same sizes."""
-        key = ("ws", dev, stage["name"], sizes_key)
+        the next reads them) by their manifest shapes, kept for the next call of the same sizes;
+        the parameters in `skip` (unused by this call) get no memory."""
+        key = ("ws", dev, stage["name"], sizes_key, tuple(skip))
         ws = self._spaces.get(key)
         if ws is None:
             ws = {}
             for p in stage["manifest"]["params"]:
-                if p["name"].startswith("ws_"):
+                if p["name"].startswith("ws_") and p["name"] not in skip:
                     shape = tuple(int(expr.evaluate(x, sizes)) for x in p["shape"])
                     t = self._spaces.get(("ws", dev, p["name"], shape))
                     if t is None:
@@ -145,9 +147,9 @@ class KDALibrary:
 
     def _streams(self, torch, dev, count):
         """A side stream of the device and `count` + 1 events (kept: calls reuse them). The side
-        stream has the highest priority: pass 2's few long blocks take their places on the SMs
-        first when a range is ready, and pass 1's many short blocks fill the rest (at equal
-        priority pass 1 of the next range holds every SM and the two passes barely overlap)."""
+        stream has the highest priority, so that pass 2's few long blocks are placed before pass
+        1's of the next range; measured, neither priority made segments pay (pass-1 blocks slow
+        pass 2's chain: bench/results/2026-12-03-kda-prep, calls 2 and 3)."""
         key = ("streams", dev)
         side, events = self._spaces.get(key, (None, []))
         if side is None:
@@ -208,13 +210,16 @@ class KDALibrary:
             segments = self.segments(name, slots, H)
         elif isinstance(segments, bool) or not isinstance(segments, int) or segments < 1:
             raise ValueError(f"segments: expected a positive integer, got {segments!r}")
-        parts = max(1, min(segments, slots)) if len(self.stages(name)) > 1 else 1
-        ranges = [(slots * i // parts, slots * (i + 1) // parts) for i in range(parts)]
+        stages = self.stages(name)
+        parts = min(segments, slots) if len(stages) > 1 else 1
+        # One launch never touches the carried state (wy_state.py): it gets no memory, and any
+        # valid address stands in for it.
+        skip = CARRIED if parts == 1 else ()
         with torch.cuda.device(dev):
             main = torch.cuda.current_stream()
-            stages = self.stages(name)
             for stage in stages:
-                ptrs.update(self.workspace(torch, dev, stage, sizes_key, sizes))
+                ptrs.update(self.workspace(torch, dev, stage, sizes_key, sizes, skip))
+            ptrs.update({p: o.data_ptr() for p in skip})
             if parts == 1:
                 sizes["P"] = slots
                 scalars.update(slot_lo=0, slot_hi=slots)
@@ -225,7 +230,8 @@ class KDALibrary:
             side, events = self._streams(torch, dev, parts)
             events[parts].record(main)         # the side stream starts after what came before
             side.wait_event(events[parts])
-            for i, (lo, hi) in enumerate(ranges):
+            for i in range(parts):
+                lo, hi = slots * i // parts, slots * (i + 1) // parts
                 sizes["P"] = hi - lo
                 scalars.update(slot_lo=lo, slot_hi=hi)
                 prep.launch(ptrs, sizes, main.cuda_stream, scalars)
