@@ -45,9 +45,15 @@ ParseResult KernelOp::parse(OpAsmParser &parser, OperationState &result) {
                       function_interface_impl::VariadicFlag, std::string &) {
     return builder.getFunctionType(args, results);
   };
-  return function_interface_impl::parseFunctionOp(
-      parser, result, /*allowVariadic=*/false, getFunctionTypeAttrName(result.name), buildType,
-      getArgAttrsAttrName(result.name), getResAttrsAttrName(result.name));
+  SMLoc loc = parser.getCurrentLocation();
+  if (failed(function_interface_impl::parseFunctionOp(
+          parser, result, /*allowVariadic=*/false, getFunctionTypeAttrName(result.name), buildType,
+          getArgAttrsAttrName(result.name), getResAttrsAttrName(result.name))))
+    return failure();
+  // The attribute dictionary becomes the op's properties, which drop a wrongly typed inherent
+  // attribute without a word (`dynamic_smem = "x"` then crashed its getter): refuse it here.
+  return verifyInherentAttrs(result.name, result.attributes,
+                             [&] { return parser.emitError(loc); });
 }
 
 void KernelOp::print(OpAsmPrinter &p) {
@@ -86,7 +92,7 @@ std::optional<unsigned> KernelOp::getSymbolIndex(StringRef name) {
 
 SmallVector<StringRef> KernelOp::getSymbolNames() {
   SmallVector<StringRef> names;
-  if (!getSymbolsAttr()) // absent, or dropped by the parser (`symbols = index`): none
+  if (!getSymbolsAttr()) // absent: none
     return names;
   for (Attribute symbol : getSymbols())
     if (auto name = dyn_cast<StringAttr>(symbol))

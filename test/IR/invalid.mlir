@@ -520,10 +520,27 @@ cake.kernel @k() attributes {target = "sm_80", block = array<i64: 32>, grid = af
 
 // -----
 
-// `symbols` that is not an array of strings is dropped by the parser: the kernel then has no
-// symbols, and the grid's one symbol is reported (this input crashed the verifier; cake-fuzz).
-// expected-error @+1 {{expected the grid map to have 0 dimensions and one symbol per problem-size symbol (0), got 0 dimensions and 1 symbols}}
+// A kernel attribute of the wrong type is refused by the parser, at the kernel (`symbols` not an
+// array of strings used to be dropped silently, and crashed the verifier once; cake-fuzz).
+// expected-error @+1 {{custom op 'cake.kernel' attribute 'symbols' failed to satisfy constraint}}
 cake.kernel @symbols_not_an_array(%x: !cake.tensor<[N, 8], f32>)
     attributes {target = "sm_90a", block = array<i64: 32>, symbols = index, grid = affine_map<()[n] -> (n)>} {
+  cake.return
+}
+
+// -----
+
+// `dynamic_smem` that is not an integer (it crashed the kernel verifier).
+// expected-error @+1 {{custom op 'cake.kernel' attribute 'dynamic_smem' failed to satisfy constraint: 64-bit signless integer attribute}}
+cake.kernel @smem_not_an_integer()
+    attributes {target = "sm_90a", block = array<i64: 32>, grid = affine_map<() -> (1)>, dynamic_smem = "x"} {
+  cake.return
+}
+
+// -----
+
+// expected-error @+1 {{custom op 'cake.kernel' attribute 'min_blocks_per_sm' failed to satisfy constraint: 64-bit signless integer attribute}}
+cake.kernel @occupancy_not_an_integer()
+    attributes {target = "sm_90a", block = array<i64: 32>, grid = affine_map<() -> (1)>, min_blocks_per_sm = "x"} {
   cake.return
 }
