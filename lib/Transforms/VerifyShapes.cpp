@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Cake/Analysis/IndexRange.h"
+#include "Cake/Analysis/SymbolicBound.h"
 
 #include "Cake/IR/CakeOps.h"
 #include "Cake/IR/HostNames.h"
@@ -247,7 +248,69 @@ struct CakeVerifyShapesPass : cake::impl::CakeVerifyShapesPassBase<CakeVerifySha
       ok &= verifySharedReads(kernel, probe, model, ranges, reported);
       ok &= verifyPadIdentity(kernel, probe, model, ranges, observed, reported);
     }
+    warnIndexBounds(kernel, general, reported);
     return ok;
+  }
+
+  /// An unmasked access to a global tensor at an index computed from loaded data (the offsets
+  /// of variable-length sequences) is judged at no probe size: the data is unknown. Its bounds
+  /// at the access (SymbolicBound: the conditions around it, clamps, loop bounds) must put it
+  /// below the extent; a warning when the tightest bound they give is the extent or more. An
+  /// index nothing relates to the extent (a gather) is the host's duty and not judged.
+  static void warnIndexBounds(KernelOp kernel, ThreadModel &general,
+                              const llvm::DenseSet<Operation *> &reported) {
+    SymbolicBounds bounds(general);
+    kernel.walk([&](MemoryAccessOpInterface op) {
+      if (reported.contains(op) || op->hasAttr("masked"))
+        return;
+      for (const MemoryAccess &access : getMemoryAccesses(op)) {
+        auto type = dyn_cast<GlobalTensorType>(access.buffer.getType());
+        if (!type || access.indices.size() != type.getRank())
+          continue;
+        for (auto [dim, index] : llvm::enumerate(access.indices)) {
+          if (!bounds.dependsOnLoad(index))
+            continue;
+          Attribute extent = type.getShape()[dim];
+          LinearForm limit;
+          if (auto symbol = dyn_cast<StringAttr>(extent))
+            limit.terms.push_back({SymbolicBounds::sizeAtom(op->getContext(), symbol.getValue()), 1});
+          else if (auto value = dyn_cast<IntegerAttr>(extent))
+            limit.constant = value.getInt();
+          else
+            continue;
+          // The last element touched: the vector's width on the innermost dimension.
+          int64_t width = dim + 1 == type.getRank() ? access.width - 1 : 0;
+          std::optional<int64_t> excess;
+          bool below = false;
+          for (const LinearForm &f : bounds.upper(index, op)) {
+            LinearForm d = f + limit.scaled(-1);
+            if (!d.isConstant())
+              continue;
+            if (d.constant + width < 0) {
+              below = true;
+              break;
+            }
+            excess = excess ? std::min(*excess, d.constant + width) : d.constant + width;
+          }
+          if (below || !excess)
+            continue;
+          std::string name = getParamName(
+              kernel, getAccessedGlobalTensor(kernel, access.buffer).getArgNumber());
+          std::string extentText = getExtentText(extent);
+          InFlightDiagnostic diag =
+              emitFindingWarning(op, "shape.index-bound")
+              << "expected index " << dim << " of '" << name << "' below " << extentText
+              << " wherever the access runs, but the conditions around it bound it only by "
+              << extentText << (*excess ? " + " + std::to_string(*excess) : std::string());
+          attachFix(diag, op, "shape.index-bound",
+                    "add `masked` to the access, clamp the index to the last valid element "
+                    "(arith.minui with the last index below " +
+                        extentText + "), or run the access under a condition that keeps it below " +
+                        extentText);
+          return;
+        }
+      }
+    });
   }
 
   /// The max or min a value feeds directly (through float extensions and truncations): the op

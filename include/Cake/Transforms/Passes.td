@@ -117,6 +117,14 @@ def CakeVerifyShapesPass : Pass<"cake-verify-shapes"> {
       the tensor's edge and are not judged) whose index, in a thread that surely reaches it
       (every enclosing `scf.if` known and taken, every enclosing loop able to run), leaves the
       tensor's extent at one of the probe sizes.
+    - `shape.index-bound` (warning): an access to a global tensor without `masked` whose index
+      is computed from loaded data (the offsets of variable-length sequences), which no probe
+      size judges. Its linear bounds at the access (Analysis/SymbolicBound: clamps, loop
+      bounds and the conditions of the `scf.if` regions around it, with bounds of differences
+      cancelling) must put it below the extent; the warning names the tightest bound they give
+      when that is the extent or more (inside `if (t0 < eos)` with eos <= T, the index t0 + 15
+      is bounded only by T + 14). An index nothing relates to the extent (a gather through
+      loaded indices) is the host's duty and not judged.
     - `shape.partial-collective`: a warp collective (shuffle reduction, elect, named barrier), a
       warpgroup collective (wgmma) or a block-wide barrier that only some threads of the group
       execute at one of the probe sizes (for example a warp reduction under `lane < N`), where
