@@ -1,0 +1,136 @@
+// RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify -o /dev/null
+// XFAIL: *
+
+// Expected to fail: cake-verify-cluster attaches no fix hint to its findings (ClusterChecker::report
+// and checkBarrierDivergence call emitFinding only, never attachFix). The expected fix note is the
+// proposed hint; remove the XFAIL once the verifier emits it.
+//
+// Hint under test (cluster.barrier-divergence): none; the finding is emitted at lib/Transforms/VerifyCluster.cpp:455 (emitFinding; no attachFix).
+// Rank r runs 2 + r cluster barriers in a loop. The proposed hint, applied: the trip count no longer
+// uses the rank (2 + 1, = ok_uniform_loop).
+
+cake.kernel @bad_trips(%w: !cake.tensor<[H, 32], f32> {cake.name = "w"},
+    %tw: !cake.tma<[H, 32], f32, box [8, 32]> {cake.name = "tw", cake.describes = "w"},
+    %y: !cake.tensor<[M, 32], f32> {cake.name = "y"})
+    attributes {target = "sm_90a", block = array<i64: 128>, cluster = array<i64: 2>,
+                symbols = ["M", "H"], grid = affine_map<()[m, h] -> (m ceildiv 16)>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  %c5 = arith.constant 5 : index
+  %c8 = arith.constant 8 : index
+  %c16 = arith.constant 16 : index
+  %c64 = arith.constant 64 : index
+  %m3 = arith.constant 3 : index
+  %tid = cake.thread_id x
+  %rank = cake.cluster_block_id x
+  %wbuf = cake.alloc_smem : !cake.smem<2x8x32xf32>
+  %bar = cake.mbarrier.alloc : !cake.mbarriers<1>
+  %t0 = arith.cmpi eq, %tid, %c0 : index
+  %r0 = arith.cmpi eq, %rank, %c0 : index
+  %r1 = arith.cmpi eq, %rank, %c1 : index
+  %t0r1 = arith.andi %t0, %r1 : i1
+  %m5 = arith.addi %rank, %c5 : index
+  %pairbase = arith.divui %rank, %c2 : index
+  %shift = arith.muli %pairbase, %c2 : index
+  %m3s = arith.shli %m3, %shift : index
+  %half = arith.remui %rank, %c2 : index
+  
+  scf.if %t0 {
+    cake.mbarrier.init %bar[%c0], count 1 : !cake.mbarriers<1>
+    cake.fence.mbarrier_init
+  }
+  cake.cluster_barrier
+  scf.if %t0 {
+    cake.mbarrier.arrive_expect_tx %bar[%c0], bytes 2048 : !cake.mbarriers<1>
+    %row = arith.muli %half, %c8 : index
+    cake.tma.load %tw[%row, %c0], %wbuf[%rank], %bar[%c0] multicast %m3
+        : !cake.tma<[H, 32], f32, box [8, 32]>, !cake.smem<2x8x32xf32>, !cake.mbarriers<1>
+  }
+  cake.mbarrier.wait %bar[%c0], %c0 : !cake.mbarriers<1>
+  %hi = arith.divui %tid, %c64 : index
+  %lo0 = arith.remui %tid, %c64 : index
+  %lo = arith.divui %lo0, %c8 : index
+  %col0 = arith.remui %tid, %c8 : index
+  %col = arith.muli %col0, %c4 : index
+  %wv = cake.load %wbuf[%hi, %lo, %col] : !cake.smem<2x8x32xf32> -> vector<4xf32>
+  %bx = cake.block_id x
+  %row0 = arith.muli %bx, %c16 : index
+  %r = arith.divui %tid, %c8 : index
+  %orow = arith.addi %row0, %r : index
+  cake.store %wv, %y[%orow, %col] masked : vector<4xf32>, !cake.tensor<[M, 32], f32>
+
+  %trips = arith.addi %c2, %rank : index
+  scf.for %i = %c0 to %trips step %c1 {
+    // expected-error @+2 {{[cluster.barrier-divergence] rank 0 of the cluster of 2 reaches this cluster barrier 2 time(s) and rank 1 3: every block of a cluster must meet at each cluster barrier equally often}}
+    // expected-note @+1 {{fix: make every rank reach this cake.cluster_barrier equally often: the trip counts and conditions around it must not depend on cake.cluster_block_id (rank 0 reaches it 2 times, rank 1 3)}}
+    cake.cluster_barrier
+  }
+  cake.cluster_barrier
+  cake.return
+}
+
+// -----
+
+cake.kernel @bad_trips_fixed(%w: !cake.tensor<[H, 32], f32> {cake.name = "w"},
+    %tw: !cake.tma<[H, 32], f32, box [8, 32]> {cake.name = "tw", cake.describes = "w"},
+    %y: !cake.tensor<[M, 32], f32> {cake.name = "y"})
+    attributes {target = "sm_90a", block = array<i64: 128>, cluster = array<i64: 2>,
+                symbols = ["M", "H"], grid = affine_map<()[m, h] -> (m ceildiv 16)>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  %c5 = arith.constant 5 : index
+  %c8 = arith.constant 8 : index
+  %c16 = arith.constant 16 : index
+  %c64 = arith.constant 64 : index
+  %m3 = arith.constant 3 : index
+  %tid = cake.thread_id x
+  %rank = cake.cluster_block_id x
+  %wbuf = cake.alloc_smem : !cake.smem<2x8x32xf32>
+  %bar = cake.mbarrier.alloc : !cake.mbarriers<1>
+  %t0 = arith.cmpi eq, %tid, %c0 : index
+  %r0 = arith.cmpi eq, %rank, %c0 : index
+  %r1 = arith.cmpi eq, %rank, %c1 : index
+  %t0r1 = arith.andi %t0, %r1 : i1
+  %m5 = arith.addi %rank, %c5 : index
+  %pairbase = arith.divui %rank, %c2 : index
+  %shift = arith.muli %pairbase, %c2 : index
+  %m3s = arith.shli %m3, %shift : index
+  %half = arith.remui %rank, %c2 : index
+  
+  scf.if %t0 {
+    cake.mbarrier.init %bar[%c0], count 1 : !cake.mbarriers<1>
+    cake.fence.mbarrier_init
+  }
+  cake.cluster_barrier
+  scf.if %t0 {
+    cake.mbarrier.arrive_expect_tx %bar[%c0], bytes 2048 : !cake.mbarriers<1>
+    %row = arith.muli %half, %c8 : index
+    cake.tma.load %tw[%row, %c0], %wbuf[%rank], %bar[%c0] multicast %m3
+        : !cake.tma<[H, 32], f32, box [8, 32]>, !cake.smem<2x8x32xf32>, !cake.mbarriers<1>
+  }
+  cake.mbarrier.wait %bar[%c0], %c0 : !cake.mbarriers<1>
+  %hi = arith.divui %tid, %c64 : index
+  %lo0 = arith.remui %tid, %c64 : index
+  %lo = arith.divui %lo0, %c8 : index
+  %col0 = arith.remui %tid, %c8 : index
+  %col = arith.muli %col0, %c4 : index
+  %wv = cake.load %wbuf[%hi, %lo, %col] : !cake.smem<2x8x32xf32> -> vector<4xf32>
+  %bx = cake.block_id x
+  %row0 = arith.muli %bx, %c16 : index
+  %r = arith.divui %tid, %c8 : index
+  %orow = arith.addi %row0, %r : index
+  cake.store %wv, %y[%orow, %col] masked : vector<4xf32>, !cake.tensor<[M, 32], f32>
+
+  %trips = arith.addi %c2, %c1 : index
+  scf.for %i = %c0 to %trips step %c1 {
+    cake.cluster_barrier
+  }
+  cake.cluster_barrier
+  cake.return
+}

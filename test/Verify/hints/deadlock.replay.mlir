@@ -1,0 +1,116 @@
+// RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify -o /dev/null
+
+// Hint under test (deadlock.replay), lib/Transforms/PathSimulation.cpp:658:
+//   "check the wait's parity against the phases its barrier completes before it (a barrier that
+//    frees a slot is first waited with parity 1), and that the threads it waits for arrive before
+//    their own waits"
+// A one-slot handoff whose producer waits on the "empty" barrier 1 with parity kt % 2: its first
+// wait needs the consumer's first release, and the consumer waits for the producer's first fill
+// (also [deadlock.cyclic-wait]). Applied: barrier 1 frees a slot, so its first wait takes parity 1:
+// (kt % 2) xor 1. Honest, but phrased as a check list ("check ...") rather than an edit: the reader
+// must decide which of the two conditions fails.
+
+cake.kernel @handoff_producer_parity_not_inverted(%y: !cake.tensor<[K], f32> {cake.name = "y"})
+    attributes {target = "sm_90a", block = array<i64: 64>, symbols = ["K"],
+                grid = affine_map<()[k] -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %one = arith.constant 1.0 : f32
+  %kdim = cake.problem_size "K"
+  %buf = cake.alloc_smem : !cake.smem<1xf32>
+  %bars = cake.mbarrier.alloc : !cake.mbarriers<2>
+  %tid = cake.thread_id x
+  %t0 = arith.cmpi eq, %tid, %c0 : index
+  scf.if %t0 {
+    cake.mbarrier.init %bars[%c0], count 1 : !cake.mbarriers<2>
+    cake.mbarrier.init %bars[%c1], count 32 : !cake.mbarriers<2>
+    cake.fence.mbarrier_init
+  }
+  cake.barrier
+  cake.warp_roles {
+    cake.role "producer" warps [0, 1) {
+      %leader = cake.elect_one
+      scf.if %leader {
+        scf.for %kt = %c0 to %kdim step %c1 {
+          %parity = arith.remui %kt, %c2 : index
+          // expected-error @+4 {{[deadlock.replay] expected this wait to pass, but replaying every warp together with K=200 leaves thread 0 here forever (iteration 0): barrier 1 has completed 0 phases (0 arrivals, count 32), so parity 0 never passes while the threads that could arrive are themselves waiting}}
+          // expected-note @+3 {{fix: check the wait's parity against the phases its barrier completes before it (a barrier that frees a slot is first waited with parity 1), and that the threads it waits for arrive before their own waits}}
+          // expected-error @+2 {{[deadlock.cyclic-wait] expected an arrival that can complete this wait, but 2 waits form a wait-for cycle: each needs an arrival that comes only after the next one has passed}}
+          // expected-note @+1 {{fix: break the cycle: in one of the threads, move the arrival (arrive, producer_commit, consumer_release) above the wait it follows, so that one wait of the cycle can pass}}
+          cake.mbarrier.wait %bars[%c1], %parity : !cake.mbarriers<2>
+          cake.store %one, %buf[%c0] : f32, !cake.smem<1xf32>
+          // expected-note @+1 {{the wait on mbarrier 0 needs this arrival, which comes after the wait on mbarrier 1}}
+          cake.mbarrier.arrive %bars[%c0] : !cake.mbarriers<2>
+        }
+      }
+    }
+    cake.role "consumer" warps [1, 2) {
+      %lane = cake.lane_id
+      scf.for %kt = %c0 to %kdim step %c1 {
+        %parity = arith.remui %kt, %c2 : index
+        // expected-note @+2 {{thread 32 waits here (iteration 0)}}
+        // expected-note @+1 {{waits on mbarrier 0 here}}
+        cake.mbarrier.wait %bars[%c0], %parity : !cake.mbarriers<2>
+        %v = cake.load %buf[%c0] : !cake.smem<1xf32> -> f32
+        // expected-note @+1 {{the wait on mbarrier 1 needs this arrival, which comes after the wait on mbarrier 0}}
+        cake.mbarrier.arrive %bars[%c1] : !cake.mbarriers<2>
+        %t = arith.cmpi eq, %lane, %c0 : index
+        scf.if %t {
+          cake.store %v, %y[%kt] masked : f32, !cake.tensor<[K], f32>
+        }
+      }
+    }
+  }
+  cake.return
+}
+
+// -----
+
+cake.kernel @handoff_producer_parity_inverted(%y: !cake.tensor<[K], f32> {cake.name = "y"})
+    attributes {target = "sm_90a", block = array<i64: 64>, symbols = ["K"],
+                grid = affine_map<()[k] -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %one = arith.constant 1.0 : f32
+  %kdim = cake.problem_size "K"
+  %buf = cake.alloc_smem : !cake.smem<1xf32>
+  %bars = cake.mbarrier.alloc : !cake.mbarriers<2>
+  %tid = cake.thread_id x
+  %t0 = arith.cmpi eq, %tid, %c0 : index
+  scf.if %t0 {
+    cake.mbarrier.init %bars[%c0], count 1 : !cake.mbarriers<2>
+    cake.mbarrier.init %bars[%c1], count 32 : !cake.mbarriers<2>
+    cake.fence.mbarrier_init
+  }
+  cake.barrier
+  cake.warp_roles {
+    cake.role "producer" warps [0, 1) {
+      %leader = cake.elect_one
+      scf.if %leader {
+        scf.for %kt = %c0 to %kdim step %c1 {
+          %parity = arith.remui %kt, %c2 : index
+          %free = arith.xori %parity, %c1 : index
+          cake.mbarrier.wait %bars[%c1], %free : !cake.mbarriers<2>
+          cake.store %one, %buf[%c0] : f32, !cake.smem<1xf32>
+          cake.mbarrier.arrive %bars[%c0] : !cake.mbarriers<2>
+        }
+      }
+    }
+    cake.role "consumer" warps [1, 2) {
+      %lane = cake.lane_id
+      scf.for %kt = %c0 to %kdim step %c1 {
+        %parity = arith.remui %kt, %c2 : index
+        cake.mbarrier.wait %bars[%c0], %parity : !cake.mbarriers<2>
+        %v = cake.load %buf[%c0] : !cake.smem<1xf32> -> f32
+        cake.mbarrier.arrive %bars[%c1] : !cake.mbarriers<2>
+        %t = arith.cmpi eq, %lane, %c0 : index
+        scf.if %t {
+          cake.store %v, %y[%kt] masked : f32, !cake.tensor<[K], f32>
+        }
+      }
+    }
+  }
+  cake.return
+}

@@ -1,0 +1,117 @@
+// RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify -o /dev/null
+
+// Hint under test (mbarrier.arrival-count), lib/Transforms/VerifyMbarrier.cpp:365:
+//   "set count 128 on the init, or make exactly that many threads arrive (e.g. under cake.elect_one)"
+// Barrier 1 counts 256 arrivals while the 128 consumer threads arrive once per phase. Applied
+// literally (first alternative): count 128. Honest. The second alternative is garbled: "that many"
+// reads as the 128 threads that already arrive; it means the init's 256, and cake.elect_one fits
+// only a count of one arrival per warp (see the report of issue #15).
+
+cake.kernel @count_256(%a: !cake.tensor<[M, K], bf16> {cake.name = "a"},
+               %ta: !cake.tma<[M, K], bf16, box [64, 64], swizzle = 128> {cake.name = "ta", cake.describes = "a"})
+    attributes {target = "sm_90a", block = array<i64: 256>, symbols = ["M", "K"],
+                grid = affine_map<()[m, k] -> (m ceildiv 64)>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c64 = arith.constant 64 : index
+  %kd = cake.problem_size "K"
+  %n = arith.ceildivui %kd, %c64 : index
+  %buf = cake.alloc_smem : !cake.smem<64x64xbf16, swizzle = 128>
+  %bars = cake.mbarrier.alloc : !cake.mbarriers<2>
+  %tid = cake.thread_id x
+  %t0 = arith.cmpi eq, %tid, %c0 : index
+  scf.if %t0 {
+    cake.mbarrier.init %bars[%c0], count 1 : !cake.mbarriers<2>
+    // expected-error @+2 {{[mbarrier.arrival-count] expected 256 arrivals per phase (the init's count) to match the threads that arrive, got 128}}
+    // expected-note @+1 {{fix: set count 128 on the init, or make exactly that many threads arrive (e.g. under cake.elect_one)}}
+    cake.mbarrier.init %bars[%c1], count 256 : !cake.mbarriers<2>
+    cake.fence.mbarrier_init
+  }
+  cake.barrier
+  cake.warp_roles {
+    cake.role "producer" warps [0, 4) {
+      %warp = cake.warp_id
+      %w0 = arith.cmpi eq, %warp, %c0 : index
+      scf.if %w0 {
+        %leader = cake.elect_one
+        scf.if %leader {
+          scf.for %i = %c0 to %n step %c1 {
+            %phase = arith.remui %i, %c2 : index
+            %empty = arith.xori %phase, %c1 : index
+            cake.mbarrier.wait %bars[%c1], %empty : !cake.mbarriers<2>
+            cake.mbarrier.arrive_expect_tx %bars[%c0], bytes 8192 : !cake.mbarriers<2>
+            %k0 = arith.muli %i, %c64 : index
+            cake.tma.load %ta[%c0, %k0], %buf[], %bars[%c0]
+                : !cake.tma<[M, K], bf16, box [64, 64], swizzle = 128>, !cake.smem<64x64xbf16, swizzle = 128>, !cake.mbarriers<2>
+          }
+        }
+      }
+    }
+    cake.role "consumer" warps [4, 8) {
+      %lane = cake.lane_id
+      scf.for %i = %c0 to %n step %c1 {
+        %phase = arith.remui %i, %c2 : index
+        cake.mbarrier.wait %bars[%c0], %phase : !cake.mbarriers<2>
+        %v = cake.load %buf[%c0, %lane] : !cake.smem<64x64xbf16, swizzle = 128> -> bf16
+        // expected-note @+1 {{128 threads arrive here}}
+        cake.mbarrier.arrive %bars[%c1] : !cake.mbarriers<2>
+      }
+    }
+  }
+  cake.return
+}
+
+// -----
+
+cake.kernel @count_256_fixed(%a: !cake.tensor<[M, K], bf16> {cake.name = "a"},
+               %ta: !cake.tma<[M, K], bf16, box [64, 64], swizzle = 128> {cake.name = "ta", cake.describes = "a"})
+    attributes {target = "sm_90a", block = array<i64: 256>, symbols = ["M", "K"],
+                grid = affine_map<()[m, k] -> (m ceildiv 64)>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c64 = arith.constant 64 : index
+  %kd = cake.problem_size "K"
+  %n = arith.ceildivui %kd, %c64 : index
+  %buf = cake.alloc_smem : !cake.smem<64x64xbf16, swizzle = 128>
+  %bars = cake.mbarrier.alloc : !cake.mbarriers<2>
+  %tid = cake.thread_id x
+  %t0 = arith.cmpi eq, %tid, %c0 : index
+  scf.if %t0 {
+    cake.mbarrier.init %bars[%c0], count 1 : !cake.mbarriers<2>
+    cake.mbarrier.init %bars[%c1], count 128 : !cake.mbarriers<2>
+    cake.fence.mbarrier_init
+  }
+  cake.barrier
+  cake.warp_roles {
+    cake.role "producer" warps [0, 4) {
+      %warp = cake.warp_id
+      %w0 = arith.cmpi eq, %warp, %c0 : index
+      scf.if %w0 {
+        %leader = cake.elect_one
+        scf.if %leader {
+          scf.for %i = %c0 to %n step %c1 {
+            %phase = arith.remui %i, %c2 : index
+            %empty = arith.xori %phase, %c1 : index
+            cake.mbarrier.wait %bars[%c1], %empty : !cake.mbarriers<2>
+            cake.mbarrier.arrive_expect_tx %bars[%c0], bytes 8192 : !cake.mbarriers<2>
+            %k0 = arith.muli %i, %c64 : index
+            cake.tma.load %ta[%c0, %k0], %buf[], %bars[%c0]
+                : !cake.tma<[M, K], bf16, box [64, 64], swizzle = 128>, !cake.smem<64x64xbf16, swizzle = 128>, !cake.mbarriers<2>
+          }
+        }
+      }
+    }
+    cake.role "consumer" warps [4, 8) {
+      %lane = cake.lane_id
+      scf.for %i = %c0 to %n step %c1 {
+        %phase = arith.remui %i, %c2 : index
+        cake.mbarrier.wait %bars[%c0], %phase : !cake.mbarriers<2>
+        %v = cake.load %buf[%c0, %lane] : !cake.smem<64x64xbf16, swizzle = 128> -> bf16
+        cake.mbarrier.arrive %bars[%c1] : !cake.mbarriers<2>
+      }
+    }
+  }
+  cake.return
+}

@@ -1,0 +1,70 @@
+// RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify -o /dev/null
+
+// Hint under test (tmem.read-before-commit), lib/Transforms/VerifyTmem.cpp:158:
+//   "after the last MMA, cake.tcgen05.commit on an mbarrier (the issuing thread), then
+//    cake.mbarrier.wait on that barrier in every reading thread before cake.tmem.load"
+// The commit is there, the wait is missing; applied: cake.mbarrier.wait %bars[%c0], %c0 (phase 0,
+// the barrier's first completion) in every thread before the load. Honest (the parity is left to
+// the reader).
+
+cake.kernel @read_without_wait() attributes {target = "sm_100a", block = array<i64: 128>,
+    grid = affine_map<() -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %true = arith.constant true
+  %false = arith.constant false
+  %a = cake.alloc_smem : !cake.smem<128x64xbf16, swizzle = 128>
+  %b = cake.alloc_smem : !cake.smem<128x64xbf16, swizzle = 128>
+  %bars = cake.mbarrier.alloc : !cake.mbarriers<1>
+  %acc = cake.tmem.alloc : !cake.tmem<128x128xf32>
+  %t = cake.thread_id x
+  %one = arith.cmpi eq, %t, %c0 : index
+  scf.if %one {
+    cake.mbarrier.init %bars[%c0], count 1 : !cake.mbarriers<1>
+    cake.fence.mbarrier_init
+  }
+  cake.barrier
+  scf.if %one {
+    cake.tcgen05.mma %a[%c0, %c0], %b[%c0, %c0], %acc, accumulate %false
+        : !cake.smem<128x64xbf16, swizzle = 128>, !cake.smem<128x64xbf16, swizzle = 128>, !cake.tmem<128x128xf32>
+    // expected-note @+1 {{the last MMA into it before the read}}
+    cake.tcgen05.mma %a[%c0, %c0], %b[%c0, %c0], %acc, accumulate %true
+        : !cake.smem<128x64xbf16, swizzle = 128>, !cake.smem<128x64xbf16, swizzle = 128>, !cake.tmem<128x128xf32>
+    cake.tcgen05.commit %bars[%c0] : !cake.mbarriers<1>
+  }
+  // expected-error @+2 {{'cake.tmem.load' op [tmem.read-before-commit] reads the accumulator before the MMAs that write it are known to have completed}}
+  // expected-note @+1 {{fix: after the last MMA, cake.tcgen05.commit on an mbarrier (the issuing thread), then cake.mbarrier.wait on that barrier in every reading thread before cake.tmem.load}}
+  %v = cake.tmem.load %acc[%c0] : !cake.tmem<128x128xf32> -> vector<4xf32>
+  cake.tmem.dealloc %acc : !cake.tmem<128x128xf32>
+  cake.return
+}
+
+// -----
+
+cake.kernel @read_without_wait_fixed() attributes {target = "sm_100a", block = array<i64: 128>,
+    grid = affine_map<() -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %true = arith.constant true
+  %false = arith.constant false
+  %a = cake.alloc_smem : !cake.smem<128x64xbf16, swizzle = 128>
+  %b = cake.alloc_smem : !cake.smem<128x64xbf16, swizzle = 128>
+  %bars = cake.mbarrier.alloc : !cake.mbarriers<1>
+  %acc = cake.tmem.alloc : !cake.tmem<128x128xf32>
+  %t = cake.thread_id x
+  %one = arith.cmpi eq, %t, %c0 : index
+  scf.if %one {
+    cake.mbarrier.init %bars[%c0], count 1 : !cake.mbarriers<1>
+    cake.fence.mbarrier_init
+  }
+  cake.barrier
+  scf.if %one {
+    cake.tcgen05.mma %a[%c0, %c0], %b[%c0, %c0], %acc, accumulate %false
+        : !cake.smem<128x64xbf16, swizzle = 128>, !cake.smem<128x64xbf16, swizzle = 128>, !cake.tmem<128x128xf32>
+    cake.tcgen05.mma %a[%c0, %c0], %b[%c0, %c0], %acc, accumulate %true
+        : !cake.smem<128x64xbf16, swizzle = 128>, !cake.smem<128x64xbf16, swizzle = 128>, !cake.tmem<128x128xf32>
+    cake.tcgen05.commit %bars[%c0] : !cake.mbarriers<1>
+  }
+  cake.mbarrier.wait %bars[%c0], %c0 : !cake.mbarriers<1>
+  %v = cake.tmem.load %acc[%c0] : !cake.tmem<128x128xf32> -> vector<4xf32>
+  cake.tmem.dealloc %acc : !cake.tmem<128x128xf32>
+  cake.return
+}

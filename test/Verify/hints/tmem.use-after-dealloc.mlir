@@ -1,0 +1,68 @@
+// RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify -o /dev/null
+
+// Hint under test (tmem.use-after-dealloc), lib/Transforms/VerifyTmem.cpp:99:
+//   "move the cake.tmem.dealloc after the allocation's last use"
+// Applied literally: the dealloc moved after the cake.tmem.load. Honest.
+
+cake.kernel @read_after_free() attributes {target = "sm_100a", block = array<i64: 128>,
+    grid = affine_map<() -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %true = arith.constant true
+  %false = arith.constant false
+  %a = cake.alloc_smem : !cake.smem<128x64xbf16, swizzle = 128>
+  %b = cake.alloc_smem : !cake.smem<128x64xbf16, swizzle = 128>
+  %bars = cake.mbarrier.alloc : !cake.mbarriers<1>
+  %acc = cake.tmem.alloc : !cake.tmem<128x128xf32>
+  %t = cake.thread_id x
+  %one = arith.cmpi eq, %t, %c0 : index
+  scf.if %one {
+    cake.mbarrier.init %bars[%c0], count 1 : !cake.mbarriers<1>
+    cake.fence.mbarrier_init
+  }
+  cake.barrier
+  scf.if %one {
+    cake.tcgen05.mma %a[%c0, %c0], %b[%c0, %c0], %acc, accumulate %false
+        : !cake.smem<128x64xbf16, swizzle = 128>, !cake.smem<128x64xbf16, swizzle = 128>, !cake.tmem<128x128xf32>
+    cake.tcgen05.mma %a[%c0, %c0], %b[%c0, %c0], %acc, accumulate %true
+        : !cake.smem<128x64xbf16, swizzle = 128>, !cake.smem<128x64xbf16, swizzle = 128>, !cake.tmem<128x128xf32>
+    cake.tcgen05.commit %bars[%c0] : !cake.mbarriers<1>
+  }
+  cake.mbarrier.wait %bars[%c0], %c0 : !cake.mbarriers<1>
+  // expected-note @+1 {{freed here}}
+  cake.tmem.dealloc %acc : !cake.tmem<128x128xf32>
+  // expected-error @+2 {{'cake.tmem.load' op [tmem.use-after-dealloc] uses tensor memory after its cake.tmem.dealloc}}
+  // expected-note @+1 {{fix: move the cake.tmem.dealloc after the allocation's last use}}
+  %v = cake.tmem.load %acc[%c0] : !cake.tmem<128x128xf32> -> vector<4xf32>
+  cake.return
+}
+
+// -----
+
+cake.kernel @read_after_free_fixed() attributes {target = "sm_100a", block = array<i64: 128>,
+    grid = affine_map<() -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %true = arith.constant true
+  %false = arith.constant false
+  %a = cake.alloc_smem : !cake.smem<128x64xbf16, swizzle = 128>
+  %b = cake.alloc_smem : !cake.smem<128x64xbf16, swizzle = 128>
+  %bars = cake.mbarrier.alloc : !cake.mbarriers<1>
+  %acc = cake.tmem.alloc : !cake.tmem<128x128xf32>
+  %t = cake.thread_id x
+  %one = arith.cmpi eq, %t, %c0 : index
+  scf.if %one {
+    cake.mbarrier.init %bars[%c0], count 1 : !cake.mbarriers<1>
+    cake.fence.mbarrier_init
+  }
+  cake.barrier
+  scf.if %one {
+    cake.tcgen05.mma %a[%c0, %c0], %b[%c0, %c0], %acc, accumulate %false
+        : !cake.smem<128x64xbf16, swizzle = 128>, !cake.smem<128x64xbf16, swizzle = 128>, !cake.tmem<128x128xf32>
+    cake.tcgen05.mma %a[%c0, %c0], %b[%c0, %c0], %acc, accumulate %true
+        : !cake.smem<128x64xbf16, swizzle = 128>, !cake.smem<128x64xbf16, swizzle = 128>, !cake.tmem<128x128xf32>
+    cake.tcgen05.commit %bars[%c0] : !cake.mbarriers<1>
+  }
+  cake.mbarrier.wait %bars[%c0], %c0 : !cake.mbarriers<1>
+  %v = cake.tmem.load %acc[%c0] : !cake.tmem<128x128xf32> -> vector<4xf32>
+  cake.tmem.dealloc %acc : !cake.tmem<128x128xf32>
+  cake.return
+}
