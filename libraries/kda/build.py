@@ -81,7 +81,7 @@ def main():
         if hasattr(m, "MAX_NEG_BOUND"):   # e^-G of a chunk stays finite only for bounded gates
             v["max_neg_bound"] = m.MAX_NEG_BOUND
         if hasattr(m, "stages"):          # sizes of the passes' grid and workspace (kda_fwd)
-            v["chunk"] = m.C
+            v["chunk"] = p.get("chunk", m.C)
         variants.append(v)
     with open(os.path.join(HERE, "rule.json")) as f:
         rule = json.load(f)

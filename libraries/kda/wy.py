@@ -33,6 +33,11 @@ computes: one block barrier per chunk. Two forms (and two workspace layouts, see
   the B fragments of S; the workspace is in fragment order (one 16-byte shared load per operand
   and lane); `_k2` splits the channels between two warps that exchange partial products.
 
+`kda_wy_g64_c32` walks chunks of 32 tokens: pass 1 (`kda_wy_prep_c32_nat`, wy_prep32.py)
+composes each from its two 16-token halves (so no 2^-G spans more than 16 tokens) into the same
+arrays with 32 rows, and the wgmma pass runs m64n32 products with two token k-steps: half the
+chunks, the same three waits per chunk.
+
 A call may split the chunk slots into K consecutive ranges (kda_fwd's `segments`, the library's
 "segments" rule): pass 1 and pass 2 then run once per range (grid P = the range's slots, scalars
 slot_lo and slot_hi), pass 2 of range i on a side stream after pass 1 of range i, beside pass 1
@@ -41,8 +46,9 @@ initial_state where the sequence begins there and otherwise from the state its p
 left in ws_hs (fp32), and writes final_state where the sequence ends, ws_hs otherwise. K = 1 is
 one launch of each pass, which never touches ws_hs.
 
-Files: wy_common.py (sizes, workspace, names, emitters), wy_prep.py (pass 1), wy_state.py (pass 2
-on mma.sync and the cp.async plan), wy_state_wg.py (pass 2 on wgmma).
+Files: wy_common.py (sizes, workspace, names, emitters), wy_prep.py (pass 1), wy_prep32.py (pass 1
+for chunks of 32), wy_state.py (pass 2 on mma.sync and the cp.async plan), wy_state_wg.py (pass 2
+on wgmma, chunks of 16 or 32).
 
 2^-G reaches e^(16 |lower_bound|): the family serves lower_bound >= -5 (MAX_NEG_BOUND), like
 FlashKDA's own form; the router sends lower gates to the recurrent family.
@@ -51,16 +57,20 @@ FlashKDA's own form; the router sends lower gates to the recurrent family.
 # The family's interface (build.py, kda tests): C, MAX_NEG_BOUND, name, slices, variants, stages.
 from wy_common import C, MAX_NEG_BOUND, SHAPES, WG_VBS, name, prep_name, slices, state_name  # noqa: F401
 from wy_prep import generate_prep
+from wy_prep32 import generate_prep32
 from wy_state import generate_state
 from wy_state_wg import generate_state_wg
 
 
 def variants():
-    return [{"vb": vb, "ks": ks} for vb, ks in SHAPES] + [{"vb": vb, "mma": "wgmma"} for vb in WG_VBS]
+    return [{"vb": vb, "ks": ks} for vb, ks in SHAPES] + [{"vb": vb, "mma": "wgmma"} for vb in WG_VBS] + \
+        [{"vb": 64, "mma": "wgmma", "chunk": 32}]
 
 
 def stages(p):
     """The variant's kernels in launch order."""
+    if p.get("mma") == "wgmma" and p.get("chunk", C) == 32:
+        return [(prep_name("nat", 32), generate_prep32()), (state_name(p), generate_state_wg(p))]
     if p.get("mma") == "wgmma":
         return [(prep_name("nat"), generate_prep("nat")), (state_name(p), generate_state_wg(p))]
     return [(prep_name(), generate_prep()), (state_name(p), generate_state(p))]

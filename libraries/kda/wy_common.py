@@ -31,27 +31,37 @@ V4, V2, B4, B8, BB2 = "vector<4xf32>", "vector<2xf32>", "vector<4xbf16>", "vecto
 #                                                                             at 8 l + 4b + e
 #   ws_mq  (Mq U's A, one step)            Mq[8r + g][8hi + 2q + x]           at 8 l + 4hi + 2r + x
 #   ws_inv (U^T's B, token tiles u)        INVb[8u + g][8hi + 2q + x]         at 8 l + 4u + 2hi + x
-WORKSPACE = {
-    "ws_kd": (f"C, H, {C * KV}", "bf16"),
-    "ws_qd": (f"C, H, {C * KV}", "bf16"),
-    "ws_kr": (f"C, H, {C * KV}", "bf16"),
-    "ws_mq": (f"C, H, {C * C}", "bf16"),
-    "ws_inv": (f"C, H, {C * C}", "bf16"),
-    "ws_dl": (f"C, H, {KV}", "f32"),            # 2^G_last [ch]
-}
+# Chunks of 32 tokens (wy_prep32.py) have the same arrays with 32 rows (nat layout only).
 
 
-def ws_type(name):
-    shape, dt = WORKSPACE[name]
+def workspace(chunk=C):
+    return {"ws_kd": (f"C, H, {chunk * KV}", "bf16"),
+            "ws_qd": (f"C, H, {chunk * KV}", "bf16"),
+            "ws_kr": (f"C, H, {chunk * KV}", "bf16"),
+            "ws_mq": (f"C, H, {chunk * chunk}", "bf16"),
+            "ws_inv": (f"C, H, {chunk * chunk}", "bf16"),
+            "ws_dl": (f"C, H, {KV}", "f32")}           # 2^G_last [ch]
+
+
+WORKSPACE = workspace()
+
+
+def ws_type(name, chunk=C):
+    shape, dt = workspace(chunk)[name]
     return f"!cake.tensor<[{shape}], {dt}>"
 
 
 WG_VBS = (64, 128)             # pass 2 on wgmma: one or two warpgroups of 64 state columns
 
 
+def chunk_of(p):
+    """The variant's chunk: 16 tokens, or 32 for wgmma variants that ask for it."""
+    return p.get("chunk", C)
+
+
 def _suffix(p):
     if p.get("mma") == "wgmma":
-        return "g{vb}".format(**p)
+        return "g{vb}".format(**p) + (f"_c{chunk_of(p)}" if chunk_of(p) != C else "")
     return "v{vb}".format(**p) + ("_k{ks}".format(**p) if p["ks"] > 1 else "")
 
 
@@ -64,8 +74,8 @@ def slices(p):
     return KV // p["vb"]
 
 
-def prep_name(layout="frag"):
-    return f"kda_wy_prep_c{C}" + ("" if layout == "frag" else "_nat")
+def prep_name(layout="frag", chunk=C):
+    return f"kda_wy_prep_c{chunk}" + ("" if layout == "frag" else "_nat")
 
 
 def state_name(p):
@@ -100,17 +110,17 @@ def header(w, p, entry, params, block, grid, min_blocks=None):
     w(f"                grid = affine_map<()[t, h, n, s, c, p] -> ({grid})>{occupancy}}} {{")
 
 
-def sequence_bounds(w, c):
-    """%bos, %eos of sequence %n (clamped, kda_common.sequence_bounds); %slot0 = bos / 16 + n,
+def sequence_bounds(w, c, chunk=C):
+    """%bos, %eos of sequence %n (clamped, kda_common.sequence_bounds); %slot0 = bos / chunk + n,
     the slot of its first chunk (add the chunk)."""
     clamped_bounds(w, c(1))
-    w(f"  %bos16 = arith.divui %bos, {c(C)} : index")
+    w(f"  %bos16 = arith.divui %bos, {c(chunk)} : index")
     w("  %slot0 = arith.addi %bos16, %n : index")
 
 
-def slot_sequence(w, c):
-    """%n of the block's chunk slot %sl: the last sequence whose first slot (bos / 16 + n, strictly
-    increasing in n) is <= sl, by bisection over cu_seqlens."""
+def slot_sequence(w, c, chunk=C):
+    """%n of the block's chunk slot %sl: the last sequence whose first slot (bos / chunk + n,
+    strictly increasing in n) is <= sl, by bisection over cu_seqlens."""
     w("  %nseq = cake.problem_size \"N\"")
     w(f"  %bis:2 = scf.while (%blo = {c(0)}, %bhi = %nseq) : (index, index) -> (index, index) {{")
     w("    %bgap = arith.subi %bhi, %blo : index")
@@ -122,7 +132,7 @@ def slot_sequence(w, c):
     w(f"    %bmid = arith.divui %bsum, {c(2)} : index")
     w("    %bm64 = cake.load %cu[%bmid] : !cake.tensor<[S], i64> -> i64")
     w("    %bmr = arith.index_cast %bm64 : i64 to index")
-    w(f"    %bm16 = arith.divui %bmr, {c(C)} : index")
+    w(f"    %bm16 = arith.divui %bmr, {c(chunk)} : index")
     w("    %bstart = arith.addi %bm16, %bmid : index")
     w("    %ble = arith.cmpi ule, %bstart, %sl : index")
     w("    %bna = arith.select %ble, %bmid, %ba : index")

@@ -53,28 +53,8 @@ def generate_prep(layout="frag"):
         w(f"{ind}%{buf} = cake.alloc_smem : {t}")
     w(f"{ind}%left = arith.subi %eos, %t0 : index")
     w(f"{ind}%len = arith.minui %left, {c(C)} : index")
-    # ---- A: 8 threads per token: the token's scales scale / |q| and 1 / |k|, sigmoid(beta) ----
-    w(f"{ind}%ptok = arith.divui %tid, {c(8)} : index")
-    w(f"{ind}%pq = arith.remui %tid, {c(8)} : index")
-    w(f"{ind}%pch = arith.muli %pq, {c(4)} : index")
-    w(f"{ind}%plead = arith.cmpi eq, %pq, {c(0)} : index")
-    w(f"{ind}%tok = arith.addi %t0, %ptok : index")
-    for i in range(4):
-        w(f"{ind}%pc{i} = arith.addi %pch, {c(32 * i)} : index")
-        for t in ("q", "k"):
-            w(f"{ind}%{t}r{i} = cake.load %{t}[%tok, %h, %pc{i}] masked : {QT} -> {B4}")
-            w(f"{ind}%{t}f{i} = arith.extf %{t}r{i} : {B4} to {V4}")
-    w(f"{ind}%braw = cake.load %beta[%tok, %h] masked : !cake.tensor<[T, H], bf16> -> bf16")
-    l2_norm_scales(w, 4, 8)
-    store_beta_sigmoid(w, "%braw", "%sb", sm["sb"])
-    # A token past the chunk's end (the next sequence's, or past T) gets zero scales here, once:
-    # its q^ and k^ and every product below then vanish without a select per use.
-    w(f"{ind}  %pin = arith.cmpi ult, %ptok, %len : index")
-    w(f"{ind}  %qscl = arith.select %pin, %qrs, %f0 : f32")
-    w(f"{ind}  %kscl = arith.select %pin, %krn, %f0 : f32")
-    w(f"{ind}  cake.store %qscl, %sqs[%ptok] : f32, {sm['sqs']}")
-    w(f"{ind}  cake.store %kscl, %sks[%ptok] : f32, {sm['sks']}")
-    w(f"{ind}}}")
+    # ---- A: 8 threads per token: scale / |q|, 1 / |k|, sigmoid(beta) (zero past the end) ----
+    token_scales(w, c, ind, sm)
     w(f"{ind}cake.barrier")
     # ---- B: a thread per channel: cumulative decay, gated operands (shared and workspace) ----
     # The log2-decay of token i and channel tid is lb sigmoid(exp(A_log) (g + dt_bias)) log2(e),
@@ -279,3 +259,29 @@ def generate_prep(layout="frag"):
     w("  cake.return")
     w("}")
     return e.text(head)
+
+
+def token_scales(w, c, ind, sm):
+    """Phase A of pass 1 (block threads / 8 tokens from %t0, of which %len are the chunk's): 8
+    threads per token write its scales scale / |q| and 1 / |k| to %sqs / %sks and sigmoid(beta)
+    to %sb. A token past the chunk's end (the next sequence's, or past T) gets zero scales here,
+    once: its q^ and k^ and every product after then vanish without a select per use."""
+    w(f"{ind}%ptok = arith.divui %tid, {c(8)} : index")
+    w(f"{ind}%pq = arith.remui %tid, {c(8)} : index")
+    w(f"{ind}%pch = arith.muli %pq, {c(4)} : index")
+    w(f"{ind}%plead = arith.cmpi eq, %pq, {c(0)} : index")
+    w(f"{ind}%tok = arith.addi %t0, %ptok : index")
+    for i in range(4):
+        w(f"{ind}%pc{i} = arith.addi %pch, {c(32 * i)} : index")
+        for t in ("q", "k"):
+            w(f"{ind}%{t}r{i} = cake.load %{t}[%tok, %h, %pc{i}] masked : {QT} -> {B4}")
+            w(f"{ind}%{t}f{i} = arith.extf %{t}r{i} : {B4} to {V4}")
+    w(f"{ind}%braw = cake.load %beta[%tok, %h] masked : !cake.tensor<[T, H], bf16> -> bf16")
+    l2_norm_scales(w, 4, 8)
+    store_beta_sigmoid(w, "%braw", "%sb", sm["sb"])
+    w(f"{ind}  %pin = arith.cmpi ult, %ptok, %len : index")
+    w(f"{ind}  %qscl = arith.select %pin, %qrs, %f0 : f32")
+    w(f"{ind}  %kscl = arith.select %pin, %krn, %f0 : f32")
+    w(f"{ind}  cake.store %qscl, %sqs[%ptok] : f32, {sm['sqs']}")
+    w(f"{ind}  cake.store %kscl, %sks[%ptok] : f32, {sm['sks']}")
+    w(f"{ind}}}")

@@ -9,21 +9,25 @@ from wy_common import (B4, B8, BB2, C, SHAPES, STAGES, V4, WORKSPACE, Emitter, h
 # ws_hs carries each (sequence, head)'s state from one launch of a segmented call to the next
 # (kda_fwd runs pass 1 and pass 2 over consecutive ranges of chunk slots [slot_lo, slot_hi), pass 2
 # of one range beside pass 1 of the next); one launch over all slots never touches it.
-STATE_PARAMS = [("v", QT, "v"), ("cu", "!cake.tensor<[S], i64>", "cu_seqlens")] + \
-    [(n, ws_type(n), n) for n in WORKSPACE] + \
-    [("h0", ST, "initial_state"), ("ht", ST, "final_state"), ("o", QT, "out"), ("hs", ST, "ws_hs"),
-     ("use_h0", "i32", "use_initial_state"), ("store_ht", "i32", "store_final_state"),
-     ("slo", "i64", "slot_lo"), ("shi", "i64", "slot_hi")]
+def state_params(chunk=C):
+    return [("v", QT, "v"), ("cu", "!cake.tensor<[S], i64>", "cu_seqlens")] + \
+        [(n, ws_type(n, chunk), n) for n in WORKSPACE] + \
+        [("h0", ST, "initial_state"), ("ht", ST, "final_state"), ("o", QT, "out"), ("hs", ST, "ws_hs"),
+         ("use_h0", "i32", "use_initial_state"), ("store_ht", "i32", "store_final_state"),
+         ("slo", "i64", "slot_lo"), ("shi", "i64", "slot_hi")]
 
 
-def segment(w, c):
+STATE_PARAMS = state_params()
+
+
+def segment(w, c, chunk=C):
     """The sequence's chunks in this launch's slots [slot_lo, slot_hi): %nch (all its chunks),
     chunks %jlo .. %jhi; %active (it has one here; an empty sequence counts as one chunk, so
     its final state is written once), %first (it begins here: start from initial_state) and
     %last (it ends here: write final_state; otherwise leave the state in ws_hs)."""
     w("  %seqlen = arith.subi %eos, %bos : index")
-    w(f"  %seq15 = arith.addi %seqlen, {c(C - 1)} : index")
-    w(f"  %nch = arith.divui %seq15, {c(C)} : index")
+    w(f"  %seq15 = arith.addi %seqlen, {c(chunk - 1)} : index")
+    w(f"  %nch = arith.divui %seq15, {c(chunk)} : index")
     w(f"  %nch1 = arith.maxui %nch, {c(1)} : index")
     w("  %sgend = arith.addi %slot0, %nch1 : index")
     w("  %sglo = arith.index_cast %slo : i64 to index")
@@ -76,8 +80,8 @@ class ChunkCopies:
     """The cp.async plan of pass 2: each thread's 16-byte pieces of a chunk's operands (workspace
     arrays at the chunk's slot, rows of v), emitted as one commit group per chunk and ring stage."""
 
-    def __init__(self, w, c, threads, sm):
-        self.w, self.c, self.threads, self.sm = w, c, threads, sm
+    def __init__(self, w, c, threads, sm, chunk=C):
+        self.w, self.c, self.threads, self.sm, self.chunk = w, c, threads, sm, chunk
         self.copies = []      # (guard, workspace array, its index (slot), buffer, its index (stage))
         self.vcopies = []     # (guard, row, column in the buffer, column in v)
 
@@ -102,8 +106,8 @@ class ChunkCopies:
         self.copies.append((guard, array, src, buf, dst))
 
     def add_v(self, vb):
-        """The chunk's 16 rows of v, columns %vbase .. + vb (rows past T are zero-filled)."""
-        for guard, row, col, _, r in self.pieces("pv", C, vb // 8, 8):
+        """The chunk's rows of v, columns %vbase .. + vb (rows past T are zero-filled)."""
+        for guard, row, col, _, r in self.pieces("pv", self.chunk, vb // 8, 8):
             self.w(f"  %pvgc{r} = arith.addi %vbase, {col} : index")
             self.vcopies.append((guard, row, col, f"%pvgc{r}", r))
 
@@ -111,7 +115,7 @@ class ChunkCopies:
         """cp.async of chunk `jj`'s operands into ring stage `stage`: one commit group."""
         w, c, sm = self.w, self.c, self.sm
         w(f"{ind}%sl{tag} = arith.addi %slot0, {jj} : index")
-        w(f"{ind}%tj{tag} = arith.muli {jj}, {c(C)} : index")
+        w(f"{ind}%tj{tag} = arith.muli {jj}, {c(self.chunk)} : index")
         w(f"{ind}%tb{tag} = arith.addi %bos, %tj{tag} : index")
 
         def guarded(guard, line):
@@ -123,7 +127,7 @@ class ChunkCopies:
                 w(f"{ind}{line}")
         for guard, a, src, d, dst in self.copies:
             guarded(guard, f"cake.cp_async %{a}[{src(f'%sl{tag}')}], %{d}[{dst(stage)}], bytes 16 : "
-                    f"{ws_type(a)}, {sm[d]}")
+                    f"{ws_type(a, self.chunk)}, {sm[d]}")
         for guard, row, col, gcol, r in self.vcopies:
             w(f"{ind}%vt{tag}{r} = arith.addi %tb{tag}, {row} : index")
             guarded(guard, f"cake.cp_async %v[%vt{tag}{r}, %h, {gcol}], %sv[{stage}, {row}, {col}], "
@@ -150,10 +154,10 @@ class ChunkCopies:
         w(f"{ind}%stf = arith.remui %st2, {c(STAGES)} : index")
         w(f"{ind}%jf = arith.addi %jj, {c(2)} : index")
         self.emit("%jf", "%stf", "f", ind)
-        w(f"{ind}%tjj = arith.muli %jj, {c(C)} : index")
+        w(f"{ind}%tjj = arith.muli %jj, {c(self.chunk)} : index")
         w(f"{ind}%t0 = arith.addi %bos, %tjj : index")
         w(f"{ind}%left = arith.subi %eos, %t0 : index")
-        w(f"{ind}%len = arith.minui %left, {c(C)} : index")
+        w(f"{ind}%len = arith.minui %left, {c(self.chunk)} : index")
 
 
 def generate_state(p):
