@@ -1,6 +1,8 @@
 //===- PathSimulation.cpp - barriers and store groups along each thread's path ===//
 #include "PathSimulation.h"
 
+#include "Cake/IR/HostNames.h"
+#include "Cake/IR/MemoryAccess.h"
 #include "Cake/Transforms/Findings.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -8,8 +10,10 @@
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/StringExtras.h"
 
 #include <map>
+#include <set>
 
 using namespace mlir;
 using namespace mlir::cake;
@@ -102,6 +106,8 @@ struct Trace {
   /// arrivals by step (for the order named barriers give between roles).
   SmallVector<ElementAccess> elements;
   std::map<int64_t, SmallVector<int64_t>> named;
+  /// Read-only global tensors whose integer loads the path took as 0 (an empty batch entry).
+  std::set<std::string> zeroLoads;
 };
 
 /// "M=200,K=200": the sizes a finding was seen with.
@@ -110,6 +116,19 @@ std::string sizesText(KernelOp kernel, int64_t size) {
   for (StringRef symbol : kernel.getSymbolNames())
     sizes += (sizes.empty() ? "" : ",") + symbol.str() + "=" + std::to_string(size);
   return sizes;
+}
+
+/// The sizes, and the loaded values the paths assumed: "M=200 with every value loaded from lens
+/// taken as 0".
+std::string sizesText(KernelOp kernel, int64_t size,
+                      const std::vector<std::pair<int64_t, Trace>> &traces) {
+  std::set<std::string> zeros;
+  for (auto &[thread, trace] : traces)
+    zeros.insert(trace.zeroLoads.begin(), trace.zeroLoads.end());
+  std::string text = sizesText(kernel, size);
+  if (!zeros.empty())
+    text += " and every value loaded from " + llvm::join(zeros, ", ") + " taken as 0";
+  return text;
 }
 
 class Simulator {
@@ -145,6 +164,16 @@ private:
       return 0;
     if (isa<GridDimOp>(def))
       return 1; // block 0 of a one-block grid: every tile of a persistent loop
+    // An integer loaded from a tensor the kernel never writes (a length, an offset): the path
+    // takes it as 0, a legal input (an empty batch entry) on which both sides of a hand-off
+    // must still agree. Its address need not be known.
+    if (auto load = dyn_cast<LoadOp>(def)) {
+      BlockArgument tensor = getAccessedGlobalTensor(kernel, load.getSource());
+      if (!tensor || !v.getType().isIntOrIndex() || getTensorUse(kernel, tensor).writes)
+        return std::nullopt;
+      out->zeroLoads.insert(getParamName(kernel, tensor.getArgNumber()));
+      return 0;
+    }
     if (auto slot = dyn_cast<PipelineSlotOp>(def)) {
       std::optional<int64_t> iteration = value(slot->getOperand(1));
       int64_t stages = cast<PipelineType>(slot->getOperand(0).getType()).getStages();
@@ -782,7 +811,7 @@ bool mlir::cake::verifyParitySequences(KernelOp kernel, ThreadModel &model) {
       publishing.insert(trace.publishing.begin(), trace.publishing.end());
       traces.push_back({t, std::move(trace)});
     }
-    std::string sizes = sizesText(kernel, size);
+    std::string sizes = sizesText(kernel, size, traces);
     for (auto &[thread, trace] : traces) {
       for (auto &[key, waits] : trace.waits) {
         const Wait &first = waits.front();
@@ -984,7 +1013,7 @@ bool mlir::cake::verifyAsyncAccesses(KernelOp kernel, ThreadModel &model) {
         return ok; // a path the simulation cannot decide: no judgement
       traces.push_back({t, std::move(trace)});
     }
-    std::string sizes = sizesText(kernel, size);
+    std::string sizes = sizesText(kernel, size, traces);
     int64_t reads = 0, writes = 0;
     for (auto &[t, trace] : traces) {
       reads += trace.asyncReads.size();
@@ -1119,7 +1148,7 @@ bool mlir::cake::verifyPipelineSequences(KernelOp kernel, ThreadModel &model) {
         return ok;
       traces.push_back({t, std::move(trace)});
     }
-    std::string sizes = sizesText(kernel, size);
+    std::string sizes = sizesText(kernel, size, traces);
     for (auto &[thread, trace] : traces) {
       for (auto *steps : {&trace.consumerWaits, &trace.commits}) {
         for (auto &[pipe, list] : *steps) {
@@ -1162,6 +1191,64 @@ bool mlir::cake::verifyPipelineSequences(KernelOp kernel, ThreadModel &model) {
           break;
         }
       }
+    }
+    if (!ok)
+      return false;
+    // pipeline.unconsumed-iteration: the producer fills a stage no consumer ever waits for.
+    // Nothing reads it, and its copy (a TMA load) may still land in shared memory after the
+    // block has exited. Each thread names iterations 0, 1, ... in order (checked above), so a
+    // count stands for its iterations.
+    llvm::MapVector<Operation *, std::pair<int64_t, const Trace *>> committed;
+    llvm::DenseMap<Operation *, std::pair<int64_t, int64_t>> waited; // (count, thread)
+    for (auto &[thread, trace] : traces) {
+      for (auto &[pipe, list] : trace.commits) {
+        auto &most = committed[pipe];
+        if (static_cast<int64_t>(list.size()) > most.first)
+          most = {static_cast<int64_t>(list.size()), &trace};
+      }
+      for (auto &[pipe, list] : trace.consumerWaits) {
+        auto &most = waited[pipe];
+        if (static_cast<int64_t>(list.size()) >= most.first)
+          most = {static_cast<int64_t>(list.size()), thread};
+      }
+    }
+    for (auto &[pipe, most] : committed) {
+      Operation *consumerWait = nullptr;
+      kernel.walk([&](PipelineConsumerWaitOp wait) {
+        if (!consumerWait && wait.getPipeline().getDefiningOp() == pipe)
+          consumerWait = wait;
+      });
+      if (!consumerWait)
+        continue; // a pipeline without consumers is judged by the deadlock rules
+      auto [consumed, consumer] = waited.lookup(pipe);
+      int64_t stages = cast<PipelineType>(pipe->getResult(0).getType()).getStages();
+      if (most.first <= consumed)
+        continue;
+      const At &first = most.second->commits.find(pipe)->second[consumed].second;
+      std::string count = consumed == 0 ? std::string("none of them")
+                                        : "only the first " + std::to_string(consumed);
+      if (!reported.insert(first.op).second)
+        continue;
+      ok = false;
+      InFlightDiagnostic diag =
+          emitFinding(first.op, "pipeline.unconsumed-iteration")
+          << "expected every committed iteration to be waited for by a consumer, but with "
+          << sizes << " the producer commits " << most.first
+          << " iterations and the consumers wait for " << count << ": iteration " << consumed
+          << "'s stage is filled and never read, and "
+          << (most.first - consumed > stages
+                  ? "the producer's acquire of iteration " + std::to_string(consumed + stages) +
+                        " waits for a release that never comes (a hang)"
+                  : std::string("its copy may still be in flight when the block exits"))
+          << (first.where.empty() ? "" : " (" + first.where + ")");
+      if (consumed == 0)
+        diag.attachNote(consumerWait->getLoc()) << "the consumers' wait, never reached";
+      else
+        diag.attachNote(consumerWait->getLoc())
+            << "the consumers' wait (thread " << consumer << " passes it " << consumed << " times)";
+      attachFix(diag, first.op, "pipeline.unconsumed-iteration",
+                "run the producer's and the consumers' loops over the same iterations (the same "
+                "bound in both, e.g. a ceildiv, with the ragged last tile masked or zero-filled)");
     }
     if (!ok)
       return false;
@@ -1211,7 +1298,7 @@ bool mlir::cake::verifyCpAsyncVisibility(KernelOp kernel, ThreadModel &model, bo
     }
     if (reads * copies > kPairLimit)
       return true;
-    std::string sizes = sizesText(kernel, size);
+    std::string sizes = sizesText(kernel, size, traces);
     // A group still copying when the thread exits writes into shared memory that the next block
     // on the SM may already own.
     for (auto &[issuer, trace] : traces)
@@ -1339,7 +1426,7 @@ bool mlir::cake::verifyRoleHandoffs(KernelOp kernel, ThreadModel &model) {
       accesses += trace.elements.size();
     if (accesses * accesses > kPairLimit * 64)
       return true;
-    std::string sizes = sizesText(kernel, size);
+    std::string sizes = sizesText(kernel, size, traces);
     for (size_t i = 0; i < traces.size(); ++i) {
       auto &[ta, tra] = traces[i];
       for (size_t j = 0; j < traces.size(); ++j) {

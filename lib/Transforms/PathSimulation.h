@@ -43,8 +43,9 @@ bool verifyAsyncAccesses(KernelOp kernel, ThreadModel &model);
 bool verifyCpAsyncVisibility(KernelOp kernel, ThreadModel &model, bool checkExit = true);
 
 /// Pipeline steps along the same paths: `pipeline.iteration-sequence` (a thread's waits or
-/// commits not naming iterations 0, 1, 2, ...) and `pipeline.release-sequence` (a consumer's
-/// releases not the iterations it waited for, in order).
+/// commits not naming iterations 0, 1, 2, ...), `pipeline.release-sequence` (a consumer's
+/// releases not the iterations it waited for, in order) and `pipeline.unconsumed-iteration`
+/// (committed iterations no consumer waits for).
 bool verifyPipelineSequences(KernelOp kernel, ThreadModel &model);
 
 /// `race.unordered-handoff`: in kernels whose warp roles hand data over through shared memory

@@ -269,7 +269,11 @@ def CakeVerifyPipelinePass : Pass<"cake-verify-pipeline"> {
       iterations 0, 1, 2, ... (a count restarted per outer tile, or skipping);
     - `pipeline.release-sequence`: a consumer's releases that are not the iterations it waited
       for, in order (the next iteration, iteration -1 at the start, once per tile); the last
-      waited iterations may stay unreleased.
+      waited iterations may stay unreleased;
+    - `pipeline.unconsumed-iteration`: along the same paths, the producer commits iterations
+      that no consumer waits for (loop bounds that differ, e.g. a ceildiv against a floor
+      division, for some problem sizes): the stage is never read and its TMA load may land
+      after the block has exited.
   }];
 }
 
