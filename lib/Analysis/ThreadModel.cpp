@@ -8,6 +8,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/AffineMap.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/STLExtras.h"
@@ -275,6 +276,38 @@ std::vector<Lat> ThreadModel::compute(Value v, unsigned depth) {
   return computeOp(result.getOwner(), result.getResultNumber(), depth);
 }
 
+/// A shared-memory read that every thread makes alike: a buffer only plain loads and stores
+/// touch, every store to it before a block barrier that precedes the load in the load's own
+/// block, and that block in no loop (a later iteration's stores could race with the reads).
+/// One thread's choice broadcast through shared memory is then one value for every thread.
+static bool isPublishedBroadcast(LoadOp load) {
+  auto alloc = load.getSource().getDefiningOp<AllocSmemOp>();
+  if (!alloc)
+    return false;
+  Block *block = load->getBlock();
+  for (Operation *parent = load->getParentOp(); parent && !isa<KernelOp>(parent);
+       parent = parent->getParentOp())
+    if (isa<LoopLikeOpInterface>(parent))
+      return false;
+  Operation *barrier = nullptr;
+  for (Operation *op = load->getPrevNode(); op && !barrier; op = op->getPrevNode())
+    if (isa<BarrierOp>(op))
+      barrier = op;
+  if (!barrier)
+    return false;
+  for (Operation *user : alloc->getUsers()) {
+    if (isa<LoadOp>(user))
+      continue;
+    auto store = dyn_cast<StoreOp>(user);
+    if (!store || store.getValue() == alloc.getResult())
+      return false;
+    Operation *at = block->findAncestorOpInBlock(*store);
+    if (!at || !at->isBeforeInBlock(barrier))
+      return false;
+  }
+  return true;
+}
+
 std::vector<Lat> ThreadModel::computeOp(Operation *op, unsigned resultNumber, unsigned depth) {
   Value v = op->getResult(resultNumber);
   unsigned width = bitWidth(v.getType());
@@ -421,8 +454,27 @@ std::vector<Lat> ThreadModel::computeOp(Operation *op, unsigned resultNumber, un
     if (!llvm::all_of(load.getIndices(),
                       [&](Value index) { return invariant(evalAt(index, depth)); }))
       return all(Lat::varying());
+    if (isPublishedBroadcast(load))
+      return uniform(v);
     BlockArgument tensor = getAccessedGlobalTensor(kernel, load.getSource());
     return tensor && !getTensorUse(kernel, tensor).writes ? uniform(v) : all(Lat::varying());
+  }
+
+  // scf.if under a test every thread decides alike: the branch's value.
+  if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
+    ArrayRef<Lat> cond = evalAt(ifOp.getCondition(), depth);
+    if (!invariant(cond))
+      return all(Lat::varying());
+    if (cond[0].kind == Lat::Known) {
+      Block *taken = cond[0].value ? ifOp.thenBlock() : ifOp.elseBlock();
+      if (!taken)
+        return all(Lat::varying());
+      return evalAt(taken->getTerminator()->getOperand(resultNumber), depth).vec();
+    }
+    return invariant(evalAt(ifOp.thenYield().getOperand(resultNumber), depth)) &&
+                   invariant(evalAt(ifOp.elseYield().getOperand(resultNumber), depth))
+               ? uniform(v)
+               : all(Lat::varying());
   }
 
   if (auto loop = dyn_cast<scf::WhileOp>(op))
@@ -663,7 +715,14 @@ bool ThreadModel::isThreadDependent(Value v) {
       dependent = any(load.getIndices()); // one address: one value for every thread
     else if (isa<ElectOneOp, ThreadIdOp, LaneIdOp, WarpIdOp, WarpgroupIdOp>(def))
       dependent = true;
-    else if (auto forOp = dyn_cast<scf::ForOp>(def))
+    else if (auto ifOp = dyn_cast<scf::IfOp>(def)) {
+      // Every thread takes the same branch and yields the same value when neither depends on
+      // the thread (a value one thread chose and the block broadcast, under a uniform test).
+      unsigned n = cast<OpResult>(v).getResultNumber();
+      dependent = isThreadDependent(ifOp.getCondition()) ||
+                  isThreadDependent(ifOp.thenYield().getOperand(n)) ||
+                  isThreadDependent(ifOp.elseYield().getOperand(n));
+    } else if (auto forOp = dyn_cast<scf::ForOp>(def))
       dependent = isThreadDependent(forOp.getInitArgs()[cast<OpResult>(v).getResultNumber()]) ||
                   isThreadDependent(forOp.getBody()->getTerminator()->getOperand(
                       cast<OpResult>(v).getResultNumber()));
