@@ -124,9 +124,13 @@ bool checkProtocol(KernelOp kernel, const ProgramOrder &order, const Protocol &p
                                 << ": no wait covers an uncommitted copy";
       if (next)
         diag.attachNote(next->getLoc()) << "the next wait is here";
+      // With no wait after it, a commit alone would leave a group nothing retires
+      // (async.*-no-wait): the hint adds the wait too.
       attachFix(diag, op, p.ruleUncommitted,
                 "add " + p.commitName.str() + " after the last copy of the group" +
-                    (next ? ", before this wait" : ""));
+                    (next ? ", before this wait"
+                          : ", then " + p.waitName.str() +
+                                " 0 before the data is used or the kernel ends"));
       continue;
     }
     if (p.isCommit(op)) {
@@ -170,8 +174,14 @@ bool checkProtocol(KernelOp kernel, const ProgramOrder &order, const Protocol &p
                               << pending << ": it waits for no copy";
     for (Operation *commit : ArrayRef(commits).take_front(3))
       diag.attachNote(commit->getLoc()) << "a group is committed here";
-    attachFix(diag, op, p.ruleWaitCount,
-              "wait with pending " + std::to_string(committed - 1) + " (or fewer)");
+    // Pending 0 retires every group; a higher count is only right where a later wait retires
+    // the groups it leaves in flight before their data is read, which is not known here.
+    std::string hint = "wait with pending 0";
+    if (committed > 1)
+      hint += " (pending up to " + std::to_string(committed - 1) +
+              " keeps the newest groups in flight only where a later wait retires them before "
+              "their data is read or the kernel ends)";
+    attachFix(diag, op, p.ruleWaitCount, hint);
   }
   (void)kernel;
   return ok;

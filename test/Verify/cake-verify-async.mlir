@@ -51,7 +51,7 @@ cake.kernel @wait_count(%a: !cake.tensor<[M, K], bf16>)
     cake.cp_async.commit
   }
   // expected-error @+2 {{'cake.cp_async.wait' op [async.cp-async-wait-count] expected pending below the 2 groups committed before the first execution of this wait, got 2}}
-  // expected-note @+1 {{fix: wait with pending 1 (or fewer)}}
+  // expected-note @+1 {{fix: wait with pending 0 (pending up to 1 keeps the newest groups in flight only where a later wait retires them before their data is read or the kernel ends)}}
   cake.cp_async.wait 2
   cake.barrier
   cake.return
@@ -94,7 +94,7 @@ cake.kernel @tma_store_uncommitted(%c: !cake.tensor<[M, N], bf16> {cake.name = "
   %c0 = arith.constant 0 : index
   %buf = cake.alloc_smem : !cake.smem<64x64xbf16, swizzle = 128>
   // expected-error @+2 {{'cake.tma.store' op [async.tma-store-uncommitted] expected a cake.tma.store_commit after this TMA store before the kernel ends}}
-  // expected-note @+1 {{fix: add cake.tma.store_commit after the last copy of the group}}
+  // expected-note @+1 {{fix: add cake.tma.store_commit after the last copy of the group, then cake.tma.store_wait 0 before the data is used or the kernel ends}}
   cake.tma.store %buf[], %tc[%c0, %c0] : !cake.smem<64x64xbf16, swizzle = 128>, !cake.tma<[M, N], bf16, box [64, 64], swizzle = 128>
   cake.return
 }
@@ -126,7 +126,7 @@ cake.kernel @tma_store_wait_count(%c: !cake.tensor<[M, N], bf16> {cake.name = "c
   // expected-note @+1 {{a group is committed here}}
   cake.tma.store_commit
   // expected-error @+2 {{'cake.tma.store_wait' op [async.tma-store-wait-count] expected pending below the 1 groups committed before the first execution of this wait, got 1}}
-  // expected-note @+1 {{fix: wait with pending 0 (or fewer)}}
+  // expected-note @+1 {{fix: wait with pending 0}}
   cake.tma.store_wait 1
   cake.return
 }

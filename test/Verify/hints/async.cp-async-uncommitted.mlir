@@ -1,14 +1,11 @@
 // RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify -o /dev/null
-// XFAIL: *
-// Remove the XFAIL once the hint of the second kernel reads as expected below.
 
-// Hint under test (async.cp-async-uncommitted), lib/Transforms/VerifyAsync.cpp:127:
+// Hint under test (async.cp-async-uncommitted), lib/Transforms/VerifyAsync.cpp (checkProtocol):
 //   with a later wait:  "add cake.cp_async.commit after the last copy of the group, before this wait"
-//   with none:          "add cake.cp_async.commit after the last copy of the group"
-// The first is honest (kernels 1 and 2). The second, applied literally, leaves a commit that
-// nothing waits for ([async.cp-async-no-wait], and the reads then race the copies,
-// [async.cp-async-in-flight]); the expected note of kernel 3 is the proposed honest text, and
-// kernel 4 is what it leads to.
+//   with none:          "..., then cake.cp_async.wait 0 before the data is used or the kernel ends"
+// Kernels 1 and 2: the first case and its fix. Kernels 3 and 4: the second. (The second hint used
+// to stop at the commit, which left a commit nothing waits for: [async.cp-async-no-wait], and the
+// reads raced the copies, [async.cp-async-in-flight].)
 
 cake.kernel @uncommitted(%a: !cake.tensor<[M, 8], bf16> {cake.name = "a"},
     %b: !cake.tensor<[M, 8], bf16> {cake.name = "b"})

@@ -1,13 +1,12 @@
 // RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify -o /dev/null
-// XFAIL: *
-// The expected fix note is the proposed honest hint: remove the XFAIL once the verifier emits it.
 
-// Hint under test (async.cp-async-wait-count), lib/Transforms/VerifyAsync.cpp:173:
-//   "wait with pending 1 (or fewer)"
-// NOT honest as worded: applied literally (cake.cp_async.wait 1) the group of the second copy
-// is still in flight when the kernel reads it and when the block exits
-// ([async.cp-async-in-flight] on both reads, [async.cp-async-pending-at-exit]). The expected note
-// below is the proposed text; the second kernel is what it leads to (pending 0).
+// Hint under test (async.cp-async-wait-count), lib/Transforms/VerifyAsync.cpp (checkProtocol):
+//   "wait with pending 0 (pending up to N-1 keeps the newest groups in flight only where a later
+//    wait retires them before their data is read or the kernel ends)"
+// The former hint, "wait with pending 1 (or fewer)", was not honest: applied literally
+// (cake.cp_async.wait 1) the group of the second copy is still in flight when the kernel reads it
+// and when the block exits ([async.cp-async-in-flight] on both reads,
+// [async.cp-async-pending-at-exit]). The second kernel is the hint applied (pending 0).
 
 cake.kernel @rows(%a: !cake.tensor<[M, 16], bf16> {cake.name = "a"},
     %b: !cake.tensor<[M, 16], bf16> {cake.name = "b"})

@@ -1,13 +1,11 @@
 // RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify -o /dev/null
-// XFAIL: *
-// The expected fix note is the proposed honest hint: remove the XFAIL once the verifier emits it.
 
-// Hint under test (async.tma-store-uncommitted), lib/Transforms/VerifyAsync.cpp:127:
+// Hint under test (async.tma-store-uncommitted), lib/Transforms/VerifyAsync.cpp (checkProtocol):
 //   with a later wait:  "add cake.tma.store_commit after the last copy of the group, before this wait"
-//   with none:          "add cake.tma.store_commit after the last copy of the group"
-// The first is honest (kernels 1 and 2). The second, applied literally, leaves a commit that
-// nothing waits for ([async.tma-store-no-wait], [tma.store-pending-at-exit]); the expected note
-// of kernel 3 is the proposed honest text, kernel 4 what it leads to.
+//   with none:          "..., then cake.tma.store_wait 0 before the data is used or the kernel ends"
+// Kernels 1 and 2: the first case and its fix. Kernels 3 and 4: the second. (The second hint used
+// to stop at the commit, which left a commit nothing waits for: [async.tma-store-no-wait],
+// [tma.store-pending-at-exit].)
 
 cake.kernel @tile_copy(%x: !cake.tensor<[M, N], f32> {cake.name = "x"},
     %y: !cake.tensor<[M, N], f32> {cake.name = "y"},

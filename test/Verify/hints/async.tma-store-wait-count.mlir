@@ -1,7 +1,7 @@
 // RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify -o /dev/null
 
-// Hint under test (async.tma-store-wait-count), lib/Transforms/VerifyAsync.cpp:173:
-//   "wait with pending 0 (or fewer)"
+// Hint under test (async.tma-store-wait-count), lib/Transforms/VerifyAsync.cpp (checkProtocol):
+//   "wait with pending 0"
 // Applied literally: cake.tma.store_wait 0. Honest (one group committed; with several, see
 // async.cp-async-wait-count: the same hint text is built by the same code).
 
@@ -37,7 +37,7 @@ cake.kernel @tile_copy(%x: !cake.tensor<[M, N], f32> {cake.name = "x"},
     // expected-note @+1 {{a group is committed here}}
     cake.tma.store_commit
     // expected-error @+2 {{'cake.tma.store_wait' op [async.tma-store-wait-count] expected pending below the 1 groups committed before the first execution of this wait, got 1: it waits for no copy}}
-    // expected-note @+1 {{fix: wait with pending 0 (or fewer)}}
+    // expected-note @+1 {{fix: wait with pending 0}}
     cake.tma.store_wait 1
   }
   cake.return
