@@ -68,6 +68,10 @@ std::string rankList(const std::set<int64_t> &ranks) {
   return out.empty() ? "none" : out;
 }
 
+/// "rank 2" or "ranks 0, 1".
+std::string ranksPhrase(const std::set<int64_t> &ranks) {
+  return (ranks.size() == 1 ? "rank " : "ranks ") + rankList(ranks);
+}
 
 /// A loop's bounds and step when the model knows them as constants (step > 0).
 struct ConstantBounds {
@@ -138,7 +142,8 @@ struct ClusterChecker {
   std::set<std::pair<Operation *, std::string>> reported;
   bool failed = false;
 
-  void report(Operation *op, StringRef rule, const std::string &text, int64_t clusterId) {
+  void report(Operation *op, StringRef rule, const std::string &text, int64_t clusterId,
+              const std::string &hint) {
     if (!reported.insert({op, rule.str()}).second)
       return;
     failed = true;
@@ -146,6 +151,7 @@ struct ClusterChecker {
     diag << text;
     if (clusterId)
       diag << " (in odd-numbered clusters)";
+    attachFix(diag, op, rule, hint);
   }
 
   /// Accounts the copies of one cluster id; what a rank leaves undecided is not judged.
@@ -172,55 +178,75 @@ void ClusterChecker::check(int64_t clusterId) {
   std::vector<std::unique_ptr<ThreadModel>> models = rankModels(kernel, size, clusterId, -1);
 
   // Every copy of every rank, decided; a pipeline barrier or an undecided value: no judgement.
+  // A mask naming blocks outside the cluster is the finding (no accounting follows it); the
+  // copies are still collected so that its hint can propose a mask that balances the bytes.
   std::vector<SmallVector<Copy>> copies(size);
-  for (int64_t r = 0; r < size; ++r) {
-    ThreadModel &m = *models[r];
-    for (TmaLoadOp load : loads) {
-      if (!isa<MbarriersType>(load.getBarrier().getType()))
-        return;
-      std::optional<int64_t> threads = decidedCount(m, load);
-      if (!threads)
-        return;
-      if (*threads == 0)
-        continue;
-      Copy c{load, *threads, int64_t(1) << r, {}, 0};
-      if (Value mask = load.getMulticast()) {
-        std::optional<int64_t> value = m.getConstant(mask);
-        if (!value)
-          return;
-        c.receivers = *value;
-        if (*value < 0 || *value >= (int64_t(1) << size)) {
-          // The lowest set bit at or above the cluster size.
-          int64_t bit = size + llvm::countr_zero(static_cast<uint64_t>(*value) >> size);
-          report(load, "cluster.multicast-mask",
-                 "rank " + std::to_string(r) + " multicasts with mask " + std::to_string(*value) +
-                     ": bit " + std::to_string(bit) + " names a block outside the cluster of " +
-                     std::to_string(size),
-                 clusterId);
-          return;
+  struct BadMask {
+    TmaLoadOp op;
+    int64_t rank, value;
+  };
+  std::optional<BadMask> badMask;
+  bool complete = [&] {
+    for (int64_t r = 0; r < size; ++r) {
+      ThreadModel &m = *models[r];
+      for (TmaLoadOp load : loads) {
+        if (!isa<MbarriersType>(load.getBarrier().getType()))
+          return false;
+        std::optional<int64_t> threads = decidedCount(m, load);
+        if (!threads)
+          return false;
+        if (*threads == 0)
+          continue;
+        Copy c{load, *threads, int64_t(1) << r, {}, 0};
+        if (Value mask = load.getMulticast()) {
+          std::optional<int64_t> value = m.getConstant(mask);
+          if (!value)
+            return false;
+          c.receivers = *value;
+          if ((*value < 0 || *value >= (int64_t(1) << size)) && !badMask)
+            badMask = BadMask{load, r, *value};
         }
+        std::optional<int64_t> barrier = m.getConstant(load.getBarrierIndex());
+        if (!barrier)
+          return false;
+        c.barrier = *barrier;
+        for (Value index : load.getDestIndices()) {
+          std::optional<int64_t> v = m.getConstant(index);
+          if (!v)
+            return false;
+          c.slot.push_back(*v);
+        }
+        copies[r].push_back(std::move(c));
       }
-      std::optional<int64_t> barrier = m.getConstant(load.getBarrierIndex());
-      if (!barrier)
-        return;
-      c.barrier = *barrier;
-      for (Value index : load.getDestIndices()) {
-        std::optional<int64_t> v = m.getConstant(index);
-        if (!v)
-          return;
-        c.slot.push_back(*v);
-      }
-      copies[r].push_back(std::move(c));
     }
-  }
+    return true;
+  }();
+  if (!complete && !badMask)
+    return;
 
   // Per receiving rank and barrier (array value, index): bytes landing per phase, and from whom.
   using BarrierKey = std::pair<void *, int64_t>;
-  std::vector<std::map<BarrierKey, int64_t>> landing(size);
+  using Landing = std::vector<std::map<BarrierKey, int64_t>>;
+  const int64_t inCluster = (int64_t(1) << size) - 1;
+  auto keyOf = [](const Copy &c) {
+    return BarrierKey{TmaLoadOp(c.op).getBarrier().getAsOpaquePointer(), c.barrier};
+  };
+  // The bytes landing per phase when each copy goes to `receivers(copy)`.
+  auto landingWith = [&](function_ref<int64_t(const Copy &)> receivers) {
+    Landing out(size);
+    for (int64_t r = 0; r < size; ++r)
+      for (const Copy &c : copies[r]) {
+        int64_t mask = receivers(c);
+        for (int64_t t = 0; t < size; ++t)
+          if ((mask >> t) & 1)
+            out[t][keyOf(c)] += c.threads * boxBytes(TmaLoadOp(c.op).getDescriptor().getType());
+      }
+    return out;
+  };
   std::vector<std::map<BarrierKey, std::set<int64_t>>> senders(size);
-  std::vector<std::map<BarrierKey, TmaLoadOp>> anyCopy(size);
-  // Per receiving rank and buffer: the slots written.
+  // Per receiving rank and buffer: the slots written, and the ranks whose copies land there.
   std::vector<std::map<void *, std::set<SmallVector<int64_t>>>> written(size);
+  std::vector<std::map<void *, std::set<int64_t>>> writtenBy(size);
   SmallVector<Operation *> copyLoops;
   bool oneLoopNest = true;
   for (int64_t r = 0; r < size; ++r)
@@ -231,15 +257,131 @@ void ClusterChecker::check(int64_t clusterId) {
       for (int64_t t = 0; t < size; ++t) {
         if (!((c.receivers >> t) & 1))
           continue;
-        BarrierKey key{c.op.getBarrier().getAsOpaquePointer(), c.barrier};
-        landing[t][key] += c.threads * boxBytes(c.op.getDescriptor().getType());
-        senders[t][key].insert(r);
-        anyCopy[t].emplace(key, c.op);
+        senders[t][keyOf(c)].insert(r);
         written[t][c.op.getDest().getAsOpaquePointer()].insert(c.slot);
+        writtenBy[t][c.op.getDest().getAsOpaquePointer()].insert(r);
       }
     }
+  Landing landing = landingWith([](const Copy &c) { return c.receivers; });
+
+  // What each rank expects per phase, and where (nullopt: undecided, or not in the copies' loops).
+  struct Expected {
+    std::map<BarrierKey, int64_t> bytes;
+    std::map<BarrierKey, MbarrierArriveExpectTxOp> where;
+    std::map<BarrierKey, int64_t> ops, threads; // expects per key, threads of the last
+  };
+  std::vector<std::optional<Expected>> expected(size);
+  if (oneLoopNest)
+    for (int64_t t = 0; t < size; ++t) {
+      Expected e;
+      bool decided = true;
+      for (MbarrierArriveExpectTxOp expect : expects) {
+        std::optional<int64_t> index = models[t]->getConstant(expect.getIndex());
+        std::optional<int64_t> threads = decidedCount(*models[t], expect);
+        if (!index || !threads || enclosingLoops(expect) != copyLoops) {
+          decided = false;
+          break;
+        }
+        BarrierKey key{expect.getBarriers().getAsOpaquePointer(), *index};
+        e.bytes[key] += *threads * static_cast<int64_t>(expect.getBytes());
+        e.where.emplace(key, expect);
+        if (*threads > 0) {
+          ++e.ops[key];
+          e.threads[key] = *threads;
+        }
+      }
+      if (decided)
+        expected[t] = std::move(e);
+    }
+  // Whether every rank receives on each barrier it expects on exactly what it expects.
+  auto balanced = [&](const Landing &l) {
+    for (int64_t t = 0; t < size; ++t) {
+      if (!expected[t])
+        return false;
+      for (auto &[key, expect] : expected[t]->where) {
+        (void)expect;
+        auto it = l[t].find(key);
+        if ((it == l[t].end() ? 0 : it->second) != expected[t]->bytes[key])
+          return false;
+      }
+    }
+    return true;
+  };
+
+  // cluster.multicast-mask: the hint proposes a mask only where the bytes then balance.
+  if (badMask) {
+    int64_t r = badMask->rank, value = badMask->value;
+    // The lowest set bit at or above the cluster size.
+    int64_t bit = size + llvm::countr_zero(static_cast<uint64_t>(value) >> size);
+    std::string bits = "bits 0-" + std::to_string(size - 1);
+    auto truncate = [&](const Copy &c) { return c.receivers & inCluster; };
+    Landing truncated = landingWith(truncate);
+    std::string hint;
+    if (complete && balanced(truncated)) {
+      hint = "keep only the cluster's " + bits + " of the mask (and it with " +
+             std::to_string(inCluster) + ": here " + std::to_string(value) + " & " +
+             std::to_string(inCluster) + " = " + std::to_string(value & inCluster) + ")";
+    } else {
+      // The ranks that count bytes on the copy's barrier, as one mask for every sender.
+      std::optional<int64_t> expecting;
+      std::optional<BarrierKey> key;
+      for (const Copy &c : copies[r])
+        if (c.op == badMask->op)
+          key = keyOf(c);
+      if (complete && key) {
+        expecting = 0;
+        for (int64_t t = 0; t < size; ++t)
+          if (expected[t] && expected[t]->bytes.count(*key) && expected[t]->bytes[*key] > 0)
+            *expecting |= int64_t(1) << t;
+      }
+      hint = "set the multicast mask to the ranks whose arrive_expect_tx counts this copy, "
+             "inside the cluster of " +
+             std::to_string(size) + " (" + bits;
+      Landing uniform;
+      if (expecting && *expecting)
+        uniform = landingWith([&](const Copy &c) {
+          return c.op == badMask->op ? *expecting : truncate(c);
+        });
+      if (expecting && *expecting && balanced(uniform)) {
+        hint += ", here 0x" + llvm::utohexstr(static_cast<uint64_t>(*expecting)) + ")";
+        std::set<int64_t> shortRanks, overRanks;
+        for (int64_t t = 0; t < size; ++t)
+          for (auto &[k, want] : expected[t]->bytes) {
+            if (!expected[t]->where.count(k))
+              continue;
+            int64_t got = truncated[t].count(k) ? truncated[t][k] : 0;
+            if (got < want)
+              shortRanks.insert(t);
+            else if (got > want)
+              overRanks.insert(t);
+          }
+        hint += "; masking off the outside bits alone (" + std::to_string(value) + " & " +
+                std::to_string(inCluster) + " = " + std::to_string(value & inCluster) + ")";
+        if (!shortRanks.empty())
+          hint += " leaves " + ranksPhrase(shortRanks) + " short of bytes";
+        if (!shortRanks.empty() && !overRanks.empty())
+          hint += " and";
+        if (!overRanks.empty())
+          hint += " gives " + ranksPhrase(overRanks) + " too many bytes";
+      } else {
+        hint += ")";
+      }
+    }
+    report(badMask->op, "cluster.multicast-mask",
+           "rank " + std::to_string(r) + " multicasts with mask " + std::to_string(value) +
+               ": bit " + std::to_string(bit) + " names a block outside the cluster of " +
+               std::to_string(size),
+           clusterId, hint);
+    return;
+  }
 
   // cluster.uninitialized-barrier: a rank that receives completions never initializes the barrier.
+  struct Uninitialized {
+    int64_t rank;
+    BarrierKey key;
+    MbarrierInitOp init;
+  };
+  SmallVector<Uninitialized> uninitialized;
   for (int64_t t = 0; t < size; ++t)
     for (auto &[key, from] : senders[t]) {
       bool initialized = false, decided = true;
@@ -259,12 +401,26 @@ void ClusterChecker::check(int64_t clusterId) {
         initialized |= *threads > 0;
       }
       if (decided && !initialized && candidate)
-        report(candidate, "cluster.uninitialized-barrier",
-               "rank " + std::to_string(t) + " of the cluster of " + std::to_string(size) +
-                   " never initializes barrier " + std::to_string(key.second) +
-                   ", on which the multicast copies of rank(s) " + rankList(from) + " complete",
-               clusterId);
+        uninitialized.push_back({t, key, candidate});
     }
+  for (const Uninitialized &u : uninitialized) {
+    std::set<int64_t> missing;
+    for (const Uninitialized &other : uninitialized)
+      if (other.key == u.key)
+        missing.insert(other.rank);
+    report(u.init, "cluster.uninitialized-barrier",
+           "rank " + std::to_string(u.rank) + " of the cluster of " + std::to_string(size) +
+               " never initializes barrier " + std::to_string(u.key.second) +
+               ", on which the multicast copies of rank(s) " + rankList(senders[u.rank][u.key]) +
+               " complete",
+           clusterId,
+           "initialize barrier " + std::to_string(u.key.second) +
+               " in every rank that receives the copies (" + ranksPhrase(missing) +
+               (missing.size() > 1 ? " do" : " does") +
+               " not): one thread per block (thread_id x == 0, not conditioned on "
+               "cake.cluster_block_id), then cake.fence.mbarrier_init and a cake.cluster_barrier "
+               "before the first copy");
+  }
 
   // cluster.init-not-published: a peer's copy completes on a barrier whose init no cluster barrier
   // has made visible to the cluster yet (a block barrier orders one block only).
@@ -290,50 +446,88 @@ void ClusterChecker::check(int64_t clusterId) {
                        std::to_string(c.barrier) + " of rank " + std::to_string(t) +
                        ", but no cake.cluster_barrier between that barrier's init and this copy "
                        "makes the init visible to the cluster (a block barrier orders one block)",
-                   clusterId);
+                   clusterId,
+                   "put a cake.cluster_barrier (not a cake.barrier, which orders one block) "
+                   "between the barrier's init and fence and the first multicast copy, in every "
+                   "rank");
         }
       }
     }
 
   // cluster.multicast-bytes: what a rank expects per phase against what lands on its barrier.
+  // Setting the bytes is the fix only where every rank receives the same amount on the barrier
+  // and one expect counts it; where the ranks receive different amounts the masks are wrong.
+  auto lookup = [](const std::map<BarrierKey, int64_t> &map, const BarrierKey &key) -> int64_t {
+    auto it = map.find(key);
+    return it == map.end() ? 0 : it->second;
+  };
+  auto bytesHint = [&](const BarrierKey &key, int64_t t) -> std::string {
+    int64_t got = lookup(landing[0], key);
+    bool uniform = true;
+    for (int64_t u = 1; u < size; ++u)
+      uniform &= lookup(landing[u], key) == got;
+    if (!uniform) {
+      std::string per;
+      for (int64_t u = 0; u < size; ++u)
+        per += (per.empty() ? "rank " : ", rank ") + std::to_string(u) +
+               (per.empty() ? " receives " : " ") + std::to_string(lookup(landing[u], key));
+      return "make the multicast masks deliver to each rank the bytes its arrive_expect_tx "
+             "counts (per phase on barrier " +
+             std::to_string(key.second) + ": " + per +
+             "); setting the bytes cannot fix ranks that receive different amounts";
+    }
+    if (got == 0)
+      return "no copy of the cluster completes on barrier " + std::to_string(key.second) +
+             ": make the copies this phase waits for complete on it (their barrier index and "
+             "multicast mask), or drop this arrive_expect_tx";
+    // One expect op, run by the same number of threads in every rank: its bytes are the fix.
+    auto whereOf = [&](int64_t u) -> Operation * {
+      auto it = expected[u]->where.find(key);
+      return it == expected[u]->where.end() ? nullptr : it->second.getOperation();
+    };
+    int64_t threads = lookup(expected[t]->threads, key);
+    bool oneExpect = threads > 0;
+    for (int64_t u = 0; u < size && oneExpect; ++u)
+      oneExpect = expected[u] && lookup(expected[u]->ops, key) == 1 &&
+                  lookup(expected[u]->threads, key) == threads && whereOf(u) == whereOf(t);
+    std::string source = " bytes per phase: the copies of ranks " + rankList(senders[t][key]);
+    if (oneExpect && got % threads == 0)
+      return "set bytes " + std::to_string(got / threads) +
+             " on this arrive_expect_tx (every rank receives the same " + std::to_string(got) +
+             source +
+             (threads > 1 ? ", counted by " + std::to_string(threads) + " arriving threads"
+                          : std::string()) +
+             ")";
+    return "make the arrive_expect_tx ops on barrier " + std::to_string(key.second) +
+           " count " + std::to_string(got) + " bytes per phase in total, in every rank (each "
+           "receives the same " + std::to_string(got) + source + ")";
+  };
   if (oneLoopNest) {
     for (int64_t t = 0; t < size; ++t) {
-      std::map<BarrierKey, int64_t> expected;
-      std::map<BarrierKey, MbarrierArriveExpectTxOp> where;
-      bool decided = true;
-      for (MbarrierArriveExpectTxOp expect : expects) {
-        std::optional<int64_t> index = models[t]->getConstant(expect.getIndex());
-        std::optional<int64_t> threads = decidedCount(*models[t], expect);
-        if (!index || !threads || enclosingLoops(expect) != copyLoops) {
-          decided = false;
-          break;
-        }
-        BarrierKey key{expect.getBarriers().getAsOpaquePointer(), *index};
-        expected[key] += *threads * static_cast<int64_t>(expect.getBytes());
-        where.emplace(key, expect);
-      }
-      if (!decided)
+      if (!expected[t])
         continue;
+      std::map<BarrierKey, int64_t> &want = expected[t]->bytes;
+      std::map<BarrierKey, MbarrierArriveExpectTxOp> &where = expected[t]->where;
       for (auto &[key, bytes] : landing[t]) {
-        int64_t want = expected.count(key) ? expected[key] : 0;
-        if (want == bytes || !where.count(key))
+        int64_t expect = want.count(key) ? want[key] : 0;
+        if (expect == bytes || !where.count(key))
           continue;
         report(where[key], "cluster.multicast-bytes",
                "rank " + std::to_string(t) + " of the cluster of " + std::to_string(size) +
-                   " expects " + std::to_string(want) + " bytes per phase on barrier " +
+                   " expects " + std::to_string(expect) + " bytes per phase on barrier " +
                    std::to_string(key.second) +
                    ", but the copies that complete on it (from rank(s) " +
                    rankList(senders[t][key]) + ") deliver " + std::to_string(bytes),
-               clusterId);
+               clusterId, bytesHint(key, t));
       }
       // A rank that expects bytes nobody sends it (a mask that skips it) waits forever.
-      for (auto &[key, want] : expected)
-        if (want > 0 && !landing[t].count(key) && where.count(key))
+      for (auto &[key, bytes] : want)
+        if (bytes > 0 && !landing[t].count(key) && where.count(key))
           report(where[key], "cluster.multicast-bytes",
                  "rank " + std::to_string(t) + " of the cluster of " + std::to_string(size) +
-                     " expects " + std::to_string(want) + " bytes per phase on barrier " +
+                     " expects " + std::to_string(bytes) + " bytes per phase on barrier " +
                      std::to_string(key.second) + ", but no copy of the cluster completes on it",
-                 clusterId);
+                 clusterId, bytesHint(key, t));
     }
   }
 
@@ -397,12 +591,23 @@ void ClusterChecker::check(int64_t clusterId) {
               one += (one.empty() ? "" : ", ") + std::to_string(v);
             landed += (landed.empty() ? "[" : ", [") + one + "]";
           }
+          // Several senders landing in fewer slots: multicast copies collide in one slot.
+          auto by = writtenBy[t].find(buffer.getAsOpaquePointer());
+          bool collide = by != writtenBy[t].end() && by->second.size() > 1 &&
+                         slots.size() < by->second.size();
+          std::string hint = "make the cluster's copies write slot [" + text + "] in rank " +
+                             std::to_string(t);
+          if (collide)
+            hint += ": a multicast lands in the same slot of every receiver, so give each sender "
+                    "its own slot (index the destination by cake.cluster_block_id),";
+          hint += std::string(" or read only the slots written (") +
+                  (landed.empty() ? "none" : landed) + ")";
           report(read, "cluster.multicast-coverage",
                  "rank " + std::to_string(t) + " of the cluster of " + std::to_string(size) +
                      " reads slot [" + text + "] of the buffer, which no TMA copy of the cluster " +
                      "writes in it (the copies land in " + (landed.empty() ? "no slot" : landed) +
                      ")",
-                 clusterId);
+                 clusterId, hint);
           return;
         }
       }
@@ -457,6 +662,12 @@ bool checkBarrierDivergence(KernelOp kernel, int64_t size) {
              << " time(s) and rank " << r << " " << counts[r]
              << (bound ? " (every problem size " + std::to_string(bound) + ")" : std::string())
              << ": every block of a cluster must meet at each cluster barrier equally often";
+        attachFix(diag, barrier, "cluster.barrier-divergence",
+                  "make every rank reach this cake.cluster_barrier equally often: the trip counts "
+                  "and conditions around it must not depend on cake.cluster_block_id (rank 0 "
+                  "reaches it " +
+                      std::to_string(counts[0]) + " times, rank " + std::to_string(r) + " " +
+                      std::to_string(counts[r]) + ")");
         return true;
       }
     }

@@ -226,7 +226,8 @@ cake.kernel @bad_mask(%w: !cake.tensor<[H, 32], f32> {cake.name = "w"},
   scf.if %t0 {
     cake.mbarrier.arrive_expect_tx %bar[%c0], bytes 2048 : !cake.mbarriers<1>
     %row = arith.muli %half, %c8 : index
-    // expected-error @+1 {{'cake.tma.load' op [cluster.multicast-mask] rank 0 multicasts with mask 5: bit 2 names a block outside the cluster of 2}}
+    // expected-error @+2 {{'cake.tma.load' op [cluster.multicast-mask] rank 0 multicasts with mask 5: bit 2 names a block outside the cluster of 2}}
+    // expected-note @+1 {{fix: set the multicast mask to the ranks whose arrive_expect_tx counts this copy, inside the cluster of 2 (bits 0-1, here 0x3); masking off the outside bits alone (5 & 3 = 1) leaves ranks 0, 1 short of bytes}}
     cake.tma.load %tw[%row, %c0], %wbuf[%rank], %bar[%c0] multicast %m5
         : !cake.tma<[H, 32], f32, box [8, 32]>, !cake.smem<2x8x32xf32>, !cake.mbarriers<1>
   }
@@ -285,7 +286,8 @@ cake.kernel @bad_bytes(%w: !cake.tensor<[H, 32], f32> {cake.name = "w"},
   }
   cake.cluster_barrier
   scf.if %t0 {
-    // expected-error @+1 {{'cake.mbarrier.arrive_expect_tx' op [cluster.multicast-bytes] rank 0 of the cluster of 2 expects 1024 bytes per phase on barrier 0, but the copies that complete on it (from rank(s) 0, 1) deliver 2048}}
+    // expected-error @+2 {{'cake.mbarrier.arrive_expect_tx' op [cluster.multicast-bytes] rank 0 of the cluster of 2 expects 1024 bytes per phase on barrier 0, but the copies that complete on it (from rank(s) 0, 1) deliver 2048}}
+    // expected-note @+1 {{fix: set bytes 2048 on this arrive_expect_tx (every rank receives the same 2048 bytes per phase: the copies of ranks 0, 1)}}
     cake.mbarrier.arrive_expect_tx %bar[%c0], bytes 1024 : !cake.mbarriers<1>
     %row = arith.muli %half, %c8 : index
     cake.tma.load %tw[%row, %c0], %wbuf[%rank], %bar[%c0] multicast %m3
@@ -346,7 +348,8 @@ cake.kernel @bad_four_pairs_unshifted(%w: !cake.tensor<[H, 32], f32> {cake.name 
   }
   cake.cluster_barrier
   scf.if %t0 {
-    // expected-error @+1 {{'cake.mbarrier.arrive_expect_tx' op [cluster.multicast-bytes] rank 0 of the cluster of 4 expects 2048 bytes per phase on barrier 0, but the copies that complete on it (from rank(s) 0, 1, 2, 3) deliver 4096}}
+    // expected-error @+2 {{'cake.mbarrier.arrive_expect_tx' op [cluster.multicast-bytes] rank 0 of the cluster of 4 expects 2048 bytes per phase on barrier 0, but the copies that complete on it (from rank(s) 0, 1, 2, 3) deliver 4096}}
+    // expected-note @+1 {{fix: make the multicast masks deliver to each rank the bytes its arrive_expect_tx counts (per phase on barrier 0: rank 0 receives 4096, rank 1 4096, rank 2 0, rank 3 0); setting the bytes cannot fix ranks that receive different amounts}}
     cake.mbarrier.arrive_expect_tx %bar[%c0], bytes 2048 : !cake.mbarriers<1>
     %row = arith.muli %half, %c8 : index
     cake.tma.load %tw[%row, %c0], %wbuf[%half], %bar[%c0] multicast %m3
@@ -418,7 +421,8 @@ cake.kernel @bad_slot(%w: !cake.tensor<[H, 32], f32> {cake.name = "w"},
   %lo = arith.divui %lo0, %c8 : index
   %col0 = arith.remui %tid, %c8 : index
   %col = arith.muli %col0, %c4 : index
-  // expected-error @+1 {{'cake.load' op [cluster.multicast-coverage] rank 0 of the cluster of 2 reads slot [1] of the buffer, which no TMA copy of the cluster writes in it (the copies land in [0])}}
+  // expected-error @+2 {{'cake.load' op [cluster.multicast-coverage] rank 0 of the cluster of 2 reads slot [1] of the buffer, which no TMA copy of the cluster writes in it (the copies land in [0])}}
+  // expected-note @+1 {{fix: make the cluster's copies write slot [1] in rank 0: a multicast lands in the same slot of every receiver, so give each sender its own slot (index the destination by cake.cluster_block_id), or read only the slots written ([0])}}
   %wv = cake.load %wbuf[%hi, %lo, %col] : !cake.smem<2x8x32xf32> -> vector<4xf32>
   %bx = cake.block_id x
   %row0 = arith.muli %bx, %c16 : index
@@ -463,7 +467,8 @@ cake.kernel @bad_init(%w: !cake.tensor<[H, 32], f32> {cake.name = "w"},
   %half = arith.remui %rank, %c2 : index
   
   scf.if %t0r1 {
-    // expected-error @+1 {{'cake.mbarrier.init' op [cluster.uninitialized-barrier] rank 0 of the cluster of 2 never initializes barrier 0, on which the multicast copies of rank(s) 0, 1 complete}}
+    // expected-error @+2 {{'cake.mbarrier.init' op [cluster.uninitialized-barrier] rank 0 of the cluster of 2 never initializes barrier 0, on which the multicast copies of rank(s) 0, 1 complete}}
+    // expected-note @+1 {{fix: initialize barrier 0 in every rank that receives the copies (rank 0 does not): one thread per block (thread_id x == 0, not conditioned on cake.cluster_block_id), then cake.fence.mbarrier_init and a cake.cluster_barrier before the first copy}}
     cake.mbarrier.init %bar[%c0], count 1 : !cake.mbarriers<1>
     cake.fence.mbarrier_init
   }
@@ -531,7 +536,8 @@ cake.kernel @bad_publish(%w: !cake.tensor<[H, 32], f32> {cake.name = "w"},
   scf.if %t0 {
     cake.mbarrier.arrive_expect_tx %bar[%c0], bytes 2048 : !cake.mbarriers<1>
     %row = arith.muli %half, %c8 : index
-    // expected-error @+1 {{'cake.tma.load' op [cluster.init-not-published] rank 0's multicast completes on barrier 0 of rank 1, but no cake.cluster_barrier between that barrier's init and this copy makes the init visible to the cluster (a block barrier orders one block)}}
+    // expected-error @+2 {{'cake.tma.load' op [cluster.init-not-published] rank 0's multicast completes on barrier 0 of rank 1, but no cake.cluster_barrier between that barrier's init and this copy makes the init visible to the cluster (a block barrier orders one block)}}
+    // expected-note @+1 {{fix: put a cake.cluster_barrier (not a cake.barrier, which orders one block) between the barrier's init and fence and the first multicast copy, in every rank}}
     cake.tma.load %tw[%row, %c0], %wbuf[%rank], %bar[%c0] multicast %m3
         : !cake.tma<[H, 32], f32, box [8, 32]>, !cake.smem<2x8x32xf32>, !cake.mbarriers<1>
   }
@@ -610,7 +616,8 @@ cake.kernel @bad_trips(%w: !cake.tensor<[H, 32], f32> {cake.name = "w"},
 
   %trips = arith.addi %c2, %rank : index
   scf.for %i = %c0 to %trips step %c1 {
-    // expected-error @+1 {{'cake.cluster_barrier' op [cluster.barrier-divergence] rank 0 of the cluster of 2 reaches this cluster barrier 2 time(s) and rank 1 3: every block of a cluster must meet at each cluster barrier equally often}}
+    // expected-error @+2 {{'cake.cluster_barrier' op [cluster.barrier-divergence] rank 0 of the cluster of 2 reaches this cluster barrier 2 time(s) and rank 1 3: every block of a cluster must meet at each cluster barrier equally often}}
+    // expected-note @+1 {{fix: make every rank reach this cake.cluster_barrier equally often: the trip counts and conditions around it must not depend on cake.cluster_block_id (rank 0 reaches it 2 times, rank 1 3)}}
     cake.cluster_barrier
   }
   cake.cluster_barrier

@@ -1,12 +1,8 @@
 // RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify -o /dev/null
-// XFAIL: *
 
-// Expected to fail: cake-verify-cluster attaches no fix hint to its findings (ClusterChecker::report
-// and checkBarrierDivergence call emitFinding only, never attachFix). The expected fix note is the
-// proposed hint; remove the XFAIL once the verifier emits it.
-//
-// Hint under test (cluster.barrier-divergence): none; the finding is emitted at lib/Transforms/VerifyCluster.cpp:455 (emitFinding; no attachFix).
-// Rank r runs 2 + r cluster barriers in a loop. The proposed hint, applied: the trip count no longer
+// Hint under test (cluster.barrier-divergence): lib/Transforms/VerifyCluster.cpp
+// (checkBarrierDivergence).
+// Rank r runs 2 + r cluster barriers in a loop. The hint, applied: the trip count no longer
 // uses the rank (2 + 1, = ok_uniform_loop).
 
 cake.kernel @bad_trips(%w: !cake.tensor<[H, 32], f32> {cake.name = "w"},

@@ -1,12 +1,8 @@
 // RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify -o /dev/null
-// XFAIL: *
 
-// Expected to fail: cake-verify-cluster attaches no fix hint to its findings (ClusterChecker::report
-// and checkBarrierDivergence call emitFinding only, never attachFix). The expected fix note is the
-// proposed hint; remove the XFAIL once the verifier emits it.
-//
-// Hint under test (cluster.init-not-published): none; the finding is emitted at lib/Transforms/VerifyCluster.cpp:288 (report; no attachFix).
-// A block barrier, not a cluster barrier, sits between the inits and the copies. The proposed hint,
+// Hint under test (cluster.init-not-published): lib/Transforms/VerifyCluster.cpp
+// (ClusterChecker::check).
+// A block barrier, not a cluster barrier, sits between the inits and the copies. The hint,
 // applied: that cake.barrier becomes cake.cluster_barrier (= ok_pair).
 
 cake.kernel @bad_publish(%w: !cake.tensor<[H, 32], f32> {cake.name = "w"},

@@ -1,16 +1,12 @@
 // RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify -o /dev/null
-// XFAIL: *
 
-// Expected to fail: cake-verify-cluster attaches no fix hint to its findings (ClusterChecker::report
-// and checkBarrierDivergence call emitFinding only, never attachFix). The expected fix note is the
-// proposed hint; remove the XFAIL once the verifier emits it.
-//
-// Hint under test (cluster.multicast-bytes): none; the finding is emitted at lib/Transforms/VerifyCluster.cpp:321 and :332 (report; no attachFix).
+// Hint under test (cluster.multicast-bytes): lib/Transforms/VerifyCluster.cpp
+// (ClusterChecker::check).
 // Each rank expects only its own box (1024 bytes) but both ranks' copies land on its barrier.
-// The proposed hint, applied: bytes 2048 (= ok_pair). When ranks receive different amounts (a mask
-// not shifted to its pair, bad_four_pairs_unshifted), setting the bytes is not a fix: the hint for
-// that case should say which ranks receive too much / nothing and ask for the mask to be fixed
-// (see the report of issue #15).
+// The hint, applied: bytes 2048 (= ok_pair). The hint names the bytes only when every rank receives
+// the same amount and one arrive_expect_tx counts it; when ranks receive different amounts (a mask
+// not shifted to its pair, bad_four_pairs_unshifted in test/Verify/cake-verify-cluster.mlir) it
+// lists what each rank receives and asks for the masks to be fixed (issue #15).
 
 cake.kernel @bad_bytes(%w: !cake.tensor<[H, 32], f32> {cake.name = "w"},
     %tw: !cake.tma<[H, 32], f32, box [8, 32]> {cake.name = "tw", cake.describes = "w"},

@@ -1,13 +1,9 @@
 // RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify -o /dev/null
-// XFAIL: *
 
-// Expected to fail: cake-verify-cluster attaches no fix hint to its findings (ClusterChecker::report
-// and checkBarrierDivergence call emitFinding only, never attachFix). The expected fix note is the
-// proposed hint; remove the XFAIL once the verifier emits it.
-//
-// Hint under test (cluster.multicast-coverage): none; the finding is emitted at lib/Transforms/VerifyCluster.cpp:400 (report; no attachFix).
-// Every rank multicasts into slot 0; slot 1, which every rank reads, is never written. The proposed
-// hint, applied: destination slot %rank (= ok_pair).
+// Hint under test (cluster.multicast-coverage): lib/Transforms/VerifyCluster.cpp
+// (ClusterChecker::check).
+// Every rank multicasts into slot 0; slot 1, which every rank reads, is never written. The hint,
+// applied: destination slot %rank (= ok_pair).
 
 cake.kernel @bad_slot(%w: !cake.tensor<[H, 32], f32> {cake.name = "w"},
     %tw: !cake.tma<[H, 32], f32, box [8, 32]> {cake.name = "tw", cake.describes = "w"},

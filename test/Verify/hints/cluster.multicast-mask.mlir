@@ -1,15 +1,12 @@
 // RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify -o /dev/null
-// XFAIL: *
 
-// Expected to fail: cake-verify-cluster attaches no fix hint to its findings (ClusterChecker::report
-// and checkBarrierDivergence call emitFinding only, never attachFix). The expected fix note is the
-// proposed hint; remove the XFAIL once the verifier emits it.
-//
-// Hint under test (cluster.multicast-mask): none; the finding is emitted at lib/Transforms/VerifyCluster.cpp:195 (report; no attachFix).
+// Hint under test (cluster.multicast-mask): lib/Transforms/VerifyCluster.cpp
+// (ClusterChecker::check).
 // Each rank multicasts with mask rank + 5 (5 and 6): bit 2 names a block the cluster of 2 does not have.
-// The proposed hint, applied: mask %m3 (0x3), the kernel's correct form (ok_pair of
+// The hint, applied: mask %m3 (0x3), the kernel's correct form (ok_pair of
 // test/Verify/cake-verify-cluster.mlir). The mechanical reading "drop the bits outside the cluster"
-// (rank 0: 1, rank 1: 2) is caught as [cluster.multicast-bytes], which is why the hint names 0x3.
+// (rank 0: 1, rank 1: 2) is caught as [cluster.multicast-bytes], which is why the hint names 0x3:
+// it proposes a mask only after checking that the bytes then balance on every rank.
 
 cake.kernel @bad_mask(%w: !cake.tensor<[H, 32], f32> {cake.name = "w"},
     %tw: !cake.tma<[H, 32], f32, box [8, 32]> {cake.name = "tw", cake.describes = "w"},
@@ -49,7 +46,7 @@ cake.kernel @bad_mask(%w: !cake.tensor<[H, 32], f32> {cake.name = "w"},
     cake.mbarrier.arrive_expect_tx %bar[%c0], bytes 2048 : !cake.mbarriers<1>
     %row = arith.muli %half, %c8 : index
     // expected-error @+2 {{[cluster.multicast-mask] rank 0 multicasts with mask 5: bit 2 names a block outside the cluster of 2}}
-    // expected-note @+1 {{fix: set the multicast mask to the ranks whose arrive_expect_tx counts this copy, inside the cluster of 2 (bits 0-1, here 0x3); masking off the outside bits alone (5 & 3 = 1) leaves the other rank short of bytes}}
+    // expected-note @+1 {{fix: set the multicast mask to the ranks whose arrive_expect_tx counts this copy, inside the cluster of 2 (bits 0-1, here 0x3); masking off the outside bits alone (5 & 3 = 1) leaves ranks 0, 1 short of bytes}}
     cake.tma.load %tw[%row, %c0], %wbuf[%rank], %bar[%c0] multicast %m5
         : !cake.tma<[H, 32], f32, box [8, 32]>, !cake.smem<2x8x32xf32>, !cake.mbarriers<1>
   }

@@ -1,13 +1,9 @@
 // RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify -o /dev/null
-// XFAIL: *
 
-// Expected to fail: cake-verify-cluster attaches no fix hint to its findings (ClusterChecker::report
-// and checkBarrierDivergence call emitFinding only, never attachFix). The expected fix note is the
-// proposed hint; remove the XFAIL once the verifier emits it.
-//
-// Hint under test (cluster.uninitialized-barrier): none; the finding is emitted at lib/Transforms/VerifyCluster.cpp:262 (report; no attachFix).
+// Hint under test (cluster.uninitialized-barrier): lib/Transforms/VerifyCluster.cpp
+// (ClusterChecker::check).
 // Only rank 1 initializes its barrier (thread 0 and rank 1), as if one init served the cluster.
-// The proposed hint, applied: the init guarded by thread_id == 0 alone (= ok_pair).
+// The hint, applied: the init guarded by thread_id == 0 alone (= ok_pair).
 
 cake.kernel @bad_init(%w: !cake.tensor<[H, 32], f32> {cake.name = "w"},
     %tw: !cake.tma<[H, 32], f32, box [8, 32]> {cake.name = "tw", cake.describes = "w"},
