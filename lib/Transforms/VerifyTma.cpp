@@ -187,8 +187,15 @@ struct CakeVerifyTmaPass : cake::impl::CakeVerifyTmaPassBase<CakeVerifyTmaPass> 
               if (Operation *def = mask.getDefiningOp())
                 diag.attachNote(def->getLoc()) << "the mask is defined here";
               attachFix(diag, op, "tma.multicast-mask",
-                        "set the mask to a nonzero subset of 0x" + llvm::utohexstr(valid) +
-                            " (bit r = block rank r of the cluster), or enlarge the cluster");
+                        // Any in-cluster subset is not a fix: a block that expects the tile
+                        // and is left out of the mask waits for bytes that never come.
+                        "set the mask to the ranks that wait for this copy's bytes, a nonzero "
+                        "subset of 0x" +
+                            llvm::utohexstr(valid) +
+                            " (bit r = block rank r of the cluster; 0x" +
+                            llvm::utohexstr(valid) +
+                            " when every block of the cluster expects the tile), or enlarge the "
+                            "cluster");
             }
           }
           checkStrides(op, load.getDescriptor().getType(), load.getCoords());

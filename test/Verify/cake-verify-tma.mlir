@@ -14,7 +14,7 @@ cake.kernel @mask_beyond_cluster(%x: !cake.tensor<[M, 32], f32> {cake.name = "x"
   %buf = cake.alloc_smem : !cake.smem<16x32xf32>
   %bar = cake.mbarrier.alloc : !cake.mbarriers<1>
   // expected-error @+2 {{'cake.tma.load' op [tma.multicast-mask] expected a multicast mask of the cluster's 2 block ranks (a nonzero subset of 0x3), got 0x5}}
-  // expected-note @+1 {{fix: set the mask to a nonzero subset of 0x3 (bit r = block rank r of the cluster), or enlarge the cluster}}
+  // expected-note @+1 {{fix: set the mask to the ranks that wait for this copy's bytes, a nonzero subset of 0x3 (bit r = block rank r of the cluster; 0x3 when every block of the cluster expects the tile), or enlarge the cluster}}
   cake.tma.load %tx[%c0, %c0], %buf[], %bar[%c0] multicast %c5
       : !cake.tma<[M, 32], f32, box [16, 32]>, !cake.smem<16x32xf32>, !cake.mbarriers<1>
   cake.return
@@ -33,7 +33,7 @@ cake.kernel @mask_zero(%x: !cake.tensor<[M, 32], f32> {cake.name = "x"},
   %buf = cake.alloc_smem : !cake.smem<16x32xf32>
   %bar = cake.mbarrier.alloc : !cake.mbarriers<1>
   // expected-error @+2 {{[tma.multicast-mask] expected a multicast mask of the cluster's 4 block ranks (a nonzero subset of 0xF), got 0x0}}
-  // expected-note @+1 {{fix: set the mask to a nonzero subset of 0xF}}
+  // expected-note @+1 {{fix: set the mask to the ranks that wait for this copy's bytes, a nonzero subset of 0xF}}
   cake.tma.load %tx[%c0, %c0], %buf[], %bar[%c0] multicast %m
       : !cake.tma<[M, 32], f32, box [16, 32]>, !cake.smem<16x32xf32>, !cake.mbarriers<1>
   cake.return

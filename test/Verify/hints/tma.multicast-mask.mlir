@@ -1,14 +1,13 @@
 // RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify -o /dev/null
-// XFAIL: *
-// The expected fix note is the proposed honest hint: remove the XFAIL once the verifier emits it.
 
-// Hint under test (tma.multicast-mask), lib/Transforms/VerifyTma.cpp:189:
-//   "set the mask to a nonzero subset of 0x3 (bit r = block rank r of the cluster), or enlarge the cluster"
-// NOT honest as worded: it allows 0x1 and 0x2 (and the mechanical 0x5 & 0x3 = 0x1), which leave a
-// block of the pair expecting bytes that no copy delivers ([cluster.multicast-bytes]: a hang). Only
-// 0x3, the ranks whose barriers expect the tile, is right here. The expected note below is the
-// proposed text; the second kernel (mask 0x3, = bench/verify-corpus/correct/cluster/
-// pair_ktiles_cluster_barrier_per_step.mlir) is what it leads to.
+// Hint under test (tma.multicast-mask), lib/Transforms/VerifyTma.cpp (CakeVerifyTmaPass):
+//   "set the mask to the ranks that wait for this copy's bytes, a nonzero subset of 0x3 (...)"
+// The former text, "set the mask to a nonzero subset of 0x3", was not honest: it allowed 0x1 and
+// 0x2 (and the mechanical 0x5 & 0x3 = 0x1), which leave a block of the pair expecting bytes that no
+// copy delivers ([cluster.multicast-bytes]: a hang). Only 0x3, the ranks whose barriers expect the
+// tile, is right here; the cluster model's hint ([cluster.multicast-mask]) names it. The second
+// kernel (mask 0x3, = bench/verify-corpus/correct/cluster/pair_ktiles_cluster_barrier_per_step.mlir)
+// is what both lead to.
 
 cake.kernel @pair_ktiles_cluster_barrier_per_step(
     %x: !cake.tensor<[M, K], f32> {cake.name = "x"},
@@ -58,9 +57,10 @@ cake.kernel @pair_ktiles_cluster_barrier_per_step(
     %ph = arith.remui %kt, %c2 : index
     scf.if %t0 {
       cake.mbarrier.arrive_expect_tx %bar[%c0], bytes 2048 : !cake.mbarriers<1>
-      // expected-error @+3 {{'cake.tma.load' op [cluster.multicast-mask] rank 0 multicasts with mask 5: bit 2 names a block outside the cluster of 2}}
-      // expected-error @+2 {{'cake.tma.load' op [tma.multicast-mask] expected a multicast mask of the cluster's 2 block ranks (a nonzero subset of 0x3), got 0x5}}
-      // expected-note @+1 {{fix: set the mask to the ranks that wait for this copy's bytes, a nonzero subset of 0x3 (bit r = block rank r of the cluster; 0x3 when every block of the cluster expects the tile), or enlarge the cluster}}
+      // expected-error @+4 {{'cake.tma.load' op [cluster.multicast-mask] rank 0 multicasts with mask 5: bit 2 names a block outside the cluster of 2}}
+      // expected-error @+3 {{'cake.tma.load' op [tma.multicast-mask] expected a multicast mask of the cluster's 2 block ranks (a nonzero subset of 0x3), got 0x5}}
+      // expected-note @+2 {{fix: set the mask to the ranks that wait for this copy's bytes, a nonzero subset of 0x3 (bit r = block rank r of the cluster; 0x3 when every block of the cluster expects the tile), or enlarge the cluster}}
+      // expected-note @+1 {{fix: set the multicast mask to the ranks whose arrive_expect_tx counts this copy, inside the cluster of 2 (bits 0-1, here 0x3); masking off the outside bits alone (5 & 3 = 1) leaves rank 1 short of bytes}}
       cake.tma.load %tw[%wrow, %k0], %wbuf[%rank], %bar[%c0] multicast %c5
           : !cake.tma<[H, K], f32, box [8, 32]>, !cake.smem<2x8x32xf32>, !cake.mbarriers<1>
     }
