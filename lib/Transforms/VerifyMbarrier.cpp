@@ -383,9 +383,17 @@ struct CakeVerifyMbarrierPass : cake::impl::CakeVerifyMbarrierPassBase<CakeVerif
                                 << "expected the wait's parity to alternate across iterations of "
                                    "the enclosing loop, but barrier and parity are loop-invariant";
       diag.attachNote(loop.getLoc()) << "the loop is here";
+      // A constant parity 1 is the "empty" side of a slot (its first wait passes at once):
+      // the alternating parity must start at 1 too, or the first wait needs a release that
+      // comes only after the data it guards.
+      std::optional<int64_t> parity = getConstantIntValue(wait.getParity());
+      bool startsAtOne = parity && (*parity & 1) == 1;
       attachFix(diag, wait, "mbarrier.parity-constant",
-                "wait on parity (iteration / stages) mod 2 (or use a cake.pipeline, which tracks "
-                "phases itself)");
+                startsAtOne ? "wait on parity ((iteration / stages) mod 2) xor 1: a constant "
+                              "parity 1 marks a barrier that frees a slot, whose first wait "
+                              "passes at once (or use a cake.pipeline, which tracks phases itself)"
+                            : "wait on parity (iteration / stages) mod 2 (or use a cake.pipeline, "
+                              "which tracks phases itself)");
     }
     return ok;
   }

@@ -1,17 +1,14 @@
 // RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify -o /dev/null
-// XFAIL: *
 
-// Expected to fail: the hint is not honest for a barrier that frees a slot. The expected fix notes below are
-// the proposed texts; remove the XFAIL once the verifier emits them.
-//
-// Hint under test (mbarrier.parity-constant), lib/Transforms/VerifyMbarrier.cpp:386:
-//   "wait on parity (iteration / stages) mod 2 (or use a cake.pipeline, which tracks phases itself)"
+// Hint under test (mbarrier.parity-constant), lib/Transforms/VerifyMbarrier.cpp:
+//   parity 0 (or not constant): "wait on parity (iteration / stages) mod 2 (or use a cake.pipeline, ...)"
+//   constant parity 1:          "wait on parity ((iteration / stages) mod 2) xor 1: ..."
 // Case 1: the consumers wait on the full barrier 0 with constant parity 0. Applied literally:
-// parity i % 2 (one stage). Honest: the current text is kept for a constant parity 0.
-// Case 2: the producer waits on the "empty" barrier 1 with constant parity 1. Applied literally:
-// parity i % 2; its first wait then needs a release of data not yet produced and the kernel hangs
-// ([deadlock.replay] + [deadlock.cyclic-wait]). The right edit is ((i / 1) mod 2) xor 1 (the
-// fixed kernel below); proposed: when the constant parity is 1, say so in the hint.
+// parity i % 2 (one stage).
+// Case 2: the producer waits on the "empty" barrier 1 with constant parity 1. The first text,
+// applied there, gave parity i % 2, whose first wait needs a release of data not yet produced: the
+// kernel hangs ([deadlock.replay] + [deadlock.cyclic-wait]). The second text gives
+// ((i / 1) mod 2) xor 1 (the fixed kernel below).
 
 cake.kernel @full_parity_constant(%a: !cake.tensor<[M, K], bf16> {cake.name = "a"},
                %ta: !cake.tma<[M, K], bf16, box [64, 64], swizzle = 128> {cake.name = "ta", cake.describes = "a"})
