@@ -27,6 +27,7 @@
 #include "Cake/Analysis/ThreadModel.h"
 
 #include "Cake/IR/CakeOps.h"
+#include "Cake/IR/MemoryAccess.h"
 #include "Cake/Transforms/Findings.h"
 #include "Cake/Transforms/Passes.h"
 
@@ -376,9 +377,15 @@ struct CakeVerifyDeadlockPass : cake::impl::CakeVerifyDeadlockPassBase<CakeVerif
           }
         diag.attachNote(init.getLoc()) << "initialized here with " << count << " arrivals per phase";
         diag.attachNote(wait->getLoc()) << "waits for phase 0 here";
+        // Which of the threads that can arrive do arrive is not known here (that is why
+        // mbarrier.arrival-count did not judge it): lowering the count to them is no fix.
         attachFix(diag, first, "deadlock.branch-participation",
-                  "arrive in every branch (each counted thread exactly once per phase), or set "
-                  "count to the threads that always arrive");
+                  "make each of the " + std::to_string(count) +
+                      " counted threads arrive exactly once per phase on every path (add the "
+                      "arrive to the other branches, or move it out of the conditions); a count "
+                      "lowered to the " +
+                      std::to_string(can) +
+                      " threads that can arrive still hangs when the data keeps some of them out");
       }
     });
   }
@@ -919,6 +926,38 @@ struct CakeVerifyDeadlockPass : cake::impl::CakeVerifyDeadlockPassBase<CakeVerif
     });
   }
 
+  /// Whether `arrival`, which follows `wait` in its thread, publishes data: a producer_commit, an
+  /// arrive_expect_tx (its copies complete the phase), or an arrive after a write to shared
+  /// memory that follows the wait (through the loop's back edge when the arrival comes first).
+  /// Such an arrival cannot move above the wait without publishing the slot before it is written.
+  bool publishesData(Operation *wait, Operation *arrival) {
+    if (isa<PipelineProducerCommitOp, MbarrierArriveExpectTxOp>(arrival))
+      return true;
+    if (isa<PipelineConsumerReleaseOp>(arrival))
+      return false;
+    unsigned from = order.lookup(wait), to = order.lookup(arrival);
+    Operation *loop = nullptr;
+    if (to < from) {
+      for (Operation *p = arrival->getParentOp(); p && !loop; p = p->getParentOp())
+        if (isa<scf::ForOp, scf::WhileOp>(p) && p->isProperAncestor(wait))
+          loop = p;
+      if (!loop)
+        return false;
+    }
+    auto writesSmem = [](Operation *op) {
+      return llvm::any_of(getMemoryAccesses(op), [](const MemoryAccess &a) {
+        return a.isWrite() && isa<SmemType>(a.buffer.getType());
+      });
+    };
+    for (auto &[op, at] : order) {
+      bool between = loop ? loop->isProperAncestor(op) && (at > from || at < to)
+                          : at > from && at < to;
+      if (between && writesSmem(op))
+        return true;
+    }
+    return false;
+  }
+
   void checkCycles(KernelOp kernel) {
     buildGraph(kernel);
     DenseSet<Operation *> reported;
@@ -964,6 +1003,15 @@ struct CakeVerifyDeadlockPass : cake::impl::CakeVerifyDeadlockPassBase<CakeVerif
         const std::optional<Ring> &ring = nodes[n].ring;
         return ring && ring->slots > 1 && !ring->inverted;
       });
+      // Which arrivals of the cycle publish data (must stay after their writes) and which only
+      // free a slot (may move above the wait they follow).
+      int64_t publishing = 0, freeing = 0;
+      for (size_t i = 0; i < k; ++i) {
+        Operation *via = cycle.edges[i].via, *after = nodes[cycle.edges[i].to].op;
+        if (via == after)
+          continue;
+        ++(publishesData(after, via) ? publishing : freeing);
+      }
       attachFix(diag, at, "deadlock.cyclic-wait",
                 throughAcquire
                     ? "break the cycle: release each stage fewer than `stages` iterations after "
@@ -974,6 +1022,17 @@ struct CakeVerifyDeadlockPass : cake::impl::CakeVerifyDeadlockPassBase<CakeVerif
                       "barriers) is waited on with the inverse of the round's parity, "
                       "(round mod 2) xor 1, so that round 0 passes; or move an arrival above the "
                       "wait it follows"
+                : publishing && freeing
+                    ? "break the cycle: move an arrival that frees a slot (an arrive on a "
+                      "barrier the producer waits on before writing, consumer_release) above the "
+                      "wait it follows, so that one wait of the cycle can pass; an arrival that "
+                      "publishes data (producer_commit, an arrive after the writes) must stay "
+                      "after those writes"
+                : publishing
+                    ? "break the cycle: every arrival in it publishes data written after the "
+                      "wait it follows, so none can move above its wait; let one thread's first "
+                      "write go ahead (its first wait on a barrier whose slot starts free takes "
+                      "parity 1)"
                     : "break the cycle: in one of the threads, move the arrival (arrive, "
                       "producer_commit, consumer_release) above the wait it follows, so that one "
                       "wait of the cycle can pass");

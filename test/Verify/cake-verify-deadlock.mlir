@@ -670,7 +670,7 @@ cake.kernel @mbarrier_arrivals_in_branch(%x: !cake.tensor<[N], f32>)
     // expected-note @+1 {{this scf.if decides which threads arrive}}
     scf.if %positive {
       // expected-error @+2 {{[deadlock.branch-participation] expected 128 arrivals on mbarrier 0 (the init's count), but at most 64 threads can arrive: the others take another branch, and the wait for phase 0 never returns}}
-      // expected-note @+1 {{fix: arrive in every branch}}
+      // expected-note @+1 {{fix: make each of the 128 counted threads arrive exactly once per phase on every path}}
       cake.mbarrier.arrive %bars[%c0] : !cake.mbarriers<1>
     }
   }

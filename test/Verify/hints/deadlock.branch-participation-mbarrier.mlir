@@ -1,18 +1,14 @@
 // RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify -o /dev/null
-// XFAIL: *
 
-// Expected to fail: the mbarrier form of the deadlock.branch-participation hint is not honest. The
-// expected fix note is the proposed text; remove the XFAIL once the verifier emits it.
-//
-// Hint under test (deadlock.branch-participation, mbarrier form), lib/Transforms/VerifyDeadlock.cpp:379:
-//   "arrive in every branch (each counted thread exactly once per phase), or set count to the
-//    threads that always arrive"
-// Barrier 0 counts 128; only threads 0..63 can arrive, and only those whose x is positive. The
-// first alternative, applied literally (an else arrive in both conditions, the fixed kernel below),
-// is honest. The second is not: no thread always arrives (count 0 is meaningless), and the reading
-// "the 64 threads that can arrive" (count 64) verifies CLEAN but hangs on the GPU whenever some
-// x[0..63] <= 0 (the verifier's own mbarrier_arrivals_maybe case accepts it: whether they arrive
-// depends on the data).
+// Hint under test (deadlock.branch-participation, mbarrier form), lib/Transforms/VerifyDeadlock.cpp:
+//   "make each of the N counted threads arrive exactly once per phase on every path (...); a count
+//    lowered to the M threads that can arrive still hangs when the data keeps some of them out"
+// Barrier 0 counts 128; only threads 0..63 can arrive, and only those whose x is positive. The hint,
+// applied literally (an else arrive in both conditions), is the fixed kernel below. The former text
+// ended with "or set count to the threads that always arrive", which was not honest: no thread
+// always arrives (count 0 is meaningless), and the reading "the 64 threads that can arrive"
+// (count 64) verifies CLEAN but hangs on the GPU whenever some x[0..63] <= 0 (the verifier's own
+// mbarrier_arrivals_maybe case accepts it: whether they arrive depends on the data).
 
 cake.kernel @mbarrier_arrivals_in_branch(%x: !cake.tensor<[N], f32>)
     attributes {target = "sm_90a", block = array<i64: 128>, symbols = ["N"],

@@ -1,21 +1,19 @@
 // RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify -o /dev/null
-// XFAIL: *
 
-// Expected to fail: the plain deadlock.cyclic-wait hint is not honest for a data handoff. The
-// expected fix note on the cyclic-wait finding is the proposed text; remove the XFAIL once the
-// verifier emits it.
-//
-// Hint under test (deadlock.cyclic-wait, plain text), lib/Transforms/VerifyDeadlock.cpp:967:
-//   "break the cycle: in one of the threads, move the arrival (arrive, producer_commit,
-//    consumer_release) above the wait it follows, so that one wait of the cycle can pass"
+// Hint under test (deadlock.cyclic-wait, handoff text), lib/Transforms/VerifyDeadlock.cpp
+// (checkCycles): when the cycle mixes arrivals that publish data (producer_commit,
+// arrive_expect_tx, an arrive after a shared-memory write that follows its wait) with arrivals
+// that only free a slot, the hint says to move one that frees a slot. The plain text ("break the
+// cycle: in one of the threads, move the arrival (arrive, producer_commit, consumer_release) above
+// the wait it follows, ...") was not honest here:
 // A one-slot handoff (the [deadlock.replay] kernel): the producer waits on "empty" (barrier 1) with
 // parity kt % 2, stores, arrives on "full" (barrier 0); the consumer waits on "full", loads,
 // arrives on "empty". "In one of the threads" allows the producer: its arrive on "full" moved above
 // its wait gives wait-free "full" phases before the store, so the consumer reads the slot before
 // it is written. That kernel verifies CLEAN with --cake-verify, but it is wrong (a race the
 // verifier misses). Only the consumer-side move is right (its arrive in iteration kt then follows
-// its load of iteration kt - 1: the slot starts free), which is the fixed kernel below. The
-// proposed hint names the arrival to move.
+// its load of iteration kt - 1: the slot starts free), which is the fixed kernel below. The hint
+// names the kind of arrival to move.
 
 cake.kernel @handoff_cycle(%y: !cake.tensor<[K], f32> {cake.name = "y"})
     attributes {target = "sm_90a", block = array<i64: 64>, symbols = ["K"],

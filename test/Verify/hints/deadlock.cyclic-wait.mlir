@@ -1,11 +1,11 @@
 // RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify -o /dev/null
 
-// Hint under test (deadlock.cyclic-wait), lib/Transforms/VerifyDeadlock.cpp:967 (three texts):
+// Hint under test (deadlock.cyclic-wait), lib/Transforms/VerifyDeadlock.cpp (checkCycles; texts by case):
 // Case 1, plain: "break the cycle: in one of the threads, move the arrival (arrive, producer_commit,
 //   consumer_release) above the wait it follows, so that one wait of the cycle can pass"
 //   Two roles each wait for the other's arrival first (no data handed over). Applied literally in
-//   role b: its arrive above its wait. Honest here (also clears [deadlock.replay]). NOT honest for a
-//   data handoff: see deadlock.cyclic-wait-handoff.mlir.
+//   role b: its arrive above its wait. Honest here (also clears [deadlock.replay]). A cycle through
+//   a data handoff gets another text: see deadlock.cyclic-wait-handoff.mlir.
 // Case 2, ring from zero: "break the cycle: a ring whose slots start free (the producer's 'empty'
 //   barriers) is waited on with the inverse of the round's parity, (round mod 2) xor 1, so that
 //   round 0 passes; or move an arrival above the wait it follows"

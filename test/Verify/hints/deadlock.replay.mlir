@@ -37,7 +37,7 @@ cake.kernel @handoff_producer_parity_not_inverted(%y: !cake.tensor<[K], f32> {ca
           // expected-error @+4 {{[deadlock.replay] expected this wait to pass, but replaying every warp together with K=200 leaves thread 0 here forever (iteration 0): barrier 1 has completed 0 phases (0 arrivals, count 32), so parity 0 never passes while the threads that could arrive are themselves waiting}}
           // expected-note @+3 {{fix: check the wait's parity against the phases its barrier completes before it (a barrier that frees a slot is first waited with parity 1), and that the threads it waits for arrive before their own waits}}
           // expected-error @+2 {{[deadlock.cyclic-wait] expected an arrival that can complete this wait, but 2 waits form a wait-for cycle: each needs an arrival that comes only after the next one has passed}}
-          // expected-note @+1 {{fix: break the cycle: in one of the threads, move the arrival (arrive, producer_commit, consumer_release) above the wait it follows, so that one wait of the cycle can pass}}
+          // expected-note @+1 {{fix: break the cycle: move an arrival that frees a slot (an arrive on a barrier the producer waits on before writing, consumer_release) above the wait it follows, so that one wait of the cycle can pass; an arrival that publishes data (producer_commit, an arrive after the writes) must stay after those writes}}
           cake.mbarrier.wait %bars[%c1], %parity : !cake.mbarriers<2>
           cake.store %one, %buf[%c0] : f32, !cake.smem<1xf32>
           // expected-note @+1 {{the wait on mbarrier 0 needs this arrival, which comes after the wait on mbarrier 1}}
