@@ -138,8 +138,17 @@ struct CakeVerifyRolesPass : cake::impl::CakeVerifyRolesPassBase<CakeVerifyRoles
                                      "but it is under control flow that depends on the thread";
         diag.attachNote(divergent->getLoc())
             << "this " << divergent->getName() << " depends on the thread";
+        // Moving the barrier past the region would drop the ordering it gives the accesses
+        // inside the region: split the region at the barrier instead.
         attachFix(diag, op, "roles.divergent-barrier",
-                  "move the barrier after the end of the divergent region");
+                  isa<scf::IfOp>(divergent)
+                      ? "split the scf.if at the barrier: end it before the barrier and reopen "
+                        "the same condition after it, so that every thread reaches the barrier"
+                  : isa<scf::ForOp, scf::WhileOp>(divergent)
+                      ? "give the loop a trip count every thread shares and mask the per-thread "
+                        "work inside it, so that every thread reaches the barrier equally often"
+                      : "split the divergent region at the barrier (end it before the barrier "
+                        "and reopen it after), so that every thread reaches the barrier");
       }
     });
 
@@ -171,6 +180,12 @@ struct CakeVerifyRolesPass : cake::impl::CakeVerifyRolesPassBase<CakeVerifyRoles
                   : isa<NamedBarrierOp>(op)
                       ? "execute the named barrier in all 32 lanes of each arriving warp (move it "
                         "out of lane-dependent conditions): bar.sync is .aligned"
+                  // Moved out of the condition, a reduction would combine every lane's value:
+                  // the lanes the condition left out must feed it the identity.
+                  : isa<WarpReduceOp, WarpArgReduceOp>(op)
+                      ? "execute the reduction in all 32 lanes (move it out of lane-dependent "
+                        "conditions), the lanes outside the condition contributing the "
+                        "identity: arith.select on the condition (0 for a sum, -inf for a max)"
                       : "execute the warp collective in all 32 lanes (move it out of "
                         "lane-dependent conditions)");
         return;

@@ -2,10 +2,13 @@
 #include "Cake/Analysis/IndexRange.h"
 
 #include "Cake/IR/CakeOps.h"
+#include "Cake/IR/MemoryAccess.h"
 #include "Cake/IR/Target.h"
 #include "Cake/Transforms/Findings.h"
 #include "Cake/Transforms/Passes.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "llvm/ADT/STLExtras.h"
 
 namespace mlir::cake {
@@ -164,16 +167,41 @@ struct CakeVerifySmemPass : cake::impl::CakeVerifySmemPassBase<CakeVerifySmemPas
     if (!allocations.empty()) {
       if (auto alloc = dyn_cast<AllocSmemOp>(allocations.front().op)) {
         SmemType type = alloc.getBuffer().getType();
-        if (type.getRank() >= 2 && type.getShape()[0] > 1) {
-          int64_t stage = type.getSizeInBytes() / type.getShape()[0];
+        int64_t stages = type.getRank() >= 2 ? type.getShape()[0] : 0;
+        // The leading dimension is a stage count only where the kernel walks it as a ring (an
+        // index taken mod that count) or a cake.pipeline has that many stages; otherwise cutting
+        // it cuts rows off a tile. A ring's slot index must then wrap at the new count too.
+        bool ring = false, piped = false;
+        if (stages > 1) {
+          for (Operation *user : alloc.getBuffer().getUsers())
+            for (const MemoryAccess &access : getMemoryAccesses(user)) {
+              if (access.buffer != alloc.getBuffer() || access.indices.empty())
+                continue;
+              Operation *def = access.indices.front().getDefiningOp();
+              if (isa_and_nonnull<arith::RemUIOp, arith::RemSIOp>(def) &&
+                  getConstantIntValue(def->getOperand(1)) == stages)
+                ring = true;
+            }
+          kernel.walk([&](PipelineCreateOp pipe) {
+            piped |= pipe.getPipeline().getType().getStages() == stages;
+          });
+        }
+        if (ring || piped) {
+          int64_t stage = type.getSizeInBytes() / stages;
           int64_t drop = (excess + stage - 1) / stage;
-          if (drop < type.getShape()[0])
-            hint += ": e.g. give the biggest buffer " + std::to_string(type.getShape()[0] - drop) +
-                    " instead of " + std::to_string(type.getShape()[0]) +
-                    " stages (leading dimension; keep its pipeline's stages equal), or use "
-                    "smaller tiles";
+          std::string now = std::to_string(stages), less = std::to_string(stages - drop);
+          if (drop < stages)
+            hint += ": e.g. give the biggest buffer " + less + " instead of " + now +
+                    " stages (leading dimension)" +
+                    (ring ? ", and take its slot index mod " + less + " instead of mod " + now
+                          : std::string()) +
+                    (piped ? ", and give its pipeline " + less + " stages" : std::string()) +
+                    "; or use smaller tiles";
           else
             hint += ": use smaller tiles";
+        } else if (type.getRank() >= 2) {
+          hint += ": use smaller tiles (the biggest buffer takes " +
+                  std::to_string(type.getSizeInBytes()) + " bytes) or fewer buffers";
         } else {
           hint += ": use smaller tiles or fewer buffers";
         }

@@ -75,7 +75,7 @@ cake.kernel @unpublished_count(%cnt: !cake.tensor<[G], i32> {cake.name = "cnt"},
   // expected-note @+1 {{this scf.for depends on the thread}}
   scf.for %i = %c0 to %n step %c1 {
     // expected-error @+2 {{'cake.barrier' op [roles.divergent-barrier] expected a block-wide barrier to be reached by every thread, but it is under control flow that depends on the thread}}
-    // expected-note @+1 {{fix: move the barrier after the end of the divergent region}}
+    // expected-note @+1 {{fix: give the loop a trip count every thread shares and mask the per-thread work inside it, so that every thread reaches the barrier equally often}}
     cake.barrier
   }
   %f = arith.constant 1.0 : f32
@@ -112,7 +112,7 @@ cake.kernel @broadcast_in_loop(%cnt: !cake.tensor<[G], i32> {cake.name = "cnt"},
     // expected-note @+1 {{this scf.for depends on the thread}}
     scf.for %i = %c0 to %n step %c1 {
       // expected-error @+2 {{'cake.barrier' op [roles.divergent-barrier] expected a block-wide barrier to be reached by every thread, but it is under control flow that depends on the thread}}
-      // expected-note @+1 {{fix: move the barrier after the end of the divergent region}}
+      // expected-note @+1 {{fix: give the loop a trip count every thread shares and mask the per-thread work inside it, so that every thread reaches the barrier equally often}}
       cake.barrier
     }
   }

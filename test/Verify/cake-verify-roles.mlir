@@ -195,7 +195,7 @@ cake.kernel @divergent_barrier() attributes {target = "sm_90a", block = array<i6
   // expected-note @+1 {{this scf.if depends on the thread}}
   scf.if %low {
     // expected-error @+2 {{[roles.divergent-barrier] expected a block-wide barrier to be reached by every thread, but it is under control flow that depends on the thread}}
-    // expected-note @+1 {{fix: move the barrier after the end of the divergent region}}
+    // expected-note @+1 {{fix: split the scf.if at the barrier: end it before the barrier and reopen the same condition after it, so that every thread reaches the barrier}}
     cake.barrier
   }
   cake.return
@@ -218,7 +218,7 @@ cake.kernel @divergent_loop() attributes {target = "sm_90a", block = array<i64: 
   // expected-note @+1 {{this scf.for depends on the thread}}
   scf.for %i = %c0 to %tid step %c1 {
     // expected-error @+2 {{[roles.divergent-barrier] expected a block-wide barrier to be reached by every thread, but it is under control flow that depends on the thread}}
-    // expected-note @+1 {{fix: move the barrier after the end of the divergent region}}
+    // expected-note @+1 {{fix: give the loop a trip count every thread shares and mask the per-thread work inside it, so that every thread reaches the barrier equally often}}
     cake.barrier
   }
   cake.return
@@ -285,7 +285,7 @@ cake.kernel @loaded_bounds_not_uniform(%cu: !cake.tensor<[S], i64> {cake.name = 
   // expected-note @+1 {{this scf.for depends on the thread}}
   scf.for %t = %c0 to %bos step %c1 {
     // expected-error @+2 {{[roles.divergent-barrier] expected a block-wide barrier to be reached by every thread}}
-    // expected-note @+1 {{fix: move the barrier after the end of the divergent region}}
+    // expected-note @+1 {{fix: give the loop a trip count every thread shares and mask the per-thread work inside it, so that every thread reaches the barrier equally often}}
     cake.barrier
   }
   %w = arith.index_cast %tid : index to i64
@@ -295,7 +295,7 @@ cake.kernel @loaded_bounds_not_uniform(%cu: !cake.tensor<[S], i64> {cake.name = 
   // expected-note @+1 {{this scf.for depends on the thread}}
   scf.for %t = %c0 to %xi step %c1 {
     // expected-error @+2 {{[roles.divergent-barrier] expected a block-wide barrier to be reached by every thread}}
-    // expected-note @+1 {{fix: move the barrier after the end of the divergent region}}
+    // expected-note @+1 {{fix: give the loop a trip count every thread shares and mask the per-thread work inside it, so that every thread reaches the barrier equally often}}
     cake.barrier
   }
   cake.return
@@ -366,7 +366,7 @@ cake.kernel @bisection_per_thread(%cu: !cake.tensor<[S], i64> {cake.name = "cu"}
   // expected-note @+1 {{this scf.if depends on the thread}}
   scf.if %live {
     // expected-error @+2 {{[roles.divergent-barrier] expected a block-wide barrier to be reached by every thread}}
-    // expected-note @+1 {{fix: move the barrier after the end of the divergent region}}
+    // expected-note @+1 {{fix: split the scf.if at the barrier: end it before the barrier and reopen the same condition after it, so that every thread reaches the barrier}}
     cake.barrier
   }
   cake.return
@@ -391,7 +391,7 @@ cake.kernel @partial_warp() attributes {target = "sm_90a", block = array<i64: 38
   // expected-note @+1 {{threads diverge here}}
   scf.if %half {
     // expected-error @+2 {{[roles.partial-warp] expected all 32 threads of warp 0 to execute this op, got 16}}
-    // expected-note @+1 {{fix: execute the warp collective in all 32 lanes (move it out of lane-dependent conditions)}}
+    // expected-note @+1 {{fix: execute the reduction in all 32 lanes (move it out of lane-dependent conditions), the lanes outside the condition contributing the identity: arith.select on the condition (0 for a sum, -inf for a max)}}
     %s = cake.warp_reduce sum %one : f32
   }
   cake.return
@@ -474,7 +474,7 @@ cake.kernel @divergent_cluster_barrier()
   // expected-note @+1 {{this scf.if depends on the thread}}
   scf.if %first {
     // expected-error @+2 {{'cake.cluster_barrier' op [roles.divergent-barrier] expected a block-wide barrier to be reached by every thread}}
-    // expected-note @+1 {{fix: move the barrier after the end of the divergent region}}
+    // expected-note @+1 {{fix: split the scf.if at the barrier: end it before the barrier and reopen the same condition after it, so that every thread reaches the barrier}}
     cake.cluster_barrier
   }
   cake.cluster_barrier

@@ -16,7 +16,7 @@ cake.kernel @fits() attributes {target = "sm_90a", block = array<i64: 128>, symb
 
 // Over by 8 bytes: one mbarrier on top of 227 KiB of buffers.
 // expected-error @+2 {{[smem.over-limit] expected at most 232448 bytes of shared memory on sm_90a, got 232456 (0 bytes of alignment padding, 0 bytes of dynamic_smem)}}
-// expected-note @+1 {{fix: free at least 8 bytes: e.g. give the biggest buffer 3 instead of 4 stages (leading dimension; keep its pipeline's stages equal), or use smaller tiles}}
+// expected-note @+1 {{fix: free at least 8 bytes: use smaller tiles (the biggest buffer takes 98304 bytes) or fewer buffers}}
 cake.kernel @over_by_barriers() attributes {target = "sm_90a", block = array<i64: 128>, symbols = [],
                                 grid = affine_map<() -> (1)>} {
   // expected-note @+1 {{65536 bytes at offset 0 (!cake.smem<4x128x64xbf16, swizzle = 128>)}}
@@ -33,7 +33,7 @@ cake.kernel @over_by_barriers() attributes {target = "sm_90a", block = array<i64
 
 // The same buffers on sm_80 (163 KiB), with alignment padding before the swizzled buffer.
 // expected-error @+2 {{[smem.over-limit] expected at most 166912 bytes of shared memory on sm_80, got 180224 (4 bytes of alignment padding, 0 bytes of dynamic_smem)}}
-// expected-note @+1 {{fix: free at least 13312 bytes: e.g. give the biggest buffer 3 instead of 4 stages (leading dimension; keep its pipeline's stages equal), or use smaller tiles}}
+// expected-note @+1 {{fix: free at least 13312 bytes: use smaller tiles (the biggest buffer takes 98304 bytes) or fewer buffers}}
 cake.kernel @ampere() attributes {target = "sm_80", block = array<i64: 128>, symbols = [],
                                 grid = affine_map<() -> (1)>} {
   // expected-note @+1 {{16380 bytes at offset 0 (!cake.smem<4095xf32>)}}
@@ -49,7 +49,7 @@ cake.kernel @ampere() attributes {target = "sm_80", block = array<i64: 128>, sym
 
 // Dynamic shared memory counts too.
 // expected-error @+2 {{[smem.over-limit] expected at most 232448 bytes of shared memory on sm_90a, got 265536 (0 bytes of alignment padding, 200000 bytes of dynamic_smem)}}
-// expected-note @+1 {{fix: free at least 33088 bytes: e.g. give the biggest buffer 1 instead of 4 stages (leading dimension; keep its pipeline's stages equal), or use smaller tiles}}
+// expected-note @+1 {{fix: free at least 33088 bytes: use smaller tiles (the biggest buffer takes 65536 bytes) or fewer buffers}}
 cake.kernel @dynamic() attributes {target = "sm_90a", block = array<i64: 128>, symbols = [],
                                 grid = affine_map<() -> (1)>, dynamic_smem = 200000} {
   // expected-note @+1 {{65536 bytes at offset 0 (!cake.smem<4x128x64xbf16, swizzle = 128>)}}

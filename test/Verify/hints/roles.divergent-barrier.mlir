@@ -2,14 +2,14 @@
 
 // Hint under test (roles.divergent-barrier), lib/Transforms/VerifyRoles.cpp:141:
 //   "move the barrier after the end of the divergent region"
-// NOT HONEST as written when the barrier orders accesses inside the region. The kernel: threads
+// The text quoted above was NOT HONEST when the barrier orders accesses inside the region. The kernel: threads
 // below 64 store x into shared memory, cake.barrier, then read it reversed, all under one
 // thread-dependent scf.if. Section 2 applies the hint literally (the barrier moved after the
 // scf.if): the read now races with the other threads' writes, race.missing-barrier. Section 3 is
 // the fix a complete hint leads to: split the region at the barrier (end the scf.if before it,
 // cake.barrier, reopen the same condition after it). Clean. (For a barrier in a loop with a
 // thread-dependent trip count, the honest fix is a uniform trip count with masked work.)
-// When the hint is fixed, update the fix note of section 1.
+// Section 1 expects the fixed hint.
 
 cake.kernel @reverse_half(%x: !cake.tensor<[64], f32> {cake.name = "x"},
                           %y: !cake.tensor<[64], f32> {cake.name = "y"})
@@ -25,7 +25,7 @@ cake.kernel @reverse_half(%x: !cake.tensor<[64], f32> {cake.name = "x"},
     %v = cake.load %x[%tid] : !cake.tensor<[64], f32> -> f32
     cake.store %v, %s[%tid] : f32, !cake.smem<64xf32>
     // expected-error @+2 {{[roles.divergent-barrier] expected a block-wide barrier to be reached by every thread, but it is under control flow that depends on the thread}}
-    // expected-note @+1 {{fix: move the barrier after the end of the divergent region}}
+    // expected-note @+1 {{fix: split the scf.if at the barrier: end it before the barrier and reopen the same condition after it, so that every thread reaches the barrier}}
     cake.barrier
     %r = arith.subi %c63, %tid : index
     %w = cake.load %s[%r] : !cake.smem<64xf32> -> f32

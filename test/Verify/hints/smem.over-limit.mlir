@@ -3,17 +3,17 @@
 // Hint under test (smem.over-limit), lib/Transforms/VerifySmem.cpp:182 (text built at 160-180):
 //   "free at least 13312 bytes: e.g. give the biggest buffer 3 instead of 4 stages (leading
 //    dimension; keep its pipeline's stages equal), or use smaller tiles"
-// NOT HONEST as written. The kernel is a 4-stage ring indexed by kt mod 4 (no cake.pipeline).
+// The text quoted above was NOT HONEST. The kernel is a 4-stage ring indexed by kt mod 4 (no cake.pipeline).
 // Section 2 applies the hint literally (!cake.smem<3x128x120xf32>, nothing else): the slot index
 // still runs mod 4, and two smem.out-of-bounds findings appear, whose own hint ("give dimension 0
 // of the buffer 4 elements") leads straight back to smem.over-limit. Section 3 is the fix a
 // complete hint leads to: 3 stages and the slot taken mod 3. Clean.
 // (For a buffer whose leading dimension is not a stage count, e.g. a 256x232xf32 tile, the same
 // hint says "give the biggest buffer 250 instead of 256 stages", which cuts rows off the tile.)
-// When the hint is fixed, update the fix note of section 1.
+// Section 1 expects the fixed hint.
 
 // expected-error @+2 {{[smem.over-limit] expected at most 232448 bytes of shared memory on sm_90a, got 245760 (0 bytes of alignment padding, 0 bytes of dynamic_smem)}}
-// expected-note @+1 {{fix: free at least 13312 bytes: e.g. give the biggest buffer 3 instead of 4 stages (leading dimension; keep its pipeline's stages equal), or use smaller tiles}}
+// expected-note @+1 {{fix: free at least 13312 bytes: e.g. give the biggest buffer 3 instead of 4 stages (leading dimension), and take its slot index mod 3 instead of mod 4; or use smaller tiles}}
 cake.kernel @ring(%x: !cake.tensor<[K, 128], f32> {cake.name = "x"},
                   %y: !cake.tensor<[K, 128], f32> {cake.name = "y"})
     attributes {target = "sm_90a", block = array<i64: 128>, symbols = ["K"],
