@@ -14,6 +14,7 @@
 #include "Cake/Analysis/ThreadModel.h"
 
 #include "Cake/IR/CakeOps.h"
+#include "Cake/IR/MemoryAccess.h"
 #include "Cake/Transforms/Findings.h"
 #include "Cake/Transforms/Passes.h"
 
@@ -633,17 +634,30 @@ std::optional<int64_t> executions(ThreadModel &model, Operation *op) {
   return count;
 }
 
+/// The index of the last cluster of a launch at `everySize` (-1 when the grid is not decided).
+int64_t lastClusterId(KernelOp kernel, int64_t size, int64_t everySize) {
+  ShapeProbe probe;
+  for (StringRef symbol : kernel.getSymbolNames())
+    probe.sizes[symbol] = everySize;
+  if (!bindGrid(kernel, probe) || probe.gridDim[0] < size)
+    return -1;
+  return probe.gridDim[0] / size - 1;
+}
+
 /// cluster.barrier-divergence: a cluster barrier the ranks reach different numbers of times (a
 /// trip count or a condition that depends on the rank): the cluster hangs. Judged with the
-/// problem sizes unknown and bound to ragged values (trip counts often depend on them).
+/// problem sizes unknown and bound to ragged values (trip counts often depend on them); at bound
+/// sizes also in the first and the last cluster, where a ragged edge can leave one rank with no
+/// work while its peers still meet at the barrier.
 bool checkBarrierDivergence(KernelOp kernel, int64_t size) {
   SmallVector<ClusterBarrierOp> barriers;
   kernel.walk([&](ClusterBarrierOp b) { barriers.push_back(b); });
   if (barriers.empty())
     return false;
-  for (int64_t bound : {int64_t(0), int64_t(1001), int64_t(4099)}) {
+  // One launch: every problem size `bound` (0: unknown), the cluster `clusterId` (-1: unknown).
+  auto judge = [&](int64_t bound, int64_t clusterId) {
     std::vector<std::unique_ptr<ThreadModel>> models =
-        rankModels(kernel, size, /*clusterId=*/-1, bound ? bound : -1);
+        rankModels(kernel, size, clusterId, bound ? bound : -1);
     for (ClusterBarrierOp barrier : barriers) {
       SmallVector<int64_t> counts;
       for (int64_t r = 0; r < size; ++r) {
@@ -660,19 +674,152 @@ bool checkBarrierDivergence(KernelOp kernel, int64_t size) {
         InFlightDiagnostic diag = emitFinding(barrier, "cluster.barrier-divergence");
         diag << "rank 0 of the cluster of " << size << " reaches this cluster barrier " << counts[0]
              << " time(s) and rank " << r << " " << counts[r]
-             << (bound ? " (every problem size " + std::to_string(bound) + ")" : std::string())
+             << (bound ? " (every problem size " + std::to_string(bound) +
+                             (clusterId >= 0 ? ", cluster " + std::to_string(clusterId) : "") + ")"
+                       : std::string())
              << ": every block of a cluster must meet at each cluster barrier equally often";
+        std::string times = "(rank 0 reaches it " + std::to_string(counts[0]) + " times, rank " +
+                            std::to_string(r) + " " + std::to_string(counts[r]) + ")";
+        // Only an edge cluster diverges: a condition on the work a rank owns (rows past a
+        // size) skips the barrier; the rank must still take part and mask its global accesses.
         attachFix(diag, barrier, "cluster.barrier-divergence",
-                  "make every rank reach this cake.cluster_barrier equally often: the trip counts "
-                  "and conditions around it must not depend on cake.cluster_block_id (rank 0 "
-                  "reaches it " +
-                      std::to_string(counts[0]) + " times, rank " + std::to_string(r) + " " +
-                      std::to_string(counts[r]) + ")");
+                  clusterId >= 0
+                      ? "make every rank reach this cake.cluster_barrier equally often, also a rank "
+                        "with no work at the edge of the problem: keep the barrier, and the "
+                        "multicast copies and waits the ranks exchange, outside conditions on the "
+                        "rows a rank owns, and mask its global loads and stores instead " +
+                            times
+                      : "make every rank reach this cake.cluster_barrier equally often: the trip "
+                        "counts and conditions around it must not depend on "
+                        "cake.cluster_block_id " +
+                            times);
         return true;
       }
     }
+    return false;
+  };
+  for (int64_t bound : {int64_t(0), int64_t(1001), int64_t(4099)}) {
+    if (judge(bound, -1))
+      return true;
+    int64_t last = bound ? lastClusterId(kernel, size, bound) : -1;
+    if (last >= 0 && (judge(bound, 0) || judge(bound, last)))
+      return true;
   }
   return false;
+}
+
+/// cluster.multicast-overwrite: a multicast copy in a loop lands in the same slot of a peer rank
+/// every iteration, and the peer reads that slot in the loop, with no cluster barrier between the
+/// peer's read and the sender's next copy. Nothing else orders them: the sender's next copy waits
+/// only for its own barrier's phase, which the peer's copy completes before the peer reads, and a
+/// block barrier orders one block. (A ring whose slot moves with the loop is not judged.)
+bool checkMulticastOverwrite(KernelOp kernel, int64_t size) {
+  SmallVector<TmaLoadOp> copies;
+  kernel.walk([&](TmaLoadOp load) {
+    if (load.getMulticast())
+      copies.push_back(load);
+  });
+  if (copies.empty())
+    return false;
+  std::vector<std::unique_ptr<ThreadModel>> models = rankModels(kernel, size, 0, -1);
+  bool failed = false;
+  for (TmaLoadOp copy : copies) {
+    auto loop = dyn_cast<scf::ForOp>(copy->getParentOp());
+    for (Operation *p = copy->getParentOp(); !loop && p && !isa<KernelOp>(p); p = p->getParentOp())
+      loop = dyn_cast<scf::ForOp>(p);
+    if (!loop || !llvm::all_of(copy.getDestIndices(),
+                               [&](Value v) { return loop.isDefinedOutsideOfLoop(v); }))
+      continue;
+    // Program order inside one iteration; the cluster barriers among it.
+    llvm::DenseMap<Operation *, int64_t> order;
+    SmallVector<int64_t> barriers;
+    loop.getBody()->walk<WalkOrder::PreOrder>([&](Operation *op) {
+      order[op] = static_cast<int64_t>(order.size());
+      if (isa<ClusterBarrierOp>(op))
+        barriers.push_back(order[op]);
+    });
+    // A cluster barrier runs after the read of one iteration and before the next copy.
+    auto ordered = [&](int64_t read, int64_t next) {
+      return llvm::any_of(barriers, [&](int64_t b) {
+        return read < next ? read < b && b < next : b > read || b < next;
+      });
+    };
+    Value buffer = copy.getDest();
+    bool reported = false;
+    for (int64_t r = 0; r < size && !reported; ++r) {
+      ThreadModel &sender = *models[r];
+      std::optional<int64_t> threads = decidedCount(sender, copy);
+      std::optional<int64_t> mask = sender.getConstant(copy.getMulticast());
+      if (!threads || *threads == 0 || !mask)
+        continue;
+      SmallVector<int64_t> slot;
+      for (Value index : copy.getDestIndices())
+        if (std::optional<int64_t> v = sender.getConstant(index))
+          slot.push_back(*v);
+      if (slot.size() != copy.getDestIndices().size())
+        continue;
+      for (int64_t t = 0; t < size && !reported; ++t) {
+        if (t == r || !((*mask >> t) & 1))
+          continue;
+        ThreadModel &receiver = *models[t];
+        loop.getBody()->walk([&](Operation *op) {
+          if (reported || op == copy.getOperation())
+            return;
+          for (const MemoryAccess &access : getMemoryAccesses(op)) {
+            if (access.buffer != buffer || !access.isRead())
+              continue;
+            std::optional<int64_t> readers = decidedCount(receiver, op);
+            if (!readers || *readers == 0)
+              continue;
+            // A read that surely misses the slot (every thread's leading indices decided and
+            // different) is not overwritten.
+            bool mayHit = access.indices.size() < slot.size();
+            for (int64_t thread = 0; !mayHit && thread < receiver.getNumThreads(); ++thread) {
+              bool same = true;
+              for (size_t d = 0; d < slot.size() && same; ++d) {
+                Lat v = receiver.eval(access.indices[d])[thread];
+                same = v.kind != Lat::Known || v.value == slot[d];
+              }
+              mayHit = same;
+            }
+            if (!mayHit || ordered(order[op], order[copy]))
+              continue;
+            std::string where;
+            for (int64_t v : slot)
+              where += (where.empty() ? "" : ", ") + std::to_string(v);
+            bool blockBarrier = false;
+            loop.getBody()->walk([&](BarrierOp b) {
+              int64_t at = order[b];
+              blockBarrier |= order[op] < order[copy] ? order[op] < at && at < order[copy]
+                                                      : at > order[op] || at < order[copy];
+            });
+            InFlightDiagnostic diag = emitFinding(copy, "cluster.multicast-overwrite");
+            diag << "rank " << r << "'s multicast writes slot [" << where << "] of this buffer in rank "
+                 << t << " in every iteration of the loop, and rank " << t
+                 << " reads that slot in the loop with no cluster barrier between its read and "
+                    "rank "
+                 << r << "'s next copy: the next copy can overwrite the tile rank " << t
+                 << " still reads"
+                 << (blockBarrier ? " (a block barrier orders one block, not its peers' copies)"
+                                  : "");
+            diag.attachNote(op->getLoc()) << "rank " << t << " reads the slot here";
+            attachFix(diag, copy, "cluster.multicast-overwrite",
+                      blockBarrier
+                          ? "make the block barrier between this read and the next copy a "
+                            "cake.cluster_barrier, so that no rank issues the next copy before "
+                            "every receiver has read the current tile"
+                          : "add a cake.cluster_barrier after the read and before the next copy "
+                            "(every thread of every rank reaching it once per iteration), so "
+                            "that no rank issues the next copy before every receiver has read "
+                            "the current tile");
+            reported = failed = true;
+            return;
+          }
+        });
+      }
+    }
+  }
+  return failed;
 }
 
 struct CakeVerifyClusterPass : cake::impl::CakeVerifyClusterPassBase<CakeVerifyClusterPass> {
@@ -687,6 +834,7 @@ struct CakeVerifyClusterPass : cake::impl::CakeVerifyClusterPassBase<CakeVerifyC
         checker.check(clusterId);
       failed |= checker.failed;
       failed |= checkBarrierDivergence(kernel, dims[0]);
+      failed |= checkMulticastOverwrite(kernel, dims[0]);
     });
     if (failed)
       signalPassFailure();

@@ -623,3 +623,240 @@ cake.kernel @bad_trips(%w: !cake.tensor<[H, 32], f32> {cake.name = "w"},
   cake.cluster_barrier
   cake.return
 }
+
+// -----
+
+// A cluster of 4 streams K tiles of w: each rank multicasts its 8-row quarter of a 32-row tile
+// into its own slot of every rank (mask 15), every warp reads one slot, and a block barrier ends
+// each step. The slot is the same in every step, so a rank that runs ahead overwrites a slot
+// its peers still read: the block barrier does not order other blocks' copies.
+cake.kernel @overwrite_block_barrier(%w: !cake.tensor<[H, K], f32> {cake.name = "w"},
+    %tw: !cake.tma<[H, K], f32, box [8, 32]> {cake.name = "tw", cake.describes = "w"},
+    %y: !cake.tensor<[M, 32], f32> {cake.name = "y"})
+    attributes {target = "sm_90a", block = array<i64: 128>, cluster = array<i64: 4>,
+                symbols = ["M", "H", "K"], grid = affine_map<()[m, h, k] -> ((m ceildiv 32) * 4)>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c8 = arith.constant 8 : index
+  %c15 = arith.constant 15 : index
+  %c32 = arith.constant 32 : index
+  %kdim = cake.problem_size "K"
+  %zero = arith.constant 0.0 : f32
+  %ktiles = arith.ceildivui %kdim, %c32 : index
+  %tid = cake.thread_id x
+  %rank = cake.cluster_block_id x
+  %cid = cake.cluster_id x
+  %wbuf = cake.alloc_smem : !cake.smem<4x8x32xf32>
+  %bar = cake.mbarrier.alloc : !cake.mbarriers<1>
+  %t0 = arith.cmpi eq, %tid, %c0 : index
+  scf.if %t0 {
+    cake.mbarrier.init %bar[%c0], count 1 : !cake.mbarriers<1>
+    cake.fence.mbarrier_init
+  }
+  cake.cluster_barrier
+  %warp = arith.divui %tid, %c32 : index
+  %lane = arith.remui %tid, %c32 : index
+  %r32 = arith.muli %cid, %c32 : index
+  %r8 = arith.muli %rank, %c8 : index
+  %wrow = arith.addi %r32, %r8 : index
+  %sum = scf.for %kt = %c0 to %ktiles step %c1 iter_args(%a = %zero) -> (f32) {
+    %k0 = arith.muli %kt, %c32 : index
+    %ph = arith.remui %kt, %c2 : index
+    scf.if %t0 {
+      cake.mbarrier.arrive_expect_tx %bar[%c0], bytes 4096 : !cake.mbarriers<1>
+      // expected-error @+2 {{[cluster.multicast-overwrite] rank 0's multicast writes slot [0] of this buffer in rank 1 in every iteration of the loop, and rank 1 reads that slot in the loop with no cluster barrier between its read and rank 0's next copy: the next copy can overwrite the tile rank 1 still reads (a block barrier orders one block, not its peers' copies)}}
+      // expected-note @+1 {{fix: make the block barrier between this read and the next copy a cake.cluster_barrier, so that no rank issues the next copy before every receiver has read the current tile}}
+      cake.tma.load %tw[%wrow, %k0], %wbuf[%rank], %bar[%c0] multicast %c15
+          : !cake.tma<[H, K], f32, box [8, 32]>, !cake.smem<4x8x32xf32>, !cake.mbarriers<1>
+    }
+    cake.mbarrier.wait %bar[%c0], %ph : !cake.mbarriers<1>
+    // expected-note @+1 {{rank 1 reads the slot here}}
+    %v = cake.load %wbuf[%warp, %c0, %lane] : !cake.smem<4x8x32xf32> -> f32
+    %a2 = arith.addf %a, %v : f32
+    cake.barrier
+    scf.yield %a2 : f32
+  }
+  %row = arith.addi %r32, %warp : index
+  cake.store %sum, %y[%row, %lane] masked : f32, !cake.tensor<[M, 32], f32>
+  cake.cluster_barrier
+  cake.return
+}
+
+
+// -----
+
+// The same stream with the cluster barrier at the start of each step, before the copy: every
+// rank has read the previous tile before any rank copies the next. Nothing to report.
+cake.kernel @reuse_after_cluster_barrier(%w: !cake.tensor<[H, K], f32> {cake.name = "w"},
+    %tw: !cake.tma<[H, K], f32, box [8, 32]> {cake.name = "tw", cake.describes = "w"},
+    %y: !cake.tensor<[M, 32], f32> {cake.name = "y"})
+    attributes {target = "sm_90a", block = array<i64: 128>, cluster = array<i64: 4>,
+                symbols = ["M", "H", "K"], grid = affine_map<()[m, h, k] -> ((m ceildiv 32) * 4)>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c8 = arith.constant 8 : index
+  %c15 = arith.constant 15 : index
+  %c32 = arith.constant 32 : index
+  %kdim = cake.problem_size "K"
+  %zero = arith.constant 0.0 : f32
+  %ktiles = arith.ceildivui %kdim, %c32 : index
+  %tid = cake.thread_id x
+  %rank = cake.cluster_block_id x
+  %cid = cake.cluster_id x
+  %wbuf = cake.alloc_smem : !cake.smem<4x8x32xf32>
+  %bar = cake.mbarrier.alloc : !cake.mbarriers<1>
+  %t0 = arith.cmpi eq, %tid, %c0 : index
+  scf.if %t0 {
+    cake.mbarrier.init %bar[%c0], count 1 : !cake.mbarriers<1>
+    cake.fence.mbarrier_init
+  }
+  cake.cluster_barrier
+  %warp = arith.divui %tid, %c32 : index
+  %lane = arith.remui %tid, %c32 : index
+  %r32 = arith.muli %cid, %c32 : index
+  %r8 = arith.muli %rank, %c8 : index
+  %wrow = arith.addi %r32, %r8 : index
+  %sum = scf.for %kt = %c0 to %ktiles step %c1 iter_args(%a = %zero) -> (f32) {
+    %k0 = arith.muli %kt, %c32 : index
+    %ph = arith.remui %kt, %c2 : index
+    cake.cluster_barrier
+    scf.if %t0 {
+      cake.mbarrier.arrive_expect_tx %bar[%c0], bytes 4096 : !cake.mbarriers<1>
+      cake.tma.load %tw[%wrow, %k0], %wbuf[%rank], %bar[%c0] multicast %c15
+          : !cake.tma<[H, K], f32, box [8, 32]>, !cake.smem<4x8x32xf32>, !cake.mbarriers<1>
+    }
+    cake.mbarrier.wait %bar[%c0], %ph : !cake.mbarriers<1>
+    %v = cake.load %wbuf[%warp, %c0, %lane] : !cake.smem<4x8x32xf32> -> f32
+    %a2 = arith.addf %a, %v : f32
+    scf.yield %a2 : f32
+  }
+  %row = arith.addi %r32, %warp : index
+  cake.store %sum, %y[%row, %lane] masked : f32, !cake.tensor<[M, 32], f32>
+  cake.cluster_barrier
+  cake.return
+}
+
+// -----
+
+// A cluster of 2 covers 64 rows of x, 32 per rank, and multicasts a shared 16x32 tile of w (8
+// rows per rank). At the last cluster of a ragged M, rank 1 may own no row: here it skips the
+// copy, the wait and the final cluster barrier, and rank 0 waits at the barrier forever. Only
+// a launch whose M leaves the last rank empty shows it (M = 4099: cluster 64, rank 1 starts at
+// row 4096 + 32 = 4128).
+cake.kernel @edge_rank_skips(%x: !cake.tensor<[M, 32], f32> {cake.name = "x"},
+    %w: !cake.tensor<[16, 32], f32> {cake.name = "w"},
+    %tw: !cake.tma<[16, 32], f32, box [8, 32]> {cake.name = "tw", cake.describes = "w"},
+    %y: !cake.tensor<[M, 16], f32> {cake.name = "y"})
+    attributes {target = "sm_90a", block = array<i64: 32>, cluster = array<i64: 2>,
+                symbols = ["M"], grid = affine_map<()[m] -> ((m ceildiv 64) * 2)>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %c8 = arith.constant 8 : index
+  %c16 = arith.constant 16 : index
+  %c32 = arith.constant 32 : index
+  %c64 = arith.constant 64 : index
+  %zero = arith.constant 0.0 : f32
+  %mdim = cake.problem_size "M"
+  %lane = cake.thread_id x
+  %rank = cake.cluster_block_id x
+  %cid = cake.cluster_id x
+  %wbuf = cake.alloc_smem : !cake.smem<2x8x32xf32>
+  %bar = cake.mbarrier.alloc : !cake.mbarriers<1>
+  %t0 = arith.cmpi eq, %lane, %c0 : index
+  scf.if %t0 {
+    cake.mbarrier.init %bar[%c0], count 1 : !cake.mbarriers<1>
+    cake.fence.mbarrier_init
+  }
+  cake.cluster_barrier
+  %base = arith.muli %cid, %c64 : index
+  %off = arith.muli %rank, %c32 : index
+  %first = arith.addi %base, %off : index
+  %row = arith.addi %first, %lane : index
+  %owns = arith.cmpi ult, %first, %mdim : index
+  scf.if %owns {
+    scf.if %t0 {
+      cake.mbarrier.arrive_expect_tx %bar[%c0], bytes 2048 : !cake.mbarriers<1>
+      %wrow = arith.muli %rank, %c8 : index
+      cake.tma.load %tw[%wrow, %c0], %wbuf[%rank], %bar[%c0] multicast %c3
+          : !cake.tma<[16, 32], f32, box [8, 32]>, !cake.smem<2x8x32xf32>, !cake.mbarriers<1>
+    }
+    cake.mbarrier.wait %bar[%c0], %c0 : !cake.mbarriers<1>
+    scf.for %j = %c0 to %c16 step %c1 {
+      %s = arith.divui %j, %c8 : index
+      %r = arith.remui %j, %c8 : index
+      %dot = scf.for %k = %c0 to %c32 step %c1 iter_args(%a = %zero) -> (f32) {
+        %xv = cake.load %x[%row, %k] masked : !cake.tensor<[M, 32], f32> -> f32
+        %wv = cake.load %wbuf[%s, %r, %k] : !cake.smem<2x8x32xf32> -> f32
+        %p = arith.mulf %xv, %wv : f32
+        %a2 = arith.addf %a, %p : f32
+        scf.yield %a2 : f32
+      }
+      cake.store %dot, %y[%row, %j] masked : f32, !cake.tensor<[M, 16], f32>
+    }
+    // expected-error @+2 {{[cluster.barrier-divergence] rank 0 of the cluster of 2 reaches this cluster barrier 1 time(s) and rank 1 0 (every problem size 4099, cluster 64): every block of a cluster must meet at each cluster barrier equally often}}
+    // expected-note @+1 {{fix: make every rank reach this cake.cluster_barrier equally often, also a rank with no work at the edge of the problem: keep the barrier, and the multicast copies and waits the ranks exchange, outside conditions on the rows a rank owns, and mask its global loads and stores instead (rank 0 reaches it 1 times, rank 1 0)}}
+    cake.cluster_barrier
+  }
+  cake.return
+}
+
+
+// -----
+
+// The same kernel with every rank taking part at the edge (copies, wait, barriers); only its
+// global loads and stores are masked. Nothing to report.
+cake.kernel @edge_rank_takes_part(%x: !cake.tensor<[M, 32], f32> {cake.name = "x"},
+    %w: !cake.tensor<[16, 32], f32> {cake.name = "w"},
+    %tw: !cake.tma<[16, 32], f32, box [8, 32]> {cake.name = "tw", cake.describes = "w"},
+    %y: !cake.tensor<[M, 16], f32> {cake.name = "y"})
+    attributes {target = "sm_90a", block = array<i64: 32>, cluster = array<i64: 2>,
+                symbols = ["M"], grid = affine_map<()[m] -> ((m ceildiv 64) * 2)>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %c8 = arith.constant 8 : index
+  %c16 = arith.constant 16 : index
+  %c32 = arith.constant 32 : index
+  %c64 = arith.constant 64 : index
+  %zero = arith.constant 0.0 : f32
+  %mdim = cake.problem_size "M"
+  %lane = cake.thread_id x
+  %rank = cake.cluster_block_id x
+  %cid = cake.cluster_id x
+  %wbuf = cake.alloc_smem : !cake.smem<2x8x32xf32>
+  %bar = cake.mbarrier.alloc : !cake.mbarriers<1>
+  %t0 = arith.cmpi eq, %lane, %c0 : index
+  scf.if %t0 {
+    cake.mbarrier.init %bar[%c0], count 1 : !cake.mbarriers<1>
+    cake.fence.mbarrier_init
+  }
+  cake.cluster_barrier
+  %base = arith.muli %cid, %c64 : index
+  %off = arith.muli %rank, %c32 : index
+  %first = arith.addi %base, %off : index
+  %row = arith.addi %first, %lane : index
+  scf.if %t0 {
+    cake.mbarrier.arrive_expect_tx %bar[%c0], bytes 2048 : !cake.mbarriers<1>
+    %wrow = arith.muli %rank, %c8 : index
+    cake.tma.load %tw[%wrow, %c0], %wbuf[%rank], %bar[%c0] multicast %c3
+        : !cake.tma<[16, 32], f32, box [8, 32]>, !cake.smem<2x8x32xf32>, !cake.mbarriers<1>
+  }
+  cake.mbarrier.wait %bar[%c0], %c0 : !cake.mbarriers<1>
+  scf.for %j = %c0 to %c16 step %c1 {
+    %s = arith.divui %j, %c8 : index
+    %r = arith.remui %j, %c8 : index
+    %dot = scf.for %k = %c0 to %c32 step %c1 iter_args(%a = %zero) -> (f32) {
+      %xv = cake.load %x[%row, %k] masked : !cake.tensor<[M, 32], f32> -> f32
+      %wv = cake.load %wbuf[%s, %r, %k] : !cake.smem<2x8x32xf32> -> f32
+      %p = arith.mulf %xv, %wv : f32
+      %a2 = arith.addf %a, %p : f32
+      scf.yield %a2 : f32
+    }
+    cake.store %dot, %y[%row, %j] masked : f32, !cake.tensor<[M, 16], f32>
+  }
+  cake.cluster_barrier
+  cake.return
+}
