@@ -49,6 +49,89 @@ def sequence_bounds(w, one):
     w("  %eos = arith.maxui %eosc, %bos : index")
 
 
+# Longest sequences first: with at most this many sequences, a pass-2 block takes the sequence
+# whose length ranks at its block index (ties by index), not the sequence at its index.
+LPT_MAX_SEQUENCES = 128
+
+
+def longest_first_sequence(w, c, threads):
+    """%n: the sequence of block z in longest-first order. Blocks start in index order, so a
+    long sequence at the end of a varlen batch would start in the last wave and set the kernel's
+    time alone; ranked by length, the longest chains start first and the short ones fill the
+    tail (longest-processing-time scheduling). Thread i < N puts sequence i's length (clamped as
+    sequence_bounds clamps it) in shared memory, counts the sequences ranked before it (longer,
+    or as long with a smaller index), and the thread whose count is z gives its i to the block
+    (a max over warps, broadcast through shared memory). The ranks are a permutation whatever
+    cu_seqlens holds, so every sequence gets exactly one block. With more than
+    min(threads, LPT_MAX_SEQUENCES) sequences the O(N) pass costs more than it saves: n = z."""
+    nw, cap = threads // 32, min(threads, LPT_MAX_SEQUENCES)
+    w("  %lz = cake.block_id z")
+    w("  %lnseq = cake.problem_size \"N\"")
+    w("  %lntok = cake.problem_size \"T\"")
+    w("  %ltid = cake.thread_id x")
+    w("  %lwarp = cake.warp_id")
+    w("  %llane = cake.lane_id")
+    w(f"  %lsmall = arith.cmpi ule, %lnseq, {c(cap)} : index")
+    w(f"  %llens = cake.alloc_smem : !cake.smem<{cap}xi32>")
+    w(f"  %lpart = cake.alloc_smem : !cake.smem<{nw}xi32>")
+    w("  %n = scf.if %lsmall -> (index) {")
+    w("    %lzero = arith.constant 0 : i32")
+    w("    %lone = arith.constant 1 : i32")
+    w("    %lmine = arith.cmpi ult, %ltid, %lnseq : index")
+    w("    %li = scf.if %lmine -> (i32) {")
+    w(f"      %lnext = arith.addi %ltid, {c(1)} : index")
+    for b, at in (("b", "%ltid"), ("e", "%lnext")):
+        w(f"      %l{b}64 = cake.load %cu[{at}] : !cake.tensor<[S], i64> -> i64")
+        w(f"      %l{b}r = arith.index_cast %l{b}64 : i64 to index")
+    w("      %lb = arith.minui %lbr, %lntok : index")
+    w("      %lec = arith.minui %ler, %lntok : index")
+    w("      %le = arith.maxui %lec, %lb : index")
+    w("      %llen = arith.subi %le, %lb : index")
+    w("      %llen32 = arith.index_cast %llen : index to i32")
+    w(f"      cake.store %llen32, %llens[%ltid] : i32, !cake.smem<{cap}xi32>")
+    w("      scf.yield %llen32 : i32")
+    w("    } else {")
+    w("      scf.yield %lzero : i32")
+    w("    }")
+    w("    cake.barrier")
+    w(f"    %lrank = scf.for %lj = {c(0)} to %lnseq step {c(1)} iter_args(%lr = {c(0)}) -> (index) {{")
+    w(f"      %lj32 = cake.load %llens[%lj] : !cake.smem<{cap}xi32> -> i32")
+    w("      %lgt = arith.cmpi ugt, %lj32, %li : i32")
+    w("      %leq = arith.cmpi eq, %lj32, %li : i32")
+    w("      %lbefore = arith.cmpi ult, %lj, %ltid : index")
+    w("      %ltie = arith.andi %leq, %lbefore : i1")
+    w("      %lahead = arith.ori %lgt, %ltie : i1")
+    w(f"      %lr1 = arith.addi %lr, {c(1)} : index")
+    w("      %lrn = arith.select %lahead, %lr1, %lr : index")
+    w("      scf.yield %lrn : index")
+    w("    }")
+    w("    %lat = arith.cmpi eq, %lrank, %lz : index")
+    w("    %lhit = arith.andi %lat, %lmine : i1")
+    w("    %lti = arith.index_cast %ltid : index to i32")
+    w("    %lti1 = arith.addi %lti, %lone : i32")
+    w("    %lcand = arith.select %lhit, %lti1, %lzero : i32")
+    w("    %lwbest = cake.warp_reduce max %lcand : i32")
+    w(f"    %llead = arith.cmpi eq, %llane, {c(0)} : index")
+    w("    scf.if %llead {")
+    w(f"      cake.store %lwbest, %lpart[%lwarp] : i32, !cake.smem<{nw}xi32>")
+    w("    }")
+    w("    cake.barrier")
+    best = "%lzero"
+    for k in range(nw):
+        w(f"    %lp{k} = cake.load %lpart[{c(k)}] : !cake.smem<{nw}xi32> -> i32")
+        w(f"    %lm{k} = arith.maxsi {best}, %lp{k} : i32")
+        best = f"%lm{k}"
+    # best - 1 is the sequence (every rank is someone's); clamped below N all the same.
+    w(f"    %lsel1 = arith.index_cast {best} : i32 to index")
+    w(f"    %lsel = arith.subi %lsel1, {c(1)} : index")
+    w(f"    %lnm1 = arith.subi %lnseq, {c(1)} : index")
+    w("    %lselc = arith.minui %lsel, %lnm1 : index")
+    w("    scf.yield %lselc : index")
+    w("  } else {")
+    w("    scf.yield %lz : index")
+    w("  }")
+
+
 def fma_chain(w, ind, names, pairs, vt):
     """names[i] = a_i * b_i + names[i - 1] (the first a plain product); returns the last name."""
     prev = None

@@ -1,7 +1,7 @@
 """Pass 2 of the `wy` family on mma.sync: a warp owns 16 state columns (wy.py has the design),
 and the cp.async plan both pass-2 generators use."""
 
-from kda_common import KV, QT, ST
+from kda_common import KV, QT, ST, longest_first_sequence
 from wy_common import (B4, B8, BB2, C, SHAPES, STAGES, V4, WORKSPACE, Emitter, header, sequence_bounds,
                        slices, state_name, ws_type)
 
@@ -177,8 +177,9 @@ def generate_state(p):
     if ks > 1:   # partial W^T and O of each channel part: [column group][part][tile][lane x 4]
         sm["sx"] = f"!cake.smem<{vb // 16}x{ks}x4x128xf32>"
     for line in ("%tid = cake.thread_id x", "%lane = cake.lane_id", "%wp = cake.warp_id",
-                 "%vs = cake.block_id x", "%h = cake.block_id y", "%n = cake.block_id z"):
+                 "%vs = cake.block_id x", "%h = cake.block_id y"):
         w("  " + line)
+    longest_first_sequence(w, c, nt_threads)
     sequence_bounds(w, c)
     w("  %i0 = arith.constant 0 : i32")
     w(f"  %z4 = arith.constant dense<0.0> : {V4}")

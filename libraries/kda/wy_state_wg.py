@@ -1,6 +1,6 @@
 """Pass 2 of the `wy` family on wgmma: a warpgroup owns 64 state columns (wy.py has the design)."""
 
-from kda_common import KV, QT, ST
+from kda_common import KV, QT, ST, longest_first_sequence
 from wy_common import STAGES, V2, Emitter, chunk_of, header, sequence_bounds, slices, state_name
 from wy_state import ChunkCopies, final_state, initial_state, segment, state_params
 
@@ -35,8 +35,9 @@ def generate_state_wg(p):
           "sinv": f"!cake.smem<{STAGES}x{ch}x{ch}xbf16, swizzle = {tsw}>",
           "sdl": f"!cake.smem<{STAGES}x{KV}xf32>", "sv": f"!cake.smem<{STAGES}x{ch}x{vb}xbf16, pad = 8>"}
     for line in ("%tid = cake.thread_id x", "%lane = cake.lane_id", "%wp = cake.warp_id",
-                 "%vs = cake.block_id x", "%h = cake.block_id y", "%n = cake.block_id z"):
+                 "%vs = cake.block_id x", "%h = cake.block_id y"):
         w("  " + line)
+    longest_first_sequence(w, c, nt_threads)
     sequence_bounds(w, c, ch)
     w("  %i0 = arith.constant 0 : i32")
     w(f"  %zt = arith.constant dense<0.0> : {VT}")
