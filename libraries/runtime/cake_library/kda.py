@@ -11,6 +11,7 @@ to T) B must be 1 and the sequences are packed along T; without, each batch row 
 States are fp32 [N, H, V, K] (FlashKDA's layout); a bf16 initial state is read as fp32.
 Runs on the current stream; errors name the argument and launch nothing.
 """
+import contextlib
 import json
 import os
 
@@ -215,8 +216,11 @@ class KDALibrary:
         # One launch never touches the carried state (wy_state.py): it gets no memory, and any
         # valid address stands in for it.
         skip = CARRIED if parts == 1 else ()
-        with torch.cuda.device(dev):
-            main = torch.cuda.current_stream()
+        # Entering the device's context costs ~10 us, about what a small call's kernels take:
+        # only when q is not on the current device.
+        here = dev.index is None or dev.index == torch.cuda.current_device()
+        with contextlib.nullcontext() if here else torch.cuda.device(dev):
+            stream = _current_stream(torch, dev)
             for stage in stages:
                 ptrs.update(self.workspace(torch, dev, stage, sizes_key, sizes, skip))
             ptrs.update({p: o.data_ptr() for p in skip})
@@ -224,8 +228,9 @@ class KDALibrary:
                 sizes["P"] = slots
                 scalars.update(slot_lo=0, slot_hi=slots)
                 for stage in stages:
-                    self.kernel(stage).launch(ptrs, sizes, main.cuda_stream, scalars)
+                    self.kernel(stage).launch(ptrs, sizes, stream, scalars)
                 return o, ht
+            main = torch.cuda.current_stream()
             prep, state = (self.kernel(st) for st in stages)
             side, events = self._streams(torch, dev, parts)
             events[parts].record(main)         # the side stream starts after what came before
@@ -241,6 +246,15 @@ class KDALibrary:
             events[parts].record(side)         # and the call ends on the current stream
             main.wait_event(events[parts])
         return o, ht
+
+
+def _current_stream(torch, dev):
+    """The raw handle of the device's current stream: torch's own fast query where it has one
+    (what its generated code calls), else through a Stream object (several us more)."""
+    raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)
+    if raw is not None:
+        return raw(torch.cuda.current_device() if dev.index is None else dev.index)
+    return torch.cuda.current_stream(dev).cuda_stream
 
 
 def _number(x, name):
@@ -273,6 +287,14 @@ def _check(torch, q, k, v, g, beta, A_log, dt_bias, initial_state, cu_seqlens, o
         if tuple(t.shape) != tuple(shape):
             raise ValueError(f"{name}: shape {list(t.shape)}, expected {list(shape)}")
 
+    dev = q.device if isinstance(q, torch.Tensor) else None
+
+    def usual(t, shape, dtype):
+        """The common case in one expression; anything else goes through need(), which names
+        what is wrong (or accepts another allowed dtype)."""
+        return isinstance(t, torch.Tensor) and t.dtype == dtype and t.shape == shape and \
+            t.device == dev and t.is_contiguous()
+
     tensor(q, "q")
     if q.dim() != 4:
         raise ValueError(f"q: expected [B, T, H, 128], got shape {list(q.shape)}")
@@ -281,13 +303,16 @@ def _check(torch, q, k, v, g, beta, A_log, dt_bias, initial_state, cu_seqlens, o
         raise ValueError(f"q: head dimension {K}; these kernels need K = V = {KV}")
     if B * T == 0 or H == 0:
         raise ValueError(f"q: shape {list(q.shape)} has no tokens or no heads")
-    for t, name in ((q, "q"), (k, "k"), (v, "v"), (g, "g")):
-        need(t, name, (B, T, H, KV), (torch.bfloat16,))
-    need(beta, "beta", (B, T, H), (torch.bfloat16,))
-    need(A_log, "A_log", (H,), (torch.float32,))
-    need(dt_bias, "dt_bias", (H, KV), (torch.float32,))
-    if out is not None:
-        need(out, "out", (B, T, H, KV), (torch.bfloat16,))
+    bf16, f32 = torch.bfloat16, torch.float32
+    if not usual(q, (B, T, H, KV), bf16):
+        need(q, "q", (B, T, H, KV), (bf16,))
+    for t, name, shape, dtype in ((k, "k", (B, T, H, KV), bf16), (v, "v", (B, T, H, KV), bf16),
+                                  (g, "g", (B, T, H, KV), bf16), (beta, "beta", (B, T, H), bf16),
+                                  (A_log, "A_log", (H,), f32), (dt_bias, "dt_bias", (H, KV), f32)):
+        if not usual(t, shape, dtype):
+            need(t, name, shape, (dtype,))
+    if out is not None and not usual(out, (B, T, H, KV), bf16):
+        need(out, "out", (B, T, H, KV), (bf16,))
     cu = None
     if cu_seqlens is not None:
         tensor(cu_seqlens, "cu_seqlens")
@@ -305,6 +330,6 @@ def _check(torch, q, k, v, g, beta, A_log, dt_bias, initial_state, cu_seqlens, o
         N = cu_seqlens.numel() - 1
     else:
         N = B
-    if initial_state is not None:
+    if initial_state is not None and not usual(initial_state, (N, H, KV, KV), f32):
         need(initial_state, "initial_state", (N, H, KV, KV), (torch.float32, torch.bfloat16))
     return B, T, H, N, cu
