@@ -753,9 +753,10 @@ static bool verifyRefills(KernelOp kernel, ArrayRef<std::pair<int64_t, Trace>> t
       auto it = llvm::upper_bound(ordering, a.seq);
       return a.epoch != b.epoch || (it != ordering.end() && *it < b.seq);
     };
+    int64_t warp = thread / 32; // a copy: lambdas cannot capture structured bindings in C++17
     auto readByOthers = [&](const SmemRegion &region) {
       return llvm::any_of(traces, [&](const std::pair<int64_t, Trace> &other) {
-        return other.first / 32 != thread / 32 &&
+        return other.first / 32 != warp &&
                llvm::any_of(other.second.reads, [&](const std::pair<SmemRegion, At> &read) {
                  return read.first.overlaps(region);
                });
@@ -765,8 +766,9 @@ static bool verifyRefills(KernelOp kernel, ArrayRef<std::pair<int64_t, Trace>> t
     for (auto &[region, at] : trace.writes) {
       if (!region.slot || trace.genericWriters.contains(at.op) || !isa<TmaLoadOp>(at.op))
         continue;
+      const SmemRegion &copied = region; // lambdas cannot capture structured bindings (C++17)
       auto prev = llvm::find_if(last, [&](auto &w) {
-        return w.first.buffer == region.buffer && w.first.slot == region.slot;
+        return w.first.buffer == copied.buffer && w.first.slot == copied.slot;
       });
       if (prev == last.end()) {
         last.push_back({region, at});
@@ -1213,9 +1215,9 @@ bool mlir::cake::verifyPipelineSequences(KernelOp kernel, ThreadModel &model) {
       }
     }
     for (auto &[pipe, most] : committed) {
-      Operation *consumerWait = nullptr;
+      Operation *consumerWait = nullptr, *created = pipe;
       kernel.walk([&](PipelineConsumerWaitOp wait) {
-        if (!consumerWait && wait.getPipeline().getDefiningOp() == pipe)
+        if (!consumerWait && wait.getPipeline().getDefiningOp() == created)
           consumerWait = wait;
       });
       if (!consumerWait)

@@ -57,6 +57,13 @@ llvm::cl::opt<bool> listTactics(
     llvm::cl::desc("Print the shipped tactics as JSON ({\"version\": 1, \"tactics\": [{name, pass, "
                    "pipeline, requires_ops, forbids_ops}]}) and exit"));
 
+// Declared so that --help lists it; main() answers it before mlir-opt's driver runs.
+llvm::cl::opt<std::string> listRules(
+    "cake-list-rules", llvm::cl::ValueOptional,
+    llvm::cl::desc("Print every rule id the verify passes report and exit: JSON ({\"version\": "
+                   "1, \"rules\": [{id, pass, finding}]}), or a markdown table with "
+                   "=markdown"));
+
 llvm::cl::opt<bool> noShippedRules(
     "cake-no-shipped-rules",
     llvm::cl::desc("Do not load the shipped verifier rules (share/cake/rules) for cake-verify"));
@@ -132,6 +139,19 @@ int main(int argc, char **argv) {
       llvm::outs() << llvm::formatv("{0:2}\n", mlir::cake::tacticPresetsAsJson());
       return 0;
     }
+  // So is the rule list (--cake-list-rules[=json|markdown]).
+  for (int i = 1; i < argc; ++i) {
+    auto [flag, format] = llvm::StringRef(argv[i]).ltrim('-').split('=');
+    if (flag != "cake-list-rules")
+      continue;
+    if (format != "" && format != "json" && format != "markdown") {
+      llvm::errs() << "cake-opt: --cake-list-rules: expected json or markdown, got '" << format
+                   << "'\n";
+      return 2;
+    }
+    mlir::cake::printVerifierRules(llvm::outs(), format == "markdown");
+    return 0;
+  }
   llvm::cl::AddExtraVersionPrinter(
       [](llvm::raw_ostream &os) { os << "CAKE version " CAKE_VERSION " (cake-opt)\n"; });
   mlir::cake::registerAllPasses();

@@ -10,10 +10,24 @@
 #define CAKE_TRANSFORMS_FINDINGS_H
 
 #include "mlir/IR/Diagnostics.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
 #include "mlir/IR/Operation.h"
 #include "llvm/Support/raw_ostream.h"
 
 namespace mlir::cake {
+
+/// One rule id of include/Cake/Transforms/Rules.def: the pass that reports it (cake-verify-<pass>)
+/// and what it finds (markdown).
+struct RuleInfo {
+  llvm::StringLiteral id, pass, finding;
+};
+/// Every rule id CAKE's verify passes report, in Rules.def's order.
+llvm::ArrayRef<RuleInfo> getVerifierRules();
+/// The entry of `id`; null for ids that are not CAKE's own (loaded `rule.*`, `learned.*`).
+const RuleInfo *lookupVerifierRule(llvm::StringRef id);
+/// The list as JSON ({"version": 1, "rules": [{id, pass, finding}]}) or as a markdown table.
+void printVerifierRules(llvm::raw_ostream &os, bool markdown);
 
 /// Starts a finding of `rule` at `op`: "'<op>' op [<rule>] " followed by what the caller streams.
 /// Attach related notes, then finish with attachFix.
