@@ -705,7 +705,8 @@ struct CakeVerifyRacesPass : cake::impl::CakeVerifyRacesPassBase<CakeVerifyRaces
     SmallVector<std::pair<const Access *, const Access *>, 2> orders = {{&x, &y}};
     if (&x != &y)
       orders.push_back({&y, &x});
-    for (auto [first, second] : orders) {
+    for (const auto &order : orders) {
+      const Access *first = order.first, *second = order.second;
       SmallVector<scf::ForOp> firstLoops = loopsOf(first->op, nullptr);
       SmallVector<scf::ForOp> secondLoops = loopsOf(second->op, nullptr);
       SmallVector<scf::ForOp> common;
