@@ -160,6 +160,11 @@ class RuleTest(unittest.TestCase):
             self.assertEqual(lib.route(T=1000, H=1, N=bound + 1, lower_bound=-1e4), rule["default"])
             self.assertFalse(lib.serves(fast["default"], -5.5))
             self.assertTrue(lib.serves(rule["default"], -1e4))
+            # A call of a few tokens is a short recurrence: the recurrent rule whatever the gates.
+            short = rule["short_tokens"]
+            self.assertEqual(lib.route(T=short, H=bound, N=1, lower_bound=-5.0), first)
+            self.assertEqual(lib.route(T=short, H=bound + 1, N=1, lower_bound=-1.0), rule["default"])
+            self.assertEqual(lib.route(T=short + 1, H=1, N=1, lower_bound=-5.0), fast["rule"][0][1])
 
     def test_not_a_kda_library(self):
         with tempfile.TemporaryDirectory() as tmp:
@@ -250,6 +255,19 @@ class CommandTest(unittest.TestCase):
                 r = cake("library", "route", "--library", lib, "--shape", "T=3,H=1,N=1,lower_bound=-9")
                 self.assertEqual(r.returncode, 2, bad)
                 self.assertIn('"segments" must be', r.stderr)
+
+    def test_a_bad_short_tokens_rule_is_refused(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            lib = self.built(tmp)
+            with open(os.path.join(lib, "library.json")) as f:
+                d = json.load(f)
+            for bad in (-1, "64", True, 6.5):
+                d["short_tokens"] = bad
+                with open(os.path.join(lib, "library.json"), "w") as f:
+                    json.dump(d, f)
+                r = cake("library", "route", "--library", lib, "--shape", "T=3,H=1,N=1,lower_bound=-5")
+                self.assertEqual(r.returncode, 2, bad)
+                self.assertIn('"short_tokens" must be', r.stderr)
 
     def test_segments_from_the_rule(self):
         with tempfile.TemporaryDirectory() as tmp:

@@ -49,6 +49,9 @@ def check_definition(definition):
                 raise ValueError(f"the rule names {what!r}, which is not a variant of the library")
     if isinstance(fast, str) and fast not in names:
         raise ValueError(f"the rule names {fast!r}, which is not a variant of the library")
+    short = definition.get("short_tokens")
+    if short is not None and (isinstance(short, bool) or not isinstance(short, int) or short < 0):
+        raise ValueError(f"\"short_tokens\" must be a token count (an integer >= 0), got {short!r}")
     seg = definition.get("segments")
     if seg is not None and not (isinstance(seg, dict) and all(
             isinstance(seg.get(k), int) and not isinstance(seg.get(k), bool) and seg[k] >= 1
@@ -59,11 +62,13 @@ def check_definition(definition):
 
 def route(definition, T, H, N, lower_bound=-5.0):
     """The variant for a case (CPU only): the definition's "chunked" table (a name, or its own
-    "rule" and "default") where its pick serves the gates (lower_bound >= -its max_neg_bound),
-    else the definition's "rule" ([[most (sequence, head) pairs, name], ...], the first entry
-    whose bound holds), else its "default"."""
+    "rule" and "default") where its pick serves the gates (lower_bound >= -its max_neg_bound)
+    and the call has more than "short_tokens" tokens, else the definition's "rule" ([[most
+    (sequence, head) pairs, name], ...], the first entry whose bound holds), else its
+    "default". (A few tokens make a short recurrence: one launch of the token-serial family
+    beats the chunked family's two.)"""
     fast = definition.get("chunked")
-    if fast:
+    if fast and T > definition.get("short_tokens", 0):
         name = fast if isinstance(fast, str) else _pick(fast, H * N)
         if serves(next(v for v in definition["variants"] if v["name"] == name), lower_bound):
             return name
