@@ -79,8 +79,9 @@ def CakeVerifyClusterPass : Pass<"cake-verify-cluster"> {
     A multicast copy issued by one block lands in the buffers and completes on the barriers of
     its peers, so what one block must expect, initialize and may read depends on the others. This
     pass models every rank of a 1-D cluster (`cake.cluster_block_id` bound to 0 .. S-1, for
-    cluster ids 0 and 1) with the per-thread evaluator of the other passes and accounts the copies
-    cluster-wide. It judges only what every rank decides (constant masks, slots, barrier indices
+    cluster ids 0 and 1, and at the ragged sizes 1001 and 4099 also for the first and the last
+    cluster of the grid, where a rank may own no rows) with the per-thread evaluator of the other
+    passes and accounts the copies cluster-wide. It judges only what every rank decides (constant masks, slots, barrier indices
     and byte counts; ops each thread surely executes or skips; expect and copies in the same
     loops); 2-D and 3-D clusters and pipeline barriers are not modelled.
 
@@ -103,8 +104,9 @@ def CakeVerifyClusterPass : Pass<"cake-verify-cluster"> {
     - `cluster.multicast-overwrite`: a multicast copy in a loop lands in the same slot of a peer
       every iteration and the peer reads that slot in the loop, with no `cake.cluster_barrier`
       between the peer's read and the sender's next copy (a block barrier orders one block only):
-      the next tile overwrites the one the peer still reads. Rings whose slot moves with the loop
-      are not judged.
+      the next tile overwrites the one the peer still reads. A copy or read under a condition
+      the model leaves open (the prefetch of the next tile under `kt + 1 < ktiles`) counts as
+      executed. Rings whose slot moves with the loop are not judged.
   }];
 }
 
