@@ -348,7 +348,7 @@ std::vector<Lat> ThreadModel::computeOp(Operation *op, unsigned resultNumber, un
     }
     if (auto id = dyn_cast<BlockIdOp>(op); id && probe->bindBlocks)
       return all(Lat::known(probe->blockId[static_cast<unsigned>(id.getDim())]));
-    if (auto grid = dyn_cast<GridDimOp>(op); grid && probe->bindBlocks)
+    if (auto grid = dyn_cast<GridDimOp>(op); grid && (probe->bindBlocks || probe->bindGridDims))
       return all(Lat::known(probe->gridDim[static_cast<unsigned>(grid.getDim())]));
     if (isa<ClusterBlockIdOp, ClusterIdOp>(op)) {
       auto rank = dyn_cast<ClusterBlockIdOp>(op);

@@ -120,9 +120,11 @@ std::vector<std::unique_ptr<ThreadModel>> rankModels(KernelOp kernel, int64_t si
     probe.bindBlocks = false;
     probe.clusterBlockId[0] = r;
     probe.clusterId[0] = clusterId;
-    if (everySize >= 0)
+    if (everySize >= 0) {
       for (StringRef symbol : kernel.getSymbolNames())
         probe.sizes[symbol] = everySize;
+      probe.bindGridDims = bindGrid(kernel, probe);
+    }
     models.push_back(std::make_unique<ThreadModel>(kernel, probe));
   }
   return models;
@@ -634,12 +636,41 @@ void ClusterChecker::check(int64_t clusterId, int64_t bound) {
   });
 }
 
+/// How many times `op` runs when the conditions around it depend on the counters of the loops
+/// around it (a persistent loop's tile index against a size): every binding of those counters
+/// enumerated (at most 4096), the block-uniform conditions evaluated under each. nullopt when a
+/// condition is undecided or an ancestor is neither an scf.for nor an scf.if.
+std::optional<int64_t> executionsByCounters(ThreadModel &model, Operation *op) {
+  for (Operation *p = op->getParentOp(); p && !isa<KernelOp>(p); p = p->getParentOp())
+    if (!isa<scf::ForOp, scf::IfOp>(p))
+      return std::nullopt;
+  std::optional<std::vector<llvm::DenseMap<Value, int64_t>>> bindings =
+      counterBindings(model, op, 4096);
+  if (!bindings)
+    return std::nullopt;
+  int64_t count = 0;
+  for (const auto &ivs : *bindings) {
+    bool runs = true;
+    for (Operation *p = op; runs && !isa<KernelOp>(p->getParentOp()); p = p->getParentOp()) {
+      auto branch = dyn_cast<scf::IfOp>(p->getParentOp());
+      if (!branch)
+        continue;
+      std::optional<int64_t> taken = evaluateWith(model, branch.getCondition(), -1, ivs);
+      if (!taken)
+        return std::nullopt;
+      runs = (*taken != 0) == (p->getParentRegion() == &branch.getThenRegion());
+    }
+    count += runs;
+  }
+  return count;
+}
+
 /// How many times each thread-uniform pass reaches `op` in `model`: the product of the trip
 /// counts of its loops, 0 when no thread executes it; nullopt when undecided.
 std::optional<int64_t> executions(ThreadModel &model, Operation *op) {
   std::optional<int64_t> threads = decidedCount(model, op);
   if (!threads)
-    return std::nullopt;
+    return executionsByCounters(model, op);
   if (*threads == 0)
     return 0;
   int64_t count = 1;
@@ -719,9 +750,13 @@ bool checkBarrierDivergence(KernelOp kernel, int64_t size) {
   for (int64_t bound : {int64_t(0), int64_t(1001), int64_t(4099)}) {
     if (judge(bound, -1))
       return true;
+    // Every cluster of a small (persistent) grid, whose edge tile may fall to any of them;
+    // the first and the last of a large one.
     int64_t last = bound ? lastClusterId(kernel, size, bound) : -1;
-    if (last >= 0 && (judge(bound, 0) || judge(bound, last)))
-      return true;
+    for (int64_t clusterId = 0; clusterId <= last;
+         clusterId = last < 64 || clusterId == last ? clusterId + 1 : last)
+      if (judge(bound, clusterId))
+        return true;
   }
   return false;
 }

@@ -1054,3 +1054,146 @@ cake.kernel @edge_rank_skips_copy(%x: !cake.tensor<[M, 32], f32> {cake.name = "x
   cake.return
 }
 
+
+// -----
+
+// A persistent pair: each cluster walks 64-row tiles of x (32 rows per rank) with a step of the
+// grid's cluster count, multicasting w each tile. A rank that owns no rows of a tile skips the
+// copy, the wait and the tile's cluster barrier. At M = 4099 the last tile (64) falls to
+// cluster 13 of 17, not to the last cluster: rank 1 reaches the barrier once less, and the pair
+// hangs.
+cake.kernel @persistent_edge_skips(%x: !cake.tensor<[M, 32], f32> {cake.name = "x"},
+    %w: !cake.tensor<[16, 32], f32> {cake.name = "w"},
+    %tw: !cake.tma<[16, 32], f32, box [8, 32]> {cake.name = "tw", cake.describes = "w"},
+    %y: !cake.tensor<[M, 16], f32> {cake.name = "y"})
+    attributes {target = "sm_90a", block = array<i64: 32>, cluster = array<i64: 2>,
+                symbols = ["M"], grid = affine_map<()[m] -> (((m ceildiv 64) ceildiv 4) * 2)>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c8 = arith.constant 8 : index
+  %c16 = arith.constant 16 : index
+  %c32 = arith.constant 32 : index
+  %c64 = arith.constant 64 : index
+  %zero = arith.constant 0.0 : f32
+  %mdim = cake.problem_size "M"
+  %lane = cake.thread_id x
+  %rank = cake.cluster_block_id x
+  %cid = cake.cluster_id x
+  %nblk = cake.grid_dim x
+  %nclu = arith.divui %nblk, %c2 : index
+  %mtiles = arith.ceildivui %mdim, %c64 : index
+  %wbuf = cake.alloc_smem : !cake.smem<2x8x32xf32>
+  %bar = cake.mbarrier.alloc : !cake.mbarriers<1>
+  %t0 = arith.cmpi eq, %lane, %c0 : index
+  scf.if %t0 {
+    cake.mbarrier.init %bar[%c0], count 1 : !cake.mbarriers<1>
+    cake.fence.mbarrier_init
+  }
+  cake.cluster_barrier
+  %off = arith.muli %rank, %c32 : index
+  %wrow = arith.muli %rank, %c8 : index
+  scf.for %tile = %cid to %mtiles step %nclu {
+    %done = arith.subi %tile, %cid : index
+    %iter = arith.divui %done, %nclu : index
+    %ph = arith.remui %iter, %c2 : index
+    %base = arith.muli %tile, %c64 : index
+    %first = arith.addi %base, %off : index
+    %row = arith.addi %first, %lane : index
+    %owns = arith.cmpi ult, %first, %mdim : index
+    scf.if %owns {
+      scf.if %t0 {
+        cake.mbarrier.arrive_expect_tx %bar[%c0], bytes 2048 : !cake.mbarriers<1>
+        cake.tma.load %tw[%wrow, %c0], %wbuf[%rank], %bar[%c0] multicast %c3
+            : !cake.tma<[16, 32], f32, box [8, 32]>, !cake.smem<2x8x32xf32>, !cake.mbarriers<1>
+      }
+      cake.mbarrier.wait %bar[%c0], %ph : !cake.mbarriers<1>
+      scf.for %j = %c0 to %c16 step %c1 {
+        %s = arith.divui %j, %c8 : index
+        %r = arith.remui %j, %c8 : index
+        %dot = scf.for %k = %c0 to %c32 step %c1 iter_args(%a = %zero) -> (f32) {
+          %xv = cake.load %x[%row, %k] masked : !cake.tensor<[M, 32], f32> -> f32
+          %wv = cake.load %wbuf[%s, %r, %k] : !cake.smem<2x8x32xf32> -> f32
+          %p = arith.mulf %xv, %wv : f32
+          %a2 = arith.addf %a, %p : f32
+          scf.yield %a2 : f32
+        }
+        cake.store %dot, %y[%row, %j] masked : f32, !cake.tensor<[M, 16], f32>
+      }
+      // expected-error @+2 {{[cluster.barrier-divergence] rank 0 of the cluster of 2 reaches this cluster barrier 4 time(s) and rank 1 3 (every problem size 4099, cluster 13): every block of a cluster must meet at each cluster barrier equally often}}
+      // expected-note @+1 {{fix: make every rank reach this cake.cluster_barrier equally often, also a rank with no work at the edge of the problem: keep the barrier, and the multicast copies and waits the ranks exchange, outside conditions on the rows a rank owns, and mask its global loads and stores instead (rank 0 reaches it 4 times, rank 1 3)}}
+      cake.cluster_barrier
+    }
+  }
+  cake.cluster_barrier
+  cake.return
+}
+
+
+// -----
+
+// The persistent pair with every rank taking part in every tile (copies, waits, barriers);
+// only its global accesses are masked. Nothing to report.
+cake.kernel @persistent_edge_takes_part(%x: !cake.tensor<[M, 32], f32> {cake.name = "x"},
+    %w: !cake.tensor<[16, 32], f32> {cake.name = "w"},
+    %tw: !cake.tma<[16, 32], f32, box [8, 32]> {cake.name = "tw", cake.describes = "w"},
+    %y: !cake.tensor<[M, 16], f32> {cake.name = "y"})
+    attributes {target = "sm_90a", block = array<i64: 32>, cluster = array<i64: 2>,
+                symbols = ["M"], grid = affine_map<()[m] -> (((m ceildiv 64) ceildiv 4) * 2)>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c8 = arith.constant 8 : index
+  %c16 = arith.constant 16 : index
+  %c32 = arith.constant 32 : index
+  %c64 = arith.constant 64 : index
+  %zero = arith.constant 0.0 : f32
+  %mdim = cake.problem_size "M"
+  %lane = cake.thread_id x
+  %rank = cake.cluster_block_id x
+  %cid = cake.cluster_id x
+  %nblk = cake.grid_dim x
+  %nclu = arith.divui %nblk, %c2 : index
+  %mtiles = arith.ceildivui %mdim, %c64 : index
+  %wbuf = cake.alloc_smem : !cake.smem<2x8x32xf32>
+  %bar = cake.mbarrier.alloc : !cake.mbarriers<1>
+  %t0 = arith.cmpi eq, %lane, %c0 : index
+  scf.if %t0 {
+    cake.mbarrier.init %bar[%c0], count 1 : !cake.mbarriers<1>
+    cake.fence.mbarrier_init
+  }
+  cake.cluster_barrier
+  %off = arith.muli %rank, %c32 : index
+  %wrow = arith.muli %rank, %c8 : index
+  scf.for %tile = %cid to %mtiles step %nclu {
+    %done = arith.subi %tile, %cid : index
+    %iter = arith.divui %done, %nclu : index
+    %ph = arith.remui %iter, %c2 : index
+    %base = arith.muli %tile, %c64 : index
+    %first = arith.addi %base, %off : index
+    %row = arith.addi %first, %lane : index
+    scf.if %t0 {
+      cake.mbarrier.arrive_expect_tx %bar[%c0], bytes 2048 : !cake.mbarriers<1>
+      cake.tma.load %tw[%wrow, %c0], %wbuf[%rank], %bar[%c0] multicast %c3
+          : !cake.tma<[16, 32], f32, box [8, 32]>, !cake.smem<2x8x32xf32>, !cake.mbarriers<1>
+    }
+    cake.mbarrier.wait %bar[%c0], %ph : !cake.mbarriers<1>
+    scf.for %j = %c0 to %c16 step %c1 {
+      %s = arith.divui %j, %c8 : index
+      %r = arith.remui %j, %c8 : index
+      %dot = scf.for %k = %c0 to %c32 step %c1 iter_args(%a = %zero) -> (f32) {
+        %xv = cake.load %x[%row, %k] masked : !cake.tensor<[M, 32], f32> -> f32
+        %wv = cake.load %wbuf[%s, %r, %k] : !cake.smem<2x8x32xf32> -> f32
+        %p = arith.mulf %xv, %wv : f32
+        %a2 = arith.addf %a, %p : f32
+        scf.yield %a2 : f32
+      }
+      cake.store %dot, %y[%row, %j] masked : f32, !cake.tensor<[M, 16], f32>
+    }
+    cake.cluster_barrier
+  }
+  cake.cluster_barrier
+  cake.return
+}

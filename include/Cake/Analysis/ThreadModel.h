@@ -67,6 +67,9 @@ struct ShapeProbe {
   int64_t gridDim[3] = {1, 1, 1};
   /// False: block ids and grid extents stay uniform unknowns (a probe of cluster ranks only).
   bool bindBlocks = true;
+  /// With bindBlocks false: the grid extents (gridDim) bound all the same (a persistent loop's
+  /// step is the grid's size while the block stays unknown).
+  bool bindGridDims = false;
   /// The block's rank in its cluster and the cluster's index, per dimension; -1: unbound.
   int64_t clusterBlockId[3] = {-1, -1, -1};
   int64_t clusterId[3] = {-1, -1, -1};

@@ -99,8 +99,10 @@ def CakeVerifyClusterPass : Pass<"cake-verify-cluster"> {
       block only: the peer's complete-tx can reach the barrier before its init).
     - `cluster.barrier-divergence`: a `cake.cluster_barrier` the ranks reach different numbers of
       times (a loop trip count or a condition that depends on the rank), with the problem sizes
-      unknown or bound to 1001 and 4099, and at those sizes also in the first and the last
-      cluster of the grid (a ragged edge that leaves a rank with no rows): the cluster hangs.
+      unknown or bound to 1001 and 4099, and at those sizes also cluster by cluster (every
+      cluster of a grid of at most 64, else the first and the last; a persistent loop's
+      iterations enumerated with the grid bound): a ragged edge that leaves a rank with no rows
+      skips the barrier and the cluster hangs.
     - `cluster.multicast-overwrite`: a multicast copy in a loop lands in the same slot of a peer
       every iteration and the peer reads that slot in the loop, with no `cake.cluster_barrier`
       between the peer's read and the sender's next copy (a block barrier orders one block only):
