@@ -243,31 +243,26 @@ class CommandTest(unittest.TestCase):
             self.assertEqual(r.returncode, 2)
             self.assertIn("the rule names 'kda_nope'", r.stderr)
 
-    def test_a_bad_segments_rule_is_refused(self):
+    def refused(self, field, bads, message):
+        """Each bad value of `field` in library.json makes `cake library route` exit 2 saying so."""
         with tempfile.TemporaryDirectory() as tmp:
             lib = self.built(tmp)
             with open(os.path.join(lib, "library.json")) as f:
                 d = json.load(f)
-            for bad in ({"work": 0, "most": 8}, {"work": 4096}, [4096, 8], {"work": 4096, "most": True}):
-                d["segments"] = bad
+            for bad in bads:
+                d[field] = bad
                 with open(os.path.join(lib, "library.json"), "w") as f:
                     json.dump(d, f)
                 r = cake("library", "route", "--library", lib, "--shape", "T=3,H=1,N=1,lower_bound=-9")
                 self.assertEqual(r.returncode, 2, bad)
-                self.assertIn('"segments" must be', r.stderr)
+                self.assertIn(message, r.stderr)
+
+    def test_a_bad_segments_rule_is_refused(self):
+        self.refused("segments", ({"work": 0, "most": 8}, {"work": 4096}, [4096, 8],
+                                  {"work": 4096, "most": True}), '"segments" must be')
 
     def test_a_bad_short_tokens_rule_is_refused(self):
-        with tempfile.TemporaryDirectory() as tmp:
-            lib = self.built(tmp)
-            with open(os.path.join(lib, "library.json")) as f:
-                d = json.load(f)
-            for bad in (-1, "64", True, 6.5):
-                d["short_tokens"] = bad
-                with open(os.path.join(lib, "library.json"), "w") as f:
-                    json.dump(d, f)
-                r = cake("library", "route", "--library", lib, "--shape", "T=3,H=1,N=1,lower_bound=-5")
-                self.assertEqual(r.returncode, 2, bad)
-                self.assertIn('"short_tokens" must be', r.stderr)
+        self.refused("short_tokens", (-1, "64", True, 6.5), '"short_tokens" must be')
 
     def test_segments_from_the_rule(self):
         with tempfile.TemporaryDirectory() as tmp:

@@ -783,11 +783,12 @@ bool checkMulticastOverwrite(KernelOp kernel, int64_t size) {
   std::vector<std::unique_ptr<ThreadModel>> models = rankModels(kernel, size, 0, -1);
   bool failed = false;
   for (TmaLoadOp copy : copies) {
-    auto loop = dyn_cast<scf::ForOp>(copy->getParentOp());
-    for (Operation *p = copy->getParentOp(); !loop && p && !isa<KernelOp>(p); p = p->getParentOp())
-      loop = dyn_cast<scf::ForOp>(p);
-    if (!loop || !llvm::all_of(copy.getDestIndices(),
-                               [&](Value v) { return loop.isDefinedOutsideOfLoop(v); }))
+    SmallVector<Operation *> loops = enclosingLoops(copy);
+    if (loops.empty())
+      continue;
+    auto loop = cast<scf::ForOp>(loops.front());
+    if (!llvm::all_of(copy.getDestIndices(),
+                      [&](Value v) { return loop.isDefinedOutsideOfLoop(v); }))
       continue;
     // Program order inside one iteration; the cluster barriers among it.
     llvm::DenseMap<Operation *, int64_t> order;
@@ -797,11 +798,13 @@ bool checkMulticastOverwrite(KernelOp kernel, int64_t size) {
       if (isa<ClusterBarrierOp>(op))
         barriers.push_back(order[op]);
     });
-    // A cluster barrier runs after the read of one iteration and before the next copy.
+    // Whether `at` runs after the read of one iteration and before the next copy (later in the
+    // same iteration, or around the back edge).
+    auto between = [](int64_t at, int64_t read, int64_t next) {
+      return read < next ? read < at && at < next : at > read || at < next;
+    };
     auto ordered = [&](int64_t read, int64_t next) {
-      return llvm::any_of(barriers, [&](int64_t b) {
-        return read < next ? read < b && b < next : b > read || b < next;
-      });
+      return llvm::any_of(barriers, [&](int64_t b) { return between(b, read, next); });
     };
     Value buffer = copy.getDest();
     bool reported = false;
@@ -845,11 +848,8 @@ bool checkMulticastOverwrite(KernelOp kernel, int64_t size) {
             for (int64_t v : slot)
               where += (where.empty() ? "" : ", ") + std::to_string(v);
             bool blockBarrier = false;
-            loop.getBody()->walk([&](BarrierOp b) {
-              int64_t at = order[b];
-              blockBarrier |= order[op] < order[copy] ? order[op] < at && at < order[copy]
-                                                      : at > order[op] || at < order[copy];
-            });
+            loop.getBody()->walk(
+                [&](BarrierOp b) { blockBarrier |= between(order[b], order[op], order[copy]); });
             InFlightDiagnostic diag = emitFinding(copy, "cluster.multicast-overwrite");
             diag << "rank " << r << "'s multicast writes slot [" << where << "] of this buffer in rank "
                  << t << " in every iteration of the loop, and rank " << t
