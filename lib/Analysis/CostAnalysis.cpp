@@ -83,6 +83,8 @@ static std::string dtypeName(Type type) {
     return "f16";
   if (type.isF32())
     return "tf32";
+  if (isa<Float8E4M3FNType, Float8E5M2Type>(type))
+    return "f8";
   std::string s;
   llvm::raw_string_ostream os(s);
   os << type;
@@ -742,14 +744,21 @@ void CostWalker::visitLeaf(Operation *op, const Ctx &ctx, Local &local) {
   };
   if (auto mma = dyn_cast<Tcgen05MmaOp>(op)) {
     // m128nNkK issued by one thread per block: tensor work, both operands read from shared
-    // memory; the accumulator stays in tensor memory (no register traffic).
+    // memory; the accumulator stays in tensor memory (no register traffic). A CTA pair's
+    // m256nNkK is counted per block: each SM computes its 128 rows from its own A and half of B.
     Type element = mma.getA().getType().getElementType();
     std::string unit = "tensor_" + dtypeName(element);
     double flops = 2.0 * 128 * mma.getN() * mma.getK();
     addWork(local, ctx, unit, Expr(flops));
     addFlops(ctx, unit, Expr(flops));
-    double operandBytes = (128.0 + mma.getN()) * mma.getK() * getElementBytes(element);
+    double operandBytes =
+        (128.0 + mma.getBRowsPerBlock()) * mma.getK() * getElementBytes(element);
     addShared(ctx, Expr(operandBytes));
+    return;
+  }
+  if (isa<Tcgen05CpOp>(op)) {
+    // 128 rows x 32 bytes from shared memory into tensor memory.
+    addShared(ctx, Expr(128.0 * 32));
     return;
   }
   if (auto mma = dyn_cast<WgmmaRegsOp>(op))
@@ -897,7 +906,7 @@ void CostWalker::visitLeaf(Operation *op, const Ctx &ctx, Local &local) {
       !isa<AllocSmemOp, MbarrierAllocOp, MbarrierInitOp, MbarrierArriveOp,
            MbarrierArriveExpectTxOp, FenceMbarrierInitOp, FenceProxyAsyncOp, ElectOneOp,
            PipelineProducerCommitOp, PipelineConsumerReleaseOp, PipelineSlotOp, WgmmaFenceOp,
-           WgmmaCommitOp, Tcgen05CommitOp, TmemAllocOp, TmemDeallocOp, TmemLoadOp, TmemStoreOp, CpAsyncCommitOp, TmaStoreCommitOp, TmaStoreWaitOp, ReturnOp, YieldOp, ThreadIdOp, BlockIdOp, BlockDimOp, GridDimOp,
+           WgmmaCommitOp, Tcgen05CommitOp, ClcTryCancelOp, ClcQueryOp, TmemAllocOp, TmemDeallocOp, TmemLoadOp, TmemStoreOp, CpAsyncCommitOp, TmaStoreCommitOp, TmaStoreWaitOp, ReturnOp, YieldOp, ThreadIdOp, BlockIdOp, BlockDimOp, GridDimOp,
            ClusterIdOp, ClusterBlockIdOp, LaneIdOp, WarpIdOp, WarpgroupIdOp, ProblemSizeOp>(op))
     assume("no cost model for '" + op->getName().getStringRef().str() + "': counted as free");
 }

@@ -713,6 +713,8 @@ bool ThreadModel::isThreadDependent(Value v) {
   } else if (Operation *def = v.getDefiningOp()) {
     if (auto load = dyn_cast<LoadOp>(def))
       dependent = any(load.getIndices()); // one address: one value for every thread
+    else if (auto query = dyn_cast<ClcQueryOp>(def))
+      dependent = any(query.getIndices()); // one answer, read by every thread alike
     else if (isa<ElectOneOp, ThreadIdOp, LaneIdOp, WarpIdOp, WarpgroupIdOp>(def))
       dependent = true;
     else if (auto ifOp = dyn_cast<scf::IfOp>(def)) {

@@ -20,6 +20,26 @@ Value inWarpZero(OpBuilder &b, Location loc, Operation *op) {
                                arith::ConstantIndexOp::create(b, loc, 0));
 }
 
+/// The cta_group of a kernel's tcgen05 ops: 2 for a pair allocation.
+NVVM::CTAGroupKindAttr ctaGroup(MLIRContext *context, bool pair) {
+  return NVVM::CTAGroupKindAttr::get(context, pair ? NVVM::CTAGroupKind::CTA_2
+                                                   : NVVM::CTAGroupKind::CTA_1);
+}
+
+/// The block's rank in its cluster (i32); in a CTA pair (ranks 2i, 2i + 1 along an even x extent)
+/// its low bit tells the odd block.
+Value clusterRank(OpBuilder &b, Location loc) {
+  return NVVM::ClusterId::create(b, loc, b.getI32Type());
+}
+
+/// Opens `if (rank is even)` (the pair's issuing block) and leaves `b` inside it.
+void enterEvenBlock(OpBuilder &b, Location loc, Value rank) {
+  Value low = arith::AndIOp::create(b, loc, rank, i32Constant(b, loc, 1));
+  Value even = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, low, i32Constant(b, loc, 0));
+  auto ifOp = scf::IfOp::create(b, loc, TypeRange{}, even, /*withElse=*/false);
+  b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+}
+
 /// A block barrier that orders tcgen05 operations on both sides of it.
 void tcgen05Barrier(OpBuilder &b, Location loc) {
   NVVM::Tcgen05FenceOp::create(b, loc, NVVM::Tcgen05FenceKind::BEFORE_THREAD_SYNC);
@@ -43,14 +63,15 @@ struct TmemAllocLowering : OpConversionPattern<TmemAllocOp> {
     Location loc = op.getLoc();
     Value slot = sharedAllocationAddress(rewriter, loc, op);
     int64_t columns = op.getTmem().getType().getColumns();
+    NVVM::CTAGroupKindAttr group = ctaGroup(op.getContext(), op.getTmem().getType().getPair());
     auto ifOp = scf::IfOp::create(rewriter, loc, TypeRange{}, inWarpZero(rewriter, loc, op),
                                   /*withElse=*/false);
     {
       OpBuilder::InsertionGuard guard(rewriter);
       rewriter.setInsertionPointToStart(&ifOp.getThenRegion().front());
-      NVVM::Tcgen05AllocOp::create(rewriter, loc, slot, i32Constant(rewriter, loc, columns));
+      NVVM::Tcgen05AllocOp::create(rewriter, loc, slot, i32Constant(rewriter, loc, columns), group);
       if (isLastAllocation(op))
-        NVVM::Tcgen05RelinquishAllocPermitOp::create(rewriter, loc);
+        NVVM::Tcgen05RelinquishAllocPermitOp::create(rewriter, loc, group);
     }
     tcgen05Barrier(rewriter, loc);
     Value address = LLVM::LoadOp::create(rewriter, loc, rewriter.getI32Type(), slot);
@@ -69,20 +90,37 @@ struct TmemDeallocLowering : OpConversionPattern<TmemDeallocOp> {
     auto ifOp = scf::IfOp::create(rewriter, loc, TypeRange{}, inWarpZero(rewriter, loc, op),
                                   /*withElse=*/false);
     rewriter.setInsertionPointToStart(&ifOp.getThenRegion().front());
+    TmemType type = op.getTmem().getType();
     NVVM::Tcgen05DeallocOp::create(rewriter, loc, adaptor.getTmem(),
-                                   i32Constant(rewriter, loc, op.getTmem().getType().getColumns()));
+                                   i32Constant(rewriter, loc, type.getColumns()),
+                                   ctaGroup(op.getContext(), type.getPair()));
     rewriter.eraseOp(op);
     return success();
   }
 };
 
-/// The instruction descriptor of a dense kind::f16 / kind::tf32 MMA with an f32 accumulator and
-/// K-major A and B (PTX ISA, "Instruction descriptor"): D format bits 4-5, A and B formats bits
-/// 7-9 and 10-12, N >> 3 at bit 17, M >> 4 at bit 24.
-int64_t instructionDescriptor(Type element, int64_t m, int64_t n) {
-  int64_t format = element.isBF16() ? 1 : element.isF16() ? 0 : 2; // f16 0, bf16 1, tf32 2
-  return (int64_t(1) << 4) | (format << 7) | (format << 10) | ((n >> 3) << 17) |
-         ((m >> 4) << 24);
+/// The A/B format field of the instruction descriptor, per kind: kind::f16 f16 0, bf16 1;
+/// kind::tf32 2; kind::f8f6f4 e4m3 0, e5m2 1.
+int64_t operandFormat(Type element) {
+  if (element.isBF16() || isa<Float8E5M2Type>(element))
+    return 1;
+  return element.isF32() ? 2 : 0;
+}
+
+/// The instruction descriptor of a dense MMA with an f32 accumulator and K-major A and B (PTX
+/// ISA, "Instruction descriptor"): D format bits 4-5, A and B formats bits 7-9 and 10-12, N >> 3
+/// at bit 17, M >> 4 at bit 24.
+int64_t instructionDescriptor(Type a, Type b, int64_t m, int64_t n) {
+  return (int64_t(1) << 4) | (operandFormat(a) << 7) | (operandFormat(b) << 10) |
+         ((n >> 3) << 17) | ((m >> 4) << 24);
+}
+
+NVVM::Tcgen05MMAKind mmaKind(Type element) {
+  if (element.isF32())
+    return NVVM::Tcgen05MMAKind::TF32;
+  if (isa<Float8E4M3FNType, Float8E5M2Type>(element))
+    return NVVM::Tcgen05MMAKind::F8F6F4;
+  return NVVM::Tcgen05MMAKind::F16;
 }
 
 /// tcgen05's shared-memory descriptor: wgmma's fields plus the version bits 46-48 = 0b001.
@@ -96,18 +134,23 @@ struct Tcgen05MmaLowering : OpConversionPattern<Tcgen05MmaOp> {
   LogicalResult matchAndRewrite(Tcgen05MmaOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
+    bool pair = op.getAcc().getType().getPair();
+    OpBuilder::InsertionGuard guard(rewriter);
+    if (pair) // the even block of the pair issues for both
+      enterEvenBlock(rewriter, loc, clusterRank(rewriter, loc));
     AccessBuilder ab{rewriter, loc};
     Value descA = tcgen05Descriptor(ab, op.getA().getType(), adaptor.getA(), adaptor.getAIndices());
     Value descB = tcgen05Descriptor(ab, op.getB().getType(), adaptor.getB(), adaptor.getBIndices());
-    Type element = op.getA().getType().getElementType();
-    Value idesc = i32Constant(rewriter, loc, instructionDescriptor(element, 128, op.getN()));
+    Type a = op.getA().getType().getElementType(), b = op.getB().getType().getElementType();
+    Value idesc = i32Constant(rewriter, loc, instructionDescriptor(a, b, op.getM(), op.getN()));
     // Orders the MMA after whatever synchronization published its operands and freed its
     // accumulator (another warp's tcgen05.ld before a barrier).
     NVVM::Tcgen05FenceOp::create(rewriter, loc, NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
-    NVVM::Tcgen05MMAOp::create(
-        rewriter, loc, element.isF32() ? NVVM::Tcgen05MMAKind::TF32 : NVVM::Tcgen05MMAKind::F16,
-        NVVM::CTAGroupKind::CTA_1, NVVM::Tcgen05MMACollectorOp::DISCARD, /*aShift=*/false,
-        adaptor.getAcc(), descA, descB, idesc, adaptor.getAccumulate(), Value(), Value());
+    NVVM::Tcgen05MMAOp::create(rewriter, loc, mmaKind(a),
+                               pair ? NVVM::CTAGroupKind::CTA_2 : NVVM::CTAGroupKind::CTA_1,
+                               NVVM::Tcgen05MMACollectorOp::DISCARD, /*aShift=*/false,
+                               adaptor.getAcc(), descA, descB, idesc, adaptor.getAccumulate(),
+                               Value(), Value());
     rewriter.eraseOp(op);
     return success();
   }
@@ -117,10 +160,92 @@ struct Tcgen05CommitLowering : OpConversionPattern<Tcgen05CommitOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(Tcgen05CommitOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
-    Value address =
-        barrierAddress(rewriter, op.getLoc(), adaptor.getBarriers(), adaptor.getIndex());
-    NVVM::Tcgen05CommitOp::create(rewriter, op.getLoc(), address, Value());
+    Location loc = op.getLoc();
+    Value address = barrierAddress(rewriter, loc, adaptor.getBarriers(), adaptor.getIndex());
+    OpBuilder::InsertionGuard guard(rewriter);
+    if (!op.getPair()) {
+      NVVM::Tcgen05CommitOp::create(rewriter, loc, address, Value());
+      rewriter.eraseOp(op);
+      return success();
+    }
+    // The even block commits the pair's MMAs; the arrival lands in both blocks (mask: the two
+    // ranks 2i and 2i + 1).
+    Value rank = clusterRank(rewriter, loc);
     rewriter.eraseOp(op);
+    enterEvenBlock(rewriter, loc, rank);
+    Value mask = arith::ShLIOp::create(rewriter, loc, i32Constant(rewriter, loc, 3), rank);
+    mask = arith::TruncIOp::create(rewriter, loc, rewriter.getI16Type(), mask);
+    NVVM::Tcgen05CommitOp::create(rewriter, loc, address, mask,
+                                  ctaGroup(rewriter.getContext(), /*pair=*/true));
+    return success();
+  }
+};
+
+struct Tcgen05CpLowering : OpConversionPattern<Tcgen05CpOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(Tcgen05CpOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    AccessBuilder ab{rewriter, loc};
+    Value desc =
+        tcgen05Descriptor(ab, op.getSrc().getType(), adaptor.getSrc(), adaptor.getSrcIndices());
+    // Lane 0, the first column: the copy fills lanes 0-127.
+    Value base = LLVM::PtrToIntOp::create(rewriter, loc, rewriter.getI32Type(), adaptor.getTmem());
+    Value address = arith::AddIOp::create(
+        rewriter, loc, base,
+        arith::IndexCastOp::create(rewriter, loc, rewriter.getI32Type(), adaptor.getColumn()));
+    Value pointer = LLVM::IntToPtrOp::create(
+        rewriter, loc, LLVM::LLVMPointerType::get(op.getContext(), 6), address);
+    NVVM::Tcgen05FenceOp::create(rewriter, loc, NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
+    rewriter.replaceOpWithNewOp<NVVM::Tcgen05CpOp>(
+        op, NVVM::Tcgen05CpShape::SHAPE_128x256b, NVVM::CTAGroupKind::CTA_1,
+        NVVM::Tcgen05CpMulticast::NONE, /*srcFormat=*/nullptr, pointer, desc);
+    return success();
+  }
+};
+
+/// The shared address of the cluster launch control answer at `indices` (its leading dims).
+Value answerAddress(AccessBuilder &ab, SmemType type, Value base, ValueRange indices) {
+  return ab.gep(base, ab.b.getI8Type(), leadingOffset(ab, type, indices));
+}
+
+struct ClcTryCancelLowering : OpConversionPattern<ClcTryCancelOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(ClcTryCancelOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    AccessBuilder ab{rewriter, loc};
+    Value answer =
+        answerAddress(ab, op.getResponse().getType(), adaptor.getResponse(), adaptor.getIndices());
+    Value barrier = barrierAddress(rewriter, loc, adaptor.getBarriers(), adaptor.getIndex());
+    rewriter.replaceOpWithNewOp<NVVM::ClusterLaunchControlTryCancelOp>(op, op.getMulticast(),
+                                                                       answer, barrier);
+    return success();
+  }
+};
+
+struct ClcQueryLowering : OpConversionPattern<ClcQueryOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(ClcQueryOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    AccessBuilder ab{rewriter, loc};
+    Value answer =
+        answerAddress(ab, op.getResponse().getType(), adaptor.getResponse(), adaptor.getIndices());
+    Value bits = LLVM::LoadOp::create(rewriter, loc, rewriter.getIntegerType(128), answer,
+                                      /*alignment=*/16);
+    using Query = NVVM::ClusterLaunchControlQueryType;
+    Value canceled = NVVM::ClusterLaunchControlQueryCancelOp::create(
+        rewriter, loc, rewriter.getI1Type(), Query::IS_CANCELED, bits);
+    SmallVector<Value> results{canceled};
+    for (Query query : {Query::GET_FIRST_CTA_ID_X, Query::GET_FIRST_CTA_ID_Y,
+                        Query::GET_FIRST_CTA_ID_Z}) {
+      Value id = NVVM::ClusterLaunchControlQueryCancelOp::create(
+          rewriter, loc, rewriter.getI32Type(), query, bits);
+      results.push_back(
+          arith::IndexCastUIOp::create(rewriter, loc, rewriter.getIndexType(), id));
+    }
+    rewriter.replaceOp(op, results);
     return success();
   }
 };
@@ -192,5 +317,6 @@ struct TmemStoreLowering : OpConversionPattern<TmemStoreOp> {
 
 void populateCakeBlackwellPatterns(CakeTypeConverter &converter, RewritePatternSet &patterns) {
   patterns.add<TmemAllocLowering, TmemDeallocLowering, Tcgen05MmaLowering, Tcgen05CommitLowering,
-               TmemLoadLowering, TmemStoreLowering>(converter, patterns.getContext());
+               Tcgen05CpLowering, TmemLoadLowering, TmemStoreLowering, ClcTryCancelLowering,
+               ClcQueryLowering>(converter, patterns.getContext());
 }

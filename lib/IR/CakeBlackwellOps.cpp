@@ -8,6 +8,7 @@
 #include "Cake/IR/CakeOps.h"
 #include "Cake/IR/Target.h"
 
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
@@ -23,8 +24,20 @@ static LogicalResult requireTopLevel(Operation *op) {
   return requireTargetFeature(op, FeatureTcgen05, "tensor memory");
 }
 
+/// A pair allocation needs CTA pairs: a cluster whose x extent is even.
+static LogicalResult requirePairCluster(Operation *op, TmemType type) {
+  if (!type.getPair())
+    return success();
+  auto kernel = op->getParentOfType<KernelOp>();
+  if (kernel && kernel.getClusterDims()[0] % 2 != 0)
+    return op->emitOpError() << "expected a kernel whose cluster has an even x extent for a pair "
+                                "allocation (CTA pairs are cluster ranks 2i and 2i + 1), got "
+                             << kernel.getClusterDims()[0];
+  return success();
+}
+
 LogicalResult TmemAllocOp::verify() {
-  if (failed(requireTopLevel(*this)))
+  if (failed(requireTopLevel(*this)) || failed(requirePairCluster(*this, getTmem().getType())))
     return failure();
   // The running total up to this allocation: the one that crosses the limit is reported.
   int64_t columns = 0;
@@ -44,7 +57,8 @@ LogicalResult TmemDeallocOp::verify() { return requireTopLevel(*this); }
 
 LogicalResult Tcgen05MmaOp::verify() {
   SmemType a = getA().getType(), b = getB().getType();
-  if (failed(verifyMmaOperands(*this, a, getAIndices().size(), b, getBIndices().size())))
+  if (failed(verifyMmaOperands(*this, a, getAIndices().size(), b, getBIndices().size(),
+                               /*fp8=*/true)))
     return failure();
   int64_t n = getN();
   if (n > 256)
@@ -52,9 +66,70 @@ LogicalResult Tcgen05MmaOp::verify() {
                          << n;
   if (a.getShape()[a.getRank() - 2] < 128)
     return emitOpError() << "expected A to hold at least 128 rows (the MMA's M)";
-  if (b.getShape()[b.getRank() - 2] < n)
-    return emitOpError() << "expected B to hold at least N = " << n << " rows";
+  int64_t bRows = getBRowsPerBlock();
+  if (b.getShape()[b.getRank() - 2] < bRows)
+    return emitOpError() << "expected B to hold at least " << (bRows == n ? "N" : "N/2")
+                         << " = " << bRows << " rows";
   return requireTargetFeature(*this, FeatureTcgen05, "tcgen05.mma");
+}
+
+LogicalResult Tcgen05CommitOp::verify() {
+  if (getPair()) {
+    auto kernel = getOperation()->getParentOfType<KernelOp>();
+    if (kernel && kernel.getClusterDims()[0] % 2 != 0)
+      return emitOpError() << "expected a kernel whose cluster has an even x extent for a pair "
+                              "commit, got "
+                           << kernel.getClusterDims()[0];
+  }
+  return success(); // the target is cake-verify-target's (a commit has nothing else to check)
+}
+
+LogicalResult Tcgen05CpOp::verify() {
+  SmemType src = getSrc().getType();
+  if (!src.getElementType().isF32())
+    return emitOpError() << "expected an f32 source (32-bit columns), got "
+                         << src.getElementType();
+  if (failed(verifySwizzledOperand(*this, "the source", src, getSrcIndices().size())))
+    return failure();
+  if (src.getShape()[src.getRank() - 2] < 128)
+    return emitOpError() << "expected the source to hold at least 128 rows (one per lane)";
+  if (getTmem().getType().getPair())
+    return emitOpError() << "expected a one-block allocation: copies into a pair allocation "
+                            "(cta_group::2) are not supported";
+  if (std::optional<int64_t> column = getConstantIntValue(getColumn());
+      column && (*column < 0 || *column + kColumns > getTmem().getType().getColumns()))
+    return emitOpError() << "expected columns " << *column << " to " << *column + kColumns - 1
+                         << " inside the allocation's " << getTmem().getType().getColumns();
+  return requireTargetFeature(*this, FeatureTcgen05, "tcgen05.cp");
+}
+
+/// The answer buffer of cluster launch control: 16 bytes (4 x i32 innermost), indexed by its
+/// leading dimensions.
+static LogicalResult verifyClcResponse(Operation *op, SmemType type, size_t indices) {
+  if (!type.getElementType().isInteger(32) || type.getShape().back() != 4 || type.getSwizzle())
+    return op->emitOpError() << "expected an answer buffer whose innermost dimension is 4 x i32 "
+                                "(16 bytes, no swizzle), got "
+                             << type;
+  if (indices != type.getRank() - 1)
+    return op->emitOpError() << "expected " << type.getRank() - 1
+                             << " indices (the answer's leading dimensions), got " << indices;
+  return success(); // the target: cake-verify-target (target.cluster-launch-control)
+}
+
+LogicalResult ClcTryCancelOp::verify() {
+  if (failed(verifyClcResponse(*this, getResponse().getType(), getIndices().size())))
+    return failure();
+  if (getMulticast()) {
+    auto kernel = getOperation()->getParentOfType<KernelOp>();
+    SmallVector<int64_t, 3> dims = kernel ? kernel.getClusterDims() : SmallVector<int64_t, 3>{};
+    if (kernel && dims[0] * dims[1] * dims[2] == 1)
+      return emitOpError() << "expected a kernel with a cluster for a multicast answer";
+  }
+  return success();
+}
+
+LogicalResult ClcQueryOp::verify() {
+  return verifyClcResponse(*this, getResponse().getType(), getIndices().size());
 }
 
 /// A row access of C columns (tcgen05.ld / st .32x32b.xC): C a power of two, at most 128 and at

@@ -116,27 +116,39 @@ LogicalResult RoleOp::verify() {
   return requireTargetFeature(*this, FeatureSetMaxNReg, "register reallocation (setmaxnreg)");
 }
 
+LogicalResult mlir::cake::verifySwizzledOperand(Operation *op, StringRef name, SmemType type,
+                                                size_t indices) {
+  if (type.getRank() < 2 || indices != type.getRank())
+    return op->emitOpError() << "expected " << name << " of rank 2 or more with one index per "
+                             << "dimension, got rank " << type.getRank() << " and " << indices
+                             << " indices";
+  int64_t rowBytes = type.getShape().back() * type.getElementBytes();
+  if (!type.getSwizzle() || rowBytes != type.getSwizzle())
+    return op->emitOpError() << "expected " << name << "'s rows to be one swizzle span (32, 64 "
+                             << "or 128 bytes), got " << rowBytes << "-byte rows with swizzle "
+                             << type.getSwizzle();
+  if (type.getShape()[type.getRank() - 2] % 8 != 0)
+    return op->emitOpError() << "expected " << name << "'s row count to be a multiple of 8";
+  return success();
+}
+
 LogicalResult mlir::cake::verifyMmaOperands(Operation *op, SmemType a, size_t aIndices, SmemType b,
-                                            size_t bIndices) {
+                                            size_t bIndices, bool fp8) {
   for (auto [name, type, indices] :
        {std::make_tuple("A", a, aIndices), std::make_tuple("B", b, bIndices)}) {
-    if (!type.getElementType().isF16() && !type.getElementType().isBF16() &&
-        !type.getElementType().isF32())
-      return op->emitOpError() << "expected " << name << " of f16, bf16 or f32 (tf32), got "
-                               << type.getElementType();
-    if (type.getRank() < 2 || indices != type.getRank())
-      return op->emitOpError() << "expected " << name << " of rank 2 or more with one index per "
-                               << "dimension, got rank " << type.getRank() << " and " << indices
-                               << " indices";
-    int64_t rowBytes = type.getShape().back() * type.getElementBytes();
-    if (!type.getSwizzle() || rowBytes != type.getSwizzle())
-      return op->emitOpError() << "expected " << name << "'s rows to be one swizzle span (32, 64 "
-                               << "or 128 bytes), got " << rowBytes << "-byte rows with swizzle "
-                               << type.getSwizzle();
-    if (type.getShape()[type.getRank() - 2] % 8 != 0)
-      return op->emitOpError() << "expected " << name << "'s row count to be a multiple of 8";
+    Type element = type.getElementType();
+    bool isFp8 = isa<Float8E4M3FNType, Float8E5M2Type>(element);
+    if (!element.isF16() && !element.isBF16() && !element.isF32() && !(fp8 && isFp8))
+      return op->emitOpError() << "expected " << name << " of f16, bf16"
+                               << (fp8 ? ", f32 (tf32), f8E4M3FN or f8E5M2" : " or f32 (tf32)")
+                               << ", got " << element;
+    if (failed(verifySwizzledOperand(op, name, type, indices)))
+      return failure();
   }
-  if (a.getElementType() != b.getElementType())
+  // kind::f8f6f4 takes e4m3 and e5m2 in any mix; the other kinds one type for both.
+  bool bothFp8 = isa<Float8E4M3FNType, Float8E5M2Type>(a.getElementType()) &&
+                 isa<Float8E4M3FNType, Float8E5M2Type>(b.getElementType());
+  if (a.getElementType() != b.getElementType() && !bothFp8)
     return op->emitOpError() << "expected A and B of one element type, got "
                              << a.getElementType() << " and " << b.getElementType();
   return success();

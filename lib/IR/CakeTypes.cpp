@@ -41,7 +41,9 @@ unsigned mlir::cake::getElementBytes(Type type) {
 static bool isElementType(Type type) {
   if (auto intType = dyn_cast<IntegerType>(type))
     return llvm::is_contained({8u, 32u, 64u}, intType.getWidth());
-  return isa<Float16Type, BFloat16Type, Float32Type, Float64Type>(type);
+  // fp8 (e4m3, e5m2): operands of tcgen05's kind::f8f6f4 MMAs, moved by TMA.
+  return isa<Float16Type, BFloat16Type, Float32Type, Float64Type, Float8E4M3FNType,
+             Float8E5M2Type>(type);
 }
 
 //===----------------------------------------------------------------------===//
@@ -268,7 +270,15 @@ Type TmemType::parse(AsmParser &parser) {
   Type elementType;
   llvm::SMLoc at = parser.getCurrentLocation();
   if (parser.parseLess() || parser.parseDimensionList(shape, /*allowDynamic=*/false) ||
-      parser.parseType(elementType) || parser.parseGreater())
+      parser.parseType(elementType))
+    return {};
+  bool pair = false;
+  if (succeeded(parser.parseOptionalComma())) {
+    if (parser.parseKeyword("pair"))
+      return {};
+    pair = true;
+  }
+  if (parser.parseGreater())
     return {};
   if (shape.size() != 2) {
     parser.emitError(at, "expected rows x columns x element type, got ") << shape.size()
@@ -276,15 +286,18 @@ Type TmemType::parse(AsmParser &parser) {
     return {};
   }
   return TmemType::getChecked([&] { return parser.emitError(parser.getNameLoc()); },
-                              parser.getContext(), shape[0], shape[1], elementType);
+                              parser.getContext(), shape[0], shape[1], elementType, pair);
 }
 
 void TmemType::print(AsmPrinter &printer) const {
-  printer << '<' << getRows() << 'x' << getColumns() << 'x' << getElementType() << '>';
+  printer << '<' << getRows() << 'x' << getColumns() << 'x' << getElementType();
+  if (getPair())
+    printer << ", pair";
+  printer << '>';
 }
 
 LogicalResult TmemType::verify(function_ref<InFlightDiagnostic()> emitError, int64_t rows,
-                               int64_t columns, Type elementType) {
+                               int64_t columns, Type elementType, bool) {
   if (rows != 128)
     return emitError() << "expected 128 rows (the lanes of tensor memory), got " << rows;
   if (columns < 32 || columns > 512 || !llvm::isPowerOf2_64(columns))

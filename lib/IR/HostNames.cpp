@@ -26,6 +26,10 @@ StringRef mlir::cake::getDtypeName(Type type) {
     return "f32";
   if (type.isF64())
     return "f64";
+  if (isa<Float8E4M3FNType>(type))
+    return "f8e4m3";
+  if (isa<Float8E5M2Type>(type))
+    return "f8e5m2";
   if (type.isInteger(8))
     return "i8";
   if (type.isInteger(32))

@@ -64,6 +64,16 @@ void Tcgen05MmaOp::getMemoryAccesses(SmallVectorImpl<MemoryAccess> &accesses) {
   accesses.push_back(async(getB(), AccessKind::Read, getBIndices()));
 }
 
+void Tcgen05CpOp::getMemoryAccesses(SmallVectorImpl<MemoryAccess> &accesses) {
+  accesses.push_back(async(getSrc(), AccessKind::Read, getSrcIndices()));
+}
+void ClcTryCancelOp::getMemoryAccesses(SmallVectorImpl<MemoryAccess> &accesses) {
+  accesses.push_back(async(getResponse(), AccessKind::Write, getIndices()));
+}
+void ClcQueryOp::getMemoryAccesses(SmallVectorImpl<MemoryAccess> &accesses) {
+  accesses.push_back(generic(getResponse(), AccessKind::Read, getIndices(), 4));
+}
+
 void WgmmaOp::getMemoryAccesses(SmallVectorImpl<MemoryAccess> &accesses) {
   accesses.push_back(async(getA(), AccessKind::Read, getAIndices()));
   accesses.push_back(async(getB(), AccessKind::Read, getBIndices()));

@@ -228,6 +228,15 @@ private:
   }
 
   bool runOp(Operation &op) {
+    // A persistent loop over cluster launch control: the path takes over kClcTakenAnswers more
+    // tiles (block 0's coordinates, like BlockIdOp), then the grid runs out, so a loop whose
+    // condition is the answer runs its later iterations (phases, parities) too.
+    if (auto query = dyn_cast<ClcQueryOp>(op)) {
+      env[query.getCanceled()] = clcAnswers++ < kClcTakenAnswers ? 1 : 0;
+      for (Value id : {query.getX(), query.getY(), query.getZ()})
+        env[id] = 0;
+      return true;
+    }
     if (auto loop = dyn_cast<scf::ForOp>(op)) {
       auto lb = value(loop.getLowerBound()), ub = value(loop.getUpperBound()),
            step = value(loop.getStep());
@@ -519,6 +528,8 @@ private:
   ThreadModel &model;
   int64_t thread, size;
   int64_t steps = 0, epoch = 0;
+  static constexpr int64_t kClcTakenAnswers = 2;
+  int64_t clcAnswers = 0;
   bool wroteShared = false;
   StoreGroup open, openWgmma, openCp;
   Trace *out = nullptr;

@@ -40,6 +40,9 @@ template <typename Fn> void walkBlock(Block *block, Fn fn) {
     op.walk(fn);
 }
 
+/// The bytes a cluster launch control answer completes on its barrier.
+constexpr int64_t kClcAnswerBytes = 16;
+
 struct BarrierArray {
   MbarrierAllocOp alloc;
   SmallVector<MbarrierInitOp> inits;
@@ -47,6 +50,7 @@ struct BarrierArray {
   SmallVector<MbarrierArriveExpectTxOp> expects;
   SmallVector<MbarrierWaitOp> waits;
   SmallVector<TmaLoadOp> loads;
+  SmallVector<ClcTryCancelOp> cancels; // each completes 16 transaction bytes (its answer)
 };
 
 struct CakeVerifyMbarrierPass : cake::impl::CakeVerifyMbarrierPassBase<CakeVerifyMbarrierPass> {
@@ -62,7 +66,7 @@ struct CakeVerifyMbarrierPass : cake::impl::CakeVerifyMbarrierPassBase<CakeVerif
     DenseMap<Operation *, unsigned> order = getProgramOrder(kernel);
     bool ok = true;
     kernel.walk([&](MbarrierAllocOp alloc) {
-      BarrierArray bars{alloc, {}, {}, {}, {}, {}};
+      BarrierArray bars{alloc, {}, {}, {}, {}, {}, {}};
       Value value = alloc.getBarriers();
       for (Operation *user : value.getUsers()) {
         if (auto init = dyn_cast<MbarrierInitOp>(user); init && init.getBarriers() == value)
@@ -76,6 +80,8 @@ struct CakeVerifyMbarrierPass : cake::impl::CakeVerifyMbarrierPassBase<CakeVerif
           bars.waits.push_back(wait);
         else if (auto load = dyn_cast<TmaLoadOp>(user); load && load.getBarrier() == value)
           bars.loads.push_back(load);
+        else if (auto cancel = dyn_cast<ClcTryCancelOp>(user); cancel && cancel.getBarriers() == value)
+          bars.cancels.push_back(cancel);
       }
       auto byOrder = [&](Operation *a, Operation *b) { return order.lookup(a) < order.lookup(b); };
       llvm::sort(bars.inits, byOrder);
@@ -85,9 +91,75 @@ struct CakeVerifyMbarrierPass : cake::impl::CakeVerifyMbarrierPassBase<CakeVerif
       llvm::sort(bars.loads, byOrder);
       ok &= verifyArray(model, order, bars);
     });
+    ok &= verifyClcAnswers(kernel, model, order);
     // The phases each thread waits for, along its path for a few problem sizes.
     if (ok)
       ok &= verifyParitySequences(kernel, model);
+    return ok;
+  }
+
+  /// A cluster launch control answer is written asynchronously: a query must follow a wait on
+  /// the barrier phase its request completes, after the request (in the same iteration, or, for
+  /// a request at the end of a loop body, anywhere after it around the loop).
+  bool verifyClcAnswers(KernelOp kernel, ThreadModel &model,
+                        DenseMap<Operation *, unsigned> &order) {
+    SmallVector<ClcTryCancelOp> cancels;
+    SmallVector<MbarrierWaitOp> waits;
+    kernel.walk([&](Operation *op) {
+      if (auto cancel = dyn_cast<ClcTryCancelOp>(op))
+        cancels.push_back(cancel);
+      else if (auto wait = dyn_cast<MbarrierWaitOp>(op))
+        waits.push_back(wait);
+    });
+    auto sameSlot = [&](ValueRange a, ValueRange b) {
+      return a.size() == b.size() && llvm::all_of(llvm::zip(a, b), [&](auto pair) {
+               return model.sameValue(std::get<0>(pair), std::get<1>(pair));
+             });
+    };
+    bool ok = true;
+    kernel.walk([&](ClcQueryOp query) {
+      unsigned at = order.lookup(query);
+      // The request whose answer the query reads: the last one before it, else (a loop) the last.
+      ClcTryCancelOp request;
+      for (ClcTryCancelOp cancel : cancels) {
+        if (cancel.getResponse() != query.getResponse() ||
+            !sameSlot(cancel.getIndices(), query.getIndices()))
+          continue;
+        bool earlier = order.lookup(cancel) < at;
+        if (!request || (earlier && (order.lookup(request) > at ||
+                                     order.lookup(cancel) > order.lookup(request))) ||
+            (!earlier && order.lookup(request) > at && order.lookup(cancel) > order.lookup(request)))
+          request = cancel;
+      }
+      bool waited = false;
+      if (request) {
+        unsigned r = order.lookup(request);
+        for (MbarrierWaitOp wait : waits) {
+          if (wait.getBarriers() != request.getBarriers() ||
+              !model.sameValue(wait.getIndex(), request.getIndex()))
+            continue;
+          unsigned w = order.lookup(wait);
+          // Around a loop (the request after the query in program order), a wait after the
+          // request or before the query lies between them on the next iteration.
+          waited |= r < at ? (w > r && w < at) : (w > r || w < at);
+        }
+      }
+      if (waited)
+        return;
+      ok = false;
+      InFlightDiagnostic diag = emitFinding(query, "clc.query-before-wait")
+                                << (request ? "reads a cluster launch control answer before "
+                                              "waiting on the barrier its request completes"
+                                            : "reads a cluster launch control answer that no "
+                                              "cake.clc.try_cancel writes");
+      if (request)
+        diag.attachNote(request.getLoc()) << "the request, completing on its mbarrier";
+      attachFix(diag, query, "clc.query-before-wait",
+                request ? "cake.mbarrier.wait on the request's barrier (the phase it completes) "
+                          "before cake.clc.query"
+                        : "issue cake.clc.try_cancel into this buffer (and wait on its barrier) "
+                          "before the query");
+    });
     return ok;
   }
 
@@ -103,6 +175,8 @@ struct CakeVerifyMbarrierPass : cake::impl::CakeVerifyMbarrierPassBase<CakeVerif
       uses.push_back({op, op.getIndex()});
     for (auto op : bars.loads)
       uses.push_back({op, op.getBarrierIndex()});
+    for (auto op : bars.cancels)
+      uses.push_back({op, op.getIndex()});
     llvm::sort(uses,
                [&](const Use &a, const Use &b) { return order.lookup(a.op) < order.lookup(b.op); });
     auto same = [&](Value a, Value b) { return model.sameValue(a, b); };
@@ -253,9 +327,17 @@ struct CakeVerifyMbarrierPass : cake::impl::CakeVerifyMbarrierPassBase<CakeVerif
             same(load.getBarrierIndex(), expect.getIndex()))
           local.push_back(load);
       });
+      SmallVector<ClcTryCancelOp> localCancels;
+      walkBlock(expect->getBlock(), [&](ClcTryCancelOp cancel) {
+        if (cancel.getBarriers() == bars.alloc.getBarriers() &&
+            same(cancel.getIndex(), expect.getIndex()))
+          localCancels.push_back(cancel);
+      });
       bool anywhere = llvm::any_of(bars.loads, [&](TmaLoadOp load) {
         return same(load.getBarrierIndex(), expect.getIndex()) ||
                unknownIndex(load.getBarrierIndex());
+      }) || llvm::any_of(bars.cancels, [&](ClcTryCancelOp cancel) {
+        return same(cancel.getIndex(), expect.getIndex()) || unknownIndex(cancel.getIndex());
       });
       // A multicast copy with a constant mask lands in every block of the mask; assuming each of
       // them issues its own copy (the same op runs in every block), a block's barrier receives
@@ -284,18 +366,24 @@ struct CakeVerifyMbarrierPass : cake::impl::CakeVerifyMbarrierPassBase<CakeVerif
       }
       if (!knownBytes)
         continue;
-      if ((local.empty() && (anywhere || bytes == 0)) || (!local.empty() && sum == bytes))
+      sum += kClcAnswerBytes * static_cast<int64_t>(localCancels.size());
+      bool none = local.empty() && localCancels.empty();
+      if ((none && (anywhere || bytes == 0)) || (!none && sum == bytes))
         continue;
       ok = false;
       InFlightDiagnostic diag = emitFinding(expect, "mbarrier.tx-bytes")
                                 << "expected the transaction bytes to equal the " << sum
-                                << " bytes of the TMA copies completing on mbarrier "
+                                << " bytes of the TMA copies "
+                                << (localCancels.empty() ? "" : "and launch-control answers ")
+                                << "completing on mbarrier "
                                 << indexText(model, expect.getIndex()) << ", got " << bytes;
       for (TmaLoadOp load : local)
         diag.attachNote(load.getLoc())
             << "copies " << copyBytes(load).value_or(0) << " bytes";
+      for (ClcTryCancelOp cancel : localCancels)
+        diag.attachNote(cancel.getLoc()) << "answers in " << kClcAnswerBytes << " bytes";
       attachFix(diag, expect, "mbarrier.tx-bytes",
-                local.empty() ? "issue the TMA copies completing on this barrier after the "
+                none ? "issue the TMA copies completing on this barrier after the "
                                 "arrive, or set bytes 0"
                               : "set bytes " + std::to_string(sum));
     }
@@ -320,6 +408,23 @@ struct CakeVerifyMbarrierPass : cake::impl::CakeVerifyMbarrierPassBase<CakeVerif
                     indexText(model, load.getBarrierIndex()) +
                     "], bytes <total bytes of the "
                     "copies on it>");
+    }
+
+    for (ClcTryCancelOp cancel : bars.cancels) {
+      bool expected = llvm::any_of(bars.expects, [&](MbarrierArriveExpectTxOp expect) {
+        return same(expect.getIndex(), cancel.getIndex()) || unknownIndex(expect.getIndex()) ||
+               unknownIndex(cancel.getIndex());
+      });
+      if (expected)
+        continue;
+      ok = false;
+      InFlightDiagnostic diag = emitFinding(cancel, "mbarrier.tx-missing")
+                                << "expected a cake.mbarrier.arrive_expect_tx announcing the "
+                                << kClcAnswerBytes << " bytes of this answer on mbarrier "
+                                << indexText(model, cancel.getIndex());
+      attachFix(diag, cancel, "mbarrier.tx-missing",
+                "before the request, in the same thread: cake.mbarrier.arrive_expect_tx %bars[" +
+                    indexText(model, cancel.getIndex()) + "], bytes 16");
     }
 
     // Waits need arrivals.

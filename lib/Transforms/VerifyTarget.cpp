@@ -53,6 +53,9 @@ std::optional<Requirement> getRequirement(Operation *op) {
     return Requirement{"target.cp-async", "cp.async", FeatureAmpere};
   if (name.starts_with("cake.mma"))
     return Requirement{"target.mma-sync", "mma.sync", FeatureAmpere};
+  if (name.starts_with("cake.clc"))
+    return Requirement{"target.cluster-launch-control", "cluster launch control",
+                       FeatureClusterLaunchControl};
   if (name.starts_with("cake.tcgen05") || name.starts_with("cake.tmem"))
     return Requirement{"target.tcgen05", "tcgen05", FeatureTcgen05};
   return std::nullopt;

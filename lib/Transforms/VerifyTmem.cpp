@@ -1,13 +1,16 @@
 //===- VerifyTmem.cpp - the tensor-memory protocol of a kernel ------------===//
 //
 // The tcgen05 rules the op verifiers cannot see: each allocation freed exactly once and not
-// used after; each MMA issued by one thread; no MMA accumulating into columns nothing (no MMA,
-// no cake.tmem.store) wrote; no
-// read of the accumulator before a commit after its last MMA has completed (waited on).
+// used after, and not while MMAs or copies into it may still run; each MMA and copy issued by
+// one thread; no MMA accumulating into columns nothing (no MMA, copy or cake.tmem.store) wrote;
+// no read of the accumulator before a commit after its last MMA has completed (waited on); one
+// cta_group per kernel; a CTA pair's MMA after a cluster barrier that publishes both blocks'
+// operands.
 //
 //===----------------------------------------------------------------------===//
 #include "Cake/Analysis/ThreadModel.h"
 #include "Cake/IR/CakeOps.h"
+#include "Cake/IR/MemoryAccess.h"
 #include "Cake/Transforms/Findings.h"
 #include "Cake/Transforms/Passes.h"
 
@@ -47,8 +50,84 @@ struct CakeVerifyTmemPass : cake::impl::CakeVerifyTmemPassBase<CakeVerifyTmemPas
       else if (auto wait = dyn_cast<MbarrierWaitOp>(op))
         waits.push_back(wait);
     });
-    bool ok = true;
+    bool ok = verifyCtaGroup(kernel);
     kernel.walk([&](TmemAllocOp alloc) { ok &= verifyAllocation(model, order, alloc, commits, waits); });
+    kernel.walk([&](Tcgen05MmaOp mma) {
+      if (mma.getAcc().getType().getPair())
+        ok &= verifyPairOperands(order, kernel, mma);
+    });
+    return ok;
+  }
+
+  /// PTX: every tcgen05 op of a kernel uses one cta_group. A pair allocation makes it 2, so every
+  /// allocation and commit must then be a pair one (and none of them otherwise).
+  bool verifyCtaGroup(KernelOp kernel) {
+    SmallVector<Operation *> pairs, singles;
+    kernel.walk([&](Operation *op) {
+      if (auto alloc = dyn_cast<TmemAllocOp>(op))
+        (alloc.getTmem().getType().getPair() ? pairs : singles).push_back(op);
+      else if (auto commit = dyn_cast<Tcgen05CommitOp>(op))
+        (commit.getPair() ? pairs : singles).push_back(op);
+    });
+    if (pairs.empty() || singles.empty())
+      return true;
+    // The minority is the mistake; on a tie, the one-block ops.
+    bool pairIsOdd = pairs.size() < singles.size();
+    ArrayRef<Operation *> odd = pairIsOdd ? pairs : singles;
+    for (Operation *op : odd) {
+      InFlightDiagnostic diag = emitFinding(op, "tmem.cta-group-mixed")
+                                << "expected every tensor-memory allocation and commit of the "
+                                   "kernel to use one cta_group, got "
+                                << (pairIsOdd ? "a CTA-pair (cta_group::2)" : "a one-block")
+                                << " op among " << (pairIsOdd ? "one-block" : "CTA-pair")
+                                << " ones";
+      Operation *other = pairIsOdd ? singles.front() : pairs.front();
+      diag.attachNote(other->getLoc()) << "the other cta_group, here";
+      attachFix(diag, op, "tmem.cta-group-mixed",
+                pairIsOdd ? "drop `pair` here (from the commit, or from the allocation's type)"
+                          : "make it a pair op: `pair` on the commit, `, pair` in the "
+                            "allocation's type");
+    }
+    return false;
+  }
+
+  /// The even block of a CTA pair reads the odd block's A and B: their copies must have landed
+  /// there, which a wait in the odd block shows only to itself. A cluster barrier between the
+  /// last write of each operand buffer and the MMA publishes it to the pair.
+  bool verifyPairOperands(DenseMap<Operation *, unsigned> &order, KernelOp kernel,
+                          Tcgen05MmaOp mma) {
+    unsigned at = order.lookup(mma);
+    SmallVector<unsigned> barriers;
+    kernel.walk([&](ClusterBarrierOp barrier) { barriers.push_back(order.lookup(barrier)); });
+    bool ok = true;
+    for (Value buffer : {mma.getA(), mma.getB()}) {
+      Operation *lastWrite = nullptr;
+      for (Operation *user : buffer.getUsers()) {
+        if (order.lookup(user) >= at)
+          continue;
+        bool writes = llvm::any_of(getMemoryAccesses(user), [&](const MemoryAccess &access) {
+          return access.buffer == buffer && access.kind == AccessKind::Write;
+        });
+        if (writes && (!lastWrite || order.lookup(user) > order.lookup(lastWrite)))
+          lastWrite = user;
+      }
+      if (!lastWrite)
+        continue;
+      unsigned written = order.lookup(lastWrite);
+      if (llvm::any_of(barriers, [&](unsigned b) { return b > written && b < at; }))
+        continue;
+      ok = false;
+      InFlightDiagnostic diag = emitFinding(mma, "tmem.pair-unsynced")
+                                << "issues a CTA-pair MMA that reads the other block's copy of "
+                                   "this operand with no cluster barrier after its last write: "
+                                   "the even block may read it before it lands";
+      diag.attachNote(lastWrite->getLoc()) << "the operand's last write before the MMA";
+      attachFix(diag, mma, "tmem.pair-unsynced",
+                "after every block's wait for the operands (cake.mbarrier.wait), add "
+                "cake.cluster_barrier before the MMA");
+      if (buffer == mma.getB() && mma.getA() == mma.getB())
+        break;
+    }
     return ok;
   }
 
@@ -58,6 +137,7 @@ struct CakeVerifyTmemPass : cake::impl::CakeVerifyTmemPassBase<CakeVerifyTmemPas
     bool ok = true;
     SmallVector<TmemDeallocOp> frees;
     SmallVector<Tcgen05MmaOp> mmas;
+    SmallVector<Tcgen05CpOp> copies;
     SmallVector<TmemLoadOp> loads;
     SmallVector<TmemStoreOp> stores;
     for (Operation *user : alloc.getTmem().getUsers()) {
@@ -69,10 +149,33 @@ struct CakeVerifyTmemPass : cake::impl::CakeVerifyTmemPassBase<CakeVerifyTmemPas
         loads.push_back(load);
       else if (auto store = dyn_cast<TmemStoreOp>(user))
         stores.push_back(store);
+      else if (auto copy = dyn_cast<Tcgen05CpOp>(user))
+        copies.push_back(copy);
     }
     auto byOrder = [&](Operation *a, Operation *b) { return order.lookup(a) < order.lookup(b); };
     llvm::sort(frees, byOrder);
     llvm::sort(mmas, byOrder);
+    // The asynchronous writers of the columns: MMAs and copies, in program order.
+    SmallVector<Operation *> asyncWriters;
+    for (Tcgen05MmaOp mma : mmas)
+      asyncWriters.push_back(mma);
+    for (Tcgen05CpOp copy : copies)
+      asyncWriters.push_back(copy);
+    llvm::sort(asyncWriters, byOrder);
+    // Whether a commit after `writer` and a wait on its barrier phase, both before `at`, show
+    // every earlier asynchronous write complete.
+    auto completedBefore = [&](Operation *writer, unsigned at) {
+      return llvm::any_of(commits, [&](Tcgen05CommitOp commit) {
+        unsigned c = order.lookup(commit);
+        if (c < order.lookup(writer) || c > at)
+          return false;
+        return llvm::any_of(waits, [&](MbarrierWaitOp wait) {
+          unsigned w = order.lookup(wait);
+          return w > c && w < at && wait.getBarriers() == commit.getBarriers() &&
+                 model.sameValue(wait.getIndex(), commit.getIndex());
+        });
+      });
+    };
 
     if (frees.size() != 1) {
       ok = false;
@@ -99,26 +202,51 @@ struct CakeVerifyTmemPass : cake::impl::CakeVerifyTmemPassBase<CakeVerifyTmemPas
         attachFix(diag, user, "tmem.use-after-dealloc",
                   "move the cake.tmem.dealloc after the allocation's last use");
       }
+      // The dealloc's block barrier orders threads, not the asynchronous MMAs and copies: the
+      // columns may be freed (and given to the next block) while they still write them.
+      unsigned at = order.lookup(frees.front());
+      Operation *last = nullptr;
+      for (Operation *writer : asyncWriters)
+        if (order.lookup(writer) < at)
+          last = writer;
+      if (last && !completedBefore(last, at)) {
+        ok = false;
+        InFlightDiagnostic diag = emitFinding(frees.front(), "tmem.dealloc-in-flight")
+                                  << "frees tensor memory that MMAs or copies may still be "
+                                     "writing: no commit after the last of them is waited on "
+                                     "before the free";
+        diag.attachNote(last->getLoc()) << "the last asynchronous write before the free";
+        attachFix(diag, frees.front(), "tmem.dealloc-in-flight",
+                  "after the last MMA or copy, cake.tcgen05.commit on an mbarrier (the issuing "
+                  "thread) and cake.mbarrier.wait on that phase before cake.tmem.dealloc");
+      }
     }
 
-    for (Tcgen05MmaOp mma : mmas) {
-      Executors who = model.executors(mma);
+    for (Operation *writer : asyncWriters) {
+      Executors who = model.executors(writer);
       if (who.exact && who.count() > 1) {
         ok = false;
-        InFlightDiagnostic diag = emitFinding(mma, "tmem.mma-threads")
-                                  << "expected one thread to issue the MMA, got " << who.count()
-                                  << ": each issues its own, so the product is added "
-                                  << who.count() << " times";
-        attachFix(diag, mma, "tmem.mma-threads",
+        bool isCopy = isa<Tcgen05CpOp>(writer);
+        InFlightDiagnostic diag = emitFinding(writer, "tmem.mma-threads")
+                                  << "expected one thread to issue the "
+                                  << (isCopy ? "copy" : "MMA") << ", got " << who.count()
+                                  << (isCopy ? ": each issues its own copy of the tile"
+                                             : ": each issues its own, so the product is added ")
+                                  << (isCopy ? "" : std::to_string(who.count()) + " times");
+        attachFix(diag, writer, "tmem.mma-threads",
                   "issue it from one thread: under scf.if on cake.elect_one in one warp, or on "
                   "a thread id test");
       }
     }
     // The first MMA into an allocation must overwrite it: tensor memory starts undefined (unless
-    // a cake.tmem.store wrote the columns first: an initial value).
-    bool storedFirst = !mmas.empty() && llvm::any_of(stores, [&](TmemStoreOp store) {
-      return order.lookup(store) < order.lookup(mmas.front());
-    });
+    // a cake.tmem.store or a cake.tcgen05.cp wrote the columns first: an initial value).
+    auto before = [&](Operation *op) { return order.lookup(op) < order.lookup(mmas.front()); };
+    bool storedFirst = !mmas.empty() && (llvm::any_of(stores, [&](TmemStoreOp store) {
+                                           return before(store);
+                                         }) ||
+                                         llvm::any_of(copies, [&](Tcgen05CpOp copy) {
+                                           return before(copy);
+                                         }));
     if (!mmas.empty() && !storedFirst && matchPattern(mmas.front().getAccumulate(), m_One())) {
       ok = false;
       InFlightDiagnostic diag = emitFinding(mmas.front(), "tmem.accumulate-unwritten")
@@ -132,29 +260,20 @@ struct CakeVerifyTmemPass : cake::impl::CakeVerifyTmemPassBase<CakeVerifyTmemPas
 
     for (TmemLoadOp load : loads) {
       unsigned at = order.lookup(load);
-      Tcgen05MmaOp last;
-      for (Tcgen05MmaOp mma : mmas)
-        if (order.lookup(mma) < at)
-          last = mma;
+      Operation *last = nullptr;
+      for (Operation *writer : asyncWriters)
+        if (order.lookup(writer) < at)
+          last = writer;
       if (!last)
-        continue; // reads columns no MMA wrote: the program's own business (tcgen05.st)
-      bool published = llvm::any_of(commits, [&](Tcgen05CommitOp commit) {
-        unsigned c = order.lookup(commit);
-        if (c < order.lookup(last) || c > at)
-          return false;
-        return llvm::any_of(waits, [&](MbarrierWaitOp wait) {
-          unsigned w = order.lookup(wait);
-          return w > c && w < at && wait.getBarriers() == commit.getBarriers() &&
-                 model.sameValue(wait.getIndex(), commit.getIndex());
-        });
-      });
+        continue; // reads columns no MMA or copy wrote: the program's own business (tcgen05.st)
+      bool published = completedBefore(last, at);
       if (published)
         continue;
       ok = false;
       InFlightDiagnostic diag = emitFinding(load, "tmem.read-before-commit")
                                 << "reads the accumulator before the MMAs that write it are "
                                    "known to have completed";
-      diag.attachNote(last.getLoc()) << "the last MMA into it before the read";
+      diag.attachNote(last->getLoc()) << "the last MMA or copy into it before the read";
       attachFix(diag, load, "tmem.read-before-commit",
                 "after the last MMA, cake.tcgen05.commit on an mbarrier (the issuing thread), "
                 "then cake.mbarrier.wait on that barrier in every reading thread before "

@@ -192,3 +192,180 @@ cake.kernel @store_width() attributes {target = "sm_100a", block = array<i64: 12
   cake.tmem.store %v, %acc[%c0] : vector<3xf32>, !cake.tmem<128x128xf32>
   cake.return
 }
+
+// -----
+
+cake.kernel @pair_keyword() attributes {target = "sm_100a", block = array<i64: 128>,
+    cluster = array<i64: 2>, grid = affine_map<() -> (2)>} {
+  // expected-error @+1 {{expected 'pair'}}
+  %acc = cake.tmem.alloc : !cake.tmem<128x256xf32, twin>
+  cake.return
+}
+
+// -----
+
+cake.kernel @pair_without_cluster() attributes {target = "sm_100a", block = array<i64: 128>,
+    grid = affine_map<() -> (2)>} {
+  // expected-error @+1 {{expected a kernel whose cluster has an even x extent for a pair allocation (CTA pairs are cluster ranks 2i and 2i + 1), got 1}}
+  %acc = cake.tmem.alloc : !cake.tmem<128x256xf32, pair>
+  cake.return
+}
+
+// -----
+
+cake.kernel @pair_commit_odd_cluster() attributes {target = "sm_100a", block = array<i64: 128>,
+    cluster = array<i64: 3>, grid = affine_map<() -> (3)>} {
+  %c0 = arith.constant 0 : index
+  %bars = cake.mbarrier.alloc : !cake.mbarriers<1>
+  // expected-error @+1 {{expected a kernel whose cluster has an even x extent for a pair commit, got 3}}
+  cake.tcgen05.commit %bars[%c0] pair : !cake.mbarriers<1>
+  cake.return
+}
+
+// -----
+
+cake.kernel @pair_b_rows() attributes {target = "sm_100a", block = array<i64: 128>,
+    cluster = array<i64: 2>, grid = affine_map<() -> (2)>} {
+  %c0 = arith.constant 0 : index
+  %false = arith.constant false
+  %a = cake.alloc_smem : !cake.smem<128x64xbf16, swizzle = 128>
+  %b = cake.alloc_smem : !cake.smem<64x64xbf16, swizzle = 128>
+  %acc = cake.tmem.alloc : !cake.tmem<128x256xf32, pair>
+  // expected-error @+1 {{expected B to hold at least N/2 = 128 rows}}
+  cake.tcgen05.mma %a[%c0, %c0], %b[%c0, %c0], %acc, accumulate %false
+      : !cake.smem<128x64xbf16, swizzle = 128>, !cake.smem<64x64xbf16, swizzle = 128>, !cake.tmem<128x256xf32, pair>
+  cake.tmem.dealloc %acc : !cake.tmem<128x256xf32, pair>
+  cake.return
+}
+
+// -----
+
+cake.kernel @fp8_with_bf16() attributes {target = "sm_100a", block = array<i64: 128>,
+    grid = affine_map<() -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %false = arith.constant false
+  %a = cake.alloc_smem : !cake.smem<128x128xf8E4M3FN, swizzle = 128>
+  %b = cake.alloc_smem : !cake.smem<128x64xbf16, swizzle = 128>
+  %acc = cake.tmem.alloc : !cake.tmem<128x128xf32>
+  // expected-error @+1 {{expected A and B of one element type, got 'f8E4M3FN' and 'bf16'}}
+  cake.tcgen05.mma %a[%c0, %c0], %b[%c0, %c0], %acc, accumulate %false
+      : !cake.smem<128x128xf8E4M3FN, swizzle = 128>, !cake.smem<128x64xbf16, swizzle = 128>, !cake.tmem<128x128xf32>
+  cake.tmem.dealloc %acc : !cake.tmem<128x128xf32>
+  cake.return
+}
+
+// -----
+
+// wgmma takes no fp8 (its kind is not lowered): the message lists what it takes.
+cake.kernel @fp8_wgmma() attributes {target = "sm_90a", block = array<i64: 128>,
+    grid = affine_map<() -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %acc = arith.constant dense<0.0> : vector<64xf32>
+  %a = cake.alloc_smem : !cake.smem<64x128xf8E4M3FN, swizzle = 128>
+  %b = cake.alloc_smem : !cake.smem<128x128xf8E4M3FN, swizzle = 128>
+  // expected-error @+1 {{expected A of f16, bf16 or f32 (tf32), got 'f8E4M3FN'}}
+  %r = cake.wgmma %a[%c0, %c0], %b[%c0, %c0], %acc
+      : !cake.smem<64x128xf8E4M3FN, swizzle = 128>, !cake.smem<128x128xf8E4M3FN, swizzle = 128>, vector<64xf32>
+  cake.return
+}
+
+// -----
+
+cake.kernel @copy_element() attributes {target = "sm_100a", block = array<i64: 128>,
+    grid = affine_map<() -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %src = cake.alloc_smem : !cake.smem<128x16xbf16, swizzle = 32>
+  %acc = cake.tmem.alloc : !cake.tmem<128x128xf32>
+  // expected-error @+1 {{expected an f32 source (32-bit columns), got 'bf16'}}
+  cake.tcgen05.cp %src[%c0, %c0], %acc[%c0] : !cake.smem<128x16xbf16, swizzle = 32>, !cake.tmem<128x128xf32>
+  cake.tmem.dealloc %acc : !cake.tmem<128x128xf32>
+  cake.return
+}
+
+// -----
+
+cake.kernel @copy_unswizzled() attributes {target = "sm_100a", block = array<i64: 128>,
+    grid = affine_map<() -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %src = cake.alloc_smem : !cake.smem<128x8xf32>
+  %acc = cake.tmem.alloc : !cake.tmem<128x128xf32>
+  // expected-error @+1 {{expected the source's rows to be one swizzle span (32, 64 or 128 bytes), got 32-byte rows with swizzle 0}}
+  cake.tcgen05.cp %src[%c0, %c0], %acc[%c0] : !cake.smem<128x8xf32>, !cake.tmem<128x128xf32>
+  cake.tmem.dealloc %acc : !cake.tmem<128x128xf32>
+  cake.return
+}
+
+// -----
+
+cake.kernel @copy_rows() attributes {target = "sm_100a", block = array<i64: 128>,
+    grid = affine_map<() -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %src = cake.alloc_smem : !cake.smem<64x8xf32, swizzle = 32>
+  %acc = cake.tmem.alloc : !cake.tmem<128x128xf32>
+  // expected-error @+1 {{expected the source to hold at least 128 rows (one per lane)}}
+  cake.tcgen05.cp %src[%c0, %c0], %acc[%c0] : !cake.smem<64x8xf32, swizzle = 32>, !cake.tmem<128x128xf32>
+  cake.tmem.dealloc %acc : !cake.tmem<128x128xf32>
+  cake.return
+}
+
+// -----
+
+cake.kernel @copy_columns() attributes {target = "sm_100a", block = array<i64: 128>,
+    grid = affine_map<() -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %c124 = arith.constant 124 : index
+  %src = cake.alloc_smem : !cake.smem<128x8xf32, swizzle = 32>
+  %acc = cake.tmem.alloc : !cake.tmem<128x128xf32>
+  // expected-error @+1 {{expected columns 124 to 131 inside the allocation's 128}}
+  cake.tcgen05.cp %src[%c0, %c0], %acc[%c124] : !cake.smem<128x8xf32, swizzle = 32>, !cake.tmem<128x128xf32>
+  cake.tmem.dealloc %acc : !cake.tmem<128x128xf32>
+  cake.return
+}
+
+// -----
+
+cake.kernel @copy_into_pair() attributes {target = "sm_100a", block = array<i64: 128>,
+    cluster = array<i64: 2>, grid = affine_map<() -> (2)>} {
+  %c0 = arith.constant 0 : index
+  %src = cake.alloc_smem : !cake.smem<128x8xf32, swizzle = 32>
+  %acc = cake.tmem.alloc : !cake.tmem<128x128xf32, pair>
+  // expected-error @+1 {{expected a one-block allocation: copies into a pair allocation (cta_group::2) are not supported}}
+  cake.tcgen05.cp %src[%c0, %c0], %acc[%c0] : !cake.smem<128x8xf32, swizzle = 32>, !cake.tmem<128x128xf32, pair>
+  cake.tmem.dealloc %acc : !cake.tmem<128x128xf32, pair>
+  cake.return
+}
+
+// -----
+
+cake.kernel @answer_type() attributes {target = "sm_100a", block = array<i64: 128>,
+    grid = affine_map<() -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %resp = cake.alloc_smem : !cake.smem<8xi32>
+  %bars = cake.mbarrier.alloc : !cake.mbarriers<1>
+  // expected-error @+1 {{expected an answer buffer whose innermost dimension is 4 x i32 (16 bytes, no swizzle), got '!cake.smem<8xi32>'}}
+  cake.clc.try_cancel %resp[], %bars[%c0] : !cake.smem<8xi32>, !cake.mbarriers<1>
+  cake.return
+}
+
+// -----
+
+cake.kernel @answer_indices() attributes {target = "sm_100a", block = array<i64: 128>,
+    grid = affine_map<() -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %resp = cake.alloc_smem : !cake.smem<2x4xi32>
+  // expected-error @+1 {{expected 1 indices (the answer's leading dimensions), got 2}}
+  %taken, %x, %y, %z = cake.clc.query %resp[%c0, %c0] : !cake.smem<2x4xi32>
+  cake.return
+}
+
+// -----
+
+cake.kernel @multicast_without_cluster() attributes {target = "sm_100a", block = array<i64: 128>,
+    grid = affine_map<() -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %resp = cake.alloc_smem : !cake.smem<4xi32>
+  %bars = cake.mbarrier.alloc : !cake.mbarriers<1>
+  // expected-error @+1 {{expected a kernel with a cluster for a multicast answer}}
+  cake.clc.try_cancel multicast %resp[], %bars[%c0] : !cake.smem<4xi32>, !cake.mbarriers<1>
+  cake.return
+}

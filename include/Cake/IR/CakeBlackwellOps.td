@@ -16,6 +16,11 @@ def Cake_TmemAllocOp : Cake_Op<"tmem.alloc", [Cake_InKernel, MemoryEffects<[MemA
     synchronizes and every thread holds the address. Free it with `cake.tmem.dealloc` before the
     kernel returns. The columns of all of a kernel's allocations are at most 512.
 
+    A `pair` type allocates in both blocks of each CTA pair (`tcgen05.alloc.cta_group::2`, warp 0
+    of each block); the kernel needs a cluster whose x extent is even, and then every tensor-memory
+    allocation and every `cake.tcgen05.commit` of the kernel must be a pair one (one `cta_group`
+    per kernel, as PTX requires).
+
     ```mlir
     %acc = cake.tmem.alloc : !cake.tmem<128x256xf32>
     ```
@@ -50,9 +55,18 @@ def Cake_Tcgen05MmaOp : Cake_Op<"tcgen05.mma", [DeclareOpInterfaceMethods<CakeMe
     test): A is the 128xK tile of buffer `a` at `a_indices` (leading indices, then row and
     column), B the NxK tile of `b` at `b_indices`, both K-major in shared buffers whose rows are
     one swizzle span (32, 64 or 128 bytes), as for `cake.wgmma`; D is the whole 128xN allocation
-    `acc` in tensor memory (N = its columns, at most 256). K is 16 for f16 and bf16 operands and 8
-    for f32 operands, read as tf32. The result is ready, and the operand buffers free, once a
-    `cake.tcgen05.commit` the same thread issued after it has completed its barrier phase.
+    `acc` in tensor memory (N = its columns, at most 256). K spans 32 bytes of a row: 16 for f16
+    and bf16 operands (`kind::f16`), 8 for f32 operands read as tf32 (`kind::tf32`), 32 for fp8
+    operands, e4m3 (`f8E4M3FN`) or e5m2 (`f8E5M2`) (`kind::f8f6f4`). The result is ready, and
+    the operand buffers free, once a `cake.tcgen05.commit` the same thread issued after it has
+    completed its barrier phase.
+
+    Into a `pair` accumulator the MMA is one m256nNkK step of the CTA pair
+    (`cta_group::2`): the even block of the pair issues it (in the odd block the op does
+    nothing), A's 128 rows come from each block's own buffer (the even block's are rows 0-127 of
+    the 256-row tile), and B's N rows are split: rows 0 to N/2 - 1 from the even block's buffer,
+    N/2 to N - 1 from the odd block's, each at `b_indices`. Both blocks' operands must have
+    landed before the even block issues (a `cake.cluster_barrier` after each block's wait).
 
     ```mlir
     cake.tcgen05.mma %abuf[%c0, %k], %bbuf[%c0, %k], %acc, accumulate %more
@@ -68,27 +82,115 @@ def Cake_Tcgen05MmaOp : Cake_Op<"tcgen05.mma", [DeclareOpInterfaceMethods<CakeMe
   }];
   let hasVerifier = 1;
   let extraClassDeclaration = [{
-    /// N of the m128nNkK shape: the accumulator's columns.
+    /// N of the mMnNkK shape: the accumulator's columns.
     int64_t getN() { return getAcc().getType().getColumns(); }
-    /// K of the m128nNkK shape: 8 for tf32 (f32 operands), 16 for f16/bf16.
-    int64_t getK() { return getA().getType().getElementType().isF32() ? 8 : 16; }
+    /// M of the shape: 128 rows per block, 256 for a CTA pair.
+    int64_t getM() { return getAcc().getType().getPair() ? 256 : 128; }
+    /// B's rows in one block's buffer: N, or N/2 for a CTA pair.
+    int64_t getBRowsPerBlock() { return getAcc().getType().getPair() ? getN() / 2 : getN(); }
+    /// K of the shape: one 32-byte span of a row (8 tf32, 16 f16/bf16, 32 fp8 elements).
+    int64_t getK() { return 32 / getA().getType().getElementBytes(); }
   }];
 }
 
 def Cake_Tcgen05CommitOp : Cake_Op<"tcgen05.commit", [Cake_InKernel]> {
   let summary = "arrives on an mbarrier when the thread's issued tcgen05 MMAs complete (sm_100a)";
   let description = [{
-    Makes barrier `index` track the completion of every `cake.tcgen05.mma` the executing thread
-    issued before it: one arrival lands when they have all completed. Waiting on that phase
-    (`cake.mbarrier.wait`) makes their accumulators readable (`cake.tmem.load`) and their shared
-    operands reusable.
+    Makes barrier `index` track the completion of every `cake.tcgen05.mma` and `cake.tcgen05.cp`
+    the executing thread issued before it: one arrival lands when they have all completed.
+    Waiting on that phase (`cake.mbarrier.wait`) makes their accumulators readable
+    (`cake.tmem.load`) and their shared operands reusable.
+
+    With `pair` (a kernel whose allocations are `pair`): the even block of each CTA pair commits
+    its pair MMAs (`tcgen05.commit.cta_group::2`, multicast) and the arrival lands on barrier
+    `index` of both blocks of the pair; in the odd block the op does nothing, and that block's
+    threads wait on their own barrier for the pair's MMAs.
 
     ```mlir
     cake.tcgen05.commit %bars[%c1] : !cake.mbarriers<2>
+    cake.tcgen05.commit %bars[%c1] pair : !cake.mbarriers<2>
     ```
   }];
-  let arguments = (ins Cake_MbarriersType:$barriers, Index:$index);
-  let assemblyFormat = "$barriers `[` $index `]` attr-dict `:` qualified(type($barriers))";
+  let arguments = (ins Cake_MbarriersType:$barriers, Index:$index, UnitAttr:$pair);
+  let assemblyFormat =
+      "$barriers `[` $index `]` (`pair` $pair^)? attr-dict `:` qualified(type($barriers))";
+  let hasVerifier = 1;
+}
+
+def Cake_Tcgen05CpOp : Cake_Op<"tcgen05.cp", [DeclareOpInterfaceMethods<CakeMemoryAccessOpInterface>,
+    Cake_InKernel]> {
+  let summary = "copies a 128-row tile from shared memory into tensor memory (sm_100a)";
+  let description = [{
+    An asynchronous copy (`tcgen05.cp.cta_group::1.128x256b`) of the 128 x 8 f32 tile of buffer
+    `src` at `src_indices` (leading indices, then row and column) into columns `column` to
+    `column` + 7 of `tmem`, row r into lane r. The source is read as a `cake.tcgen05.mma` reads
+    its A operand: K-major rows of one swizzle span (32, 64 or 128 bytes), the tile 32 bytes wide
+    at the column index. Issued by the one thread that executes it, like an MMA: MMAs the same
+    thread issues after it see the columns (an initial accumulator or a bias), and a
+    `cake.tcgen05.commit` after it, once its phase completes, makes them readable by
+    `cake.tmem.load` and the source buffer reusable.
+
+    ```mlir
+    cake.tcgen05.cp %bias[%c0, %c0], %acc[%c0]
+        : !cake.smem<128x8xf32, swizzle = 32>, !cake.tmem<128x256xf32>
+    ```
+  }];
+  let arguments = (ins Cake_SmemType:$src, Variadic<Index>:$src_indices, Cake_TmemType:$tmem,
+                       Index:$column);
+  let assemblyFormat = [{
+    $src `[` $src_indices `]` `,` $tmem `[` $column `]` attr-dict `:` qualified(type($src)) `,`
+    qualified(type($tmem))
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The columns one copy writes (128x256b: 256 bits of 32-bit columns).
+    static constexpr int64_t kColumns = 8;
+  }];
+}
+
+def Cake_ClcTryCancelOp : Cake_Op<"clc.try_cancel", [DeclareOpInterfaceMethods<CakeMemoryAccessOpInterface>,
+    Cake_InKernel]> {
+  let summary = "asks to take over a block (cluster) whose launch has not started (sm_100a)";
+  let description = [{
+    Cluster launch control for persistent kernels (`clusterlaunchcontrol.try_cancel`): the
+    executing thread asks the hardware to cancel the launch of a cluster of this grid that has
+    not started; the 16-byte answer is written asynchronously into `response` at `indices` (a
+    buffer whose innermost dimension is 4 x i32, indexed by its leading dimensions) and
+    completes 16 transaction bytes on mbarrier `index`: announce them with
+    `cake.mbarrier.arrive_expect_tx ..., bytes 16` and wait on the phase before
+    `cake.clc.query` reads the answer. With `multicast` (a kernel with a cluster), the answer
+    lands in the same buffer and barrier of every block of the cluster.
+
+    ```mlir
+    cake.clc.try_cancel %resp[], %bars[%c0] : !cake.smem<4xi32>, !cake.mbarriers<1>
+    ```
+  }];
+  let arguments = (ins Cake_SmemType:$response, Variadic<Index>:$indices,
+                       Cake_MbarriersType:$barriers, Index:$index, UnitAttr:$multicast);
+  let assemblyFormat = [{
+    (`multicast` $multicast^)? $response `[` $indices `]` `,` $barriers `[` $index `]` attr-dict
+    `:` qualified(type($response)) `,` qualified(type($barriers))
+  }];
+  let hasVerifier = 1;
+}
+
+def Cake_ClcQueryOp : Cake_Op<"clc.query", [DeclareOpInterfaceMethods<CakeMemoryAccessOpInterface>,
+    Cake_InKernel]> {
+  let summary = "reads a cluster launch control answer (sm_100a)";
+  let description = [{
+    Decodes the answer of a `cake.clc.try_cancel` (`clusterlaunchcontrol.query_cancel`):
+    `canceled` is true when the request took over a cluster, and then `x`, `y`, `z` are the
+    block id of that cluster's first block (undefined otherwise: test `canceled` first). Every
+    thread may execute it once the try_cancel's barrier phase has completed.
+
+    ```mlir
+    %taken, %bx, %by, %bz = cake.clc.query %resp[] : !cake.smem<4xi32>
+    ```
+  }];
+  let arguments = (ins Cake_SmemType:$response, Variadic<Index>:$indices);
+  let results = (outs I1:$canceled, Index:$x, Index:$y, Index:$z);
+  let assemblyFormat = "$response `[` $indices `]` attr-dict `:` qualified(type($response))";
+  let hasVerifier = 1;
 }
 
 def Cake_TmemLoadOp : Cake_Op<"tmem.load", [Cake_InKernel]> {

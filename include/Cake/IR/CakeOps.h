@@ -43,10 +43,16 @@ LogicalResult verifyPairStores(Operation *op, GlobalTensorType dest, bool masked
 /// array as operand 0 and the barrier's index as operand 1.
 bool isMbarrierArrival(Operation *op);
 
-/// The shared operands of a tensor-core MMA (wgmma, tcgen05.mma): f16, bf16 or f32, one index
-/// per dimension, rows of one swizzle span, row counts a multiple of 8, one element type.
+/// The shared operands of a tensor-core MMA (wgmma, tcgen05.mma): f16, bf16 or f32 (and fp8
+/// e4m3/e5m2 when `fp8` is set), one index per dimension, rows of one swizzle span, row counts a
+/// multiple of 8, one element type.
 LogicalResult verifyMmaOperands(Operation *op, SmemType a, size_t aIndices, SmemType b,
-                                size_t bIndices);
+                                size_t bIndices, bool fp8 = false);
+/// A buffer read like an MMA's K-major shared operand (the two operands above, the source of
+/// tcgen05.cp): rank 2 or more with one index per dimension, rows of one swizzle span, row count
+/// a multiple of 8. `name` names it in the message.
+LogicalResult verifySwizzledOperand(Operation *op, llvm::StringRef name, SmemType type,
+                                    size_t indices);
 } // namespace mlir::cake
 
 #define GET_OP_CLASSES

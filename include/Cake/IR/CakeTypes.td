@@ -117,11 +117,22 @@ def Cake_TmemType : Cake_Type<"Tmem", "tmem"> {
     `columns` is a power of two from 32 to 512 (the allocation unit and the SM's whole TMEM).
     Allocated by `cake.tmem.alloc`, freed by `cake.tmem.dealloc`.
 
+    With `pair`, the allocation spans the two blocks of a CTA pair (cluster ranks 2i and 2i + 1
+    along x; `tcgen05.*.cta_group::2`): each block holds its 128 rows at the same address, and an
+    MMA into it computes a 256-row tile, rows 0-127 in the even block and 128-255 in the odd one.
+
     ```mlir
     !cake.tmem<128x256xf32>
+    !cake.tmem<128x256xf32, pair>
     ```
   }];
-  let parameters = (ins "int64_t":$rows, "int64_t":$columns, "::mlir::Type":$elementType);
+  let parameters = (ins "int64_t":$rows, "int64_t":$columns, "::mlir::Type":$elementType,
+                        DefaultValuedParameter<"bool", "false">:$pair);
+  let builders = [
+    TypeBuilder<(ins "int64_t":$rows, "int64_t":$columns, "::mlir::Type":$elementType), [{
+      return $_get($_ctxt, rows, columns, elementType, false);
+    }]>
+  ];
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
 }

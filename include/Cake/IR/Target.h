@@ -24,6 +24,7 @@ enum TargetFeature : unsigned {
   FeatureWgmma = 1u << 2,      ///< wgmma (arch-specific: sm_90a only)
   FeatureSetMaxNReg = 1u << 3, ///< setmaxnreg (register reallocation between warp roles)
   FeatureTcgen05 = 1u << 4,    ///< tcgen05 and tensor memory
+  FeatureClusterLaunchControl = 1u << 5, ///< clusterlaunchcontrol (persistent scheduling)
 };
 
 struct TargetInfo {

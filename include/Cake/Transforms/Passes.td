@@ -203,6 +203,9 @@ def CakeVerifyMbarrierPass : Pass<"cake-verify-mbarrier"> {
       with a constant mask once per set bit, as every block of the mask issues it; unchecked for
       a mask that is not a constant, and in 1-D clusters, where `cake-verify-cluster` accounts
       who issues each multicast);
+    - `clc.query-before-wait`: a `cake.clc.query` not preceded, after its request
+      (`cake.clc.try_cancel`, whose 16-byte answer counts as transaction bytes like a copy's),
+      by a wait on the barrier the request completes;
     - `mbarrier.tx-missing`: a TMA copy completes on a barrier nobody expects bytes on (a copy
       whose barrier index is not known may match any expect on the array);
     - `mbarrier.no-arrive`: a wait on a barrier nothing arrives on (a hang);
@@ -620,14 +623,20 @@ def CakeVerifyTmemPass : Pass<"cake-verify-tmem"> {
     - `tmem.dealloc-count`: an allocation freed by no `cake.tmem.dealloc` (its columns stay
       allocated and the next block on the SM waits for them forever) or by more than one;
     - `tmem.use-after-dealloc`: an MMA, load or free of an allocation after its free;
-    - `tmem.mma-threads`: a `cake.tcgen05.mma` that more than one thread executes (each issues
-      its own MMA, so the product is added once per thread);
+    - `tmem.mma-threads`: a `cake.tcgen05.mma` or `cake.tcgen05.cp` that more than one thread
+      executes (each issues its own MMA, so the product is added once per thread);
     - `tmem.accumulate-unwritten`: the first MMA into an allocation (in program order) with a
-      constant true `accumulate` and no `cake.tmem.store` before it: it adds to undefined tensor
-      memory;
+      constant true `accumulate` and no `cake.tmem.store` or `cake.tcgen05.cp` before it: it adds
+      to undefined tensor memory;
     - `tmem.read-before-commit`: a `cake.tmem.load` with no `cake.tcgen05.commit` after the
-      allocation's last earlier MMA followed by a `cake.mbarrier.wait` on the same barrier before
-      the load (program order).
+      allocation's last earlier MMA or copy followed by a `cake.mbarrier.wait` on the same
+      barrier before the load (program order);
+    - `tmem.dealloc-in-flight`: the same for `cake.tmem.dealloc`: its block barrier orders the
+      threads, not the asynchronous MMAs and copies, which could still write freed columns;
+    - `tmem.cta-group-mixed`: CTA-pair (`pair`) and one-block allocations or commits in one
+      kernel (PTX requires one cta_group per kernel);
+    - `tmem.pair-unsynced`: a CTA-pair MMA with no `cake.cluster_barrier` between the last write
+      of an operand buffer and the MMA (the even block reads the odd block's operands).
   }];
 }
 

@@ -26,7 +26,7 @@ cake.kernel @read_without_wait() attributes {target = "sm_100a", block = array<i
   scf.if %one {
     cake.tcgen05.mma %a[%c0, %c0], %b[%c0, %c0], %acc, accumulate %false
         : !cake.smem<128x64xbf16, swizzle = 128>, !cake.smem<128x64xbf16, swizzle = 128>, !cake.tmem<128x128xf32>
-    // expected-note @+1 {{the last MMA into it before the read}}
+    // expected-note @+1 {{the last MMA or copy into it before the read}}
     cake.tcgen05.mma %a[%c0, %c0], %b[%c0, %c0], %acc, accumulate %true
         : !cake.smem<128x64xbf16, swizzle = 128>, !cake.smem<128x64xbf16, swizzle = 128>, !cake.tmem<128x128xf32>
     cake.tcgen05.commit %bars[%c0] : !cake.mbarriers<1>
@@ -34,6 +34,9 @@ cake.kernel @read_without_wait() attributes {target = "sm_100a", block = array<i
   // expected-error @+2 {{'cake.tmem.load' op [tmem.read-before-commit] reads the accumulator before the MMAs that write it are known to have completed}}
   // expected-note @+1 {{fix: after the last MMA, cake.tcgen05.commit on an mbarrier (the issuing thread), then cake.mbarrier.wait on that barrier in every reading thread before cake.tmem.load}}
   %v = cake.tmem.load %acc[%c0] : !cake.tmem<128x128xf32> -> vector<4xf32>
+  // expected-note @-7 {{the last asynchronous write before the free}}
+  // expected-error @+2 {{[tmem.dealloc-in-flight] frees tensor memory that MMAs or copies may still be writing: no commit after the last of them is waited on before the free}}
+  // expected-note @+1 {{fix: after the last MMA or copy, cake.tcgen05.commit on an mbarrier (the issuing thread) and cake.mbarrier.wait on that phase before cake.tmem.dealloc}}
   cake.tmem.dealloc %acc : !cake.tmem<128x128xf32>
   cake.return
 }
