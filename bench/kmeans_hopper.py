@@ -2,6 +2,11 @@
 """KMeans assignment (examples/kmeans_hopper.mlir) vs flash-kmeans' euclid_assign_triton, one run.
 
   python3 bench/kmeans_hopper.py --cake-run DIR/cake-run --kernels DIR --flash-kmeans PATH [--json OUT]
+      [--kernel NAME --fp16-only] [--flashlib PATH]
+
+--kernel runs another fp16 D = 128 kernel with the same parameters (x, c, csq -> idx; for example
+kmeans_blackwell on a B200, with --fp16-only); --flashlib adds flashlib's euclid_assign_triton
+(c_sq passed) as a second anchor, timed the same way.
 
 PATH is a folder holding svg-project/flash-kmeans' `flash_kmeans` package (public sources brought
 beside the project; never committed). Both kernels get the same fp16 inputs (x ~ randn, centroids ~
@@ -49,17 +54,27 @@ def main():
     p.add_argument("--flash-kmeans", required=True)
     p.add_argument("--iters", type=int, default=50)
     p.add_argument("--json", default="")
+    p.add_argument("--kernel", default="kmeans_hopper", help="the fp16 D = 128 kernel")
+    p.add_argument("--fp16-only", action="store_true", help="skip the fp32 shape")
+    p.add_argument("--flashlib", default="", help="folder holding the flashlib package")
     args = p.parse_args()
     sys.path.insert(0, args.flash_kmeans)
     import torch
     from triton.testing import do_bench
     from flash_kmeans.assign_euclid_triton import euclid_assign_triton
+    flashlib_assign = None
+    if args.flashlib:
+        sys.path.insert(0, args.flashlib)
+        from flashlib.primitives.kmeans.triton.assign import euclid_assign_triton as flashlib_assign
+    shapes = [(args.kernel if dtype == "float16" else kernel, dtype, B, N, D, K)
+              for kernel, dtype, B, N, D, K in SHAPES
+              if dtype == "float16" or not args.fp16_only]
 
     rows = []
     print(f"{'shape':<22} {'floor ms':>8} {'CAKE ms':>8} {'flash ms':>8} {'flash(no csq)':>13} "
           f"{'speedup':>7} {'CAKE exact/near/wrong':>24} {'flash exact/near/wrong':>24}")
     torch.manual_seed(0)
-    for kernel, dtype, B, N, D, K in SHAPES:
+    for kernel, dtype, B, N, D, K in shapes:
         dt = getattr(torch, dtype)
         x = torch.randn(B, N, D, device="cuda", dtype=dt)
         c = torch.randn(B, K, D, device="cuda", dtype=dt)
@@ -86,6 +101,10 @@ def main():
                          rep=300, return_mode="median")
         flash_nocsq = do_bench(lambda: euclid_assign_triton(x, c, xsq, out), warmup=50,
                                rep=300, return_mode="median")
+        flashlib = None
+        if flashlib_assign is not None:
+            flashlib = do_bench(lambda: flashlib_assign(x, c, out, c_sq=csq), warmup=50, rep=300,
+                                return_mode="median")
         euclid_assign_triton(x, c, xsq, out, c_sq=csq)
         fj = judge(torch, x, c, csq, out)
         cj = judge(torch, x, c, csq, idx) if idx is not None else (0, 0, 1)
@@ -96,8 +115,11 @@ def main():
               f"{'%.5f/%.5f/%.5f' % cj:>24} {'%.5f/%.5f/%.5f' % fj:>24}", flush=True)
         if rec["status"] != "ok":
             print("   cake-run:", rec["status"], rec.get("error"))
+        if flashlib is not None:
+            print(f"   flashlib {flashlib:.3f} ms: CAKE {(flashlib / t) if t else float('nan'):.2f}x")
         rows.append({"kernel": kernel, "dtype": dtype, "shape": [B, N, D, K], "floor_ms": floor, "cake": rec, "flash_ms": flash,
-                     "flash_no_csq_ms": flash_nocsq, "cake_agreement": cj, "flash_agreement": fj})
+                     "flash_no_csq_ms": flash_nocsq, "flashlib_ms": flashlib, "cake_agreement": cj,
+                     "flash_agreement": fj})
         del x, c
         torch.cuda.empty_cache()
     if args.json:

@@ -1,27 +1,42 @@
 #!/bin/bash
-# The Blackwell GEMM on a B200 (sm_100a), checked and timed against a reference kernel and
-# cuBLAS in one run. Not run by the CAKE team: there is no B200 on our machines (issue #18);
-# the kernel has only been verified, compiled and its SASS-level ptxas report read.
+# The Blackwell examples on a B200 (sm_100a), checked and timed in one run. Not run by the CAKE
+# team: there is no B200 on our machines (issue #18); the kernels have been verified, compiled
+# by ptxas for sm_100a and their SASS read (bench/results/*-blackwell-compile).
 #
-# On a machine with a B200, the CUDA toolkit (nvcc, ptxas with sm_100a: CUDA 12.8 or newer),
-# torch and triton, from the repository root after the README's build:
-#   bash bench/blackwell/run_b200.sh [OUT_DIR]
-# Writes OUT_DIR (default bench/results/<date>-blackwell-b200) with the cubin, its manifest,
-# ptxas report, SASS (when cuobjdump is there) and gemm.json; prints one line per shape
-# (check against the reference with rtol 1e-4, CAKE ms and TFLOP/s, cuBLAS's, the ratio).
+# On a machine with a B200, the CUDA toolkit (ptxas with sm_100a: CUDA 12.8 or newer), torch and
+# triton, from the repository root after the README's build:
+#   FLASH_KMEANS=DIR FLASHLIB=DIR bash bench/blackwell/run_b200.sh [OUT_DIR]
+# (FLASH_KMEANS / FLASHLIB: folders holding the flash_kmeans / flashlib packages, e.g. from
+# `pip download --no-deps flash-kmeans flashlib`; the KMeans step is skipped without FLASH_KMEANS.)
+# Writes OUT_DIR (default bench/results/<date>-blackwell-b200): each kernel's cubin, manifest,
+# ptxas report and SASS; gemm.json (every GEMM against an fp32 torch product and cuBLAS:
+# bf16 one-block, CTA-pair, persistent with cluster launch control and a tcgen05.cp bias, fp8) and
+# kmeans.json (kmeans_blackwell against flash-kmeans and flashlib).
 set -eu
 OUT=${1:-bench/results/$(date +%F)-blackwell-b200}
 BIN=${CAKE_BIN:-build/bin}
-mkdir -p "$OUT/kernels" "$OUT/refs"
+KERNELS="blackwell_gemm blackwell_gemm_pair blackwell_gemm_persistent blackwell_gemm_fp8 kmeans_blackwell"
+mkdir -p "$OUT/kernels"
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader | tee "$OUT/gpu.txt"
-"$BIN/cake-opt" examples/blackwell_gemm.mlir --cake-verify -o /dev/null
-"$BIN/cake-translate" examples/blackwell_gemm.mlir --emit=cubin -o "$OUT/kernels/blackwell_gemm.cubin" \
-  --manifest "$OUT/kernels/blackwell_gemm.json" --ptxas-log "$OUT/kernels/blackwell_gemm.ptxas.log"
-if command -v cuobjdump > /dev/null; then
-  cuobjdump -sass "$OUT/kernels/blackwell_gemm.cubin" > "$OUT/kernels/blackwell_gemm.sass"
-  grep -c "UTCHMMA\|UTCMMA\|UTCQMMA" "$OUT/kernels/blackwell_gemm.sass" || echo "no UTC*MMA in the SASS"
+for k in $KERNELS; do
+  "$BIN/cake-opt" "examples/$k.mlir" --cake-verify -o /dev/null
+  "$BIN/cake-translate" "examples/$k.mlir" --emit=cubin -o "$OUT/kernels/$k.cubin" \
+    --manifest "$OUT/kernels/$k.json" --ptxas-log "$OUT/kernels/$k.ptxas.log"
+  if command -v cuobjdump > /dev/null; then
+    cuobjdump -sass "$OUT/kernels/$k.cubin" > "$OUT/kernels/$k.sass"
+    echo "$k: $(grep -c 'UTC[A-Z]*MMA' "$OUT/kernels/$k.sass" || true) UTC*MMA instructions"
+  fi
+done
+# The GEMMs: correctness against torch, time against cuBLAS (non-zero exit on a wrong result).
+status=0
+python3 bench/blackwell/check_gemms.py --cake-run "$BIN/cake-run" --kernels "$OUT/kernels" \
+  --json "$OUT/gemm.json" | tee "$OUT/gemm.log" || status=1
+# KMeans assignment (fp16, D = 128) against flash-kmeans and flashlib on ANCHORS.md's shapes.
+if [ -n "${FLASH_KMEANS:-}" ]; then
+  python3 bench/kmeans_hopper.py --cake-run "$BIN/cake-run" --kernels "$OUT/kernels" \
+    --kernel kmeans_blackwell --fp16-only --flash-kmeans "$FLASH_KMEANS" \
+    ${FLASHLIB:+--flashlib "$FLASHLIB"} --json "$OUT/kmeans.json" | tee "$OUT/kmeans.log"
+else
+  echo "FLASH_KMEANS not set: the KMeans comparison is skipped"
 fi
-# The reference: the same plain CUDA GEMM the Hopper example is checked against, for sm_100a.
-nvcc -cubin -arch=sm_100a -O3 -o "$OUT/refs/hopper_gemm_ref.cubin" examples/ref/hopper_gemm.cu
-python3 bench/hopper_gemm.py --cake-run "$BIN/cake-run" --kernels "$OUT/kernels" --refs "$OUT/refs" \
-  --kernel blackwell_gemm --ref-entry hopper_gemm_ref --no-bf16-out --json "$OUT/gemm.json" | tee "$OUT/gemm.log"
+exit $status

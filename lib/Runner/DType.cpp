@@ -17,7 +17,8 @@ constexpr DTypeInfo kDTypes[] = {
     {DType::F16, "f16", 2, true},  {DType::BF16, "bf16", 2, true},
     {DType::F32, "f32", 4, true},  {DType::F64, "f64", 8, true},
     {DType::I8, "i8", 1, false},   {DType::I32, "i32", 4, false},
-    {DType::I64, "i64", 8, false}};
+    {DType::I64, "i64", 8, false}, {DType::F8E4M3, "f8e4m3", 1, true},
+    {DType::F8E5M2, "f8e5m2", 1, true}};
 
 const DTypeInfo &info(DType type) {
   for (const DTypeInfo &entry : kDTypes)
@@ -115,8 +116,28 @@ float cake::runner::bf16ToFloat(uint16_t bits) {
   return bitsToFloat(static_cast<uint32_t>(bits) << 16);
 }
 
+float cake::runner::e4m3ToFloat(uint8_t bits) {
+  uint32_t sign = bits & 0x80, exp = (bits >> 3) & 0xF, mant = bits & 0x7;
+  float magnitude;
+  if (exp == 0xF && mant == 0x7)
+    return bitsToFloat(0x7FC00000u | (sign << 24)); // NaN (e4m3fn has no infinities)
+  if (exp == 0)
+    magnitude = static_cast<float>(mant) * (1.0f / 512.0f); // mant * 2^-9
+  else
+    magnitude = bitsToFloat(((exp + 120) << 23) | (mant << 20));
+  return sign ? -magnitude : magnitude;
+}
+
+float cake::runner::e5m2ToFloat(uint8_t bits) {
+  return halfToFloat(static_cast<uint16_t>(bits) << 8);
+}
+
 double cake::runner::loadAsDouble(const void *data, DType type, size_t index) {
   switch (type) {
+  case DType::F8E4M3:
+    return e4m3ToFloat(load<uint8_t>(data, index));
+  case DType::F8E5M2:
+    return e5m2ToFloat(load<uint8_t>(data, index));
   case DType::F16:
     return halfToFloat(load<uint16_t>(data, index));
   case DType::BF16:

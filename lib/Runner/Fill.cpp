@@ -49,6 +49,16 @@ void cake::runner::fillRandom(void *data, DType type, size_t count,
     case DType::I8:
       store(data, i, static_cast<int8_t>(bits >> 58));
       break;
+    // fp8: a random sign, exponent field and mantissa with the exponent field below the bias, so
+    // every value lies in (-1, 1) like the other float types (not uniform: denser near 0).
+    case DType::F8E4M3:
+      store(data, i, static_cast<uint8_t>((bits >> 56 & 0x80) | ((bits >> 40) % 7) << 3 |
+                                          (bits >> 32 & 0x7)));
+      break;
+    case DType::F8E5M2:
+      store(data, i, static_cast<uint8_t>((bits >> 56 & 0x80) | ((bits >> 40) % 15) << 2 |
+                                          (bits >> 32 & 0x3)));
+      break;
     case DType::I32:
       store(data, i, static_cast<int32_t>(bits >> 58));
       break;

@@ -1,6 +1,7 @@
 //===- DTypeTest.cpp - Tests of dtypes and half/bf16 conversions ----------===//
 
 #include "Cake/Runner/DType.h"
+#include "Cake/Runner/Fill.h"
 
 #include <gtest/gtest.h>
 
@@ -101,6 +102,42 @@ TEST(BF16, ConversionsAndRounding) {
     if (!std::isnan(f))
       EXPECT_EQ(floatToBF16(f), h);
   }
+}
+
+TEST(FP8, Decoding) {
+  // e4m3fn: bias 7, 3 mantissa bits, no infinities; 0x7F / 0xFF are NaN, 0x7E = 448 the largest.
+  EXPECT_EQ(e4m3ToFloat(0x38), 1.0f);
+  EXPECT_EQ(e4m3ToFloat(0xC0), -2.0f);
+  EXPECT_EQ(e4m3ToFloat(0x7E), 448.0f);
+  EXPECT_EQ(e4m3ToFloat(0x01), std::ldexp(1.0f, -9)); // the smallest subnormal
+  EXPECT_EQ(e4m3ToFloat(0x08), std::ldexp(1.0f, -6)); // the smallest normal
+  EXPECT_TRUE(std::isnan(e4m3ToFloat(0x7F)));
+  EXPECT_TRUE(std::isnan(e4m3ToFloat(0xFF)));
+  // e5m2: binary16's top byte.
+  EXPECT_EQ(e5m2ToFloat(0x3C), 1.0f);
+  EXPECT_EQ(e5m2ToFloat(0x7B), 57344.0f);
+  EXPECT_TRUE(std::isinf(e5m2ToFloat(0x7C)));
+  DType type;
+  ASSERT_TRUE(parseDType("f8e4m3", type));
+  EXPECT_EQ(type, DType::F8E4M3);
+  EXPECT_EQ(dtypeSize(type), 1u);
+  EXPECT_TRUE(isFloatType(type));
+  ASSERT_TRUE(parseDType("f8e5m2", type));
+  EXPECT_STREQ(dtypeName(type), "f8e5m2");
+}
+
+TEST(FP8, RandomFillStaysBelowOne) {
+  uint8_t e4m3[4096], e5m2[4096];
+  fillRandom(e4m3, DType::F8E4M3, sizeof(e4m3), 1, 0);
+  fillRandom(e5m2, DType::F8E5M2, sizeof(e5m2), 1, 1);
+  int negative = 0;
+  for (size_t i = 0; i < sizeof(e4m3); ++i) {
+    float a = e4m3ToFloat(e4m3[i]), b = e5m2ToFloat(e5m2[i]);
+    EXPECT_TRUE(std::abs(a) < 1.0f && std::abs(b) < 1.0f) << i;
+    negative += a < 0;
+  }
+  EXPECT_GT(negative, 1500); // both signs
+  EXPECT_LT(negative, 2600);
 }
 
 TEST(DType, LoadsElements) {

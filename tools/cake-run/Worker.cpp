@@ -385,7 +385,9 @@ bool DeviceRun::tensorMapFor(size_t paramIndex, const BufferSet &set, CUdevicept
   case DType::BF16: type = CU_TENSOR_MAP_DATA_TYPE_BFLOAT16; break;
   case DType::F32: type = CU_TENSOR_MAP_DATA_TYPE_FLOAT32; break;
   case DType::F64: type = CU_TENSOR_MAP_DATA_TYPE_FLOAT64; break;
-  case DType::I8: type = CU_TENSOR_MAP_DATA_TYPE_UINT8; break;
+  case DType::I8:
+  case DType::F8E4M3:
+  case DType::F8E5M2: type = CU_TENSOR_MAP_DATA_TYPE_UINT8; break;
   case DType::I32: type = CU_TENSOR_MAP_DATA_TYPE_INT32; break;
   case DType::I64: type = CU_TENSOR_MAP_DATA_TYPE_INT64; break;
   }

@@ -10,9 +10,10 @@
 namespace cake::runner {
 
 /// The manifest's element types (docs/Manifest.md).
-enum class DType { F16, BF16, F32, F64, I8, I32, I64 };
+/// F8E4M3 and F8E5M2 are OCP fp8 (e4m3fn: no infinities; e5m2: binary16's top byte).
+enum class DType { F16, BF16, F32, F64, I8, I32, I64, F8E4M3, F8E5M2 };
 
-/// Parses "f16", "bf16", "f32", "f64", "i8", "i32" or "i64".
+/// Parses "f16", "bf16", "f32", "f64", "i8", "i32", "i64", "f8e4m3" or "f8e5m2".
 bool parseDType(std::string_view name, DType &out);
 const char *dtypeName(DType type);
 /// Size of one element in bytes.
@@ -26,6 +27,9 @@ float halfToFloat(uint16_t bits);
 /// bfloat16 <-> binary32, round-to-nearest-even; NaN stays NaN (quiet).
 uint16_t floatToBF16(float value);
 float bf16ToFloat(uint16_t bits);
+/// fp8 -> binary32 (exact): e4m3fn (bias 7, 0x7F/0xFF NaN) and e5m2 (bias 15).
+float e4m3ToFloat(uint8_t bits);
+float e5m2ToFloat(uint8_t bits);
 
 /// Element `index` of a buffer of `type`, widened to double (exact for every
 /// type except i64 beyond 2^53).

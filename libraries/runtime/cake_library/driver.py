@@ -10,9 +10,11 @@ import threading
 
 from . import expr
 
-_DTYPE_BYTES = {"f16": 2, "bf16": 2, "f32": 4, "f64": 8, "i8": 1, "i32": 4, "i64": 8}
+_DTYPE_BYTES = {"f16": 2, "bf16": 2, "f32": 4, "f64": 8, "i8": 1, "i32": 4, "i64": 8,
+                "f8e4m3": 1, "f8e5m2": 1}
 # CUtensorMapDataType values (cuda.h).
-_TMA_DTYPE = {"f16": 6, "bf16": 9, "f32": 7, "f64": 8, "i8": 0, "i32": 3, "i64": 5}
+_TMA_DTYPE = {"f16": 6, "bf16": 9, "f32": 7, "f64": 8, "i8": 0, "i32": 3, "i64": 5,
+              "f8e4m3": 0, "f8e5m2": 0}  # fp8 moves as bytes (UINT8)
 _TMA_SWIZZLE = {0: 0, 32: 1, 64: 2, 128: 3}
 _L2_PROMOTION_256B = 3
 _MAX_DYNAMIC_SHARED = 8       # CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES

@@ -17,8 +17,10 @@ from cake_library.route import DEFAULT_CONFIG, DISTANCE_SOFTENING, SMALL_DEFAULT
 SYMBOLS = ["B", "N", "K", "D", "KP", "BKP"]          # Dispatch.cpp's Symbol order
 TENSORS = ["x", "c", "csq", "idx"]                   # Dispatch.cpp's Tensor order
 DTYPES = {"float16": 0, "bfloat16": 1, "float32": 2}
-TMA_DTYPES = {"f16": 6, "bf16": 9, "f32": 7, "f64": 8, "i32": 3, "i64": 5, "i8": 0}
-ELEMENT_BYTES = {"f16": 2, "bf16": 2, "f32": 4, "f64": 8, "i32": 4, "i64": 8, "i8": 1}
+TMA_DTYPES = {"f16": 6, "bf16": 9, "f32": 7, "f64": 8, "i32": 3, "i64": 5, "i8": 0,
+              "f8e4m3": 0, "f8e5m2": 0}  # fp8 moves as bytes (UINT8)
+ELEMENT_BYTES = {"f16": 2, "bf16": 2, "f32": 4, "f64": 8, "i32": 4, "i64": 8, "i8": 1,
+                 "f8e4m3": 1, "f8e5m2": 1}
 SWIZZLE = {0: 0, 32: 1, 64: 2, 128: 3}
 CALLS = {"ceildiv": "cakeCeildiv", "floordiv": "cakeFloordiv", "mod": "cakeMod", "min": "cakeMin",
          "max": "cakeMax"}
