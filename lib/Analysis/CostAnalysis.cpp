@@ -994,6 +994,28 @@ Expr CostWalker::walkBlock(Block &block, const Ctx &ctx, Local *parent) {
       a.loops.push_back(info);
       continue;
     }
+    if (auto loop = dyn_cast<scf::WhileOp>(&op)) {
+      // A persistent loop over cluster launch control runs one tile per launched block: the
+      // grid covers every tile, and each answer taken replaces a launch that does not happen.
+      // Any other while loop has no trip count the model can know: one iteration, said so.
+      bool persistent = false;
+      loop.walk([&](ClcQueryOp) { persistent = true; });
+      if (!persistent)
+        assume("scf.while at " + locString(loop.getLoc()) +
+               ": trip count unknown, counted as one iteration");
+      Expr chain(0.0), sync(0.0);
+      for (Region *region : {&loop.getBefore(), &loop.getAfter()}) {
+        Local body;
+        body.isLoopBody = true;
+        body.tmaLatencyPaid = local.tmaLatencyPaid;
+        chain += walkBlock(region->front(), ctx, &body);
+        sync += body.syncAll;
+        local.tmaLatencyPaid |= body.tmaLatencyPaid;
+      }
+      local.chain += chain;
+      local.nestedSync += sync;
+      continue;
+    }
     if (auto ifOp = dyn_cast<scf::IfOp>(&op)) {
       // `if (iv + step <= ub)` in a loop: every iteration but a partial last one takes the then
       // branch; the last one's else branch is not charged (as a grid's partial tail is not).
