@@ -181,6 +181,23 @@ struct Tcgen05CommitLowering : OpConversionPattern<Tcgen05CommitOp> {
   }
 };
 
+/// The allocation's address `tmem` plus `offset` (an index: lane << 16 | column).
+Value tmemAddress(OpBuilder &b, Location loc, Value tmem, Value offset) {
+  Value base = LLVM::PtrToIntOp::create(b, loc, b.getI32Type(), tmem);
+  Value address = arith::AddIOp::create(
+      b, loc, base, arith::IndexCastOp::create(b, loc, b.getI32Type(), offset));
+  return LLVM::IntToPtrOp::create(b, loc, LLVM::LLVMPointerType::get(b.getContext(), 6), address);
+}
+
+/// The address of the calling warp's lane quarter (warp mod 4; bits 31-16) at `column` (15-0).
+Value rowAddress(OpBuilder &b, Location loc, Operation *op, Value tmem, Value column) {
+  auto c = [&](int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); };
+  Value warp = arith::DivUIOp::create(b, loc, linearThreadId(b, loc, op), c(32));
+  Value lane0 = arith::MulIOp::create(b, loc, arith::RemUIOp::create(b, loc, warp, c(4)), c(32));
+  Value offset = arith::AddIOp::create(b, loc, arith::ShLIOp::create(b, loc, lane0, c(16)), column);
+  return tmemAddress(b, loc, tmem, offset);
+}
+
 struct Tcgen05CpLowering : OpConversionPattern<Tcgen05CpOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(Tcgen05CpOp op, OpAdaptor adaptor,
@@ -189,13 +206,8 @@ struct Tcgen05CpLowering : OpConversionPattern<Tcgen05CpOp> {
     AccessBuilder ab{rewriter, loc};
     Value desc =
         tcgen05Descriptor(ab, op.getSrc().getType(), adaptor.getSrc(), adaptor.getSrcIndices());
-    // Lane 0, the first column: the copy fills lanes 0-127.
-    Value base = LLVM::PtrToIntOp::create(rewriter, loc, rewriter.getI32Type(), adaptor.getTmem());
-    Value address = arith::AddIOp::create(
-        rewriter, loc, base,
-        arith::IndexCastOp::create(rewriter, loc, rewriter.getI32Type(), adaptor.getColumn()));
-    Value pointer = LLVM::IntToPtrOp::create(
-        rewriter, loc, LLVM::LLVMPointerType::get(op.getContext(), 6), address);
+    // Lane 0 at the column: the copy fills lanes 0-127.
+    Value pointer = tmemAddress(rewriter, loc, adaptor.getTmem(), adaptor.getColumn());
     NVVM::Tcgen05FenceOp::create(rewriter, loc, NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
     rewriter.replaceOpWithNewOp<NVVM::Tcgen05CpOp>(
         op, NVVM::Tcgen05CpShape::SHAPE_128x256b, NVVM::CTAGroupKind::CTA_1,
@@ -250,17 +262,7 @@ struct ClcQueryLowering : OpConversionPattern<ClcQueryOp> {
   }
 };
 
-/// The address of the calling warp's lane quarter (warp mod 4; bits 31-16) at `column` (15-0).
-Value rowAddress(OpBuilder &b, Location loc, Operation *op, Value tmem, Value column) {
-  auto c = [&](int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); };
-  Value warp = arith::DivUIOp::create(b, loc, linearThreadId(b, loc, op), c(32));
-  Value lane0 = arith::MulIOp::create(b, loc, arith::RemUIOp::create(b, loc, warp, c(4)), c(32));
-  Value offset = arith::AddIOp::create(b, loc, arith::ShLIOp::create(b, loc, lane0, c(16)), column);
-  Value base = LLVM::PtrToIntOp::create(b, loc, b.getI32Type(), tmem);
-  Value address = arith::AddIOp::create(
-      b, loc, base, arith::IndexCastOp::create(b, loc, b.getI32Type(), offset));
-  return LLVM::IntToPtrOp::create(b, loc, LLVM::LLVMPointerType::get(b.getContext(), 6), address);
-}
+
 
 /// The 32-bit registers of C columns as tcgen05.ld/st take them: i32 for one, vector<Cxi32>.
 Type rawRow(OpBuilder &b, int64_t count) {
