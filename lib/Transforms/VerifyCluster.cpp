@@ -771,7 +771,8 @@ bool mayExecute(ThreadModel &model, Operation *op) {
 /// every iteration, and the peer reads that slot in the loop, with no cluster barrier between the
 /// peer's read and the sender's next copy. Nothing else orders them: the sender's next copy waits
 /// only for its own barrier's phase, which the peer's copy completes before the peer reads, and a
-/// block barrier orders one block. (A ring whose slot moves with the loop is not judged.)
+/// block barrier orders one block. An MMA's read lasts until its completion is waited for. (A ring
+/// whose slot moves with the loop is not judged.)
 bool checkMulticastOverwrite(KernelOp kernel, int64_t size) {
   SmallVector<TmaLoadOp> copies;
   kernel.walk([&](TmaLoadOp load) {
@@ -805,6 +806,29 @@ bool checkMulticastOverwrite(KernelOp kernel, int64_t size) {
     };
     auto ordered = [&](int64_t read, int64_t next) {
       return llvm::any_of(barriers, [&](int64_t b) { return between(b, read, next); });
+    };
+    // An asynchronous reader (a tensor-core MMA, a tcgen05 copy) reads until its completion
+    // is waited for: the wait on the barrier of the first tcgen05 commit after it, or the first
+    // wgmma wait after a wgmma. Without one in the iteration, until the iteration's end.
+    int64_t end = static_cast<int64_t>(order.size());
+    auto readEnd = [&](Operation *op) -> int64_t {
+      int64_t at = order[op];
+      if (!isa<Tcgen05MmaOp, Tcgen05CpOp, WgmmaOp, WgmmaRegsOp>(op))
+        return at;
+      Operation *commit = nullptr, *done = nullptr;
+      loop.getBody()->walk<WalkOrder::PreOrder>([&](Operation *other) {
+        int64_t o = order[other];
+        if (done || o <= at)
+          return;
+        if (isa<WgmmaOp, WgmmaRegsOp>(op) && isa<WgmmaWaitOp>(other))
+          done = other;
+        else if (!commit && isa<Tcgen05CommitOp>(other))
+          commit = other;
+        else if (auto wait = dyn_cast<MbarrierWaitOp>(other);
+                 wait && commit && wait.getBarriers() == commit->getOperand(0))
+          done = other;
+      });
+      return done ? order[done] : end;
     };
     Value buffer = copy.getDest();
     bool reported = false;
@@ -842,7 +866,7 @@ bool checkMulticastOverwrite(KernelOp kernel, int64_t size) {
               }
               mayHit = same;
             }
-            if (!mayHit || ordered(order[op], order[copy]))
+            if (!mayHit || ordered(readEnd(op), order[copy]))
               continue;
             std::string where;
             for (int64_t v : slot)
@@ -858,7 +882,10 @@ bool checkMulticastOverwrite(KernelOp kernel, int64_t size) {
                  << r << "'s next copy: the next copy can overwrite the tile rank " << t
                  << " still reads"
                  << (blockBarrier ? " (a block barrier orders one block, not its peers' copies)"
-                                  : "");
+                                  : "")
+                 << (readEnd(op) != order[op]
+                         ? " (an MMA reads its operands until the wait for its completion)"
+                         : "");
             diag.attachNote(op->getLoc()) << "rank " << t << " reads the slot here";
             attachFix(diag, copy, "cluster.multicast-overwrite",
                       blockBarrier
