@@ -9,6 +9,7 @@
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/bit.h"
 #include "llvm/ADT/STLExtras.h"
@@ -346,8 +347,29 @@ struct CakeVerifyMbarrierPass : cake::impl::CakeVerifyMbarrierPassBase<CakeVerif
       // (a copy only rank 0 broadcasts breaks the assumption): multicast is left to it there.
       SmallVector<int64_t, 3> cluster = model.getKernel().getClusterDims();
       bool clusterModelled = cluster[0] > 1 && cluster[1] == 1 && cluster[2] == 1;
+      // A copy in a loop inside the expect's block lands once per trip: constant trip counts
+      // multiply its box, any other leaves the bytes unknown.
+      auto trips = [&](Operation *op) -> std::optional<int64_t> {
+        int64_t n = 1;
+        for (Operation *p = op->getParentOp(); p && p != expect->getParentOp();
+             p = p->getParentOp()) {
+          auto loop = dyn_cast<scf::ForOp>(p);
+          if (!loop)
+            continue;
+          std::optional<int64_t> lb = getConstantIntValue(loop.getLowerBound()),
+                                 ub = getConstantIntValue(loop.getUpperBound()),
+                                 step = getConstantIntValue(loop.getStep());
+          if (!lb || !ub || !step || *step <= 0)
+            return std::nullopt;
+          n *= std::max<int64_t>(0, (*ub - *lb + *step - 1) / *step);
+        }
+        return n;
+      };
       auto copyBytes = [&](TmaLoadOp load) -> std::optional<int64_t> {
-        int64_t box = load.getDescriptor().getType().getBoxBytes();
+        std::optional<int64_t> n = trips(load);
+        if (!n)
+          return std::nullopt;
+        int64_t box = *n * load.getDescriptor().getType().getBoxBytes();
         if (!load.getMulticast())
           return box;
         if (clusterModelled)

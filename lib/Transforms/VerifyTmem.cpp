@@ -14,6 +14,8 @@
 #include "Cake/Transforms/Findings.h"
 #include "Cake/Transforms/Passes.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Matchers.h"
 
 namespace mlir::cake {
@@ -25,6 +27,34 @@ using namespace mlir;
 using namespace mlir::cake;
 
 namespace {
+
+/// The value of `v` when its op first runs: constants, loop counters at their lower bound,
+/// iteration arguments at their initial value, integer ops folded over those.
+std::optional<int64_t> firstTripValue(Value v, int depth = 0) {
+  if (depth > 32)
+    return std::nullopt;
+  if (std::optional<int64_t> c = getConstantIntValue(v))
+    return *c;
+  if (auto arg = dyn_cast<BlockArgument>(v)) {
+    auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
+    if (!loop)
+      return std::nullopt;
+    if (arg == loop.getInductionVar())
+      return firstTripValue(loop.getLowerBound(), depth + 1);
+    return firstTripValue(loop.getTiedLoopInit(arg)->get(), depth + 1);
+  }
+  Operation *def = v.getDefiningOp();
+  if (!def || def->getNumRegions() != 0)
+    return std::nullopt;
+  SmallVector<int64_t> args;
+  for (Value operand : def->getOperands()) {
+    std::optional<int64_t> a = firstTripValue(operand, depth + 1);
+    if (!a)
+      return std::nullopt;
+    args.push_back(*a);
+  }
+  return foldIntegerOp(def, args);
+}
 
 struct CakeVerifyTmemPass : cake::impl::CakeVerifyTmemPassBase<CakeVerifyTmemPass> {
   void runOnOperation() override {
@@ -162,9 +192,33 @@ struct CakeVerifyTmemPass : cake::impl::CakeVerifyTmemPassBase<CakeVerifyTmemPas
     for (Tcgen05CpOp copy : copies)
       asyncWriters.push_back(copy);
     llvm::sort(asyncWriters, byOrder);
-    // Whether a commit after `writer` and a wait on its barrier phase, both before `at`, show
-    // every earlier asynchronous write complete.
-    auto completedBefore = [&](Operation *writer, unsigned at) {
+    // Whether a commit after `writer` and a wait on its barrier phase, both before `user`, show
+    // every earlier asynchronous write complete. The wait must lie on every path from the
+    // writer to `user`: not in a branch of a condition every thread may skip alike (a
+    // data-dependent `scf.if`, an `scf.while`) that holds neither of them, unless the other
+    // branch waits too. (A branch only some threads take, such as the issuing thread's, is the
+    // usual form: the block synchronizes after it.)
+    auto onEveryPath = [&](MbarrierWaitOp wait, Operation *writer, Operation *user) {
+      for (Operation *p = wait->getParentOp(); p && !p->isAncestor(user) && !p->isAncestor(writer);
+           p = p->getParentOp()) {
+        if (isa<scf::WhileOp>(p))
+          return false;
+        auto ifOp = dyn_cast<scf::IfOp>(p);
+        if (!ifOp || model.isThreadDependent(ifOp.getCondition()))
+          continue;
+        Region &other = wait->getParentRegion() == &ifOp.getThenRegion() ||
+                                ifOp.getThenRegion().isAncestor(wait->getParentRegion())
+                            ? ifOp.getElseRegion()
+                            : ifOp.getThenRegion();
+        bool waitsToo = false;
+        other.walk([&](MbarrierWaitOp w) { waitsToo |= w.getBarriers() == wait.getBarriers(); });
+        if (!waitsToo)
+          return false;
+      }
+      return true;
+    };
+    auto completedBefore = [&](Operation *writer, Operation *user) {
+      unsigned at = order.lookup(user);
       return llvm::any_of(commits, [&](Tcgen05CommitOp commit) {
         unsigned c = order.lookup(commit);
         if (c < order.lookup(writer) || c > at)
@@ -172,7 +226,8 @@ struct CakeVerifyTmemPass : cake::impl::CakeVerifyTmemPassBase<CakeVerifyTmemPas
         return llvm::any_of(waits, [&](MbarrierWaitOp wait) {
           unsigned w = order.lookup(wait);
           return w > c && w < at && wait.getBarriers() == commit.getBarriers() &&
-                 model.sameValue(wait.getIndex(), commit.getIndex());
+                 model.sameValue(wait.getIndex(), commit.getIndex()) &&
+                 onEveryPath(wait, writer, user);
         });
       });
     };
@@ -209,7 +264,7 @@ struct CakeVerifyTmemPass : cake::impl::CakeVerifyTmemPassBase<CakeVerifyTmemPas
       for (Operation *writer : asyncWriters)
         if (order.lookup(writer) < at)
           last = writer;
-      if (last && !completedBefore(last, at)) {
+      if (last && !completedBefore(last, frees.front())) {
         ok = false;
         InFlightDiagnostic diag = emitFinding(frees.front(), "tmem.dealloc-in-flight")
                                   << "frees tensor memory that MMAs or copies may still be "
@@ -247,7 +302,9 @@ struct CakeVerifyTmemPass : cake::impl::CakeVerifyTmemPassBase<CakeVerifyTmemPas
                                          llvm::any_of(copies, [&](Tcgen05CpOp copy) {
                                            return before(copy);
                                          }));
-    if (!mmas.empty() && !storedFirst && matchPattern(mmas.front().getAccumulate(), m_One())) {
+    std::optional<int64_t> firstFlag =
+        mmas.empty() ? std::nullopt : firstTripValue(mmas.front().getAccumulate());
+    if (!mmas.empty() && !storedFirst && firstFlag && *firstFlag != 0) { // i1 true folds to -1
       ok = false;
       InFlightDiagnostic diag = emitFinding(mmas.front(), "tmem.accumulate-unwritten")
                                 << "accumulates into tensor memory that no earlier MMA wrote: "
@@ -266,7 +323,7 @@ struct CakeVerifyTmemPass : cake::impl::CakeVerifyTmemPassBase<CakeVerifyTmemPas
           last = writer;
       if (!last)
         continue; // reads columns no MMA or copy wrote: the program's own business (tcgen05.st)
-      bool published = completedBefore(last, at);
+      bool published = completedBefore(last, load);
       if (published)
         continue;
       ok = false;

@@ -331,3 +331,130 @@ cake.kernel @pair_unsynced(
   cake.tmem.dealloc %acc : !cake.tmem<128x256xf32, pair>
   cake.return
 }
+
+// -----
+
+// The only wait on the MMA's commit is in a branch every thread may skip alike (a data-dependent
+// condition): on that path the free runs while the MMA may still write.
+cake.kernel @wait_in_skipped_branch(%alpha: f32 {cake.name = "alpha"}) attributes {
+    target = "sm_100a", block = array<i64: 128>, grid = affine_map<() -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %false = arith.constant false
+  %zero = arith.constant 0.0 : f32
+  %a = cake.alloc_smem : !cake.smem<128x64xbf16, swizzle = 128>
+  %b = cake.alloc_smem : !cake.smem<128x64xbf16, swizzle = 128>
+  %bars = cake.mbarrier.alloc : !cake.mbarriers<1>
+  %acc = cake.tmem.alloc : !cake.tmem<128x128xf32>
+  %t = cake.thread_id x
+  %one = arith.cmpi eq, %t, %c0 : index
+  scf.if %one {
+    // expected-note @+1 {{the last asynchronous write before the free}}
+    cake.tcgen05.mma %a[%c0, %c0], %b[%c0, %c0], %acc, accumulate %false
+        : !cake.smem<128x64xbf16, swizzle = 128>, !cake.smem<128x64xbf16, swizzle = 128>, !cake.tmem<128x128xf32>
+    cake.tcgen05.commit %bars[%c0] : !cake.mbarriers<1>
+  }
+  %scaled = arith.cmpf one, %alpha, %zero : f32
+  scf.if %scaled {
+    cake.mbarrier.wait %bars[%c0], %c0 : !cake.mbarriers<1>
+    %v = cake.tmem.load %acc[%c0] : !cake.tmem<128x128xf32> -> vector<4xf32>
+  }
+  // expected-error @+2 {{[tmem.dealloc-in-flight] frees tensor memory that MMAs or copies may still be writing}}
+  // expected-note @+1 {{fix: after the last MMA or copy}}
+  cake.tmem.dealloc %acc : !cake.tmem<128x128xf32>
+  cake.return
+}
+
+// -----
+
+// Valid: both branches wait.
+cake.kernel @wait_in_both_branches(%alpha: f32 {cake.name = "alpha"}) attributes {
+    target = "sm_100a", block = array<i64: 128>, grid = affine_map<() -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %false = arith.constant false
+  %zero = arith.constant 0.0 : f32
+  %a = cake.alloc_smem : !cake.smem<128x64xbf16, swizzle = 128>
+  %b = cake.alloc_smem : !cake.smem<128x64xbf16, swizzle = 128>
+  %bars = cake.mbarrier.alloc : !cake.mbarriers<1>
+  %acc = cake.tmem.alloc : !cake.tmem<128x128xf32>
+  %t = cake.thread_id x
+  %one = arith.cmpi eq, %t, %c0 : index
+  scf.if %one {
+    cake.tcgen05.mma %a[%c0, %c0], %b[%c0, %c0], %acc, accumulate %false
+        : !cake.smem<128x64xbf16, swizzle = 128>, !cake.smem<128x64xbf16, swizzle = 128>, !cake.tmem<128x128xf32>
+    cake.tcgen05.commit %bars[%c0] : !cake.mbarriers<1>
+  }
+  %scaled = arith.cmpf one, %alpha, %zero : f32
+  scf.if %scaled {
+    cake.mbarrier.wait %bars[%c0], %c0 : !cake.mbarriers<1>
+    %v = cake.tmem.load %acc[%c0] : !cake.tmem<128x128xf32> -> vector<4xf32>
+  } else {
+    cake.mbarrier.wait %bars[%c0], %c0 : !cake.mbarriers<1>
+  }
+  cake.tmem.dealloc %acc : !cake.tmem<128x128xf32>
+  cake.return
+}
+
+// -----
+
+// The accumulate flag is a loop-carried value that starts true: the first MMA adds onto
+// undefined columns.
+cake.kernel @accumulate_flag_starts_true() attributes {target = "sm_100a", block = array<i64: 128>,
+    grid = affine_map<() -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %true = arith.constant true
+  %a = cake.alloc_smem : !cake.smem<128x64xbf16, swizzle = 128>
+  %b = cake.alloc_smem : !cake.smem<128x64xbf16, swizzle = 128>
+  %bars = cake.mbarrier.alloc : !cake.mbarriers<1>
+  // expected-note @+1 {{allocated here}}
+  %acc = cake.tmem.alloc : !cake.tmem<128x128xf32>
+  %t = cake.thread_id x
+  %one = arith.cmpi eq, %t, %c0 : index
+  %last = scf.for %kt = %c0 to %c4 step %c1 iter_args(%more = %true) -> (i1) {
+    scf.if %one {
+      // expected-error @+2 {{[tmem.accumulate-unwritten] accumulates into tensor memory that no earlier MMA wrote}}
+      // expected-note @+1 {{fix: pass accumulate false on the first MMA of each tile}}
+      cake.tcgen05.mma %a[%c0, %c0], %b[%c0, %c0], %acc, accumulate %more
+          : !cake.smem<128x64xbf16, swizzle = 128>, !cake.smem<128x64xbf16, swizzle = 128>, !cake.tmem<128x128xf32>
+    }
+    scf.yield %true : i1
+  }
+  scf.if %one {
+    cake.tcgen05.commit %bars[%c0] : !cake.mbarriers<1>
+  }
+  cake.mbarrier.wait %bars[%c0], %c0 : !cake.mbarriers<1>
+  cake.tmem.dealloc %acc : !cake.tmem<128x128xf32>
+  cake.return
+}
+
+// -----
+
+// Valid: the flag starts false (kt > 0 would do the same).
+cake.kernel @accumulate_flag_starts_false() attributes {target = "sm_100a", block = array<i64: 128>,
+    grid = affine_map<() -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %true = arith.constant true
+  %false = arith.constant false
+  %a = cake.alloc_smem : !cake.smem<128x64xbf16, swizzle = 128>
+  %b = cake.alloc_smem : !cake.smem<128x64xbf16, swizzle = 128>
+  %bars = cake.mbarrier.alloc : !cake.mbarriers<1>
+  %acc = cake.tmem.alloc : !cake.tmem<128x128xf32>
+  %t = cake.thread_id x
+  %one = arith.cmpi eq, %t, %c0 : index
+  %last = scf.for %kt = %c0 to %c4 step %c1 iter_args(%more = %false) -> (i1) {
+    scf.if %one {
+      cake.tcgen05.mma %a[%c0, %c0], %b[%c0, %c0], %acc, accumulate %more
+          : !cake.smem<128x64xbf16, swizzle = 128>, !cake.smem<128x64xbf16, swizzle = 128>, !cake.tmem<128x128xf32>
+    }
+    scf.yield %true : i1
+  }
+  scf.if %one {
+    cake.tcgen05.commit %bars[%c0] : !cake.mbarriers<1>
+  }
+  cake.mbarrier.wait %bars[%c0], %c0 : !cake.mbarriers<1>
+  cake.tmem.dealloc %acc : !cake.tmem<128x128xf32>
+  cake.return
+}

@@ -625,14 +625,18 @@ def CakeVerifyTmemPass : Pass<"cake-verify-tmem"> {
     - `tmem.use-after-dealloc`: an MMA, load or free of an allocation after its free;
     - `tmem.mma-threads`: a `cake.tcgen05.mma` or `cake.tcgen05.cp` that more than one thread
       executes (each issues its own MMA, so the product is added once per thread);
-    - `tmem.accumulate-unwritten`: the first MMA into an allocation (in program order) with a
-      constant true `accumulate` and no `cake.tmem.store` or `cake.tcgen05.cp` before it: it adds
-      to undefined tensor memory;
+    - `tmem.accumulate-unwritten`: the first MMA into an allocation (in program order) whose
+      `accumulate` is true on its first execution (a constant, or a loop counter / iteration
+      argument at its start, folded) and no `cake.tmem.store` or `cake.tcgen05.cp` before it: it
+      adds to undefined tensor memory;
     - `tmem.read-before-commit`: a `cake.tmem.load` with no `cake.tcgen05.commit` after the
       allocation's last earlier MMA or copy followed by a `cake.mbarrier.wait` on the same
       barrier before the load (program order);
     - `tmem.dealloc-in-flight`: the same for `cake.tmem.dealloc`: its block barrier orders the
-      threads, not the asynchronous MMAs and copies, which could still write freed columns;
+      threads, not the asynchronous MMAs and copies, which could still write freed columns. For
+      both, the wait must lie on every path from the writer: one in a branch every thread may
+      skip alike (a data-dependent `scf.if` without a wait in its other branch, an `scf.while`)
+      does not count;
     - `tmem.cta-group-mixed`: CTA-pair (`pair`) and one-block allocations or commits in one
       kernel (PTX requires one cta_group per kernel);
     - `tmem.pair-unsynced`: a CTA-pair MMA with no `cake.cluster_barrier` between the last write
