@@ -131,6 +131,8 @@ struct CakeVerifyTmemPass : cake::impl::CakeVerifyTmemPassBase<CakeVerifyTmemPas
     kernel.walk([&](ClusterBarrierOp barrier) { barriers.push_back(order.lookup(barrier)); });
     bool ok = true;
     for (Value buffer : {mma.getA(), mma.getB()}) {
+      if (buffer == mma.getB() && mma.getA() == mma.getB())
+        break; // one buffer for both operands: judged once
       Operation *lastWrite = nullptr;
       for (Operation *user : buffer.getUsers()) {
         if (order.lookup(user) >= at)
@@ -155,8 +157,6 @@ struct CakeVerifyTmemPass : cake::impl::CakeVerifyTmemPassBase<CakeVerifyTmemPas
       attachFix(diag, mma, "tmem.pair-unsynced",
                 "after every block's wait for the operands (cake.mbarrier.wait), add "
                 "cake.cluster_barrier before the MMA");
-      if (buffer == mma.getB() && mma.getA() == mma.getB())
-        break;
     }
     return ok;
   }
