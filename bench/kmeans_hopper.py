@@ -58,14 +58,21 @@ def main():
     p.add_argument("--fp16-only", action="store_true", help="skip the fp32 shape")
     p.add_argument("--flashlib", default="", help="folder holding the flashlib package")
     args = p.parse_args()
+    if not os.access(args.cake_run, os.X_OK):
+        p.error(f"--cake-run {args.cake_run}: not an executable")
     sys.path.insert(0, args.flash_kmeans)
-    import torch
-    from triton.testing import do_bench
-    from flash_kmeans.assign_euclid_triton import euclid_assign_triton
-    flashlib_assign = None
-    if args.flashlib:
-        sys.path.insert(0, args.flashlib)
-        from flashlib.primitives.kmeans.triton.assign import euclid_assign_triton as flashlib_assign
+    try:
+        import torch
+        from triton.testing import do_bench
+        from flash_kmeans.assign_euclid_triton import euclid_assign_triton
+        flashlib_assign = None
+        if args.flashlib:
+            sys.path.insert(0, args.flashlib)
+            from flashlib.primitives.kmeans.triton.assign import \
+                euclid_assign_triton as flashlib_assign
+    except ImportError as e:
+        sys.exit(f"kmeans_hopper.py: needs torch, triton, flash_kmeans (and flashlib with "
+                 f"--flashlib): {e}")
     shapes = [(args.kernel if dtype == "float16" else kernel, dtype, B, N, D, K)
               for kernel, dtype, B, N, D, K in SHAPES
               if dtype == "float16" or not args.fp16_only]

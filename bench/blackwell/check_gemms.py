@@ -60,6 +60,10 @@ def main():
                    help="check these kernels (same a, b[, bias] -> c interface) instead of the "
                         "Blackwell list, e.g. hopper_gemm:bfloat16 on an H100/H200")
     args = p.parse_args()
+    if not os.access(args.cake_run, os.X_OK):
+        p.error(f"--cake-run {args.cake_run}: not an executable")
+    if not os.path.isdir(args.kernels):
+        p.error(f"--kernels {args.kernels}: not a folder")
     kernels = KERNELS
     if args.kernel:
         kernels = []
@@ -68,8 +72,11 @@ def main():
             if len(parts) not in (2, 3) or (len(parts) == 3 and parts[2] != "bias"):
                 p.error(f"--kernel {spec}: expected NAME:DTYPE or NAME:DTYPE:bias")
             kernels.append((parts[0], parts[1], len(parts) == 3))
-    import torch
-    from triton.testing import do_bench
+    try:
+        import torch
+        from triton.testing import do_bench
+    except ImportError as e:
+        sys.exit(f"check_gemms.py: needs torch and triton (a GPU machine): {e}")
 
     torch.manual_seed(0)
     rows, failures = [], 0

@@ -83,7 +83,7 @@ static std::string dtypeName(Type type) {
     return "f16";
   if (type.isF32())
     return "tf32";
-  if (isa<Float8E4M3FNType, Float8E5M2Type>(type))
+  if (isFp8Type(type))
     return "f8";
   std::string s;
   llvm::raw_string_ostream os(s);

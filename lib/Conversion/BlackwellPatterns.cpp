@@ -118,7 +118,7 @@ int64_t instructionDescriptor(Type a, Type b, int64_t m, int64_t n) {
 NVVM::Tcgen05MMAKind mmaKind(Type element) {
   if (element.isF32())
     return NVVM::Tcgen05MMAKind::TF32;
-  if (isa<Float8E4M3FNType, Float8E5M2Type>(element))
+  if (isFp8Type(element))
     return NVVM::Tcgen05MMAKind::F8F6F4;
   return NVVM::Tcgen05MMAKind::F16;
 }
@@ -261,8 +261,6 @@ struct ClcQueryLowering : OpConversionPattern<ClcQueryOp> {
     return success();
   }
 };
-
-
 
 /// The 32-bit registers of C columns as tcgen05.ld/st take them: i32 for one, vector<Cxi32>.
 Type rawRow(OpBuilder &b, int64_t count) {

@@ -24,20 +24,22 @@ static LogicalResult requireTopLevel(Operation *op) {
   return requireTargetFeature(op, FeatureTcgen05, "tensor memory");
 }
 
-/// A pair allocation needs CTA pairs: a cluster whose x extent is even.
-static LogicalResult requirePairCluster(Operation *op, TmemType type) {
-  if (!type.getPair())
-    return success();
+/// A pair op (`what`: "allocation (...)", "commit") needs CTA pairs: a cluster whose x extent is
+/// even.
+static LogicalResult requirePairCluster(Operation *op, StringRef what) {
   auto kernel = op->getParentOfType<KernelOp>();
   if (kernel && kernel.getClusterDims()[0] % 2 != 0)
     return op->emitOpError() << "expected a kernel whose cluster has an even x extent for a pair "
-                                "allocation (CTA pairs are cluster ranks 2i and 2i + 1), got "
-                             << kernel.getClusterDims()[0];
+                             << what << ", got " << kernel.getClusterDims()[0];
   return success();
 }
 
 LogicalResult TmemAllocOp::verify() {
-  if (failed(requireTopLevel(*this)) || failed(requirePairCluster(*this, getTmem().getType())))
+  if (failed(requireTopLevel(*this)))
+    return failure();
+  if (getTmem().getType().getPair() &&
+      failed(requirePairCluster(
+          *this, "allocation (CTA pairs are cluster ranks 2i and 2i + 1)")))
     return failure();
   // The running total up to this allocation: the one that crosses the limit is reported.
   int64_t columns = 0;
@@ -74,14 +76,8 @@ LogicalResult Tcgen05MmaOp::verify() {
 }
 
 LogicalResult Tcgen05CommitOp::verify() {
-  if (getPair()) {
-    auto kernel = getOperation()->getParentOfType<KernelOp>();
-    if (kernel && kernel.getClusterDims()[0] % 2 != 0)
-      return emitOpError() << "expected a kernel whose cluster has an even x extent for a pair "
-                              "commit, got "
-                           << kernel.getClusterDims()[0];
-  }
-  return success(); // the target is cake-verify-target's (a commit has nothing else to check)
+  // The target is cake-verify-target's (a commit has nothing else to check).
+  return getPair() ? requirePairCluster(*this, "commit") : success();
 }
 
 LogicalResult Tcgen05CpOp::verify() {
@@ -119,12 +115,9 @@ static LogicalResult verifyClcResponse(Operation *op, SmemType type, size_t indi
 LogicalResult ClcTryCancelOp::verify() {
   if (failed(verifyClcResponse(*this, getResponse().getType(), getIndices().size())))
     return failure();
-  if (getMulticast()) {
-    auto kernel = getOperation()->getParentOfType<KernelOp>();
-    SmallVector<int64_t, 3> dims = kernel ? kernel.getClusterDims() : SmallVector<int64_t, 3>{};
-    if (kernel && dims[0] * dims[1] * dims[2] == 1)
-      return emitOpError() << "expected a kernel with a cluster for a multicast answer";
-  }
+  auto kernel = getOperation()->getParentOfType<KernelOp>();
+  if (getMulticast() && kernel && llvm::product_of(kernel.getClusterDims()) == 1)
+    return emitOpError() << "expected a kernel with a cluster for a multicast answer";
   return success();
 }
 

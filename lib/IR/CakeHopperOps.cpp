@@ -137,8 +137,7 @@ LogicalResult mlir::cake::verifyMmaOperands(Operation *op, SmemType a, size_t aI
   for (auto [name, type, indices] :
        {std::make_tuple("A", a, aIndices), std::make_tuple("B", b, bIndices)}) {
     Type element = type.getElementType();
-    bool isFp8 = isa<Float8E4M3FNType, Float8E5M2Type>(element);
-    if (!element.isF16() && !element.isBF16() && !element.isF32() && !(fp8 && isFp8))
+    if (!element.isF16() && !element.isBF16() && !element.isF32() && !(fp8 && isFp8Type(element)))
       return op->emitOpError() << "expected " << name << " of f16, bf16"
                                << (fp8 ? ", f32 (tf32), f8E4M3FN or f8E5M2" : " or f32 (tf32)")
                                << ", got " << element;
@@ -146,8 +145,7 @@ LogicalResult mlir::cake::verifyMmaOperands(Operation *op, SmemType a, size_t aI
       return failure();
   }
   // kind::f8f6f4 takes e4m3 and e5m2 in any mix; the other kinds one type for both.
-  bool bothFp8 = isa<Float8E4M3FNType, Float8E5M2Type>(a.getElementType()) &&
-                 isa<Float8E4M3FNType, Float8E5M2Type>(b.getElementType());
+  bool bothFp8 = isFp8Type(a.getElementType()) && isFp8Type(b.getElementType());
   if (a.getElementType() != b.getElementType() && !bothFp8)
     return op->emitOpError() << "expected A and B of one element type, got "
                              << a.getElementType() << " and " << b.getElementType();

@@ -38,12 +38,13 @@ unsigned mlir::cake::getElementBytes(Type type) {
   return std::max<unsigned>(1, type.getIntOrFloatBitWidth() / 8);
 }
 
+bool mlir::cake::isFp8Type(Type type) { return isa<Float8E4M3FNType, Float8E5M2Type>(type); }
+
 static bool isElementType(Type type) {
   if (auto intType = dyn_cast<IntegerType>(type))
     return llvm::is_contained({8u, 32u, 64u}, intType.getWidth());
-  // fp8 (e4m3, e5m2): operands of tcgen05's kind::f8f6f4 MMAs, moved by TMA.
-  return isa<Float16Type, BFloat16Type, Float32Type, Float64Type, Float8E4M3FNType,
-             Float8E5M2Type>(type);
+  // fp8: moved by TMA into tcgen05 MMAs.
+  return isa<Float16Type, BFloat16Type, Float32Type, Float64Type>(type) || isFp8Type(type);
 }
 
 //===----------------------------------------------------------------------===//

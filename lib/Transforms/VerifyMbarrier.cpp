@@ -120,18 +120,20 @@ struct CakeVerifyMbarrierPass : cake::impl::CakeVerifyMbarrierPassBase<CakeVerif
     bool ok = true;
     kernel.walk([&](ClcQueryOp query) {
       unsigned at = order.lookup(query);
-      // The request whose answer the query reads: the last one before it, else (a loop) the last.
-      ClcTryCancelOp request;
+      // The request whose answer the query reads: the last one before it, else (around a
+      // loop) the last one.
+      ClcTryCancelOp lastBefore, last;
       for (ClcTryCancelOp cancel : cancels) {
         if (cancel.getResponse() != query.getResponse() ||
             !sameSlot(cancel.getIndices(), query.getIndices()))
           continue;
-        bool earlier = order.lookup(cancel) < at;
-        if (!request || (earlier && (order.lookup(request) > at ||
-                                     order.lookup(cancel) > order.lookup(request))) ||
-            (!earlier && order.lookup(request) > at && order.lookup(cancel) > order.lookup(request)))
-          request = cancel;
+        unsigned c = order.lookup(cancel);
+        if (!last || c > order.lookup(last))
+          last = cancel;
+        if (c < at && (!lastBefore || c > order.lookup(lastBefore)))
+          lastBefore = cancel;
       }
+      ClcTryCancelOp request = lastBefore ? lastBefore : last;
       bool waited = false;
       if (request) {
         unsigned r = order.lookup(request);
@@ -356,12 +358,10 @@ struct CakeVerifyMbarrierPass : cake::impl::CakeVerifyMbarrierPassBase<CakeVerif
           auto loop = dyn_cast<scf::ForOp>(p);
           if (!loop)
             continue;
-          std::optional<int64_t> lb = getConstantIntValue(loop.getLowerBound()),
-                                 ub = getConstantIntValue(loop.getUpperBound()),
-                                 step = getConstantIntValue(loop.getStep());
-          if (!lb || !ub || !step || *step <= 0)
+          std::optional<APInt> count = loop.getStaticTripCount();
+          if (!count)
             return std::nullopt;
-          n *= std::max<int64_t>(0, (*ub - *lb + *step - 1) / *step);
+          n *= static_cast<int64_t>(count->getZExtValue());
         }
         return n;
       };
@@ -409,14 +409,16 @@ struct CakeVerifyMbarrierPass : cake::impl::CakeVerifyMbarrierPassBase<CakeVerif
                                 "arrive, or set bytes 0"
                               : "set bytes " + std::to_string(sum));
     }
-    for (TmaLoadOp load : bars.loads) {
-      // A copy whose barrier index is not known (it depends on the cluster rank, say) may
-      // match any expect on the array.
-      bool expected = llvm::any_of(bars.expects, [&](MbarrierArriveExpectTxOp expect) {
-        return same(expect.getIndex(), load.getBarrierIndex()) || unknownIndex(expect.getIndex()) ||
-               unknownIndex(load.getBarrierIndex());
+    // Whether an expect announces bytes on barrier `index`. A copy whose barrier index is not
+    // known (it depends on the cluster rank, say) may match any expect on the array.
+    auto announced = [&](Value index) {
+      return llvm::any_of(bars.expects, [&](MbarrierArriveExpectTxOp expect) {
+        return same(expect.getIndex(), index) || unknownIndex(expect.getIndex()) ||
+               unknownIndex(index);
       });
-      if (expected)
+    };
+    for (TmaLoadOp load : bars.loads) {
+      if (announced(load.getBarrierIndex()))
         continue;
       ok = false;
       int64_t bytes = load.getDescriptor().getType().getBoxBytes();
@@ -433,11 +435,7 @@ struct CakeVerifyMbarrierPass : cake::impl::CakeVerifyMbarrierPassBase<CakeVerif
     }
 
     for (ClcTryCancelOp cancel : bars.cancels) {
-      bool expected = llvm::any_of(bars.expects, [&](MbarrierArriveExpectTxOp expect) {
-        return same(expect.getIndex(), cancel.getIndex()) || unknownIndex(expect.getIndex()) ||
-               unknownIndex(cancel.getIndex());
-      });
-      if (expected)
+      if (announced(cancel.getIndex()))
         continue;
       ok = false;
       InFlightDiagnostic diag = emitFinding(cancel, "mbarrier.tx-missing")
@@ -446,7 +444,8 @@ struct CakeVerifyMbarrierPass : cake::impl::CakeVerifyMbarrierPassBase<CakeVerif
                                 << indexText(model, cancel.getIndex());
       attachFix(diag, cancel, "mbarrier.tx-missing",
                 "before the request, in the same thread: cake.mbarrier.arrive_expect_tx %bars[" +
-                    indexText(model, cancel.getIndex()) + "], bytes 16");
+                    indexText(model, cancel.getIndex()) + "], bytes " +
+                    std::to_string(kClcAnswerBytes));
     }
 
     // Waits need arrivals.

@@ -192,6 +192,13 @@ struct CakeVerifyTmemPass : cake::impl::CakeVerifyTmemPassBase<CakeVerifyTmemPas
     for (Tcgen05CpOp copy : copies)
       asyncWriters.push_back(copy);
     llvm::sort(asyncWriters, byOrder);
+    auto lastWriterBefore = [&](Operation *op) {
+      Operation *last = nullptr;
+      for (Operation *writer : asyncWriters)
+        if (order.lookup(writer) < order.lookup(op))
+          last = writer;
+      return last;
+    };
     // Whether a commit after `writer` and a wait on its barrier phase, both before `user`, show
     // every earlier asynchronous write complete. The wait must lie on every path from the
     // writer to `user`: not in a branch of a condition every thread may skip alike (a
@@ -259,11 +266,7 @@ struct CakeVerifyTmemPass : cake::impl::CakeVerifyTmemPassBase<CakeVerifyTmemPas
       }
       // The dealloc's block barrier orders threads, not the asynchronous MMAs and copies: the
       // columns may be freed (and given to the next block) while they still write them.
-      unsigned at = order.lookup(frees.front());
-      Operation *last = nullptr;
-      for (Operation *writer : asyncWriters)
-        if (order.lookup(writer) < at)
-          last = writer;
+      Operation *last = lastWriterBefore(frees.front());
       if (last && !completedBefore(last, frees.front())) {
         ok = false;
         InFlightDiagnostic diag = emitFinding(frees.front(), "tmem.dealloc-in-flight")
@@ -281,13 +284,13 @@ struct CakeVerifyTmemPass : cake::impl::CakeVerifyTmemPassBase<CakeVerifyTmemPas
       Executors who = model.executors(writer);
       if (who.exact && who.count() > 1) {
         ok = false;
-        bool isCopy = isa<Tcgen05CpOp>(writer);
-        InFlightDiagnostic diag = emitFinding(writer, "tmem.mma-threads")
-                                  << "expected one thread to issue the "
-                                  << (isCopy ? "copy" : "MMA") << ", got " << who.count()
-                                  << (isCopy ? ": each issues its own copy of the tile"
-                                             : ": each issues its own, so the product is added ")
-                                  << (isCopy ? "" : std::to_string(who.count()) + " times");
+        InFlightDiagnostic diag = emitFinding(writer, "tmem.mma-threads");
+        if (isa<Tcgen05CpOp>(writer))
+          diag << "expected one thread to issue the copy, got " << who.count()
+               << ": each issues its own copy of the tile";
+        else
+          diag << "expected one thread to issue the MMA, got " << who.count()
+               << ": each issues its own, so the product is added " << who.count() << " times";
         attachFix(diag, writer, "tmem.mma-threads",
                   "issue it from one thread: under scf.if on cake.elect_one in one warp, or on "
                   "a thread id test");
@@ -296,12 +299,8 @@ struct CakeVerifyTmemPass : cake::impl::CakeVerifyTmemPassBase<CakeVerifyTmemPas
     // The first MMA into an allocation must overwrite it: tensor memory starts undefined (unless
     // a cake.tmem.store or a cake.tcgen05.cp wrote the columns first: an initial value).
     auto before = [&](Operation *op) { return order.lookup(op) < order.lookup(mmas.front()); };
-    bool storedFirst = !mmas.empty() && (llvm::any_of(stores, [&](TmemStoreOp store) {
-                                           return before(store);
-                                         }) ||
-                                         llvm::any_of(copies, [&](Tcgen05CpOp copy) {
-                                           return before(copy);
-                                         }));
+    bool storedFirst =
+        !mmas.empty() && (llvm::any_of(stores, before) || llvm::any_of(copies, before));
     std::optional<int64_t> firstFlag =
         mmas.empty() ? std::nullopt : firstTripValue(mmas.front().getAccumulate());
     if (!mmas.empty() && !storedFirst && firstFlag && *firstFlag != 0) { // i1 true folds to -1
@@ -316,11 +315,7 @@ struct CakeVerifyTmemPass : cake::impl::CakeVerifyTmemPassBase<CakeVerifyTmemPas
     }
 
     for (TmemLoadOp load : loads) {
-      unsigned at = order.lookup(load);
-      Operation *last = nullptr;
-      for (Operation *writer : asyncWriters)
-        if (order.lookup(writer) < at)
-          last = writer;
+      Operation *last = lastWriterBefore(load);
       if (!last)
         continue; // reads columns no MMA or copy wrote: the program's own business (tcgen05.st)
       bool published = completedBefore(last, load);

@@ -16,6 +16,8 @@ llvm::ArrayRef<llvm::StringRef> getKnownTargets();
 bool isKnownTarget(llvm::StringRef target);
 /// Bytes of one element of a scalar int or float type.
 unsigned getElementBytes(Type type);
+/// True for the fp8 element types (e4m3fn, e5m2): operands of tcgen05's kind::f8f6f4 MMAs.
+bool isFp8Type(Type type);
 } // namespace mlir::cake
 
 #endif // CAKE_IR_CAKETYPES_H
