@@ -49,16 +49,15 @@ LogicalResult CpAsyncOp::verify() {
   if (rowBytes % bytes != 0)
     return emitOpError() << "expected the destination's innermost extent (" << rowBytes
                          << " bytes) to be a multiple of the copy size (" << bytes << " bytes)";
-  return requireTargetFeature(*this, FeatureAmpere, "cp.async");
+  return success();
 }
 
-LogicalResult CpAsyncCommitOp::verify() { return requireTargetFeature(*this, FeatureAmpere, "cp.async"); }
 
 LogicalResult CpAsyncWaitOp::verify() {
   int64_t pending = signedValue(getPendingAttr());
   if (pending < 0 || pending > 63)
     return emitOpError() << "expected 0 to 63 pending groups, got " << pending;
-  return requireTargetFeature(*this, FeatureAmpere, "cp.async");
+  return success();
 }
 
 //===----------------------------------------------------------------------===//
@@ -105,19 +104,15 @@ static LogicalResult verifyMatrixAccess(Operation *op, SmemType buffer, size_t n
 int64_t LdmatrixOp::getCount() { return fragmentRegisters(getResult().getType()); }
 
 LogicalResult LdmatrixOp::verify() {
-  if (failed(verifyMatrixAccess(*this, getSource().getType(), getIndices().size(),
-                                getResult().getType(), getTrans(), /*store=*/false)))
-    return failure();
-  return requireTargetFeature(*this, FeatureAmpere, "ldmatrix");
+  return verifyMatrixAccess(*this, getSource().getType(), getIndices().size(),
+                            getResult().getType(), getTrans(), /*store=*/false);
 }
 
 int64_t StmatrixOp::getCount() { return fragmentRegisters(getValue().getType()); }
 
 LogicalResult StmatrixOp::verify() {
-  if (failed(verifyMatrixAccess(*this, getDest().getType(), getIndices().size(),
-                                getValue().getType(), getTrans(), /*store=*/true)))
-    return failure();
-  return requireTargetFeature(*this, FeatureHopper, "stmatrix");
+  return verifyMatrixAccess(*this, getDest().getType(), getIndices().size(),
+                            getValue().getType(), getTrans(), /*store=*/true);
 }
 
 //===----------------------------------------------------------------------===//
@@ -135,7 +130,7 @@ LogicalResult MmaSyncOp::verify() {
     return emitOpError() << "expected " << (tf32 ? "m16n8k8 tf32" : "m16n8k16")
                          << " fragments: A of " << aElements << " and B of " << bElements
                          << " elements, got " << a << " and " << b;
-  return requireTargetFeature(*this, FeatureAmpere, "mma.sync");
+  return success();
 }
 
 LogicalResult MmaSyncStoreOp::verify() {

@@ -21,7 +21,7 @@ static LogicalResult requireTopLevel(Operation *op) {
     return op->emitOpError() << "is block-collective: expected it at the top level of the kernel "
                                 "body, not inside "
                              << op->getParentOp()->getName();
-  return requireTargetFeature(op, FeatureTcgen05, "tensor memory");
+  return success();
 }
 
 /// A pair op (`what`: "allocation (...)", "commit") needs CTA pairs: a cluster whose x extent is
@@ -72,11 +72,10 @@ LogicalResult Tcgen05MmaOp::verify() {
   if (b.getShape()[b.getRank() - 2] < bRows)
     return emitOpError() << "expected B to hold at least " << (bRows == n ? "N" : "N/2")
                          << " = " << bRows << " rows";
-  return requireTargetFeature(*this, FeatureTcgen05, "tcgen05.mma");
+  return success();
 }
 
 LogicalResult Tcgen05CommitOp::verify() {
-  // The target is cake-verify-target's (a commit has nothing else to check).
   return getPair() ? requirePairCluster(*this, "commit") : success();
 }
 
@@ -96,7 +95,7 @@ LogicalResult Tcgen05CpOp::verify() {
       column && (*column < 0 || *column + kColumns > getTmem().getType().getColumns()))
     return emitOpError() << "expected columns " << *column << " to " << *column + kColumns - 1
                          << " inside the allocation's " << getTmem().getType().getColumns();
-  return requireTargetFeature(*this, FeatureTcgen05, "tcgen05.cp");
+  return success();
 }
 
 /// The answer buffer of cluster launch control: 16 bytes (4 x i32 innermost), indexed by its
@@ -127,21 +126,20 @@ LogicalResult ClcQueryOp::verify() {
 
 /// A row access of C columns (tcgen05.ld / st .32x32b.xC): C a power of two, at most 128 and at
 /// most the allocation's columns.
-static LogicalResult verifyRowAccess(Operation *op, VectorType registers, TmemType tmem,
-                                     StringRef what) {
+static LogicalResult verifyRowAccess(Operation *op, VectorType registers, TmemType tmem) {
   int64_t count = registers.getNumElements();
   if (count > 128 || !llvm::isPowerOf2_64(count))
     return op->emitOpError() << "expected a power of two of at most 128 columns, got " << count;
   if (count > tmem.getColumns())
     return op->emitOpError() << "expected at most the allocation's " << tmem.getColumns()
                              << " columns, got " << count;
-  return requireTargetFeature(op, FeatureTcgen05, what);
+  return success();
 }
 
 LogicalResult TmemLoadOp::verify() {
-  return verifyRowAccess(*this, getResult().getType(), getTmem().getType(), "tcgen05.ld");
+  return verifyRowAccess(*this, getResult().getType(), getTmem().getType());
 }
 
 LogicalResult TmemStoreOp::verify() {
-  return verifyRowAccess(*this, getValue().getType(), getTmem().getType(), "tcgen05.st");
+  return verifyRowAccess(*this, getValue().getType(), getTmem().getType());
 }

@@ -28,7 +28,7 @@ LogicalResult MbarrierArriveExpectTxOp::verify() {
   if (bytes < 0 || bytes > kMaxMbarrierCount)
     return emitOpError() << "expected transaction bytes in [0, " << kMaxMbarrierCount
                          << "], got " << bytes;
-  return requireTargetFeature(*this, FeatureHopper, "arrive with expected transaction bytes");
+  return success();
 }
 
 LogicalResult PipelineCreateOp::verify() {
@@ -36,7 +36,7 @@ LogicalResult PipelineCreateOp::verify() {
   if (consumers < 1 || consumers > kMaxMbarrierCount)
     return emitOpError() << "expected a consumer arrival count in [1, " << kMaxMbarrierCount
                          << "], got " << consumers;
-  return requireTargetFeature(*this, FeatureHopper, "a TMA pipeline");
+  return success();
 }
 
 LogicalResult PipelineProducerCommitOp::verify() {
@@ -66,9 +66,7 @@ LogicalResult TmaLoadOp::verify() {
 }
 
 LogicalResult ClusterBarrierOp::verify() {
-  if (failed(requireCluster(*this, "a cluster barrier")))
-    return failure();
-  return requireTargetFeature(*this, FeatureHopper, "a cluster barrier");
+  return requireCluster(*this, "a cluster barrier");
 }
 
 LogicalResult WarpRolesOp::verifyRegions() {
@@ -79,7 +77,7 @@ LogicalResult WarpRolesOp::verifyRegions() {
     auto role = dyn_cast<RoleOp>(op);
     if (!role)
       return op.emitOpError() << "only cake.role ops may appear in cake.warp_roles";
-    if (kernel && role.getLast() > warps)
+    if (kernel && static_cast<int64_t>(role.getLast()) > warps)
       return role.emitOpError() << "warp range [" << role.getFirst() << ", " << role.getLast()
                                 << ") is outside the block's " << warps << " warps";
     for (RoleOp other : roles) {
@@ -113,7 +111,12 @@ LogicalResult RoleOp::verify() {
     return emitOpError() << "a register budget applies to whole warpgroups: expected the warp "
                             "range to be aligned to 4 warps, got ["
                          << getFirst() << ", " << getLast() << ")";
-  return requireTargetFeature(*this, FeatureSetMaxNReg, "register reallocation (setmaxnreg)");
+  return success();
+}
+
+void RoleOp::getTargetRequirements(SmallVectorImpl<TargetRequirement> &requirements) {
+  if (getRegsAttr())
+    requirements.push_back(TargetRequirement::SetMaxNReg);
 }
 
 LogicalResult mlir::cake::verifySwizzledOperand(Operation *op, StringRef name, SmemType type,
@@ -165,7 +168,7 @@ LogicalResult WgmmaOp::verify() {
     return emitOpError() << "expected A to hold at least 64 rows";
   if (b.getShape()[b.getRank() - 2] < n)
     return emitOpError() << "expected B to hold at least N = " << n << " rows";
-  return requireTargetFeature(*this, FeatureWgmma, "wgmma");
+  return success();
 }
 
 LogicalResult WgmmaWaitOp::verify() {
@@ -187,7 +190,6 @@ LogicalResult WgmmaStoreOp::verify() {
   return success();
 }
 
-LogicalResult ElectOneOp::verify() { return requireTargetFeature(*this, FeatureHopper, "elect.sync"); }
 
 LogicalResult WgmmaRowArgReduceOp::verify() {
   int64_t n = 2 * getAcc().getType().getNumElements();
@@ -258,7 +260,7 @@ static LogicalResult verifyTmaTile(Operation *op, TmaType tma, size_t numCoords,
                              << "-byte aligned as TMA requires, but a box of " << boxBytes
                              << " bytes puts slot 1 at byte " << boxBytes
                              << " (widen the box to a multiple of " << slotAlign << " bytes)";
-  return requireTargetFeature(op, FeatureHopper, "TMA");
+  return success();
 }
 
 LogicalResult TmaStoreOp::verify() {
@@ -270,7 +272,7 @@ LogicalResult TmaStoreWaitOp::verify() {
   int64_t pending = signedValue(getPendingAttr());
   if (pending < 0 || pending > 63)
     return emitOpError() << "expected 0 to 63 pending groups, got " << pending;
-  return requireTargetFeature(*this, FeatureHopper, "TMA");
+  return success();
 }
 
 LogicalResult NamedBarrierOp::verify() {
@@ -308,5 +310,5 @@ LogicalResult WgmmaRegsOp::verify() {
                          << getAcc().getType().getNumElements() << " elements";
   if (b.getShape()[b.getRank() - 2] < n)
     return emitOpError() << "expected B to hold at least N = " << n << " rows";
-  return requireTargetFeature(*this, FeatureWgmma, "wgmma");
+  return success();
 }

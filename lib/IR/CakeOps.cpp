@@ -168,9 +168,6 @@ LogicalResult KernelOp::verify() {
     }
     if (blocks > 8)
       return emitOpError() << "expected at most 8 blocks per cluster, got " << blocks;
-    if (!targetHas(target, FeatureHopper))
-      return emitOpError() << "thread block clusters need " << joinTargetsWith(FeatureHopper, " or ")
-                           << ", got " << target;
   }
 
   llvm::StringSet<> seen;
@@ -252,10 +249,14 @@ std::optional<unsigned> KernelOp::getParameterIndex(StringRef name) {
   return std::nullopt;
 }
 
+void KernelOp::getTargetRequirements(SmallVectorImpl<TargetRequirement> &requirements) {
+  if (getCluster())
+    requirements.push_back(TargetRequirement::Cluster);
+  if (llvm::any_of(getArgumentTypes(), llvm::IsaPred<TmaType>))
+    requirements.push_back(TargetRequirement::Tma);
+}
+
 LogicalResult KernelOp::verifyTmaParameter(unsigned index, TmaType tma) {
-  if (!targetHas(getTarget(), FeatureHopper))
-    return emitOpError() << "parameter #" << index << ": TMA needs "
-                         << joinTargetsWith(FeatureHopper, " or ") << ", got " << getTarget();
   auto describes = getArgAttrOfType<StringAttr>(index, "cake.describes");
   if (!describes)
     return emitOpError() << "parameter #" << index

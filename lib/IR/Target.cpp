@@ -1,6 +1,5 @@
 //===- Target.cpp - The target table ---------------------------------------===//
 #include "Cake/IR/Target.h"
-#include "Cake/IR/CakeOps.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
@@ -38,10 +37,10 @@ std::string mlir::cake::joinTargetsWith(unsigned features, StringRef sep) {
   return llvm::join(names, sep);
 }
 
-LogicalResult mlir::cake::requireTargetFeature(Operation *op, unsigned features, StringRef what) {
-  auto kernel = op->getParentOfType<KernelOp>();
-  if (!kernel || targetHas(kernel.getTarget(), features))
-    return success();
-  return op->emitOpError() << what << " needs " << joinTargetsWith(features, " or ") << ", got "
-                           << kernel.getTarget();
+const TargetRequirementInfo &mlir::cake::getTargetRequirementInfo(TargetRequirement requirement) {
+  static const TargetRequirementInfo table[] = {
+#define CAKE_REQUIREMENT(name, rule, what, features) {rule, what, features},
+#include "Cake/IR/TargetRequirements.def"
+  };
+  return table[static_cast<unsigned>(requirement)];
 }

@@ -16,6 +16,9 @@ LogicalResult mlir::cake::buildLowerToNVVMPipeline(OpPassManager &pm,
   convertOptions.features = options.features;
   convertOptions.optLevel = options.optLevel;
   convertOptions.hangTimeoutMs = options.hangTimeoutMs;
+  // The one check of what each op needs from its target, so an op the chip lacks is a located
+  // target.* finding rather than an error deep in upstream NVVM.
+  pm.addPass(createCakeVerifyTargetPass());
   pm.addPass(createCakeConvertToNVVMPass(convertOptions));
   // The upstream half, by name: the registry resolves it, so this file needs none of their
   // (expensive) headers.

@@ -662,12 +662,12 @@ struct CakeVerifyShapesPass : cake::impl::CakeVerifyShapesPassBase<CakeVerifySha
             continue;
           ok = false;
           reported.insert(tensor);
+          std::string sizes = describeProbe(kernel, probe, /*withBlock=*/false);
           InFlightDiagnostic diag =
               emitFinding(writers.front().op, "shape.uncovered-output")
               << "expected every element of '" << getParamName(kernel, tensor.getArgNumber())
-              << "' to be written for every shape the manifest allows, but with "
-              << describeProbe(kernel, probe, /*withBlock=*/false)
-              << " no block writes index " << covered << " of dimension " << dim << " (extent "
+              << "' to be written for every shape the manifest allows, but "
+              << (sizes.empty() ? "" : "with " + sizes + " ") << "no block writes index " << covered << " of dimension " << dim << " (extent "
               << *extent << ")";
           attachFix(diag, writers.front().op, "shape.uncovered-output",
                     "cover the ragged tail: round the grid (or a persistent block's tile count) "

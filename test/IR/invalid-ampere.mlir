@@ -209,18 +209,6 @@ cake.kernel @k() attributes {target = "sm_90a", block = array<i64: 128>, symbols
 
 // -----
 
-cake.kernel @k() attributes {target = "sm_80", block = array<i64: 128>, symbols = ["M", "N", "K"],
-                                 grid = affine_map<()[m, n, k] -> (1)>} {
-  %c0 = arith.constant 0 : index
-  %buf = cake.alloc_smem : !cake.smem<64x32xbf16>
-  %v = arith.constant dense<0> : vector<4xi32>
-  // expected-error @+1 {{stmatrix needs sm_90 or sm_90a or sm_100a, got sm_80}}
-  cake.stmatrix %v, %buf[%c0, %c0] : vector<4xi32>, !cake.smem<64x32xbf16>
-  cake.return
-}
-
-// -----
-
 cake.kernel @k() attributes {target = "sm_90a", block = array<i64: 128>, symbols = ["M", "N", "K"],
                                  grid = affine_map<()[m, n, k] -> (1)>} {
   %c0 = arith.constant 0 : index

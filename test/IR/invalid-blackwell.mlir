@@ -77,15 +77,6 @@ cake.kernel @dealloc_not_top_level() attributes {target = "sm_100a", block = arr
 
 // -----
 
-cake.kernel @hopper_target() attributes {target = "sm_90a", block = array<i64: 128>,
-    grid = affine_map<() -> (1)>} {
-  // expected-error @+1 {{tensor memory needs sm_100a, got sm_90a}}
-  %acc = cake.tmem.alloc : !cake.tmem<128x128xf32>
-  cake.return
-}
-
-// -----
-
 cake.kernel @mma_n_too_wide() attributes {target = "sm_100a", block = array<i64: 128>,
     grid = affine_map<() -> (1)>} {
   %c0 = arith.constant 0 : index

@@ -1,7 +1,7 @@
 // RUN: cake-opt %s -split-input-file -verify-diagnostics -allow-unregistered-dialect
 
 // The diagnostics of the hardware-explicit half of the dialect: the mbarrier, pipeline and TMA
-// types, TMA kernel parameters, target requirements, warp roles, wgmma and the TMA load.
+// types, TMA kernel parameters, warp roles, wgmma and the TMA load.
 
 //===----------------------------------------------------------------------===//
 // !cake.mbarriers, !cake.pipeline
@@ -84,17 +84,8 @@ func.func @f() -> !cake.tma<[M, K], bf16, box [64, 32], swizzle = 128>
 // -----
 
 //===----------------------------------------------------------------------===//
-// TMA kernel parameters
+// TMA kernel parameters (their target: test/Verify/cake-verify-target.mlir)
 //===----------------------------------------------------------------------===//
-
-// expected-error @+1 {{parameter #1: TMA needs sm_90 or sm_90a or sm_100a, got sm_80}}
-cake.kernel @k(%a: !cake.tensor<[M, K], bf16> {cake.name = "a"},
-               %ta: !cake.tma<[M, K], bf16, box [64, 64], swizzle = 128> {cake.describes = "a"})
-    attributes {target = "sm_80", block = array<i64: 128>, symbols = ["M", "K"], grid = affine_map<()[m, k] -> (m)>} {
-  cake.return
-}
-
-// -----
 
 // expected-error @+1 {{parameter #1: a !cake.tma parameter needs {cake.describes = "<tensor parameter name>"}}}
 cake.kernel @k(%a: !cake.tensor<[M, K], bf16> {cake.name = "a"},
@@ -180,103 +171,6 @@ func.func @f() {
   // expected-error @+1 {{'cake.wgmma.fence' op expected to be inside a cake.kernel}}
   cake.wgmma.fence
   return
-}
-
-// -----
-
-//===----------------------------------------------------------------------===//
-// Target requirements
-//===----------------------------------------------------------------------===//
-
-cake.kernel @k() attributes {target = "sm_90", block = array<i64: 128>, grid = affine_map<() -> (1)>} {
-  %c0 = arith.constant 0 : index
-  %buf = cake.alloc_smem : !cake.smem<64x64xbf16, swizzle = 128>
-  %acc = arith.constant dense<0.0> : vector<32xf32>
-  // expected-error @+1 {{'cake.wgmma' op wgmma needs sm_90a, got sm_90}}
-  %d = cake.wgmma %buf[%c0, %c0], %buf[%c0, %c0], %acc
-      : !cake.smem<64x64xbf16, swizzle = 128>, !cake.smem<64x64xbf16, swizzle = 128>, vector<32xf32>
-  cake.return
-}
-
-// -----
-
-cake.kernel @k() attributes {target = "sm_100a", block = array<i64: 128>, grid = affine_map<() -> (1)>} {
-  %c0 = arith.constant 0 : index
-  %buf = cake.alloc_smem : !cake.smem<64x64xbf16, swizzle = 128>
-  %acc = arith.constant dense<0.0> : vector<32xf32>
-  // expected-error @+1 {{'cake.wgmma' op wgmma needs sm_90a, got sm_100a}}
-  %d = cake.wgmma %buf[%c0, %c0], %buf[%c0, %c0], %acc
-      : !cake.smem<64x64xbf16, swizzle = 128>, !cake.smem<64x64xbf16, swizzle = 128>, vector<32xf32>
-  cake.return
-}
-
-// -----
-
-cake.kernel @k() attributes {target = "sm_90", block = array<i64: 256>, grid = affine_map<() -> (1)>} {
-  cake.warp_roles {
-    // expected-error @+1 {{'cake.role' op register reallocation (setmaxnreg) needs sm_90a or sm_100a, got sm_90}}
-    cake.role "producer" warps [0, 4) regs 40 {
-    }
-  }
-  cake.return
-}
-
-// -----
-
-// Roles without a budget are fine on sm_90 (and sm_80).
-cake.kernel @k() attributes {target = "sm_80", block = array<i64: 256>, grid = affine_map<() -> (1)>} {
-  cake.warp_roles {
-    cake.role "producer" warps [0, 2) {
-    }
-    // expected-error @+1 {{'cake.role' op register reallocation (setmaxnreg) needs sm_90a or sm_100a, got sm_80}}
-    cake.role "consumer" warps [4, 8) regs 232 {
-    }
-  }
-  cake.return
-}
-
-// -----
-
-// A descriptor from elsewhere still cannot be used on sm_80.
-cake.kernel @k() attributes {target = "sm_80", block = array<i64: 128>, symbols = ["M", "K"], grid = affine_map<()[m, k] -> (m)>} {
-  %c0 = arith.constant 0 : index
-  %ta = "test.descriptor"() : () -> !cake.tma<[M, K], bf16, box [64, 64], swizzle = 128>
-  %buf = cake.alloc_smem : !cake.smem<64x64xbf16, swizzle = 128>
-  %bars = cake.mbarrier.alloc : !cake.mbarriers<1>
-  // expected-error @+1 {{'cake.tma.load' op TMA needs sm_90 or sm_90a or sm_100a, got sm_80}}
-  cake.tma.load %ta[%c0, %c0], %buf[], %bars[%c0]
-      : !cake.tma<[M, K], bf16, box [64, 64], swizzle = 128>, !cake.smem<64x64xbf16, swizzle = 128>, !cake.mbarriers<1>
-  cake.return
-}
-
-// -----
-
-cake.kernel @k() attributes {target = "sm_80", block = array<i64: 32>, grid = affine_map<() -> (1)>} {
-  // expected-error @+1 {{'cake.elect_one' op elect.sync needs sm_90 or sm_90a or sm_100a, got sm_80}}
-  %e = cake.elect_one
-  cake.return
-}
-
-// -----
-
-// Plain mbarriers work on sm_80; transaction counts do not.
-cake.kernel @k() attributes {target = "sm_80", block = array<i64: 32>, grid = affine_map<() -> (1)>} {
-  %c0 = arith.constant 0 : index
-  %bars = cake.mbarrier.alloc : !cake.mbarriers<1>
-  cake.mbarrier.init %bars[%c0], count 32 : !cake.mbarriers<1>
-  cake.mbarrier.arrive %bars[%c0] : !cake.mbarriers<1>
-  cake.mbarrier.wait %bars[%c0], %c0 : !cake.mbarriers<1>
-  // expected-error @+1 {{'cake.mbarrier.arrive_expect_tx' op arrive with expected transaction bytes needs sm_90 or sm_90a or sm_100a, got sm_80}}
-  cake.mbarrier.arrive_expect_tx %bars[%c0], bytes 128 : !cake.mbarriers<1>
-  cake.return
-}
-
-// -----
-
-cake.kernel @k() attributes {target = "sm_80", block = array<i64: 32>, grid = affine_map<() -> (1)>} {
-  // expected-error @+1 {{'cake.pipeline.create' op a TMA pipeline needs sm_90 or sm_90a or sm_100a, got sm_80}}
-  %pipe = cake.pipeline.create consumers 1 : !cake.pipeline<2>
-  cake.return
 }
 
 // -----
@@ -980,14 +874,6 @@ cake.kernel @k() attributes {target = "sm_90a", block = array<i64: 128>, grid = 
 
 // -----
 
-cake.kernel @k() attributes {target = "sm_80", block = array<i64: 128>, grid = affine_map<() -> (1)>} {
-  // expected-error @+1 {{'cake.tma.store_wait' op TMA needs sm_90 or sm_90a or sm_100a, got sm_80}}
-  cake.tma.store_wait 0
-  cake.return
-}
-
-// -----
-
 cake.kernel @k() attributes {target = "sm_90a", block = array<i64: 128>, grid = affine_map<() -> (1)>} {
   // expected-error @+1 {{'cake.named_barrier' op expected a barrier id in [1, 15] (0 is cake.barrier), got 0}}
   cake.named_barrier 0, threads 128
@@ -1078,18 +964,6 @@ cake.kernel @k() attributes {target = "sm_90a", block = array<i64: 128>, grid = 
   %acc = arith.constant dense<0.0> : vector<32xf32>
   // expected-error @+1 {{'cake.wgmma.regs' op expected B's rows to be one swizzle span (32, 64 or 128 bytes), got 64-byte rows with swizzle 128}}
   %d = cake.wgmma.regs %a, %b[%c0, %c0], %acc : vector<8xbf16>, !cake.smem<64x32xbf16, swizzle = 128>, vector<32xf32>
-  cake.return
-}
-
-// -----
-
-cake.kernel @k() attributes {target = "sm_90", block = array<i64: 128>, grid = affine_map<() -> (1)>} {
-  %c0 = arith.constant 0 : index
-  %b = cake.alloc_smem : !cake.smem<64x64xbf16, swizzle = 128>
-  %a = arith.constant dense<0.0> : vector<8xbf16>
-  %acc = arith.constant dense<0.0> : vector<32xf32>
-  // expected-error @+1 {{'cake.wgmma.regs' op wgmma needs sm_90a, got sm_90}}
-  %d = cake.wgmma.regs %a, %b[%c0, %c0], %acc : vector<8xbf16>, !cake.smem<64x64xbf16, swizzle = 128>, vector<32xf32>
   cake.return
 }
 

@@ -64,14 +64,6 @@ cake.kernel @k(%x: !cake.tensor<[N], f32>)
 
 // -----
 
-// expected-error @+1 {{thread block clusters need sm_90 or sm_90a or sm_100a, got sm_80}}
-cake.kernel @k(%x: !cake.tensor<[N], f32>)
-    attributes {target = "sm_80", block = array<i64: 32>, cluster = array<i64: 2>, symbols = ["N"], grid = affine_map<()[n] -> (n)>} {
-  cake.return
-}
-
-// -----
-
 // expected-error @+1 {{expected symbol names to be identifiers, got '2N'}}
 cake.kernel @k()
     attributes {target = "sm_90a", block = array<i64: 32>, symbols = ["2N"], grid = affine_map<()[n] -> (n)>} {

@@ -440,3 +440,17 @@ cake.kernel @chunked_max_explicit_pads(%x: !cake.tensor<[M, N], f32> {cake.name 
   }
   cake.return
 }
+
+// -----
+
+// A kernel without sizes: the finding names none ("but no block writes", not "but with  no").
+cake.kernel @fixed_half_written(%y: !cake.tensor<[64], f32> {cake.name = "y"})
+    attributes {target = "sm_90a", block = array<i64: 32>, symbols = [],
+                grid = affine_map<() -> (1)>} {
+  %tid = cake.thread_id x
+  %one = arith.constant 1.0 : f32
+  // expected-error @+2 {{[shape.uncovered-output] expected every element of 'y' to be written for every shape the manifest allows, but no block writes index 32 of dimension 0 (extent 64)}}
+  // expected-note @+1 {{fix: cover the ragged tail}}
+  cake.store %one, %y[%tid] : f32, !cake.tensor<[64], f32>
+  cake.return
+}

@@ -12,7 +12,7 @@
 // cp.async
 //===----------------------------------------------------------------------===//
 
-def Cake_CpAsyncOp : Cake_Op<"cp_async", [DeclareOpInterfaceMethods<CakeMemoryAccessOpInterface>, Cake_InKernel, AttrSizedOperandSegments]> {
+def Cake_CpAsyncOp : Cake_Op<"cp_async", [CakeRequires<"CpAsync">, DeclareOpInterfaceMethods<CakeMemoryAccessOpInterface>, Cake_InKernel, AttrSizedOperandSegments]> {
   let summary = "an asynchronous copy of 4, 8 or 16 bytes from global to shared memory (sm_80+)";
   let description = [{
     Each executing thread copies `bytes` (4, 8 or 16) consecutive bytes of the innermost dimension
@@ -51,7 +51,7 @@ def Cake_CpAsyncOp : Cake_Op<"cp_async", [DeclareOpInterfaceMethods<CakeMemoryAc
   }];
 }
 
-def Cake_CpAsyncCommitOp : Cake_Op<"cp_async.commit", [Cake_InKernel]> {
+def Cake_CpAsyncCommitOp : Cake_Op<"cp_async.commit", [CakeRequires<"CpAsync">, Cake_InKernel]> {
   let summary = "closes the thread's pending cp.async copies into a group (cp.async.commit_group)";
   let description = [{
     Every `cake.cp_async` the thread issued since the previous commit joins one new group; an
@@ -62,10 +62,9 @@ def Cake_CpAsyncCommitOp : Cake_Op<"cp_async.commit", [Cake_InKernel]> {
     ```
   }];
   let assemblyFormat = "attr-dict";
-  let hasVerifier = 1;
 }
 
-def Cake_CpAsyncWaitOp : Cake_Op<"cp_async.wait", [Cake_InKernel]> {
+def Cake_CpAsyncWaitOp : Cake_Op<"cp_async.wait", [CakeRequires<"CpAsync">, Cake_InKernel]> {
   let summary = "waits until at most `pending` cp.async groups remain in flight (cp.async.wait_group)";
   let description = [{
     Blocks the executing thread until all but the `pending` (0 to 63) most recent groups of its
@@ -89,7 +88,7 @@ def Cake_CpAsyncWaitOp : Cake_Op<"cp_async.wait", [Cake_InKernel]> {
 /// A warp fragment of 1, 2 or 4 8x8 matrices: 1, 2 or 4 32-bit registers per lane.
 def Cake_MatrixFragmentType : VectorOfRankAndType<[1], [I32, F16, BF16, F32]>;
 
-def Cake_LdmatrixOp : Cake_Op<"ldmatrix", [DeclareOpInterfaceMethods<CakeMemoryAccessOpInterface>, Cake_InKernel, MemoryEffects<[MemRead]>]> {
+def Cake_LdmatrixOp : Cake_Op<"ldmatrix", [CakeRequires<"Ldmatrix">, DeclareOpInterfaceMethods<CakeMemoryAccessOpInterface>, Cake_InKernel, MemoryEffects<[MemRead]>]> {
   let summary = "a warp-cooperative load of 1, 2 or 4 8x8 b16 matrices from shared memory (sm_80+)";
   let description = [{
     `ldmatrix.sync.aligned.m8n8.xN.shared.b16`: the warp loads N = 1, 2 or 4 matrices of 8 rows
@@ -134,7 +133,7 @@ def Cake_LdmatrixOp : Cake_Op<"ldmatrix", [DeclareOpInterfaceMethods<CakeMemoryA
   }];
 }
 
-def Cake_StmatrixOp : Cake_Op<"stmatrix", [DeclareOpInterfaceMethods<CakeMemoryAccessOpInterface>, Cake_InKernel, MemoryEffects<[MemWrite]>]> {
+def Cake_StmatrixOp : Cake_Op<"stmatrix", [CakeRequires<"Stmatrix">, DeclareOpInterfaceMethods<CakeMemoryAccessOpInterface>, Cake_InKernel, MemoryEffects<[MemWrite]>]> {
   let summary = "a warp-cooperative store of 1, 2 or 4 8x8 b16 matrices to shared memory (sm_90+)";
   let description = [{
     `stmatrix.sync.aligned.m8n8.xN.shared.b16`, the inverse of `cake.ldmatrix` with the same
@@ -167,7 +166,7 @@ def Cake_MmaAccumulatorType : VectorOfLengthAndType<[4], [F32]> {
   let builderCall = "::mlir::VectorType::get({4}, $_builder.getF32Type())";
 }
 
-def Cake_MmaSyncOp : Cake_Op<"mma_sync", [Cake_InKernel, Pure,
+def Cake_MmaSyncOp : Cake_Op<"mma_sync", [CakeRequires<"MmaSync">, Cake_InKernel, Pure,
     TypesMatchWith<"result has the accumulator type", "acc", "result", "$_self">]> {
   let summary = "a warp-level tensor-core multiply-accumulate, m16n8k16 f16/bf16 or m16n8k8 tf32";
   let description = [{

@@ -7,7 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-def Cake_TmemAllocOp : Cake_Op<"tmem.alloc", [Cake_InKernel, MemoryEffects<[MemAlloc]>]> {
+def Cake_TmemAllocOp : Cake_Op<"tmem.alloc", [CakeRequires<"Tcgen05">, Cake_InKernel, MemoryEffects<[MemAlloc]>]> {
   let summary = "allocates tensor memory for the block (sm_100a; block-collective)";
   let description = [{
     Every thread of the block executes it, at the top level of the kernel body: warp 0 allocates
@@ -30,7 +30,7 @@ def Cake_TmemAllocOp : Cake_Op<"tmem.alloc", [Cake_InKernel, MemoryEffects<[MemA
   let hasVerifier = 1;
 }
 
-def Cake_TmemDeallocOp : Cake_Op<"tmem.dealloc", [Cake_InKernel]> {
+def Cake_TmemDeallocOp : Cake_Op<"tmem.dealloc", [CakeRequires<"Tcgen05">, Cake_InKernel]> {
   let summary = "frees a tensor-memory allocation (sm_100a; block-collective)";
   let description = [{
     Every thread of the block executes it, at the top level of the kernel body after the last use
@@ -46,7 +46,7 @@ def Cake_TmemDeallocOp : Cake_Op<"tmem.dealloc", [Cake_InKernel]> {
   let hasVerifier = 1;
 }
 
-def Cake_Tcgen05MmaOp : Cake_Op<"tcgen05.mma", [DeclareOpInterfaceMethods<CakeMemoryAccessOpInterface>,
+def Cake_Tcgen05MmaOp : Cake_Op<"tcgen05.mma", [CakeRequires<"Tcgen05">, DeclareOpInterfaceMethods<CakeMemoryAccessOpInterface>,
     Cake_InKernel, AttrSizedOperandSegments]> {
   let summary = "a tensor-memory matrix multiply-accumulate from shared memory (sm_100a)";
   let description = [{
@@ -93,7 +93,7 @@ def Cake_Tcgen05MmaOp : Cake_Op<"tcgen05.mma", [DeclareOpInterfaceMethods<CakeMe
   }];
 }
 
-def Cake_Tcgen05CommitOp : Cake_Op<"tcgen05.commit", [Cake_InKernel]> {
+def Cake_Tcgen05CommitOp : Cake_Op<"tcgen05.commit", [CakeRequires<"Tcgen05">, Cake_InKernel]> {
   let summary = "arrives on an mbarrier when the thread's issued tcgen05 MMAs complete (sm_100a)";
   let description = [{
     Makes barrier `index` track the completion of every `cake.tcgen05.mma` and `cake.tcgen05.cp`
@@ -117,7 +117,7 @@ def Cake_Tcgen05CommitOp : Cake_Op<"tcgen05.commit", [Cake_InKernel]> {
   let hasVerifier = 1;
 }
 
-def Cake_Tcgen05CpOp : Cake_Op<"tcgen05.cp", [DeclareOpInterfaceMethods<CakeMemoryAccessOpInterface>,
+def Cake_Tcgen05CpOp : Cake_Op<"tcgen05.cp", [CakeRequires<"Tcgen05">, DeclareOpInterfaceMethods<CakeMemoryAccessOpInterface>,
     Cake_InKernel]> {
   let summary = "copies a 128-row tile from shared memory into tensor memory (sm_100a)";
   let description = [{
@@ -148,7 +148,7 @@ def Cake_Tcgen05CpOp : Cake_Op<"tcgen05.cp", [DeclareOpInterfaceMethods<CakeMemo
   }];
 }
 
-def Cake_ClcTryCancelOp : Cake_Op<"clc.try_cancel", [DeclareOpInterfaceMethods<CakeMemoryAccessOpInterface>,
+def Cake_ClcTryCancelOp : Cake_Op<"clc.try_cancel", [CakeRequires<"ClusterLaunchControl">, DeclareOpInterfaceMethods<CakeMemoryAccessOpInterface>,
     Cake_InKernel]> {
   let summary = "asks to take over a block (cluster) whose launch has not started (sm_100a)";
   let description = [{
@@ -174,7 +174,7 @@ def Cake_ClcTryCancelOp : Cake_Op<"clc.try_cancel", [DeclareOpInterfaceMethods<C
   let hasVerifier = 1;
 }
 
-def Cake_ClcQueryOp : Cake_Op<"clc.query", [DeclareOpInterfaceMethods<CakeMemoryAccessOpInterface>,
+def Cake_ClcQueryOp : Cake_Op<"clc.query", [CakeRequires<"ClusterLaunchControl">, DeclareOpInterfaceMethods<CakeMemoryAccessOpInterface>,
     Cake_InKernel]> {
   let summary = "reads a cluster launch control answer (sm_100a)";
   let description = [{
@@ -193,7 +193,7 @@ def Cake_ClcQueryOp : Cake_Op<"clc.query", [DeclareOpInterfaceMethods<CakeMemory
   let hasVerifier = 1;
 }
 
-def Cake_TmemLoadOp : Cake_Op<"tmem.load", [Cake_InKernel]> {
+def Cake_TmemLoadOp : Cake_Op<"tmem.load", [CakeRequires<"Tcgen05">, Cake_InKernel]> {
   let summary = "reads a thread's row of a tensor-memory accumulator into registers (sm_100a)";
   let description = [{
     Warp w of each warpgroup reads lanes 32 (w mod 4) to 32 (w mod 4) + 31 of `tmem`, columns
@@ -214,7 +214,7 @@ def Cake_TmemLoadOp : Cake_Op<"tmem.load", [Cake_InKernel]> {
   let hasVerifier = 1;
 }
 
-def Cake_TmemStoreOp : Cake_Op<"tmem.store", [Cake_InKernel]> {
+def Cake_TmemStoreOp : Cake_Op<"tmem.store", [CakeRequires<"Tcgen05">, Cake_InKernel]> {
   let summary = "writes a thread's row of a tensor-memory allocation from registers (sm_100a)";
   let description = [{
     The inverse of `cake.tmem.load` (`tcgen05.st.32x32b`): warp w of each warpgroup writes lanes

@@ -53,7 +53,7 @@ def Cake_MbarrierArriveOp : Cake_Op<"mbarrier.arrive", [Cake_InKernel]> {
   let assemblyFormat = "$barriers `[` $index `]` attr-dict `:` qualified(type($barriers))";
 }
 
-def Cake_MbarrierArriveExpectTxOp : Cake_Op<"mbarrier.arrive_expect_tx", [Cake_InKernel]> {
+def Cake_MbarrierArriveExpectTxOp : Cake_Op<"mbarrier.arrive_expect_tx", [CakeRequires<"MbarrierTx">, Cake_InKernel]> {
   let summary = "arrives on one mbarrier and expects bytes of asynchronous copies (sm_90)";
   let description = [{
     Counts one arrival and raises the barrier's transaction count by `bytes`; the phase completes
@@ -70,7 +70,7 @@ def Cake_MbarrierArriveExpectTxOp : Cake_Op<"mbarrier.arrive_expect_tx", [Cake_I
   let hasVerifier = 1;
 }
 
-def Cake_MbarrierWaitOp : Cake_Op<"mbarrier.wait", [Cake_InKernel]> {
+def Cake_MbarrierWaitOp : Cake_Op<"mbarrier.wait", [CakeRequires<"MbarrierTryWait">, Cake_InKernel]> {
   let summary = "waits until one mbarrier's phase of the given parity has completed";
   let description = [{
     Spins on `mbarrier.try_wait.parity` until the phase with parity `parity` (0 or 1; an `index`,
@@ -84,7 +84,7 @@ def Cake_MbarrierWaitOp : Cake_Op<"mbarrier.wait", [Cake_InKernel]> {
   let assemblyFormat = "$barriers `[` $index `]` `,` $parity attr-dict `:` qualified(type($barriers))";
 }
 
-def Cake_FenceMbarrierInitOp : Cake_Op<"fence.mbarrier_init", [Cake_InKernel]> {
+def Cake_FenceMbarrierInitOp : Cake_Op<"fence.mbarrier_init", [CakeRequires<"FenceMbarrierInit">, Cake_InKernel]> {
   let summary = "makes mbarrier initialization visible to the async proxy and the cluster";
   let description = [{
     `fence.mbarrier_init.release.cluster`: after `cake.mbarrier.init`, before the barriers are used
@@ -97,7 +97,7 @@ def Cake_FenceMbarrierInitOp : Cake_Op<"fence.mbarrier_init", [Cake_InKernel]> {
   let assemblyFormat = "attr-dict";
 }
 
-def Cake_FenceProxyAsyncOp : Cake_Op<"fence.proxy_async", [Cake_InKernel]> {
+def Cake_FenceProxyAsyncOp : Cake_Op<"fence.proxy_async", [CakeRequires<"FenceProxyAsync">, Cake_InKernel]> {
   let summary = "orders generic-proxy shared-memory accesses with later async-proxy ones";
   let description = [{
     `fence.proxy.async.shared::cta`: shared memory written by ordinary stores that TMA stores or
@@ -110,7 +110,7 @@ def Cake_FenceProxyAsyncOp : Cake_Op<"fence.proxy_async", [Cake_InKernel]> {
   let assemblyFormat = "attr-dict";
 }
 
-def Cake_ElectOneOp : Cake_Op<"elect_one", [Cake_InKernel]> {
+def Cake_ElectOneOp : Cake_Op<"elect_one", [CakeRequires<"Elect">, Cake_InKernel]> {
   let summary = "true in exactly one active lane of the warp (elect.sync)";
   let description = [{
     Elects one leader lane among the active lanes of the warp (sm_90). All lanes must execute it.
@@ -121,14 +121,13 @@ def Cake_ElectOneOp : Cake_Op<"elect_one", [Cake_InKernel]> {
   }];
   let results = (outs I1:$leader);
   let assemblyFormat = "attr-dict";
-  let hasVerifier = 1;
 }
 
 //===----------------------------------------------------------------------===//
 // TMA
 //===----------------------------------------------------------------------===//
 
-def Cake_TmaLoadOp : Cake_Op<"tma.load", [DeclareOpInterfaceMethods<CakeMemoryAccessOpInterface>, Cake_InKernel, AttrSizedOperandSegments]> {
+def Cake_TmaLoadOp : Cake_Op<"tma.load", [CakeRequires<"Tma">, DeclareOpInterfaceMethods<CakeMemoryAccessOpInterface>, Cake_InKernel, AttrSizedOperandSegments]> {
   let summary = "a TMA tile copy from global to shared memory completing on an mbarrier";
   let description = [{
     Copies the box at tensor coordinates `coords` (element indices, outermost first) into the shared
@@ -161,7 +160,7 @@ def Cake_TmaLoadOp : Cake_Op<"tma.load", [DeclareOpInterfaceMethods<CakeMemoryAc
   let hasVerifier = 1;
 }
 
-def Cake_TmaStoreOp : Cake_Op<"tma.store", [DeclareOpInterfaceMethods<CakeMemoryAccessOpInterface>, Cake_InKernel, AttrSizedOperandSegments]> {
+def Cake_TmaStoreOp : Cake_Op<"tma.store", [CakeRequires<"Tma">, DeclareOpInterfaceMethods<CakeMemoryAccessOpInterface>, Cake_InKernel, AttrSizedOperandSegments]> {
   let summary = "a TMA tile copy from shared to global memory (bulk async group)";
   let description = [{
     Copies the shared buffer `source` (its trailing dimensions equal to the box; `source_indices`
@@ -185,7 +184,7 @@ def Cake_TmaStoreOp : Cake_Op<"tma.store", [DeclareOpInterfaceMethods<CakeMemory
   let hasVerifier = 1;
 }
 
-def Cake_TmaStoreCommitOp : Cake_Op<"tma.store_commit", [Cake_InKernel]> {
+def Cake_TmaStoreCommitOp : Cake_Op<"tma.store_commit", [CakeRequires<"Tma">, Cake_InKernel]> {
   let summary = "closes the thread's bulk async group of TMA stores (cp.async.bulk.commit_group)";
   let description = [{
     ```mlir
@@ -195,7 +194,7 @@ def Cake_TmaStoreCommitOp : Cake_Op<"tma.store_commit", [Cake_InKernel]> {
   let assemblyFormat = "attr-dict";
 }
 
-def Cake_TmaStoreWaitOp : Cake_Op<"tma.store_wait", [Cake_InKernel]> {
+def Cake_TmaStoreWaitOp : Cake_Op<"tma.store_wait", [CakeRequires<"Tma">, Cake_InKernel]> {
   let summary = "waits until at most `pending` bulk groups still read shared memory";
   let description = [{
     `cp.async.bulk.wait_group.read pending`: after it, the shared buffers of all but the last
@@ -214,7 +213,7 @@ def Cake_TmaStoreWaitOp : Cake_Op<"tma.store_wait", [Cake_InKernel]> {
 // Named barriers
 //===----------------------------------------------------------------------===//
 
-def Cake_ClusterBarrierOp : Cake_Op<"cluster_barrier", [Cake_InKernel]> {
+def Cake_ClusterBarrierOp : Cake_Op<"cluster_barrier", [CakeRequires<"Cluster">, Cake_InKernel]> {
   let summary = "a barrier among every thread of every block of the cluster";
   let description = [{
     `barrier.cluster.arrive` then `barrier.cluster.wait` (aligned): every thread of the cluster
@@ -270,6 +269,7 @@ def Cake_WarpRolesOp : Cake_Op<"warp_roles", [Cake_InKernel, NoTerminator, Singl
 }
 
 def Cake_RoleOp : Cake_Op<"role", [HasParent<"WarpRolesOp">,
+    DeclareOpInterfaceMethods<CakeTargetRequirementOpInterface>,
     SingleBlockImplicitTerminator<"YieldOp">]> {
   let summary = "the code one range of warps runs, with an optional register budget";
   let description = [{
@@ -309,7 +309,7 @@ def Cake_YieldOp : Cake_Op<"yield", [Pure, Terminator, ReturnLike, HasParent<"Ro
 // Pipelines
 //===----------------------------------------------------------------------===//
 
-def Cake_PipelineCreateOp : Cake_Op<"pipeline.create", [Cake_InKernel, MemoryEffects<[MemAlloc]>]> {
+def Cake_PipelineCreateOp : Cake_Op<"pipeline.create", [CakeRequires<"Pipeline">, Cake_InKernel, MemoryEffects<[MemAlloc]>]> {
   let summary = "creates a ring of stages with full and empty barriers";
   let description = [{
     Allocates and initializes the pipeline's 2 x `stages` mbarriers: full barriers expect one
@@ -327,7 +327,7 @@ def Cake_PipelineCreateOp : Cake_Op<"pipeline.create", [Cake_InKernel, MemoryEff
 }
 
 class Cake_PipelineStepOp<string mnemonic, string what, string example>
-    : Cake_Op<"pipeline." # mnemonic, [Cake_InKernel]> {
+    : Cake_Op<"pipeline." # mnemonic, [CakeRequires<"Pipeline">, Cake_InKernel]> {
   let summary = what;
   let description = what # [{. `iteration` counts the ring's uses from 0; the slot is
     `iteration mod stages` and the lowering derives the phase parity from `iteration div stages`.
@@ -351,7 +351,7 @@ def Cake_PipelineConsumerReleaseOp : Cake_PipelineStepOp<"consumer_release",
     "a consumer releases the slot of `iteration` (one arrival on its empty barrier)",
     "cake.pipeline.consumer_release %pipe[%it] : !cake.pipeline<4>">;
 
-def Cake_PipelineProducerCommitOp : Cake_Op<"pipeline.producer_commit", [Cake_InKernel]> {
+def Cake_PipelineProducerCommitOp : Cake_Op<"pipeline.producer_commit", [CakeRequires<"Pipeline">, Cake_InKernel]> {
   let summary = "the producer announces the bytes that will fill the slot of `iteration`";
   let description = [{
     One thread arrives on the slot's full barrier expecting `tx_bytes` of TMA copies; issue the copies
@@ -386,7 +386,7 @@ def Cake_PipelineSlotOp : Cake_Op<"pipeline.slot", [Cake_InKernel, Pure]> {
 // wgmma
 //===----------------------------------------------------------------------===//
 
-def Cake_WgmmaOp : Cake_Op<"wgmma", [DeclareOpInterfaceMethods<CakeMemoryAccessOpInterface>, Cake_InKernel, AttrSizedOperandSegments,
+def Cake_WgmmaOp : Cake_Op<"wgmma", [CakeRequires<"Wgmma">, DeclareOpInterfaceMethods<CakeMemoryAccessOpInterface>, Cake_InKernel, AttrSizedOperandSegments,
     TypesMatchWith<"result has the accumulator type", "acc", "result", "$_self">]> {
   let summary = "a warpgroup matrix multiply-accumulate from shared memory (sm_90a)";
   let description = [{
@@ -425,7 +425,7 @@ def Cake_WgmmaOp : Cake_Op<"wgmma", [DeclareOpInterfaceMethods<CakeMemoryAccessO
   }];
 }
 
-def Cake_WgmmaRegsOp : Cake_Op<"wgmma.regs", [DeclareOpInterfaceMethods<CakeMemoryAccessOpInterface>, Cake_InKernel,
+def Cake_WgmmaRegsOp : Cake_Op<"wgmma.regs", [CakeRequires<"Wgmma">, DeclareOpInterfaceMethods<CakeMemoryAccessOpInterface>, Cake_InKernel,
     TypesMatchWith<"result has the accumulator type", "acc", "result", "$_self">]> {
   let summary = "a warpgroup matrix multiply-accumulate with A from registers (sm_90a)";
   let description = [{
@@ -461,7 +461,7 @@ def Cake_WgmmaRegsOp : Cake_Op<"wgmma.regs", [DeclareOpInterfaceMethods<CakeMemo
   }];
 }
 
-def Cake_WgmmaFenceOp : Cake_Op<"wgmma.fence", [Cake_InKernel]> {
+def Cake_WgmmaFenceOp : Cake_Op<"wgmma.fence", [CakeRequires<"Wgmma">, Cake_InKernel]> {
   let summary = "orders register and shared-memory accesses before the next wgmma (wgmma.fence)";
   let description = [{
     Required before the first `cake.wgmma` and whenever the accumulator registers or the operand
@@ -474,7 +474,7 @@ def Cake_WgmmaFenceOp : Cake_Op<"wgmma.fence", [Cake_InKernel]> {
   let assemblyFormat = "attr-dict";
 }
 
-def Cake_WgmmaCommitOp : Cake_Op<"wgmma.commit", [Cake_InKernel]> {
+def Cake_WgmmaCommitOp : Cake_Op<"wgmma.commit", [CakeRequires<"Wgmma">, Cake_InKernel]> {
   let summary = "closes a group of issued wgmma ops (wgmma.commit_group)";
   let description = [{
     ```mlir
@@ -484,7 +484,7 @@ def Cake_WgmmaCommitOp : Cake_Op<"wgmma.commit", [Cake_InKernel]> {
   let assemblyFormat = "attr-dict";
 }
 
-def Cake_WgmmaWaitOp : Cake_Op<"wgmma.wait", [Cake_InKernel]> {
+def Cake_WgmmaWaitOp : Cake_Op<"wgmma.wait", [CakeRequires<"Wgmma">, Cake_InKernel]> {
   let summary = "waits until at most `pending` wgmma groups are in flight (wgmma.wait_group)";
   let description = [{
     After it, the accumulators of all but the last `pending` committed groups are ready and their

@@ -23,4 +23,29 @@ def CakeMemoryAccessOpInterface : OpInterface<"MemoryAccessOpInterface"> {
   ];
 }
 
+def CakeTargetRequirementOpInterface : OpInterface<"TargetRequirementOpInterface"> {
+  let cppNamespace = "::mlir::cake";
+  let description = [{
+    What an op needs from its kernel's target: `TargetRequirement`s of
+    `include/Cake/IR/TargetRequirements.def`, each a rule id, the feature in words and the
+    feature bits. Ops with a fixed need list the `CakeRequires<"Name">` trait, which implements
+    this interface; ops whose need depends on their attributes (a role with `regs`, a kernel with
+    a cluster or TMA parameters) implement it themselves. cake-verify-target is the one checker
+    of these needs, and the lowering pipeline runs it before anything else.
+  }];
+  let methods = [
+    InterfaceMethod<[{
+        Appends what the op needs from its kernel's target.
+      }], "void", "getTargetRequirements",
+      (ins "::llvm::SmallVectorImpl<::mlir::cake::TargetRequirement> &":$requirements)>,
+  ];
+}
+
+// The op needs the feature `requirement` names (an enumerator of TargetRequirements.def) from its
+// kernel's target. Implements CakeTargetRequirementOpInterface.
+class CakeRequires<string requirement>
+    : ParamNativeOpTrait<"Requires", "::mlir::cake::TargetRequirement::" # requirement> {
+  let cppNamespace = "::mlir::cake";
+}
+
 #endif // CAKE_IR_CAKEINTERFACES_TD

@@ -31,6 +31,20 @@ class InKernel : public OpTrait::TraitBase<ConcreteType, InKernel> {
 public:
   static LogicalResult verifyTrait(Operation *op) { return verifyInKernel(op); }
 };
+
+/// `CakeRequires<"Name">` in ODS: the op needs `Requirement` from its kernel's target (checked by
+/// cake-verify-target, which reads it through TargetRequirementOpInterface).
+template <TargetRequirement Requirement>
+struct Requires {
+  template <typename ConcreteOp>
+  class Impl : public OpTrait::TraitBase<ConcreteOp, Requires<Requirement>::Impl>,
+               public TargetRequirementOpInterface::Trait<ConcreteOp> {
+  public:
+    void getTargetRequirements(llvm::SmallVectorImpl<TargetRequirement> &requirements) {
+      requirements.push_back(Requirement);
+    }
+  };
+};
 } // namespace mlir::cake
 
 namespace mlir::cake {

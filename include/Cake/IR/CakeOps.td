@@ -29,7 +29,8 @@ def Cake_RegisterType : AnyTypeOf<[Cake_ElementType, VectorOfRankAndType<[1], [I
 //===----------------------------------------------------------------------===//
 
 def Cake_KernelOp : Cake_Op<"kernel", [
-    FunctionOpInterface, IsolatedFromAbove, Symbol, SingleBlock]> {
+    FunctionOpInterface, IsolatedFromAbove, Symbol, SingleBlock,
+    DeclareOpInterfaceMethods<CakeTargetRequirementOpInterface>]> {
   let summary = "a GPU kernel with a static block size and symbolic problem sizes";
   let description = [{
     One GPU entry point. Its parameters are global tensors (`!cake.tensor`) and scalars (`i32`, `i64`,
@@ -137,7 +138,8 @@ def Cake_ProblemSizeOp : Cake_Op<"problem_size", [Cake_InKernel, Pure]> {
 // Ids and dims
 //===----------------------------------------------------------------------===//
 
-class Cake_DimIdOp<string mnemonic, string what> : Cake_Op<mnemonic, [Cake_InKernel, Pure]> {
+class Cake_DimIdOp<string mnemonic, string what, list<Trait> traits = []>
+    : Cake_Op<mnemonic, !listconcat([Cake_InKernel, Pure], traits)> {
   let summary = what;
   let description = "Returns " # what # " along the given dimension as an `index`."
       # [{
@@ -155,9 +157,10 @@ def Cake_ThreadIdOp : Cake_DimIdOp<"thread_id", "the thread's index inside its b
 def Cake_BlockIdOp : Cake_DimIdOp<"block_id", "the block's index inside the grid">;
 def Cake_BlockDimOp : Cake_DimIdOp<"block_dim", "the block size (a constant: the kernel's `block`)">;
 def Cake_GridDimOp : Cake_DimIdOp<"grid_dim", "the grid size">;
-def Cake_ClusterIdOp : Cake_DimIdOp<"cluster_id", "the cluster's index inside the grid (sm_90+)">;
+def Cake_ClusterIdOp : Cake_DimIdOp<"cluster_id", "the cluster's index inside the grid (sm_90+)",
+    [CakeRequires<"Cluster">]>;
 def Cake_ClusterBlockIdOp : Cake_DimIdOp<"cluster_block_id",
-    "the block's index inside its cluster (sm_90+)">;
+    "the block's index inside its cluster (sm_90+)", [CakeRequires<"Cluster">]>;
 
 class Cake_LinearIdOp<string mnemonic, string what, string example>
     : Cake_Op<mnemonic, [Cake_InKernel, Pure]> {

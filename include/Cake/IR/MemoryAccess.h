@@ -12,6 +12,8 @@
 #include "mlir/IR/Value.h"
 #include "llvm/ADT/SmallVector.h"
 
+#include "Cake/IR/Target.h" // TargetRequirement, the other interface's value type
+
 namespace mlir::cake {
 class KernelOp;
 

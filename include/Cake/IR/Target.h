@@ -2,14 +2,14 @@
 //
 // Every fact about a target (which chips exist, what each has, its shared-memory limit, its PTX
 // version) comes from Targets.def through these functions; nothing else spells a chip name.
+// What each op needs from a target comes from TargetRequirements.def and the ops' ODS traits.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef CAKE_IR_TARGET_H
 #define CAKE_IR_TARGET_H
 
-#include "mlir/IR/Operation.h"
-#include "mlir/Support/LogicalResult.h"
+#include "mlir/Support/LLVM.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 
@@ -47,9 +47,25 @@ bool targetHas(llvm::StringRef target, unsigned features);
 /// "sm_90, sm_90a, sm_100a": the targets with `features` (all targets for 0), joined by `sep`.
 std::string joinTargetsWith(unsigned features, llvm::StringRef sep = ", ");
 
-/// Fails with "`what` needs T1 or T2, got T" unless the kernel around `op` targets a chip with
-/// `features` (ops outside a kernel pass: the kernel's verifier reports them).
-LogicalResult requireTargetFeature(Operation *op, unsigned features, llvm::StringRef what);
+/// What an op can need from its kernel's target (TargetRequirements.def). Ops state theirs in ODS
+/// (`CakeRequires<"Tma">`, or CakeTargetRequirementOpInterface where it depends on attributes);
+/// cake-verify-target is the one checker, and the lowering pipeline runs it first.
+enum class TargetRequirement : unsigned {
+#define CAKE_REQUIREMENT(name, rule, what, features) name,
+#include "Cake/IR/TargetRequirements.def"
+};
+
+struct TargetRequirementInfo {
+  /// The rule id of the finding (Cake/Transforms/Rules.def).
+  llvm::StringRef rule;
+  /// The feature in words.
+  llvm::StringRef what;
+  /// The TargetFeature bits a target must have.
+  unsigned features;
+};
+
+/// The table entry of `requirement`.
+const TargetRequirementInfo &getTargetRequirementInfo(TargetRequirement requirement);
 
 } // namespace mlir::cake
 

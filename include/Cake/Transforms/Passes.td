@@ -172,13 +172,18 @@ def CakeVerifyShapesPass : Pass<"cake-verify-shapes"> {
 def CakeVerifyTargetPass : Pass<"cake-verify-target"> {
   let summary = "Check that each op is available on its kernel's target";
   let description = [{
-    Compares every op with the oldest target that has it and reports those the kernel's `target`
-    lacks, one finding per op, with a rule id per feature: `target.cp-async` (sm_80),
-    `target.tma`, `target.mbarrier-tx`, `target.mbarrier-try-wait`, `target.fence-mbarrier-init`,
-    `target.fence-proxy-async`, `target.elect`, `target.pipeline`, `target.cluster` (sm_90),
-    `target.wgmma` (sm_90a only: Blackwell has no wgmma), `target.setmaxnreg` (sm_90a, sm_100a) and
-    `target.tcgen05` (sm_100a). Op verifiers reject some of these already; this pass covers the
-    whole kernel (fences, waits, wgmma groups, cluster ids, ops of later extensions).
+    The one check of what ops need from their kernel's `target`. Each op states its need in ODS
+    (the `CakeRequires<"Name">` trait, or `CakeTargetRequirementOpInterface` where the need depends
+    on attributes: a role with `regs`, a kernel with a `cluster` or TMA parameters); the needs,
+    their rule ids and feature bits are listed once in `include/Cake/IR/TargetRequirements.def`,
+    and which targets have which features in `Targets.def`. One finding per op the target lacks:
+    `target.cp-async`, `target.ldmatrix`, `target.mma-sync` (sm_80), `target.tma`,
+    `target.mbarrier-tx`, `target.mbarrier-try-wait`, `target.fence-mbarrier-init`,
+    `target.fence-proxy-async`, `target.elect`, `target.stmatrix`, `target.pipeline`,
+    `target.cluster` (sm_90), `target.wgmma` (sm_90a only: Blackwell has no wgmma),
+    `target.setmaxnreg` (sm_90a, sm_100a), `target.tcgen05` and
+    `target.cluster-launch-control` (sm_100a). Op verifiers do not check targets; the lowering
+    pipeline (`cake-lower-to-nvvm`) runs this pass first, and `--chip` runs it after retargeting.
   }];
 }
 

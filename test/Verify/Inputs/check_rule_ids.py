@@ -1,5 +1,6 @@
 """Every rule id a CAKE pass reports (a string literal given to emitFinding, emitFindingWarning,
-attachFix or a pass's report helper, or a Requirement's rule) is declared in
+attachFix or a pass's report helper, or a target requirement's rule in
+include/Cake/IR/TargetRequirements.def) is declared in
 include/Cake/Transforms/Rules.def, and every declared id is reported somewhere.
 Usage: check_rule_ids.py SOURCE_ROOT RULES_JSON"""
 import json
@@ -13,6 +14,8 @@ with open(listed) as f:
 families = sorted({i.split(".")[0] for i in declared})
 literal = re.compile(r'"((?:%s)\.[a-z0-9-]+)"' % "|".join(families))
 used = set()
+with open(os.path.join(root, "include", "Cake", "IR", "TargetRequirements.def")) as f:
+    used |= set(literal.findall(f.read()))
 for folder, _, files in os.walk(os.path.join(root, "lib")):
     for name in files:
         if name.endswith(".cpp") or name.endswith(".h"):

@@ -1,6 +1,6 @@
 // RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify -o /dev/null
 
-// Hint under test (target.tcgen05), lib/Transforms/VerifyTarget.cpp:80 (text built at 76-79):
+// Hint under test (target.tcgen05), lib/Transforms/VerifyTarget.cpp (the report lambda):
 //   "set target = \"sm_100a\" on @<kernel>, or use an op that sm_90a has"
 // The kernel: a cake.tcgen05.commit onto an initialised mbarrier on sm_90a. Applied literally (first option):
 // target = "sm_100a". The ops mean the same there; the kernel computes the same. Honest. (The
@@ -19,7 +19,7 @@ cake.kernel @tcgen05_commit() attributes {target = "sm_90a", block = array<i64: 
   }
   cake.barrier
   scf.if %t0 {
-    // expected-error @+2 {{'cake.tcgen05.commit' op [target.tcgen05] expected a target with tcgen05 (sm_100a), got sm_90a}}
+    // expected-error @+2 {{'cake.tcgen05.commit' op [target.tcgen05] expected a target with tcgen05 and tensor memory (sm_100a), got sm_90a}}
     // expected-note @+1 {{fix: set target = "sm_100a" on @tcgen05_commit, or use an op that sm_90a has}}
     cake.tcgen05.commit %bars[%c0] : !cake.mbarriers<1>
   }
