@@ -126,8 +126,10 @@ FindingInfo mlir::cake::getFindingInfo(Diagnostic &diag) {
   return info;
 }
 
-void mlir::cake::printDiagnosticAsJson(Diagnostic &diag, llvm::raw_ostream &os) {
+llvm::json::Object mlir::cake::getDiagnosticRecord(Diagnostic &diag) {
   llvm::json::Object record;
+  record["schema"] = kDiagnosticSchema;
+  record["version"] = kDiagnosticSchemaVersion;
   std::string message = diag.str();
   FindingInfo info = getFindingInfo(diag);
   std::string rule = info.rule, hint = info.hint, opName = info.op;
@@ -173,13 +175,106 @@ void mlir::cake::printDiagnosticAsJson(Diagnostic &diag, llvm::raw_ostream &os) 
   }
   record["notes"] = std::move(notes);
   record["hint"] = hint.empty() ? llvm::json::Value(nullptr) : llvm::json::Value(hint);
-  os << llvm::json::Value(std::move(record)) << "\n";
+  return record;
+}
+
+void mlir::cake::printDiagnosticAsJson(Diagnostic &diag, llvm::raw_ostream &os) {
+  os << llvm::json::Value(getDiagnosticRecord(diag)) << "\n";
+  os.flush();
+}
+
+//===----------------------------------------------------------------------===//
+// SARIF
+//===----------------------------------------------------------------------===//
+
+/// A SARIF physicalLocation for a record (or note) with file/line/col; null without a file.
+static llvm::json::Value sarifLocation(const llvm::json::Object &record) {
+  std::optional<StringRef> file = record.getString("file");
+  if (!file)
+    return nullptr;
+  llvm::json::Object region;
+  if (std::optional<int64_t> line = record.getInteger("line"))
+    region["startLine"] = *line;
+  if (std::optional<int64_t> col = record.getInteger("col"))
+    region["startColumn"] = *col;
+  return llvm::json::Object{
+      {"physicalLocation", llvm::json::Object{{"artifactLocation",
+                                               llvm::json::Object{{"uri", file->str()}}},
+                                              {"region", std::move(region)}}}};
+}
+
+void SarifLog::add(Diagnostic &diag) {
+  llvm::json::Object record = getDiagnosticRecord(diag);
+  llvm::json::Object result;
+  if (std::optional<StringRef> rule = record.getString("rule")) {
+    result["ruleId"] = rule->str();
+    ruleIds.insert(rule->str());
+  }
+  StringRef severity = *record.getString("severity");
+  result["level"] = severity == "error" || severity == "warning" ? severity : "note";
+  std::string text = record.getString("message")->str();
+  std::optional<StringRef> hint = record.getString("hint");
+  if (hint)
+    text += " (fix: " + hint->str() + ")";
+  result["message"] = llvm::json::Object{{"text", text}};
+  if (llvm::json::Value location = sarifLocation(record); location.kind() != llvm::json::Value::Null)
+    result["locations"] = llvm::json::Array{std::move(location)};
+  llvm::json::Array related;
+  if (const llvm::json::Array *notes = record.getArray("notes"))
+    for (const llvm::json::Value &note : *notes) {
+      const llvm::json::Object *object = note.getAsObject();
+      llvm::json::Value location = sarifLocation(*object);
+      if (location.kind() == llvm::json::Value::Null)
+        continue;
+      llvm::json::Object entry = std::move(*location.getAsObject());
+      entry["id"] = static_cast<int64_t>(related.size());
+      entry["message"] = llvm::json::Object{{"text", object->getString("message")->str()}};
+      related.push_back(std::move(entry));
+    }
+  if (!related.empty())
+    result["relatedLocations"] = std::move(related);
+  llvm::json::Object properties;
+  if (std::optional<StringRef> op = record.getString("op"))
+    properties["op"] = op->str();
+  if (hint)
+    properties["hint"] = hint->str();
+  if (!properties.empty())
+    result["properties"] = std::move(properties);
+  results.push_back(std::move(result));
+}
+
+void SarifLog::print(raw_ostream &os) const {
+  llvm::json::Array rules;
+  for (const std::string &id : ruleIds) {
+    llvm::json::Object rule{{"id", id}};
+    if (const RuleInfo *info = lookupVerifierRule(id))
+      rule["shortDescription"] = llvm::json::Object{{"text", info->finding.str()}};
+    rules.push_back(std::move(rule));
+  }
+  llvm::json::Object driver{{"name", toolName},
+                            {"version", toolVersion},
+                            {"rules", std::move(rules)}};
+  llvm::json::Array resultsCopy = results;
+  llvm::json::Object run{{"tool", llvm::json::Object{{"driver", std::move(driver)}}},
+                         {"results", std::move(resultsCopy)}};
+  llvm::json::Object log{
+      {"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
+      {"version", "2.1.0"},
+      {"runs", llvm::json::Array{std::move(run)}}};
+  os << llvm::formatv("{0:2}", llvm::json::Value(std::move(log))) << "\n";
   os.flush();
 }
 
 void mlir::cake::registerJsonDiagnosticHandler(MLIRContext *context, llvm::raw_ostream &os) {
   context->getDiagEngine().registerHandler([&os](Diagnostic &diag) {
     printDiagnosticAsJson(diag, os);
+    return success();
+  });
+}
+
+void mlir::cake::registerSarifDiagnosticHandler(MLIRContext *context, SarifLog &log) {
+  context->getDiagEngine().registerHandler([&log](Diagnostic &diag) {
+    log.add(diag);
     return success();
   });
 }

@@ -1,9 +1,14 @@
 // RUN: not cake-opt %s -split-input-file --cake-verify --cake-diagnostics=json -o /dev/null 2>&1 | FileCheck %s
+// The same diagnostics as one SARIF 2.1.0 log (findings with their rules, a warning among them, and
+// an op verifier error without one), printed when cake-opt is done:
+// RUN: not cake-opt %s -split-input-file --cake-verify --cake-diagnostics=sarif -o /dev/null 2> %t.sarif
+// RUN: python3 -c "import json,sys; r=json.load(open(sys.argv[1]))['runs'][0]; res=r['results']; print(sorted(str(x.get('ruleId')) for x in res), [x['id'] for x in r['tool']['driver']['rules']], [x['relatedLocations'][0]['message']['text'] for x in res if 'ruleId' not in x])" %t.sarif | FileCheck %s --check-prefix=SARIF
+// SARIF: ['None', 'pipeline.tx-bytes', 'tma.coord-stride'] ['pipeline.tx-bytes', 'tma.coord-stride'] ['the other role is here']
 
 // --cake-diagnostics=json: one JSON record per finding on stderr, with the rule id, severity,
 // location, op, message, notes and the fix hint; op verifier errors have a null rule.
 
-// CHECK: {"col":13,"file":"{{.*}}diagnostics-json.mlir","hint":"set tx_bytes 8192","line":[[@LINE+19]],"message":"expected tx_bytes to equal the 8192 bytes of the TMA copies into this iteration's stage, got 4096","notes":[{"col":13,"file":"{{.*}}diagnostics-json.mlir","line":[[@LINE+21]],"message":"copies 8192 bytes"}],"op":"cake.pipeline.producer_commit","rule":"pipeline.tx-bytes","severity":"error"}
+// CHECK: {"col":13,"file":"{{.*}}diagnostics-json.mlir","hint":"set tx_bytes 8192","line":[[@LINE+19]],"message":"expected tx_bytes to equal the 8192 bytes of the TMA copies into this iteration's stage, got 4096","notes":[{"col":13,"file":"{{.*}}diagnostics-json.mlir","line":[[@LINE+21]],"message":"copies 8192 bytes"}],"op":"cake.pipeline.producer_commit","rule":"pipeline.tx-bytes","schema":"cake-diagnostic","severity":"error","version":1}
 cake.kernel @tx_bytes(%a: !cake.tensor<[M, K], bf16> {cake.name = "a"},
                %ta: !cake.tma<[M, K], bf16, box [64, 64], swizzle = 128> {cake.name = "ta", cake.describes = "a"})
     attributes {target = "sm_90a", block = array<i64: 256>, symbols = ["M", "K"],
@@ -46,7 +51,7 @@ cake.kernel @tx_bytes(%a: !cake.tensor<[M, K], bf16> {cake.name = "a"},
 // -----
 
 // An op verifier's error, at parse time: no rule id, no hint.
-// CHECK: {"col":5,"file":"{{.*}}diagnostics-json.mlir","hint":null,"line":[[@LINE+5]],"message":"warp range [2, 6) overlaps role 'a'","notes":[{"col":5,"file":"{{.*}}diagnostics-json.mlir","line":[[@LINE+3]],"message":"the other role is here"}],"op":"cake.role","rule":null,"severity":"error"}
+// CHECK: {"col":5,"file":"{{.*}}diagnostics-json.mlir","hint":null,"line":[[@LINE+5]],"message":"warp range [2, 6) overlaps role 'a'","notes":[{"col":5,"file":"{{.*}}diagnostics-json.mlir","line":[[@LINE+3]],"message":"the other role is here"}],"op":"cake.role","rule":null,"schema":"cake-diagnostic","severity":"error","version":1}
 cake.kernel @overlap() attributes {target = "sm_90a", block = array<i64: 256>, symbols = [], grid = affine_map<() -> (1)>} {
   cake.warp_roles {
     cake.role "a" warps [0, 4) {

@@ -4,7 +4,7 @@
 // A loaded rule's finding in the JSON form, once, from cake-verify (which runs the loaded rules
 // after its own passes).
 
-// CHECK: {"col":3,"file":"{{.*}}rules-json.mlir","hint":"add cake.wgmma.wait 0 after the last cake.wgmma.commit, before the store","line":[[@LINE+13]],"message":"expected a cake.wgmma.wait before this store: the accumulator may still be written by a running wgmma","notes":[],"op":"cake.wgmma.store","rule":"rule.wgmma-wait-before-store","severity":"error"}
+// CHECK: {"col":3,"file":"{{.*}}rules-json.mlir","hint":"add cake.wgmma.wait 0 after the last cake.wgmma.commit, before the store","line":[[@LINE+13]],"message":"expected a cake.wgmma.wait before this store: the accumulator may still be written by a running wgmma","notes":[],"op":"cake.wgmma.store","rule":"rule.wgmma-wait-before-store","schema":"cake-diagnostic","severity":"error","version":1}
 // CHECK-NOT: "rule"
 cake.kernel @store_before_wait(%c: !cake.tensor<[M, N], f32>)
     attributes {target = "sm_90a", block = array<i64: 128>, symbols = ["M", "N"],

@@ -1,7 +1,7 @@
 // A warning finding (tma.coord-stride) keeps its rule id and hint in the JSON form, with severity
 // "warning", and does not fail the pass.
 // RUN: cake-opt %s --cake-verify-tma --cake-diagnostics=json -o /dev/null 2>&1 | FileCheck %s
-// CHECK: {"col":5,"file":"{{.*}}tma-warning-json.mlir","hint":"advance the coordinate by the box extent 64 per iteration (tile size = box), or shrink the box to the tile","line":26,"message":"coordinate 1 advances by 32 per iteration, less than the box's 64: consecutive iterations copy overlapping tiles","notes":[{"col":3,"file":"{{.*}}","line":24,"message":"the loop is here"}],"op":"cake.tma.load","rule":"tma.coord-stride","severity":"warning"}
+// CHECK: {"col":5,"file":"{{.*}}tma-warning-json.mlir","hint":"advance the coordinate by the box extent 64 per iteration (tile size = box), or shrink the box to the tile","line":26,"message":"coordinate 1 advances by 32 per iteration, less than the box's 64: consecutive iterations copy overlapping tiles","notes":[{"col":3,"file":"{{.*}}","line":24,"message":"the loop is here"}],"op":"cake.tma.load","rule":"tma.coord-stride","schema":"cake-diagnostic","severity":"warning","version":1}
 
 cake.kernel @stride_below_box(%a: !cake.tensor<[M, K], bf16> {cake.name = "a"},
     %ta: !cake.tma<[M, K], bf16, box [128, 64], swizzle = 128> {cake.describes = "a"})

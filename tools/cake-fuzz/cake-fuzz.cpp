@@ -17,6 +17,7 @@
 #include "Cake/Conversion/Passes.h"
 #include "Cake/IR/CakeDialect.h"
 #include "Cake/Transforms/Passes.h"
+#include "Cake/Version.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -31,6 +32,8 @@
 #include "llvm/Support/SourceMgr.h"
 
 #include <cstddef>
+#include <cstdio>
+#include <cstdlib>
 #include <cstdint>
 #include <memory>
 
@@ -54,7 +57,13 @@ void runPass(mlir::MLIRContext &context, mlir::ModuleOp module, std::unique_ptr<
 /// (real heap errors are still caught: malloc'd memory and its redzones do not depend on it).
 extern "C" const char *__asan_default_options() { return "allow_user_poisoning=0"; }
 
-extern "C" int LLVMFuzzerInitialize(int *, char ***) {
+extern "C" int LLVMFuzzerInitialize(int *argc, char ***argv) {
+  // libFuzzer's main reads no --version: answer it here, as every CAKE tool does.
+  for (int i = 1; i < *argc; ++i)
+    if (llvm::StringRef((*argv)[i]).ltrim('-') == "version") {
+      printf("CAKE version " CAKE_VERSION " (cake-fuzz)\n");
+      exit(0);
+    }
   registry = new mlir::DialectRegistry();
   mlir::registerAllDialects(*registry);
   mlir::registerAllExtensions(*registry);

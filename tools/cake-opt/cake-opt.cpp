@@ -3,9 +3,10 @@
 // A drop-in mlir-opt: every upstream dialect, extension and pass, plus the cake dialect, its
 // passes and the cake-lower-to-nvvm and cake-verify pipelines.
 //
-// `--cake-diagnostics=json` prints each diagnostic as one JSON line on stderr (rule id, severity,
-// location, op, message, notes, fix hint; docs/Verification.md) instead of MLIR's text form. It
-// is a property of this tool's output, not of any pass, hence a tool option.
+// `--cake-diagnostics=json` prints each diagnostic as one JSON line on stderr (schema, version,
+// rule id, severity, location, op, message, notes, fix hint; docs/Verification.md) instead of
+// MLIR's text form; `=sarif` prints one SARIF 2.1.0 log of them on stderr when done. It is a
+// property of this tool's output, not of any pass, hence a tool option.
 //
 // `--cake-load-rules=FILE[,FILE...]` loads verifier rules written in the PDL dialect and
 // registers each as the pass `cake-rule-<name>` (lib/Transforms/Rules.cpp). The files are read
@@ -35,7 +36,7 @@
 #include <set>
 
 namespace {
-enum class DiagnosticsFormat { Text, Json };
+enum class DiagnosticsFormat { Text, Json, Sarif };
 
 llvm::cl::opt<DiagnosticsFormat> diagnosticsFormat(
     "cake-diagnostics", llvm::cl::desc("How to print diagnostics"),
@@ -43,8 +44,15 @@ llvm::cl::opt<DiagnosticsFormat> diagnosticsFormat(
     llvm::cl::values(
         clEnumValN(DiagnosticsFormat::Text, "text", "MLIR's text form (default)"),
         clEnumValN(DiagnosticsFormat::Json, "json",
-                   "one JSON record per diagnostic on stderr: rule, severity, file, line, col, "
-                   "op, message, notes, hint")));
+                   "one JSON record per diagnostic on stderr: schema, version, rule, severity, "
+                   "file, line, col, op, message, notes, hint"),
+        clEnumValN(DiagnosticsFormat::Sarif, "sarif",
+                   "one SARIF 2.1.0 log of every diagnostic on stderr, when done")));
+
+mlir::cake::SarifLog &sarifLog() {
+  static mlir::cake::SarifLog log("cake-opt", CAKE_VERSION);
+  return log;
+}
 
 llvm::cl::list<std::string> ruleFiles(
     "cake-load-rules", llvm::cl::CommaSeparated,
@@ -178,7 +186,7 @@ int main(int argc, char **argv) {
     // mark lives as long as the handler (the context), so a later context at the same address
     // (-split-input-file) gets its own.
     static llvm::SmallPtrSet<mlir::MLIRContext *, 4> withHandler;
-    if (diagnosticsFormat != DiagnosticsFormat::Json || !withHandler.insert(context).second)
+    if (diagnosticsFormat == DiagnosticsFormat::Text || !withHandler.insert(context).second)
       return;
     struct Mark {
       explicit Mark(mlir::MLIRContext *context) : context(context) {}
@@ -188,9 +196,15 @@ int main(int argc, char **argv) {
     };
     auto mark = std::make_shared<Mark>(context);
     context->getDiagEngine().registerHandler([mark](mlir::Diagnostic &diag) {
-      mlir::cake::printDiagnosticAsJson(diag, llvm::errs());
+      if (diagnosticsFormat == DiagnosticsFormat::Sarif)
+        sarifLog().add(diag);
+      else
+        mlir::cake::printDiagnosticAsJson(diag, llvm::errs());
       return mlir::success();
     });
   });
-  return mlir::asMainReturnCode(mlir::MlirOptMain(argc, argv, "CAKE optimizer driver\n", registry));
+  mlir::LogicalResult result = mlir::MlirOptMain(argc, argv, "CAKE optimizer driver\n", registry);
+  if (diagnosticsFormat == DiagnosticsFormat::Sarif)
+    sarifLog().print(llvm::errs());
+  return mlir::asMainReturnCode(result);
 }

@@ -13,7 +13,11 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "mlir/IR/Operation.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
+
+#include <set>
+#include <string>
 
 namespace mlir::cake {
 
@@ -53,13 +57,41 @@ struct FindingInfo {
 /// Reads the rule id, hint and op name a finding recorded in its diagnostic's metadata.
 FindingInfo getFindingInfo(Diagnostic &diag);
 
-/// Renders one diagnostic as one line of JSON: rule, severity, file, line, col, op, message,
+/// The JSON record of a diagnostic is versioned: {"schema": "cake-diagnostic", "version": 1, ...}
+/// (docs/Verification.md describes the fields; a change of their meaning bumps the version).
+inline constexpr llvm::StringLiteral kDiagnosticSchema = "cake-diagnostic";
+inline constexpr int64_t kDiagnosticSchemaVersion = 1;
+
+/// One diagnostic as a record: schema, version, rule, severity, file, line, col, op, message,
 /// notes [{file, line, col, message}] and hint. Diagnostics that are not findings (op verifier and
 /// parser errors) have a null rule and hint; op verifier errors still name their op.
+llvm::json::Object getDiagnosticRecord(Diagnostic &diag);
+
+/// Renders one diagnostic's record as one line of JSON.
 void printDiagnosticAsJson(Diagnostic &diag, llvm::raw_ostream &os);
 
 /// Makes `context` print every diagnostic as one JSON line on `os` instead of the text form.
 void registerJsonDiagnosticHandler(MLIRContext *context, llvm::raw_ostream &os);
+
+/// Diagnostics collected into one SARIF 2.1.0 log (for code-scanning tools and editors): a
+/// result per diagnostic (ruleId, level, message with the fix hint, location, the notes as
+/// related locations, op and hint as properties) and the rules they name, with their
+/// descriptions from Rules.def. Printed once, when the tool is done.
+class SarifLog {
+public:
+  SarifLog(std::string toolName, std::string toolVersion)
+      : toolName(std::move(toolName)), toolVersion(std::move(toolVersion)) {}
+  void add(Diagnostic &diag);
+  void print(llvm::raw_ostream &os) const;
+
+private:
+  std::string toolName, toolVersion;
+  llvm::json::Array results;
+  std::set<std::string> ruleIds;
+};
+
+/// Makes `context` add every diagnostic to `log` instead of printing it.
+void registerSarifDiagnosticHandler(MLIRContext *context, SarifLog &log);
 
 } // namespace mlir::cake
 
