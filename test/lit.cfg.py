@@ -52,6 +52,7 @@ if os.path.exists(embedding_cfg):
         embedding = json.load(f)
     config.substitutions.append(("%cake_plugin", embedding["plugin"]))
     config.substitutions.append(("%cake_cxx", embedding["cxx_compiler"]))
+    config.substitutions.append(("%cake_cc", embedding["c_compiler"]))
     upstream_opt = os.path.join(config.llvm_tools_dir, "mlir-opt")
     if os.path.exists(upstream_opt):
         config.available_features.add("upstream-mlir-opt")

@@ -1,5 +1,6 @@
 //===- HardwareProfile.cpp - per-target hardware profiles -----------------===//
 #include "Cake/Analysis/HardwareProfile.h"
+#include "Cake/IR/Target.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -9,6 +10,7 @@
 #include "llvm/Support/Process.h"
 
 #include <algorithm>
+#include <dlfcn.h>
 
 using namespace mlir::cake;
 using llvm::StringRef;
@@ -59,9 +61,14 @@ llvm::Expected<HardwareProfile> HardwareProfile::load(StringRef path) {
   const llvm::json::Array *targets = root->getArray("targets");
   if (!targets || targets->empty())
     return fail(path, "missing field 'targets'");
-  for (const llvm::json::Value &t : *targets)
-    if (std::optional<StringRef> s = t.getAsString())
-      profile.targets.push_back(s->str());
+  // Profiles are keyed by the target table: a name it does not know would never be looked up.
+  for (const llvm::json::Value &t : *targets) {
+    std::optional<StringRef> s = t.getAsString();
+    if (!s || !lookupTarget(*s))
+      return fail(path, "unknown target " + (s ? "'" + s->str() + "'" : std::string("(not a string)")) +
+                            " in 'targets', expected one of " + joinTargetsWith(0));
+    profile.targets.push_back(s->str());
+  }
 
   const llvm::json::Object *structure = root->getObject("structure");
   if (!structure)
@@ -141,7 +148,7 @@ llvm::Expected<HardwareProfile> HardwareProfile::findForTarget(StringRef dir, St
     // says `"default_for"` it wins, else the first by file name.
     auto buffer = llvm::MemoryBuffer::getFile(file);
     bool isDefault = false;
-    if (buffer)
+    if (buffer) {
       if (llvm::Expected<llvm::json::Value> doc = llvm::json::parse((*buffer)->getBuffer())) {
         if (const llvm::json::Array *defaults = doc->getAsObject()->getArray("default_for"))
           for (const llvm::json::Value &d : *defaults)
@@ -149,6 +156,7 @@ llvm::Expected<HardwareProfile> HardwareProfile::findForTarget(StringRef dir, St
       } else {
         llvm::consumeError(doc.takeError());
       }
+    }
     if (!chosen || isDefault)
       chosen = std::move(*p);
     if (isDefault)
@@ -165,15 +173,29 @@ llvm::Expected<HardwareProfile> HardwareProfile::findForTarget(StringRef dir, St
   return std::move(*chosen);
 }
 
+/// <prefix>/share/cake/profiles for a binary at <prefix>/bin/X or <prefix>/lib/X, if it exists.
+static std::optional<std::string> installedProfiles(StringRef binary) {
+  if (binary.empty())
+    return std::nullopt;
+  llvm::SmallString<256> dir(llvm::sys::path::parent_path(llvm::sys::path::parent_path(binary)));
+  llvm::sys::path::append(dir, "share", "cake", "profiles");
+  if (!llvm::sys::fs::is_directory(dir))
+    return std::nullopt;
+  return std::string(dir);
+}
+
 std::string HardwareProfile::defaultDirectory() {
   if (std::optional<std::string> env = llvm::sys::Process::GetEnv("CAKE_PROFILE_DIR"))
     return *env;
-  std::string exe = llvm::sys::fs::getMainExecutable(nullptr, nullptr);
-  if (!exe.empty()) {
-    llvm::SmallString<256> dir(llvm::sys::path::parent_path(llvm::sys::path::parent_path(exe)));
-    llvm::sys::path::append(dir, "share", "cake", "profiles");
-    if (llvm::sys::fs::is_directory(dir))
-      return std::string(dir);
-  }
+  // The binary holding this code first: the C API library or the plugin another program loaded
+  // (its executable is elsewhere, such as Debian's mlir-opt), or a CAKE tool itself.
+  Dl_info info;
+  if (dladdr(reinterpret_cast<void *>(&HardwareProfile::defaultDirectory), &info) &&
+      info.dli_fname)
+    if (std::optional<std::string> dir = installedProfiles(info.dli_fname))
+      return *dir;
+  if (std::optional<std::string> dir =
+          installedProfiles(llvm::sys::fs::getMainExecutable(nullptr, nullptr)))
+    return *dir;
   return CAKE_SOURCE_PROFILES_DIR;
 }

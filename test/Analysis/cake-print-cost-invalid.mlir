@@ -16,6 +16,10 @@
 // RUN:   | FileCheck %s --check-prefix=MISSING-FIELD
 // MISSING-FIELD: error: cake-print-cost: profile '{{.*}}missing-field.json': missing field 'params.dram_bandwidth_GBps'
 //
+// RUN: not cake-opt %s -o /dev/null --cake-print-cost="sizes=N=4096 profile=%S/Inputs/unknown-target.json" 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=NOT-IN-TABLE
+// NOT-IN-TABLE: error: cake-print-cost: profile '{{.*}}unknown-target.json': unknown target 'sm_89' in 'targets', expected one of sm_80, sm_90, sm_90a, sm_100a
+//
 // RUN: not cake-opt %s -o /dev/null --cake-print-cost="sizes=N" 2>&1 | FileCheck %s --check-prefix=BAD-SIZES
 // BAD-SIZES: error: cake-print-cost: invalid sizes entry 'N': expected NAME=VALUE with VALUE a non-negative integer
 //

@@ -48,8 +48,10 @@ struct HardwareProfile {
   /// `"default_for"` the target when several cover it).
   static llvm::Expected<HardwareProfile> findForTarget(llvm::StringRef dir, llvm::StringRef target);
 
-  /// Where profiles are looked up by default: $CAKE_PROFILE_DIR, else share/cake/profiles next to
-  /// the running tool (build and install trees), else the source tree's profiles/.
+  /// Where profiles are looked up by default: $CAKE_PROFILE_DIR, else share/cake/profiles of the
+  /// prefix that holds this code (the C API library or plugin a program loaded, or the tool), else
+  /// of the running executable's prefix (build and install trees), else the source tree's
+  /// profiles/.
   static std::string defaultDirectory();
 
   bool coversTarget(llvm::StringRef target) const;
