@@ -115,12 +115,23 @@ class Context:
             raise CakeError(f"cannot parse {filename}", _diagnostics(raw))
         return Module(module)
 
-    def verify(self, source: Source, filename: str = "<string>") -> List[Diagnostic]:
-        """The diagnostics of parsing and verifying `source` (text or Module); [] when valid."""
+    def verify(self, source: Source, filename: str = "<string>",
+               schedule: bool = True) -> List[Diagnostic]:
+        """The diagnostics of checking `source` (text or Module; a Module is not changed); []
+        when it is valid. Parse and op-verifier errors first; on IR that passes them, every
+        cake-verify rule (the findings carry `rule`, `hint` and `op`, as cake-opt --cake-verify
+        reports them; they judge CAKE IR, so lowered IR, a gpu.module, is an ops.raw-intrinsic
+        finding there). `schedule=False` stops after the op verifiers."""
         if isinstance(source, Module):
-            return _diagnostics(source._module.verify()[1])
-        module, raw = self._context.parse(source, filename)
-        return _diagnostics(raw)
+            ok, raw = source._module.verify()
+            module = source._module
+        else:
+            module, raw = self._context.parse(source, filename)
+            ok = module is not None
+        if not ok or not schedule:
+            return _diagnostics(raw)
+        # The verify passes only read the IR, so the module is the one the caller holds.
+        return _diagnostics(module.run_pipeline("cake-verify")[1])
 
     def _module(self, source: Source, filename: str) -> Module:
         return source if isinstance(source, Module) else self.parse(source, filename)
@@ -184,9 +195,9 @@ def parse(source: str, filename: str = "<string>") -> Module:
     return _default().parse(source, filename)
 
 
-def verify(source: Source, filename: str = "<string>") -> List[Diagnostic]:
+def verify(source: Source, filename: str = "<string>", schedule: bool = True) -> List[Diagnostic]:
     """Context.verify on a shared default context."""
-    return _default().verify(source, filename)
+    return _default().verify(source, filename, schedule)
 
 
 def run_pipeline(source: Source, pipeline: str, filename: str = "<string>") -> Module:

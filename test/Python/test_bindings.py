@@ -23,6 +23,17 @@ BAD_TARGET = """cake.kernel @k() attributes {target = "sm_75", block = array<i64
   cake.return
 }
 """
+ELECT_ON_AMPERE = """cake.kernel @k(%y: !cake.tensor<[1], i32> {cake.name = "y"})
+    attributes {target = "sm_80", block = array<i64: 32>, symbols = [], grid = affine_map<() -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %one = arith.constant 1 : i32
+  %leader = cake.elect_one
+  scf.if %leader {
+    cake.store %one, %y[%c0] : i32, !cake.tensor<[1], i32>
+  }
+  cake.return
+}
+"""
 TWO_TARGETS = """cake.kernel @a() attributes {target = "sm_90a", block = array<i64: 32>,
                              grid = affine_map<() -> (1)>} {
   cake.return
@@ -101,6 +112,21 @@ class Diagnostics(unittest.TestCase):
         self.assertIn("unknown target 'sm_75'", diag.message)
         self.assertIsNone(diag.rule)
 
+    def test_verify_reports_findings(self):
+        # A kernel the op verifiers accept, with a cake-verify finding: verify() reports it with
+        # its rule id, fix hint and op; schedule=False stops after the op verifiers.
+        source = ELECT_ON_AMPERE
+        (finding,) = cake.verify(source, "elect.mlir")
+        self.assertEqual(finding.rule, "target.elect")
+        self.assertEqual(finding.op, "cake.elect_one")
+        self.assertEqual(finding.location, cake.Location("elect.mlir", 5, 13))
+        self.assertIn('set target = "sm_90"', finding.hint)
+        self.assertEqual(cake.verify(source, schedule=False), [])
+        module = cake.parse(source)
+        before = str(module)
+        self.assertEqual([d.rule for d in cake.verify(module)], ["target.elect"])
+        self.assertEqual(str(module), before)
+
     def test_parse_error_raises(self):
         with self.assertRaises(cake.CakeError) as caught:
             cake.parse("cake.kernel @k(", "syntax.mlir")
@@ -155,7 +181,10 @@ class Pipelines(unittest.TestCase):
             text = str(module)
             self.assertIn('chip = "sm_80"', text)
             self.assertNotIn("cake.kernel", text)
-            self.assertEqual(ctx.verify(module), [])
+            # Lowered IR is valid MLIR; the schedule rules (cake-verify) are for CAKE IR and
+            # refuse a raw gpu.module (ops.raw-intrinsic), as they would in a candidate.
+            self.assertEqual(ctx.verify(module, schedule=False), [])
+            self.assertEqual([d.rule for d in ctx.verify(module)], ["ops.raw-intrinsic"])
             # Lowered input compiles as is, without a manifest.
             ptx, _, manifest = ctx.compile(module, cubin=False)
             self.assertIn(".target sm_80", ptx)
