@@ -17,6 +17,7 @@ import sys
 
 from . import backends, batch, disk, envcheck, feedback, learn, report, summary
 from . import tactics as tactics_mod
+from . import tools as tools_mod
 from .db import Database, Unreadable
 from .evolve import default_cache_dir, default_workdir, evolve
 from .policies import PolicyAbort
@@ -121,9 +122,10 @@ def parser():
     lr.add_argument("--bin", help="folder of cake-opt (default build/bin)")
     lr.add_argument("--save", metavar="DIR", help="save accepted rules' lit tests here "
                     "(e.g. test/Verify/learned)")
-    lr.add_argument("--rules-dir", metavar="DIR", default=os.path.join(_ROOT, "rules", "learned"),
-                    help="with --save, where the accepted rules go (default rules/learned, which every "
-                    "later run's verify step loads)")
+    lr.add_argument("--rules-dir", metavar="DIR", default=None,
+                    help="with --save, where the accepted rules go (default: the user's data folder, "
+                    "$CAKE_USER_RULES or $XDG_DATA_HOME/cake/rules/learned, which every later run's "
+                    "verify step loads; promote a rule into the repository's rules/learned/ by hand)")
     lr.add_argument("--workdir", help="scratch folder for proposed rules (default: a temporary one)")
     t = sub.add_parser("throughput", help="measure the harness's verify/cost/compile rates on this machine")
     t.add_argument("--task", default=os.path.join(_AGENT, "tasks", "gemm.json"),
@@ -477,6 +479,7 @@ def cmd_learn(args):
     if not learn.rules_supported(cake_opt):
         print(f"note: {cake_opt} has no --cake-load-rules: proposals are checked on the IR text only")
     work = args.workdir or tempfile.mkdtemp(prefix="cake-learn-")
+    rules_dir = args.rules_dir or tools_mod.user_rules_dir()
     accepted, done = 0, set()
     for p in props:
         if p.key in done:  # one accepted rule per cluster
@@ -488,9 +491,9 @@ def cmd_learn(args):
             accepted += 1
             done.add(p.key)
             if args.save:
-                print(f"  saved {learn.save(p, db, args.save, args.rules_dir)}")
+                print(f"  saved {learn.save(p, db, args.save, rules_dir)}")
     print(f"{accepted} rule(s) accepted of {len(props)} proposals; rule files in "
-          f"{args.rules_dir if args.save else work}")
+          f"{rules_dir if args.save else work}")
     return 0
 
 

@@ -69,6 +69,16 @@ class ToolMissing(RuntimeError):
     """A required tool binary is absent."""
 
 
+def user_rules_dir():
+    """Where `cake learn rules --save` puts accepted rules by default: $CAKE_USER_RULES, else
+    $XDG_DATA_HOME/cake/rules/learned (~/.local/share/cake/rules/learned). No tool writes into the
+    source tree; a rule the team accepts is promoted into rules/learned/ with its lit test."""
+    if os.environ.get("CAKE_USER_RULES"):
+        return os.environ["CAKE_USER_RULES"]
+    data = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
+    return os.path.join(data, "cake", "rules", "learned")
+
+
 class Toolchain:
     """Where the tools are, and which optional features (diagnostics JSON, cost report) they have."""
 
@@ -81,10 +91,12 @@ class Toolchain:
         self.bin_dir = os.path.abspath(bin_dir or os.path.join(build, "bin"))
         self.refs_dir = os.path.abspath(refs_dir or os.path.join(build, "examples", "ref"))
         self._features = None
-        # Rules-as-data files the verify step loads (--cake-load-rules): the shipped rules/ and the
-        # rules earlier runs learned (rules/learned/, cake learn rules --save) by default.
+        # Rules-as-data files the verify step loads (--cake-load-rules): the shipped rules/, the
+        # learned rules the team promoted into rules/learned/ (with their lit tests), and those
+        # this user's runs learned (cake learn rules --save: user_rules_dir(), outside the tree).
         self.rules = []
-        for folder in (os.path.join(root, "rules"), os.path.join(root, "rules", "learned")):
+        for folder in (os.path.join(root, "rules"), os.path.join(root, "rules", "learned"),
+                       user_rules_dir()):
             if os.path.isdir(folder):
                 self.rules += sorted(os.path.join(folder, f) for f in os.listdir(folder)
                                      if f.endswith((".mlir", ".pdl")))

@@ -59,6 +59,24 @@ class EvaluatorTest(util.TempDir):
         learned = [r for r in tools.rules if os.sep + os.path.join("rules", "learned") + os.sep in r]
         self.assertTrue(any("wgmma_regs_vector_64xf32_threads1024" in r for r in learned), tools.rules)
 
+    def test_user_learned_rules_are_loaded_from_outside_the_tree(self):
+        # cake learn rules --save writes to the user's data folder (never the source tree); the
+        # verify step loads it beside rules/ and rules/learned/.
+        from unittest import mock
+        from cake_agent import tools as tools_mod
+        folder = os.path.join(self.tmp, "user-rules")
+        os.makedirs(folder)
+        rule = os.path.join(folder, "mine.pdl")
+        with open(rule, "w") as f:
+            f.write("// a learned rule\n")
+        with mock.patch.dict(os.environ, {"CAKE_USER_RULES": folder}):
+            self.assertEqual(tools_mod.user_rules_dir(), folder)
+            self.assertIn(rule, Toolchain(util.BIN, util.REFS).rules)
+        with mock.patch.dict(os.environ, {"XDG_DATA_HOME": os.path.join(self.tmp, "data")}):
+            os.environ.pop("CAKE_USER_RULES", None)
+            self.assertEqual(tools_mod.user_rules_dir(),
+                             os.path.join(self.tmp, "data", "cake", "rules", "learned"))
+
     def test_rules_as_data_run_in_the_verify_step(self):
         # A rule file that flags every cake.barrier: the seed now fails with that rule's id.
         rule = self.write("no-barrier.mlir", """pdl.pattern @no_barrier : benefit(1) {
