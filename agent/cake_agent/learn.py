@@ -11,7 +11,7 @@
    result type) present in every failing member and in no passing candidate are candidate rules;
    where none separates, an op feature together with a block size (at least T threads).
    A rule is emitted in the rules-as-data form (PDL, ``cake-opt --cake-load-rules=FILE``,
-   lib/Transforms/Rules.cpp) and accepted only if cake-opt running it flags every failing member
+   lib/Verify/Rules.cpp) and accepted only if cake-opt running it flags every failing member
    and no passing candidate of the database; an accepted rule is saved with a generated lit test.
 3. **Calibration from the database**: measured times joined with the cost reports stored for the
    same candidate and shape become the dataset ``cake calibrate --from-db`` refits the profile on.

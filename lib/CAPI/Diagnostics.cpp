@@ -1,7 +1,7 @@
 //===- Diagnostics.cpp - C API: diagnostics collected, not printed --------===//
 #include "DiagnosticCollector.h"
 
-#include "Cake/Transforms/Findings.h"
+#include "Cake/Verify/Findings.h"
 
 #include "mlir/CAPI/Support.h"
 #include "mlir/IR/BuiltinAttributes.h"

@@ -5,7 +5,7 @@
 #include "Cake/IR/Target.h"
 #include "Cake/Pipelines/Pipelines.h"
 #include "Cake/Pipelines/Serialize.h"
-#include "Cake/Transforms/Passes.h"
+#include "Cake/Verify/Passes.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"

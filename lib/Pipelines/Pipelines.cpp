@@ -1,7 +1,7 @@
 //===- Pipelines.cpp - named cake pipelines -------------------------------===//
 #include "Cake/Pipelines/Pipelines.h"
 #include "Cake/Conversion/Passes.h"
-#include "Cake/Transforms/Passes.h"
+#include "Cake/Verify/Passes.h"
 
 #include "mlir/Pass/PassRegistry.h"
 #include "llvm/Support/FormatVariadic.h"

@@ -9,6 +9,7 @@
 #include "Cake/IR/CakeDialect.h"
 #include "Cake/Pipelines/Pipelines.h"
 #include "Cake/Transforms/Passes.h"
+#include "Cake/Verify/Passes.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
@@ -37,6 +38,7 @@ void cake::registerCakePasses() {
     registerCakeAnalysisPasses();
     registerCakeConversionPasses();
     registerCakeTransformsPasses();
+    registerCakeVerifyPasses();
     registerCakePipelines();
     return true;
   }();

@@ -16,7 +16,7 @@
 //===----------------------------------------------------------------------===//
 #include "Cake/Conversion/Passes.h"
 #include "Cake/IR/CakeDialect.h"
-#include "Cake/Transforms/Passes.h"
+#include "Cake/Verify/Passes.h"
 #include "Cake/Version.h"
 
 #include "mlir/IR/BuiltinOps.h"

@@ -9,7 +9,7 @@
 // property of this tool's output, not of any pass, hence a tool option.
 //
 // `--cake-load-rules=FILE[,FILE...]` loads verifier rules written in the PDL dialect and
-// registers each as the pass `cake-rule-<name>` (lib/Transforms/Rules.cpp). The files are read
+// registers each as the pass `cake-rule-<name>` (lib/Verify/Rules.cpp). The files are read
 // before the command line is parsed, since the pass options are made from the registry then.
 // With `cake-verify` on the command line, the shipped rules (share/cake/rules and
 // share/cake/rules/learned beside this binary's bin/) are loaded too, unless
@@ -18,8 +18,8 @@
 //===----------------------------------------------------------------------===//
 #include "Cake/IR/CakeDialect.h"
 #include "Cake/Pipelines/Registration.h"
-#include "Cake/Transforms/Findings.h"
-#include "Cake/Transforms/Rules.h"
+#include "Cake/Verify/Findings.h"
+#include "Cake/Verify/Rules.h"
 #include "Cake/Transforms/TacticRegistry.h"
 #include "Cake/Version.h"
 

@@ -11,7 +11,7 @@
 #include "Cake/Pipelines/Manifest.h"
 #include "Cake/Pipelines/Registration.h"
 #include "Cake/Pipelines/Serialize.h"
-#include "Cake/Transforms/Findings.h"
+#include "Cake/Verify/Findings.h"
 #include "Cake/Version.h"
 
 #include "mlir/IR/AsmState.h"

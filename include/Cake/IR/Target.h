@@ -56,7 +56,7 @@ enum class TargetRequirement : unsigned {
 };
 
 struct TargetRequirementInfo {
-  /// The rule id of the finding (Cake/Transforms/Rules.def).
+  /// The rule id of the finding (Cake/Verify/Rules.def).
   llvm::StringRef rule;
   /// The feature in words.
   llvm::StringRef what;

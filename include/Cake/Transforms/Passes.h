@@ -1,4 +1,4 @@
-//===- Passes.h - cake verification passes ----------------------*- C++ -*-===//
+//===- Passes.h - cake tactics ----------------------------------*- C++ -*-===//
 #ifndef CAKE_TRANSFORMS_PASSES_H
 #define CAKE_TRANSFORMS_PASSES_H
 
@@ -10,9 +10,6 @@ namespace mlir::cake {
 
 #define GEN_PASS_REGISTRATION
 #include "Cake/Transforms/Passes.h.inc"
-
-/// Adds the cake-verify-* passes in the order `cake-verify` runs them.
-void buildVerifyPipeline(OpPassManager &pm);
 } // namespace mlir::cake
 
 #endif // CAKE_TRANSFORMS_PASSES_H

@@ -1,7 +1,7 @@
 """Every rule id a CAKE pass reports (a string literal given to emitFinding, emitFindingWarning,
 attachFix or a pass's report helper, or a target requirement's rule in
 include/Cake/IR/TargetRequirements.def) is declared in
-include/Cake/Transforms/Rules.def, and every declared id is reported somewhere.
+include/Cake/Verify/Rules.def, and every declared id is reported somewhere.
 Usage: check_rule_ids.py SOURCE_ROOT RULES_JSON"""
 import json
 import os

@@ -1,6 +1,6 @@
 // RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify -o /dev/null
 
-// Hint under test (async.cp-async-align), lib/Transforms/VerifyAsync.cpp:445 (three texts):
+// Hint under test (async.cp-async-align), lib/Verify/VerifyAsync.cpp:445 (three texts):
 //   destination:        "make the destination indices land on multiples of 8 elements (16 bytes)"
 //   padded destination: "... (16 bytes), with a pad that keeps every row 16-byte aligned (a multiple of 8 elements)"
 //   source:             "start the copy at an innermost coordinate that is a multiple of 8 elements,

@@ -1,6 +1,6 @@
 // RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify -o /dev/null
 
-// Hint under test (async.cp-async-in-flight), lib/Transforms/PathSimulation.cpp:1275:
+// Hint under test (async.cp-async-in-flight), lib/Verify/PathSimulation.cpp:1275:
 //   "in every copying thread, cake.cp_async.wait with pending low enough to retire the group of
 //    this slot, then cake.barrier, before the read"
 // Kernel 1 (@bad_wait_after_barrier of cake-verify-cp-async-in-flight.mlir): the wait moved

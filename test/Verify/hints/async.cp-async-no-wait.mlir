@@ -1,6 +1,6 @@
 // RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify -o /dev/null
 
-// Hint under test (async.cp-async-no-wait), lib/Transforms/VerifyAsync.cpp:140:
+// Hint under test (async.cp-async-no-wait), lib/Verify/VerifyAsync.cpp:140:
 //   "add cake.cp_async.wait 0 before the data is used or the kernel ends"
 // Applied literally: cake.cp_async.wait 0 between the commit and the first read. Honest.
 

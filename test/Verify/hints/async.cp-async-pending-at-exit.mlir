@@ -1,6 +1,6 @@
 // RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify -o /dev/null
 
-// Hint under test (async.cp-async-pending-at-exit), lib/Transforms/PathSimulation.cpp:1229:
+// Hint under test (async.cp-async-pending-at-exit), lib/Verify/PathSimulation.cpp:1229:
 //   "after the last commit, in every copying thread: cake.cp_async.wait 0 (unconditionally, outside the loop)"
 // Applied literally: cake.cp_async.wait 0 after the loop (every thread copies). Honest.
 // The kernel is @bad_pending_at_exit of cake-verify-cp-async-in-flight.mlir.

@@ -1,6 +1,6 @@
 // RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify -o /dev/null
 
-// Hint under test (async.cp-async-row-overrun), lib/Transforms/VerifyAsync.cpp:479 (two texts):
+// Hint under test (async.cp-async-row-overrun), lib/Verify/VerifyAsync.cpp:479 (two texts):
 //   destination: "keep the innermost index at most 16 (split the row into 3 copies of 8 elements)"
 //   source:      "add 'masked' (it zero-fills past the extent) or keep the innermost coordinate at most 16"
 // Kernel 1 copies a row of 24 bf16 in four 8-element copies; fixed by dropping the fourth (three

@@ -1,6 +1,6 @@
 // RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify -o /dev/null
 
-// Hint under test (async.cp-async-wait-count), lib/Transforms/VerifyAsync.cpp (checkProtocol):
+// Hint under test (async.cp-async-wait-count), lib/Verify/VerifyAsync.cpp (checkProtocol):
 //   "wait with pending 0 (pending up to N-1 keeps the newest groups in flight only where a later
 //    wait retires them before their data is read or the kernel ends)"
 // The former hint, "wait with pending 1 (or fewer)", was not honest: applied literally

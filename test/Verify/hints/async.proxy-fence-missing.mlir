@@ -1,6 +1,6 @@
 // RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify -o /dev/null
 
-// Hint under test (async.proxy-fence-missing), lib/Transforms/PathSimulation.cpp:1080:
+// Hint under test (async.proxy-fence-missing), lib/Verify/PathSimulation.cpp:1080:
 //   "in every thread that writes the buffer, cake.fence.proxy_async after its writes and before
 //    the cake.barrier that publishes them"
 // Applied literally: cake.fence.proxy_async (in all threads) between the cake.store and the

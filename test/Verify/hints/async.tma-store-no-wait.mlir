@@ -1,6 +1,6 @@
 // RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify -o /dev/null
 
-// Hint under test (async.tma-store-no-wait), lib/Transforms/VerifyAsync.cpp:140:
+// Hint under test (async.tma-store-no-wait), lib/Verify/VerifyAsync.cpp:140:
 //   "add cake.tma.store_wait 0 before the data is used or the kernel ends"
 // Applied literally: cake.tma.store_wait 0 after the commit, in the issuing thread. Honest.
 

@@ -1,6 +1,6 @@
 // RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify -o /dev/null
 
-// Hint under test (async.tma-store-uncommitted), lib/Transforms/VerifyAsync.cpp (checkProtocol):
+// Hint under test (async.tma-store-uncommitted), lib/Verify/VerifyAsync.cpp (checkProtocol):
 //   with a later wait:  "add cake.tma.store_commit after the last copy of the group, before this wait"
 //   with none:          "..., then cake.tma.store_wait 0 before the data is used or the kernel ends"
 // Kernels 1 and 2: the first case and its fix. Kernels 3 and 4: the second. (The second hint used

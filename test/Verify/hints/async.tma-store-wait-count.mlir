@@ -1,6 +1,6 @@
 // RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify -o /dev/null
 
-// Hint under test (async.tma-store-wait-count), lib/Transforms/VerifyAsync.cpp (checkProtocol):
+// Hint under test (async.tma-store-wait-count), lib/Verify/VerifyAsync.cpp (checkProtocol):
 //   "wait with pending 0"
 // Applied literally: cake.tma.store_wait 0. Honest (one group committed; with several, see
 // async.cp-async-wait-count: the same hint text is built by the same code).

@@ -1,6 +1,6 @@
 // RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify -o /dev/null
 
-// Hint under test (clc.query-before-wait), lib/Transforms/VerifyMbarrier.cpp:
+// Hint under test (clc.query-before-wait), lib/Verify/VerifyMbarrier.cpp:
 //   "cake.mbarrier.wait on the request's barrier (the phase it completes) before cake.clc.query"
 // The wait comes after the query; applied: the wait moved before it (phase 0, the barrier's
 // first completion). Honest: the same request and answer, read once they have landed.

@@ -1,6 +1,6 @@
 // RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify -o /dev/null
 
-// Hint under test (cluster.barrier-divergence): lib/Transforms/VerifyCluster.cpp
+// Hint under test (cluster.barrier-divergence): lib/Verify/VerifyCluster.cpp
 // (checkBarrierDivergence).
 // Rank r runs 2 + r cluster barriers in a loop. The hint, applied: the trip count no longer
 // uses the rank (2 + 1, = ok_uniform_loop).

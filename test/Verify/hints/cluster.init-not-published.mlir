@@ -1,6 +1,6 @@
 // RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify -o /dev/null
 
-// Hint under test (cluster.init-not-published): lib/Transforms/VerifyCluster.cpp
+// Hint under test (cluster.init-not-published): lib/Verify/VerifyCluster.cpp
 // (ClusterChecker::check).
 // A block barrier, not a cluster barrier, sits between the inits and the copies. The hint,
 // applied: that cake.barrier becomes cake.cluster_barrier (= ok_pair).

@@ -1,6 +1,6 @@
 // RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify -o /dev/null
 
-// Hint under test (cluster.multicast-bytes): lib/Transforms/VerifyCluster.cpp
+// Hint under test (cluster.multicast-bytes): lib/Verify/VerifyCluster.cpp
 // (ClusterChecker::check).
 // Each rank expects only its own box (1024 bytes) but both ranks' copies land on its barrier.
 // The hint, applied: bytes 2048 (= ok_pair). The hint names the bytes only when every rank receives

@@ -1,6 +1,6 @@
 // RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify -o /dev/null
 
-// Hint under test (cluster.multicast-coverage): lib/Transforms/VerifyCluster.cpp
+// Hint under test (cluster.multicast-coverage): lib/Verify/VerifyCluster.cpp
 // (ClusterChecker::check).
 // Every rank multicasts into slot 0; slot 1, which every rank reads, is never written. The hint,
 // applied: destination slot %rank (= ok_pair).

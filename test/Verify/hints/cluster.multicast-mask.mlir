@@ -1,6 +1,6 @@
 // RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify -o /dev/null
 
-// Hint under test (cluster.multicast-mask): lib/Transforms/VerifyCluster.cpp
+// Hint under test (cluster.multicast-mask): lib/Verify/VerifyCluster.cpp
 // (ClusterChecker::check).
 // Each rank multicasts with mask rank + 5 (5 and 6): bit 2 names a block the cluster of 2 does not have.
 // The hint, applied: mask %m3 (0x3), the kernel's correct form (ok_pair of

@@ -1,6 +1,6 @@
 // RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify -o /dev/null
 
-// Hint under test (cluster.multicast-overwrite): lib/Transforms/VerifyCluster.cpp
+// Hint under test (cluster.multicast-overwrite): lib/Verify/VerifyCluster.cpp
 // (checkMulticastOverwrite), both texts. Section 1: a block barrier ends each step; the hint
 // makes it a cluster barrier (section 3). Section 2: no barrier at all; the hint adds a cluster
 // barrier after the read and before the next copy (section 3 again: the end of the step).

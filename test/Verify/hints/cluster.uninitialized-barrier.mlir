@@ -1,6 +1,6 @@
 // RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify -o /dev/null
 
-// Hint under test (cluster.uninitialized-barrier): lib/Transforms/VerifyCluster.cpp
+// Hint under test (cluster.uninitialized-barrier): lib/Verify/VerifyCluster.cpp
 // (ClusterChecker::check).
 // Only rank 1 initializes its barrier (thread 0 and rank 1), as if one init served the cluster.
 // The hint, applied: the init guarded by thread_id == 0 alone (= ok_pair).

@@ -1,6 +1,6 @@
 // RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify -o /dev/null
 
-// Hint under test (deadlock.branch-participation, mbarrier form), lib/Transforms/VerifyDeadlock.cpp:
+// Hint under test (deadlock.branch-participation, mbarrier form), lib/Verify/VerifyDeadlock.cpp:
 //   "make each of the N counted threads arrive exactly once per phase on every path (...); a count
 //    lowered to the M threads that can arrive still hangs when the data keeps some of them out"
 // Barrier 0 counts 128; only threads 0..63 can arrive, and only those whose x is positive. The hint,

@@ -1,6 +1,6 @@
 // RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify -o /dev/null
 
-// Hint under test (deadlock.branch-participation, named barrier), lib/Transforms/VerifyDeadlock.cpp:298:
+// Hint under test (deadlock.branch-participation, named barrier), lib/Verify/VerifyDeadlock.cpp:298:
 //   "execute the barrier in every participating thread (outside the branch), or set threads 64 if
 //    only these threads synchronize"
 // Named barrier 1 counts 128 threads inside a branch only warps 0 and 1 take (also

@@ -1,6 +1,6 @@
 // RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify -o /dev/null
 
-// Hint under test (deadlock.cyclic-wait, handoff text), lib/Transforms/VerifyDeadlock.cpp
+// Hint under test (deadlock.cyclic-wait, handoff text), lib/Verify/VerifyDeadlock.cpp
 // (checkCycles): when the cycle mixes arrivals that publish data (producer_commit,
 // arrive_expect_tx, an arrive after a shared-memory write that follows its wait) with arrivals
 // that only free a slot, the hint says to move one that frees a slot. The plain text ("break the

@@ -1,6 +1,6 @@
 // RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify -o /dev/null
 
-// Hint under test (deadlock.cyclic-wait), lib/Transforms/VerifyDeadlock.cpp (checkCycles; texts by case):
+// Hint under test (deadlock.cyclic-wait), lib/Verify/VerifyDeadlock.cpp (checkCycles; texts by case):
 // Case 1, plain: "break the cycle: in one of the threads, move the arrival (arrive, producer_commit,
 //   consumer_release) above the wait it follows, so that one wait of the cycle can pass"
 //   Two roles each wait for the other's arrival first (no data handed over). Applied literally in

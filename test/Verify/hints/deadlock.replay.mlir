@@ -1,6 +1,6 @@
 // RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify -o /dev/null
 
-// Hint under test (deadlock.replay), lib/Transforms/PathSimulation.cpp:658:
+// Hint under test (deadlock.replay), lib/Verify/PathSimulation.cpp:658:
 //   "check the wait's parity against the phases its barrier completes before it (a barrier that
 //    frees a slot is first waited with parity 1), and that the threads it waits for arrive before
 //    their own waits"

@@ -1,6 +1,6 @@
 // RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify=interface=%S/../Inputs/copy-interface.json -o /dev/null
 
-// Hint under test (interface.kernel-missing), lib/Transforms/VerifyInterface.cpp:186:
+// Hint under test (interface.kernel-missing), lib/Verify/VerifyInterface.cpp:186:
 //   "keep the kernel's name @copy"
 // The kernel is the task's copy kernel renamed @copy_fast. Applied: rename it back to @copy.
 // Honest (wording: "keep" reads oddly once the name has changed; "name the kernel @copy").

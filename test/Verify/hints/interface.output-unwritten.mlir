@@ -1,6 +1,6 @@
 // RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify=interface=%S/../Inputs/copy-interface.json -o /dev/null
 
-// Hint under test (interface.output-unwritten), lib/Transforms/VerifyInterface.cpp:265:
+// Hint under test (interface.output-unwritten), lib/Verify/VerifyInterface.cpp:265:
 //   "store the results into 'y' (cake.store, a fragment store or a TMA store)"
 // The in-place hack of cake-verify-interface.mlir: the copy kernel stores alpha * x back into x
 // and never writes y (both findings at once). Applied literally: the store's destination %x ->

@@ -1,6 +1,6 @@
 // RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify=interface=%S/../Inputs/copy-interface.json -o /dev/null
 
-// Hint under test (interface.params), lib/Transforms/VerifyInterface.cpp:221:
+// Hint under test (interface.params), lib/Verify/VerifyInterface.cpp:221:
 //   "keep the task's parameters, in order: 'x' (tensor f32 [M, N]), 'y' (tensor f32 [M, N]),
 //    'alpha' (scalar f32)"
 // The copy kernel names its output 'out'. Applied literally: cake.name = "y". Honest (a change of

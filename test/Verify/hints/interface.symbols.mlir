@@ -1,6 +1,6 @@
 // RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify=interface=%S/../Inputs/copy-interface.json -o /dev/null
 
-// Hint under test (interface.symbols), lib/Transforms/VerifyInterface.cpp:233:
+// Hint under test (interface.symbols), lib/Verify/VerifyInterface.cpp:233:
 //   "declare symbols = ["M", "N"]"
 // NOT HONEST as written. Section 1: the copy kernel declares symbols ["N", "M"] with its grid map
 // written over them, ()[n, m] -> (m, n ceildiv 32). Section 2 applies the hint literally (only

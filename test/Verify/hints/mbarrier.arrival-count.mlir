@@ -1,6 +1,6 @@
 // RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify -o /dev/null
 
-// Hint under test (mbarrier.arrival-count), lib/Transforms/VerifyMbarrier.cpp:365:
+// Hint under test (mbarrier.arrival-count), lib/Verify/VerifyMbarrier.cpp:365:
 //   "set count 128 on the init, or make exactly that many threads arrive (e.g. under cake.elect_one)"
 // Barrier 1 counts 256 arrivals while the 128 consumer threads arrive once per phase. Applied
 // literally (first alternative): count 128. Honest. The second alternative is garbled: "that many"

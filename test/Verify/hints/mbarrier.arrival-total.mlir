@@ -1,6 +1,6 @@
 // RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify -o /dev/null
 
-// Hint under test (mbarrier.arrival-total), lib/Transforms/PathSimulation.cpp:901:
+// Hint under test (mbarrier.arrival-total), lib/Verify/PathSimulation.cpp:901:
 //   "make the init count equal the threads that arrive per phase (every lane of a warp that executes
 //    cake.mbarrier.arrive arrives), or arrive from exactly that many threads"
 // Empty barrier 2 counts the block (160) while the 128 consumer threads arrive. Applied literally

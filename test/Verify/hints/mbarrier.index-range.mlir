@@ -1,6 +1,6 @@
 // RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify -o /dev/null
 
-// Hint under test (mbarrier.index-range), lib/Transforms/VerifyMbarrier.cpp:130 (constant index):
+// Hint under test (mbarrier.index-range), lib/Verify/VerifyMbarrier.cpp:130 (constant index):
 //   "allocate more mbarriers (!cake.mbarriers<3>) or use an index below 2"
 // Case 1: the kernel uses barriers 0 and 2 consistently (init, wait, arrive) but allocates only 2.
 // Applied literally (first alternative): every !cake.mbarriers<2> becomes !cake.mbarriers<3>. Honest.
@@ -8,7 +8,7 @@
 // mbarrier.uninitialized / mbarrier.no-arrive and "an index below 2" does not say which one:
 // see the report of issue #15.)
 //
-// Hint under test (mbarrier.index-range), lib/Transforms/VerifyMbarrier.cpp:149 (computed index):
+// Hint under test (mbarrier.index-range), lib/Verify/VerifyMbarrier.cpp:149 (computed index):
 //   "keep the computed index inside the array (a ring's second barrier set starts at the stage
 //    count: slot + stages), or allocate more mbarriers"
 // Case 2: a 3-stage ring whose "empty" barriers start at slot + 4. Applied literally: slot + 3

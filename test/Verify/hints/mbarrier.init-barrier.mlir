@@ -1,6 +1,6 @@
 // RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify -o /dev/null
 
-// Hint under test (mbarrier.init-barrier), lib/Transforms/VerifyMbarrier.cpp:240:
+// Hint under test (mbarrier.init-barrier), lib/Verify/VerifyMbarrier.cpp:240:
 //   "add cake.barrier after the init and fence, outside any role or thread-dependent condition"
 // Applied literally: cake.barrier right after the thread-0 scf.if, before the roles. Honest.
 

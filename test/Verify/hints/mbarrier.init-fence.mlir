@@ -1,6 +1,6 @@
 // RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify -o /dev/null
 
-// Hint under test (mbarrier.init-fence), lib/Transforms/VerifyMbarrier.cpp:231:
+// Hint under test (mbarrier.init-fence), lib/Verify/VerifyMbarrier.cpp:231:
 //   "add cake.fence.mbarrier_init right after the init, in the same thread"
 // Applied literally: the fence right after the reported (last) init, inside the thread-0 guard.
 // Honest.

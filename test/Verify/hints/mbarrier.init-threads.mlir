@@ -1,6 +1,6 @@
 // RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify -o /dev/null
 
-// Hint under test (mbarrier.init-threads), lib/Transforms/VerifyMbarrier.cpp:208:
+// Hint under test (mbarrier.init-threads), lib/Verify/VerifyMbarrier.cpp:208:
 //   "guard the init with scf.if on thread_id x == 0"
 // The inits run under thread_id < 2. Applied literally, at each reported init: wrap it in
 // scf.if (thread_id x == 0), inside the existing guard (the fence stays under thread_id < 2, which

@@ -1,6 +1,6 @@
 // RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify -o /dev/null
 
-// Hint under test (mbarrier.no-arrive), lib/Transforms/VerifyMbarrier.cpp:344:
+// Hint under test (mbarrier.no-arrive), lib/Verify/VerifyMbarrier.cpp:344:
 //   "arrive on the barrier (cake.mbarrier.arrive, or arrive_expect_tx before TMA copies) in the
 //    threads it counts, or wait on the barrier they arrive on"
 // The consumers never arrive on their "empty" barrier 1 (count 128). Applied literally: the 128

@@ -1,6 +1,6 @@
 // RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify -o /dev/null
 
-// Hint under test (mbarrier.parity-constant), lib/Transforms/VerifyMbarrier.cpp:
+// Hint under test (mbarrier.parity-constant), lib/Verify/VerifyMbarrier.cpp:
 //   parity 0 (or not constant): "wait on parity (iteration / stages) mod 2 (or use a cake.pipeline, ...)"
 //   constant parity 1:          "wait on parity ((iteration / stages) mod 2) xor 1: ..."
 // Case 1: the consumers wait on the full barrier 0 with constant parity 0. Applied literally:

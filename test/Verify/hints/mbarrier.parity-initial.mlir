@@ -1,6 +1,6 @@
 // RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify -o /dev/null
 
-// Hint under test (mbarrier.parity-initial), lib/Transforms/PathSimulation.cpp:796:
+// Hint under test (mbarrier.parity-initial), lib/Verify/PathSimulation.cpp:796:
 //   "wait with parity (use / stages) % 2, starting at 0, on a barrier that publishes data; parity 1
 //    first is for a barrier that frees a slot"
 // The consumers wait on the full barriers with the producer's inverted parity ((kt / 2) % 2) xor 1.

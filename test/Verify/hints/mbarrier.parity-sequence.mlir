@@ -1,6 +1,6 @@
 // RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify -o /dev/null
 
-// Hint under test (mbarrier.parity-sequence), lib/Transforms/PathSimulation.cpp:816:
+// Hint under test (mbarrier.parity-sequence), lib/Verify/PathSimulation.cpp:816:
 //   "count this thread's uses of each barrier across every loop (carry the count over outer tiles)
 //    and wait with parity (use count) % 2 (xor 1 for a barrier that frees a slot)"
 // A 2-slot ring whose consumers wait on full barrier kt % 2 with parity kt % 2 (the iteration, not

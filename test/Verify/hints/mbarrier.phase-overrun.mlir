@@ -1,6 +1,6 @@
 // RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify -o /dev/null
 
-// Hint under test (mbarrier.phase-overrun), lib/Transforms/PathSimulation.cpp:691:
+// Hint under test (mbarrier.phase-overrun), lib/Verify/PathSimulation.cpp:691:
 //   "make the waiters hold the arrivers back: let them arrive on a barrier the arriving threads wait
 //    on before their next arrival (an "empty" barrier), or put a block barrier in the loop"
 // Thread 0 arrives on barrier 0 each step and nothing makes it wait for the other warps. Applied

@@ -1,6 +1,6 @@
 // RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify -o /dev/null
 
-// Hint under test (mbarrier.refill-unordered), lib/Transforms/PathSimulation.cpp:757:
+// Hint under test (mbarrier.refill-unordered), lib/Verify/PathSimulation.cpp:757:
 //   "before refilling a stage, wait on the barrier its readers arrive on after reading it
 //    (parity (round - 1) % 2 from the second round on)"
 // The producer waits on the "empty" barrier slot + 2 only in round 0 (kt < 2, where the wait passes

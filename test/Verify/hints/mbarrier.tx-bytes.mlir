@@ -1,6 +1,6 @@
 // RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify -o /dev/null
 
-// Hint under test (mbarrier.tx-bytes), lib/Transforms/VerifyMbarrier.cpp:297:
+// Hint under test (mbarrier.tx-bytes), lib/Verify/VerifyMbarrier.cpp:297:
 //   "set bytes 8192"
 // Applied literally: bytes 4096 becomes 8192 (one 64x64 bf16 box). Honest.
 

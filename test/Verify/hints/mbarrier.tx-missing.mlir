@@ -1,6 +1,6 @@
 // RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify -o /dev/null
 
-// Hint under test (mbarrier.tx-missing), lib/Transforms/VerifyMbarrier.cpp:318:
+// Hint under test (mbarrier.tx-missing), lib/Verify/VerifyMbarrier.cpp:318:
 //   "before the copy, in the same thread: cake.mbarrier.arrive_expect_tx %bars[0], bytes <total
 //    bytes of the copies on it>"
 // The producer issues the copy with no expect-tx (so barrier 0, count 1, also gets no arrival:

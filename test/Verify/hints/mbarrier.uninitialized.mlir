@@ -1,6 +1,6 @@
 // RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify -o /dev/null
 
-// Hint under test (mbarrier.uninitialized), lib/Transforms/VerifyMbarrier.cpp:195 (index never initialized):
+// Hint under test (mbarrier.uninitialized), lib/Verify/VerifyMbarrier.cpp:195 (index never initialized):
 //   "in one thread (e.g. under thread_id == 0) add cake.mbarrier.init %bars[1], count <arriving threads>
 //    and cake.fence.mbarrier_init, then a cake.barrier before the first use"
 // Case 1: barrier 1 (the consumers' "empty" barrier) is never initialized. Applied literally: a new
@@ -8,7 +8,7 @@
 // cake.barrier, before the roles. Honest (the count is a placeholder the reader fills in; the
 // message does not say 128).
 //
-// Hint under test (mbarrier.uninitialized), lib/Transforms/VerifyMbarrier.cpp:220 (init after the first use):
+// Hint under test (mbarrier.uninitialized), lib/Verify/VerifyMbarrier.cpp:220 (init after the first use):
 //   "move the cake.mbarrier.init (with its fence and barrier) before the first use"
 // Case 2: the init block and its cake.barrier come after the roles. Applied literally: moved above
 // the roles. Honest.

@@ -1,6 +1,6 @@
 // RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify -o /dev/null
 
-// Hint under test (ops.atomic), lib/Transforms/VerifyOps.cpp:62:
+// Hint under test (ops.atomic), lib/Verify/VerifyOps.cpp:62:
 //   "express it with cake ops (loads, stores, reductions, barriers) or arith/math/scf/vector; if
 //    the task needs it, allow it with cake-verify{allow=ops.atomic}"
 // The kernel sums x into total with llvm.atomicrmw fadd on a raw pointer (llvm.mlir.zero, also a

@@ -1,6 +1,6 @@
 // RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify -o /dev/null
 
-// Hint under test (ops.foreign), lib/Transforms/VerifyOps.cpp:62:
+// Hint under test (ops.foreign), lib/Verify/VerifyOps.cpp:62:
 //   "express it with cake ops (loads, stores, reductions, barriers) or arith/math/scf/vector; if
 //    the task needs it, allow it with cake-verify{allow=ops.foreign}"
 // The kernel allocates an unused memref.alloc scratch buffer. Applied: delete it (scratch memory

@@ -1,6 +1,6 @@
 // RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify -o /dev/null
 
-// Hint under test (ops.inline-asm), lib/Transforms/VerifyOps.cpp:62:
+// Hint under test (ops.inline-asm), lib/Verify/VerifyOps.cpp:62:
 //   "express it with cake ops (loads, stores, reductions, barriers) or arith/math/scf/vector; if
 //    the task needs it, allow it with cake-verify{allow=ops.inline-asm}"
 // The kernel stores the result of inline PTX "mov.u32 $0, 7". Applied (first option): the asm

@@ -1,6 +1,6 @@
 // RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify -o /dev/null
 
-// Hint under test (ops.raw-intrinsic), lib/Transforms/VerifyOps.cpp:62:
+// Hint under test (ops.raw-intrinsic), lib/Verify/VerifyOps.cpp:62:
 //   "express it with cake ops (loads, stores, reductions, barriers) or arith/math/scf/vector; if
 //    the task needs it, allow it with cake-verify{allow=ops.raw-intrinsic}"
 // The kernel reads its thread id with nvvm.read.ptx.sreg.tid.x. Applied: cake.thread_id x (and

@@ -1,6 +1,6 @@
 // RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify -o /dev/null
 
-// Hint under test (ops.timer), lib/Transforms/VerifyOps.cpp:62:
+// Hint under test (ops.timer), lib/Verify/VerifyOps.cpp:62:
 //   "express it with cake ops (loads, stores, reductions, barriers) or arith/math/scf/vector; if
 //    the task needs it, allow it with cake-verify{allow=ops.timer}"
 // The kernel stores clock64 reads into an extra output. Applied: nothing expresses a clock read

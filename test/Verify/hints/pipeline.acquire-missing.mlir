@@ -1,6 +1,6 @@
 // RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify -o /dev/null
 
-// Hint under test (pipeline.acquire-missing), lib/Transforms/VerifyPipeline.cpp:281:
+// Hint under test (pipeline.acquire-missing), lib/Verify/VerifyPipeline.cpp:281:
 //   "add cake.pipeline.producer_acquire %pipe[%it] before the commit and the copies"
 // Applied literally. Honest.
 

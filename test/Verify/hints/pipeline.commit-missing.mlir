@@ -1,6 +1,6 @@
 // RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify -o /dev/null
 
-// Hint under test (pipeline.commit-missing), lib/Transforms/VerifyPipeline.cpp:274:
+// Hint under test (pipeline.commit-missing), lib/Verify/VerifyPipeline.cpp:274:
 //   "before the copies: cake.pipeline.producer_commit %pipe[%it], tx_bytes <bytes of this iteration's copies>"
 // Applied: the commit of iteration %i with tx_bytes 8192 (the one 64x64 bf16 box) before the copy. Honest; the byte count is left to the reader.
 

@@ -1,6 +1,6 @@
 // RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify -o /dev/null
 
-// Hint under test (pipeline.commit-threads), lib/Transforms/VerifyPipeline.cpp:237:
+// Hint under test (pipeline.commit-threads), lib/Verify/VerifyPipeline.cpp:237:
 //   "guard the producer with cake.elect_one in one warp"
 // Applied: the producer loop runs under scf.if on the cake.elect_one of warp 0 instead of the whole warp. Honest.
 

@@ -1,6 +1,6 @@
 // RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify -o /dev/null
 
-// Hint under test (pipeline.consumer-count), lib/Transforms/VerifyPipeline.cpp:399:
+// Hint under test (pipeline.consumer-count), lib/Verify/VerifyPipeline.cpp:399:
 //   "set consumers 128 on cake.pipeline.create, or release from exactly that many threads"
 // Applied literally: consumers 1 becomes 128 (the four consumer warps release). Honest.
 

@@ -1,6 +1,6 @@
 // RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify -o /dev/null
 
-// Hint under test (pipeline.iteration-sequence), lib/Transforms/PathSimulation.cpp:1129:
+// Hint under test (pipeline.iteration-sequence), lib/Verify/PathSimulation.cpp:1129:
 //   "count the pipeline's iterations across every loop (carry the count over outer tiles) and pass
 //    that count to every step"
 // Kernel: bench/verify-corpus/buggy/pipeline/persistent_rows_consumer_inner_counter.mlir (the

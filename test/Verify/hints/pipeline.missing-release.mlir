@@ -1,6 +1,6 @@
 // RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify -o /dev/null
 
-// Hint under test (pipeline.missing-release), lib/Transforms/VerifyPipeline.cpp:363:
+// Hint under test (pipeline.missing-release), lib/Verify/VerifyPipeline.cpp:363:
 //   "after the last read of the stage (and a cake.wgmma.wait that retires the wgmma reading it): cake.pipeline.consumer_release %pipe[%it]"
 // Applied literally (no wgmma here). Honest.
 

@@ -1,6 +1,6 @@
 // RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify -o /dev/null
 
-// Hint under test (pipeline.read-before-wait), lib/Transforms/VerifyPipeline.cpp:357:
+// Hint under test (pipeline.read-before-wait), lib/Verify/VerifyPipeline.cpp:357:
 //   "add cake.pipeline.consumer_wait %pipe[%it] before the first read of the stage"
 // Applied literally. Honest.
 

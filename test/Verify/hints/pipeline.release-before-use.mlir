@@ -1,6 +1,6 @@
 // RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify -o /dev/null
 
-// Hint under test (pipeline.release-before-use), lib/Transforms/VerifyPipeline.cpp:416:
+// Hint under test (pipeline.release-before-use), lib/Verify/VerifyPipeline.cpp:416:
 //   "move cake.pipeline.consumer_release after this read"
 // Applied literally: the release moved after the load. Honest.
 

@@ -1,6 +1,6 @@
 // RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify -o /dev/null
 
-// Hint under test (pipeline.release-in-flight), lib/Transforms/VerifyPipeline.cpp:491:
+// Hint under test (pipeline.release-in-flight), lib/Verify/VerifyPipeline.cpp:491:
 //   "after the wgmma: cake.wgmma.commit and cake.wgmma.wait 0, then release"
 // Kernel: bench/verify-corpus/buggy/pipeline/gemm_release_in_flight.mlir (wait 1 keeps the group
 // reading stage kt in flight when kt is released). Applied literally: the commit is there, the

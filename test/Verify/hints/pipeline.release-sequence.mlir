@@ -1,6 +1,6 @@
 // RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify -o /dev/null
 
-// Hint under test (pipeline.release-sequence), lib/Transforms/PathSimulation.cpp:1153:
+// Hint under test (pipeline.release-sequence), lib/Verify/PathSimulation.cpp:1153:
 //   "release exactly the iterations the consumer waited for, each once, after its last read of the
 //    stage (guard a lagging release of it - 1 with it > 0 and release the last one after the loop)"
 // Kernel: bench/verify-corpus/buggy/pipeline/gemm_release_next.mlir (releases kt + 1). Applied:

@@ -1,6 +1,6 @@
 // RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify -o /dev/null
 
-// Hint under test (pipeline.slot-mismatch), lib/Transforms/VerifyPipeline.cpp:302, 326, 336:
+// Hint under test (pipeline.slot-mismatch), lib/Verify/VerifyPipeline.cpp:302, 326, 336:
 //   "index the destination with cake.pipeline.slot %pipe[<the copy's iteration>]" (302)
 //   "index the stage with cake.pipeline.slot %pipe[<the waited iteration>]" (336)
 //   "index the stage with cake.pipeline.slot of the pipeline that fills the buffer, at the iteration waited for" (326)"

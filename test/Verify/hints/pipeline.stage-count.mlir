@@ -1,6 +1,6 @@
 // RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify -o /dev/null
 
-// Hint under test (pipeline.stage-count), lib/Transforms/VerifyPipeline.cpp:291 and :310:
+// Hint under test (pipeline.stage-count), lib/Verify/VerifyPipeline.cpp:291 and :310:
 //   "give the buffer a leading dimension of 3 or the pipeline 2 stages" (310)
 //   "give the buffer a leading dimension of 2 and index it with cake.pipeline.slot" (291)
 // Kernel 1: a 3-stage pipeline over a 2-stage buffer; fixed with a 3x64x64 buffer. Kernel 3: a

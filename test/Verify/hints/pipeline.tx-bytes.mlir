@@ -1,6 +1,6 @@
 // RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify -o /dev/null
 
-// Hint under test (pipeline.tx-bytes), lib/Transforms/VerifyPipeline.cpp:265:
+// Hint under test (pipeline.tx-bytes), lib/Verify/VerifyPipeline.cpp:265:
 //   "set tx_bytes 8192"
 // Applied literally: tx_bytes 4096 becomes 8192 (one 64x64 bf16 box). Honest.
 

@@ -1,6 +1,6 @@
 // RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify -o /dev/null
 
-// Hint under test (pipeline.unconsumed-iteration), lib/Transforms/PathSimulation.cpp:
+// Hint under test (pipeline.unconsumed-iteration), lib/Verify/PathSimulation.cpp:
 //   "run the producer's and the consumers' loops over the same iterations (the same bound in
 //    both, e.g. a ceildiv, with the ragged last tile masked or zero-filled)"
 // Kernel: column sums of 64-row panels; the producer streams ceil(N / 64) tiles, the consumers

@@ -1,6 +1,6 @@
 // RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify -o /dev/null
 
-// Hint under test (race.cross-role), lib/Transforms/VerifyRaces.cpp:984:
+// Hint under test (race.cross-role), lib/Verify/VerifyRaces.cpp:984:
 //   "after the write, arrive on an mbarrier (a TMA copy: complete on it) and wait on it in role
 //    'reader' before this read; or pass the buffer through a cake.pipeline"
 // The kernel (@roles_unsynchronized of cake-verify-races.mlir): role 'writer' stores, role

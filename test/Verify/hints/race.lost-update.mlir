@@ -1,6 +1,6 @@
 // RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify -o /dev/null
 
-// Hint under test (race.lost-update), lib/Transforms/VerifyRaces.cpp:1049:
+// Hint under test (race.lost-update), lib/Verify/VerifyRaces.cpp:1049:
 //   "replace the load and the store with cake.atomic_add of the increment on the shared element"
 // The kernel (@histogram_plain_increment of cake-verify-races.mlir) increments a shared bin with
 // a plain load, add and store. Applied literally: cake.atomic_add %one, %bins[%bin]. Honest.

@@ -1,6 +1,6 @@
 // RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify -o /dev/null
 
-// Hints under test (race.missing-barrier), lib/Transforms/VerifyRaces.cpp:817-836 (four texts):
+// Hints under test (race.missing-barrier), lib/Verify/VerifyRaces.cpp:817-836 (four texts):
 //   817 (one op, threads of two warps): "let one thread write each element (e.g. under a
 //       condition on the thread id)"
 //   821 (loop): "add cake.barrier at the end of the loop body, after the last read of the buffer,

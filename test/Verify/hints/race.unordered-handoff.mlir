@@ -1,6 +1,6 @@
 // RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify -o /dev/null
 
-// Hint under test (race.unordered-handoff), lib/Transforms/PathSimulation.cpp:1369:
+// Hint under test (race.unordered-handoff), lib/Verify/PathSimulation.cpp:1369:
 //   "order the two accesses with a named barrier both roles arrive on between them; a buffer
 //    handed over in a loop needs a second one (another id) that the reading role arrives on
 //    after its last read and the writing role before it writes again"

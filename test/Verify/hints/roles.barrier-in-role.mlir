@@ -1,6 +1,6 @@
 // RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify -o /dev/null
 
-// Hints under test (roles.barrier-in-role), lib/Transforms/VerifyRoles.cpp:127:
+// Hints under test (roles.barrier-in-role), lib/Verify/VerifyRoles.cpp:127:
 //   "move the barrier out of cake.warp_roles, or synchronize the role with mbarriers or a
 //    pipeline"
 //   (for a cake.pipeline.create: "create the pipeline before cake.warp_roles")

@@ -1,6 +1,6 @@
 // RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify -o /dev/null
 
-// Hint under test (roles.divergent-barrier), lib/Transforms/VerifyRoles.cpp:141:
+// Hint under test (roles.divergent-barrier), lib/Verify/VerifyRoles.cpp:141:
 //   "move the barrier after the end of the divergent region"
 // The text quoted above was NOT HONEST when the barrier orders accesses inside the region. The kernel: threads
 // below 64 store x into shared memory, cake.barrier, then read it reversed, all under one

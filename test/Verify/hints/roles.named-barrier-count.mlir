@@ -1,6 +1,6 @@
 // RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify -o /dev/null
 
-// Hints under test (roles.named-barrier-count), lib/Transforms/VerifyRoles.cpp:467:
+// Hints under test (roles.named-barrier-count), lib/Verify/VerifyRoles.cpp:467:
 //   "give each of these barriers its own id (1 to 15, unused elsewhere)"
 //   "set threads 256 on every cake.named_barrier 4"
 // @shared_id (cake-verify-roles.mlir): two roles each sync their own 128 threads on id 1.

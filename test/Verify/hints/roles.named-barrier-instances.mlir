@@ -1,6 +1,6 @@
 // RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify -o /dev/null
 
-// Hint under test (roles.named-barrier-instances), lib/Transforms/VerifyRoles.cpp:290:
+// Hint under test (roles.named-barrier-instances), lib/Verify/VerifyRoles.cpp:290:
 //   "make every participating warp reach barrier 2 the same number of times (the same loop and
 //    the same syncs per iteration), or give the extra syncs their own id"
 // PARTLY HONEST. Section 1 (@extra_sync of cake-verify-roles-barrier-instances.mlir): role

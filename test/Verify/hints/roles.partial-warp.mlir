@@ -1,6 +1,6 @@
 // RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify -o /dev/null
 
-// Hints under test (roles.partial-warp), lib/Transforms/VerifyRoles.cpp:168:
+// Hints under test (roles.partial-warp), lib/Verify/VerifyRoles.cpp:168:
 //   "execute the warp collective in all 32 lanes (move it out of lane-dependent conditions)"
 //   (for a named barrier: "execute the named barrier in all 32 lanes of each arriving warp (move
 //    it out of lane-dependent conditions): bar.sync is .aligned")

@@ -1,6 +1,6 @@
 // RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify -o /dev/null
 
-// Hint under test (roles.partial-warpgroup), lib/Transforms/VerifyRoles.cpp:168:
+// Hint under test (roles.partial-warpgroup), lib/Verify/VerifyRoles.cpp:168:
 //   "execute wgmma ops in every thread of the warpgroup (move them out of thread-dependent
 //    conditions)"
 // The kernel (@partial_warpgroup of cake-verify-roles.mlir) runs cake.wgmma.fence in half of

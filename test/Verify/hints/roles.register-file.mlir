@@ -1,6 +1,6 @@
 // RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify -o /dev/null
 
-// Hint under test (roles.register-file), lib/Transforms/VerifyRoles.cpp:89 (text built at 77-88):
+// Hint under test (roles.register-file), lib/Verify/VerifyRoles.cpp:89 (text built at 77-88):
 //   "lower role 'consumer' to regs 232 (or lower the other roles' budgets)"
 // The kernels (@register_file and @roleless_warps of cake-verify-roles.mlir) ask for more than
 // the 65536 registers of an SM's register file. Applied literally: regs 232, and regs 168 where

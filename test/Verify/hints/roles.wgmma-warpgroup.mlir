@@ -1,6 +1,6 @@
 // RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify -o /dev/null
 
-// Hint under test (roles.wgmma-warpgroup), lib/Transforms/VerifyRoles.cpp:110:
+// Hint under test (roles.wgmma-warpgroup), lib/Verify/VerifyRoles.cpp:110:
 //   "give the role warps [4, 12) (whole warpgroups) and move the other roles out of them"
 // The kernel (@wgmma_misaligned of cake-verify-roles.mlir) issues wgmma from warps [4, 10).
 // Applied literally: warps [4, 12) (no other role sits there). Honest.

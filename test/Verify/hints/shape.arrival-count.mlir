@@ -1,6 +1,6 @@
 // RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify -o /dev/null
 
-// Hint under test (shape.arrival-count), lib/Transforms/VerifyShapes.cpp:526:
+// Hint under test (shape.arrival-count), lib/Verify/VerifyShapes.cpp:526:
 //   "arrive in every thread the count includes, whatever the sizes (keep the arrival out of
 //    conditions on problem sizes; mask the work instead)"
 // The kernel (@arrive_in_bounds_only of cake-verify-shapes.mlir) counts 128 arrivals but only the

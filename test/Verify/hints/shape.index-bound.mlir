@@ -1,6 +1,6 @@
 // RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify -o /dev/null
 
-// Hint under test (shape.index-bound), lib/Transforms/VerifyShapes.cpp:305:
+// Hint under test (shape.index-bound), lib/Verify/VerifyShapes.cpp:305:
 //   "add `masked` to the access, clamp the index to the last valid element (arith.minui with the
 //    last index below T), or run the access under a condition that keeps it below T"
 // The kernel (@chunk_reads_past_end of cake-verify-index-bound.mlir) reads a whole 32-token chunk

@@ -1,6 +1,6 @@
 // RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify -o /dev/null
 
-// Hint under test (shape.out-of-bounds), lib/Transforms/VerifyShapes.cpp:713:
+// Hint under test (shape.out-of-bounds), lib/Verify/VerifyShapes.cpp:713:
 //   "add `masked` to the access (out-of-range elements read as the pad value and are not
 //    written), or bound the index by N in the loop or the grid"
 // The kernel (@axpy_unmasked of cake-verify-shapes.mlir) rounds the grid up but does not mask.

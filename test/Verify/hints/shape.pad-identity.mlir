@@ -1,6 +1,6 @@
 // RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify -o /dev/null
 
-// Hint under test (shape.pad-identity), lib/Transforms/VerifyShapes.cpp:402:
+// Hint under test (shape.pad-identity), lib/Verify/VerifyShapes.cpp:402:
 //   "pad with the identity (`masked pad(%c : f32)` with %c = 0xFF800000), or write `pad(...)`
 //    explicitly if 0 is right for the data"
 // The kernel (@chunked_max_default_pad of cake-verify-shapes.mlir) pads a max with the default 0.

@@ -1,6 +1,6 @@
 // RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify -o /dev/null
 
-// Hint under test (shape.partial-collective), lib/Transforms/VerifyShapes.cpp:757:
+// Hint under test (shape.partial-collective), lib/Verify/VerifyShapes.cpp:757:
 //   "execute the op in every thread and mask what it combines instead (out-of-range lanes
 //    contribute the operation's identity, e.g. -inf to a max)"
 // The kernel (@short_rows_partial_warp of cake-verify-shapes.mlir) skips the warp reduction in

@@ -1,9 +1,9 @@
 // RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify -o /dev/null
 
 // Hints under test (shape.uncovered-output), two texts:
-// lib/Transforms/VerifyShapes.cpp:606:
+// lib/Verify/VerifyShapes.cpp:606:
 //   "round the grid up (ceildiv) and mask the ragged tile's accesses"
-// lib/Transforms/VerifyShapes.cpp:672:
+// lib/Verify/VerifyShapes.cpp:672:
 //   "cover the ragged tail: round the grid (or a persistent block's tile count) up with ceildiv
 //    and mask the last tile's accesses"
 // The kernels (@grid_floor and @persistent_floor of cake-verify-shapes.mlir) round the grid, or

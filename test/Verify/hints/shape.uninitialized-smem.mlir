@@ -1,6 +1,6 @@
 // RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify -o /dev/null
 
-// Hint under test (shape.uninitialized-smem), lib/Transforms/VerifyShapes.cpp:484:
+// Hint under test (shape.uninitialized-smem), lib/Verify/VerifyShapes.cpp:484:
 //   "write every element the readers read (threads without data store the operation's identity,
 //    e.g. 0 for a sum), or read only what was written"
 // The kernel (@partials_written_in_bounds_only of cake-verify-shapes.mlir) stores its slot only

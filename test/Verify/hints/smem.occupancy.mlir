@@ -1,6 +1,6 @@
 // RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify -o /dev/null
 
-// Hint under test (smem.occupancy), lib/Transforms/VerifySmem.cpp:112:
+// Hint under test (smem.occupancy), lib/Verify/VerifySmem.cpp:112:
 //   "use at most 28160 bytes per block, or set min_blocks_per_sm = 7"
 // The kernel (@occupancy_over of cake-verify-smem.mlir) asks for 8 blocks per SM of 28164 bytes.
 // Applied literally (second option): min_blocks_per_sm = 7. The attribute is a launch bound, not

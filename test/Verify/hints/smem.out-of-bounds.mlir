@@ -1,6 +1,6 @@
 // RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify -o /dev/null
 
-// Hint under test (smem.out-of-bounds), lib/Transforms/VerifySmem.cpp:79:
+// Hint under test (smem.out-of-bounds), lib/Verify/VerifySmem.cpp:79:
 //   "give dimension 0 of the buffer 4 elements, or bound the index below 3"
 //   (for a negative index: "keep the index non-negative (clamp it or add a halo offset)")
 // The kernel indexes a ring of 3 stages with kt mod 4 (the ring of @out_of_bounds in

@@ -1,6 +1,6 @@
 // RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify -o /dev/null
 
-// Hint under test (smem.over-limit), lib/Transforms/VerifySmem.cpp:182 (text built at 160-180):
+// Hint under test (smem.over-limit), lib/Verify/VerifySmem.cpp:182 (text built at 160-180):
 //   "free at least 13312 bytes: e.g. give the biggest buffer 3 instead of 4 stages (leading
 //    dimension; keep its pipeline's stages equal), or use smaller tiles"
 // The text quoted above was NOT HONEST. The kernel is a 4-stage ring indexed by kt mod 4 (no cake.pipeline).

@@ -1,6 +1,6 @@
 // RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify -o /dev/null
 
-// Hint under test (target.cluster-launch-control), lib/Transforms/VerifyTarget.cpp:
+// Hint under test (target.cluster-launch-control), lib/Verify/VerifyTarget.cpp:
 //   "set target = \"sm_100a\" on @<kernel>, or use an op that sm_90a has"
 // A persistent kernel asking for the next block with cluster launch control on sm_90a. Applied
 // literally (first option): target = "sm_100a"; the ops mean the same there. Honest. (The

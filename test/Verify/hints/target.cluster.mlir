@@ -1,6 +1,6 @@
 // RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify -o /dev/null
 
-// Hint under test (target.cluster), lib/Transforms/VerifyTarget.cpp (the report lambda):
+// Hint under test (target.cluster), lib/Verify/VerifyTarget.cpp (the report lambda):
 //   "set target = \"sm_90\" on @<kernel>, or use an op that sm_80 has"
 // The kernel: cake.cluster_block_id on sm_80. Applied literally (first option):
 // target = "sm_90". The ops mean the same there; the kernel computes the same. Honest. (The

@@ -1,6 +1,6 @@
 // RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify -o /dev/null
 
-// Hint under test (target.tcgen05), lib/Transforms/VerifyTarget.cpp (the report lambda):
+// Hint under test (target.tcgen05), lib/Verify/VerifyTarget.cpp (the report lambda):
 //   "set target = \"sm_100a\" on @<kernel>, or use an op that sm_90a has"
 // The kernel: a cake.tcgen05.commit onto an initialised mbarrier on sm_90a. Applied literally (first option):
 // target = "sm_100a". The ops mean the same there; the kernel computes the same. Honest. (The

@@ -1,6 +1,6 @@
 // RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify -o /dev/null
 
-// Hint under test (target.tma), lib/Transforms/VerifyTarget.cpp (the report lambda):
+// Hint under test (target.tma), lib/Verify/VerifyTarget.cpp (the report lambda):
 //   "set target = \"sm_90\" on @<kernel>, or use an op that sm_80 has"
 // The kernel: a TMA producer and a consumer role synchronized by mbarriers with transaction
 // counts, on sm_80 (every Hopper op of it is a finding; one hint fixes all). Applied literally

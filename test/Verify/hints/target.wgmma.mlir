@@ -1,6 +1,6 @@
 // RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify -o /dev/null
 
-// Hint under test (target.wgmma), lib/Transforms/VerifyTarget.cpp (the report lambda):
+// Hint under test (target.wgmma), lib/Verify/VerifyTarget.cpp (the report lambda):
 //   "set target = \"sm_90a\" on @<kernel>, or use an op that sm_90 has"
 // The kernel: wgmma fence/commit/wait on sm_90. Applied literally (first option):
 // target = "sm_90a". The ops mean the same there; the kernel computes the same. Honest. (The

@@ -1,6 +1,6 @@
 // RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify -o /dev/null
 
-// Hint under test (tma.coord-stride, a warning), lib/Transforms/VerifyTma.cpp:77:
+// Hint under test (tma.coord-stride, a warning), lib/Verify/VerifyTma.cpp:77:
 //   "advance the coordinate by the box extent 64 per iteration (tile size = box), or shrink the box to the tile"
 // Applied literally: the K coordinate becomes %i * 64 instead of %i. Honest.
 

@@ -1,7 +1,7 @@
 // RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify -o /dev/null
 
 // Hint under test (tma.coordinate-alignment, an error when provably misaligned, a warning when
-// unknown), lib/Transforms/VerifyTma.cpp:156 and :163:
+// unknown), lib/Verify/VerifyTma.cpp:156 and :163:
 //   "make the coordinate a multiple of 4 (round it down and skip the extra elements, or pad the rows)"
 // Kernel 1 starts each block's 1-D copy at base + 2 (2 modulo 4); rounded down to base (the
 // elements the block stores) it is clean and correct. Honest for this error case. For an unknown

@@ -1,6 +1,6 @@
 // RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify -o /dev/null
 
-// Hint under test (tma.multicast-mask), lib/Transforms/VerifyTma.cpp (CakeVerifyTmaPass):
+// Hint under test (tma.multicast-mask), lib/Verify/VerifyTma.cpp (CakeVerifyTmaPass):
 //   "set the mask to the ranks that wait for this copy's bytes, a nonzero subset of 0x3 (...)"
 // The former text, "set the mask to a nonzero subset of 0x3", was not honest: it allowed 0x1 and
 // 0x2 (and the mechanical 0x5 & 0x3 = 0x1), which leave a block of the pair expecting bytes that no

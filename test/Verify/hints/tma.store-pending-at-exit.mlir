@@ -1,6 +1,6 @@
 // RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify -o /dev/null
 
-// Hint under test (tma.store-pending-at-exit), lib/Transforms/PathSimulation.cpp:1010:
+// Hint under test (tma.store-pending-at-exit), lib/Verify/PathSimulation.cpp:1010:
 //   "after the last store's commit, in the issuing thread: cake.tma.store_wait 0 (unconditionally,
 //    outside the loop)"
 // Applied literally: scf.if %t0 { cake.tma.store_wait 0 } after the tile loop (thread 0 issues

@@ -1,6 +1,6 @@
 // RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify -o /dev/null
 
-// Hint under test (tma.store-race), lib/Transforms/PathSimulation.cpp:1035:
+// Hint under test (tma.store-race), lib/Verify/PathSimulation.cpp:1035:
 //   "in the issuing thread, cake.tma.store_wait with pending low enough to retire that group, then
 //    a cake.barrier, before the buffer is written again; and publish writes with
 //    cake.fence.proxy_async and a barrier before the store"

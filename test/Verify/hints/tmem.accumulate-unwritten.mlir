@@ -1,6 +1,6 @@
 // RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify -o /dev/null
 
-// Hint under test (tmem.accumulate-unwritten), lib/Transforms/VerifyTmem.cpp:128:
+// Hint under test (tmem.accumulate-unwritten), lib/Verify/VerifyTmem.cpp:128:
 //   "pass accumulate false on the first MMA of each tile (for example `kt > 0` for the first k step of a loop)"
 // Applied literally: the first MMA takes accumulate %false. Honest.
 

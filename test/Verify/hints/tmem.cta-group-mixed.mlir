@@ -1,6 +1,6 @@
 // RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify -o /dev/null
 
-// Hint under test (tmem.cta-group-mixed), lib/Transforms/VerifyTmem.cpp:
+// Hint under test (tmem.cta-group-mixed), lib/Verify/VerifyTmem.cpp:
 //   "make it a pair op: `pair` on the commit, `, pair` in the allocation's type"
 // A CTA-pair allocation and MMA, committed by a one-block commit (cta_group::1 cannot track the
 // pair's cta_group::2 MMA, and PTX forbids mixing). Applied: `pair` on the commit, which then

@@ -1,6 +1,6 @@
 // RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify -o /dev/null
 
-// Hint under test (tmem.dealloc-count), lib/Transforms/VerifyTmem.cpp:84 (two texts):
+// Hint under test (tmem.dealloc-count), lib/Verify/VerifyTmem.cpp:84 (two texts):
 //   none:  "free it with cake.tmem.dealloc after its last use, before cake.return (columns left
 //           allocated block the next block scheduled on the SM)"
 //   twice: "keep one cake.tmem.dealloc, after the allocation's last use"

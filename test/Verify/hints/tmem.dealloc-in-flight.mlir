@@ -1,6 +1,6 @@
 // RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify -o /dev/null
 
-// Hint under test (tmem.dealloc-in-flight), lib/Transforms/VerifyTmem.cpp:
+// Hint under test (tmem.dealloc-in-flight), lib/Verify/VerifyTmem.cpp:
 //   "after the last MMA or copy, cake.tcgen05.commit on an mbarrier (the issuing thread) and
 //    cake.mbarrier.wait on that phase before cake.tmem.dealloc"
 // The MMA is committed but nobody waits before the free; applied: cake.mbarrier.wait %bars[%c0],

@@ -1,6 +1,6 @@
 // RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify -o /dev/null
 
-// Hint under test (tmem.mma-threads), lib/Transforms/VerifyTmem.cpp:112:
+// Hint under test (tmem.mma-threads), lib/Verify/VerifyTmem.cpp:112:
 //   "issue it from one thread: under scf.if on cake.elect_one in one warp, or on a thread id test"
 // The first MMA is issued by all 128 threads; applied: it moves under the scf.if on thread 0 that
 // already issues the second MMA and the commit. Honest.

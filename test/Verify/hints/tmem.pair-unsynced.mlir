@@ -1,6 +1,6 @@
 // RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify -o /dev/null
 
-// Hint under test (tmem.pair-unsynced), lib/Transforms/VerifyTmem.cpp:
+// Hint under test (tmem.pair-unsynced), lib/Verify/VerifyTmem.cpp:
 //   "after every block's wait for the operands (cake.mbarrier.wait), add cake.cluster_barrier
 //    before the MMA"
 // A CTA pair: each block loads its 128 rows of A and of B, waits on its own barrier, and the

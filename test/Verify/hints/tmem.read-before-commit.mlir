@@ -1,6 +1,6 @@
 // RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify -o /dev/null
 
-// Hint under test (tmem.read-before-commit), lib/Transforms/VerifyTmem.cpp:158:
+// Hint under test (tmem.read-before-commit), lib/Verify/VerifyTmem.cpp:158:
 //   "after the last MMA, cake.tcgen05.commit on an mbarrier (the issuing thread), then
 //    cake.mbarrier.wait on that barrier in every reading thread before cake.tmem.load"
 // The commit is there, the wait is missing; applied: cake.mbarrier.wait %bars[%c0], %c0 (phase 0,

@@ -1,6 +1,6 @@
 // RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify -o /dev/null
 
-// Hint under test (tmem.use-after-dealloc), lib/Transforms/VerifyTmem.cpp:99:
+// Hint under test (tmem.use-after-dealloc), lib/Verify/VerifyTmem.cpp:99:
 //   "move the cake.tmem.dealloc after the allocation's last use"
 // Applied literally: the dealloc moved after the cake.tmem.load. Honest.
 

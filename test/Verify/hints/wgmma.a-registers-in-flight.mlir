@@ -1,6 +1,6 @@
 // RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify -o /dev/null
 
-// Hint under test (wgmma.a-registers-in-flight), lib/Transforms/VerifyWgmma.cpp:355 (two texts):
+// Hint under test (wgmma.a-registers-in-flight), lib/Verify/VerifyWgmma.cpp:355 (two texts):
 //   with a wait: "wait with pending 0 before rewriting A, or double-buffer the A fragments (load the
 //                 next one into an iteration argument)"
 //   without:     "add cake.wgmma.wait 0 after the cake.wgmma.commit, before the fragment is redefined,

@@ -1,6 +1,6 @@
 // RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify -o /dev/null
 
-// Hint under test (wgmma.accumulator-in-flight), lib/Transforms/VerifyWgmma.cpp:387:
+// Hint under test (wgmma.accumulator-in-flight), lib/Verify/VerifyWgmma.cpp:387:
 //   "add cake.wgmma.wait 0 before this read (after the loop, when the loop's wait keeps the last
 //    group in flight)"
 // Kernel: bench/verify-corpus/buggy/async-proxy/gemm_wait1_no_final_wait.mlir. Applied literally:

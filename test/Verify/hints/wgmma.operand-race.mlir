@@ -1,6 +1,6 @@
 // RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify -o /dev/null
 
-// Hint under test (wgmma.operand-race), lib/Transforms/PathSimulation.cpp:1035:
+// Hint under test (wgmma.operand-race), lib/Verify/PathSimulation.cpp:1035:
 //   "cake.wgmma.wait with pending low enough to retire the group that reads the buffer (then a
 //    barrier for other threads) before writing it again, or give the writes another buffer"
 // Kernel: bench/verify-corpus/buggy/async-proxy/castmm_wait1_single_buffer.mlir (wait 1 over single

@@ -16,8 +16,8 @@
 #include "Cake/Analysis/ThreadModel.h"
 
 #include "Cake/IR/CakeOps.h"
-#include "Cake/Transforms/Findings.h"
-#include "Cake/Transforms/Passes.h"
+#include "Cake/Verify/Findings.h"
+#include "Cake/Verify/Passes.h"
 #include "PathSimulation.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -27,7 +27,7 @@
 
 namespace mlir::cake {
 #define GEN_PASS_DEF_CAKEVERIFYASYNCPASS
-#include "Cake/Transforms/Passes.h.inc"
+#include "Cake/Verify/Passes.h.inc"
 } // namespace mlir::cake
 
 using namespace mlir;

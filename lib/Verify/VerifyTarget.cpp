@@ -1,12 +1,12 @@
 //===- VerifyTarget.cpp - each op's minimum target ------------------------===//
 #include "Cake/IR/CakeOps.h"
 #include "Cake/IR/Target.h"
-#include "Cake/Transforms/Findings.h"
-#include "Cake/Transforms/Passes.h"
+#include "Cake/Verify/Findings.h"
+#include "Cake/Verify/Passes.h"
 
 namespace mlir::cake {
 #define GEN_PASS_DEF_CAKEVERIFYTARGETPASS
-#include "Cake/Transforms/Passes.h.inc"
+#include "Cake/Verify/Passes.h.inc"
 } // namespace mlir::cake
 
 using namespace mlir;

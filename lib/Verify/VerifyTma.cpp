@@ -8,8 +8,8 @@
 #include "PathSimulation.h"
 
 #include "Cake/IR/CakeOps.h"
-#include "Cake/Transforms/Findings.h"
-#include "Cake/Transforms/Passes.h"
+#include "Cake/Verify/Findings.h"
+#include "Cake/Verify/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -19,7 +19,7 @@
 
 namespace mlir::cake {
 #define GEN_PASS_DEF_CAKEVERIFYTMAPASS
-#include "Cake/Transforms/Passes.h.inc"
+#include "Cake/Verify/Passes.h.inc"
 } // namespace mlir::cake
 
 using namespace mlir;

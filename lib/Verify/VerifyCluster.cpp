@@ -15,8 +15,8 @@
 
 #include "Cake/IR/CakeOps.h"
 #include "Cake/IR/MemoryAccess.h"
-#include "Cake/Transforms/Findings.h"
-#include "Cake/Transforms/Passes.h"
+#include "Cake/Verify/Findings.h"
+#include "Cake/Verify/Passes.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "llvm/ADT/bit.h"
@@ -26,7 +26,7 @@
 
 namespace mlir::cake {
 #define GEN_PASS_DEF_CAKEVERIFYCLUSTERPASS
-#include "Cake/Transforms/Passes.h.inc"
+#include "Cake/Verify/Passes.h.inc"
 } // namespace mlir::cake
 
 using namespace mlir;

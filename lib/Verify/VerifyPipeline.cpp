@@ -3,8 +3,8 @@
 #include "Cake/Analysis/ThreadModel.h"
 
 #include "Cake/IR/CakeOps.h"
-#include "Cake/Transforms/Findings.h"
-#include "Cake/Transforms/Passes.h"
+#include "Cake/Verify/Findings.h"
+#include "Cake/Verify/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -13,7 +13,7 @@
 
 namespace mlir::cake {
 #define GEN_PASS_DEF_CAKEVERIFYPIPELINEPASS
-#include "Cake/Transforms/Passes.h.inc"
+#include "Cake/Verify/Passes.h.inc"
 } // namespace mlir::cake
 
 using namespace mlir;

@@ -3,7 +3,7 @@
 
 #include "Cake/IR/HostNames.h"
 #include "Cake/IR/MemoryAccess.h"
-#include "Cake/Transforms/Findings.h"
+#include "Cake/Verify/Findings.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"

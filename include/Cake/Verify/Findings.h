@@ -21,7 +21,7 @@
 
 namespace mlir::cake {
 
-/// One rule id of include/Cake/Transforms/Rules.def: the pass that reports it (cake-verify-<pass>)
+/// One rule id of include/Cake/Verify/Rules.def: the pass that reports it (cake-verify-<pass>)
 /// and what it finds (markdown).
 struct RuleInfo {
   llvm::StringLiteral id, pass, finding;

@@ -4,8 +4,8 @@
 #include "Cake/IR/CakeOps.h"
 #include "Cake/IR/MemoryAccess.h"
 #include "Cake/IR/Target.h"
-#include "Cake/Transforms/Findings.h"
-#include "Cake/Transforms/Passes.h"
+#include "Cake/Verify/Findings.h"
+#include "Cake/Verify/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -13,7 +13,7 @@
 
 namespace mlir::cake {
 #define GEN_PASS_DEF_CAKEVERIFYSMEMPASS
-#include "Cake/Transforms/Passes.h.inc"
+#include "Cake/Verify/Passes.h.inc"
 } // namespace mlir::cake
 
 using namespace mlir;

@@ -6,9 +6,9 @@
 // (`cakeReport`) and changes nothing, so a driver looking for a fixpoint would report it again.
 //
 //===----------------------------------------------------------------------===//
-#include "Cake/Transforms/Rules.h"
+#include "Cake/Verify/Rules.h"
 #include "Cake/IR/CakeOps.h"
-#include "Cake/Transforms/Findings.h"
+#include "Cake/Verify/Findings.h"
 
 #include "mlir/Dialect/PDL/IR/PDL.h"
 #include "mlir/Dialect/PDL/IR/PDLOps.h"

@@ -11,8 +11,8 @@
 #include "Cake/Analysis/ThreadModel.h"
 #include "Cake/IR/CakeOps.h"
 #include "Cake/IR/MemoryAccess.h"
-#include "Cake/Transforms/Findings.h"
-#include "Cake/Transforms/Passes.h"
+#include "Cake/Verify/Findings.h"
+#include "Cake/Verify/Passes.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -20,7 +20,7 @@
 
 namespace mlir::cake {
 #define GEN_PASS_DEF_CAKEVERIFYTMEMPASS
-#include "Cake/Transforms/Passes.h.inc"
+#include "Cake/Verify/Passes.h.inc"
 } // namespace mlir::cake
 
 using namespace mlir;

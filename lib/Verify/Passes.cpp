@@ -1,12 +1,12 @@
 //===- Passes.cpp - cake-verify: every verifier pass, then the loaded rules -===//
-#include "Cake/Transforms/Passes.h"
-#include "Cake/Transforms/Rules.h"
+#include "Cake/Verify/Passes.h"
+#include "Cake/Verify/Rules.h"
 
 #include "mlir/Pass/PassManager.h"
 
 namespace mlir::cake {
 #define GEN_PASS_DEF_CAKEVERIFYPASS
-#include "Cake/Transforms/Passes.h.inc"
+#include "Cake/Verify/Passes.h.inc"
 } // namespace mlir::cake
 
 using namespace mlir;

@@ -13,8 +13,8 @@
 #include "Cake/IR/CakeOps.h"
 #include "Cake/IR/HostNames.h"
 #include "Cake/IR/MemoryAccess.h"
-#include "Cake/Transforms/Findings.h"
-#include "Cake/Transforms/Passes.h"
+#include "Cake/Verify/Findings.h"
+#include "Cake/Verify/Passes.h"
 
 #include "ShapeProbes.h"
 
@@ -29,7 +29,7 @@
 
 namespace mlir::cake {
 #define GEN_PASS_DEF_CAKEVERIFYSHAPESPASS
-#include "Cake/Transforms/Passes.h.inc"
+#include "Cake/Verify/Passes.h.inc"
 } // namespace mlir::cake
 
 using namespace mlir;

@@ -28,8 +28,8 @@
 
 #include "Cake/IR/CakeOps.h"
 #include "Cake/IR/MemoryAccess.h"
-#include "Cake/Transforms/Findings.h"
-#include "Cake/Transforms/Passes.h"
+#include "Cake/Verify/Findings.h"
+#include "Cake/Verify/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Index/IR/IndexDialect.h"
@@ -40,7 +40,7 @@
 
 namespace mlir::cake {
 #define GEN_PASS_DEF_CAKEVERIFYDEADLOCKPASS
-#include "Cake/Transforms/Passes.h.inc"
+#include "Cake/Verify/Passes.h.inc"
 } // namespace mlir::cake
 
 using namespace mlir;

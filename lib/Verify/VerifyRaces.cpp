@@ -11,9 +11,9 @@
 #include "Cake/Analysis/ThreadModel.h"
 
 #include "Cake/IR/CakeOps.h"
-#include "Cake/Transforms/Findings.h"
+#include "Cake/Verify/Findings.h"
 #include "PathSimulation.h"
-#include "Cake/Transforms/Passes.h"
+#include "Cake/Verify/Passes.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "llvm/ADT/BitVector.h"
@@ -27,7 +27,7 @@
 
 namespace mlir::cake {
 #define GEN_PASS_DEF_CAKEVERIFYRACESPASS
-#include "Cake/Transforms/Passes.h.inc"
+#include "Cake/Verify/Passes.h.inc"
 } // namespace mlir::cake
 
 using namespace mlir;
