@@ -23,6 +23,24 @@ MemoryAccess async(Value buffer, AccessKind kind, ValueRange indices) {
 /// Fragment stores write element pairs: unmasked, a pair is one aligned access; masked ones check
 /// their alignment at run time.
 int64_t pairWidth(bool masked) { return masked ? 1 : 2; }
+/// ldmatrix / stmatrix: lanes 0 .. 8 * matrices - 1 each address one 16-byte row.
+MemoryAccess matrixRows(MemoryAccess access, int64_t matrices) {
+  auto type = cast<SmemType>(access.buffer.getType());
+  int64_t elementBytes = std::max(1u, type.getElementType().getIntOrFloatBitWidth() / 8);
+  access.tile = {16 / elementBytes};
+  access.lanes = 8 * matrices;
+  return access;
+}
+/// A wgmma operand: the rows x K tile at its (row, k) indices, read until its group retires.
+MemoryAccess mmaTile(MemoryAccess access, int64_t rows, int64_t k) {
+  access.tile = {rows, k};
+  access.completion = AccessCompletion::WgmmaGroup;
+  return access;
+}
+MemoryAccess unknownRegion(MemoryAccess access) {
+  access.regionKnown = false;
+  return access;
+}
 } // namespace
 
 void LoadOp::getMemoryAccesses(SmallVectorImpl<MemoryAccess> &accesses) {
@@ -32,8 +50,10 @@ void StoreOp::getMemoryAccesses(SmallVectorImpl<MemoryAccess> &accesses) {
   accesses.push_back(generic(getDest(), AccessKind::Write, getIndices(), getWidth()));
 }
 void AtomicAddOp::getMemoryAccesses(SmallVectorImpl<MemoryAccess> &accesses) {
-  accesses.push_back(generic(getDest(), AccessKind::Read, getIndices(), 1));
-  accesses.push_back(generic(getDest(), AccessKind::Write, getIndices(), 1));
+  for (AccessKind kind : {AccessKind::Read, AccessKind::Write}) {
+    accesses.push_back(generic(getDest(), kind, getIndices(), 1));
+    accesses.back().atomic = true;
+  }
 }
 void CpAsyncOp::getMemoryAccesses(SmallVectorImpl<MemoryAccess> &accesses) {
   // Both addresses must be aligned to the copy size, masked or not.
@@ -41,10 +61,10 @@ void CpAsyncOp::getMemoryAccesses(SmallVectorImpl<MemoryAccess> &accesses) {
   accesses.push_back(generic(getDest(), AccessKind::Write, getDestIndices(), getWidth()));
 }
 void LdmatrixOp::getMemoryAccesses(SmallVectorImpl<MemoryAccess> &accesses) {
-  accesses.push_back(generic(getSource(), AccessKind::Read, getIndices()));
+  accesses.push_back(matrixRows(generic(getSource(), AccessKind::Read, getIndices()), getCount()));
 }
 void StmatrixOp::getMemoryAccesses(SmallVectorImpl<MemoryAccess> &accesses) {
-  accesses.push_back(generic(getDest(), AccessKind::Write, getIndices()));
+  accesses.push_back(matrixRows(generic(getDest(), AccessKind::Write, getIndices()), getCount()));
 }
 void MmaSyncStoreOp::getMemoryAccesses(SmallVectorImpl<MemoryAccess> &accesses) {
   // Operands: acc, dest, row, col.
@@ -52,34 +72,45 @@ void MmaSyncStoreOp::getMemoryAccesses(SmallVectorImpl<MemoryAccess> &accesses) 
                              pairWidth(getMasked())));
 }
 void TmaLoadOp::getMemoryAccesses(SmallVectorImpl<MemoryAccess> &accesses) {
-  accesses.push_back(async(getDescriptor(), AccessKind::Read, getCoords()));
-  accesses.push_back(async(getDest(), AccessKind::Write, getDestIndices()));
+  for (MemoryAccess access : {async(getDescriptor(), AccessKind::Read, getCoords()),
+                              async(getDest(), AccessKind::Write, getDestIndices())}) {
+    access.completion = AccessCompletion::Barrier;
+    access.completesOn = getBarrier();
+    accesses.push_back(access);
+  }
 }
 void TmaStoreOp::getMemoryAccesses(SmallVectorImpl<MemoryAccess> &accesses) {
   accesses.push_back(async(getSource(), AccessKind::Read, getSourceIndices()));
   accesses.push_back(async(getDescriptor(), AccessKind::Write, getCoords()));
+  for (MemoryAccess &access : MutableArrayRef(accesses).take_back(2))
+    access.completion = AccessCompletion::BulkGroup;
 }
 void Tcgen05MmaOp::getMemoryAccesses(SmallVectorImpl<MemoryAccess> &accesses) {
-  accesses.push_back(async(getA(), AccessKind::Read, getAIndices()));
-  accesses.push_back(async(getB(), AccessKind::Read, getBIndices()));
+  accesses.push_back(unknownRegion(async(getA(), AccessKind::Read, getAIndices())));
+  accesses.push_back(unknownRegion(async(getB(), AccessKind::Read, getBIndices())));
+  for (MemoryAccess &access : MutableArrayRef(accesses).take_back(2))
+    access.completion = AccessCompletion::Tcgen05Commit;
 }
 
 void Tcgen05CpOp::getMemoryAccesses(SmallVectorImpl<MemoryAccess> &accesses) {
-  accesses.push_back(async(getSrc(), AccessKind::Read, getSrcIndices()));
+  accesses.push_back(unknownRegion(async(getSrc(), AccessKind::Read, getSrcIndices())));
+  accesses.back().completion = AccessCompletion::Tcgen05Commit;
 }
 void ClcTryCancelOp::getMemoryAccesses(SmallVectorImpl<MemoryAccess> &accesses) {
-  accesses.push_back(async(getResponse(), AccessKind::Write, getIndices()));
+  accesses.push_back(unknownRegion(async(getResponse(), AccessKind::Write, getIndices())));
+  accesses.back().completion = AccessCompletion::Barrier;
+  accesses.back().completesOn = getBarriers();
 }
 void ClcQueryOp::getMemoryAccesses(SmallVectorImpl<MemoryAccess> &accesses) {
   accesses.push_back(generic(getResponse(), AccessKind::Read, getIndices(), 4));
 }
 
 void WgmmaOp::getMemoryAccesses(SmallVectorImpl<MemoryAccess> &accesses) {
-  accesses.push_back(async(getA(), AccessKind::Read, getAIndices()));
-  accesses.push_back(async(getB(), AccessKind::Read, getBIndices()));
+  accesses.push_back(mmaTile(async(getA(), AccessKind::Read, getAIndices()), 64, getK()));
+  accesses.push_back(mmaTile(async(getB(), AccessKind::Read, getBIndices()), getN(), getK()));
 }
 void WgmmaRegsOp::getMemoryAccesses(SmallVectorImpl<MemoryAccess> &accesses) {
-  accesses.push_back(async(getB(), AccessKind::Read, getBIndices()));
+  accesses.push_back(mmaTile(async(getB(), AccessKind::Read, getBIndices()), getN(), getK()));
 }
 void WgmmaStoreOp::getMemoryAccesses(SmallVectorImpl<MemoryAccess> &accesses) {
   accesses.push_back(generic(getDest(), AccessKind::Write, getOperation()->getOperands().slice(2, 2),
@@ -89,7 +120,7 @@ void WgmmaStoreRowsOp::getMemoryAccesses(SmallVectorImpl<MemoryAccess> &accesses
   accesses.push_back(generic(getDest(), AccessKind::Write, getIndices()));
 }
 void WgmmaRowArgReduceOp::getMemoryAccesses(SmallVectorImpl<MemoryAccess> &accesses) {
-  accesses.push_back(generic(getBias(), AccessKind::Read, getBiasIndices()));
+  accesses.push_back(unknownRegion(generic(getBias(), AccessKind::Read, getBiasIndices())));
 }
 
 SmallVector<MemoryAccess, 2> mlir::cake::getMemoryAccesses(Operation *op) {

@@ -102,24 +102,13 @@ struct CakeVerifyPipelinePass : cake::impl::CakeVerifyPipelinePassBase<CakeVerif
     for (Value buffer : p.buffers) {
       for (OpOperand &use : buffer.getUses()) {
         Operation *op = use.getOwner();
-        if (auto load = dyn_cast<TmaLoadOp>(op); load && load.getDest() == buffer)
-          continue;
-        auto first = [](OperandRange indices) { return indices.empty() ? Value() : indices[0]; };
-        if (auto wgmma = dyn_cast<WgmmaOp>(op)) {
-          Value index =
-              wgmma.getA() == buffer ? first(wgmma.getAIndices()) : first(wgmma.getBIndices());
-          p.reads.push_back({op, index, true, buffer});
-        } else if (auto regs = dyn_cast<WgmmaRegsOp>(op)) {
-          // A from registers: the stage buffer is B, read until the group retires.
-          p.reads.push_back({op, first(regs.getBIndices()), true, buffer});
-        } else if (auto load = dyn_cast<LoadOp>(op)) {
-          p.reads.push_back({op, first(load.getIndices()), false, buffer});
-        } else if (auto ldm = dyn_cast<LdmatrixOp>(op)) {
-          p.reads.push_back({op, first(ldm.getIndices()), false, buffer});
-        } else if (auto reduce = dyn_cast<WgmmaRowArgReduceOp>(op)) {
-          p.reads.push_back({op, first(reduce.getBiasIndices()), false, buffer});
-        } else if (!isa<StoreOp>(op)) {
-          p.reads.push_back({op, Value(), false, buffer});
+        // Every read of a stage buffer (CakeMemoryAccessOpInterface), at its first index (the
+        // stage); wgmma operands are read until their group retires. Writes are the fills.
+        for (const MemoryAccess &a : getMemoryAccesses(op)) {
+          if (a.buffer != buffer || !a.isRead())
+            continue;
+          Value index = a.indices.empty() ? Value() : a.indices.front();
+          p.reads.push_back({op, index, a.completion == AccessCompletion::WgmmaGroup, buffer});
         }
       }
     }

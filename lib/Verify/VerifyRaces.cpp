@@ -450,71 +450,38 @@ struct CakeVerifyRacesPass : cake::impl::CakeVerifyRacesPassBase<CakeVerifyRaces
   // Accesses
   //===--------------------------------------------------------------------===//
 
-  /// The accesses of `buffer` this pass understands; false if it is a pipeline stage buffer
+  /// The accesses of `buffer` this pass understands (CakeMemoryAccessOpInterface: each op's
+  /// indices and the region they address); false if it is a pipeline stage buffer
   /// (cake-verify-pipeline checks those).
   bool collect(Value buffer, SmallVector<Access> &out) {
-    auto type = cast<SmemType>(buffer.getType());
-    ArrayRef<int64_t> shape = type.getShape();
-    int64_t elementBytes = std::max(1u, type.getElementType().getIntOrFloatBitWidth() / 8);
-    // One start per dimension and the extent of the innermost one.
-    auto point = [&](Operation *op, bool write, ValueRange indices, int64_t width,
-                     int64_t lanes = 32) {
-      if (indices.size() != shape.size())
-        return;
-      Access access{op, write, SmallVector<Value, 4>(indices), {}, lanes, {}};
-      access.extents.assign(shape.size(), 1);
-      access.extents.back() = std::max<int64_t>(1, width);
-      out.push_back(std::move(access));
-    };
-    // Leading indices select a sub-buffer, the rest is whole.
-    auto box = [&](Operation *op, bool write, ValueRange indices) {
-      if (indices.size() > shape.size())
-        return;
-      Access access{op, write, SmallVector<Value, 4>(indices), {}, 32, {}};
-      access.extents.assign(shape.size(), 1);
-      for (size_t d = indices.size(); d < shape.size(); ++d) {
-        access.starts.push_back(Value());
-        access.extents[d] = shape[d];
-      }
-      out.push_back(std::move(access));
-    };
-    // A wgmma operand: leading indices, then a rows x cols tile at (row, col).
-    auto tile = [&](Operation *op, ValueRange indices, int64_t rows, int64_t cols) {
-      if (indices.size() != shape.size() || shape.size() < 2)
-        return;
-      Access access{op, false, SmallVector<Value, 4>(indices), {}, 32, {}};
-      access.extents.assign(shape.size(), 1);
-      access.extents[shape.size() - 2] = rows;
-      access.extents[shape.size() - 1] = cols;
-      out.push_back(std::move(access));
-    };
+    ArrayRef<int64_t> shape = cast<SmemType>(buffer.getType()).getShape();
     for (OpOperand &use : buffer.getUses()) {
       Operation *op = use.getOwner();
-      if (auto load = dyn_cast<LoadOp>(op)) {
-        point(op, false, load.getIndices(), load.getWidth());
-      } else if (auto store = dyn_cast<StoreOp>(op)) {
-        point(op, true, store.getIndices(), store.getWidth());
-      } else if (auto copy = dyn_cast<CpAsyncOp>(op)) {
-        point(op, true, copy.getDestIndices(), copy.getWidth());
-      } else if (auto ldm = dyn_cast<LdmatrixOp>(op)) {
-        point(op, false, ldm.getIndices(), 16 / elementBytes, 8 * ldm.getCount());
-      } else if (auto stm = dyn_cast<StmatrixOp>(op)) {
-        point(op, true, stm.getIndices(), 16 / elementBytes, 8 * stm.getCount());
-      } else if (auto tma = dyn_cast<TmaLoadOp>(op)) {
-        if (isa<PipelineType>(tma.getBarrier().getType()))
+      for (const MemoryAccess &a : getMemoryAccesses(op)) {
+        if (a.buffer != buffer)
+          continue;
+        if (a.completion == AccessCompletion::Barrier && isa<PipelineType>(a.completesOn.getType()))
           return false;
-        box(op, true, tma.getDestIndices());
-      } else if (auto tma = dyn_cast<TmaStoreOp>(op)) {
-        box(op, false, tma.getSourceIndices());
-      } else if (auto mma = dyn_cast<WgmmaOp>(op)) {
-        if (mma.getA() == buffer)
-          tile(op, mma.getAIndices(), 64, mma.getK());
-        if (mma.getB() == buffer)
-          tile(op, mma.getBIndices(), mma.getN(), mma.getK());
-      } else if (auto mma = dyn_cast<WgmmaRegsOp>(op)) {
-        tile(op, mma.getBIndices(), mma.getN(), mma.getK());
+        // Regions the op does not state (a reduction's bias) and atomics are not candidates.
+        if (!a.regionKnown || a.atomic || a.indices.size() > shape.size())
+          continue;
+        // One start per indexed dimension; the dimensions after the indices are whole.
+        Access access{op, a.isWrite(), SmallVector<Value, 4>(a.indices), {}, a.lanes, {}};
+        access.extents.assign(shape.size(), 1);
+        for (size_t d = a.indices.size(); d < shape.size(); ++d) {
+          access.starts.push_back(Value());
+          access.extents[d] = shape[d];
+        }
+        if (!a.tile.empty()) {
+          if (a.tile.size() > a.indices.size())
+            continue;
+          for (size_t t = 0; t < a.tile.size(); ++t)
+            access.extents[a.indices.size() - a.tile.size() + t] = a.tile[t];
+        } else if (a.indices.size() == shape.size()) {
+          access.extents.back() = std::max<int64_t>(1, a.width);
+        }
+        out.push_back(std::move(access));
       }
-      // Anything else (e.g. a reduction's bias) is not a candidate: its region is not certain.
     }
     for (Access &access : out) {
       for (Value start : access.starts)

@@ -23,6 +23,13 @@ enum class AccessKind { Read, Write };
 /// fence.proxy.async to see (or to be seen by) generic shared-memory accesses.
 enum class MemoryProxy { Generic, Async };
 
+/// When an access is over (what must happen before another thread may rely on it, or reuse the
+/// memory): at once (generic loads and stores, ldmatrix, cp.async is completed by its own group
+/// wait but counts here as at once for ordering), when `completion` (an mbarrier array or a
+/// pipeline) completes the phase it arrives on (TMA loads), when a wgmma group retires
+/// (wgmma operands), when a bulk-async group retires (TMA stores), or at a tcgen05 commit.
+enum class AccessCompletion { Immediate, Barrier, WgmmaGroup, BulkGroup, Tcgen05Commit };
+
 /// One buffer an op reads or writes.
 struct MemoryAccess {
   /// A !cake.tensor, !cake.smem or !cake.tma value.
@@ -33,6 +40,22 @@ struct MemoryAccess {
   int64_t width = 1;
   /// The indices into `buffer` (tile coordinates for TMA); empty where the op has none.
   ValueRange indices;
+
+  /// The region one thread's access covers, for the analyses that compare regions (races): the
+  /// dimensions after `indices` are whole (a TMA box into a sub-buffer); `tile` gives the extents
+  /// of the last tile.size() indexed dimensions (a wgmma operand's rows x K, ldmatrix's 16-byte
+  /// row); without it the access is `width` elements of the innermost dimension.
+  llvm::SmallVector<int64_t, 2> tile;
+  /// Lanes of each warp whose indices address memory (ldmatrix / stmatrix: 8 per matrix).
+  int64_t lanes = 32;
+  /// False where the op's operands do not state the region (a reduction's bias row, tcgen05
+  /// operands, the cluster launch control answer): analyses that compare regions leave it alone.
+  bool regionKnown = true;
+  /// Atomic read-modify-writes do not race with one another.
+  bool atomic = false;
+  AccessCompletion completion = AccessCompletion::Immediate;
+  /// With AccessCompletion::Barrier, the mbarrier array or pipeline it completes on.
+  Value completesOn;
 
   bool isRead() const { return kind == AccessKind::Read; }
   bool isWrite() const { return kind == AccessKind::Write; }
