@@ -6,6 +6,7 @@
 #include "Cake/IR/CakeOps.h"
 #include "Cake/Verify/Findings.h"
 #include "Cake/Verify/Passes.h"
+#include "KernelCheck.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -54,14 +55,7 @@ struct BarrierArray {
   SmallVector<ClcTryCancelOp> cancels; // each completes 16 transaction bytes (its answer)
 };
 
-struct CakeVerifyMbarrierPass : cake::impl::CakeVerifyMbarrierPassBase<CakeVerifyMbarrierPass> {
-  void runOnOperation() override {
-    bool ok = true;
-    getOperation()->walk([&](KernelOp kernel) { ok &= verifyKernel(kernel); });
-    if (!ok)
-      signalPassFailure();
-  }
-
+struct CakeVerifyMbarrierPass : KernelCheckPass<CakeVerifyMbarrierPass, cake::impl::CakeVerifyMbarrierPassBase> {
   bool verifyKernel(KernelOp kernel) {
     ThreadModel model(kernel);
     DenseMap<Operation *, unsigned> order = getProgramOrder(kernel);

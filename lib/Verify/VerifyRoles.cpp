@@ -4,6 +4,7 @@
 #include "Cake/IR/CakeOps.h"
 #include "Cake/Verify/Findings.h"
 #include "Cake/Verify/Passes.h"
+#include "KernelCheck.h"
 
 #include "ShapeProbes.h"
 
@@ -32,14 +33,7 @@ static bool isWgmmaFamily(Operation *op) {
 }
 
 namespace {
-struct CakeVerifyRolesPass : cake::impl::CakeVerifyRolesPassBase<CakeVerifyRolesPass> {
-  void runOnOperation() override {
-    bool ok = true;
-    getOperation()->walk([&](KernelOp kernel) { ok &= verifyKernel(kernel); });
-    if (!ok)
-      signalPassFailure();
-  }
-
+struct CakeVerifyRolesPass : KernelCheckPass<CakeVerifyRolesPass, cake::impl::CakeVerifyRolesPassBase> {
   bool verifyKernel(KernelOp kernel) {
     bool ok = true;
     ThreadModel model(kernel);

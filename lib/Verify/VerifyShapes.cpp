@@ -15,6 +15,7 @@
 #include "Cake/IR/MemoryAccess.h"
 #include "Cake/Verify/Findings.h"
 #include "Cake/Verify/Passes.h"
+#include "KernelCheck.h"
 
 #include "ShapeProbes.h"
 
@@ -226,14 +227,7 @@ bool mayReach(Operation *op, int64_t t, ThreadModel &model, IndexRanges &ranges)
   return true;
 }
 
-struct CakeVerifyShapesPass : cake::impl::CakeVerifyShapesPassBase<CakeVerifyShapesPass> {
-  void runOnOperation() override {
-    bool ok = true;
-    getOperation()->walk([&](KernelOp kernel) { ok &= verifyKernel(kernel); });
-    if (!ok)
-      signalPassFailure();
-  }
-
+struct CakeVerifyShapesPass : KernelCheckPass<CakeVerifyShapesPass, cake::impl::CakeVerifyShapesPassBase> {
   bool verifyKernel(KernelOp kernel) {
     ThreadModel general(kernel);
     llvm::StringSet<> observed = getObservedSymbols(kernel);

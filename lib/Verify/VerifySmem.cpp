@@ -6,6 +6,7 @@
 #include "Cake/IR/Target.h"
 #include "Cake/Verify/Findings.h"
 #include "Cake/Verify/Passes.h"
+#include "KernelCheck.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -30,15 +31,11 @@ struct Allocation {
 /// Notes at this many of the biggest allocations.
 constexpr unsigned kMaxNotes = 3;
 
-struct CakeVerifySmemPass : cake::impl::CakeVerifySmemPassBase<CakeVerifySmemPass> {
-  void runOnOperation() override {
-    bool failed = false;
-    getOperation()->walk([&](KernelOp kernel) {
-      failed |= !verifyKernel(kernel);
-      failed |= !verifyBounds(kernel);
-    });
-    if (failed)
-      signalPassFailure();
+struct CakeVerifySmemPass : KernelCheckPass<CakeVerifySmemPass, cake::impl::CakeVerifySmemPassBase> {
+  /// The segment's size, then every access's bounds (both report, whatever the first found).
+  bool verifyKernel(KernelOp kernel) {
+    bool sizeOk = verifySize(kernel);
+    return verifyBounds(kernel) && sizeOk;
   }
 
   /// Every shared-memory access stays inside its buffer: for each thread that reaches the op
@@ -118,7 +115,8 @@ struct CakeVerifySmemPass : cake::impl::CakeVerifySmemPassBase<CakeVerifySmemPas
     return false;
   }
 
-  static bool verifyKernel(KernelOp kernel) {
+  /// The segment (allocations at their alignment + dynamic_smem) against the target's limit.
+  static bool verifySize(KernelOp kernel) {
     SharedMemoryLayout layout = kernel.getSharedMemoryLayout();
     int64_t dynamic = kernel.getDynamicSmem();
     int64_t total = layout.totalBytes + dynamic;

@@ -13,6 +13,7 @@
 #include "Cake/IR/MemoryAccess.h"
 #include "Cake/Verify/Findings.h"
 #include "Cake/Verify/Passes.h"
+#include "KernelCheck.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -56,20 +57,14 @@ std::optional<int64_t> firstTripValue(Value v, int depth = 0) {
   return foldIntegerOp(def, args);
 }
 
-struct CakeVerifyTmemPass : cake::impl::CakeVerifyTmemPassBase<CakeVerifyTmemPass> {
-  void runOnOperation() override {
-    bool ok = true;
-    getOperation()->walk([&](KernelOp kernel) {
-      bool any = false;
-      kernel.walk([&](TmemAllocOp) { any = true; });
-      if (any)
-        ok &= verifyKernel(kernel);
-    });
-    if (!ok)
-      signalPassFailure();
+struct CakeVerifyTmemPass : KernelCheckPass<CakeVerifyTmemPass, cake::impl::CakeVerifyTmemPassBase> {
+  bool verifyKernel(KernelOp kernel) {
+    bool any = false;
+    kernel.walk([&](TmemAllocOp) { any = true; });
+    return !any || verifyTensorMemory(kernel);
   }
 
-  bool verifyKernel(KernelOp kernel) {
+  bool verifyTensorMemory(KernelOp kernel) {
     ThreadModel model(kernel);
     DenseMap<Operation *, unsigned> order = getProgramOrder(kernel);
     SmallVector<Tcgen05CommitOp> commits;
