@@ -213,6 +213,15 @@ py::tuple cost(const CakePyModule &module, const std::string &sizes, const std::
   return py::make_tuple(ok ? py::object(py::str(report)) : py::object(py::none()),
                         diagnostics.toPython());
 }
+/// The structured JSON view of the module (Cake/Analysis/IRJson.h).
+std::string toJson(const CakePyModule &module) {
+  std::string text;
+  cakeModuleToJson(
+      module.get(),
+      [](MlirStringRef part, void *out) { static_cast<std::string *>(out)->append(str(part)); },
+      &text);
+  return text;
+}
 } // namespace
 
 PYBIND11_MODULE(_cake, m) {
@@ -224,6 +233,7 @@ PYBIND11_MODULE(_cake, m) {
       .def("verify", &verify)
       .def("run_pipeline", &runPipeline, py::arg("pipeline"))
       .def("cost", &cost, py::arg("sizes"), py::arg("profile"))
+      .def("to_json", &toJson)
       .def("compile", &compile, py::arg("chip"), py::arg("features"), py::arg("opt_level"),
            py::arg("assemble"), py::arg("ptxas"), py::arg("hang_timeout_ms") = 0);
 

@@ -77,6 +77,12 @@ MLIR_CAPI_EXPORTED MlirLogicalResult cakeCost(MlirModule module, MlirStringRef s
                                               MlirStringRef profile, CakeDiagnostics diagnostics,
                                               MlirStringCallback callback, void *userData);
 
+/** Passes a structured JSON view of `module` (every op with its name, location, operands,
+ *  typed results, printed attributes and regions: the schema of `cake-opt --cake-print-ir-json`,
+ *  Cake/Analysis/IRJson.h) to `callback`; the module is not changed. */
+MLIR_CAPI_EXPORTED void cakeModuleToJson(MlirModule module, MlirStringCallback callback,
+                                         void *userData);
+
 #ifdef __cplusplus
 }
 #endif

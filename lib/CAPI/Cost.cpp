@@ -3,6 +3,7 @@
 #include "DiagnosticCollector.h"
 
 #include "Cake/Analysis/Passes.h"
+#include "Cake/Analysis/IRJson.h"
 
 #include "mlir/CAPI/IR.h"
 #include "mlir/CAPI/Support.h"
@@ -15,6 +16,13 @@
 using namespace mlir;
 using namespace mlir::cake;
 using capi::CollectDiagnostics;
+
+void cakeModuleToJson(MlirModule module, MlirStringCallback callback, void *userData) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << getIRAsJson(unwrap(module).getOperation());
+  callback(mlirStringRefCreate(text.data(), text.size()), userData);
+}
 
 MlirLogicalResult cakeCost(MlirModule module, MlirStringRef sizes, MlirStringRef profile,
                            CakeDiagnostics diagnostics, MlirStringCallback callback,

@@ -83,6 +83,24 @@ class Module:
     def __str__(self):
         return str(self._module)
 
+    def to_json(self) -> dict:
+        """The module as a structured view (`cake-opt --cake-print-ir-json`'s schema "cake-ir"):
+        {"ops": [{"name", "loc", "operands", "results", "attributes", "regions"}, ...]}."""
+        return json.loads(self._module.to_json())
+
+    def walk(self, name: Optional[str] = None):
+        """Every op of the module, outer before inner, as the dicts of to_json() (each with its
+        "regions" and a "parent" name added); only ops called `name` when given."""
+        def visit(ops, parent):
+            for op in ops:
+                op["parent"] = parent
+                if name is None or op["name"] == name:
+                    yield op
+                for region in op["regions"]:
+                    for block in region:
+                        yield from visit(block["ops"], op["name"])
+        yield from visit(self.to_json()["ops"], None)
+
 
 Source = Union[str, Module]
 

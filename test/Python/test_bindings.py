@@ -127,6 +127,24 @@ class Diagnostics(unittest.TestCase):
         self.assertEqual([d.rule for d in cake.verify(module)], ["target.elect"])
         self.assertEqual(str(module), before)
 
+    def test_walk(self):
+        # The structured view: ops with names, locations, typed results, printed attributes,
+        # nested regions, without reading MLIR text.
+        module = cake.parse(ELECT_ON_AMPERE, "elect.mlir")
+        (kernel,) = module.walk("cake.kernel")
+        self.assertEqual(kernel["attributes"]["target"], '"sm_80"')
+        self.assertIsNone(kernel["parent"])
+        (elect,) = module.walk("cake.elect_one")
+        self.assertEqual(elect["loc"], {"file": "elect.mlir", "line": 5, "col": 13})
+        self.assertEqual(elect["results"][0]["type"], "i1")
+        self.assertEqual(elect["parent"], "cake.kernel")
+        (store,) = module.walk("cake.store")
+        self.assertEqual(store["parent"], "scf.if")
+        names = [op["name"] for op in module.walk()]
+        self.assertEqual(names[0], "cake.kernel")
+        self.assertIn("scf.yield", names)
+        self.assertEqual(module.to_json()["schema"], "cake-ir")
+
     def test_parse_error_raises(self):
         with self.assertRaises(cake.CakeError) as caught:
             cake.parse("cake.kernel @k(", "syntax.mlir")

@@ -74,4 +74,21 @@ def CakePrintThreadModelPass : Pass<"cake-print-thread-model", "::mlir::ModuleOp
   ];
 }
 
+def CakePrintIRJsonPass : Pass<"cake-print-ir-json", "::mlir::ModuleOp"> {
+  let summary = "Print the module as a structured JSON view (for tools that do not parse MLIR)";
+  let description = [{
+    Prints `{"schema": "cake-ir", "version": 1, "ops": [...]}` on stdout: every op with its name,
+    location (`{file, line, col}` or null), operands and results (values numbered `%0`, `%1`, ...
+    in the order they are defined; results and block arguments with their types), attributes
+    (each printed as MLIR prints it) and regions (blocks with their arguments and ops). The IR is
+    not changed. The same view comes from the C API (`cakeModuleToJson`) and the Python bindings
+    (`Module.to_json()`, `Module.walk()`), so the harness and agents read IR without regular
+    expressions.
+
+    ```
+    cake-opt k.mlir --cake-print-ir-json -o /dev/null
+    ```
+  }];
+}
+
 #endif // CAKE_ANALYSIS_PASSES_TD
