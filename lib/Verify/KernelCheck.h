@@ -3,12 +3,14 @@
 // A cake-verify-* pass judges each kernel of the module on its own, reports every finding as it
 // finds it (Cake/Verify/Findings.h), and fails when any kernel has one. KernelCheckPass is that
 // loop; a pass derives from it with its generated base and implements
-// `bool verifyKernel(KernelOp)` (true: no finding in this kernel).
+// `bool verifyKernel(KernelOp)` (true: no finding in this kernel). ModelCheckPass does the same
+// for passes that judge a kernel through its thread model and program order.
 //
 //===----------------------------------------------------------------------===//
 #ifndef CAKE_LIB_VERIFY_KERNELCHECK_H
 #define CAKE_LIB_VERIFY_KERNELCHECK_H
 
+#include "Cake/Analysis/ThreadModel.h"
 #include "Cake/IR/CakeOps.h"
 
 namespace mlir::cake {
@@ -25,6 +27,35 @@ public:
     if (!ok)
       this->signalPassFailure();
   }
+};
+
+/// KernelCheckPass for the passes that read a kernel through its ThreadModel: while
+/// `void verifyKernel(KernelOp)` runs, `model` and `order` are the kernel's, and the helpers
+/// that report a finding set `ok` to false.
+template <typename Derived, template <typename> class GeneratedBase>
+class ModelCheckPass : public GeneratedBase<Derived> {
+public:
+  using GeneratedBase<Derived>::GeneratedBase;
+
+  void runOnOperation() final {
+    bool passOk = true;
+    this->getOperation()->walk([&](KernelOp kernel) {
+      ThreadModel kernelModel(kernel);
+      model = &kernelModel;
+      order = getProgramOrder(kernel);
+      ok = true;
+      static_cast<Derived *>(this)->verifyKernel(kernel);
+      passOk &= ok;
+      model = nullptr;
+    });
+    if (!passOk)
+      this->signalPassFailure();
+  }
+
+protected:
+  ThreadModel *model = nullptr;
+  DenseMap<Operation *, unsigned> order;
+  bool ok = true;
 };
 
 } // namespace mlir::cake

@@ -30,6 +30,7 @@
 #include "Cake/IR/MemoryAccess.h"
 #include "Cake/Verify/Findings.h"
 #include "Cake/Verify/Passes.h"
+#include "KernelCheck.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Index/IR/IndexDialect.h"
@@ -99,28 +100,17 @@ struct Node {
   std::optional<Ring> ring;
 };
 
-struct CakeVerifyDeadlockPass : cake::impl::CakeVerifyDeadlockPassBase<CakeVerifyDeadlockPass> {
-  ThreadModel *model = nullptr;
-  DenseMap<Operation *, unsigned> order;
+struct CakeVerifyDeadlockPass
+    : ModelCheckPass<CakeVerifyDeadlockPass, cake::impl::CakeVerifyDeadlockPassBase> {
   std::vector<Node> nodes;
   DenseMap<Operation *, unsigned> nodeOf;
-  bool ok = true;
 
-  void runOnOperation() override {
-    ok = true;
-    getOperation()->walk([&](KernelOp kernel) {
-      ThreadModel kernelModel(kernel);
-      model = &kernelModel;
-      order = getProgramOrder(kernel);
-      nodes.clear();
-      nodeOf.clear();
-      carriedMemo.clear();
-      checkParticipation(kernel);
-      checkCycles(kernel);
-      model = nullptr;
-    });
-    if (!ok)
-      signalPassFailure();
+  void verifyKernel(KernelOp kernel) {
+    nodes.clear();
+    nodeOf.clear();
+    carriedMemo.clear();
+    checkParticipation(kernel);
+    checkCycles(kernel);
   }
 
   //===--------------------------------------------------------------------===//

@@ -5,6 +5,7 @@
 #include "Cake/IR/CakeOps.h"
 #include "Cake/Verify/Findings.h"
 #include "Cake/Verify/Passes.h"
+#include "KernelCheck.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -39,25 +40,13 @@ struct Pipeline {
   SmallVector<Read> reads;
 };
 
-struct CakeVerifyPipelinePass : cake::impl::CakeVerifyPipelinePassBase<CakeVerifyPipelinePass> {
-  ThreadModel *model = nullptr;
-  DenseMap<Operation *, unsigned> order;
-  bool ok = true;
-
-  void runOnOperation() override {
-    ok = true;
-    getOperation()->walk([&](KernelOp kernel) {
-      ThreadModel kernelModel(kernel);
-      model = &kernelModel;
-      order = getProgramOrder(kernel);
-      kernel.walk([&](PipelineCreateOp create) { verifyPipeline(create); });
-      // The iterations each thread names, along its path (only where the above found nothing).
-      if (ok)
-        ok &= verifyPipelineSequences(kernel, kernelModel);
-      model = nullptr;
-    });
-    if (!ok)
-      signalPassFailure();
+struct CakeVerifyPipelinePass
+    : ModelCheckPass<CakeVerifyPipelinePass, cake::impl::CakeVerifyPipelinePassBase> {
+  void verifyKernel(KernelOp kernel) {
+    kernel.walk([&](PipelineCreateOp create) { verifyPipeline(create); });
+    // The iterations each thread names, along its path (only where the above found nothing).
+    if (ok)
+      ok &= verifyPipelineSequences(kernel, *model);
   }
 
   bool same(Value a, Value b) { return model->sameValue(a, b); }

@@ -14,6 +14,7 @@
 #include "Cake/Verify/Findings.h"
 #include "PathSimulation.h"
 #include "Cake/Verify/Passes.h"
+#include "KernelCheck.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "llvm/ADT/BitVector.h"
@@ -328,40 +329,29 @@ bool isWarpSync(Operation *op) {
              WgmmaStoreRowsOp>(op);
 }
 
-struct CakeVerifyRacesPass : cake::impl::CakeVerifyRacesPassBase<CakeVerifyRacesPass> {
-  ThreadModel *model = nullptr;
-  DenseMap<Operation *, unsigned> order;
+struct CakeVerifyRacesPass
+    : ModelCheckPass<CakeVerifyRacesPass, cake::impl::CakeVerifyRacesPassBase> {
   SmallVector<std::pair<unsigned, Operation *>> syncs; // isSync ops by position, sorted
   SmallVector<unsigned> warpSyncs; // positions of isWarpSync ops, sorted
   /// One finding per buffer and kind: (buffer, back-edge loop or null) for block code,
   /// (buffer, role, role) between roles.
   std::set<std::tuple<Operation *, Operation *, Operation *>> reported;
   Operation *buffer = nullptr;
-  bool ok = true;
 
-  void runOnOperation() override {
-    ok = true;
-    getOperation()->walk([&](KernelOp kernel) {
-      ThreadModel kernelModel(kernel);
-      model = &kernelModel;
-      order = getProgramOrder(kernel);
-      syncs.clear();
-      reported.clear();
-      warpSyncs.clear();
-      kernel.walk([&](Operation *op) {
-        if (isSync(op))
-          syncs.push_back({order.lookup(op), op});
-        if (isWarpSync(op))
-          warpSyncs.push_back(order.lookup(op));
-      });
-      llvm::sort(warpSyncs);
-      llvm::sort(syncs);
-      kernel.walk([&](AllocSmemOp alloc) { verifyBuffer(alloc); });
-      ok &= verifyRoleHandoffs(kernel, kernelModel);
-      model = nullptr;
+  void verifyKernel(KernelOp kernel) {
+    syncs.clear();
+    reported.clear();
+    warpSyncs.clear();
+    kernel.walk([&](Operation *op) {
+      if (isSync(op))
+        syncs.push_back({order.lookup(op), op});
+      if (isWarpSync(op))
+        warpSyncs.push_back(order.lookup(op));
     });
-    if (!ok)
-      signalPassFailure();
+    llvm::sort(warpSyncs);
+    llvm::sort(syncs);
+    kernel.walk([&](AllocSmemOp alloc) { verifyBuffer(alloc); });
+    ok &= verifyRoleHandoffs(kernel, *model);
   }
 
   unsigned pos(Operation *op) { return order.lookup(op); }
