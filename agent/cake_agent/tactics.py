@@ -22,7 +22,6 @@ import collections
 import hashlib
 import json
 import os
-import re
 import tempfile
 import threading
 
@@ -56,6 +55,39 @@ def _printed(toolchain, ir, path, timeout):
     return out
 
 
+def _op_names(toolchain, ir, timeout=60):
+    """The names of the ops in ``ir``, read from cake-opt's structured view of it
+    (--cake-print-ir-json), remembered per IR; None when cake-opt cannot read it."""
+    key = (toolchain.path("cake-opt"), "ops", hashlib.sha256(ir.encode()).hexdigest())
+    with _MEMO_LOCK:
+        if key in _MEMO:
+            _MEMO.move_to_end(key)
+            return _MEMO[key]
+    with tempfile.TemporaryDirectory() as d:
+        src = os.path.join(d, "in.mlir")
+        with open(src, "w") as f:
+            f.write(ir)
+        res = run_step("tactic", [toolchain.path("cake-opt"), src, "--cake-print-ir-json", "-o", os.devnull],
+                       timeout)
+    names = None
+    if res.ok:
+        try:
+            names = set()
+            stack = list(json.loads(res.stdout)["ops"])
+            while stack:
+                op = stack.pop()
+                names.add(op["name"])
+                stack.extend(inner for region in op["regions"] for block in region for inner in block["ops"])
+        except (ValueError, KeyError, TypeError):
+            names = None
+    if res.status != "timeout":
+        with _MEMO_LOCK:
+            _MEMO[key] = names
+            while len(_MEMO) > _MEMO_MAX:
+                _MEMO.popitem(last=False)
+    return names
+
+
 class Tactic:
     """One named rewrite."""
 
@@ -65,13 +97,18 @@ class Tactic:
         self.name, self.pipeline = name, pipeline
         self.requires_ops, self.forbids_ops = tuple(requires_ops), tuple(forbids_ops)
 
-    def precondition(self, ir):
-        ops = set(re.findall(r"\b([a-z_]+\.[a-z_.]+)\b", ir))
+    def precondition(self, toolchain, ir):
+        """Whether ``ir`` has every op the tactic requires and none it forbids (the op names from
+        cake-opt's structured view of the IR); true when cake-opt cannot read the IR, so that the
+        pass itself reports why."""
+        ops = _op_names(toolchain, ir)
+        if ops is None:
+            return True
         return all(o in ops for o in self.requires_ops) and not any(o in ops for o in self.forbids_ops)
 
     def apply(self, toolchain, ir, timeout=60):
         """(The rewritten IR, None), or (None, reason) when the precondition, the pass or a no-op says no."""
-        if not self.precondition(ir):
+        if not self.precondition(toolchain, ir):
             return None, "precondition false"
         key = (toolchain.path("cake-opt"), self.pipeline, hashlib.sha256(ir.encode()).hexdigest())
         with _MEMO_LOCK:

@@ -93,6 +93,13 @@ class TacticTest(unittest.TestCase):
         self.assertEqual(Tactic("t", "builtin.module(canonicalize)", forbids_ops=["cake.load"]).apply(tools, ir)[1],
                          "precondition false")
         self.assertTrue(Tactic("bad", "builtin.module(no-such-pass)").apply(tools, ir)[1].startswith("tactic_error"))
+        # The op names come from cake-opt's structured view, not from the text: an op name in a
+        # comment or a string does not count, a nested op does.
+        commented = "// cake.wgmma is not used here\n" + ir
+        self.assertEqual(Tactic("t", "builtin.module(canonicalize)", requires_ops=["cake.wgmma"]).apply(
+            tools, commented)[1], "precondition false")
+        self.assertIsNone(Tactic("t", "builtin.module(canonicalize)", requires_ops=["cake.store"]).apply(
+            tools, ir)[1])
 
 
 if __name__ == "__main__":
