@@ -2,6 +2,7 @@
 #ifndef CAKE_CONVERSION_CAKETONVVM_H
 #define CAKE_CONVERSION_CAKETONVVM_H
 
+#include "Cake/ABI/HangLayout.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 namespace mlir::cake {
@@ -27,15 +28,15 @@ LogicalResult verifyPtxFeatures(llvm::StringRef chip, llvm::StringRef features,
 /// holds the device address of the host-mapped report buffer, the claim word the first expired
 /// thread takes, the attribute {site id, timeout} the pass puts on each bounded wait, and the
 /// value of the report's first word once a record is complete. docs/Runner.md has the layout.
-constexpr llvm::StringLiteral kHangReportSymbol = "__cake_hang_report";
-constexpr llvm::StringLiteral kHangClaimSymbol = "__cake_hang_claim";
+/// The layout the host reads (the symbols, the magic, the barrier table) is the host ABI's,
+/// Cake/ABI/HangLayout.h, which cake-run includes too.
+constexpr llvm::StringLiteral kHangReportSymbol = ::cake::abi::kHangReportSymbol;
+constexpr llvm::StringLiteral kHangClaimSymbol = ::cake::abi::kHangClaimSymbol;
 constexpr llvm::StringLiteral kHangSiteAttrName = "cake.hang_site";
-constexpr uint32_t kHangReportMagic = 0xCA4E4A6E;
-/// Where the barrier table starts in the report buffer, and its shape: 8-byte entries
-/// {site + 1, block x} indexed by %smid * kHangTableWarpsPerSm + %warpid, for kHangTableSms SMs.
-constexpr int64_t kHangTableOffset = 4096;
-constexpr int64_t kHangTableWarpsPerSm = 64;
-constexpr int64_t kHangTableSms = 256;
+constexpr uint32_t kHangReportMagic = ::cake::abi::kHangReportMagic;
+constexpr int64_t kHangTableOffset = ::cake::abi::kHangTableOffsetBytes;
+constexpr int64_t kHangTableWarpsPerSm = ::cake::abi::kHangTableWarpsPerSm;
+constexpr int64_t kHangTableSms = ::cake::abi::kHangTableSms;
 
 /// The waits the debug lowering bounds (mbarrier phases) or marks (block, named and cluster
 /// barriers), in pre-order under `root`; a wait's site id is its position here (the manifest's
