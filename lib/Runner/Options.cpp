@@ -39,6 +39,7 @@ const char *cake::runner::runUsage() {
          "                [--ref REF.cubin [--ref-entry ENTRY_ref]] [--rtol 1e-5]\n"
          "                [--warmup 10] [--iters 50] [--timeout SECONDS]\n"
          "                [--no-time] [--device 0]\n"
+         "       cake-run --check-sizes --manifest K.json [--kernel ENTRY] --sizes N=1000\n"
          "       cake-run --help | --version\n"
          "\n"
          "Runs one kernel of a CAKE manifest on seeded inputs, checks it (against\n"
@@ -137,6 +138,10 @@ bool cake::runner::parseRunOptions(int argc, const char *const *argv,
     }
     if (arg == "--no-time") {
       out.noTime = true;
+      continue;
+    }
+    if (arg == "--check-sizes") {
+      out.checkSizes = true;
       continue;
     }
     if (arg.substr(0, 2) != "--") {
@@ -260,6 +265,13 @@ bool cake::runner::parseRunOptions(int argc, const char *const *argv,
   }
   if (out.help || out.version)
     return true;
+  if (out.checkSizes) {
+    if (out.manifest.empty()) {
+      error = "--check-sizes needs --manifest";
+      return false;
+    }
+    return true;
+  }
   if (out.cubin.empty() || out.manifest.empty()) {
     error = "--cubin and --manifest are required";
     return false;

@@ -64,6 +64,30 @@ int emit(JsonValue &record, RunStatus status, const std::string &error) {
   return static_cast<int>(status);
 }
 
+/// --check-sizes: the manifest's verdict on --sizes (every constraint, the extents and the grid),
+/// with the runner's own expression evaluator, so that tools (the harness) need no copy of it.
+/// No cubin, scalars or GPU: ok (exit 0) with the grid, or bad_arguments naming what fails.
+int checkSizes(RunContext &ctx, Manifest &manifest, JsonValue &record) {
+  const RunOptions &opts = ctx.options;
+  std::string error;
+  record.set("manifest", JsonValue::string(opts.manifest));
+  JsonValue sizes = JsonValue::object();
+  for (const auto &size : opts.sizes)
+    sizes.set(size.first, JsonValue::integer(size.second));
+  record.set("sizes", std::move(sizes));
+  if (!loadManifestFile(opts.manifest, manifest, error))
+    return emit(record, RunStatus::BadArguments, error);
+  ctx.kernel = findKernel(manifest, opts.kernel, error);
+  if (!ctx.kernel)
+    return emit(record, RunStatus::BadArguments, error);
+  record.set("kernel", JsonValue::string(ctx.kernel->entry));
+  if (!resolveLaunch(*ctx.kernel, opts.sizes, ctx.launch, error))
+    return emit(record, RunStatus::BadArguments, error);
+  record.set("grid", dims(ctx.launch.grid));
+  record.set("block", dims(ctx.kernel->block));
+  return emit(record, RunStatus::Ok, "");
+}
+
 /// Validates everything that needs no GPU. Fills `ctx` and the record's
 /// argument fields; on failure sets `error` (a bad_arguments failure).
 bool prepare(RunContext &ctx, Manifest &manifest, JsonValue &record,
@@ -327,6 +351,8 @@ int main(int argc, char **argv) {
     std::puts("CAKE version " CAKE_VERSION " (cake-run)");
     return 0;
   }
+  if (ctx.options.checkSizes)
+    return checkSizes(ctx, manifest, record);
   if (!prepare(ctx, manifest, record, error))
     return emit(record, RunStatus::BadArguments, error);
   // A check that compares nothing proves nothing: a kernel that writes no tensor fails.

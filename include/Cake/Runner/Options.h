@@ -55,6 +55,9 @@ struct RunOptions {
   int64_t iters = 50;
   double timeoutSeconds = 120; ///< 0 disables the timeout.
   bool noTime = false;
+  /// --check-sizes: only evaluate the manifest for --sizes (constraints, extents, grid) and print
+  /// the record; no cubin, scalars or GPU needed.
+  bool checkSizes = false;
   int64_t device = 0;
   bool help = false;
   bool version = false;
