@@ -74,7 +74,9 @@ class _Cluster(util.TempDir):
 
     def tool(self, body, sig=None, at=(), start=10 ** 9):
         """A stand-in script's body, with a fault (see FAULT) when ``sig`` is given."""
-        head = (FAULT.format(dir=self.tmp, at=tuple(at), start=start, sig=sig) if sig else "")
+        # The shape check's `--check-sizes` calls are answered first: the faults count measure calls.
+        head = (util.FAKE_CHECK_SIZES + FAULT.format(dir=self.tmp, at=tuple(at), start=start, sig=sig)
+                if sig else "")
         return head + body
 
     def calls(self):

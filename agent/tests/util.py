@@ -95,7 +95,15 @@ class TempDir(unittest.TestCase):
 
 # A stand-in for cake-run on the GPU machine, for tests only: it echoes the planned sizes, seed and
 # cubin, and reports FAKE_STATUS / FAKE_TIME_MS (or FAKE_SEED_DELTA to answer for another seed).
-FAKE_CAKE_RUN = r'''
+# `cake-run --check-sizes` (the evaluator's shape check at compile time): every size is fine.
+FAKE_CHECK_SIZES = r'''
+import json as _json, sys as _sys
+if "--check-sizes" in _sys.argv:
+    print(_json.dumps({"status": "ok", "exit_code": 0, "error": None}))
+    _sys.exit(0)
+'''
+
+FAKE_CAKE_RUN = FAKE_CHECK_SIZES + r'''
 import json, os, sys, time
 a = sys.argv[1:]
 def opt(n):

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The hang-debug check on the GPU machine (run from the repo root with .device/ carried; see
-# bench/results/2026-11-29-hang-debug-h200.md). Needs only .device/cake-run and the cubins.
+# bench/results/2026-11-29-hang-debug-h200/README.md). Needs only .device/cake-run and the cubins.
 set -u
 R=.device/cake-run
 H=.device/hang

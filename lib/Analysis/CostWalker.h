@@ -56,7 +56,7 @@ inline Expr unitRate(StringRef unit) {
 /// At the full FMA rate every port is busy, so each shared-memory or global access delays the FMA
 /// stream: their times add instead of overlapping. Register blocking (fewer loads per FMA) is
 /// what this term rewards: without it the model gave a 32x32 tile with 4x4 outputs per thread
-/// the time of a 128x128 tile with 8x8 (bench/results/2026-12-01-cost-issue.md).
+/// the time of a 128x128 tile with 8x8 (bench/results/2026-12-01-cost-issue/README.md).
 inline bool sharesDispatch(StringRef unit) { return unit == "fma" || unit == "lsu"; }
 
 inline bool hasContract(Operation *op) {

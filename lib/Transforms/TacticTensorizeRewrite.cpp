@@ -307,7 +307,7 @@ SmallVector<Value> Rewriter::emitWarpgroup(OpBuilder &at, ValueRange initStates,
 /// Moves the epilogue's work that needs neither the products nor the rows' states (the candidates'
 /// indices, their global loads such as KMeans' |c|^2) from after `wait` to before `fence`, so that
 /// the loads' latency hides behind the wgmma chain: neither LLVM nor ptxas moves a load across
-/// wgmma.wait. Measured 5.5% faster on the tensorized KMeans (bench/results/2026-12-01-evolve-kmeans-contract.md).
+/// wgmma.wait. Measured 5.5% faster on the tensorized KMeans (bench/results/2026-12-01-evolve-kmeans-contract/README.md).
 /// Only the unguarded epilogue is straight-line code in the chain's block; the ragged tile's keeps
 /// its guards. No store is crossed: the pass's precondition is an epilogue that only loads and
 /// computes.
@@ -409,7 +409,7 @@ void Rewriter::run() {
     // With wgmma each branch has its own copy of the tile's wgmma chain, and ptxas warns C7511
     // ("wgmma.mma_async instructions are serialized"). Issuing one chain before the split
     // silences it and compiles 17% faster, but measured 2% slower on the H200
-    // (bench/results/2026-12-01-wgmma-serialization.md), so the chain stays cloned.
+    // (bench/results/2026-12-01-wgmma-serialization/README.md), so the chain stays cloned.
     Value full = arith::CmpIOp::create(body, loc, arith::CmpIPredicate::ule, tileEnd, upper);
     auto split = scf::IfOp::create(body, loc, TypeRange(states), full, /*withElse=*/true);
     OpBuilder fast = OpBuilder::atBlockBegin(split.thenBlock());

@@ -151,7 +151,7 @@ def CakeTacticContractPass : Pass<"cake-tactic-contract"> {
     rounded `mul.rn` / `add.rn`, which ptxas may not fuse.
 
     On the tensorized KMeans kernel, contracting the epilogue's `|c|^2 - 2 x . c` measured 3%
-    faster on the H200 (bench/results/2026-12-01-kmeans-wgmma.md, section 4).
+    faster on the H200 (bench/results/2026-12-01-kmeans-wgmma/README.md, section 4).
 
     Preconditions: some kernel has a multiply feeding an add or a subtract, else
     `[tactic.not-applicable]` and failure. When every such pair is already contracted, the IR is
@@ -196,12 +196,12 @@ def CakeTacticTensorizePass : Pass<"cake-tactic-tensorize"> {
     With wgmma, that epilogue's work that needs neither the products nor the rows' state (the
     candidates' indices and global loads, such as KMeans' `|c|^2`) is issued before the wgmma
     chain, so its latency hides behind the tensor cores: nothing moves a load across
-    `wgmma.wait` later (5.5% faster on the KMeans seed, bench/results/2026-12-01-evolve-kmeans-contract.md).
+    `wgmma.wait` later (5.5% faster on the KMeans seed, bench/results/2026-12-01-evolve-kmeans-contract/README.md).
     With `buffers = 2` the tiles alternate between two slots of the shared buffer: each
     iteration computes one slot, then writes the next tile into the other and ends with one
     block barrier instead of two. `unroll` unrolls the loop over a tile's groups of 8
     candidates (it must divide `tile / 8`). On the naive KMeans seed (H200, B32 N16384 K1024,
-    bench/results/2026-12-01-kmeans-wgmma.md) `fastpath` gained 2% with mma.sync and 30% with
+    bench/results/2026-12-01-kmeans-wgmma/README.md) `fastpath` gained 2% with mma.sync and 30% with
     wgmma, while `buffers = 2` and `unroll` were slower: they stay off by default.
 
     With `mma = wgmma` (sm_90a; `rows = 16`; whole warpgroups, i.e. a multiple of 128 threads
