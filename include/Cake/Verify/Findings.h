@@ -6,8 +6,8 @@
 // diagnostic's metadata (a dictionary {rule, hint, op}), which the JSON handler reads.
 //
 //===----------------------------------------------------------------------===//
-#ifndef CAKE_TRANSFORMS_FINDINGS_H
-#define CAKE_TRANSFORMS_FINDINGS_H
+#ifndef CAKE_VERIFY_FINDINGS_H
+#define CAKE_VERIFY_FINDINGS_H
 
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/ADT/ArrayRef.h"
@@ -95,4 +95,4 @@ void registerSarifDiagnosticHandler(MLIRContext *context, SarifLog &log);
 
 } // namespace mlir::cake
 
-#endif // CAKE_TRANSFORMS_FINDINGS_H
+#endif // CAKE_VERIFY_FINDINGS_H

@@ -7,8 +7,8 @@
 // format and the native constraints rules may call.
 //
 //===----------------------------------------------------------------------===//
-#ifndef CAKE_TRANSFORMS_RULES_H
-#define CAKE_TRANSFORMS_RULES_H
+#ifndef CAKE_VERIFY_RULES_H
+#define CAKE_VERIFY_RULES_H
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Pass/Pass.h"
@@ -32,4 +32,4 @@ ArrayRef<StringRef> getRuleNativeFunctions();
 
 } // namespace mlir::cake
 
-#endif // CAKE_TRANSFORMS_RULES_H
+#endif // CAKE_VERIFY_RULES_H
