@@ -37,55 +37,53 @@ def forget():
         _MEMO.clear()
 
 
-def _printed(toolchain, ir, path, timeout):
-    """``ir`` as cake-opt prints it (None if it cannot), remembered: every tactic tried on the same
-    parent compares its output with this."""
-    key = (toolchain.path("cake-opt"), "print", hashlib.sha256(ir.encode()).hexdigest())
+def _remembered(key, compute):
+    """The answer remembered under ``key`` (the last _MEMO_MAX), else ``compute()``'s: it returns
+    (answer, keep), and an answer is kept unless it came from a timeout (which may not recur)."""
     with _MEMO_LOCK:
         if key in _MEMO:
             _MEMO.move_to_end(key)
             return _MEMO[key]
-    res = run_step("tactic", [toolchain.path("cake-opt"), path], timeout)
-    out = res.stdout if res.ok else None
-    if res.status != "timeout":
+    answer, keep = compute()
+    if keep:
         with _MEMO_LOCK:
-            _MEMO[key] = out
+            _MEMO[key] = answer
             while len(_MEMO) > _MEMO_MAX:
                 _MEMO.popitem(last=False)
-    return out
+    return answer
+
+
+def _printed(toolchain, ir, path, timeout):
+    """``ir`` as cake-opt prints it (None if it cannot), remembered: every tactic tried on the same
+    parent compares its output with this."""
+    def compute():
+        res = run_step("tactic", [toolchain.path("cake-opt"), path], timeout)
+        return (res.stdout if res.ok else None), res.status != "timeout"
+    return _remembered((toolchain.path("cake-opt"), "print", hashlib.sha256(ir.encode()).hexdigest()), compute)
 
 
 def _op_names(toolchain, ir, timeout=60):
     """The names of the ops in ``ir``, read from cake-opt's structured view of it
     (--cake-print-ir-json), remembered per IR; None when cake-opt cannot read it."""
-    key = (toolchain.path("cake-opt"), "ops", hashlib.sha256(ir.encode()).hexdigest())
-    with _MEMO_LOCK:
-        if key in _MEMO:
-            _MEMO.move_to_end(key)
-            return _MEMO[key]
-    with tempfile.TemporaryDirectory() as d:
-        src = os.path.join(d, "in.mlir")
-        with open(src, "w") as f:
-            f.write(ir)
-        res = run_step("tactic", [toolchain.path("cake-opt"), src, "--cake-print-ir-json", "-o", os.devnull],
-                       timeout)
-    names = None
-    if res.ok:
+    def compute():
+        with tempfile.TemporaryDirectory() as d:
+            src = os.path.join(d, "in.mlir")
+            with open(src, "w") as f:
+                f.write(ir)
+            res = run_step("tactic", [toolchain.path("cake-opt"), src, "--cake-print-ir-json", "-o", os.devnull],
+                           timeout)
+        if not res.ok:
+            return None, res.status != "timeout"
         try:
-            names = set()
-            stack = list(json.loads(res.stdout)["ops"])
+            names, stack = set(), list(json.loads(res.stdout)["ops"])
             while stack:
                 op = stack.pop()
                 names.add(op["name"])
                 stack.extend(inner for region in op["regions"] for block in region for inner in block["ops"])
+            return names, True
         except (ValueError, KeyError, TypeError):
-            names = None
-    if res.status != "timeout":
-        with _MEMO_LOCK:
-            _MEMO[key] = names
-            while len(_MEMO) > _MEMO_MAX:
-                _MEMO.popitem(last=False)
-    return names
+            return None, True
+    return _remembered((toolchain.path("cake-opt"), "ops", hashlib.sha256(ir.encode()).hexdigest()), compute)
 
 
 class Tactic:
@@ -110,18 +108,11 @@ class Tactic:
         """(The rewritten IR, None), or (None, reason) when the precondition, the pass or a no-op says no."""
         if not self.precondition(toolchain, ir):
             return None, "precondition false"
-        key = (toolchain.path("cake-opt"), self.pipeline, hashlib.sha256(ir.encode()).hexdigest())
-        with _MEMO_LOCK:
-            if key in _MEMO:
-                _MEMO.move_to_end(key)
-                return _MEMO[key]
-        out = self._apply(toolchain, ir, timeout)
-        if not (out[1] or "").startswith("tactic_timeout"):
-            with _MEMO_LOCK:
-                _MEMO[key] = out
-                while len(_MEMO) > _MEMO_MAX:
-                    _MEMO.popitem(last=False)
-        return out
+        def compute():
+            out = self._apply(toolchain, ir, timeout)
+            return out, not (out[1] or "").startswith("tactic_timeout")
+        return _remembered((toolchain.path("cake-opt"), self.pipeline, hashlib.sha256(ir.encode()).hexdigest()),
+                           compute)
 
     def _apply(self, toolchain, ir, timeout):
         with tempfile.TemporaryDirectory() as d:
