@@ -101,14 +101,14 @@ inline std::string locString(Location loc) {
 } // namespace mlir::cake::costwalk
 
 namespace mlir::cake {
-using namespace costwalk;
 
 /// Builds the per-block expressions of a CostAnalysis.
 class CostWalker {
 public:
+  using Expr = cost::Expr;
   CostWalker(CostAnalysis &analysis, KernelOp kernel) : a(analysis), kernel(kernel) {
     for (StringRef symbol : kernel.getSymbolNames())
-      simSizes[symbol] = kSimulatedSize;
+      simSizes[symbol] = costwalk::kSimulatedSize;
     SmallVector<int64_t, 3> dims = kernel.getBlockDims();
     blockDims.assign(dims.begin(), dims.end());
   }

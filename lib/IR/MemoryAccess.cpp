@@ -41,6 +41,12 @@ MemoryAccess unknownRegion(MemoryAccess access) {
   access.regionKnown = false;
   return access;
 }
+/// An access that is over at `completion` (on `barrier` for AccessCompletion::Barrier).
+MemoryAccess completes(MemoryAccess access, AccessCompletion completion, Value barrier = {}) {
+  access.completion = completion;
+  access.completesOn = barrier;
+  return access;
+}
 } // namespace
 
 void LoadOp::getMemoryAccesses(SmallVectorImpl<MemoryAccess> &accesses) {
@@ -72,34 +78,30 @@ void MmaSyncStoreOp::getMemoryAccesses(SmallVectorImpl<MemoryAccess> &accesses) 
                              pairWidth(getMasked())));
 }
 void TmaLoadOp::getMemoryAccesses(SmallVectorImpl<MemoryAccess> &accesses) {
-  for (MemoryAccess access : {async(getDescriptor(), AccessKind::Read, getCoords()),
-                              async(getDest(), AccessKind::Write, getDestIndices())}) {
-    access.completion = AccessCompletion::Barrier;
-    access.completesOn = getBarrier();
-    accesses.push_back(access);
-  }
+  accesses.push_back(completes(async(getDescriptor(), AccessKind::Read, getCoords()),
+                               AccessCompletion::Barrier, getBarrier()));
+  accesses.push_back(completes(async(getDest(), AccessKind::Write, getDestIndices()),
+                               AccessCompletion::Barrier, getBarrier()));
 }
 void TmaStoreOp::getMemoryAccesses(SmallVectorImpl<MemoryAccess> &accesses) {
-  accesses.push_back(async(getSource(), AccessKind::Read, getSourceIndices()));
-  accesses.push_back(async(getDescriptor(), AccessKind::Write, getCoords()));
-  for (MemoryAccess &access : MutableArrayRef(accesses).take_back(2))
-    access.completion = AccessCompletion::BulkGroup;
+  accesses.push_back(completes(async(getSource(), AccessKind::Read, getSourceIndices()),
+                               AccessCompletion::BulkGroup));
+  accesses.push_back(completes(async(getDescriptor(), AccessKind::Write, getCoords()),
+                               AccessCompletion::BulkGroup));
 }
 void Tcgen05MmaOp::getMemoryAccesses(SmallVectorImpl<MemoryAccess> &accesses) {
-  accesses.push_back(unknownRegion(async(getA(), AccessKind::Read, getAIndices())));
-  accesses.push_back(unknownRegion(async(getB(), AccessKind::Read, getBIndices())));
-  for (MemoryAccess &access : MutableArrayRef(accesses).take_back(2))
-    access.completion = AccessCompletion::Tcgen05Commit;
+  for (auto [buffer, indices] : {std::pair(getA(), getAIndices()), std::pair(getB(), getBIndices())})
+    accesses.push_back(completes(unknownRegion(async(buffer, AccessKind::Read, indices)),
+                                 AccessCompletion::Tcgen05Commit));
 }
 
 void Tcgen05CpOp::getMemoryAccesses(SmallVectorImpl<MemoryAccess> &accesses) {
-  accesses.push_back(unknownRegion(async(getSrc(), AccessKind::Read, getSrcIndices())));
-  accesses.back().completion = AccessCompletion::Tcgen05Commit;
+  accesses.push_back(completes(unknownRegion(async(getSrc(), AccessKind::Read, getSrcIndices())),
+                               AccessCompletion::Tcgen05Commit));
 }
 void ClcTryCancelOp::getMemoryAccesses(SmallVectorImpl<MemoryAccess> &accesses) {
-  accesses.push_back(unknownRegion(async(getResponse(), AccessKind::Write, getIndices())));
-  accesses.back().completion = AccessCompletion::Barrier;
-  accesses.back().completesOn = getBarriers();
+  accesses.push_back(completes(unknownRegion(async(getResponse(), AccessKind::Write, getIndices())),
+                               AccessCompletion::Barrier, getBarriers()));
 }
 void ClcQueryOp::getMemoryAccesses(SmallVectorImpl<MemoryAccess> &accesses) {
   accesses.push_back(generic(getResponse(), AccessKind::Read, getIndices(), 4));

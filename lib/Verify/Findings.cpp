@@ -1,5 +1,6 @@
 //===- Findings.cpp - verifier findings and their JSON form ---------------===//
 #include "Cake/Verify/Findings.h"
+#include "Cake/Version.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Location.h"
@@ -266,16 +267,35 @@ void SarifLog::print(raw_ostream &os) const {
   os.flush();
 }
 
-void mlir::cake::registerJsonDiagnosticHandler(MLIRContext *context, llvm::raw_ostream &os) {
-  context->getDiagEngine().registerHandler([&os](Diagnostic &diag) {
-    printDiagnosticAsJson(diag, os);
-    return success();
-  });
+llvm::cl::ValuesClass mlir::cake::getDiagnosticsFormatValues() {
+  return llvm::cl::values(
+      clEnumValN(DiagnosticsFormat::Text, "text", "MLIR's text form (default)"),
+      clEnumValN(DiagnosticsFormat::Json, "json",
+                 "one JSON record per diagnostic on stderr: schema, version, rule, severity, "
+                 "file, line, col, op, message, notes, hint"),
+      clEnumValN(DiagnosticsFormat::Sarif, "sarif",
+                 "one SARIF 2.1.0 log of every diagnostic on stderr, when done"));
 }
 
-void mlir::cake::registerSarifDiagnosticHandler(MLIRContext *context, SarifLog &log) {
-  context->getDiagEngine().registerHandler([&log](Diagnostic &diag) {
-    log.add(diag);
-    return success();
-  });
+DiagnosticsPrinter::DiagnosticsPrinter(DiagnosticsFormat format, std::string tool,
+                                       llvm::raw_ostream &os)
+    : format(format), os(os), sarif(std::move(tool), CAKE_VERSION) {}
+
+bool DiagnosticsPrinter::handle(Diagnostic &diag) {
+  if (format == DiagnosticsFormat::Json)
+    printDiagnosticAsJson(diag, os);
+  else if (format == DiagnosticsFormat::Sarif)
+    sarif.add(diag);
+  return format != DiagnosticsFormat::Text;
+}
+
+void DiagnosticsPrinter::attach(MLIRContext *context) {
+  if (format != DiagnosticsFormat::Text)
+    context->getDiagEngine().registerHandler(
+        [this](Diagnostic &diag) { return success(handle(diag)); });
+}
+
+void DiagnosticsPrinter::finish() {
+  if (format == DiagnosticsFormat::Sarif)
+    sarif.print(os);
 }

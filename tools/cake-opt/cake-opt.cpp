@@ -36,22 +36,14 @@
 #include <set>
 
 namespace {
-enum class DiagnosticsFormat { Text, Json, Sarif };
-
-llvm::cl::opt<DiagnosticsFormat> diagnosticsFormat(
+llvm::cl::opt<mlir::cake::DiagnosticsFormat> diagnosticsFormat(
     "cake-diagnostics", llvm::cl::desc("How to print diagnostics"),
-    llvm::cl::init(DiagnosticsFormat::Text),
-    llvm::cl::values(
-        clEnumValN(DiagnosticsFormat::Text, "text", "MLIR's text form (default)"),
-        clEnumValN(DiagnosticsFormat::Json, "json",
-                   "one JSON record per diagnostic on stderr: schema, version, rule, severity, "
-                   "file, line, col, op, message, notes, hint"),
-        clEnumValN(DiagnosticsFormat::Sarif, "sarif",
-                   "one SARIF 2.1.0 log of every diagnostic on stderr, when done")));
+    llvm::cl::init(mlir::cake::DiagnosticsFormat::Text), mlir::cake::getDiagnosticsFormatValues());
 
-mlir::cake::SarifLog &sarifLog() {
-  static mlir::cake::SarifLog log("cake-opt", CAKE_VERSION);
-  return log;
+/// The one printer of the process: -split-input-file gives each chunk its own context.
+mlir::cake::DiagnosticsPrinter &diagnosticsPrinter() {
+  static mlir::cake::DiagnosticsPrinter printer(diagnosticsFormat, "cake-opt", llvm::errs());
+  return printer;
 }
 
 llvm::cl::list<std::string> ruleFiles(
@@ -186,7 +178,8 @@ int main(int argc, char **argv) {
     // mark lives as long as the handler (the context), so a later context at the same address
     // (-split-input-file) gets its own.
     static llvm::SmallPtrSet<mlir::MLIRContext *, 4> withHandler;
-    if (diagnosticsFormat == DiagnosticsFormat::Text || !withHandler.insert(context).second)
+    if (diagnosticsFormat == mlir::cake::DiagnosticsFormat::Text ||
+        !withHandler.insert(context).second)
       return;
     struct Mark {
       explicit Mark(mlir::MLIRContext *context) : context(context) {}
@@ -196,15 +189,10 @@ int main(int argc, char **argv) {
     };
     auto mark = std::make_shared<Mark>(context);
     context->getDiagEngine().registerHandler([mark](mlir::Diagnostic &diag) {
-      if (diagnosticsFormat == DiagnosticsFormat::Sarif)
-        sarifLog().add(diag);
-      else
-        mlir::cake::printDiagnosticAsJson(diag, llvm::errs());
-      return mlir::success();
+      return mlir::success(diagnosticsPrinter().handle(diag));
     });
   });
   mlir::LogicalResult result = mlir::MlirOptMain(argc, argv, "CAKE optimizer driver\n", registry);
-  if (diagnosticsFormat == DiagnosticsFormat::Sarif)
-    sarifLog().print(llvm::errs());
+  diagnosticsPrinter().finish();
   return mlir::asMainReturnCode(result);
 }

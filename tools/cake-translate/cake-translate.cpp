@@ -64,15 +64,9 @@ cl::opt<unsigned> hangTimeoutMs(
     cl::init(0));
 cl::opt<std::string> ptxasPath("ptxas", cl::cat(cakeCategory),
                                cl::desc("Path to ptxas (default: CUDA_HOME, PATH)"), cl::init(""));
-enum class DiagnosticsFormat { Text, Json, Sarif };
-cl::opt<DiagnosticsFormat> diagnosticsFormat(
+cl::opt<cake::DiagnosticsFormat> diagnosticsFormat(
     "cake-diagnostics", cl::cat(cakeCategory), cl::desc("How to print diagnostics"),
-    cl::init(DiagnosticsFormat::Text),
-    cl::values(clEnumValN(DiagnosticsFormat::Text, "text", "MLIR's text form (default)"),
-               clEnumValN(DiagnosticsFormat::Json, "json",
-                          "one JSON record per diagnostic on stderr, as cake-opt prints them"),
-               clEnumValN(DiagnosticsFormat::Sarif, "sarif",
-                          "one SARIF 2.1.0 log of every diagnostic on stderr, when done")));
+    cl::init(cake::DiagnosticsFormat::Text), cake::getDiagnosticsFormatValues());
 cl::opt<std::string> ptxasLog("ptxas-log", cl::cat(cakeCategory),
                               cl::desc("Write ptxas's resource report (-v) to this file"),
                               cl::init(""));
@@ -137,17 +131,11 @@ int main(int argc, char **argv) {
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
   SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
-  // Registered after the text handler, so they see every diagnostic first (and take it).
-  cake::SarifLog sarif("cake-translate", CAKE_VERSION);
-  if (diagnosticsFormat == DiagnosticsFormat::Json)
-    cake::registerJsonDiagnosticHandler(&context, llvm::errs());
-  else if (diagnosticsFormat == DiagnosticsFormat::Sarif)
-    cake::registerSarifDiagnosticHandler(&context, sarif);
-  // The SARIF log is printed however main returns.
-  auto printSarif = llvm::make_scope_exit([&] {
-    if (diagnosticsFormat == DiagnosticsFormat::Sarif)
-      sarif.print(llvm::errs());
-  });
+  // Attached after the text handler, so it sees every diagnostic first (and takes it); the
+  // SARIF log is printed however main returns.
+  cake::DiagnosticsPrinter printer(diagnosticsFormat, "cake-translate", llvm::errs());
+  printer.attach(&context);
+  auto finish = llvm::make_scope_exit([&] { printer.finish(); });
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
   if (!module)
     return 1;

@@ -23,11 +23,11 @@ enum class AccessKind { Read, Write };
 /// fence.proxy.async to see (or to be seen by) generic shared-memory accesses.
 enum class MemoryProxy { Generic, Async };
 
-/// When an access is over (what must happen before another thread may rely on it, or reuse the
-/// memory): at once (generic loads and stores, ldmatrix, cp.async is completed by its own group
-/// wait but counts here as at once for ordering), when `completion` (an mbarrier array or a
-/// pipeline) completes the phase it arrives on (TMA loads), when a wgmma group retires
-/// (wgmma operands), when a bulk-async group retires (TMA stores), or at a tcgen05 commit.
+/// When an access is over, so that another thread may rely on it or reuse the memory: when the op
+/// returns (generic loads and stores, ldmatrix; cp.async's own group waits are the async checks'
+/// business), when the barrier or pipeline in `completesOn` completes the phase it arrives on
+/// (TMA loads, the cluster launch control answer), when its wgmma group retires (wgmma operands),
+/// when its bulk-async group retires (TMA stores), or at a tcgen05 commit (tcgen05 operands).
 enum class AccessCompletion { Immediate, Barrier, WgmmaGroup, BulkGroup, Tcgen05Commit };
 
 /// One buffer an op reads or writes.

@@ -13,6 +13,7 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "mlir/IR/Operation.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -70,9 +71,6 @@ llvm::json::Object getDiagnosticRecord(Diagnostic &diag);
 /// Renders one diagnostic's record as one line of JSON.
 void printDiagnosticAsJson(Diagnostic &diag, llvm::raw_ostream &os);
 
-/// Makes `context` print every diagnostic as one JSON line on `os` instead of the text form.
-void registerJsonDiagnosticHandler(MLIRContext *context, llvm::raw_ostream &os);
-
 /// Diagnostics collected into one SARIF 2.1.0 log (for code-scanning tools and editors): a
 /// result per diagnostic (ruleId, level, message with the fix hint, location, the notes as
 /// related locations, op and hint as properties) and the rules they name, with their
@@ -90,8 +88,29 @@ private:
   std::set<std::string> ruleIds;
 };
 
-/// Makes `context` add every diagnostic to `log` instead of printing it.
-void registerSarifDiagnosticHandler(MLIRContext *context, SarifLog &log);
+/// How a tool prints diagnostics: its `--cake-diagnostics` option (cake-opt, cake-translate).
+enum class DiagnosticsFormat { Text, Json, Sarif };
+
+/// The option's values, the same in every tool.
+llvm::cl::ValuesClass getDiagnosticsFormatValues();
+
+/// A tool's machine-readable diagnostics: with Json each diagnostic is one line on `os` as it
+/// comes, with Sarif they are collected and `finish` prints the log; with Text nothing changes.
+class DiagnosticsPrinter {
+public:
+  DiagnosticsPrinter(DiagnosticsFormat format, std::string tool, llvm::raw_ostream &os);
+  /// Prints or collects `diag`; true unless the format is Text (MLIR's handler prints it).
+  bool handle(Diagnostic &diag);
+  /// Makes `context` send every diagnostic to handle() first (registered after MLIR's handler).
+  void attach(MLIRContext *context);
+  /// Prints the SARIF log (with Sarif; nothing otherwise).
+  void finish();
+
+private:
+  DiagnosticsFormat format;
+  llvm::raw_ostream &os;
+  SarifLog sarif;
+};
 
 } // namespace mlir::cake
 
