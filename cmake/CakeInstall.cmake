@@ -4,7 +4,7 @@ include(CMakePackageConfigHelpers)
 
 set(CAKE_INSTALL_CMAKE_DIR lib${LLVM_LIBDIR_SUFFIX}/cmake/cake)
 
-install(TARGETS CakeIR CakeAnalysis CakeVerify CakeTransforms CakeConversion CakePipelines CakeCAPI
+install(TARGETS CakeABI CakeIR CakeAnalysis CakeVerify CakeTransforms CakeConversion CakePipelines CakeCAPI
   EXPORT CakeTargets
   LIBRARY DESTINATION lib${LLVM_LIBDIR_SUFFIX}
   ARCHIVE DESTINATION lib${LLVM_LIBDIR_SUFFIX}

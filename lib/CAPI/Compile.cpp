@@ -67,10 +67,7 @@ CakeCompileOptions cakeCompileOptionsGetDefault(void) {
 static FailureOr<std::string> manifestText(ModuleOp module, unsigned hangTimeoutMs) {
   if (module.getOps<KernelOp>().empty())
     return std::string();
-  FailureOr<llvm::json::Value> manifest = buildManifest(module, hangTimeoutMs);
-  if (failed(manifest))
-    return failure();
-  return formatManifest(*manifest);
+  return buildManifest(module, hangTimeoutMs);
 }
 
 MlirLogicalResult cakeCompile(MlirModule module, CakeCompileOptions options,

@@ -103,7 +103,3 @@ FailureOr<CompiledKernels> mlir::cake::serializeKernels(ModuleOp lowered,
   result.cubin = std::move(*cubin);
   return result;
 }
-
-std::string mlir::cake::formatManifest(const llvm::json::Value &manifest) {
-  return llvm::formatv("{0:2}\n", manifest).str();
-}

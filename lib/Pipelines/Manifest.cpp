@@ -1,5 +1,6 @@
 //===- Manifest.cpp - the kernel manifest (host ABI) ----------------------===//
 #include "Cake/Pipelines/Manifest.h"
+#include "Cake/ABI/Manifest.h"
 #include "Cake/Conversion/CakeToNVVM.h"
 #include "Cake/IR/CakeOps.h"
 #include "Cake/IR/HostNames.h"
@@ -11,6 +12,7 @@
 
 using namespace mlir;
 using namespace mlir::cake;
+namespace abi = ::cake::abi;
 
 std::string mlir::cake::printManifestExpr(AffineExpr expr, ArrayRef<StringRef> symbols) {
   auto recurse = [&](AffineExpr e) { return printManifestExpr(e, symbols); };
@@ -76,116 +78,144 @@ static std::string strideText(GlobalTensorType type, unsigned dim, int64_t width
 }
 
 
-static llvm::json::Array toJsonArray(ArrayRef<int64_t> values) {
-  llvm::json::Array array;
-  for (int64_t v : values)
-    array.push_back(v);
-  return array;
-}
-
 using ConstraintSet =
     llvm::SetVector<std::string, std::vector<std::string>, std::set<std::string>>;
 
+namespace {
+/// Fills the host ABI's manifest struct from a kernel. Every text it writes goes through the
+/// ABI's own parsers, so a manifest the compiler writes is one cake-run can read; a failure
+/// there is a compiler bug, reported on the kernel.
+class ManifestBuilder {
+public:
+  explicit ManifestBuilder(KernelOp kernel) : kernel(kernel) {}
+
+  LogicalResult expr(const std::string &text, abi::Expr &out, bool constraint = false) {
+    std::string error;
+    if (constraint ? abi::Expr::parseConstraint(text, out, error)
+                   : abi::Expr::parse(text, out, error))
+      return success();
+    return kernel.emitError() << "internal error: the manifest expression '" << text
+                              << "' is outside the manifest language: " << error;
+  }
+
+  LogicalResult dtype(Type type, abi::DType &out) {
+    std::string name = getDtypeName(type).str();
+    if (abi::parseDType(name, out))
+      return success();
+    return kernel.emitError() << "internal error: element type " << type
+                              << " has no manifest dtype ('" << name << "')";
+  }
+
+  FailureOr<abi::KernelDesc> build();
+
+private:
+  LogicalResult tma(unsigned index, TmaType type, abi::ParamDesc &param,
+                    ConstraintSet &constraints);
+  LogicalResult tensor(unsigned index, GlobalTensorType type, abi::ParamDesc &param,
+                       ConstraintSet &constraints);
+  KernelOp kernel;
+};
+} // namespace
+
 /// A TMA descriptor the host encodes: the tensor it describes, the box and the swizzle. The
 /// tensor map needs every non-innermost stride to be a multiple of 16 bytes.
-static llvm::json::Object tmaManifest(KernelOp kernel, unsigned index, TmaType tma,
-                                      llvm::json::Object param, ConstraintSet &constraints) {
-  param["kind"] = "tma";
-  param["dtype"] = getDtypeName(tma.getElementType());
-  param["tensor"] = kernel.getArgAttrOfType<StringAttr>(index, "cake.describes").getValue();
-  llvm::json::Array box;
-  for (int64_t extent : tma.getBox())
-    box.push_back(extent);
-  param["box"] = std::move(box);
-  param["swizzle"] = tma.getSwizzle();
-  auto rowMajor = GlobalTensorType::get(kernel.getContext(), tma.getShape(), tma.getElementType(),
+LogicalResult ManifestBuilder::tma(unsigned index, TmaType type, abi::ParamDesc &param,
+                                   ConstraintSet &constraints) {
+  param.kind = abi::ParamKind::Tma;
+  if (failed(dtype(type.getElementType(), param.dtype)))
+    return failure();
+  param.tensorName =
+      kernel.getArgAttrOfType<StringAttr>(index, "cake.describes").getValue().str();
+  param.box.assign(type.getBox().begin(), type.getBox().end());
+  param.swizzle = type.getSwizzle();
+  auto rowMajor = GlobalTensorType::get(kernel.getContext(), type.getShape(),
+                                        type.getElementType(),
                                         ArrayAttr::get(kernel.getContext(), {}));
-  unsigned bytes = getElementBytes(tma.getElementType());
+  unsigned bytes = getElementBytes(type.getElementType());
   int64_t perRow = 16 / std::min<unsigned>(16, bytes);
-  for (unsigned dim = 0; dim + 1 < tma.getRank(); ++dim) {
+  for (unsigned dim = 0; dim + 1 < type.getRank(); ++dim) {
     bool aligned;
     std::string stride = strideText(rowMajor, dim, perRow, aligned);
     if (!aligned)
       constraints.insert("mod(" + stride + ", " + std::to_string(perRow) + ") == 0");
   }
-  return param;
+  return success();
 }
 
-static llvm::json::Object kernelManifest(KernelOp kernel) {
-  SmallVector<StringRef> symbols = kernel.getSymbolNames();
-  llvm::json::Array grid;
-  for (AffineExpr expr : kernel.getGrid().getResults())
-    grid.push_back(topLevel(printManifestExpr(expr, symbols)));
-  while (grid.size() < 3)
-    grid.push_back("1");
+/// A global tensor: its extents (each symbolic one must be positive), its strides (vector
+/// accesses need rows that keep 16-byte alignment) and whether the kernel reads or writes it
+/// (TMA copies through a descriptor of it included).
+LogicalResult ManifestBuilder::tensor(unsigned index, GlobalTensorType type,
+                                      abi::ParamDesc &param, ConstraintSet &constraints) {
+  param.kind = abi::ParamKind::Tensor;
+  if (failed(dtype(type.getElementType(), param.dtype)))
+    return failure();
+  for (Attribute extent : type.getShape()) {
+    if (failed(expr(getExtentText(extent), param.shape.emplace_back())))
+      return failure();
+    if (isa<StringAttr>(extent))
+      constraints.insert(getExtentText(extent) + " >= 1");
+  }
+  TensorUse use = getTensorUse(kernel, kernel.getBody().front().getArgument(index));
+  for (unsigned dim = 0; dim < type.getRank(); ++dim) {
+    bool aligned;
+    std::string stride = strideText(type, dim, use.maxWidth, aligned);
+    if (failed(expr(stride, param.strides.emplace_back())))
+      return failure();
+    if (dim + 1 < type.getRank() && !aligned)
+      constraints.insert("mod(" + stride + ", " + std::to_string(use.maxWidth) + ") == 0");
+  }
+  param.access = use.reads && use.writes ? abi::Access::ReadWrite
+                 : use.writes            ? abi::Access::Write
+                                         : abi::Access::Read;
+  return success();
+}
 
-  // Every symbol that sizes a tensor must be positive; vector accesses need their row strides
-  // to keep 16-byte (width-element) alignment.
+FailureOr<abi::KernelDesc> ManifestBuilder::build() {
+  abi::KernelDesc desc;
+  desc.entry = kernel.getSymName().str();
+  desc.target = kernel.getTarget().str();
+  llvm::copy(kernel.getBlockDims(), desc.block.begin());
+  llvm::copy(kernel.getClusterDims(), desc.cluster.begin());
+  // Every shared allocation lives in the dynamic segment (see cake-convert-to-nvvm).
+  desc.dynamicSharedBytes = kernel.getSharedMemoryLayout().totalBytes + kernel.getDynamicSmem();
+  desc.staticSharedBytes = 0;
+  SmallVector<StringRef> symbols = kernel.getSymbolNames();
+  for (StringRef symbol : symbols)
+    desc.symbols.push_back(symbol.str());
+  ArrayRef<AffineExpr> grid = kernel.getGrid().getResults();
+  for (unsigned i = 0; i < 3; ++i)
+    if (failed(expr(i < grid.size() ? topLevel(printManifestExpr(grid[i], symbols)) : "1",
+                    desc.grid[i])))
+      return failure();
+
   ConstraintSet constraints;
-  llvm::json::Array params;
   Block &entry = kernel.getBody().front();
   for (auto [index, arg] : llvm::enumerate(entry.getArguments())) {
-    llvm::json::Object param;
-    std::string name = getParamName(kernel, index);
-    param["name"] = name;
-    if (auto tma = dyn_cast<TmaType>(arg.getType())) {
-      params.push_back(tmaManifest(kernel, index, tma, param, constraints));
-      continue;
+    abi::ParamDesc &param = desc.params.emplace_back();
+    param.name = getParamName(kernel, index);
+    LogicalResult filled = success();
+    if (auto type = dyn_cast<TmaType>(arg.getType()))
+      filled = tma(index, type, param, constraints);
+    else if (auto type = dyn_cast<GlobalTensorType>(arg.getType()))
+      filled = tensor(index, type, param, constraints);
+    else {
+      param.kind = abi::ParamKind::Scalar;
+      filled = dtype(arg.getType(), param.dtype);
     }
-    auto tensor = dyn_cast<GlobalTensorType>(arg.getType());
-    if (!tensor) {
-      param["kind"] = "scalar";
-      param["dtype"] = getDtypeName(arg.getType());
-      params.push_back(std::move(param));
-      continue;
-    }
-    param["kind"] = "tensor";
-    param["dtype"] = getDtypeName(tensor.getElementType());
-    llvm::json::Array shape, strides;
-    for (Attribute extent : tensor.getShape()) {
-      shape.push_back(getExtentText(extent));
-      if (isa<StringAttr>(extent))
-        constraints.insert(getExtentText(extent) + " >= 1");
-    }
-    // Which ops read and write it (TMA copies through a descriptor of it included), and the
-    // widest access, whose alignment the strides must allow.
-    TensorUse use = getTensorUse(kernel, arg);
-    bool reads = use.reads, writes = use.writes;
-    int64_t maxWidth = use.maxWidth;
-    for (unsigned dim = 0; dim < tensor.getRank(); ++dim) {
-      bool aligned;
-      std::string stride = strideText(tensor, dim, maxWidth, aligned);
-      strides.push_back(stride);
-      if (dim + 1 < tensor.getRank() && !aligned)
-        constraints.insert("mod(" + stride + ", " + std::to_string(maxWidth) + ") == 0");
-    }
-    param["shape"] = std::move(shape);
-    param["strides"] = std::move(strides);
-    param["access"] = reads && writes ? "readwrite" : writes ? "write" : "read";
-    params.push_back(std::move(param));
+    if (failed(filled))
+      return failure();
   }
-  for (StringRef symbol : symbols)
-    params.push_back(llvm::json::Object{{"name", symbol}, {"kind", "symbol"}, {"dtype", "i64"}});
-
-  llvm::json::Array symbolList, constraintList;
-  for (StringRef symbol : symbols)
-    symbolList.push_back(symbol);
+  for (StringRef symbol : symbols) {
+    abi::ParamDesc &param = desc.params.emplace_back();
+    param.name = symbol.str();
+    param.kind = abi::ParamKind::Symbol;
+    param.dtype = abi::DType::I64;
+  }
   for (const std::string &constraint : constraints)
-    constraintList.push_back(constraint);
-
-  return llvm::json::Object{
-      {"entry", kernel.getSymName()},
-      {"target", kernel.getTarget()},
-      {"block", toJsonArray(kernel.getBlockDims())},
-      {"cluster", toJsonArray(kernel.getClusterDims())},
-      // Every shared allocation lives in the dynamic segment (see cake-convert-to-nvvm).
-      {"dynamic_shared_bytes", kernel.getSharedMemoryLayout().totalBytes + kernel.getDynamicSmem()},
-      {"static_shared_bytes", 0},
-      {"symbols", std::move(symbolList)},
-      {"grid", std::move(grid)},
-      {"constraints", std::move(constraintList)},
-      {"params", std::move(params)},
-  };
+    if (failed(expr(constraint, desc.constraints.emplace_back(), /*constraint=*/true)))
+      return failure();
+  return desc;
 }
 
 /// "file:line:col" of the first file location in `loc`; "unknown" without one.
@@ -203,36 +233,32 @@ static std::string locationText(Location loc) {
 }
 
 /// The bounded waits of `kernel`: ids as the hang-debug lowering numbers them.
-static llvm::json::Object hangDebugManifest(KernelOp kernel, ArrayRef<Operation *> sites,
-                                            unsigned timeoutMs) {
-  llvm::json::Array list;
+static void addHangSites(KernelOp kernel, ArrayRef<Operation *> sites, unsigned timeoutMs,
+                         abi::KernelDesc &desc) {
+  desc.hangTimeoutMs = timeoutMs;
   for (auto [id, site] : llvm::enumerate(sites)) {
     if (site->getParentOfType<KernelOp>() != kernel)
       continue;
     auto role = site->getParentOfType<RoleOp>();
-    list.push_back(llvm::json::Object{
-        {"id", static_cast<int64_t>(id)},
-        {"op", site->getName().getStringRef()},
-        {"loc", locationText(site->getLoc())},
-        {"role", role ? llvm::json::Value(role.getRoleName()) : llvm::json::Value(nullptr)}});
+    desc.hangSites.push_back({static_cast<int64_t>(id), site->getName().getStringRef().str(),
+                              locationText(site->getLoc()),
+                              role ? role.getRoleName().str() : std::string()});
   }
-  return llvm::json::Object{{"timeout_ms", static_cast<int64_t>(timeoutMs)},
-                            {"sites", std::move(list)}};
 }
 
-FailureOr<llvm::json::Value> mlir::cake::buildManifest(ModuleOp module, unsigned hangTimeoutMs) {
-  llvm::json::Array kernels;
+FailureOr<std::string> mlir::cake::buildManifest(ModuleOp module, unsigned hangTimeoutMs) {
+  abi::Manifest manifest;
+  manifest.version = abi::kManifestVersion;
   SmallVector<Operation *> sites = collectHangSites(module);
   for (KernelOp kernel : module.getOps<KernelOp>()) {
-    llvm::json::Object entry = kernelManifest(kernel);
+    FailureOr<abi::KernelDesc> desc = ManifestBuilder(kernel).build();
+    if (failed(desc))
+      return failure();
     if (hangTimeoutMs > 0)
-      entry["hang_debug"] = hangDebugManifest(kernel, sites, hangTimeoutMs);
-    kernels.push_back(std::move(entry));
+      addHangSites(kernel, sites, hangTimeoutMs, *desc);
+    manifest.kernels.push_back(std::move(*desc));
   }
-  if (kernels.empty())
+  if (manifest.kernels.empty())
     return module.emitError() << "no cake.kernel in the module: a manifest needs cake-level IR";
-  return llvm::json::Value(llvm::json::Object{
-      {"cake_manifest_version", kManifestVersion},
-      {"kernels", std::move(kernels)},
-  });
+  return abi::writeManifest(manifest);
 }

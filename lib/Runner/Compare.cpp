@@ -10,6 +10,7 @@
 #include <cstring>
 #include <limits>
 
+using namespace cake::abi;
 using namespace cake::runner;
 
 namespace {

@@ -4,6 +4,7 @@
 
 #include <cstring>
 
+using namespace cake::abi;
 using namespace cake::runner;
 
 namespace {

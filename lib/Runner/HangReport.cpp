@@ -4,10 +4,21 @@
 #include <algorithm>
 #include <map>
 
+using namespace cake::abi;
 using namespace cake::runner;
+using llvm::json::Array;
+using llvm::json::Object;
+using llvm::json::Value;
+
+/// The site's op, location and role (null when unknown or outside roles).
+static void describeSite(const HangSite *site, Object &out) {
+  out["op"] = site ? Value(site->op) : Value(nullptr);
+  out["loc"] = site ? Value(site->loc) : Value(nullptr);
+  out["role"] = site && !site->role.empty() ? Value(site->role) : Value(nullptr);
+}
 
 bool cake::runner::decodeHangReport(const uint32_t *words, const KernelDesc &kernel,
-                                    JsonValue &report, std::string &message) {
+                                    Object &report, std::string &message) {
   if (words[0] != kHangReportMagic)
     return false;
   int64_t siteId = words[1];
@@ -17,20 +28,13 @@ bool cake::runner::decodeHangReport(const uint32_t *words, const KernelDesc &ker
       site = &s;
   int64_t thread = words[5];
   int64_t warp = thread / 32;
-  report = JsonValue::object();
-  report.set("site", JsonValue::integer(siteId));
-  report.set("op", site ? JsonValue::string(site->op) : JsonValue::null());
-  report.set("loc", site ? JsonValue::string(site->loc) : JsonValue::null());
-  report.set("role", site && !site->role.empty() ? JsonValue::string(site->role)
-                                                  : JsonValue::null());
-  JsonValue block = JsonValue::array();
-  for (int i = 2; i <= 4; ++i)
-    block.push(JsonValue::integer(words[i]));
-  report.set("block", std::move(block));
-  report.set("thread", JsonValue::integer(thread));
-  report.set("warp", JsonValue::integer(warp));
-  report.set("parity", JsonValue::integer(words[6] & 1));
-  report.set("timeout_ms", JsonValue::integer(words[7]));
+  report = Object{{"site", siteId},
+                  {"block", Array{words[2], words[3], words[4]}},
+                  {"thread", thread},
+                  {"warp", warp},
+                  {"parity", words[6] & 1},
+                  {"timeout_ms", words[7]}};
+  describeSite(site, report);
 
   message = "hang: block (" + std::to_string(words[2]) + ", " + std::to_string(words[3]) + ", " +
             std::to_string(words[4]) + ") thread " + std::to_string(thread) + " (warp " +
@@ -47,7 +51,7 @@ bool cake::runner::decodeHangReport(const uint32_t *words, const KernelDesc &ker
 }
 
 bool cake::runner::decodeHangTable(const uint32_t *words, const KernelDesc &kernel,
-                                   JsonValue &barriers, std::string &summary) {
+                                   Array &barriers, std::string &summary) {
   struct Group {
     int64_t warps = 0;
     std::vector<int64_t> blocks;
@@ -64,7 +68,7 @@ bool cake::runner::decodeHangTable(const uint32_t *words, const KernelDesc &kern
   }
   if (bySite.empty())
     return false;
-  barriers = JsonValue::array();
+  barriers = Array();
   summary.clear();
   for (auto &[siteId, g] : bySite) {
     const HangSite *site = nullptr;
@@ -72,18 +76,11 @@ bool cake::runner::decodeHangTable(const uint32_t *words, const KernelDesc &kern
       if (s.id == siteId)
         site = &s;
     std::sort(g.blocks.begin(), g.blocks.end());
-    JsonValue entry = JsonValue::object();
-    entry.set("site", JsonValue::integer(siteId));
-    entry.set("op", site ? JsonValue::string(site->op) : JsonValue::null());
-    entry.set("loc", site ? JsonValue::string(site->loc) : JsonValue::null());
-    entry.set("role", site && !site->role.empty() ? JsonValue::string(site->role)
-                                                   : JsonValue::null());
-    entry.set("warps", JsonValue::integer(g.warps));
-    JsonValue blocks = JsonValue::array();
-    for (int64_t b : g.blocks)
-      blocks.push(JsonValue::integer(b));
-    entry.set("blocks", std::move(blocks));
-    barriers.push(std::move(entry));
+    Object entry{{"site", siteId},
+                 {"warps", g.warps},
+                 {"blocks", Array(g.blocks)}};
+    describeSite(site, entry);
+    barriers.push_back(std::move(entry));
     summary += summary.empty() ? "" : "; ";
     summary += std::to_string(g.warps) + (g.warps == 1 ? " warp" : " warps") + " at ";
     summary += site ? site->op + " (" + site->loc + ")" : "barrier site " + std::to_string(siteId);

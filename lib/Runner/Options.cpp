@@ -11,6 +11,7 @@
 #include <cstring>
 #include <limits>
 
+using namespace cake::abi;
 using namespace cake::runner;
 
 const char *cake::runner::runStatusName(RunStatus status) {

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <limits>
 
+using namespace cake::abi;
 using namespace cake::runner;
 
 namespace {

@@ -1,6 +1,6 @@
 //===- DTypeTest.cpp - Tests of dtypes and half/bf16 conversions ----------===//
 
-#include "Cake/Runner/DType.h"
+#include "Cake/ABI/DType.h"
 #include "Cake/Runner/Fill.h"
 
 #include <gtest/gtest.h>
@@ -9,6 +9,7 @@
 #include <cstring>
 #include <limits>
 
+using namespace cake::abi;
 using namespace cake::runner;
 
 namespace {

@@ -1,10 +1,10 @@
 //===- ExprTest.cpp - Tests of the size-expression language ---------------===//
 
-#include "Cake/Runner/Expr.h"
+#include "Cake/ABI/Expr.h"
 
 #include <gtest/gtest.h>
 
-using namespace cake::runner;
+using namespace cake::abi;
 
 namespace {
 

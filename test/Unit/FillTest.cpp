@@ -9,6 +9,7 @@
 #include <set>
 #include <vector>
 
+using namespace cake::abi;
 using namespace cake::runner;
 
 namespace {

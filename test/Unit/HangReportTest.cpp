@@ -6,6 +6,7 @@
 
 #include <vector>
 
+using namespace cake::abi;
 using namespace cake::runner;
 
 namespace {
@@ -58,20 +59,20 @@ TEST(HangReport, RejectsMalformedSites) {
 TEST(HangReport, DecodesARecord) {
   Manifest m = load(kWithSites);
   uint32_t words[kHangReportWords] = {kHangReportMagic, 1, 6, 0, 0, 130, 3, 200};
-  JsonValue report;
+  llvm::json::Object report;
   std::string message;
   ASSERT_TRUE(decodeHangReport(words, m.kernels[0], report, message));
   EXPECT_EQ(message, "hang: block (6, 0, 0) thread 130 (warp 4, role 'consumer') waited more "
                      "than 200 ms at cake.pipeline.consumer_wait (k.mlir:9:7) for parity 1");
-  EXPECT_EQ(report.find("op")->getString(), "cake.pipeline.consumer_wait");
-  EXPECT_EQ(report.find("warp")->getInteger(), 4);
-  EXPECT_EQ(report.find("parity")->getInteger(), 1);
+  EXPECT_EQ(report.getString("op"), "cake.pipeline.consumer_wait");
+  EXPECT_EQ(report.getInteger("warp"), 4);
+  EXPECT_EQ(report.getInteger("parity"), 1);
 }
 
 TEST(HangReport, NoRecordWithoutMagic) {
   Manifest m = load(kWithSites);
   uint32_t words[kHangReportWords] = {0, 1, 6, 0, 0, 130, 3, 200};
-  JsonValue report;
+  llvm::json::Object report;
   std::string message;
   EXPECT_FALSE(decodeHangReport(words, m.kernels[0], report, message));
 }
@@ -79,11 +80,11 @@ TEST(HangReport, NoRecordWithoutMagic) {
 TEST(HangReport, UnknownSiteStillReports) {
   Manifest m = load(kWithSites);
   uint32_t words[kHangReportWords] = {kHangReportMagic, 7, 0, 0, 0, 0, 0, 200};
-  JsonValue report;
+  llvm::json::Object report;
   std::string message;
   ASSERT_TRUE(decodeHangReport(words, m.kernels[0], report, message));
   EXPECT_NE(message.find("wait site 7"), std::string::npos);
-  EXPECT_TRUE(report.find("op")->isNull());
+  EXPECT_TRUE(report.getNull("op").has_value());
 }
 
 } // namespace
@@ -100,18 +101,18 @@ TEST(HangReport, TableGroupsWarpsBySite) {
   mark(3, 0, 7);
   mark(70, 0, 2);
   mark(71, 0, 2);
-  JsonValue barriers;
+  llvm::json::Array barriers;
   std::string summary;
   ASSERT_TRUE(decodeHangTable(table.data(), m.kernels[0], barriers, summary));
   EXPECT_EQ(summary, "3 warps at cake.mbarrier.wait (k.mlir:3:5), blocks 2, 7");
-  ASSERT_EQ(barriers.getArray().size(), 1u);
-  EXPECT_EQ(barriers.getArray()[0].find("warps")->getInteger(), 3);
+  ASSERT_EQ(barriers.size(), 1u);
+  EXPECT_EQ(barriers[0].getAsObject()->getInteger("warps"), 3);
 }
 
 TEST(HangReport, EmptyTableIsNoReport) {
   Manifest m = load(kWithSites);
   std::vector<uint32_t> table(2 * kHangTableEntries, 0);
-  JsonValue barriers;
+  llvm::json::Array barriers;
   std::string summary;
   EXPECT_FALSE(decodeHangTable(table.data(), m.kernels[0], barriers, summary));
 }

@@ -1,10 +1,10 @@
 //===- ManifestTest.cpp - Tests of manifest loading and resolution --------===//
 
-#include "Cake/Runner/Manifest.h"
+#include "Cake/ABI/Manifest.h"
 
 #include <gtest/gtest.h>
 
-using namespace cake::runner;
+using namespace cake::abi;
 
 namespace {
 
@@ -77,7 +77,7 @@ TEST(Manifest, RejectsBadDocuments) {
                              "\"cake_manifest_version\": 2")),
             "unsupported cake_manifest_version 2 (this runner reads 1)");
   EXPECT_EQ(loadError("{\"cake_manifest_version\": 1,"),
-            "invalid JSON: line 1, col 29: expected a string key");
+            "invalid JSON: line 1, col 28: expected object key");
   EXPECT_EQ(loadError(edited("\"entry\": \"vector_add\",", "")),
             "kernels[0]: missing required field 'entry'");
   EXPECT_EQ(loadError(edited("\"block\": [256, 1, 1],", "")),
@@ -207,5 +207,52 @@ TEST(Manifest, DeclaredRolesOverrideTheManifest) {
   EXPECT_EQ(error, "declared output 'alpha' is not a tensor parameter of kernel 'vector_add'");
   EXPECT_FALSE(applyDeclaredRoles(k, {"z"}, {"z"}, error));
   EXPECT_EQ(error, "tensor 'z' declared twice (--outputs, --inouts)");
+}
+} // namespace
+
+namespace {
+// The writer is the compiler's side of the same struct: what it writes reads back to the same
+// struct, field for field (written again, the text is identical).
+TEST(ManifestWriter, RoundTrips) {
+  Manifest m = load(edited("\"constraints\": [\"N >= 1\"]",
+                           "\"constraints\": [\"N >= 1\", \"mod(N, 4) == 0\"]"));
+  std::string written = writeManifest(m);
+  Manifest again = load(written);
+  EXPECT_EQ(writeManifest(again), written);
+  const KernelDesc &k = again.kernels[0];
+  EXPECT_EQ(k.grid[0].text(), "ceildiv(N, 1024)");
+  ASSERT_EQ(k.constraints.size(), 2u);
+  EXPECT_EQ(k.constraints[1].text(), "mod(N, 4) == 0");
+  EXPECT_EQ(k.params[1].kind, ParamKind::Scalar);
+  EXPECT_EQ(k.params[2].access, Access::Write);
+  EXPECT_EQ(written.back(), '\n');
+  EXPECT_EQ(written.find("hang_debug"), std::string::npos);
+}
+
+TEST(ManifestWriter, WritesTmaStridesAndHangSites) {
+  Manifest m = load(edited("\"strides\": [\"1\"], \"access\": \"read\"", "\"access\": \"read\""));
+  KernelDesc &k = m.kernels[0];
+  k.hangTimeoutMs = 200;
+  k.hangSites.push_back({0, "cake.mbarrier.wait", "k.mlir:3:5", ""});
+  k.hangSites.push_back({1, "cake.pipeline.consumer_wait", "k.mlir:9:7", "consumer"});
+  ParamDesc tma;
+  tma.name = "x_desc";
+  tma.kind = ParamKind::Tma;
+  tma.tensorName = "x";
+  tma.box = {64};
+  tma.swizzle = 128;
+  k.params.insert(k.params.begin() + 3, std::move(tma));
+  std::string written = writeManifest(m);
+  Manifest again = load(written);
+  const KernelDesc &r = again.kernels[0];
+  EXPECT_TRUE(r.params[0].strides.empty()); // row-major: none written, none read
+  EXPECT_EQ(r.params[3].tensorParam, 0u);
+  EXPECT_EQ(r.params[3].box, (std::vector<int64_t>{64}));
+  EXPECT_EQ(r.params[3].swizzle, 128);
+  EXPECT_EQ(r.hangTimeoutMs, 200);
+  ASSERT_EQ(r.hangSites.size(), 2u);
+  EXPECT_EQ(r.hangSites[0].role, "");
+  EXPECT_EQ(r.hangSites[1].role, "consumer");
+  EXPECT_NE(written.find("\"role\": null"), std::string::npos);
 }
 } // namespace

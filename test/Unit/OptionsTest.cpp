@@ -6,6 +6,7 @@
 
 #include <cstring>
 
+using namespace cake::abi;
 using namespace cake::runner;
 
 namespace {

@@ -23,7 +23,11 @@
 #include <map>
 
 using namespace cake::run;
+using namespace cake::abi;
 using namespace cake::runner;
+using llvm::json::Array;
+using llvm::json::Object;
+using llvm::json::Value;
 
 namespace {
 
@@ -58,7 +62,7 @@ constexpr int64_t kDefaultMaxDynamicShared = 48 * 1024;
 
 class DeviceRun {
 public:
-  DeviceRun(const RunContext &ctx, JsonValue &record, std::string &error)
+  DeviceRun(const RunContext &ctx, Record &record, std::string &error)
       : ctx(ctx), kernel(*ctx.kernel), launchInfo(ctx.launch), record(record),
         error(error) {}
 
@@ -113,7 +117,7 @@ private:
   const RunContext &ctx;
   const KernelDesc &kernel;
   const ResolvedLaunch &launchInfo;
-  JsonValue &record;
+  Record &record;
   std::string &error;
 
   CUdevice device = 0;
@@ -169,13 +173,13 @@ RunStatus DeviceRun::setUp() {
   l2Bytes = l2;
   ccMajor = major;
   ccMinor = minor;
-  record.set("device", JsonValue::string(name));
+  record.set("device", Value(name));
   record.set("compute_capability",
-             JsonValue::string(std::to_string(major) + "." +
+             Value(std::to_string(major) + "." +
                                std::to_string(minor)));
-  record.set("sm_count", JsonValue::integer(sms));
-  record.set("l2_bytes", JsonValue::integer(l2));
-  record.set("driver_version", JsonValue::integer(version));
+  record.set("sm_count", Value(sms));
+  record.set("l2_bytes", Value(l2));
+  record.set("driver_version", Value(version));
 
   CUcontext context = nullptr;
   if (!check(driver.cuDevicePrimaryCtxRetain(&context, device),
@@ -238,8 +242,8 @@ bool DeviceRun::loadFunctions() {
                  &maxThreads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, function),
              "cuFuncGetAttribute(MAX_THREADS_PER_BLOCK)"))
     return false;
-  record.set("num_regs", JsonValue::integer(regs));
-  record.set("local_bytes", JsonValue::integer(localBytes));
+  record.set("num_regs", Value(regs));
+  record.set("local_bytes", Value(localBytes));
 
   if (kernel.dynamicSharedBytes > kDefaultMaxDynamicShared &&
       !check(driver.cuFuncSetAttribute(
@@ -574,11 +578,11 @@ bool DeviceRun::time(const BufferSet &primary) {
     minTime = std::min(minTime, t);
     maxTime = std::max(maxTime, t);
   }
-  record.set("time_ms", JsonValue::number(median(times)));
-  record.set("time_ms_min", JsonValue::number(minTime));
-  record.set("time_ms_max", JsonValue::number(maxTime));
-  record.set("rotation_copies", JsonValue::integer(static_cast<int64_t>(n)));
-  record.set("footprint_bytes", JsonValue::integer(static_cast<int64_t>(footprint)));
+  record.set("time_ms", Value(median(times)));
+  record.set("time_ms_min", Value(minTime));
+  record.set("time_ms_max", Value(maxTime));
+  record.set("rotation_copies", Value(static_cast<int64_t>(n)));
+  record.set("footprint_bytes", Value(static_cast<int64_t>(footprint)));
   return true;
 }
 
@@ -643,7 +647,7 @@ RunStatus DeviceRun::run() {
 
   // Inputs must be bit-identical; outputs are fetched for the comparison.
   std::vector<std::vector<unsigned char>> outputs(launchInfo.tensors.size());
-  JsonValue inputsModified = JsonValue::array();
+  Array inputsModified;
   for (size_t i = 0; i < launchInfo.tensors.size(); ++i) {
     const ResolvedTensor &t = launchInfo.tensors[i];
     const ParamDesc &p = paramOf(t);
@@ -658,7 +662,7 @@ RunStatus DeviceRun::run() {
                "cuMemcpyDtoH"))
       return RunStatus::LaunchFailure;
     if (raw != hostInputs[i])
-      inputsModified.push(JsonValue::string(p.name));
+      inputsModified.push_back(p.name);
   }
 
   if (!ctx.options.outputDir.empty() && !writeOutputs(outputs))
@@ -674,11 +678,11 @@ RunStatus DeviceRun::run() {
     return RunStatus::LaunchFailure;
   if (useChecker && !runChecker(candidate, checkerBad))
     return RunStatus::LaunchFailure;
-  record.set("ref_check", JsonValue::boolean(useChecker));
+  record.set("ref_check", Value(useChecker));
 
-  bool allPass = inputsModified.getArray().empty();
+  bool allPass = inputsModified.empty();
   std::vector<std::string> problems; // For the error message.
-  JsonValue outputList = JsonValue::array();
+  Array outputList;
   for (size_t i = 0; i < launchInfo.tensors.size(); ++i) {
     const ResolvedTensor &t = launchInfo.tensors[i];
     const ParamDesc &p = paramOf(t);
@@ -699,19 +703,19 @@ RunStatus DeviceRun::run() {
       problems.push_back("output '" + p.name + "': " +
                          describeFailure(stats, p.dtype, ctx.options.rtol) +
                          " (" + checkedBy + ")");
-    JsonValue entry = JsonValue::object();
-    entry.set("name", JsonValue::string(p.name));
-    entry.set("dtype", JsonValue::string(dtypeName(p.dtype)));
-    entry.set("access", JsonValue::string(accessName(p.access)));
-    entry.set("elements", JsonValue::integer(stats.elements));
-    entry.set("rel_err", ref ? JsonValue::number(stats.relErr) : JsonValue::null());
-    entry.set("max_abs_err", ref ? JsonValue::number(stats.maxAbsErr) : JsonValue::null());
-    entry.set("nonfinite", JsonValue::integer(stats.nonfinite));
-    entry.set("unwritten", JsonValue::integer(stats.unwritten));
-    entry.set("mismatches", JsonValue::integer(stats.mismatches));
-    entry.set("checked_by", JsonValue::string(checkedBy));
-    entry.set("pass", JsonValue::boolean(pass));
-    outputList.push(std::move(entry));
+    outputList.push_back(Object{
+        {"name", Value(p.name)},
+        {"dtype", Value(dtypeName(p.dtype))},
+        {"access", Value(accessName(p.access))},
+        {"elements", Value(stats.elements)},
+        {"rel_err", ref ? Value(stats.relErr) : Value(nullptr)},
+        {"max_abs_err", ref ? Value(stats.maxAbsErr) : Value(nullptr)},
+        {"nonfinite", Value(stats.nonfinite)},
+        {"unwritten", Value(stats.unwritten)},
+        {"mismatches", Value(stats.mismatches)},
+        {"checked_by", Value(checkedBy)},
+        {"pass", Value(pass)},
+    });
   }
   record.set("outputs", std::move(outputList));
   record.set("inputs_modified", std::move(inputsModified));
@@ -720,8 +724,8 @@ RunStatus DeviceRun::run() {
     return RunStatus::LaunchFailure;
   if (allPass)
     return RunStatus::Ok;
-  for (const JsonValue &name : record.find("inputs_modified")->getArray())
-    problems.push_back("input '" + name.getString() + "' modified");
+  for (const Value &name : *record.find("inputs_modified")->getAsArray())
+    problems.push_back("input '" + name.getAsString()->str() + "' modified");
   error = "wrong result:";
   for (size_t i = 0; i < problems.size(); ++i)
     error += (i ? "; " : " ") + problems[i];
@@ -730,7 +734,7 @@ RunStatus DeviceRun::run() {
 
 } // namespace
 
-RunStatus cake::run::runOnDevice(const RunContext &context, JsonValue &record,
+RunStatus cake::run::runOnDevice(const RunContext &context, Record &record,
                                  std::string &error) {
   DeviceRun run(context, record, error);
   return run.run();

@@ -3,9 +3,9 @@
 #ifndef CAKE_TOOLS_CAKE_RUN_WORKER_H
 #define CAKE_TOOLS_CAKE_RUN_WORKER_H
 
-#include "Cake/Runner/Json.h"
-#include "Cake/Runner/Manifest.h"
+#include "Cake/ABI/Manifest.h"
 #include "Cake/Runner/Options.h"
+#include "Cake/Runner/Record.h"
 
 #include <array>
 #include <string>
@@ -17,8 +17,8 @@ namespace cake::run {
 /// the fork (so argument errors never reach the GPU).
 struct RunContext {
   runner::RunOptions options;
-  const runner::KernelDesc *kernel = nullptr;
-  runner::ResolvedLaunch launch;
+  const abi::KernelDesc *kernel = nullptr;
+  abi::ResolvedLaunch launch;
   /// Parameter bytes of each scalar parameter (by parameter index; unused for
   /// other kinds).
   std::vector<std::array<unsigned char, 8>> scalarBytes;
@@ -36,7 +36,7 @@ struct RunContext {
 /// outputs, inputs_modified and timing fields of `record` (and `error` on
 /// failure). Returns the run's status; does not set status/exit_code.
 runner::RunStatus runOnDevice(const RunContext &context,
-                              runner::JsonValue &record, std::string &error);
+                              runner::Record &record, std::string &error);
 
 } // namespace cake::run
 

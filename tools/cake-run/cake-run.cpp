@@ -16,6 +16,7 @@
 
 #include <cerrno>
 #include <chrono>
+#include <optional>
 #include <csignal>
 #include <cstdio>
 #include <cstring>
@@ -26,13 +27,17 @@
 #include <unistd.h>
 
 using namespace cake::run;
+using namespace cake::abi;
 using namespace cake::runner;
+using llvm::json::Array;
+using llvm::json::Object;
+using llvm::json::Value;
 
 namespace {
 
 /// A record with every field present (null until known), in a stable order.
-JsonValue makeSkeletonRecord() {
-  JsonValue r = JsonValue::object();
+Record makeSkeletonRecord() {
+  Record r;
   for (const char *key :
        {"status", "exit_code", "error", "kernel", "cubin", "manifest", "ref",
         "ref_entry", "sizes", "seed", "rtol", "device", "compute_capability",
@@ -40,24 +45,26 @@ JsonValue makeSkeletonRecord() {
         "dynamic_shared_bytes", "num_regs", "local_bytes", "time_ms",
         "time_ms_min", "time_ms_max", "warmup", "iters", "rotation_copies",
         "footprint_bytes", "ref_check", "hang"})
-    r.set(key, JsonValue::null());
-  r.set("outputs", JsonValue::array());
-  r.set("inputs_modified", JsonValue::array());
+    r.set(key, Value(nullptr));
+  r.set("outputs", Array());
+  r.set("inputs_modified", Array());
   return r;
 }
 
-JsonValue dims(const std::array<int64_t, 3> &d) {
-  JsonValue a = JsonValue::array();
-  for (int64_t v : d)
-    a.push(JsonValue::integer(v));
-  return a;
+Array dims(const std::array<int64_t, 3> &d) { return Array(d); }
+
+Object sizesJson(const SymbolMap &sizes) {
+  Object out;
+  for (const auto &[name, value] : sizes)
+    out[name] = value;
+  return out;
 }
 
 /// Prints the record with its final status and returns the exit code.
-int emit(JsonValue &record, RunStatus status, const std::string &error) {
-  record.set("status", JsonValue::string(runStatusName(status)));
-  record.set("exit_code", JsonValue::integer(static_cast<int>(status)));
-  record.set("error", error.empty() ? JsonValue::null() : JsonValue::string(error));
+int emit(Record &record, RunStatus status, const std::string &error) {
+  record.set("status", Value(runStatusName(status)));
+  record.set("exit_code", Value(static_cast<int>(status)));
+  record.set("error", error.empty() ? Value(nullptr) : Value(error));
   std::string text = record.toString();
   std::fprintf(stdout, "%s\n", text.c_str());
   std::fflush(stdout);
@@ -67,20 +74,17 @@ int emit(JsonValue &record, RunStatus status, const std::string &error) {
 /// --check-sizes: the manifest's verdict on --sizes (every constraint, the extents and the grid),
 /// with the runner's own expression evaluator, so that tools (the harness) need no copy of it.
 /// No cubin, scalars or GPU: ok (exit 0) with the grid, or bad_arguments naming what fails.
-int checkSizes(RunContext &ctx, Manifest &manifest, JsonValue &record) {
+int checkSizes(RunContext &ctx, Manifest &manifest, Record &record) {
   const RunOptions &opts = ctx.options;
   std::string error;
-  record.set("manifest", JsonValue::string(opts.manifest));
-  JsonValue sizes = JsonValue::object();
-  for (const auto &size : opts.sizes)
-    sizes.set(size.first, JsonValue::integer(size.second));
-  record.set("sizes", std::move(sizes));
+  record.set("manifest", Value(opts.manifest));
+  record.set("sizes", sizesJson(opts.sizes));
   if (!loadManifestFile(opts.manifest, manifest, error))
     return emit(record, RunStatus::BadArguments, error);
   ctx.kernel = findKernel(manifest, opts.kernel, error);
   if (!ctx.kernel)
     return emit(record, RunStatus::BadArguments, error);
-  record.set("kernel", JsonValue::string(ctx.kernel->entry));
+  record.set("kernel", Value(ctx.kernel->entry));
   if (!resolveLaunch(*ctx.kernel, opts.sizes, ctx.launch, error))
     return emit(record, RunStatus::BadArguments, error);
   record.set("grid", dims(ctx.launch.grid));
@@ -90,19 +94,16 @@ int checkSizes(RunContext &ctx, Manifest &manifest, JsonValue &record) {
 
 /// Validates everything that needs no GPU. Fills `ctx` and the record's
 /// argument fields; on failure sets `error` (a bad_arguments failure).
-bool prepare(RunContext &ctx, Manifest &manifest, JsonValue &record,
+bool prepare(RunContext &ctx, Manifest &manifest, Record &record,
              std::string &error) {
   const RunOptions &opts = ctx.options;
-  record.set("cubin", JsonValue::string(opts.cubin));
-  record.set("manifest", JsonValue::string(opts.manifest));
-  record.set("seed", JsonValue::integer(static_cast<int64_t>(opts.seed)));
-  record.set("rtol", JsonValue::number(opts.rtol));
-  record.set("warmup", JsonValue::integer(opts.warmup));
-  record.set("iters", JsonValue::integer(opts.noTime ? 0 : opts.iters));
-  JsonValue sizes = JsonValue::object();
-  for (const auto &size : opts.sizes)
-    sizes.set(size.first, JsonValue::integer(size.second));
-  record.set("sizes", std::move(sizes));
+  record.set("cubin", Value(opts.cubin));
+  record.set("manifest", Value(opts.manifest));
+  record.set("seed", Value(static_cast<int64_t>(opts.seed)));
+  record.set("rtol", Value(opts.rtol));
+  record.set("warmup", Value(opts.warmup));
+  record.set("iters", Value(opts.noTime ? 0 : opts.iters));
+  record.set("sizes", sizesJson(opts.sizes));
 
   if (!loadManifestFile(opts.manifest, manifest, error))
     return false;
@@ -114,10 +115,10 @@ bool prepare(RunContext &ctx, Manifest &manifest, JsonValue &record,
   if (!applyDeclaredRoles(declared, opts.outputs, opts.inouts, error))
     return false;
   const KernelDesc &kernel = *ctx.kernel;
-  record.set("kernel", JsonValue::string(kernel.entry));
+  record.set("kernel", Value(kernel.entry));
   record.set("block", dims(kernel.block));
   record.set("cluster", dims(kernel.cluster));
-  record.set("dynamic_shared_bytes", JsonValue::integer(kernel.dynamicSharedBytes));
+  record.set("dynamic_shared_bytes", Value(kernel.dynamicSharedBytes));
   if (!resolveLaunch(kernel, opts.sizes, ctx.launch, error))
     return false;
   record.set("grid", dims(ctx.launch.grid));
@@ -169,8 +170,8 @@ bool prepare(RunContext &ctx, Manifest &manifest, JsonValue &record,
     return false;
   if (!opts.ref.empty()) {
     ctx.refEntry = opts.refEntry.empty() ? kernel.entry + "_ref" : opts.refEntry;
-    record.set("ref", JsonValue::string(opts.ref));
-    record.set("ref_entry", JsonValue::string(ctx.refEntry));
+    record.set("ref", Value(opts.ref));
+    record.set("ref_entry", Value(ctx.refEntry));
     if (!readFile(opts.ref, ctx.refCubin, error))
       return false;
   }
@@ -191,15 +192,15 @@ bool writeAll(int fd, const std::string &text) {
 }
 
 /// The forked worker: runs on the device, writes its record, exits.
-[[noreturn]] void workerMain(const RunContext &ctx, JsonValue record,
+[[noreturn]] void workerMain(const RunContext &ctx, Record record,
                              int writeFd) {
   // Die with the parent, so a killed cake-run never leaves a GPU job behind.
   prctl(PR_SET_PDEATHSIG, SIGKILL);
   std::string error;
   RunStatus status = runOnDevice(ctx, record, error);
-  record.set("status", JsonValue::string(runStatusName(status)));
-  record.set("exit_code", JsonValue::integer(static_cast<int>(status)));
-  record.set("error", error.empty() ? JsonValue::null() : JsonValue::string(error));
+  record.set("status", Value(runStatusName(status)));
+  record.set("exit_code", Value(static_cast<int>(status)));
+  record.set("error", error.empty() ? Value(nullptr) : Value(error));
   writeAll(writeFd, record.toString());
   close(writeFd);
   // Skip static destructors and atexit handlers of the driver.
@@ -208,10 +209,11 @@ bool writeAll(int fd, const std::string &text) {
 
 /// A hang report from the debug lowering turns the run into a timeout that names the op.
 /// Without a trapped record, warps still at barriers after a timeout are the report.
-int emitHang(const RunContext &ctx, JsonValue &record, bool timedOut) {
+int emitHang(const RunContext &ctx, Record &record, bool timedOut) {
   if (!ctx.hangReport)
     return -1;
-  JsonValue report, barriers;
+  Object report;
+  Array barriers;
   std::string message, atBarriers;
   bool trapped = decodeHangReport(ctx.hangReport, *ctx.kernel, report, message);
   bool waiting = decodeHangTable(ctx.hangReport + kHangTableOffsetBytes / 4, *ctx.kernel,
@@ -219,13 +221,13 @@ int emitHang(const RunContext &ctx, JsonValue &record, bool timedOut) {
   if (!trapped && !(timedOut && waiting))
     return -1;
   if (!trapped) {
-    report = JsonValue::object();
+    report = Object();
     char seconds[32];
     std::snprintf(seconds, sizeof(seconds), "%g", ctx.options.timeoutSeconds);
     message = std::string("hang: the run did not finish within ") + seconds + " s";
   }
   if (waiting) {
-    report.set("barriers", std::move(barriers));
+    report["barriers"] = std::move(barriers);
     message += (trapped ? "; also waiting: " : "; waiting: ") + atBarriers;
   }
   record.set("hang", std::move(report));
@@ -234,7 +236,7 @@ int emitHang(const RunContext &ctx, JsonValue &record, bool timedOut) {
 }
 
 /// Forks the worker and relays its record; returns the exit code.
-int superviseWorker(RunContext &ctx, JsonValue &record) {
+int superviseWorker(RunContext &ctx, Record &record) {
   // The hang buffer the worker maps for the device (record + barrier table); shared, so it
   // survives a kill.
   void *page = mmap(nullptr, kHangBufferBytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
@@ -299,13 +301,17 @@ int superviseWorker(RunContext &ctx, JsonValue &record) {
   int waitStatus = 0;
   while (waitpid(pid, &waitStatus, 0) < 0 && errno == EINTR) {
   }
-  JsonValue workerRecord;
-  std::string parseError;
-  bool haveRecord = !text.empty() && parseJson(text, workerRecord, parseError) &&
-                    workerRecord.isObject() && workerRecord.find("exit_code") &&
-                    workerRecord.find("exit_code")->isInteger();
   // The worker's record (device, registers, ...) when it sent one, with the hang added.
-  if (int code = emitHang(ctx, haveRecord ? workerRecord : record, timedOut); code >= 0)
+  std::optional<int64_t> workerExit;
+  if (llvm::Expected<Value> parsed = llvm::json::parse(text)) {
+    if (const Object *object = parsed->getAsObject())
+      if ((workerExit = object->getInteger("exit_code")))
+        record.merge(*object);
+  } else {
+    llvm::consumeError(parsed.takeError());
+  }
+  bool haveRecord = workerExit.has_value();
+  if (int code = emitHang(ctx, record, timedOut); code >= 0)
     return code;
   if (timedOut) {
     char seconds[32];
@@ -317,7 +323,7 @@ int superviseWorker(RunContext &ctx, JsonValue &record) {
   if (haveRecord) {
     std::fprintf(stdout, "%s\n", text.c_str());
     std::fflush(stdout);
-    return static_cast<int>(workerRecord.find("exit_code")->getInteger());
+    return static_cast<int>(*workerExit);
   }
   if (WIFSIGNALED(waitStatus)) {
     int sig = WTERMSIG(waitStatus);
@@ -335,7 +341,7 @@ int superviseWorker(RunContext &ctx, JsonValue &record) {
 } // namespace
 
 int main(int argc, char **argv) {
-  JsonValue record = makeSkeletonRecord();
+  Record record = makeSkeletonRecord();
   RunContext ctx;
   Manifest manifest;
   std::string error;

@@ -144,10 +144,10 @@ int main(int argc, char **argv) {
   if (failed(cake::retargetKernels(*module, chip)))
     return 1;
   if (emitKind == Emit::Manifest || !manifestFile.empty()) {
-    FailureOr<llvm::json::Value> manifest = cake::buildManifest(*module, hangTimeoutMs);
+    FailureOr<std::string> manifest = cake::buildManifest(*module, hangTimeoutMs);
     if (failed(manifest))
       return 1;
-    std::string text = cake::formatManifest(*manifest);
+    const std::string &text = *manifest;
     if (emitKind == Emit::Manifest)
       return failed(writeOutput(outputFile, text)) ? 1 : 0;
     if (failed(writeOutput(manifestFile, text)))

@@ -54,10 +54,6 @@ LogicalResult checkFullyLowered(ModuleOp module);
 /// PTX (and, with `options.assemble`, the cubin) of a module lowered by lowerForSerialization.
 FailureOr<CompiledKernels> serializeKernels(ModuleOp lowered, const CompileOptions &options);
 
-/// The text form of a manifest (buildManifest) that cake-translate writes: JSON indented by
-/// two, ending in a newline.
-std::string formatManifest(const llvm::json::Value &manifest);
-
 } // namespace mlir::cake
 
 #endif // CAKE_PIPELINES_COMPILE_H

@@ -3,7 +3,7 @@
 #ifndef CAKE_RUNNER_COMPARE_H
 #define CAKE_RUNNER_COMPARE_H
 
-#include "Cake/Runner/DType.h"
+#include "Cake/ABI/DType.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -11,6 +11,9 @@
 #include <vector>
 
 namespace cake::runner {
+
+// The host ABI's names the runner uses throughout.
+using abi::DType;
 
 /// The result of checking one output tensor.
 struct OutputStats {

@@ -3,12 +3,15 @@
 #ifndef CAKE_RUNNER_FILL_H
 #define CAKE_RUNNER_FILL_H
 
-#include "Cake/Runner/DType.h"
+#include "Cake/ABI/DType.h"
 
 #include <cstddef>
 #include <cstdint>
 
 namespace cake::runner {
+
+// The host ABI's names the runner uses throughout.
+using abi::DType;
 
 /// SplitMix64: a tiny, fast, well-mixed 64-bit generator.
 class SplitMix64 {

@@ -9,14 +9,16 @@
 #define CAKE_RUNNER_HANGREPORT_H
 
 #include "Cake/ABI/HangLayout.h"
-#include "Cake/Runner/Json.h"
-#include "Cake/Runner/Manifest.h"
+#include "llvm/Support/JSON.h"
+#include "Cake/ABI/Manifest.h"
 
 #include <cstdint>
 #include <string>
 
 namespace cake::runner {
 
+// The host ABI's names the runner uses throughout.
+using abi::KernelDesc;
 using abi::kHangBufferBytes;
 using abi::kHangReportMagic;
 using abi::kHangReportSymbol;
@@ -27,13 +29,15 @@ using abi::kHangTableOffsetBytes;
 /// Decodes `words` (kHangReportWords of them). Returns false when they hold no complete record.
 /// Otherwise fills `report` ({site, op, loc, role, block, thread, warp, parity, timeout_ms}) and
 /// a one-line `message` naming the stalled op.
-bool decodeHangReport(const uint32_t *words, const KernelDesc &kernel, JsonValue &report,
+bool decodeHangReport(const uint32_t *words, const KernelDesc &kernel,
+                      llvm::json::Object &report,
                       std::string &message);
 
 /// Reads the barrier table at `words` (kHangTableEntries pairs): the warps still at a block,
 /// named or cluster barrier, grouped by site ([{site, op, loc, role, warps, blocks}], blocks
 /// capped at 16). Returns false when no warp is at a barrier; `summary` says where they wait.
-bool decodeHangTable(const uint32_t *words, const KernelDesc &kernel, JsonValue &barriers,
+bool decodeHangTable(const uint32_t *words, const KernelDesc &kernel,
+                     llvm::json::Array &barriers,
                      std::string &summary);
 
 } // namespace cake::runner

@@ -8,8 +8,8 @@
 #ifndef CAKE_RUNNER_OPTIONS_H
 #define CAKE_RUNNER_OPTIONS_H
 
-#include "Cake/Runner/DType.h"
-#include "Cake/Runner/Expr.h"
+#include "Cake/ABI/DType.h"
+#include "Cake/ABI/Expr.h"
 
 #include <cstdint>
 #include <map>
@@ -17,6 +17,10 @@
 #include <vector>
 
 namespace cake::runner {
+
+// The host ABI's names the runner uses throughout.
+using abi::DType;
+using abi::SymbolMap;
 
 /// cake-run's outcome; the value is the process exit code (docs/Runner.md).
 enum class RunStatus {

@@ -9,8 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef CAKE_RUNNER_EXPR_H
-#define CAKE_RUNNER_EXPR_H
+#ifndef CAKE_ABI_EXPR_H
+#define CAKE_ABI_EXPR_H
 
 #include <cstdint>
 #include <map>
@@ -19,7 +19,7 @@
 #include <string_view>
 #include <vector>
 
-namespace cake::runner {
+namespace cake::abi {
 
 /// Values of the problem-size symbols.
 using SymbolMap = std::map<std::string, int64_t, std::less<>>;
@@ -73,6 +73,6 @@ int64_t ceilDiv(int64_t a, int64_t b);
 /// MLIR affine mod: a - b * floorDiv(a, b) (non-negative for positive b).
 int64_t floorMod(int64_t a, int64_t b);
 
-} // namespace cake::runner
+} // namespace cake::abi
 
-#endif // CAKE_RUNNER_EXPR_H
+#endif // CAKE_ABI_EXPR_H

@@ -1,30 +1,30 @@
 //===- Expr.cpp - The manifest's size-expression language -----------------===//
 
-#include "Cake/Runner/Expr.h"
+#include "Cake/ABI/Expr.h"
 
 #include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <limits>
 
-using namespace cake::runner;
+using namespace cake::abi;
 using Op = ExprNode::Op;
 
-int64_t cake::runner::floorDiv(int64_t a, int64_t b) {
+int64_t cake::abi::floorDiv(int64_t a, int64_t b) {
   int64_t q = a / b;
   if ((a % b != 0) && ((a < 0) != (b < 0)))
     --q;
   return q;
 }
 
-int64_t cake::runner::ceilDiv(int64_t a, int64_t b) {
+int64_t cake::abi::ceilDiv(int64_t a, int64_t b) {
   int64_t q = a / b;
   if ((a % b != 0) && ((a < 0) == (b < 0)))
     ++q;
   return q;
 }
 
-int64_t cake::runner::floorMod(int64_t a, int64_t b) {
+int64_t cake::abi::floorMod(int64_t a, int64_t b) {
   int64_t r = a % b;
   if (r != 0 && ((r < 0) != (b < 0)))
     r += b;

@@ -1,25 +1,26 @@
-//===- Manifest.h - Kernel manifest loading and launch resolution -*- C++ -*-===//
+//===- Manifest.h - The kernel manifest: struct, reader, writer -*- C++ -*-===//
 //
-// Loads the kernel manifest (docs/Manifest.md) into plain structs, validates
-// it, and resolves a kernel's launch (grid, tensor shapes/strides,
-// constraints) for concrete problem sizes.
+// The host ABI's kernel manifest (docs/Manifest.md) as plain structs: the
+// compiler fills them and writes them (writeManifest), cake-run and the
+// bindings read and validate them (parseManifestText) and resolve a kernel's
+// launch (grid, tensor shapes/strides, constraints) for concrete sizes. The
+// header is LLVM-free; the sources use llvm::json (statically linked into
+// cake-run).
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef CAKE_RUNNER_MANIFEST_H
-#define CAKE_RUNNER_MANIFEST_H
+#ifndef CAKE_ABI_MANIFEST_H
+#define CAKE_ABI_MANIFEST_H
 
-#include "Cake/Runner/DType.h"
-#include "Cake/Runner/Expr.h"
+#include "Cake/ABI/DType.h"
+#include "Cake/ABI/Expr.h"
 
 #include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
 
-namespace cake::runner {
-
-class JsonValue;
+namespace cake::abi {
 
 /// The manifest versions this library understands.
 constexpr int64_t kManifestVersion = 1;
@@ -81,15 +82,19 @@ struct Manifest {
   std::vector<KernelDesc> kernels;
 };
 
-/// Validates a parsed manifest document into `out`. Errors name the offending
-/// field, e.g. "kernels[0].params[2] ('x'): unknown dtype 'f8'".
-bool parseManifest(const JsonValue &doc, Manifest &out, std::string &error);
-/// Parses JSON text then `parseManifest`.
+/// Parses and validates manifest JSON text into `out`. Errors name the
+/// offending field, e.g. "kernels[0].params[2] ('x'): unknown dtype 'f8'".
 bool parseManifestText(std::string_view text, Manifest &out,
                        std::string &error);
 /// Reads the file at `path` then `parseManifestText`.
 bool loadManifestFile(const std::string &path, Manifest &out,
                       std::string &error);
+
+/// The manifest as JSON text (2-space indentation, keys sorted, a final
+/// newline): what the compiler writes and `parseManifestText` reads back.
+/// Expressions are written as their source text; a tensor's strides are
+/// omitted when it has none (row-major).
+std::string writeManifest(const Manifest &manifest);
 
 /// Finds kernel `entry`; an empty `entry` selects the only kernel.
 const KernelDesc *findKernel(const Manifest &manifest, const std::string &entry,
@@ -136,6 +141,6 @@ struct ResolvedLaunch {
 bool resolveLaunch(const KernelDesc &kernel, const SymbolMap &sizes,
                    ResolvedLaunch &out, std::string &error);
 
-} // namespace cake::runner
+} // namespace cake::abi
 
-#endif // CAKE_RUNNER_MANIFEST_H
+#endif // CAKE_ABI_MANIFEST_H

@@ -1,13 +1,13 @@
 //===- DType.h - Element types and half/bf16 conversions --------*- C++ -*-===//
 
-#ifndef CAKE_RUNNER_DTYPE_H
-#define CAKE_RUNNER_DTYPE_H
+#ifndef CAKE_ABI_DTYPE_H
+#define CAKE_ABI_DTYPE_H
 
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
 
-namespace cake::runner {
+namespace cake::abi {
 
 /// The manifest's element types (docs/Manifest.md).
 /// F8E4M3 and F8E5M2 are OCP fp8 (e4m3fn: no infinities; e5m2: binary16's top byte).
@@ -37,6 +37,6 @@ double loadAsDouble(const void *data, DType type, size_t index);
 /// Element `index` of an integer buffer, sign-extended (0 for float types).
 int64_t loadAsInt64(const void *data, DType type, size_t index);
 
-} // namespace cake::runner
+} // namespace cake::abi
 
-#endif // CAKE_RUNNER_DTYPE_H
+#endif // CAKE_ABI_DTYPE_H

@@ -1,10 +1,10 @@
 //===- DType.cpp - Element types and half/bf16 conversions ----------------===//
 
-#include "Cake/Runner/DType.h"
+#include "Cake/ABI/DType.h"
 
 #include <cstring>
 
-using namespace cake::runner;
+using namespace cake::abi;
 
 namespace {
 struct DTypeInfo {
@@ -47,7 +47,7 @@ template <typename T> T load(const void *data, size_t index) {
 }
 } // namespace
 
-bool cake::runner::parseDType(std::string_view name, DType &out) {
+bool cake::abi::parseDType(std::string_view name, DType &out) {
   for (const DTypeInfo &entry : kDTypes)
     if (name == entry.name) {
       out = entry.type;
@@ -56,11 +56,11 @@ bool cake::runner::parseDType(std::string_view name, DType &out) {
   return false;
 }
 
-const char *cake::runner::dtypeName(DType type) { return info(type).name; }
-size_t cake::runner::dtypeSize(DType type) { return info(type).size; }
-bool cake::runner::isFloatType(DType type) { return info(type).isFloat; }
+const char *cake::abi::dtypeName(DType type) { return info(type).name; }
+size_t cake::abi::dtypeSize(DType type) { return info(type).size; }
+bool cake::abi::isFloatType(DType type) { return info(type).isFloat; }
 
-uint16_t cake::runner::floatToHalf(float value) {
+uint16_t cake::abi::floatToHalf(float value) {
   uint32_t x = floatBits(value);
   uint16_t sign = static_cast<uint16_t>((x >> 16) & 0x8000);
   uint32_t absx = x & 0x7FFFFFFFu;
@@ -91,7 +91,7 @@ uint16_t cake::runner::floatToHalf(float value) {
   return sign | static_cast<uint16_t>(h);
 }
 
-float cake::runner::halfToFloat(uint16_t bits) {
+float cake::abi::halfToFloat(uint16_t bits) {
   uint32_t sign = static_cast<uint32_t>(bits & 0x8000) << 16;
   uint32_t exp = (bits >> 10) & 0x1F;
   uint32_t mant = bits & 0x3FF;
@@ -104,7 +104,7 @@ float cake::runner::halfToFloat(uint16_t bits) {
   return bitsToFloat(sign | ((exp + 112) << 23) | (mant << 13));
 }
 
-uint16_t cake::runner::floatToBF16(float value) {
+uint16_t cake::abi::floatToBF16(float value) {
   uint32_t x = floatBits(value);
   if ((x & 0x7FFFFFFFu) > 0x7F800000u) // NaN: truncate and force quiet.
     return static_cast<uint16_t>((x >> 16) | 0x40);
@@ -112,11 +112,11 @@ uint16_t cake::runner::floatToBF16(float value) {
   return static_cast<uint16_t>((x + rounding) >> 16);
 }
 
-float cake::runner::bf16ToFloat(uint16_t bits) {
+float cake::abi::bf16ToFloat(uint16_t bits) {
   return bitsToFloat(static_cast<uint32_t>(bits) << 16);
 }
 
-float cake::runner::e4m3ToFloat(uint8_t bits) {
+float cake::abi::e4m3ToFloat(uint8_t bits) {
   uint32_t sign = bits & 0x80, exp = (bits >> 3) & 0xF, mant = bits & 0x7;
   float magnitude;
   if (exp == 0xF && mant == 0x7)
@@ -128,11 +128,11 @@ float cake::runner::e4m3ToFloat(uint8_t bits) {
   return sign ? -magnitude : magnitude;
 }
 
-float cake::runner::e5m2ToFloat(uint8_t bits) {
+float cake::abi::e5m2ToFloat(uint8_t bits) {
   return halfToFloat(static_cast<uint16_t>(bits) << 8);
 }
 
-double cake::runner::loadAsDouble(const void *data, DType type, size_t index) {
+double cake::abi::loadAsDouble(const void *data, DType type, size_t index) {
   switch (type) {
   case DType::F8E4M3:
     return e4m3ToFloat(load<uint8_t>(data, index));
@@ -151,7 +151,7 @@ double cake::runner::loadAsDouble(const void *data, DType type, size_t index) {
   }
 }
 
-int64_t cake::runner::loadAsInt64(const void *data, DType type, size_t index) {
+int64_t cake::abi::loadAsInt64(const void *data, DType type, size_t index) {
   switch (type) {
   case DType::I8:
     return load<int8_t>(data, index);
