@@ -155,6 +155,7 @@ def parser():
     m.add_argument("--all", action="store_true", help="keep sequences contained in a longer one of equal support")
     m.add_argument("--top", type=POS_INT, default=20, help="how many to print (default 20; --json prints all)")
     m.add_argument("--json", action="store_true", help="print JSON")
+    m.add_argument("--bin", help="folder of cake-opt, which reads the IR (default build/bin)")
     return ap
 
 
@@ -477,7 +478,7 @@ def cmd_learn(args):
         print("no failure cluster yields a rule (a feature in every failing member and in no passing candidate)")
         return 0
     if not learn.rules_supported(cake_opt):
-        print(f"note: {cake_opt} has no --cake-load-rules: proposals are checked on the IR text only")
+        print(f"note: {cake_opt} has no --cake-load-rules: proposals are checked on their features only")
     work = args.workdir or tempfile.mkdtemp(prefix="cake-learn-")
     rules_dir = args.rules_dir or tools_mod.user_rules_dir()
     accepted, done = 0, set()
@@ -491,7 +492,7 @@ def cmd_learn(args):
             accepted += 1
             done.add(p.key)
             if args.save:
-                print(f"  saved {learn.save(p, db, args.save, rules_dir)}")
+                print(f"  saved {learn.save(p, db, args.save, rules_dir, cake_opt)}")
     print(f"{accepted} rule(s) accepted of {len(props)} proposals; rule files in "
           f"{rules_dir if args.save else work}")
     return 0
@@ -509,7 +510,8 @@ def cmd_idioms(args):
     db = Database(args.db, readonly=True)
     found, scope = idioms.mine(db, run=args.run, task=args.task, min_support=args.min_support,
                                min_len=args.min_len, max_len=args.max_len, dialects=args.dialects,
-                               types=args.types, connected=args.connected, closed=not args.all)
+                               types=args.types, connected=args.connected, closed=not args.all,
+                               cake_opt=Toolchain(args.bin).path("cake-opt"))
     if args.json:
         print(json.dumps({"scope": scope, "idioms": [i.as_dict() for i in found]}, indent=1))
     else:

@@ -1,7 +1,8 @@
 """``cake idioms``: frequent op sequences in the IR of passing candidates, as candidate new primitives.
 
 Each passing candidate's IR (status ``compiled`` or ``measured``; one per distinct IR hash, across the
-runs asked for) is read into blocks of ops: an op with regions (``scf.for``, ``cake.warp_roles``)
+runs asked for) is read from its structured view (irview.py: cake-opt --cake-print-ir-json, or the
+bindings) into blocks of ops: an op with regions (``scf.for``, ``cake.warp_roles``)
 is one op of its block, and each of its regions' blocks is a block of its own. Ops of the chosen
 dialects (``--dialects``, default ``cake``) form each block's sequences; ops of other dialects are
 left out (so "consecutive" means consecutive among the chosen dialects' ops of one block), except
@@ -9,8 +10,9 @@ that one with regions (``scf.for``, ``scf.if``) ends a sequence: the ops around 
 one after the other.
 Every window of ``min_len``..``max_len`` consecutive ops of a sequence becomes a pattern with its
 operands abstracted: an operand produced by an earlier op of the window is ``$i`` (``$i.k`` for its
-k-th result), any other operand is ``_``; with ``types`` the op's types are part of it too, with
-numbers replaced by ``N`` (so ``!cake.smem<16x64xf32>`` and ``<32x64xf32>`` match).
+k-th result), any other operand is ``_``; with ``types`` the op's types are part of it too, as the
+generic form writes them (``(operand types) -> result types``), with numbers replaced by ``N`` (so
+``!cake.smem<16x64xf32>`` and ``<32x64xf32>`` match).
 
 Support is the number of distinct candidates containing the pattern; patterns with support >=
 ``min_support`` are ranked by support x length (ties: connected ones first, where every op after the
@@ -20,134 +22,57 @@ tasks it was seen in and one occurrence (candidate, lines, text) to start a prim
 """
 import re
 
-_OP_START = re.compile(r'''^(?P<res>%[\w$.\-]+(?::\d+)?(?:\s*,\s*%[\w$.\-]+(?::\d+)?)*\s*=\s*)?
-                           (?P<name>"[A-Za-z_][\w$]*\.[\w.$]+"|[A-Za-z_][\w$]*\.[\w.$]+)(?=[\s(<{\[]|$)''', re.X)
-_VALUE = re.compile(r"%([\w$.\-]+)(?:#(\d+))?")
+from . import irview
+
+# Text as text: abstracts the numbers inside a printed type (the view prints types as MLIR does).
 _NUMBER = re.compile(r"(?<![\w$#%@])\d+|(?<=x)\d+")
 PASSING = ("compiled", "measured", "screened")
 
 
 class Op:
-    """One op: name, results (names), operand uses [(name, result index)], text, first line, regions."""
+    """One op: name, result and operand value ids, first line (None when unknown), its types as
+    ``(operand types) -> result types``, regions (each a list of blocks, each a list of Ops)."""
 
-    def __init__(self, name, results, line):
-        self.name, self.results, self.line = name, results, line
-        self.text, self.regions, self.last_line = "", [], line
+    def __init__(self, name, results, operands, line, types, regions):
+        self.name, self.results, self.operands, self.line = name, results, operands, line
+        self.types, self.regions = types, regions
 
     @property
     def dialect(self):
         return self.name.split(".", 1)[0]
 
 
-def _strip_comment(line):
-    out, in_str = [], False
-    i = 0
-    while i < len(line):
-        ch = line[i]
-        if ch == '"' and (i == 0 or line[i - 1] != "\\"):
-            in_str = not in_str
-        elif not in_str and line.startswith("//", i):
-            break
-        out.append(ch)
-        i += 1
-    return "".join(out).rstrip()
+def _signature(node, types_of):
+    """The op's function type as the generic form writes it, ``(A, B) -> R``, numbers abstracted."""
+    ins = ", ".join(types_of.get(v, "?") for v in node["operands"])
+    outs = [r["type"] for r in node["results"]]
+    return _NUMBER.sub("N", f"({ins}) -> " + (outs[0] if len(outs) == 1 else f"({', '.join(outs)})"))
 
 
-def _depth_change(text):
-    """Net open brackets ( [ { < in ``text`` (strings, '->', '>=', '<=' ignored)."""
-    depth, in_str, i = 0, False, 0
-    while i < len(text):
-        ch = text[i]
-        if ch == '"' and (i == 0 or text[i - 1] != "\\"):
-            in_str = not in_str
-        elif not in_str:
-            two = text[i:i + 2]
-            if two in ("->", ">=", "<="):
-                i += 2
-                continue
-            if ch in "([{<":
-                depth += 1
-            elif ch in ")]}>":
-                depth -= 1
-        i += 1
-    return depth
+def _written(op, parent):
+    """Whether ``op`` is written in the IR: the parser gives a terminator it adds (an elided
+    ``scf.yield``) its parent's location, and the IR's text, which idioms describe, does not show it.
+    (Only locations in the IR as given tell: a ``loc(...)`` written in the IR may repeat.)"""
+    return irview.line(op) is None or op["loc"] != parent["loc"]
 
 
-def _results(res):
-    """'%a, %b:2 = ' -> [('a', 0), ('b', 0), ('b', 1)] as (name, index) pairs of the op's results."""
-    out = []
-    for part in (res or "").rstrip().rstrip("=").split(","):
-        part = part.strip()
-        if not part:
-            continue
-        name, _, count = part[1:].partition(":")
-        n = int(count) if count else 1
-        out.extend((name, k) for k in range(n)) if n > 1 else out.append((name, None))
-    return out
+def _op(node, types_of):
+    """The Op of one op of the structured view (``types_of``: {value id: type}); a region with no
+    block (``scf.if`` without ``else``) is not written, so not counted."""
+    regions = [[[_op(inner, types_of) for inner in block["ops"] if _written(inner, node)] for block in region]
+               for region in node["regions"] if region]
+    return Op(node["name"], [r["id"] for r in node["results"]], list(node["operands"]), irview.line(node),
+              _signature(node, types_of), regions)
 
 
-def _opens_region(line):
-    """Whether a statement line ends by opening a region: '... {' with its brackets balanced (or the
-    generic form's '({')."""
-    if not line.endswith("{"):
-        return False
-    change = _depth_change(line[:-1])
-    return change == 0 or (change == 1 and line.endswith("({"))
-
-
-def parse(ir):
-    """The top-level block of ``ir``: a list of Ops (with nested region blocks), by a tolerant reader
-    of MLIR's text form (custom or generic syntax); lines it does not understand are skipped."""
-    top = []
-    stack = [(None, top)]  # (owner op, current block)
-    cur, depth = None, 0  # the op whose statement may continue on the next line, its open brackets
-
-    def open_region(op):
-        block = []
-        op.regions.append([block])
-        stack.append((op, block))
-
-    for lineno, raw in enumerate(ir.splitlines(), 1):
-        line = _strip_comment(raw).strip()
-        if not line:
-            continue
-        if cur is not None and (depth > 0 or not (_OP_START.match(line) or line.startswith(("}", "^")))):
-            cur.text += " " + line  # a continuation line of the open statement
-            cur.last_line = lineno
-            if depth == 0 and _opens_region(line) or depth > 0 and line.endswith("{") and \
-                    depth + _depth_change(line[:-1]) == 0:
-                open_region(cur)
-                cur = None
-            else:
-                depth += _depth_change(line)
-            continue
-        cur, depth = None, 0
-        while line.startswith("}"):  # a region ends; the rest belongs to its owner ("} else {")
-            owner = stack.pop()[0] if len(stack) > 1 else None
-            line = line[1:].lstrip(" )").strip()
-            if owner is not None and line.endswith("{") and _depth_change(line[:-1]) <= 0:
-                open_region(owner)
-                line = ""
-        if not line:
-            continue
-        if line.startswith("^"):  # a block label: a new block of the current region
-            owner, block = stack[-1]
-            if owner is not None and block:
-                block = []
-                owner.regions[-1].append(block)
-                stack[-1] = (owner, block)
-            continue
-        m = _OP_START.match(line)
-        if not m:
-            continue
-        op = Op(m.group("name").strip('"'), _results(m.group("res")), lineno)
-        op.text = line
-        stack[-1][1].append(op)
-        if _opens_region(line):
-            open_region(op)
-        else:
-            cur, depth = op, _depth_change(line)
-    return top
+def parse(ir, cake_opt=None):
+    """The top-level block of ``ir``: a list of Ops (with nested region blocks), read from its
+    structured view (irview: the bindings, else ``cake_opt``); [] for IR that cannot be read."""
+    view = irview.read(ir, cake_opt)
+    if view is None:
+        return []
+    types_of = irview.value_types(view)
+    return [_op(node, types_of) for node in view["ops"]]
 
 
 def _blocks(ops):
@@ -159,55 +84,18 @@ def _blocks(ops):
                 yield from _blocks(block)
 
 
-def _uses(op):
-    """The values an op uses, in order, as (name, result index or None) (its results excluded)."""
-    text = op.text
-    m = _OP_START.match(text)
-    rest = text[m.end():] if m else text
-    out = []
-    for v in _VALUE.finditer(rest):
-        after = rest[v.end():v.end() + 3]
-        if after.lstrip().startswith("=") or after.startswith(":"):  # a definition: %iv = ..., %arg: type
-            continue
-        out.append((v.group(1), int(v.group(2)) if v.group(2) else None))
-    return out
-
-
-def _types(op):
-    """The op's trailing type list (after the last top-level ' : '), numbers abstracted."""
-    text, depth, cut = op.text.rstrip("{").rstrip(), 0, -1
-    i = 0
-    while i < len(text):
-        two = text[i:i + 2]
-        if two in ("->", ">=", "<="):
-            i += 2
-            continue
-        ch = text[i]
-        if ch in "([{<":
-            depth += 1
-        elif ch in ")]}>":
-            depth -= 1
-        elif ch == ":" and depth == 0 and text[i - 1:i] == " " and text[i + 1:i + 2] == " ":
-            cut = i
-        i += 1
-    return _NUMBER.sub("N", text[cut + 1:].strip()) if cut >= 0 else ""
-
-
 def _pattern(window, types):
     """The abstract key of a window of ops, and whether it is connected (each op uses an earlier one)."""
     defined, parts, connected = {}, [], True
     for i, op in enumerate(window):
-        args = [defined.get(use, "_") for use in _uses(op)]
+        args = [defined.get(v, "_") for v in op.operands]
         if i and all(a == "_" for a in args):
             connected = False
         key = f"{op.name}({','.join(args)})" + ("{}" * len(op.regions))
-        if types:
-            t = _types(op)
-            key += f" : {t}" if t else ""
-        parts.append(key)
-        multi = any(idx is not None for _, idx in op.results)
-        for name, idx in op.results:
-            defined[(name, idx)] = f"${i}.{idx}" if multi else f"${i}"
+        parts.append(key + (f" : {op.types}" if types else ""))
+        multi = len(op.results) > 1
+        for k, v in enumerate(op.results):
+            defined[v] = f"${i}.{k}" if multi else f"${i}"
     return tuple(parts), connected
 
 
@@ -250,9 +138,18 @@ def _contains(longer, shorter):
     return any(longer[i:i + n] == shorter for i in range(len(longer) - n + 1))
 
 
+def _example(candidate, lines, window):
+    """One occurrence: the candidate, the lines its first and last op start on (None where the IR's
+    locations name another file), and the first source line of each op."""
+    known = [o.line for o in window if o.line]
+    return {"candidate": candidate, "lines": [window[0].line, max(known)] if window[0].line else None,
+            "text": [lines[o.line - 1].strip() if o.line else o.name for o in window]}
+
+
 def mine(db, run=None, task=None, min_support=3, min_len=2, max_len=5, dialects="cake", types=False,
-         connected=False, closed=True):
-    """The frequent idioms (best first) and a description of what was mined."""
+         connected=False, closed=True, cake_opt=None):
+    """The frequent idioms (best first) and a description of what was mined; ``cake_opt`` reads the
+    IR where the bindings are not installed (irview)."""
     sql = ("SELECT c.id, c.ir, c.ir_hash, r.task FROM candidates c JOIN runs r ON r.id = c.run_id WHERE c.status IN"
            f" ({','.join('?' * len(PASSING))})")
     params = list(PASSING)
@@ -269,7 +166,7 @@ def mine(db, run=None, task=None, min_support=3, min_len=2, max_len=5, dialects=
             continue
         seen.add(row["ir_hash"])
         lines = row["ir"].splitlines()
-        for seq in (q for block in _blocks(parse(row["ir"])) for q in _sequences(block, every, wanted)):
+        for seq in (q for block in _blocks(parse(row["ir"], cake_opt)) for q in _sequences(block, every, wanted)):
             for n in range(max(1, min_len), max_len + 1):
                 for i in range(len(seq) - n + 1):
                     window = seq[i:i + n]
@@ -280,9 +177,7 @@ def mine(db, run=None, task=None, min_support=3, min_len=2, max_len=5, dialects=
                     if idiom is None:
                         idiom = found[key] = Idiom(key, conn)
                     if row["id"] not in idiom.candidates and idiom.example is None:
-                        first, last = window[0].line, max(o.last_line for o in window)
-                        idiom.example = {"candidate": row["id"], "lines": [first, last],
-                                         "text": [lines[o.line - 1].strip() for o in window]}
+                        idiom.example = _example(row["id"], lines, window)
                     idiom.candidates.add(row["id"])
                     idiom.tasks.add(row["task"])
     frequent = [i for i in found.values() if i.support >= min_support]
@@ -312,7 +207,8 @@ def text(idioms, scope, top=20):
                    f"{'' if i.connected else ' (not connected)'}; tasks {', '.join(sorted(i.tasks))}")
         out.append("       " + " ; ".join(i.pattern))
         ex = i.example
-        out.append(f"       e.g. candidate {ex['candidate']} lines {ex['lines'][0]}-{ex['lines'][1]}:")
+        where = f" lines {ex['lines'][0]}-{ex['lines'][1]}" if ex["lines"] else ""
+        out.append(f"       e.g. candidate {ex['candidate']}{where}:")
         out.extend("         " + t[:150] for t in ex["text"])
     if len(idioms) > top:
         out.append(f"... {len(idioms) - top} more (--top, --json)")

@@ -17,11 +17,14 @@
    same candidate and shape become the dataset ``cake calibrate --from-db`` refits the profile on.
 """
 import json
+import math
 import os
 import re
 import subprocess
 import tempfile
 import time
+
+from . import irview
 
 VIABLE = ("compiled", "measured", "pending_gpu", "screened")
 
@@ -75,63 +78,39 @@ def tactic_stats(db, task_class):
 
 # --- 2. failure clusters and proposed rules ---------------------------------------------------
 
-_OP = re.compile(r"(?:^|=\s*|\s)((?:cake|arith|scf|vector|math)\.[a-z_][a-z0-9_.]*)\b")
-_RESULT = re.compile(r"=\s*((?:cake|arith|vector|math)\.[a-z_][a-z0-9_.]*)\b.*->\s*([a-z0-9<>x_!.]+)\s*$")
-# The generic form (`cake-opt --mlir-print-op-generic`) names every op in quotes and ends a one-line
-# op with its full signature, so any single-result op's result type is known.
-_GENERIC_OP = re.compile(r'^\s*(?:(%[^\s=]+)\s*=\s*)?"([a-z_][a-z0-9_]*\.[a-z0-9_.]+)"\(')
-_GENERIC_SIG = re.compile(r":\s*\((.*)\)\s*->\s*([^(\s].*?)\s*$")
-_BLOCK = re.compile(r"block = array<i64: ([0-9, ]+)>")
 # Block-size features are thresholds ("at least T threads"), the form cakeBlockThreadsAtLeast
 # checks: the register cap per thread (64K / threads) tightens as blocks grow.
 THREAD_STEPS = (128, 256, 512, 1024)
 
 
-def features(ir):
-    """The IR's features a rule can match: ``op:NAME``, ``op:NAME->TYPE`` (single-result ops: from
-    ``-> TYPE`` in the pretty form, or any one-line op in the generic form) and ``threads>=T``
-    (the kernel's block has at least T threads, T in THREAD_STEPS)."""
+def features(ir, cake_opt):
+    """The IR's features a rule can match, read from its structured view (irview: the bindings,
+    else ``cake_opt``): ``op:NAME`` (every op), ``op:NAME->TYPE`` (every single-result op) and
+    ``threads>=T`` (the first kernel's block has at least T threads, T in THREAD_STEPS). IR that
+    cannot be read has none: cake-opt stops at it before any rule could flag it."""
+    return set(irview.remembered("rule features", _features, ir, cake_opt))
+
+
+def _features(view):
+    if view is None:
+        return frozenset()
     out = set()
-    for line in ir.splitlines():
-        line = line.split("//")[0].rstrip()
-        generic = _GENERIC_OP.match(line)
-        if generic:
-            out.add("op:" + generic.group(2))
-            sig = _GENERIC_SIG.search(line)
-            if generic.group(1) and ":" not in generic.group(1) and sig:
-                out.add(f"op:{generic.group(2)}->{sig.group(2)}")
-            continue
-        for name in _OP.findall(line):
-            out.add("op:" + name)
-        m = _RESULT.search(line)
-        if m and "," not in line.split("=")[0] and ":" not in line.split("=")[0]:
-            out.add(f"op:{m.group(1)}->{m.group(2)}")
-    block = _BLOCK.search(ir)
-    if block:
-        threads = 1
-        for extent in block.group(1).split(","):
-            threads *= int(extent)
-        out |= {f"threads>={t}" for t in THREAD_STEPS if threads >= t}
-    return out
+    for op in irview.walk(view["ops"]):
+        out.add("op:" + op["name"])
+        if len(op["results"]) == 1:
+            out.add(f"op:{op['name']}->{op['results'][0]['type']}")
+    threads = _block_threads(view)
+    out |= {f"threads>={t}" for t in THREAD_STEPS if threads and threads >= t}
+    return frozenset(out)
 
 
-def generic_forms(cake_opt, irs, timeout=120):
-    """``irs`` in the generic form, by one cake-opt process (-split-input-file); the texts as given
-    when cake-opt is missing or fails on any of them."""
-    irs = list(irs)
-    if not cake_opt or not irs:
-        return irs
-    with tempfile.NamedTemporaryFile("w", suffix=".mlir", delete=False) as f:
-        f.write("\n// -----\n".join(irs))
-    try:
-        res = subprocess.run([cake_opt, f.name, "-split-input-file", "--mlir-print-op-generic",
-                              "-o", "-"], capture_output=True, text=True, timeout=timeout)
-    except (OSError, subprocess.TimeoutExpired):
-        return irs
-    finally:
-        os.unlink(f.name)
-    parts = res.stdout.split("// -----")
-    return parts if res.returncode == 0 and len(parts) == len(irs) else irs
+def _block_threads(view):
+    """Threads per block of the first kernel (the product of its ``block`` extents), None without one."""
+    for op in irview.walk(view["ops"]):
+        extents = op["name"] == "cake.kernel" and irview.i64_array(op["attributes"].get("block", ""))
+        if extents:
+            return math.prod(extents)
+    return None
 
 
 # Failures of the machine or the tools, not of the candidate: a rule learned from them would reject
@@ -197,7 +176,7 @@ class Proposal:
         self.hint = f"avoid {what}; the candidates using it failed with {cls}"
 
     def matches(self, feats):
-        """The text predicate: the rule's features are all in ``feats`` (a features() set)."""
+        """The feature predicate: the rule's features are all in ``feats`` (a features() set)."""
         return self.feature in feats and (not self.threads or f"threads>={self.threads}" in feats)
 
     def pdl(self):
@@ -224,25 +203,26 @@ class Proposal:
                 f"!pdl.attribute, !pdl.attribute, !pdl.attribute)\n    }}\n  }}\n}}\n")
 
 
+def _learnable(db, min_members, task_class):
+    """[(key, members)] of the clusters of at least ``min_members`` whose classes have a passing
+    candidate: without one, nothing shows that a feature is the cause rather than something every
+    kernel of the class has."""
+    return [(key, members) for key, members in sorted(clusters(db, task_class).items())
+            if len(members) >= min_members and all(passing(db, cls) for cls in {m["cls"] for m in members})]
+
+
 def propose(db, min_members=2, task_class=None, cake_opt=None):
     """Candidate rules: per cluster of at least ``min_members``, each feature in every failing member
     and in no passing candidate (op-with-type features first, most specific wins ties); then, where
     no single feature separates, an op feature with a block size (``threads>=T``) that every member
-    has and no passing candidate has together (cake ops first, the smallest T first). With
-    ``cake_opt`` the IR is read in the generic form, where every op's result type is visible."""
-    good_rows = passing(db)
-    good_sets = [features(ir) for ir in generic_forms(cake_opt, [p["ir"] for p in good_rows])]
-    good = set().union(*good_sets) if good_sets else set()
+    has and no passing candidate has together (cake ops first, the smallest T first). The IR is
+    read from its structured view (``features``), where every op's result type is visible."""
+    learnable = _learnable(db, min_members, task_class)
+    good_sets = [features(p["ir"], cake_opt) for p in passing(db)] if learnable else []
+    good = set().union(*good_sets)
     out = []
-    for key, members in sorted(clusters(db, task_class).items()):
-        if len(members) < min_members:
-            continue
-        # Without a passing candidate of the members' class, nothing shows that the feature is the
-        # cause rather than something every kernel of the class has.
-        if not all(passing(db, cls) for cls in {m["cls"] for m in members}):
-            continue
-        common = set.intersection(*(features(ir) for ir in
-                                    generic_forms(cake_opt, [m["ir"] for m in members])))
+    for key, members in learnable:
+        common = set.intersection(*(features(m["ir"], cake_opt) for m in members))
         single = common - good
         for feat in sorted(single, key=lambda f: ("->" not in f, f)):
             out.append(Proposal(key, feat, members))
@@ -283,18 +263,19 @@ def flags(cake_opt, rule_file, name, ir, timeout=60):
 
 def accept(db, prop, cake_opt, workdir):
     """Checks a proposal against the stored IR: (accepted, why). Without the rules mechanism the
-    check is the feature predicate on the IR text (the PDL is still written) and the answer says so."""
+    check is the feature predicate (``Proposal.matches``; the PDL is still written) and the answer
+    says so."""
     os.makedirs(workdir, exist_ok=True)
     path = os.path.join(workdir, prop.name + ".pdl")
     with open(path, "w") as f:
         f.write(prop.pdl())
     if not rules_supported(cake_opt):
-        # TODO(rules-as-data): cake-opt without --cake-load-rules: the predicate is checked on the IR
-        # text only; re-run `cake learn rules` with a cake-opt that loads rules to validate the PDL.
-        missed = [m["id"] for m in prop.members if not prop.matches(features(m["ir"]))]
-        wrong = [p["id"] for p in passing(db) if prop.matches(features(p["ir"]))]
+        # TODO(rules-as-data): cake-opt without --cake-load-rules: only the feature predicate is
+        # checked; re-run `cake learn rules` with a cake-opt that loads rules to validate the PDL.
+        missed = [m["id"] for m in prop.members if not prop.matches(features(m["ir"], cake_opt))]
+        wrong = [p["id"] for p in passing(db) if prop.matches(features(p["ir"], cake_opt))]
         ok = not missed and not wrong
-        return ok, ("text predicate only (cake-opt has no --cake-load-rules); " +
+        return ok, ("feature predicate only (cake-opt has no --cake-load-rules); " +
                     ("flags all members, no passing candidate" if ok else f"misses {missed}, flags passing {wrong}"))
     for m in prop.members:
         hit, err = flags(cake_opt, path, prop.name, m["ir"])
@@ -307,12 +288,12 @@ def accept(db, prop, cake_opt, workdir):
     return True, f"cake-opt flags all {len(prop.members)} failing members and none of {len(passing(db))} passing candidates"
 
 
-def save(prop, db, out_dir, rules_dir=None):
+def save(prop, db, out_dir, rules_dir=None, cake_opt=None):
     """Writes the accepted rule (``NAME.pdl``, into ``rules_dir``: default ``out_dir``) and its lit
     test (``out_dir/NAME.mlir``: the smallest failing member must be flagged with the rule id;
     ``Inputs/NAME-pass.mlir``: a passing candidate is not). The test finds the rule by its path
     relative to the test. Rules saved in the repository's rules/learned/ are loaded by every later
-    run's verify step (tools.Toolchain.rules)."""
+    run's verify step (tools.Toolchain.rules). ``cake_opt`` reads the passing candidates' features."""
     rules_dir = rules_dir or out_dir
     os.makedirs(os.path.join(out_dir, "Inputs"), exist_ok=True)
     os.makedirs(rules_dir, exist_ok=True)
@@ -322,7 +303,8 @@ def save(prop, db, out_dir, rules_dir=None):
     rule_ref = "%S/" + os.path.relpath(rule_path, out_dir).replace(os.sep, "/")
     member = min(prop.members, key=lambda m: len(m["ir"]))
     # The negative case is a near miss where there is one: a passing candidate with the rule's op.
-    good = sorted(passing(db), key=lambda p: (f"op:{prop.op}" not in features(p["ir"]), len(p["ir"])))
+    good = sorted(passing(db), key=lambda p: (f"op:{prop.op}" not in features(p["ir"], cake_opt),
+                                               len(p["ir"])))
     runs = [f"// RUN: not cake-opt %s --cake-load-rules={rule_ref} --cake-rule-{prop.name} "
             f"-o /dev/null 2>&1 | FileCheck %s"]
     if good:

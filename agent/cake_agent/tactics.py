@@ -11,46 +11,30 @@ harness:
 ``order()`` ranks tactics by their statistics per task class (learn.py), so what worked on earlier
 tasks of the class (or of any class, for a new one) is tried first.
 
-``requires_ops`` / ``forbids_ops`` are the precondition, checked on the IR text before cake-opt runs; a
-pass may also decline by failing or by leaving the IR unchanged, and the tactic then does not apply.
+``requires_ops`` / ``forbids_ops`` are the precondition, checked on the IR's structured view (irview.py)
+before the pass runs; a pass may also decline by failing or by leaving the IR unchanged, and the
+tactic then does not apply.
 
 ``apply`` remembers its answers (per cake-opt, pipeline and IR hash; the last 512, timeouts not kept),
 and the input as cake-opt prints it (compared with each tactic's output): the search asks again and
 again whether a tactic applies to the same parent, and each answer costs two cake-opt processes.
 """
-import collections
 import hashlib
 import json
 import os
 import tempfile
-import threading
 
-from .tools import run_step
+from . import irview
+from .tools import ToolMissing, run_step
 
 
-_MEMO, _MEMO_MAX, _MEMO_LOCK = collections.OrderedDict(), 512, threading.Lock()
+_MEMO = irview.Memo(512)
 
 
 def forget():
-    """Drops the remembered answers of ``Tactic.apply``."""
-    with _MEMO_LOCK:
-        _MEMO.clear()
-
-
-def _remembered(key, compute):
-    """The answer remembered under ``key`` (the last _MEMO_MAX), else ``compute()``'s: it returns
-    (answer, keep), and an answer is kept unless it came from a timeout (which may not recur)."""
-    with _MEMO_LOCK:
-        if key in _MEMO:
-            _MEMO.move_to_end(key)
-            return _MEMO[key]
-    answer, keep = compute()
-    if keep:
-        with _MEMO_LOCK:
-            _MEMO[key] = answer
-            while len(_MEMO) > _MEMO_MAX:
-                _MEMO.popitem(last=False)
-    return answer
+    """Drops the remembered answers of ``Tactic.apply`` and the op names of the IRs it saw."""
+    _MEMO.clear()
+    irview.forget()
 
 
 def _printed(toolchain, ir, path, timeout):
@@ -59,31 +43,20 @@ def _printed(toolchain, ir, path, timeout):
     def compute():
         res = run_step("tactic", [toolchain.path("cake-opt"), path], timeout)
         return (res.stdout if res.ok else None), res.status != "timeout"
-    return _remembered((toolchain.path("cake-opt"), "print", hashlib.sha256(ir.encode()).hexdigest()), compute)
+    return _MEMO.get((toolchain.path("cake-opt"), "print", hashlib.sha256(ir.encode()).hexdigest()), compute)
+
+
+def _names(view):
+    return None if view is None else {op["name"] for op in irview.walk(view["ops"])}
 
 
 def _op_names(toolchain, ir, timeout=60):
-    """The names of the ops in ``ir``, read from cake-opt's structured view of it
-    (--cake-print-ir-json), remembered per IR; None when cake-opt cannot read it."""
-    def compute():
-        with tempfile.TemporaryDirectory() as d:
-            src = os.path.join(d, "in.mlir")
-            with open(src, "w") as f:
-                f.write(ir)
-            res = run_step("tactic", [toolchain.path("cake-opt"), src, "--cake-print-ir-json", "-o", os.devnull],
-                           timeout)
-        if not res.ok:
-            return None, res.status != "timeout"
-        try:
-            names, stack = set(), list(json.loads(res.stdout)["ops"])
-            while stack:
-                op = stack.pop()
-                names.add(op["name"])
-                stack.extend(inner for region in op["regions"] for block in region for inner in block["ops"])
-            return names, True
-        except (ValueError, KeyError, TypeError):
-            return None, True
-    return _remembered((toolchain.path("cake-opt"), "ops", hashlib.sha256(ir.encode()).hexdigest()), compute)
+    """The names of the ops in ``ir``, read from its structured view (irview), remembered per IR;
+    None when it cannot be read (cake-opt missing included: the pass then reports that)."""
+    try:
+        return irview.remembered("op names", _names, ir, toolchain.path("cake-opt"), timeout)
+    except ToolMissing:
+        return None
 
 
 class Tactic:
@@ -111,8 +84,8 @@ class Tactic:
         def compute():
             out = self._apply(toolchain, ir, timeout)
             return out, not (out[1] or "").startswith("tactic_timeout")
-        return _remembered((toolchain.path("cake-opt"), self.pipeline, hashlib.sha256(ir.encode()).hexdigest()),
-                           compute)
+        return _MEMO.get((toolchain.path("cake-opt"), self.pipeline, hashlib.sha256(ir.encode()).hexdigest()),
+                         compute)
 
     def _apply(self, toolchain, ir, timeout):
         with tempfile.TemporaryDirectory() as d:

@@ -129,8 +129,9 @@ class ReadOnlyDatabaseTest(util.TempDir):
         os.chmod(self.out, 0o777)
         os.chmod(self.tmp, 0o755)
 
+    # idioms reads the candidates' IR through cake-opt (irview.py): only where it is built.
     COMMANDS = [["db", "runs"], ["db", "best"], ["db", "failures"], ["db", "show", "1"], ["db", "lineage", "2"],
-                ["db", "tactics"], ["idioms", "--min-support", "1"]]
+                ["db", "tactics"]] + ([["idioms", "--min-support", "1", "--bin", util.BIN]] if util.have_tools() else [])
 
     def argvs(self):
         return [a + ["--db", self.db] for a in self.COMMANDS] + [

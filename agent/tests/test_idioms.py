@@ -1,4 +1,5 @@
-"""cake idioms: frequent op sequences of passing candidates, on a small database built here."""
+"""cake idioms: frequent op sequences of passing candidates, on a small database built here (the IR
+read through cake-opt's structured view, irview.py)."""
 import hashlib
 import json
 import os
@@ -6,6 +7,8 @@ import unittest
 
 from tests import util
 from cake_agent import idioms
+
+CAKE_OPT = os.path.join(util.BIN, "cake-opt")
 
 HEAD = """cake.kernel @k(%a: !cake.tensor<[N], f32> {cake.name = "a"},
                %b: !cake.tensor<[N], f32> {cake.name = "b"})
@@ -55,6 +58,7 @@ FAILED = HEAD + """  cake.wgmma.fence
 """
 
 
+@util.needs_tools
 class IdiomsTest(util.TempDir):
     def setUp(self):
         super().setUp()
@@ -82,8 +86,11 @@ class IdiomsTest(util.TempDir):
     def by_pattern(self, found):
         return {" ; ".join(i.pattern): i for i in found}
 
+    def mine(self, **options):
+        return idioms.mine(self.db, cake_opt=CAKE_OPT, **options)
+
     def test_parse_blocks_regions_and_operands(self):
-        top = idioms.parse(STAGED.replace("BLOCK", "32"))
+        top = idioms.parse(STAGED.replace("BLOCK", "32"), CAKE_OPT)
         self.assertEqual([op.name for op in top], ["cake.kernel"])
         body = top[0].regions[0][0]
         self.assertEqual([op.name for op in body if op.dialect == "cake"],
@@ -91,12 +98,23 @@ class IdiomsTest(util.TempDir):
                           "cake.store", "cake.return"])
         loop = next(op for op in body if op.name == "scf.for")
         self.assertEqual([op.name for op in loop.regions[0][0]], ["cake.load", "cake.store", "cake.barrier"])
-        store = loop.regions[0][0][1]
-        self.assertEqual(idioms._uses(store), [("v", None), ("s", None), ("j", None)])
-        self.assertEqual(idioms._types(store), "f32, !cake.smem<Nxf32>")  # sizes abstracted, f32 kept
+        self.assertEqual([op.line for op in loop.regions[0][0]], [12, 13, 14])  # the elided scf.yield is not shown
+        load, store = loop.regions[0][0][:2]
+        alloc = next(op for op in body if op.name == "cake.alloc_smem")
+        # %v (the load's), %s (the alloc's), %j (the loop's induction variable: no op's result).
+        self.assertEqual(store.operands[:2], [load.results[0], alloc.results[0]])
+        self.assertEqual(len(store.operands), 3)
+        self.assertFalse(any(store.operands[2] in op.results for block in idioms._blocks(top) for op in block))
+        self.assertEqual(store.types, "(f32, !cake.smem<Nxf32>, index) -> ()")  # sizes abstracted, f32 kept
+        # scf.if without else: one region, as written.
+        top = idioms.parse(ELEMENTWISE.replace("BLOCK", "64").replace(
+            "  cake.return", "  %p = arith.cmpi ult, %i, %cb : index\n  scf.if %p {\n    cake.barrier\n  }\n"
+            "  cake.return"), CAKE_OPT)
+        branch = next(op for op in top[0].regions[0][0] if op.name == "scf.if")
+        self.assertEqual(len(branch.regions), 1)
 
     def test_support_counts_distinct_passing_candidates(self):
-        found, scope = idioms.mine(self.db, min_support=3)
+        found, scope = self.mine(min_support=3)
         self.assertEqual(scope["candidates"], 7)  # 4 + 3 passing; the repeated IR counts once
         got = self.by_pattern(found)
         staged = got["cake.load(_,_) ; cake.store($0,_,_) ; cake.barrier()"]
@@ -119,40 +137,56 @@ class IdiomsTest(util.TempDir):
         self.assertEqual(scores, sorted(scores, reverse=True))
 
     def test_min_support_run_filter_and_closed_patterns(self):
-        found, _ = idioms.mine(self.db, min_support=4)
+        found, _ = self.mine(min_support=4)
         self.assertTrue(all(i.support >= 4 for i in found))
         self.assertNotIn("cake.load(_,_) ; cake.store($0,_,_) ; cake.barrier()", self.by_pattern(found))
-        found, scope = idioms.mine(self.db, run=1, min_support=4)
+        found, scope = self.mine(run=1, min_support=4)
         self.assertEqual(scope["candidates"], 4)
         got = self.by_pattern(found)
         # Closed: "load ; store" (support 4) is inside the longer ew sequence of the same support.
         self.assertIn("cake.thread_id() ; cake.block_id() ; cake.load(_,_) ; cake.store(_,_,_) ; cake.return()", got)
         self.assertNotIn("cake.load(_,_) ; cake.store(_,_,_)", got)
-        found, _ = idioms.mine(self.db, run=1, min_support=4, closed=False)
+        found, _ = self.mine(run=1, min_support=4, closed=False)
         self.assertIn("cake.load(_,_) ; cake.store(_,_,_)", self.by_pattern(found))
 
     def test_all_dialects_types_and_connected(self):
-        found, _ = idioms.mine(self.db, run=1, min_support=4, dialects="*", connected=True, types=True, max_len=3)
+        found, _ = self.mine(run=1, min_support=4, dialects="*", connected=True, types=True, max_len=3)
         got = self.by_pattern(found)
-        self.assertIn("cake.load(_,_) : !cake.tensor<[N], f32> -> f32 ; arith.mulf($0,$0) : f32 ; "
-                      "cake.store($1,_,_) : f32, !cake.tensor<[N], f32>", got)
+        # Each op's function type, as the generic form writes it.
+        self.assertIn("cake.load(_,_) : (!cake.tensor<[N], f32>, index) -> f32 ; arith.mulf($0,$0) : (f32, f32) -> f32 ; "
+                      "cake.store($1,_,_) : (f32, !cake.tensor<[N], f32>, index) -> ()", got)
         self.assertTrue(all(i.connected for i in found))
 
     def test_cli_text_and_json(self):
-        rc, out, err = util.run_cli("idioms", "--db", self.db_path, "--min-support", "3", "--top", "2")
+        rc, out, err = util.run_cli("idioms", "--db", self.db_path, "--min-support", "3", "--top", "2", "--bin", util.BIN)
         self.assertEqual(rc, 0, err)
         self.assertIn("7 passing candidates", out)
         self.assertIn("support 7 x length", out)
         self.assertIn("e.g. candidate", out)
-        rc, out, err = util.run_cli("idioms", "--db", self.db_path, "--json", "--run", "2")
+        rc, out, err = util.run_cli("idioms", "--db", self.db_path, "--json", "--run", "2", "--bin", util.BIN)
         self.assertEqual(rc, 0, err)
         doc = json.loads(out)
         self.assertEqual(doc["scope"]["candidates"], 4)  # run 2: 3 staged + the repeated elementwise
         first = doc["idioms"][0]
         self.assertEqual(set(first), {"pattern", "length", "support", "score", "connected", "tasks", "candidates",
                                       "example"})
-        rc, out, _ = util.run_cli("idioms", "--db", self.db_path, "--min-support", "50")
+        rc, out, _ = util.run_cli("idioms", "--db", self.db_path, "--min-support", "50", "--bin", util.BIN)
         self.assertIn("no idiom reaches that support", out)
+
+    def test_ir_that_does_not_parse_and_a_missing_cake_opt(self):
+        """A passing candidate cake-opt cannot read adds no op (it still counts as read); without
+        cake-opt (or the bindings) the command says so in one line, exit 4."""
+        self.add(1, "cake.kernel @k() {\n  %v = cake.load %x[%i]\n}\n", "compiled", "garbage")
+        found, scope = self.mine(min_support=3)
+        self.assertEqual(scope["candidates"], 8)
+        self.assertEqual(self.by_pattern(found)["cake.thread_id() ; cake.block_id()"].support, 7)
+        if idioms.irview._bindings() is not None:
+            self.skipTest("the bindings read the IR here: cake-opt is not needed")
+        rc, out, err = util.run_cli("idioms", "--db", self.db_path, "--bin", os.path.join(self.tmp, "nobin"))
+        self.assertEqual(rc, 4)
+        self.assertIn("missing tool binary", err)
+        self.assertIn("cake-opt", err)
+        self.assertNotIn("Traceback", err)
 
 
 if __name__ == "__main__":

@@ -243,24 +243,44 @@ class StagnationHintTest(unittest.TestCase):
 
 
 class RuleLearningTest(Fixture):
-    BAD = ("cake.kernel @k() {\n  %v = cake.load %x[%i] masked : !cake.tensor<[N], f32> -> vector<8xf32>\n"
-           "  cake.store %v, %z[%i] masked : vector<8xf32>, !cake.tensor<[N], f32>\n}\n")
+    BAD = ('cake.kernel @k(%x: !cake.tensor<[N], f32> {cake.name = "x"}, %z: !cake.tensor<[N], f32> {cake.name = "z"})\n'
+           '    attributes {target = "sm_90a", block = array<i64: 128>, symbols = ["N"],\n'
+           '                grid = affine_map<()[n] -> (n ceildiv 1024)>} {\n'
+           "  %i = cake.thread_id x\n"
+           "  %v = cake.load %x[%i] masked : !cake.tensor<[N], f32> -> vector<4xf32>\n"
+           "  cake.store %v, %z[%i] masked : vector<4xf32>, !cake.tensor<[N], f32>\n  cake.return\n}\n")
 
-    def test_clusters_propose_and_accept_on_text(self):
+    @util.needs_tools
+    def test_clusters_propose_and_accept_on_features(self):
+        cake_opt = os.path.join(util.BIN, "cake-opt")
         for i in range(2):
             self.add(self.BAD + f"// {i}", status="failed", failure="wrong_result")
-        self.add(self.BAD.replace("vector<8xf32>", "vector<4xf32>"), status="compiled")
-        props = learn.propose(self.db)
+        self.add(self.BAD.replace("vector<4xf32>", "vector<2xf32>"), status="compiled")
+        self.assertEqual(learn.features(self.BAD, cake_opt),
+                         {"op:cake.kernel", "op:cake.thread_id", "op:cake.thread_id->index", "op:cake.load",
+                          "op:cake.load->vector<4xf32>", "op:cake.store", "op:cake.return", "threads>=128"})
+        props = learn.propose(self.db, cake_opt=cake_opt)
         feats = [p.feature for p in props]
-        self.assertIn("op:cake.load->vector<8xf32>", feats)
+        self.assertIn("op:cake.load->vector<4xf32>", feats)
         self.assertNotIn("op:cake.load", feats)  # the passing candidate has it too
         p = props[0]
         self.assertEqual(p.key[0], "wrong_result")
         self.assertIn('pdl.apply_native_rewrite "cakeReport"', p.pdl())
-        fake = self.write("bin/cake-opt", "#!/bin/sh\necho usage\n", 0o755)
+        # A cake-opt that prints the IR's view but cannot load rules: only the predicate is checked.
+        fake = self.write("bin/cake-opt", f'#!/bin/sh\ncase "$*" in *--help*) echo usage;; *) exec {cake_opt} "$@";; esac\n',
+                          0o755)
         ok, why = learn.accept(self.db, p, fake, os.path.join(self.tmp, "w"))
         self.assertTrue(ok, why)
-        self.assertIn("text predicate only", why)
+        self.assertIn("feature predicate only", why)
+
+    @util.needs_tools
+    def test_members_that_do_not_parse_teach_nothing(self):
+        """cake-opt stops at IR it cannot read before any rule runs: such a cluster has no feature."""
+        garbage = "cake.kernel @k() {\n  %v = cake.load %x[%i] masked : !cake.tensor<[N], f32> -> vector<4xf32>\n}\n"
+        for i in range(2):
+            self.add(garbage + f"// {i}", status="failed", failure="wrong_result")
+        self.add(self.BAD, status="compiled")
+        self.assertEqual(learn.propose(self.db, cake_opt=os.path.join(util.BIN, "cake-opt")), [])
 
     @util.needs_tools
     def test_accepted_rule_runs_in_cake_opt_and_gets_a_lit_test(self):
@@ -274,19 +294,21 @@ class RuleLearningTest(Fixture):
         self.add(gemm, status="failed", failure="launch_failure")
         self.add(gemm + "\n// again\n", status="failed", failure="launch_failure")
         self.add(vadd, status="compiled")
-        props = [p for p in learn.propose(self.db) if p.feature == "op:cake.wgmma.fence"]
+        props = [p for p in learn.propose(self.db, cake_opt=cake_opt) if p.feature == "op:cake.wgmma.fence"]
         self.assertTrue(props)
         ok, why = learn.accept(self.db, props[0], cake_opt, os.path.join(self.tmp, "w"))
         self.assertTrue(ok, why)
         # The test goes to one folder, the rule to another (rules/learned/ in the repository); the
         # test's RUN lines find the rule relative to themselves.
-        test = learn.save(props[0], self.db, os.path.join(self.tmp, "learned"), os.path.join(self.tmp, "rules"))
+        test = learn.save(props[0], self.db, os.path.join(self.tmp, "learned"), os.path.join(self.tmp, "rules"),
+                          cake_opt)
         rule = os.path.join(self.tmp, "rules", props[0].name + ".pdl")
         self.assertTrue(os.path.exists(rule))
         with open(test) as f:
             text = f.read()
         self.assertIn("// CHECK: [learned.launch-failure.cake-wgmma-fence]", text)
         self.assertIn(f"--cake-load-rules=%S/../rules/{props[0].name}.pdl", text)
+        self.assertIn("RUN: cake-opt %S/Inputs/", text)  # the passing candidate, read by cake-opt
         res = subprocess.run([cake_opt, test, f"--cake-load-rules={rule}",
                               f"--cake-rule-{props[0].name}", "-o", os.devnull], capture_output=True, text=True)
         self.assertNotEqual(res.returncode, 0)
@@ -314,7 +336,6 @@ class RuleLearningTest(Fixture):
         self.add(kernel("kmeans_fp16.json", 32, "tensorize-wgmma-128"), status="failed", failure="compile_error")
         self.add(kernel("kmeans_fp16.json", 16, "tensorize-wgmma-128"), status="measured")
         self.add(kernel("kmeans_fp16.json", 32, "tensorize-wgmma-64"), status="screened")
-        self.assertEqual(learn.propose(self.db, 1), [])  # on the pretty form: no result type of wgmma.regs
         props = learn.propose(self.db, 1, cake_opt=cake_opt)
         self.assertTrue(props)
         p = props[0]
@@ -326,27 +347,34 @@ class RuleLearningTest(Fixture):
         self.assertTrue(learn.flags(cake_opt, rule, p.name, kernel("kmeans_bf16.json", 32, "tensorize-wgmma-128"))[0])
         self.assertFalse(learn.flags(cake_opt, rule, p.name, kernel("kmeans_bf16.json", 16, "tensorize-wgmma-128"))[0])
 
+    @util.needs_tools
     def test_cli_learn_rules(self):
         for i in range(2):
             self.add(self.BAD + f"// {i}", status="failed", failure="wrong_result")
         env = dict(os.environ, PYTHONPATH=util.AGENT)
-        argv = [sys.executable, "-m", "cake_agent", "learn", "rules", "--db", self.db.path,
-                "--bin", os.path.join(self.tmp, "nobin")]
-        # No passing candidate of the class: nothing shows the feature is the cause, no rule.
-        res = subprocess.run(argv, capture_output=True, text=True, env=env)
+        argv = [sys.executable, "-m", "cake_agent", "learn", "rules", "--db", self.db.path]
+        nobin = ["--bin", os.path.join(self.tmp, "nobin")]
+        # No passing candidate of the class: nothing shows the feature is the cause, no rule (and
+        # no IR needs reading).
+        res = subprocess.run(argv + nobin, capture_output=True, text=True, env=env)
         self.assertEqual(res.returncode, 0, res.stderr)
         self.assertNotIn("ACCEPT", res.stdout)
-        self.add(self.BAD.replace("vector<8xf32>", "vector<4xf32>"), status="compiled")
-        res = subprocess.run(argv, capture_output=True, text=True, env=env)
+        self.add(self.BAD.replace("vector<4xf32>", "vector<2xf32>"), status="compiled")
+        res = subprocess.run(argv + ["--bin", util.BIN], capture_output=True, text=True, env=env)
         self.assertEqual(res.returncode, 0, res.stderr)
         self.assertIn("ACCEPT learned.wrong-result.", res.stdout)
+        # Without cake-opt (nor the bindings) nothing reads the IR: one line, exit 4, as for any missing tool.
+        res = subprocess.run(argv + nobin, capture_output=True, text=True, env=env)
+        self.assertEqual((res.returncode, res.stdout), (4, ""), res.stderr)
+        self.assertIn("missing tool binary", res.stderr)
+        self.assertNotIn("Traceback", res.stderr)
 
     def test_machine_failures_teach_nothing(self):
         """A missing ptxas fails every f32 kernel alike: its class is never learned from."""
         for i in range(3):
             self.add(self.BAD + f"// {i}", status="failed", failure="compile_missing")
             self.add(self.BAD + f"// llm {i}", status="failed", failure="llm_timeout")
-        self.add(self.BAD.replace("vector<8xf32>", "vector<4xf32>"), status="compiled")
+        self.add(self.BAD.replace("vector<4xf32>", "vector<2xf32>"), status="compiled")
         self.assertEqual(learn.clusters(self.db), {})
         self.assertEqual(learn.propose(self.db), [])
 
