@@ -61,6 +61,10 @@ if os.path.exists(embedding_cfg):
         config.available_features.add("python-bindings")
         config.substitutions.append(("%cake_python", embedding["python"]))
         config.substitutions.append(("%cake_pypackages", embedding["python_packages"]))
+        # pip installs python_packages as a package (test/Python/pip-install.test).
+        import subprocess
+        if subprocess.run([embedding["python"], "-c", "import pip"], capture_output=True).returncode == 0:
+            config.available_features.add("python-pip")
     # cake-fuzz (tools/cake-fuzz), only when CAKE_ENABLE_FUZZER built it.
     if embedding.get("fuzzer") and os.path.exists(embedding["fuzzer"]):
         config.available_features.add("libfuzzer")

@@ -6,12 +6,14 @@ predicted time in seconds as an expression over the profile's parameters. The fi
 
     sum_i (log pred_i(theta) - log measured_i)^2 + prior * sum_j (theta_j - theta0_j)^2
 
-over theta = log(parameters) (Levenberg-Marquardt, numeric Jacobian), so every parameter stays
-positive and a weak pull toward the prior keeps parameters that the data cannot see where they
-were. Accuracy is reported before and after on held-out records, split by variant (a variant's
-records are all in the training set or all in the held-out set).
+over theta = log(parameters) (scipy's least_squares when scipy is installed, else the
+Levenberg-Marquardt below; numeric Jacobian either way), so every parameter stays positive and a
+weak pull toward the prior keeps parameters that the data cannot see where they were. Accuracy is
+reported before and after on held-out records, split by variant (a variant's records are all in
+the training set or all in the held-out set).
 
-Standard library only. Records may be:
+Standard library only; scipy is optional (the fit and Spearman's rho use it when it imports, and
+the standard-library code here otherwise). Records may be:
 - a dataset: ``{"records": [{"variant", "sizes", "time_ms", "report"}]}`` (what ``join`` writes);
 - cake-run JSON records (a list, or nested as bench/results store them) joined with cost reports
   by ``--reports`` (files of ``{"kernels": [...]}``, matched on kernel name and sizes) or computed
@@ -20,6 +22,7 @@ Standard library only. Records may be:
 import argparse
 import copy
 import datetime
+import functools
 import hashlib
 import json
 import math
@@ -40,6 +43,28 @@ DEFAULT_FIT = [
 
 class CalibrationError(Exception):
     pass
+
+
+# scipy is optional: the harness must run on the standard library alone. Tests set USE_SCIPY =
+# False to run the fallback with scipy installed.
+USE_SCIPY = True
+
+
+@functools.lru_cache(maxsize=None)
+def _import_scipy():
+    # Imported on first use, not with this module: report.py imports spearman, and scipy's import
+    # takes most of a second.
+    try:
+        import scipy.optimize
+        import scipy.stats
+    except ImportError:
+        return None
+    return scipy
+
+
+def _scipy():
+    """The scipy package when it is installed and USE_SCIPY is set, else None."""
+    return _import_scipy() if USE_SCIPY else None
 
 
 # --- the model --------------------------------------------------------------------------------
@@ -133,14 +158,18 @@ def _ranks(xs):
 
 
 def spearman(a, b):
-    if len(a) < 2:
+    """Spearman's rank correlation; None for fewer than two pairs or a constant side."""
+    if len(a) < 2 or len(set(a)) < 2 or len(set(b)) < 2:
         return None
+    scipy = _scipy()
+    if scipy:
+        return float(scipy.stats.spearmanr(a, b)[0])
     ra, rb = _ranks(a), _ranks(b)
     ma, mb = sum(ra) / len(ra), sum(rb) / len(rb)
     cov = sum((x - ma) * (y - mb) for x, y in zip(ra, rb))
     va = math.sqrt(sum((x - ma) ** 2 for x in ra))
     vb = math.sqrt(sum((y - mb) ** 2 for y in rb))
-    return cov / (va * vb) if va and vb else None
+    return cov / (va * vb)
 
 
 def metrics(pred, meas, groups=None):
@@ -192,11 +221,66 @@ def _solve(a, b):
     return [m[i][n] / m[i][i] if abs(m[i][i]) > 1e-300 else 0.0 for i in range(n)]
 
 
+def _sum_sq(res):
+    return sum(v * v for v in res)
+
+
+def _levenberg_marquardt(residuals, theta0, lo, hi, iters):
+    """Minimizes sum(residuals(theta)^2) within [lo, hi] (forward-difference Jacobian, each step
+    clamped to the box). The fallback of _least_squares without scipy."""
+    theta = theta0[:]
+    lam = 1e-2
+    res = residuals(theta)
+    c = _sum_sq(res)
+    for _ in range(iters):
+        h = 1e-4
+        cols = []
+        for j in range(len(theta)):
+            t = theta[:]
+            t[j] += h
+            rj = residuals(t)
+            cols.append([(a - b) / h for a, b in zip(rj, res)])
+        jtj = [[sum(ci * cj for ci, cj in zip(cols[i], cols[k])) for k in range(len(theta))]
+               for i in range(len(theta))]
+        jtr = [sum(ci * r for ci, r in zip(cols[i], res)) for i in range(len(theta))]
+        improved = False
+        for _ in range(10):
+            a = [[jtj[i][k] + (lam * (jtj[i][i] + 1e-9) if i == k else 0.0) for k in range(len(theta))]
+                 for i in range(len(theta))]
+            step = _solve(a, [-v for v in jtr])
+            cand = [min(max(t + s, l), u) for t, s, l, u in zip(theta, step, lo, hi)]
+            rc = residuals(cand)
+            cc = _sum_sq(rc)
+            if cc < c:
+                theta, res, c = cand, rc, cc
+                lam = max(lam / 3, 1e-7)
+                improved = True
+                break
+            lam *= 4
+        if not improved:
+            break
+    return theta
+
+
+def _least_squares(residuals, theta0, lo, hi, iters):
+    """(theta minimizing sum(residuals(theta)^2) within [lo, hi], the solver's name)."""
+    if not theta0:
+        return theta0, "none"
+    scipy = _scipy()
+    if scipy:
+        # Trust-region reflective: handles the box itself; x_scale="jac" evens out parameters the
+        # data constrains very differently.
+        result = scipy.optimize.least_squares(residuals, theta0, bounds=(lo, hi), method="trf",
+                                              x_scale="jac")
+        return [float(v) for v in result.x], "scipy.optimize.least_squares"
+    return _levenberg_marquardt(residuals, theta0, lo, hi, iters), "levenberg-marquardt"
+
+
 def fit(records, prior, names, prior_weight=0.05, iters=60, bound=math.log(30.0)):
-    """Levenberg-Marquardt in log space. Returns (params, info)."""
+    """Least squares in log space, each parameter within a factor e^bound of its prior.
+    Returns (params, info)."""
     names = [n for n in names if n in prior]
     theta0 = [math.log(max(prior[n], 1e-6)) for n in names]
-    theta = theta0[:]
     y = [math.log(r["time_ms"] * 1e-3) for r in records]
 
     def params_of(t):
@@ -215,42 +299,11 @@ def fit(records, prior, names, prior_weight=0.05, iters=60, bound=math.log(30.0)
         res.extend(w * (ti - t0) for ti, t0 in zip(t, theta0))
         return res
 
-    def cost(res):
-        return sum(v * v for v in res)
-
-    lam = 1e-2
-    res = residuals(theta)
-    c = cost(res)
-    start = c
-    for _ in range(iters):
-        h = 1e-4
-        cols = []
-        for j in range(len(theta)):
-            t = theta[:]
-            t[j] += h
-            rj = residuals(t)
-            cols.append([(a - b) / h for a, b in zip(rj, res)])
-        jtj = [[sum(ci * cj for ci, cj in zip(cols[i], cols[k])) for k in range(len(theta))]
-               for i in range(len(theta))]
-        jtr = [sum(ci * r for ci, r in zip(cols[i], res)) for i in range(len(theta))]
-        improved = False
-        for _ in range(10):
-            a = [[jtj[i][k] + (lam * (jtj[i][i] + 1e-9) if i == k else 0.0) for k in range(len(theta))]
-                 for i in range(len(theta))]
-            step = _solve(a, [-v for v in jtr])
-            cand = [min(max(t + s, t0 - bound), t0 + bound) for t, s, t0 in zip(theta, step, theta0)]
-            rc = residuals(cand)
-            cc = cost(rc)
-            if cc < c:
-                theta, res, c = cand, rc, cc
-                lam = max(lam / 3, 1e-7)
-                improved = True
-                break
-            lam *= 4
-        if not improved or start - c < 1e-12:
-            if not improved:
-                break
-    return params_of(theta), {"cost_before": start, "cost_after": c, "fitted": names}
+    theta, solver = _least_squares(residuals, theta0, [t - bound for t in theta0],
+                                   [t + bound for t in theta0], iters)
+    return params_of(theta), {"cost_before": _sum_sq(residuals(theta0)),
+                              "cost_after": _sum_sq(residuals(theta)), "fitted": names,
+                              "solver": solver}
 
 
 # --- data -------------------------------------------------------------------------------------

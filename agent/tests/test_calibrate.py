@@ -1,14 +1,19 @@
-"""cake calibrate on synthetic data: the model evaluator, metrics, the split and the fit."""
+"""cake calibrate on synthetic data: the model evaluator, metrics, the split and the fit, with
+scipy (when installed) and with the standard-library fallback, and the two against each other."""
 import json
 import math
 import os
 import random
 import unittest
+from unittest import mock
 
 from tests import util
 from cake_agent import calibrate as cal
 
 PROFILE = os.path.join(util.ROOT, "profiles", "h200.json")
+# The truth the fit must recover from synthetic() data.
+TRUTH = {"tensor_TFLOPS.bf16": 560.0, "dram_bandwidth_GBps": 3300.0, "tma_latency_ns": 1100.0,
+         "launch_overhead_us": 7.0}
 
 
 def model(flops, nbytes, lat_iters):
@@ -37,7 +42,13 @@ def synthetic(truth, n_variants=24, shapes=3, noise=0.03, seed=5):
     return data
 
 
+def without_scipy():
+    return mock.patch.object(cal, "USE_SCIPY", False)
+
+
 class CalibrateTest(unittest.TestCase):
+    """With scipy when it is installed; CalibrateFallbackTest runs the same tests without it."""
+
     def setUp(self):
         with open(PROFILE) as f:
             self.profile = json.load(f)
@@ -69,9 +80,7 @@ class CalibrateTest(unittest.TestCase):
         self.assertEqual(cal.split_by_variant(data, 0.3), (train, test))
 
     def test_fit_recovers_parameters_and_improves_held_out(self):
-        truth = dict(self.prior)
-        truth.update({"tensor_TFLOPS.bf16": 560.0, "dram_bandwidth_GBps": 3300.0,
-                      "tma_latency_ns": 1100.0, "launch_overhead_us": 7.0})
+        truth = dict(self.prior, **TRUTH)
         data = synthetic(truth)
         new, summary = cal.calibrate(self.profile, data, holdout=0.3)
         after, before = summary["after"]["test"], summary["before"]["test"]
@@ -107,6 +116,63 @@ class CalibrateTest(unittest.TestCase):
             with open(summary) as f:
                 self.assertIn("after", json.load(f))
             self.assertEqual(cal.main([os.path.join(tmp, "none.json"), "--profile", PROFILE]), 2)
+
+
+class CalibrateFallbackTest(CalibrateTest):
+    """Every test above on the standard-library code, what runs where scipy is not installed."""
+
+    def setUp(self):
+        super().setUp()
+        patch = without_scipy()
+        patch.start()
+        self.addCleanup(patch.stop)
+
+    def test_fallback_is_used(self):
+        data = synthetic(dict(self.prior, **TRUTH))
+        _, info = cal.fit(data, self.prior, list(TRUTH))
+        self.assertEqual(info["solver"], "levenberg-marquardt")
+
+
+@unittest.skipUnless(cal._import_scipy(), "scipy is not installed (scripts/setup.sh installs it)")
+class ScipyAgreesWithFallbackTest(unittest.TestCase):
+    """scipy and the fallback give the same Spearman values and the same fitted parameters."""
+
+    def both(self, fn):
+        """fn() with scipy, then without."""
+        with_scipy = fn()
+        with without_scipy():
+            return with_scipy, fn()
+
+    def test_spearman(self):
+        rng = random.Random(11)
+        cases = [([1, 2, 3, 4], [10, 20, 30, 40]), ([1, 2, 3, 4], [4, 3, 2, 1]),
+                 ([1, 2, 2, 3, 5, 5], [6, 3, 3, 1, 0, 2]),  # ties on both sides
+                 ([1, 1, 1], [1, 2, 3]), ([1], [2])]         # None: constant, too short
+        cases += [([rng.random() for _ in range(40)], [rng.randint(0, 9) for _ in range(40)])
+                  for _ in range(5)]
+        for a, b in cases:
+            got, want = self.both(lambda: cal.spearman(a, b))
+            if want is None:
+                self.assertIsNone(got, (a, b))
+            else:
+                self.assertAlmostEqual(got, want, places=12, msg=(a, b))
+
+    def test_fit(self):
+        with open(PROFILE) as f:
+            profile = json.load(f)
+        data = synthetic(dict(cal.profile_params(profile), **TRUTH))
+        (_, with_scipy), (_, fallback) = self.both(lambda: cal.calibrate(profile, data, holdout=0.3))
+        self.assertEqual(with_scipy["fit"]["solver"], "scipy.optimize.least_squares")
+        self.assertEqual(fallback["fit"]["solver"], "levenberg-marquardt")
+        self.assertEqual(with_scipy["params"].keys(), fallback["params"].keys())
+        # Both reach the same minimum (they agree to ~1e-6 here); 0.1% leaves room for solver
+        # tolerances on other platforms.
+        for name, value in with_scipy["params"].items():
+            self.assertLess(abs(math.log(value["to"] / fallback["params"][name]["to"])), 1e-3, name)
+        self.assertAlmostEqual(with_scipy["fit"]["cost_after"], fallback["fit"]["cost_after"],
+                               delta=1e-3 * fallback["fit"]["cost_after"])
+        self.assertAlmostEqual(with_scipy["after"]["test"]["spearman"],
+                               fallback["after"]["test"]["spearman"], places=6)
 
 
 if __name__ == "__main__":

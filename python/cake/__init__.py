@@ -8,19 +8,30 @@ Failures raise CakeError carrying MLIR's diagnostics; nothing is printed.
         module = ctx.parse(open("kernel.mlir").read(), "kernel.mlir")
         ptx, cubin, manifest = ctx.compile(module)
 """
+import ctypes
 from dataclasses import dataclass, field
 import json
 import os
 from typing import List, Optional, Tuple, Union
 
-from ._cake import ClosedError, _Context, _Module
+_HERE = os.path.dirname(os.path.abspath(__file__))
+# Installed by pip (python_packages' pyproject.toml), the package carries libCakeCAPI.so in lib/:
+# the extension's rpath ($ORIGIN/../../lib, right in a build tree or an install prefix) does not
+# reach it there, so it is loaded first and the extension binds to it by its soname.
+_CAPI = os.path.join(_HERE, "lib", "libCakeCAPI.so")
+if os.path.exists(_CAPI):
+    _CAPI_HANDLE = ctypes.CDLL(_CAPI)
 
-# The cost model's hardware profiles sit at share/cake/profiles beside python_packages, in the build
-# tree and after install; the C++ side reads CAKE_PROFILE_DIR (an explicit setting wins).
-_PROFILES = os.path.normpath(os.path.join(os.path.dirname(__file__), "..", "..", "share", "cake",
-                                          "profiles"))
-if "CAKE_PROFILE_DIR" not in os.environ and os.path.isdir(_PROFILES):
-    os.environ["CAKE_PROFILE_DIR"] = _PROFILES
+from ._cake import ClosedError, _Context, _Module  # noqa: E402 (after the library above)
+
+# The cost model's hardware profiles: share/cake/profiles inside the package when pip installed it,
+# else beside python_packages (build tree, install prefix); the C++ side reads CAKE_PROFILE_DIR (an
+# explicit setting wins).
+for _profiles in (os.path.join(_HERE, "share", "cake", "profiles"),
+                  os.path.join(_HERE, os.pardir, os.pardir, "share", "cake", "profiles")):
+    if os.path.isdir(_profiles):
+        os.environ.setdefault("CAKE_PROFILE_DIR", os.path.normpath(_profiles))
+        break
 
 __all__ = ["CakeError", "ClosedError", "Context", "Diagnostic", "Location", "Module", "compile",
            "cost", "parse", "run_pipeline", "verify"]

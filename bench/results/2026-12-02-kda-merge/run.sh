@@ -1,0 +1,2 @@
+#!/usr/bin/env bash
+# The command was not recorded; see README.md.
