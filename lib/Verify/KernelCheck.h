@@ -12,8 +12,16 @@
 
 #include "Cake/Analysis/ThreadModel.h"
 #include "Cake/IR/CakeOps.h"
+#include "mlir/Pass/AnalysisManager.h"
 
 namespace mlir::cake {
+
+/// The ThreadModel of `kernel`, kept by the analysis manager `am` (the pass's): the cake-verify-*
+/// passes change no IR and preserve their analyses, so one cake-verify run builds each kernel's
+/// model once, not once per pass.
+inline ThreadModel &getThreadModel(AnalysisManager am, KernelOp kernel) {
+  return am.nest(kernel).getAnalysis<ThreadModel, KernelOp>();
+}
 
 template <typename Derived, template <typename> class GeneratedBase>
 class KernelCheckPass : public GeneratedBase<Derived> {
@@ -24,6 +32,7 @@ public:
     bool ok = true;
     this->getOperation()->walk(
         [&](KernelOp kernel) { ok &= static_cast<Derived *>(this)->verifyKernel(kernel); });
+    this->markAllAnalysesPreserved(); // A check changes no IR.
     if (!ok)
       this->signalPassFailure();
   }
@@ -40,14 +49,14 @@ public:
   void runOnOperation() final {
     bool passOk = true;
     this->getOperation()->walk([&](KernelOp kernel) {
-      ThreadModel kernelModel(kernel);
-      model = &kernelModel;
+      model = &getThreadModel(this->getAnalysisManager(), kernel);
       order = getProgramOrder(kernel);
       ok = true;
       static_cast<Derived *>(this)->verifyKernel(kernel);
       passOk &= ok;
       model = nullptr;
     });
+    this->markAllAnalysesPreserved(); // A check changes no IR.
     if (!passOk)
       this->signalPassFailure();
   }

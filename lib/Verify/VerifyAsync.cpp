@@ -13,6 +13,7 @@
 // of two where only their low bits are known (a loop counter times 32, a block id times 128).
 //
 //===----------------------------------------------------------------------===//
+#include "KernelCheck.h"
 #include "Cake/Analysis/ThreadModel.h"
 
 #include "Cake/IR/CakeOps.h"
@@ -503,6 +504,7 @@ bool checkCpAsyncAddresses(ThreadModel &model, ResidueModel &residues, CpAsyncOp
 
 struct CakeVerifyAsyncPass : cake::impl::CakeVerifyAsyncPassBase<CakeVerifyAsyncPass> {
   void runOnOperation() override {
+    markAllAnalysesPreserved(); // A check changes no IR.
     bool ok = true;
     auto isCpAsync = [](Operation *op) { return isa<CpAsyncOp>(op); };
     auto isCpCommit = [](Operation *op) { return isa<CpAsyncCommitOp>(op); };
@@ -541,7 +543,7 @@ struct CakeVerifyAsyncPass : cake::impl::CakeVerifyAsyncPassBase<CakeVerifyAsync
       bool cpProtocol = checkProtocol(kernel, order, cpAsync);
       ok &= cpProtocol;
       ok &= checkProtocol(kernel, order, tmaStore);
-      ThreadModel model(kernel);
+      ThreadModel &model = getThreadModel(getAnalysisManager(), kernel);
       ResidueModel residues(model);
       kernel.walk([&](CpAsyncOp copy) { ok &= checkCpAsyncAddresses(model, residues, copy); });
       // A group left pending at exit is judged only where the commits and waits are otherwise

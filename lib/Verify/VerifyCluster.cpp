@@ -908,6 +908,7 @@ bool checkMulticastOverwrite(KernelOp kernel, int64_t size) {
 
 struct CakeVerifyClusterPass : cake::impl::CakeVerifyClusterPassBase<CakeVerifyClusterPass> {
   void runOnOperation() override {
+    markAllAnalysesPreserved(); // A check changes no IR.
     bool failed = false;
     getOperation()->walk([&](KernelOp kernel) {
       SmallVector<int64_t, 3> dims = kernel.getClusterDims();

@@ -165,6 +165,7 @@ struct CakeVerifyInterfacePass
   using Base::Base;
 
   void runOnOperation() override {
+    markAllAnalysesPreserved(); // A check changes no IR.
     Operation *root = getOperation();
     if (interface.empty())
       return;

@@ -57,7 +57,7 @@ struct BarrierArray {
 
 struct CakeVerifyMbarrierPass : KernelCheckPass<CakeVerifyMbarrierPass, cake::impl::CakeVerifyMbarrierPassBase> {
   bool verifyKernel(KernelOp kernel) {
-    ThreadModel model(kernel);
+    ThreadModel &model = getThreadModel(getAnalysisManager(), kernel);
     DenseMap<Operation *, unsigned> order = getProgramOrder(kernel);
     bool ok = true;
     kernel.walk([&](MbarrierAllocOp alloc) {

@@ -47,6 +47,7 @@ struct CakeVerifyOpsPass : cake::impl::CakeVerifyOpsPassBase<CakeVerifyOpsPass> 
   using Base::Base;
 
   void runOnOperation() override {
+    markAllAnalysesPreserved(); // A check changes no IR.
     llvm::StringSet<> allowed;
     for (const std::string &entry : allow)
       allowed.insert(entry);

@@ -36,7 +36,7 @@ namespace {
 struct CakeVerifyRolesPass : KernelCheckPass<CakeVerifyRolesPass, cake::impl::CakeVerifyRolesPassBase> {
   bool verifyKernel(KernelOp kernel) {
     bool ok = true;
-    ThreadModel model(kernel);
+    ThreadModel &model = getThreadModel(getAnalysisManager(), kernel);
     int64_t threads = model.getNumThreads();
     int64_t warps = (threads + 31) / 32;
     int64_t entryRegs = std::min<int64_t>(255, kRegisterFile / threads / 8 * 8);

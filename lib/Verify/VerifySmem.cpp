@@ -42,8 +42,8 @@ struct CakeVerifySmemPass : KernelCheckPass<CakeVerifySmemPass, cake::impl::Cake
   /// unconditionally, each index over every value it takes (IndexRanges) lies in its dimension,
   /// the innermost one with the access's width. Ops under conditions on loop counters or problem
   /// sizes are not judged (the condition may be the bound).
-  static bool verifyBounds(KernelOp kernel) {
-    ThreadModel model(kernel);
+  bool verifyBounds(KernelOp kernel) {
+    ThreadModel &model = getThreadModel(getAnalysisManager(), kernel);
     IndexRanges ranges(model);
     bool ok = true;
     kernel.walk([&](MemoryAccessOpInterface op) {

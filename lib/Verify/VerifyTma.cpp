@@ -5,6 +5,7 @@
 // not match the descriptor), and the 16-byte alignment of 1-D copies. Transaction bytes are cake-verify-mbarrier's and -pipeline's.
 //
 //===----------------------------------------------------------------------===//
+#include "KernelCheck.h"
 #include "PathSimulation.h"
 
 #include "Cake/IR/CakeOps.h"
@@ -166,6 +167,7 @@ bool checkAlignment(Operation *op, TmaType tma, ValueRange coords) {
 
 struct CakeVerifyTmaPass : cake::impl::CakeVerifyTmaPassBase<CakeVerifyTmaPass> {
   void runOnOperation() override {
+    markAllAnalysesPreserved(); // A check changes no IR.
     bool ok = true;
     getOperation()->walk([&](KernelOp kernel) {
       int64_t clusterSize = 1;
@@ -206,7 +208,7 @@ struct CakeVerifyTmaPass : cake::impl::CakeVerifyTmaPassBase<CakeVerifyTmaPass> 
         }
       });
       // The store groups' lifetimes along each thread's path.
-      ThreadModel model(kernel);
+      ThreadModel &model = getThreadModel(getAnalysisManager(), kernel);
       ok &= verifyAsyncAccesses(kernel, model);
     });
     if (!ok)

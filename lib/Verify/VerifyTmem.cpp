@@ -65,7 +65,7 @@ struct CakeVerifyTmemPass : KernelCheckPass<CakeVerifyTmemPass, cake::impl::Cake
   }
 
   bool verifyTensorMemory(KernelOp kernel) {
-    ThreadModel model(kernel);
+    ThreadModel &model = getThreadModel(getAnalysisManager(), kernel);
     DenseMap<Operation *, unsigned> order = getProgramOrder(kernel);
     SmallVector<Tcgen05CommitOp> commits;
     SmallVector<MbarrierWaitOp> waits;

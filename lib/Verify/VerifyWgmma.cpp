@@ -275,6 +275,7 @@ struct Finding {
 
 struct CakeVerifyWgmmaPass : cake::impl::CakeVerifyWgmmaPassBase<CakeVerifyWgmmaPass> {
   void runOnOperation() override {
+    markAllAnalysesPreserved(); // A check changes no IR.
     bool ok = true;
     getOperation()->walk([&](KernelOp kernel) {
       // One finding per (place reported): a wait that leaves groups in flight, else the definition.
