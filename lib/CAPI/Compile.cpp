@@ -63,13 +63,6 @@ CakeCompileOptions cakeCompileOptionsGetDefault(void) {
           defaults.assemble, mlirStringRefCreate(nullptr, 0), defaults.hangTimeoutMs};
 }
 
-/// The manifest text of cake-level `module`; empty for already-lowered input.
-static FailureOr<std::string> manifestText(ModuleOp module, unsigned hangTimeoutMs) {
-  if (module.getOps<KernelOp>().empty())
-    return std::string();
-  return buildManifest(module, hangTimeoutMs);
-}
-
 MlirLogicalResult cakeCompile(MlirModule module, CakeCompileOptions options,
                               CakeDiagnostics diagnostics, CakeCompileResult *result) {
   ModuleOp original = unwrap(module);
@@ -78,24 +71,18 @@ MlirLogicalResult cakeCompile(MlirModule module, CakeCompileOptions options,
   compileOptions.chip = unwrap(options.chip).str();
   compileOptions.features = unwrap(options.features).str();
   compileOptions.optLevel = options.optLevel;
-  compileOptions.assemble = options.assemble;
   compileOptions.ptxasPath = unwrap(options.ptxasPath).str();
   compileOptions.hangTimeoutMs = options.hangTimeoutMs;
 
   if (failed(verify(original)))
     return mlirLogicalResultFailure();
   OwningOpRef<ModuleOp> copy = original.clone();
-  if (failed(retargetKernels(*copy, compileOptions.chip)))
+  FailureOr<CompileOutput> compiled =
+      compile(*copy, compileOptions, options.assemble ? CompileStage::Cubin : CompileStage::PTX);
+  if (failed(compiled))
     return mlirLogicalResultFailure();
-  FailureOr<std::string> manifest = manifestText(*copy, compileOptions.hangTimeoutMs);
-  if (failed(manifest))
-    return mlirLogicalResultFailure();
-  if (failed(lowerForSerialization(*copy, compileOptions)))
-    return mlirLogicalResultFailure();
-  FailureOr<CompiledKernels> kernels = serializeKernels(*copy, compileOptions);
-  if (failed(kernels))
-    return mlirLogicalResultFailure();
-  result->ptr = new CompileResultStorage{std::move(*kernels), std::move(*manifest)};
+  result->ptr =
+      new CompileResultStorage{std::move(compiled->kernels), std::move(compiled->manifest)};
   return mlirLogicalResultSuccess();
 }
 

@@ -1,5 +1,6 @@
 //===- Compile.cpp - cake IR to PTX and cubin in one call -----------------===//
 #include "Cake/Pipelines/Compile.h"
+#include "Cake/Pipelines/Manifest.h"
 #include "Cake/Conversion/CakeToNVVM.h"
 #include "Cake/IR/CakeOps.h"
 #include "Cake/IR/Target.h"
@@ -102,4 +103,36 @@ FailureOr<CompiledKernels> mlir::cake::serializeKernels(ModuleOp lowered,
     return lowered.emitError("ptxas failed for ") << *chip << ":\n" << result.ptxasReport;
   result.cubin = std::move(*cubin);
   return result;
+}
+
+FailureOr<CompileOutput> mlir::cake::compile(ModuleOp module, const CompileOptions &options,
+                                             CompileStage last) {
+  CompileOutput output;
+  // The chip first: the manifest, the checks and the lowering all see the one target.
+  if (failed(retargetKernels(module, options.chip)))
+    return failure();
+  if (last == CompileStage::Manifest || options.requireManifest ||
+      !module.getOps<KernelOp>().empty()) {
+    FailureOr<std::string> manifest = buildManifest(module, options.hangTimeoutMs);
+    if (failed(manifest))
+      return failure();
+    output.manifest = std::move(*manifest);
+  }
+  if (last == CompileStage::Manifest)
+    return output;
+  if (failed(lowerForSerialization(module, options)))
+    return failure();
+  if (last == CompileStage::LLVMIR) {
+    llvm::raw_string_ostream os(output.llvmIR);
+    if (failed(emitLLVMIR(module, os)))
+      return failure();
+    return output;
+  }
+  CompileOptions serialize = options;
+  serialize.assemble = last == CompileStage::Cubin;
+  FailureOr<CompiledKernels> kernels = serializeKernels(module, serialize);
+  if (failed(kernels))
+    return failure();
+  output.kernels = std::move(*kernels);
+  return output;
 }

@@ -140,44 +140,33 @@ int main(int argc, char **argv) {
   if (!module)
     return 1;
 
-  // --chip first: the manifest, the checks and the lowering all see the one target.
-  if (failed(cake::retargetKernels(*module, chip)))
-    return 1;
-  if (emitKind == Emit::Manifest || !manifestFile.empty()) {
-    FailureOr<std::string> manifest = cake::buildManifest(*module, hangTimeoutMs);
-    if (failed(manifest))
-      return 1;
-    const std::string &text = *manifest;
-    if (emitKind == Emit::Manifest)
-      return failed(writeOutput(outputFile, text)) ? 1 : 0;
-    if (failed(writeOutput(manifestFile, text)))
-      return 1;
-  }
-
   cake::CompileOptions options;
   options.chip = chip;
   options.features = features;
   options.optLevel = optLevel;
   options.hangTimeoutMs = hangTimeoutMs;
-  options.assemble = emitKind == Emit::Cubin;
   options.ptxasPath = ptxasPath;
-  if (failed(cake::lowerForSerialization(*module, options)))
+  options.requireManifest = !manifestFile.empty();
+  cake::CompileStage last = emitKind == Emit::Manifest ? cake::CompileStage::Manifest
+                            : emitKind == Emit::LLVM   ? cake::CompileStage::LLVMIR
+                            : emitKind == Emit::PTX    ? cake::CompileStage::PTX
+                                                       : cake::CompileStage::Cubin;
+  FailureOr<cake::CompileOutput> compiled = cake::compile(*module, options, last);
+  if (failed(compiled))
     return 1;
-
-  if (emitKind == Emit::LLVM) {
-    std::string text;
-    llvm::raw_string_ostream os(text);
-    if (failed(cake::emitLLVMIR(*module, os)))
-      return 1;
-    return failed(writeOutput(outputFile, text)) ? 1 : 0;
+  if (!manifestFile.empty() && failed(writeOutput(manifestFile, compiled->manifest)))
+    return 1;
+  if (!ptxasLog.empty() && failed(writeOutput(ptxasLog, compiled->kernels.ptxasReport)))
+    return 1;
+  switch (last) {
+  case cake::CompileStage::Manifest:
+    return failed(writeOutput(outputFile, compiled->manifest)) ? 1 : 0;
+  case cake::CompileStage::LLVMIR:
+    return failed(writeOutput(outputFile, compiled->llvmIR)) ? 1 : 0;
+  case cake::CompileStage::PTX:
+    return failed(writeOutput(outputFile, compiled->kernels.ptx)) ? 1 : 0;
+  case cake::CompileStage::Cubin:
+    return failed(writeOutput(outputFile, compiled->kernels.cubin)) ? 1 : 0;
   }
-
-  FailureOr<cake::CompiledKernels> kernels = cake::serializeKernels(*module, options);
-  if (failed(kernels))
-    return 1;
-  if (emitKind == Emit::PTX)
-    return failed(writeOutput(outputFile, kernels->ptx)) ? 1 : 0;
-  if (!ptxasLog.empty() && failed(writeOutput(ptxasLog, kernels->ptxasReport)))
-    return 1;
-  return failed(writeOutput(outputFile, kernels->cubin)) ? 1 : 0;
+  llvm_unreachable("every stage is handled");
 }

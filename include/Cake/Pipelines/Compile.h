@@ -27,6 +27,9 @@ struct CompileOptions {
   bool assemble = false;
   /// ptxas to use; empty: findPtxas's search.
   std::string ptxasPath;
+  /// compile(): write the manifest even of a module without cake kernels, which is an error
+  /// (cake-translate --manifest on lowered IR); otherwise such a module has an empty manifest.
+  bool requireManifest = false;
 };
 
 /// Makes `chip` every kernel's target before anything else reads the module (the manifest, the
@@ -53,6 +56,29 @@ LogicalResult checkFullyLowered(ModuleOp module);
 
 /// PTX (and, with `options.assemble`, the cubin) of a module lowered by lowerForSerialization.
 FailureOr<CompiledKernels> serializeKernels(ModuleOp lowered, const CompileOptions &options);
+
+/// How far compile() goes.
+enum class CompileStage { Manifest, LLVMIR, PTX, Cubin };
+
+/// What compile() produced, up to its last stage.
+struct CompileOutput {
+  /// The manifest (docs/Manifest.md) of the module's cake kernels; empty for a module that holds
+  /// none (already lowered IR).
+  std::string manifest;
+  /// The lowered module as LLVM IR (stage LLVMIR only).
+  std::string llvmIR;
+  /// PTX (stages PTX and Cubin), the cubin and ptxas's report (stage Cubin).
+  CompiledKernels kernels;
+};
+
+/// The one compile sequence behind cake-translate and the C API (and so the Python bindings):
+/// retarget to `options.chip` and check the target rules, write the manifest, lower with
+/// cake-lower-to-nvvm, then serialize to LLVM IR, PTX or a cubin, stopping after `last`
+/// (`options.assemble` is ignored: the stage says it). Works on `module` in place (callers that
+/// keep their module pass a clone). Stage Manifest (or `requireManifest`) on a module without
+/// cake kernels fails with the manifest's error; every failure is an MLIR diagnostic.
+FailureOr<CompileOutput> compile(ModuleOp module, const CompileOptions &options,
+                                 CompileStage last);
 
 } // namespace mlir::cake
 
