@@ -1,18 +1,30 @@
 //===- Options.cpp - cake-run command line and exit statuses --------------===//
+//
+// The command line is llvm::cl's (from the static libLLVMSupport). Its options
+// are globals, so each parse first resets them. Values are taken as text and
+// checked here, so that a bad one gets cake-run's own message.
+//
+//===----------------------------------------------------------------------===//
 
 #include "Cake/Runner/Options.h"
+#include "Cake/Version.h"
 
-#include <algorithm>
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/raw_ostream.h"
+
 #include <cerrno>
-#include <iterator>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <limits>
+#include <sys/mman.h>
+#include <unistd.h>
 
 using namespace cake::abi;
 using namespace cake::runner;
+namespace cl = llvm::cl;
 
 const char *cake::runner::runStatusName(RunStatus status) {
   switch (status) {
@@ -32,27 +44,9 @@ const char *cake::runner::runStatusName(RunStatus status) {
   return "?";
 }
 
-const char *cake::runner::runUsage() {
-  return "usage: cake-run --cubin K.cubin --manifest K.json [--kernel ENTRY]\n"
-         "                --sizes N=1000,D=128 [--scalar alpha=2.5] [--seed 1]\n"
-         "                [--input x=x.bin,...] [--output-dir DIR]\n"
-         "                [--outputs y,...] [--inouts z,...]\n"
-         "                [--ref REF.cubin [--ref-entry ENTRY_ref]] [--rtol 1e-5]\n"
-         "                [--warmup 10] [--iters 50] [--timeout SECONDS]\n"
-         "                [--no-time] [--device 0]\n"
-         "       cake-run --check-sizes --manifest K.json [--kernel ENTRY] --sizes N=1000\n"
-         "       cake-run --help | --version\n"
-         "\n"
-         "Runs one kernel of a CAKE manifest on seeded inputs, checks it (against\n"
-         "the reference kernel with --ref), times it, and prints one JSON record.\n"
-         "Exit codes: 0 ok, 1 wrong_result, 2 bad_arguments, 3 launch_failure,\n"
-         "4 timeout, 5 no_device. --timeout 0 disables the timeout (default 120).\n"
-         "See docs/Runner.md.\n";
-}
-
 namespace {
 
-bool parseInt(std::string_view text, int64_t &out) {
+template <typename Int> bool parseInt(std::string_view text, Int &out) {
   auto res = std::from_chars(text.data(), text.data() + text.size(), out);
   return res.ec == std::errc() && res.ptr == text.data() + text.size() &&
          !text.empty();
@@ -117,173 +111,287 @@ bool cake::runner::parseSizeList(std::string_view text, SymbolMap &out,
       error);
 }
 
+namespace {
+
+constexpr llvm::StringLiteral kProgram = "cake-run";
+
+constexpr const char *kOverview =
+    "run, check and time one CAKE kernel on a GPU\n"
+    "\n"
+    "  cake-run --cubin K.cubin --manifest K.json [--kernel ENTRY]\n"
+    "           --sizes N=1000,D=128 [--scalar alpha=2.5] [--seed 1]\n"
+    "           [--input x=x.bin,...] [--output-dir DIR]\n"
+    "           [--outputs y,...] [--inouts z,...]\n"
+    "           [--ref REF.cubin [--ref-entry ENTRY_ref]] [--rtol 1e-5]\n"
+    "           [--warmup 10] [--iters 50] [--timeout SECONDS]\n"
+    "           [--no-time] [--device 0]\n"
+    "  cake-run --check-sizes --manifest K.json [--kernel ENTRY] --sizes N=1000\n"
+    "\n"
+    "Runs one kernel of a CAKE manifest on seeded inputs, checks it (against\n"
+    "the reference kernel with --ref), times it, and prints one JSON record.\n"
+    "--sizes, --scalar, --input, --outputs and --inouts take comma-separated\n"
+    "lists and may repeat. Exit codes: 0 ok, 1 wrong_result, 2 bad_arguments,\n"
+    "3 launch_failure, 4 timeout, 5 no_device. See docs/Runner.md.\n";
+
+cl::OptionCategory runCategory("cake-run options");
+
+/// A valued option, read as text (checked by readOptions).
+struct TextOption : cl::opt<std::string> {
+  TextOption(llvm::StringRef name, const char *valueName, const char *help)
+      : cl::opt<std::string>(name, cl::desc(help), cl::value_desc(valueName),
+                             cl::cat(runCategory)) {}
+};
+
+/// A comma-separated list option that may repeat.
+struct ListOption : cl::list<std::string> {
+  ListOption(llvm::StringRef name, const char *valueName, const char *help)
+      : cl::list<std::string>(name, cl::desc(help), cl::value_desc(valueName),
+                              cl::CommaSeparated, cl::cat(runCategory)) {}
+};
+
+/// A flag.
+struct FlagOption : cl::opt<bool> {
+  FlagOption(llvm::StringRef name, const char *help)
+      : cl::opt<bool>(name, cl::desc(help), cl::cat(runCategory)) {}
+};
+
+TextOption cubinOption("cubin", "K.cubin", "The kernel's cubin");
+TextOption manifestOption("manifest", "K.json", "Its manifest (docs/Manifest.md)");
+TextOption kernelOption("kernel", "ENTRY",
+                        "The kernel's entry (default: the manifest's only kernel)");
+ListOption sizesOption("sizes", "N=1000,...", "The manifest's symbols, NAME=VALUE");
+ListOption scalarOption("scalar", "alpha=2.5", "The scalar parameters, NAME=VALUE");
+TextOption seedOption("seed", "N", "Seed of the inputs' fill (default 1)");
+ListOption inputOption("input", "x=x.bin,...",
+                       "Input tensors read from raw files, NAME=PATH");
+TextOption outputDirOption("output-dir", "DIR",
+                           "Write each output tensor to DIR/NAME.bin");
+ListOption outputsOption("outputs", "y,...",
+                         "The declared outputs (poisoned, compared); the other "
+                         "tensors are inputs");
+ListOption inoutsOption("inouts", "z,...",
+                        "The declared in-outs (filled, compared)");
+TextOption refOption("ref", "REF.cubin",
+                     "The reference kernel's cubin, to compare the outputs with");
+TextOption refEntryOption("ref-entry", "ENTRY_ref",
+                          "The reference kernel's entry (default <entry>_ref)");
+TextOption rtolOption("rtol", "X",
+                      "Bound on the relative L2 error of float outputs "
+                      "(default 1e-5)");
+TextOption warmupOption("warmup", "N", "Untimed launches (default 10)");
+TextOption itersOption("iters", "N",
+                       "Timed launches; the median is reported (default 50)");
+TextOption timeoutOption("timeout", "SECONDS",
+                         "Kill the run after this long (default 120, 0: none)");
+FlagOption noTimeOption("no-time", "Check only, do not time");
+TextOption deviceOption("device", "N", "The CUDA device (default 0)");
+FlagOption checkSizesOption(
+    "check-sizes", "Only evaluate the manifest for --sizes and print the "
+                   "record (no cubin, scalars or GPU needed)");
+
+/// The parser's one-time set-up: cake-run's version, and only cake-run's
+/// options. libLLVMSupport registers some of its own (--stats, --color,
+/// --rng-seed, ...): HideUnrelatedOptions hides them from --help, and they are
+/// unregistered so that cake-run rejects them as unknown.
+void setUpCommandLine() {
+  static const bool done = [] {
+    cl::SetVersionPrinter([](llvm::raw_ostream &os) {
+      os << "CAKE version " CAKE_VERSION " (cake-run)\n";
+    });
+    cl::HideUnrelatedOptions(runCategory);
+    std::vector<cl::Option *> foreign;
+    for (auto &entry : cl::getRegisteredOptions())
+      if (entry.second->getOptionHiddenFlag() == cl::ReallyHidden)
+        foreign.push_back(entry.second);
+    for (cl::Option *option : foreign)
+      option->removeArgument();
+    return true;
+  }();
+  (void)done;
+}
+
+/// Diverts stderr (fd 2) to memory until take(): llvm::cl writes an option's
+/// own errors (a missing value, a bad flag value) to llvm::errs() whatever
+/// error stream it is given, and a bad command line must leave stderr to
+/// cake-run's one line. Without memfd, stderr is left alone.
+class StderrCapture {
+public:
+  StderrCapture() {
+    std::fflush(stderr);
+    memoryFd = memfd_create("cake-run-stderr", MFD_CLOEXEC);
+    savedFd = memoryFd >= 0 ? dup(STDERR_FILENO) : -1;
+    if (savedFd >= 0)
+      dup2(memoryFd, STDERR_FILENO);
+  }
+  ~StderrCapture() { take(); }
+
+  /// Restores stderr; returns what was written to it meanwhile.
+  std::string take() {
+    std::string text;
+    if (savedFd >= 0) {
+      dup2(savedFd, STDERR_FILENO);
+      close(savedFd);
+      savedFd = -1;
+      char buffer[4096];
+      ssize_t n;
+      while ((n = pread(memoryFd, buffer, sizeof(buffer), text.size())) > 0)
+        text.append(buffer, static_cast<size_t>(n));
+    }
+    if (memoryFd >= 0)
+      close(memoryFd);
+    memoryFd = -1;
+    return text;
+  }
+
+private:
+  int memoryFd = -1, savedFd = -1;
+};
+
+/// llvm::cl's messages as one line, without the "cake-run: " each starts with
+/// and its "Try: 'cake-run --help'" (cake-run's stderr line says it).
+std::string oneLine(llvm::StringRef text) {
+  llvm::SmallVector<llvm::StringRef, 4> lines;
+  text.split(lines, '\n', -1, /*KeepEmpty=*/false);
+  std::string result;
+  for (llvm::StringRef line : lines) {
+    if (line.consume_front(kProgram))
+      line.consume_front(": ");
+    line = line.take_front(line.find(".  Try: ")).trim();
+    if (line.empty())
+      continue;
+    if (!result.empty())
+      result += "; ";
+    result += line.str();
+  }
+  return result.empty() ? "invalid command line" : result;
+}
+
+/// Runs llvm::cl over argv (without argv[0]); on failure, `error` is its
+/// message.
+bool parseCommandLine(int argc, const char *const *argv, std::string &error) {
+  setUpCommandLine();
+  cl::ResetAllOptionOccurrences(); // Values back to their defaults too.
+  // argv[0] names the program in llvm::cl's messages and --help.
+  std::vector<const char *> args{kProgram.data()};
+  args.insert(args.end(), argv, argv + argc);
+  StderrCapture capture;
+  // Given an error stream, llvm::cl reports and returns false rather than
+  // calling exit(1); errs() is the stream its options' errors use too.
+  bool ok = cl::ParseCommandLineOptions(static_cast<int>(args.size()),
+                                        args.data(), kOverview, &llvm::errs());
+  llvm::errs().flush();
+  std::string text = capture.take();
+  if (!ok)
+    error = oneLine(text);
+  return ok;
+}
+
+bool parseTolerance(std::string_view text, double &out) {
+  return parseDouble(text, out) && out >= 0;
+}
+
+bool parseSeconds(std::string_view text, double &out) {
+  return parseDouble(text, out) && out >= 0 && out <= 1e6;
+}
+
+bool parseCount(std::string_view text, int64_t &out) {
+  return parseInt(text, out) && out >= 0 && out <= 1000000;
+}
+
+/// Reads a valued option into `out` with `parse`; absent, `out` keeps its
+/// default.
+template <typename T, typename Parse>
+bool readValue(const TextOption &option, Parse parse, const char *expected,
+               T &out, std::string &error) {
+  if (option.getNumOccurrences() == 0 || parse(option.getValue(), out))
+    return true;
+  error = "invalid value '" + option.getValue() + "' for --" +
+          option.ArgStr.str() + " (expected " + expected + ")";
+  return false;
+}
+
+/// The NAME=VALUE items of --scalar or --input; a name given twice is an error.
+bool readAssignments(const ListOption &option,
+                     std::map<std::string, std::string> &out,
+                     std::string &error) {
+  const std::string what = option.ArgStr.str();
+  auto add = [&](const std::string &name, std::string_view value) {
+    if (out.emplace(name, std::string(value)).second)
+      return true;
+    error = what + " '" + name + "' given twice";
+    return false;
+  };
+  for (const std::string &item : option)
+    if (!forEachAssignment(item, what.c_str(), add, error))
+      return false;
+  return true;
+}
+
+/// The tensor names of --outputs or --inouts.
+bool readNames(const ListOption &option, std::vector<std::string> &out,
+               std::string &error) {
+  for (const std::string &name : option) {
+    if (name.empty()) {
+      error = "--" + option.ArgStr.str() +
+              " expects a comma-separated list of tensor names";
+      return false;
+    }
+    out.push_back(name);
+  }
+  return true;
+}
+
+/// Copies the parsed options into `out`, checking their values.
+bool readOptions(RunOptions &out, std::string &error) {
+  out.cubin = cubinOption;
+  out.manifest = manifestOption;
+  out.kernel = kernelOption;
+  out.outputDir = outputDirOption;
+  out.ref = refOption;
+  out.refEntry = refEntryOption;
+  out.noTime = noTimeOption;
+  out.checkSizes = checkSizesOption;
+  for (const std::string &item : sizesOption)
+    if (!parseSizeList(item, out.sizes, error))
+      return false;
+  const char *count = "a non-negative integer";
+  return readAssignments(scalarOption, out.scalars, error) &&
+         readAssignments(inputOption, out.inputFiles, error) &&
+         readNames(outputsOption, out.outputs, error) &&
+         readNames(inoutsOption, out.inouts, error) &&
+         readValue(seedOption, parseInt<uint64_t>, count, out.seed, error) &&
+         readValue(rtolOption, parseTolerance, "a non-negative number",
+                   out.rtol, error) &&
+         readValue(timeoutOption, parseSeconds,
+                   "a number of seconds, 0 for none", out.timeoutSeconds,
+                   error) &&
+         readValue(warmupOption, parseCount, count, out.warmup, error) &&
+         readValue(itersOption, parseCount, count, out.iters, error) &&
+         readValue(deviceOption, parseCount, count, out.device, error);
+}
+
+/// What is wrong with the options taken together, or null.
+const char *combinationError(const RunOptions &options) {
+  if (options.checkSizes)
+    return options.manifest.empty() ? "--check-sizes needs --manifest" : nullptr;
+  if (options.cubin.empty() || options.manifest.empty())
+    return "--cubin and --manifest are required";
+  if (!options.refEntry.empty() && options.ref.empty())
+    return "--ref-entry needs --ref";
+  if (!options.noTime && options.iters < 1)
+    return "--iters must be at least 1 (or use --no-time)";
+  return nullptr;
+}
+
+} // namespace
+
 bool cake::runner::parseRunOptions(int argc, const char *const *argv,
                                    RunOptions &out, std::string &error) {
   out = RunOptions();
-  bool sawIters = false;
-  for (int i = 0; i < argc; ++i) {
-    // One dash or two, as LLVM's tools take them: -cubin K.cubin is --cubin K.cubin.
-    std::string dashed;
-    std::string_view arg = argv[i];
-    if (arg.size() > 2 && arg[0] == '-' && arg[1] != '-') {
-      dashed = "-" + std::string(arg);
-      arg = dashed;
-    }
-    if (arg == "--help" || arg == "-h") {
-      out.help = true;
-      continue;
-    }
-    if (arg == "--version") {
-      out.version = true;
-      continue;
-    }
-    if (arg == "--no-time") {
-      out.noTime = true;
-      continue;
-    }
-    if (arg == "--check-sizes") {
-      out.checkSizes = true;
-      continue;
-    }
-    if (arg.substr(0, 2) != "--") {
-      error = "unexpected argument '" + std::string(arg) + "'";
-      return false;
-    }
-    std::string name(arg);
-    std::string_view value;
-    size_t eq = arg.find('=');
-    if (eq != std::string_view::npos) {
-      name = std::string(arg.substr(0, eq));
-      value = arg.substr(eq + 1);
-    }
-    static const char *const kValued[] = {
-        "--cubin",  "--manifest", "--kernel", "--ref",     "--ref-entry",
-        "--sizes",  "--scalar",   "--seed",   "--rtol",    "--timeout",
-        "--warmup", "--iters",    "--device", "--input",   "--output-dir",
-        "--outputs", "--inouts"};
-    if (std::find(std::begin(kValued), std::end(kValued), name) ==
-        std::end(kValued)) {
-      error = "unknown option '" + name + "'";
-      return false;
-    }
-    if (eq != std::string_view::npos) {
-      // Value already split off.
-    } else if (i + 1 < argc) {
-      value = argv[++i];
-    } else {
-      error = "option '" + name + "' needs a value";
-      return false;
-    }
-
-    auto badValue = [&](const char *expected) {
-      error = "invalid value '" + std::string(value) + "' for " + name +
-              " (expected " + expected + ")";
-      return false;
-    };
-    int64_t intValue;
-    if (name == "--cubin") {
-      out.cubin = std::string(value);
-    } else if (name == "--manifest") {
-      out.manifest = std::string(value);
-    } else if (name == "--kernel") {
-      out.kernel = std::string(value);
-    } else if (name == "--ref") {
-      out.ref = std::string(value);
-    } else if (name == "--ref-entry") {
-      out.refEntry = std::string(value);
-    } else if (name == "--sizes") {
-      if (!parseSizeList(value, out.sizes, error))
-        return false;
-    } else if (name == "--scalar") {
-      bool ok = forEachAssignment(
-          value, "scalar",
-          [&](const std::string &scalar, std::string_view text) {
-            if (!out.scalars.emplace(scalar, std::string(text)).second) {
-              error = "scalar '" + scalar + "' given twice";
-              return false;
-            }
-            return true;
-          },
-          error);
-      if (!ok)
-        return false;
-    } else if (name == "--input") {
-      bool ok = forEachAssignment(
-          value, "input",
-          [&](const std::string &tensor, std::string_view path) {
-            if (!out.inputFiles.emplace(tensor, std::string(path)).second) {
-              error = "input '" + tensor + "' given twice";
-              return false;
-            }
-            return true;
-          },
-          error);
-      if (!ok)
-        return false;
-    } else if (name == "--output-dir") {
-      out.outputDir = std::string(value);
-    } else if (name == "--outputs" || name == "--inouts") {
-      std::vector<std::string> &list = name == "--outputs" ? out.outputs : out.inouts;
-      bool ok = forEachItem(value, [&](std::string_view item) {
-        if (item.empty()) {
-          error = name + " expects a comma-separated list of tensor names";
-          return false;
-        }
-        list.emplace_back(item);
-        return true;
-      });
-      if (!ok)
-        return false;
-    } else if (name == "--seed") {
-      uint64_t seed;
-      auto res = std::from_chars(value.data(), value.data() + value.size(), seed);
-      if (value.empty() || res.ec != std::errc() ||
-          res.ptr != value.data() + value.size())
-        return badValue("a non-negative integer");
-      out.seed = seed;
-    } else if (name == "--rtol") {
-      if (!parseDouble(value, out.rtol) || !(out.rtol >= 0))
-        return badValue("a non-negative number");
-    } else if (name == "--timeout") {
-      if (!parseDouble(value, out.timeoutSeconds) ||
-          !(out.timeoutSeconds >= 0) || out.timeoutSeconds > 1e6)
-        return badValue("a number of seconds, 0 for none");
-    } else if (name == "--warmup" || name == "--iters" || name == "--device") {
-      if (!parseInt(value, intValue) || intValue < 0 || intValue > 1000000)
-        return badValue("a non-negative integer");
-      if (name == "--warmup") {
-        out.warmup = intValue;
-      } else if (name == "--iters") {
-        out.iters = intValue;
-        sawIters = true;
-      } else {
-        out.device = intValue;
-      }
-    } else {
-      error = "unknown option '" + name + "'";
-      return false;
-    }
-  }
-  if (out.help || out.version)
-    return true;
-  if (out.checkSizes) {
-    if (out.manifest.empty()) {
-      error = "--check-sizes needs --manifest";
-      return false;
-    }
-    return true;
-  }
-  if (out.cubin.empty() || out.manifest.empty()) {
-    error = "--cubin and --manifest are required";
+  if (!parseCommandLine(argc, argv, error) || !readOptions(out, error))
     return false;
-  }
-  if (!out.refEntry.empty() && out.ref.empty()) {
-    error = "--ref-entry needs --ref";
-    return false;
-  }
-  if (!out.noTime && out.iters < 1) {
-    error = sawIters ? "--iters must be at least 1 (or use --no-time)"
-                     : "--iters must be at least 1";
+  if (const char *problem = combinationError(out)) {
+    error = problem;
     return false;
   }
   return true;

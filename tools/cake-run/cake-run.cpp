@@ -12,7 +12,6 @@
 
 #include "Cake/Runner/FileUtil.h"
 #include "Cake/Runner/HangReport.h"
-#include "Cake/Version.h"
 
 #include <cerrno>
 #include <chrono>
@@ -345,17 +344,10 @@ int main(int argc, char **argv) {
   RunContext ctx;
   Manifest manifest;
   std::string error;
+  // --help and --version print and exit(0) inside the parser.
   if (!parseRunOptions(argc - 1, argv + 1, ctx.options, error)) {
     std::fprintf(stderr, "cake-run: %s (cake-run --help for the options)\n", error.c_str());
     return emit(record, RunStatus::BadArguments, error);
-  }
-  if (ctx.options.help) {
-    std::fputs(runUsage(), stdout);
-    return 0;
-  }
-  if (ctx.options.version) {
-    std::puts("CAKE version " CAKE_VERSION " (cake-run)");
-    return 0;
   }
   if (ctx.options.checkSizes)
     return checkSizes(ctx, manifest, record);

@@ -63,20 +63,18 @@ struct RunOptions {
   /// the record; no cubin, scalars or GPU needed.
   bool checkSizes = false;
   int64_t device = 0;
-  bool help = false;
-  bool version = false;
 };
 
-/// Parses argv (without argv[0]). Options take "--opt value" or "--opt=value";
-/// --sizes and --scalar take comma-separated NAME=VALUE lists and may repeat.
+/// Parses argv (without argv[0]) with llvm::cl: "--opt value" or "--opt=value",
+/// one dash or two; --sizes, --scalar, --input, --outputs and --inouts take
+/// comma-separated lists and may repeat. Each call starts from the defaults.
+/// On a bad command line returns false with `error` (one line) and writes
+/// nothing to stderr. --help and --version print on stdout and exit(0).
 bool parseRunOptions(int argc, const char *const *argv, RunOptions &out,
                      std::string &error);
 
 /// Parses "N=1000,D=128" into `out` (adding to it); duplicates are errors.
 bool parseSizeList(std::string_view text, SymbolMap &out, std::string &error);
-
-/// The --help text.
-const char *runUsage();
 
 /// Encodes the text of a scalar argument as the 4- or 8-byte value of `type`
 /// (i32 i64 f32 f64) into `bytes`, returning its size in `size`.
