@@ -5,16 +5,19 @@
 // exceptions. Only the CAKE C API (Cake-c/) and MLIR's C API are used.
 //
 //===----------------------------------------------------------------------===//
+#include "Cake-c/ABI.h"
 #include "Cake-c/Compile.h"
 #include "Cake-c/Dialect.h"
 
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <map>
 #include <memory>
 #include <set>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace py = pybind11;
 
@@ -222,6 +225,34 @@ std::string toJson(const CakePyModule &module) {
       &text);
   return text;
 }
+/// The host ABI's answers (Cake-c/ABI.h) as JSON text: the sizes as parallel name/value arrays.
+template <typename Call>
+std::string withSizes(const std::map<std::string, int64_t> &sizes, Call call) {
+  std::vector<MlirStringRef> names;
+  std::vector<int64_t> values;
+  for (const auto &[name, value] : sizes) {
+    names.push_back(ref(name));
+    values.push_back(value);
+  }
+  std::string text;
+  call(static_cast<intptr_t>(names.size()), names.data(), values.data(),
+       [](MlirStringRef part, void *out) { static_cast<std::string *>(out)->append(str(part)); },
+       &text);
+  return text;
+}
+std::string checkSizes(const std::string &manifest, const std::string &kernel,
+                       const std::map<std::string, int64_t> &sizes) {
+  return withSizes(sizes, [&](intptr_t n, const MlirStringRef *names, const int64_t *values,
+                              MlirStringCallback callback, void *out) {
+    cakeManifestCheckSizes(ref(manifest), ref(kernel), n, names, values, callback, out);
+  });
+}
+std::string evaluate(const std::string &expression, const std::map<std::string, int64_t> &sizes) {
+  return withSizes(sizes, [&](intptr_t n, const MlirStringRef *names, const int64_t *values,
+                              MlirStringCallback callback, void *out) {
+    cakeManifestEvaluate(ref(expression), n, names, values, callback, out);
+  });
+}
 } // namespace
 
 PYBIND11_MODULE(_cake, m) {
@@ -236,6 +267,9 @@ PYBIND11_MODULE(_cake, m) {
       .def("to_json", &toJson)
       .def("compile", &compile, py::arg("chip"), py::arg("features"), py::arg("opt_level"),
            py::arg("assemble"), py::arg("ptxas"), py::arg("hang_timeout_ms") = 0);
+
+  m.def("_check_sizes", &checkSizes, py::arg("manifest"), py::arg("kernel"), py::arg("sizes"));
+  m.def("_evaluate", &evaluate, py::arg("expression"), py::arg("sizes"));
 
   py::class_<CakePyContext>(m, "_Context")
       .def(py::init<>())

@@ -27,7 +27,7 @@ import uuid
 
 from . import cost as cost_mod
 from . import diagnostics, disk, measure, ptxas
-from .tools import run_step
+from .tools import bindings, run_step
 
 
 def ir_hash(ir):
@@ -193,26 +193,37 @@ class Evaluator:
 
     def _check_shapes(self, ev):
         """Every task shape must name the kernel's symbols and satisfy its manifest constraints, as
-        cake-run judges them (`cake-run --check-sizes`: the runner's own expression evaluator, no
-        GPU), so the harness keeps no copy of the manifest's expression language."""
+        the host ABI judges them (Cake/ABI: the reader and evaluator cake-run runs), so the harness
+        keeps no copy of the manifest's expression language: in process through the bindings when
+        they are importable, else `cake-run --check-sizes` (no GPU needed)."""
         symbols = set(ev.compile.get("symbols") or [])
-        runner = self.tools.path("cake-run")
         for shape in self.task.shapes:
             if set(shape) != symbols:
                 ev.fail("shape", "shape_symbols", f"shape {shape} does not match the kernel's symbols {sorted(symbols)}")
                 return
-            if not os.access(runner, os.X_OK):
-                continue  # no runner on this machine: it could not run the shape either
-            sizes = ",".join(f"{k}={v}" for k, v in shape.items())
-            res = run_step("shape", [runner, "--check-sizes", "--manifest", ev.compile["manifest"],
-                                     "--kernel", ev.compile["entry"] or "", "--sizes", sizes], 60)
-            try:
-                record = json.loads(res.stdout)
-            except ValueError:
-                record = {}
-            if record.get("status") == "bad_arguments":
-                ev.fail("shape", "shape_constraint", f"{record.get('error')} (shape {shape})")
+            error = self._shape_error(ev, shape)
+            if error:
+                ev.fail("shape", "shape_constraint", f"{error} (shape {shape})")
                 return
+
+    def _shape_error(self, ev, shape):
+        """Why the manifest refuses ``shape`` (None: it is accepted, or nothing here can judge)."""
+        cake = bindings("check_sizes")
+        if cake is not None:
+            with open(ev.compile["manifest"]) as f:
+                verdict = cake.check_sizes(f.read(), shape, ev.compile["entry"] or "")
+            return None if verdict.get("ok") else verdict.get("error")
+        runner = self.tools.path("cake-run")
+        if not os.access(runner, os.X_OK):
+            return None  # no runner on this machine: it could not run the shape either
+        sizes = ",".join(f"{k}={v}" for k, v in shape.items())
+        res = run_step("shape", [runner, "--check-sizes", "--manifest", ev.compile["manifest"],
+                                 "--kernel", ev.compile["entry"] or "", "--sizes", sizes], 60)
+        try:
+            record = json.loads(res.stdout)
+        except ValueError:
+            record = {}
+        return record.get("error") if record.get("status") == "bad_arguments" else None
 
 
 def _stat_id(path):

@@ -16,7 +16,7 @@ import os
 import tempfile
 import threading
 
-from .tools import ToolMissing, run_step
+from .tools import ToolMissing, bindings, run_step
 
 SOURCE = "in.mlir"
 SCHEMA, VERSION = "cake-ir", 1
@@ -49,8 +49,6 @@ class Memo:
 
 
 _DERIVED = Memo()
-_UNSET = object()
-_bindings_module = _UNSET
 
 
 def forget():
@@ -59,16 +57,8 @@ def forget():
 
 
 def _bindings():
-    """The ``cake`` bindings when importable (looked up once), else None."""
-    global _bindings_module
-    if _bindings_module is _UNSET:
-        try:
-            import cake
-        except (ImportError, OSError):  # not installed, or built for another Python
-            cake = None
-        # Another package of that name, or bindings older than the JSON view, do not count.
-        _bindings_module = cake if hasattr(getattr(cake, "Module", None), "to_json") else None
-    return _bindings_module
+    """The ``cake`` bindings when importable and they have the JSON view, else None."""
+    return bindings("Module.to_json")
 
 
 def _checked(doc):

@@ -65,6 +65,31 @@ def _kill_group(proc):
         proc.kill()
 
 
+_UNSET = object()
+_cake_module = _UNSET
+
+
+def bindings(*needed):
+    """The ``cake`` Python bindings (docs/Embedding-Python.md) when importable and they have every
+    attribute in ``needed`` (bindings older than a feature do not count), else None. Looked up
+    once: the harness works without them, through the tools' command lines."""
+    global _cake_module
+    if _cake_module is _UNSET:
+        try:
+            import cake
+        except (ImportError, OSError):  # not installed, or built for another Python
+            cake = None
+        _cake_module = cake if hasattr(cake, "__all__") and hasattr(cake, "Module") else None
+    cake = _cake_module
+    return cake if cake is not None and all(_has(cake, name) for name in needed) else None
+
+
+def _has(module, dotted):
+    for part in dotted.split("."):
+        module = getattr(module, part, None)
+    return module is not None
+
+
 class ToolMissing(RuntimeError):
     """A required tool binary is absent."""
 

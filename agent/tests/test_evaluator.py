@@ -122,3 +122,39 @@ class EvaluatorTest(util.TempDir):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+@util.needs_tools
+class HostAbiTest(util.TempDir):
+    """The shape check's two judges, the bindings' host ABI (in process) and cake-run
+    --check-sizes, are the same code: they give the same verdicts."""
+
+    SHAPES = [{"M": 4, "N": 8}, {"M": 4, "N": 10}, {"M": 0, "N": 8}, {"M": 4}]
+
+    def test_bindings_and_cake_run_agree(self):
+        import json
+        import subprocess
+        import sys
+        packages = os.path.join(os.path.dirname(util.BIN), "python_packages")
+        runner = os.path.join(util.BIN, "cake-run")
+        if not os.path.isdir(os.path.join(packages, "cake")) or not os.access(runner, os.X_OK):
+            self.skipTest("needs the Python bindings and cake-run of this build")
+        manifest = os.path.join(self.tmp, "softmax.json")
+        subprocess.run([os.path.join(util.BIN, "cake-translate"), os.path.join(util.ROOT, "examples", "softmax.mlir"),
+                        "--emit=manifest", "-o", manifest], check=True)
+        code = ("import json, sys\nimport cake\ntext = open(sys.argv[1]).read()\n"
+                "print(json.dumps([cake.check_sizes(text, s) for s in json.loads(sys.argv[2])]))")
+        res = subprocess.run([sys.executable, "-c", code, manifest, json.dumps(self.SHAPES)],
+                             capture_output=True, text=True, env=dict(os.environ, PYTHONPATH=packages))
+        if res.returncode != 0 and "ImportError" in res.stderr:
+            self.skipTest(f"the bindings do not load in this Python: {res.stderr.strip()[-200:]}")
+        self.assertEqual(res.returncode, 0, res.stderr)
+        in_process = json.loads(res.stdout)
+        for shape, verdict in zip(self.SHAPES, in_process):
+            sizes = ",".join(f"{k}={v}" for k, v in shape.items())
+            record = json.loads(subprocess.run([runner, "--check-sizes", "--manifest", manifest, "--sizes", sizes],
+                                               capture_output=True, text=True).stdout)
+            self.assertEqual(verdict["ok"], record["status"] == "ok", (shape, verdict, record))
+            self.assertEqual(verdict["error"], record["error"], shape)
+        self.assertEqual([v["ok"] for v in in_process], [True, False, False, False])
+        self.assertEqual(in_process[1]["error"], "constraint mod(N, 4) == 0 violated for N=10")

@@ -22,7 +22,7 @@ _CAPI = os.path.join(_HERE, "lib", "libCakeCAPI.so")
 if os.path.exists(_CAPI):
     _CAPI_HANDLE = ctypes.CDLL(_CAPI)
 
-from ._cake import ClosedError, _Context, _Module  # noqa: E402 (after the library above)
+from ._cake import ClosedError, _Context, _Module, _check_sizes, _evaluate  # noqa: E402 (after the library above)
 
 # The cost model's hardware profiles: share/cake/profiles inside the package when pip installed it,
 # else beside python_packages (build tree, install prefix); the C++ side reads CAKE_PROFILE_DIR (an
@@ -33,8 +33,8 @@ for _profiles in (os.path.join(_HERE, "share", "cake", "profiles"),
         os.environ.setdefault("CAKE_PROFILE_DIR", os.path.normpath(_profiles))
         break
 
-__all__ = ["CakeError", "ClosedError", "Context", "Diagnostic", "Location", "Module", "compile",
-           "cost", "parse", "run_pipeline", "verify"]
+__all__ = ["CakeError", "ClosedError", "Context", "Diagnostic", "Location", "Module", "check_sizes",
+           "compile", "cost", "evaluate_expression", "parse", "run_pipeline", "verify"]
 
 
 @dataclass(frozen=True)
@@ -242,3 +242,22 @@ def cost(source: Source, sizes=None, profile: str = "", filename: str = "<string
 def compile(source: Source, filename: str = "<string>", **options):
     """Context.compile on a shared default context."""
     return _default().compile(source, filename, **options)
+
+
+# The host ABI (docs/Manifest.md), with the reader and evaluator cake-run runs: a host that
+# launches kernels itself judges a shape by the same code.
+
+def check_sizes(manifest: str, sizes: dict, kernel: str = "") -> dict:
+    """Judges `sizes` ({"N": 1000, ...}) against `kernel` (default: the only one) of the manifest
+    text `manifest` as `cake-run --check-sizes` does: {"ok", "error", "kernel", "grid", "block"}
+    (ok False and error naming the constraint, extent or grid that fails)."""
+    return json.loads(_check_sizes(manifest, kernel, dict(sizes)))
+
+
+def evaluate_expression(expression: str, sizes: dict) -> int:
+    """The value of a manifest expression or constraint (1 holds, 0 not) for `sizes`; ValueError
+    names a parse error, an unknown size, a division by zero or an overflow."""
+    answer = json.loads(_evaluate(expression, dict(sizes)))
+    if "error" in answer:
+        raise ValueError(f"{expression!r}: {answer['error']}")
+    return answer["value"]

@@ -4,6 +4,7 @@
 |* and that nothing reached stderr.                                           *|
 |*                                                                            *|
 \*===----------------------------------------------------------------------===*/
+#include "Cake-c/ABI.h"
 #include "Cake-c/Compile.h"
 #include "Cake-c/Dialect.h"
 
@@ -91,8 +92,26 @@ int main(void) {
     printf("compile ok: ptx has entry: %d, cubin bytes: %zu\n",
            strstr(ptx.data, ".entry copy") != NULL, cakeCompileResultGetCubin(result).length);
     printf("manifest:\n%.*s", (int)manifest.length, manifest.data);
+    /* The host ABI judges sizes against that manifest, as cake-run --check-sizes does. */
+    MlirStringRef names[] = {mlirStringRefCreateFromCString("N")};
+    int64_t good[] = {4096}, bad[] = {0};
+    printf("check N=4096: ");
+    cakeManifestCheckSizes(manifest, mlirStringRefCreateFromCString(""), 1, names, good, printPart,
+                           stdout);
+    printf("\ncheck N=0: ");
+    cakeManifestCheckSizes(manifest, mlirStringRefCreateFromCString("copy"), 1, names, bad,
+                           printPart, stdout);
+    printf("\n");
     cakeCompileResultDestroy(result);
   }
+  printf("evaluate: ");
+  MlirStringRef n[] = {mlirStringRefCreateFromCString("N")};
+  int64_t ten[] = {10};
+  cakeManifestEvaluate(mlirStringRefCreateFromCString("ceildiv(N, 4) * 2"), 1, n, ten, printPart,
+                       stdout);
+  printf("\nevaluate error: ");
+  cakeManifestEvaluate(mlirStringRefCreateFromCString("mod(N, 0)"), 1, n, ten, printPart, stdout);
+  printf("\n");
   dump(diagnostics);
 
   /* The cost report, as JSON through a callback; the model's remarks are collected. */
