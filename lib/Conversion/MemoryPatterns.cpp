@@ -174,15 +174,22 @@ struct StoreLowering : OpConversionPattern<StoreOp> {
 
 /// llvm.atomicrmw add (monotonic: an add needs no ordering with other memory; the NVPTX
 /// backend emits red/atom .add), guarded by the bounds check when masked.
-struct AtomicAddLowering : OpConversionPattern<AtomicAddOp> {
-  using OpConversionPattern::OpConversionPattern;
+/// The llvm.atomicrmw operation of each cake atomic op for a value of `type`.
+static LLVM::AtomicBinOp atomicKind(AtomicAddOp, Type type) {
+  return type.isF32() ? LLVM::AtomicBinOp::fadd : LLVM::AtomicBinOp::add;
+}
+static LLVM::AtomicBinOp atomicKind(AtomicMinOp, Type) { return LLVM::AtomicBinOp::umin; }
 
-  LogicalResult matchAndRewrite(AtomicAddOp op, OpAdaptor adaptor,
+template <typename AtomicOp> struct AtomicLowering : OpConversionPattern<AtomicOp> {
+  using OpConversionPattern<AtomicOp>::OpConversionPattern;
+  using OpAdaptor = typename AtomicOp::Adaptor;
+
+  LogicalResult matchAndRewrite(AtomicOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     AccessBuilder ab{rewriter, loc};
     Value value = adaptor.getValue();
-    auto kind = value.getType().isF32() ? LLVM::AtomicBinOp::fadd : LLVM::AtomicBinOp::add;
+    LLVM::AtomicBinOp kind = atomicKind(op, value.getType());
     auto emit = [&](Value address) {
       LLVM::AtomicRMWOp::create(rewriter, loc, kind, address, value,
                                 LLVM::AtomicOrdering::monotonic);
@@ -213,6 +220,7 @@ struct AtomicAddLowering : OpConversionPattern<AtomicAddOp> {
 } // namespace
 
 void populateCakeMemoryPatterns(CakeTypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<AllocSmemLowering, LoadLowering, StoreLowering, AtomicAddLowering>(
+  patterns.add<AllocSmemLowering, LoadLowering, StoreLowering, AtomicLowering<AtomicAddOp>,
+               AtomicLowering<AtomicMinOp>>(
       converter, patterns.getContext());
 }

@@ -403,11 +403,13 @@ LogicalResult StoreOp::verify() {
                       getMasked());
 }
 
-LogicalResult AtomicAddOp::verify() {
-  // The scalar types come from ODS; indices, element type and `masked` as for a store.
-  return verifyAccess(*this, getDest().getType(), getValue().getType(), getIndices().size(),
-                      getMasked());
+// The scalar types come from ODS; indices, element type and `masked` as for a store.
+template <typename AtomicOp> static LogicalResult verifyAtomic(AtomicOp op) {
+  return verifyAccess(op, op.getDest().getType(), op.getValue().getType(), op.getIndices().size(),
+                      op.getMasked());
 }
+LogicalResult AtomicAddOp::verify() { return verifyAtomic(*this); }
+LogicalResult AtomicMinOp::verify() { return verifyAtomic(*this); }
 
 bool mlir::cake::isMbarrierArrival(Operation *op) {
   return isa<MbarrierArriveOp, MbarrierArriveExpectTxOp, Tcgen05CommitOp>(op);

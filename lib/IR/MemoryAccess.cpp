@@ -55,11 +55,18 @@ void LoadOp::getMemoryAccesses(SmallVectorImpl<MemoryAccess> &accesses) {
 void StoreOp::getMemoryAccesses(SmallVectorImpl<MemoryAccess> &accesses) {
   accesses.push_back(generic(getDest(), AccessKind::Write, getIndices(), getWidth()));
 }
-void AtomicAddOp::getMemoryAccesses(SmallVectorImpl<MemoryAccess> &accesses) {
+/// A read-modify-write of one element: an atomic read and an atomic write.
+static void atomicAccesses(Value dest, ValueRange indices, SmallVectorImpl<MemoryAccess> &accesses) {
   for (AccessKind kind : {AccessKind::Read, AccessKind::Write}) {
-    accesses.push_back(generic(getDest(), kind, getIndices(), 1));
+    accesses.push_back(generic(dest, kind, indices, 1));
     accesses.back().atomic = true;
   }
+}
+void AtomicAddOp::getMemoryAccesses(SmallVectorImpl<MemoryAccess> &accesses) {
+  atomicAccesses(getDest(), getIndices(), accesses);
+}
+void AtomicMinOp::getMemoryAccesses(SmallVectorImpl<MemoryAccess> &accesses) {
+  atomicAccesses(getDest(), getIndices(), accesses);
 }
 void CpAsyncOp::getMemoryAccesses(SmallVectorImpl<MemoryAccess> &accesses) {
   // Both addresses must be aligned to the copy size, masked or not.

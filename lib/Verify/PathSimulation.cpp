@@ -1412,7 +1412,8 @@ bool mlir::cake::verifyRoleHandoffs(KernelOp kernel, ThreadModel &model) {
     roles |= isa<WarpRolesOp>(op);
     named |= isa<NamedBarrierOp>(op);
     other |= isa<MbarrierAllocOp, PipelineCreateOp, CpAsyncOp, TmaLoadOp, TmaStoreOp, WgmmaOp,
-                 WgmmaRegsOp, ClusterBarrierOp, AtomicAddOp>(op);
+                 WgmmaRegsOp, ClusterBarrierOp>(op) ||
+             llvm::any_of(getMemoryAccesses(op), [](const MemoryAccess &a) { return a.atomic; });
   });
   int64_t numThreads = model.getNumThreads();
   if (!roles || !named || other || numThreads > 512)

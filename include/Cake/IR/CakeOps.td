@@ -251,7 +251,21 @@ def Cake_StoreOp : Cake_Op<"store", [DeclareOpInterfaceMethods<CakeMemoryAccessO
   }];
 }
 
-def Cake_AtomicAddOp : Cake_Op<"atomic_add", [DeclareOpInterfaceMethods<CakeMemoryAccessOpInterface>, Cake_InKernel, MemoryEffects<[MemRead, MemWrite]>]> {
+// An indivisible read-modify-write of one element: operands, syntax, verifier (that of a store),
+// memory accesses (an atomic read and write) and lowering (llvm.atomicrmw) are shared; each op
+// names its operation and the value types it takes.
+class Cake_AtomicRmwOp<string mnemonic, list<Type> valueTypes>
+    : Cake_Op<mnemonic, [DeclareOpInterfaceMethods<CakeMemoryAccessOpInterface>, Cake_InKernel,
+                         MemoryEffects<[MemRead, MemWrite]>]> {
+  let arguments = (ins AnyTypeOf<valueTypes>:$value, Cake_MemoryType:$dest, Variadic<Index>:$indices,
+                       UnitAttr:$masked);
+  let assemblyFormat = [{
+    $value `,` $dest `[` $indices `]` (`masked` $masked^)? attr-dict `:` type($value) `,` type($dest)
+  }];
+  let hasVerifier = 1;
+}
+
+def Cake_AtomicAddOp : Cake_AtomicRmwOp<"atomic_add", [F32, I32]> {
   let summary = "an atomic add of a scalar to one element of global or shared memory";
   let description = [{
     Adds `value` to the element at the given indices as one indivisible read-modify-write and
@@ -266,12 +280,26 @@ def Cake_AtomicAddOp : Cake_Op<"atomic_add", [DeclareOpInterfaceMethods<CakeMemo
     cake.atomic_add %one, %counts[%b, %k] masked : i32, !cake.tensor<[B, K], i32>
     ```
   }];
-  let arguments = (ins AnyTypeOf<[F32, I32]>:$value, Cake_MemoryType:$dest, Variadic<Index>:$indices,
-                       UnitAttr:$masked);
-  let assemblyFormat = [{
-    $value `,` $dest `[` $indices `]` (`masked` $masked^)? attr-dict `:` type($value) `,` type($dest)
+}
+
+def Cake_AtomicMinOp : Cake_AtomicRmwOp<"atomic_min", [I32, I64]> {
+  let summary = "an atomic unsigned minimum of a scalar and one element of global or shared memory";
+  let description = [{
+    Replaces the element at the given indices by the smaller of it and `value`, both read as
+    unsigned integers, as one indivisible read-modify-write; returns nothing (PTX `red`/`atom`
+    min.u32/u64, device scope). `i32` or `i64`, the destination's element type. With `masked`
+    (global tensors only), an element outside the tensor's extents is not touched.
+
+    This is how partial argmins merge (split-K KMeans or KNN: blocks that each saw part of the
+    centroids): a non-negative float's bit pattern orders as an unsigned integer, so packing
+    `(distance bits << 32) | index` into an i64 and taking the minimum keeps the nearest
+    centroid, ties to the lower index, whatever the order the blocks arrive in.
+
+    ```mlir
+    cake.atomic_min %packed, %best[%b, %n] masked : i64, !cake.tensor<[B, N], i64>
+    cake.atomic_min %bits, %slots[%t] : i32, !cake.smem<128xi32>
+    ```
   }];
-  let hasVerifier = 1;
 }
 
 //===----------------------------------------------------------------------===//
