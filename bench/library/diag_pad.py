@@ -1,0 +1,46 @@
+"""How much of a staged kernel's time the staging (`pad`) kernel takes, on shapes whose D is not a
+multiple of 16 bytes (session 23). For each shape: the GPU time of each kernel one call launches
+(torch profiler, median of 30 calls), for the routed kernel and the table's best staged
+configurations, forced.
+
+    python3 bench/library/diag_pad.py PACKAGE/cake_library/library
+"""
+import os
+import sys
+# PACKAGE/cake_library/library: the package folder holds the cake_library module.
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(sys.argv[1]))))
+import torch
+from torch.profiler import profile, ProfilerActivity
+from cake_library import load
+
+lib = load(sys.argv[1])
+DT = {"float16": torch.float16, "bfloat16": torch.bfloat16, "float32": torch.float32}
+SHAPES = [(2, 120214, 145, 71, "bfloat16"), (4, 36434, 462, 94, "float16"),
+          (5, 32656, 159, 100, "float32"), (7, 156830, 216, 2, "float16"),
+          (2, 120214, 152, 71, "bfloat16")]      # the same shape at an aligned D: no staging
+for B, N, D, K, dt in SHAPES:
+    g = torch.Generator(device="cuda").manual_seed(7)
+    x = torch.randn(B, N, D, device="cuda", dtype=DT[dt], generator=g)
+    c = torch.randn(B, K, D, device="cuda", dtype=DT[dt], generator=g)
+    csq = (c.float() ** 2).sum(-1)
+    out = torch.empty(B, N, device="cuda", dtype=torch.int32)
+    legal = lib.router.legal(B, N, D, K, dt)
+    routed = lib.route(B, N, D, K, dt)["kernel"]
+    staged = [v["name"] for v in legal if v["staging"] != "none"]
+    names = [routed] + [n for n in staged if any(t in n for t in ("_c1_k32_w2", "_c1_k64_w2", "sd1_k128_w2", "sd2_k128_w2", "_mma_"))][:4]
+    for name in names:
+        fn = lambda: lib.assign(x, c, c_sq=csq, out=out, kernel=name)  # noqa: E731
+        for _ in range(3):
+            fn()
+        torch.cuda.synchronize()
+        with profile(activities=[ProfilerActivity.CUDA]) as prof:
+            for _ in range(30):
+                fn()
+            torch.cuda.synchronize()
+        times = {}
+        for e in prof.events():
+            if e.device_type.name == "CUDA":
+                times.setdefault(e.name, []).append(getattr(e, "device_time", None) or e.cuda_time)
+        med = {n: round(sorted(t)[len(t) // 2], 1) for n, t in times.items()}
+        print(f"B{B} N{N} D{D} K{K} {dt} {name}: " + ", ".join(f"{n} {t} us" for n, t in med.items()),
+              flush=True)
