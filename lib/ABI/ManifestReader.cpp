@@ -103,16 +103,14 @@ public:
   }
 
   /// Fetches a required member of kind `kind`.
-  const Value *require(const Value &obj, const char *key,
-                           Kind kind, const std::string &where) {
+  const Value *require(const Value &obj, const char *key, Kind kind, const std::string &where) {
     const Value *v = member(obj, key);
     if (!v) {
       fail(where, std::string("missing required field '") + key + "'");
       return nullptr;
     }
     if (v->kind() != kind) {
-      fail(where, std::string("field '") + key + "' must be a " +
-                      kindName(kind) + ", not a " +
+      fail(where, std::string("field '") + key + "' must be a " + kindName(kind) + ", not a " +
                       kindName(v->kind()));
       return nullptr;
     }
@@ -120,13 +118,12 @@ public:
   }
 
   const llvm::json::Array *requireArray(const Value &obj, const char *key,
-                                       const std::string &where) {
+                                        const std::string &where) {
     const Value *v = require(obj, key, Kind::Array, where);
     return v ? v->getAsArray() : nullptr;
   }
 
-  bool readString(const Value &obj, const char *key, std::string &out,
-                  const std::string &where) {
+  bool readString(const Value &obj, const char *key, std::string &out, const std::string &where) {
     const Value *v = require(obj, key, Kind::String, where);
     if (!v)
       return false;
@@ -135,51 +132,44 @@ public:
   }
 
   /// Reads an optional non-negative integer member.
-  bool readCount(const Value &obj, const char *key, int64_t &out,
-                 const std::string &where) {
+  bool readCount(const Value &obj, const char *key, int64_t &out, const std::string &where) {
     const Value *v = member(obj, key);
     if (!v)
       return true;
     if (!integer(*v) || *integer(*v) < 0)
-      return fail(where, std::string("field '") + key +
-                             "' must be a non-negative integer");
+      return fail(where, std::string("field '") + key + "' must be a non-negative integer");
     out = *integer(*v);
     return true;
   }
 
   /// Reads a [x, y, z] array of positive integers; absent keeps `out`.
-  bool readDims(const Value &obj, const char *key, bool required,
-                std::array<int64_t, 3> &out, const std::string &where) {
+  bool readDims(const Value &obj, const char *key, bool required, std::array<int64_t, 3> &out,
+                const std::string &where) {
     const Value *v = member(obj, key);
     if (!v)
-      return required ? fail(where, std::string("missing required field '") +
-                                        key + "'")
-                      : true;
+      return required ? fail(where, std::string("missing required field '") + key + "'") : true;
     const llvm::json::Array *dims = v->getAsArray();
     if (!dims || dims->size() != 3)
-      return fail(where, std::string("field '") + key +
-                             "' must be an array of 3 integers");
+      return fail(where, std::string("field '") + key + "' must be an array of 3 integers");
     for (size_t i = 0; i < 3; ++i) {
       std::optional<int64_t> d = integer((*dims)[i]);
       if (!d || *d < 1 || *d > 0x7FFFFFFF)
-        return fail(where, std::string("field '") + key +
-                               "' must hold positive integers");
+        return fail(where, std::string("field '") + key + "' must hold positive integers");
       out[i] = *d;
     }
     return true;
   }
 
   /// Parses one expression given as a string (or a plain integer).
-  bool readExpr(const Value &v, bool constraint, Expr &out,
-                const std::string &where) {
+  bool readExpr(const Value &v, bool constraint, Expr &out, const std::string &where) {
     std::string source;
     if (v.getAsString())
       source = text(v);
     else if (integer(v) && !constraint)
       source = std::to_string(*integer(v));
     else
-      return fail(where, constraint ? "expected a constraint string"
-                                    : "expected an expression string");
+      return fail(where,
+                  constraint ? "expected a constraint string" : "expected an expression string");
     std::string exprError;
     bool ok = constraint ? Expr::parseConstraint(source, out, exprError)
                          : Expr::parse(source, out, exprError);
@@ -187,25 +177,22 @@ public:
       return fail(where, exprError);
     for (const std::string &name : out.symbols())
       if (std::find(symbols->begin(), symbols->end(), name) == symbols->end())
-        return fail(where, "unknown symbol '" + name + "' in '" + source +
-                               "' (not in 'symbols')");
+        return fail(where, "unknown symbol '" + name + "' in '" + source + "' (not in 'symbols')");
     return true;
   }
 
-  bool readExprList(const Value &obj, const char *key, bool required,
-                    std::vector<Expr> &out, const std::string &where) {
+  bool readExprList(const Value &obj, const char *key, bool required, std::vector<Expr> &out,
+                    const std::string &where) {
     const Value *v = member(obj, key);
     if (!v)
-      return required ? fail(where, std::string("missing required field '") +
-                                        key + "'")
-                      : true;
+      return required ? fail(where, std::string("missing required field '") + key + "'") : true;
     const llvm::json::Array *list = v->getAsArray();
     if (!list)
       return fail(where, std::string("field '") + key + "' must be an array");
     out.resize(list->size());
     for (size_t i = 0; i < out.size(); ++i)
-      if (!readExpr((*list)[i], std::string(key) == "constraints",
-                    out[i], where + "." + key + "[" + std::to_string(i) + "]"))
+      if (!readExpr((*list)[i], std::string(key) == "constraints", out[i],
+                    where + "." + key + "[" + std::to_string(i) + "]"))
         return false;
     return true;
   }
@@ -222,8 +209,7 @@ private:
   const std::vector<std::string> *symbols = nullptr;
 };
 
-bool ManifestReader::readParam(const Value &v, ParamDesc &p,
-                               const std::string &where) {
+bool ManifestReader::readParam(const Value &v, ParamDesc &p, const std::string &where) {
   if (!v.getAsObject())
     return fail(where, "a parameter must be an object");
   if (!readString(v, "name", p.name, where))
@@ -256,10 +242,9 @@ bool ManifestReader::readParam(const Value &v, ParamDesc &p,
       return fail(here, "a symbol parameter must have dtype i64");
     return true;
   case ParamKind::Scalar:
-    if (p.dtype != DType::I32 && p.dtype != DType::I64 &&
-        p.dtype != DType::F32 && p.dtype != DType::F64)
-      return fail(here, "scalar dtype '" + dtype +
-                            "' is not supported (i32 i64 f32 f64)");
+    if (p.dtype != DType::I32 && p.dtype != DType::I64 && p.dtype != DType::F32 &&
+        p.dtype != DType::F64)
+      return fail(here, "scalar dtype '" + dtype + "' is not supported (i32 i64 f32 f64)");
     return true;
   case ParamKind::Tma:
     return readTma(v, p, here);
@@ -286,16 +271,14 @@ bool ManifestReader::readParam(const Value &v, ParamDesc &p,
   return true;
 }
 
-bool ManifestReader::readTma(const Value &v, ParamDesc &p,
-                             const std::string &here) {
+bool ManifestReader::readTma(const Value &v, ParamDesc &p, const std::string &here) {
   if (!readString(v, "tensor", p.tensorName, here))
     return false;
   const llvm::json::Array *box = requireArray(v, "box", here);
   if (!box)
     return false;
   for (const Value &extent : (*box)) {
-    if (!integer(extent) || *integer(extent) < 1 ||
-        *integer(extent) > 256)
+    if (!integer(extent) || *integer(extent) < 1 || *integer(extent) > 256)
       return fail(here, "box extents must be integers in [1, 256]");
     p.box.push_back(*integer(extent));
   }
@@ -329,8 +312,7 @@ bool ManifestReader::linkTma(KernelDesc &k, const std::string &where) {
   return true;
 }
 
-bool ManifestReader::readKernel(const Value &v, KernelDesc &k,
-                                const std::string &where) {
+bool ManifestReader::readKernel(const Value &v, KernelDesc &k, const std::string &where) {
   if (!v.getAsObject())
     return fail(where, "a kernel must be an object");
   if (!readString(v, "entry", k.entry, where))
@@ -401,8 +383,7 @@ bool ManifestReader::readKernel(const Value &v, KernelDesc &k,
 }
 
 /// The optional hang_debug object: {timeout_ms, sites: [{id, op, loc, role}]}.
-bool ManifestReader::readHangDebug(const Value &v, KernelDesc &k,
-                                   const std::string &here) {
+bool ManifestReader::readHangDebug(const Value &v, KernelDesc &k, const std::string &here) {
   const Value *debug = member(v, "hang_debug");
   if (!debug)
     return true;
@@ -454,21 +435,18 @@ bool parseManifest(const Value &doc, Manifest &out, std::string &error) {
     return reader.fail("", "the manifest has no kernels");
   out.kernels.resize((*kernels).size());
   for (size_t i = 0; i < out.kernels.size(); ++i) {
-    if (!reader.readKernel((*kernels)[i], out.kernels[i],
-                           "kernels[" + std::to_string(i) + "]"))
+    if (!reader.readKernel((*kernels)[i], out.kernels[i], "kernels[" + std::to_string(i) + "]"))
       return false;
     for (size_t j = 0; j < i; ++j)
       if (out.kernels[j].entry == out.kernels[i].entry)
-        return reader.fail("", "duplicate kernel entry '" +
-                                   out.kernels[i].entry + "'");
+        return reader.fail("", "duplicate kernel entry '" + out.kernels[i].entry + "'");
   }
   return true;
 }
 
 } // namespace
 
-bool cake::abi::parseManifestText(std::string_view text, Manifest &out,
-                                  std::string &error) {
+bool cake::abi::parseManifestText(std::string_view text, Manifest &out, std::string &error) {
   llvm::Expected<Value> doc = llvm::json::parse(llvm::StringRef(text.data(), text.size()));
   if (!doc) {
     error = "invalid JSON: " + describeParseError(doc.takeError());
@@ -477,8 +455,7 @@ bool cake::abi::parseManifestText(std::string_view text, Manifest &out,
   return parseManifest(*doc, out, error);
 }
 
-bool cake::abi::loadManifestFile(const std::string &path, Manifest &out,
-                                    std::string &error) {
+bool cake::abi::loadManifestFile(const std::string &path, Manifest &out, std::string &error) {
   llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> file =
       llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
   if (!file) {
@@ -493,9 +470,8 @@ bool cake::abi::loadManifestFile(const std::string &path, Manifest &out,
   return true;
 }
 
-const KernelDesc *cake::abi::findKernel(const Manifest &manifest,
-                                           const std::string &entry,
-                                           std::string &error) {
+const KernelDesc *cake::abi::findKernel(const Manifest &manifest, const std::string &entry,
+                                        std::string &error) {
   std::string names;
   for (const KernelDesc &k : manifest.kernels) {
     if (k.entry == entry)
@@ -504,10 +480,8 @@ const KernelDesc *cake::abi::findKernel(const Manifest &manifest,
   }
   if (entry.empty() && manifest.kernels.size() == 1)
     return &manifest.kernels.front();
-  error = entry.empty() ? "the manifest has several kernels (" + names +
-                              "); choose one with --kernel"
-                        : "unknown kernel '" + entry + "' (manifest has: " +
-                              names + ")";
+  error = entry.empty()
+              ? "the manifest has several kernels (" + names + "); choose one with --kernel"
+              : "unknown kernel '" + entry + "' (manifest has: " + names + ")";
   return nullptr;
 }
-

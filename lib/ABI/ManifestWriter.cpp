@@ -18,9 +18,7 @@ using llvm::json::Value;
 
 namespace {
 
-Array dims(const std::array<int64_t, 3> &values) {
-  return Array(values);
-}
+Array dims(const std::array<int64_t, 3> &values) { return Array(values); }
 
 Array expressions(const std::vector<Expr> &list) {
   Array out;
@@ -30,9 +28,8 @@ Array expressions(const std::vector<Expr> &list) {
 }
 
 Value paramJson(const ParamDesc &param) {
-  Object out{{"name", param.name},
-             {"kind", paramKindName(param.kind)},
-             {"dtype", dtypeName(param.dtype)}};
+  Object out{
+      {"name", param.name}, {"kind", paramKindName(param.kind)}, {"dtype", dtypeName(param.dtype)}};
   switch (param.kind) {
   case ParamKind::Tma:
     out["tensor"] = param.tensorName;

@@ -27,10 +27,13 @@ void reply(const Object &object, MlirStringCallback callback, void *userData) {
 
 } // namespace
 
-void cakeManifestCheckSizes(MlirStringRef manifestText, MlirStringRef kernelName,
-                            intptr_t numSizes, const MlirStringRef *names, const int64_t *values,
+void cakeManifestCheckSizes(MlirStringRef manifestText, MlirStringRef kernelName, intptr_t numSizes,
+                            const MlirStringRef *names, const int64_t *values,
                             MlirStringCallback callback, void *userData) {
-  Object out{{"ok", false}, {"error", nullptr}, {"kernel", nullptr}, {"grid", nullptr},
+  Object out{{"ok", false},
+             {"error", nullptr},
+             {"kernel", nullptr},
+             {"grid", nullptr},
              {"block", nullptr}};
   std::string error;
   Manifest manifest;

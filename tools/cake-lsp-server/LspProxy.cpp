@@ -12,8 +12,8 @@
 
 #include <cstdio>
 #include <map>
-#include <optional>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <sys/wait.h>
 #include <thread>
@@ -75,8 +75,8 @@ std::string idKey(const Value &id) { return llvm::formatv("{0}", id).str(); }
 
 /// A message with LSP's framing: the Content-Length header, then the JSON.
 void writeFramed(FILE *out, const Value &message, bool pretty) {
-  std::string json = pretty ? llvm::formatv("{0:2}", message).str()
-                            : llvm::formatv("{0}", message).str();
+  std::string json =
+      pretty ? llvm::formatv("{0:2}", message).str() : llvm::formatv("{0}", message).str();
   std::fprintf(out, "Content-Length: %zu\r\n\r\n%s", json.size(), json.c_str());
   std::fflush(out);
 }
@@ -120,8 +120,7 @@ void Relay::noteEditorMessage(Object &message) {
     llvm::json::Path::Root root;
     auto known = documents.find(uri);
     std::string text = known == documents.end() ? std::string() : known->second.latest();
-    if (known == documents.end() ||
-        !llvm::lsp::fromJSON(Value(Object(*params)), change, root) ||
+    if (known == documents.end() || !llvm::lsp::fromJSON(Value(Object(*params)), change, root) ||
         failed(llvm::lsp::TextDocumentContentChangeEvent::applyTo(change.contentChanges, text)))
       documents.erase(uri); // Out of step with the editor: no findings until it reopens.
     else {
@@ -191,8 +190,9 @@ void Relay::completeServerMessage(Object &message) {
 }
 
 void Relay::relayEditor() {
-  llvm::lsp::JSONTransportInputOverFile input(
-      stdin, litTest ? llvm::lsp::JSONStreamStyle::Delimited : llvm::lsp::JSONStreamStyle::Standard);
+  llvm::lsp::JSONTransportInputOverFile input(stdin, litTest
+                                                         ? llvm::lsp::JSONStreamStyle::Delimited
+                                                         : llvm::lsp::JSONStreamStyle::Standard);
   std::string json;
   while (!input.isEndOfInput() && !input.hasError()) {
     if (failed(input.readMessage(json)))

@@ -131,11 +131,11 @@ Array mlir::cake::lsp::fixHintActions(llvm::StringRef uri, llvm::StringRef text,
     Object edit{{"range", Object{{"start", Object(insertAt)}, {"end", Object(insertAt)}}},
                 {"newText", (lines.indentOf(*line) + "// " + kFixNotePrefix + *hint + "\n").str()}};
     std::string rule = diagnostic->getString("code").value_or("cake-verify").str();
-    actions.push_back(Object{
-        {"title", "Write the fix hint of [" + rule + "] above the op"},
-        {"kind", "quickfix"},
-        {"diagnostics", Array{entry}},
-        {"edit", Object{{"changes", Object{{uri.str(), Array{std::move(edit)}}}}}}});
+    actions.push_back(
+        Object{{"title", "Write the fix hint of [" + rule + "] above the op"},
+               {"kind", "quickfix"},
+               {"diagnostics", Array{entry}},
+               {"edit", Object{{"changes", Object{{uri.str(), Array{std::move(edit)}}}}}}});
   }
   return actions;
 }
