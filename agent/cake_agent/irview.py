@@ -164,15 +164,3 @@ def line(op):
     written in the IR) or unknown."""
     loc = op.get("loc")
     return loc["line"] if loc and loc.get("file") == SOURCE else None
-
-
-def i64_array(printed):
-    """The integers of an ``array<i64: a, b, ...>`` attribute, None for anything else. Text as text:
-    the view prints each attribute as MLIR does."""
-    head, sep, rest = printed.partition("array<i64:")
-    if head or not sep or not rest.endswith(">"):
-        return None
-    try:
-        return [int(x) for x in rest[:-1].split(",")]
-    except ValueError:
-        return None

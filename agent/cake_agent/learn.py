@@ -107,7 +107,7 @@ def _features(view):
 def _block_threads(view):
     """Threads per block of the first kernel (the product of its ``block`` extents), None without one."""
     for op in irview.walk(view["ops"]):
-        extents = op["name"] == "cake.kernel" and irview.i64_array(op["attributes"].get("block", ""))
+        extents = op["name"] == "cake.kernel" and op.get("values", {}).get("block")
         if extents:
             return math.prod(extents)
     return None

@@ -151,6 +151,14 @@ class ReadersTest(unittest.TestCase):
         with self.assertRaises(ToolMissing):
             learn.features("// nothing\n", None)
 
+    def test_plain_attributes_come_as_json_values(self):
+        view = irview.read(_text(os.path.join(util.ROOT, "examples", "vector_add.mlir")), CAKE_OPT)
+        kernel = view["ops"][0]
+        self.assertEqual(kernel["values"]["block"], [256])
+        self.assertEqual(kernel["values"]["symbols"], ["N"])
+        self.assertNotIn("grid", kernel["values"])          # an affine map: printed only
+        self.assertIn("grid", kernel["attributes"])
+
     def test_locations_are_lines_of_the_ir_as_given(self):
         view = irview.read("// one\n\nfunc.func @f() {\n  return\n}\n", CAKE_OPT)
         self.assertEqual([(op["name"], irview.line(op)) for op in irview.walk(view["ops"])],
@@ -158,10 +166,6 @@ class ReadersTest(unittest.TestCase):
         elsewhere = irview.read('func.func @f() {\n  return loc("k.py":7:1)\n}\n', CAKE_OPT)
         self.assertIsNone(irview.line(list(irview.walk(elsewhere["ops"]))[1]))
 
-    def test_i64_array(self):
-        self.assertEqual(irview.i64_array("array<i64: 128, 2, 1>"), [128, 2, 1])
-        self.assertIsNone(irview.i64_array("array<i32: 1>"))
-        self.assertIsNone(irview.i64_array("[1, 2]"))
 
 
 def record():

@@ -2,9 +2,12 @@
 #include "Cake/Analysis/IRJson.h"
 #include "Cake/Analysis/Passes.h"
 
+#include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
+
+#include <cmath>
 
 namespace mlir::cake {
 #define GEN_PASS_DEF_CAKEPRINTIRJSONPASS
@@ -31,9 +34,12 @@ public:
     llvm::json::Array results;
     for (Value result : op.getResults())
       results.push_back(define(result));
-    llvm::json::Object attributes;
-    for (NamedAttribute attr : op.getAttrs())
+    llvm::json::Object attributes, values;
+    for (NamedAttribute attr : op.getAttrs()) {
       attributes[attr.getName().str()] = print(attr.getValue());
+      if (std::optional<llvm::json::Value> plain = value(attr.getValue()))
+        values[attr.getName().str()] = std::move(*plain);
+    }
     llvm::json::Array regions;
     for (Region &region : op.getRegions()) {
       llvm::json::Array blocks;
@@ -51,7 +57,42 @@ public:
                               {"operands", std::move(operands)},
                               {"results", std::move(results)},
                               {"attributes", std::move(attributes)},
+                              {"values", std::move(values)},
                               {"regions", std::move(regions)}};
+  }
+
+  /// An attribute that is plain data as JSON: booleans, integers, finite floats, strings and arrays of
+  /// them (`array<i64: ...>` included); nothing for anything else (types, maps, dialect
+  /// attributes), which `attributes` has printed.
+  static std::optional<llvm::json::Value> value(Attribute attr) {
+    if (auto b = dyn_cast<BoolAttr>(attr))
+      return llvm::json::Value(b.getValue());
+    if (auto i = dyn_cast<IntegerAttr>(attr)) {
+      if (i.getType().isIndex() || i.getValue().getSignificantBits() <= 64)
+        return llvm::json::Value(i.getValue().getSExtValue());
+      return std::nullopt;
+    }
+    if (auto f = dyn_cast<FloatAttr>(attr)) // JSON has no infinity or NaN: printed only.
+      return std::isfinite(f.getValueAsDouble())
+                 ? std::optional<llvm::json::Value>(f.getValueAsDouble())
+                 : std::nullopt;
+    if (auto s = dyn_cast<StringAttr>(attr))
+      return llvm::json::Value(s.getValue().str());
+    if (auto a = dyn_cast<DenseI64ArrayAttr>(attr))
+      return llvm::json::Value(llvm::json::Array(a.asArrayRef()));
+    if (auto a = dyn_cast<DenseI32ArrayAttr>(attr))
+      return llvm::json::Value(llvm::json::Array(a.asArrayRef()));
+    if (auto a = dyn_cast<ArrayAttr>(attr)) {
+      llvm::json::Array out;
+      for (Attribute element : a) {
+        std::optional<llvm::json::Value> v = value(element);
+        if (!v)
+          return std::nullopt;
+        out.push_back(std::move(*v));
+      }
+      return llvm::json::Value(std::move(out));
+    }
+    return std::nullopt;
   }
 
 private:

@@ -5,6 +5,12 @@
 // RUN: cake-opt %s -o - | diff - %t.mlir
 // RUN: python3 -c "import json,sys; k=json.load(open(sys.argv[1]))['ops'][0]; print(k['attributes']['target'], k['regions'][0][0]['arguments'][0])" %t.json | FileCheck %s --check-prefix=ATTR
 // ATTR: "sm_90a" {'id': '%0', 'type': '!cake.tensor<[N], f32>'}
+// Attributes that are plain data also come as JSON values; an affine map or an infinite float
+// is printed only (JSON has no infinity).
+// RUN: python3 -c "import json,sys; ops=json.load(open(sys.argv[1]))['ops']; k=ops[0]; print(sorted(k['values'].items())); print('grid' in k['values'], 'grid' in k['attributes']); f=ops[1]; print(f['attributes']['value'], 'value' in f['values'])" %t.json | FileCheck %s --check-prefix=VALUES
+// VALUES: [('block', [128]), ('dynamic_smem', 0), ('sym_name', 'scale'), ('symbols', ['N']), ('target', 'sm_90a')]
+// VALUES-NEXT: False True
+// VALUES-NEXT: 0xFF800000 : f32 False
 
 // CHECK: cake.kernel @[[@LINE+1]] () ->
 cake.kernel @scale(%x: !cake.tensor<[N], f32> {cake.name = "x"},
@@ -22,3 +28,6 @@ cake.kernel @scale(%x: !cake.tensor<[N], f32> {cake.name = "x"},
   // CHECK-NEXT: cake.return @[[@LINE+1]] () ->
   cake.return
 }
+
+// CHECK: arith.constant @[[@LINE+1]] () -> %{{[0-9]+}}:f32
+%ninf = arith.constant 0xFF800000 : f32

@@ -80,7 +80,9 @@ def CakePrintIRJsonPass : Pass<"cake-print-ir-json", "::mlir::ModuleOp"> {
     Prints `{"schema": "cake-ir", "version": 1, "ops": [...]}` on stdout: every op with its name,
     location (`{file, line, col}` or null), operands and results (values numbered `%0`, `%1`, ...
     in the order they are defined; results and block arguments with their types), attributes
-    (each printed as MLIR prints it) and regions (blocks with their arguments and ops). The IR is
+    (each printed as MLIR prints it), `values` (those attributes that are plain data as JSON:
+    booleans, integers, floats, strings and arrays of them, `array<i64: ...>` included) and
+    regions (blocks with their arguments and ops). The IR is
     not changed. The same view comes from the C API (`cakeModuleToJson`) and the Python bindings
     (`Module.to_json()`, `Module.walk()`), so the harness and agents read IR without regular
     expressions.
