@@ -19,9 +19,12 @@
 #include "mlir/Rewrite/FrozenRewritePatternSet.h"
 #include "mlir/Rewrite/PatternApplicator.h"
 #include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
 
+#include <algorithm>
 #include <mutex>
 
 using namespace mlir;
@@ -306,6 +309,22 @@ std::vector<std::function<std::unique_ptr<Pass>()>> mlir::cake::getLoadedRulePas
       return std::make_unique<CakeRulePass>(rule);
     });
   return passes;
+}
+
+std::vector<std::string> mlir::cake::getShippedRuleFiles(StringRef executable) {
+  llvm::SmallString<256> root(llvm::sys::path::parent_path(llvm::sys::path::parent_path(executable)));
+  llvm::sys::path::append(root, "share", "cake", "rules");
+  std::vector<std::string> files;
+  for (std::string dir : {std::string(root), std::string(root) + "/learned"}) {
+    std::error_code ec;
+    for (llvm::sys::fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+      StringRef ext = llvm::sys::path::extension(it->path());
+      if (ext == ".mlir" || ext == ".pdl")
+        files.push_back(it->path());
+    }
+  }
+  std::sort(files.begin(), files.end());
+  return files;
 }
 
 ArrayRef<StringRef> mlir::cake::getRuleNativeFunctions() { return kNativeFunctions; }

@@ -2,8 +2,13 @@
 #include "LspProxy.h"
 #include "ScheduleDiagnostics.h"
 
+#include "Cake/Pipelines/Registration.h"
+#include "Cake/Verify/Rules.h"
 #include "Cake/Version.h"
 
+#include "mlir/IR/DialectRegistry.h"
+
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/LSP/Protocol.h"
@@ -232,6 +237,17 @@ void Relay::relayServer() {
   }
 }
 
+/// The rules cake-opt --cake-verify loads by default, so the editor's findings are the same; a
+/// rule file that does not load is reported in the log (stderr) and left out.
+void loadShippedRules(const char *argv0) {
+  mlir::DialectRegistry registry;
+  mlir::cake::registerAllDialects(registry);
+  std::string exe = llvm::sys::fs::getMainExecutable(argv0, (void *)&loadShippedRules);
+  for (const std::string &file : mlir::cake::getShippedRuleFiles(exe))
+    if (mlir::failed(mlir::cake::loadRuleFile(file, registry)))
+      llvm::errs() << "cake-lsp-server: rule file " << file << " left out\n";
+}
+
 } // namespace
 
 int mlir::cake::lsp::runProxy(int argc, char **argv) {
@@ -265,6 +281,7 @@ int mlir::cake::lsp::runProxy(int argc, char **argv) {
   }
   close(toChild[0]);
   close(fromChild[1]);
+  loadShippedRules(argv[0]);
   Relay relay(fdopen(toChild[1], "w"), fdopen(fromChild[0], "r"), litTest);
   std::thread server([&] { relay.relayServer(); });
   relay.relayEditor();

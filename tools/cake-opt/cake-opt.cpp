@@ -87,24 +87,6 @@ bool runsVerify(int argc, char **argv) {
   return false;
 }
 
-/// The shipped rule files: share/cake/rules{,/learned}/*.{mlir,pdl} beside bin/.
-std::vector<std::string> shippedRuleFiles(const char *argv0) {
-  std::string exe = llvm::sys::fs::getMainExecutable(argv0, (void *)&shippedRuleFiles);
-  llvm::SmallString<256> root(llvm::sys::path::parent_path(llvm::sys::path::parent_path(exe)));
-  llvm::sys::path::append(root, "share", "cake", "rules");
-  std::vector<std::string> files;
-  for (std::string dir : {std::string(root), std::string(root) + "/learned"}) {
-    std::error_code ec;
-    for (llvm::sys::fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
-      llvm::StringRef ext = llvm::sys::path::extension(it->path());
-      if (ext == ".mlir" || ext == ".pdl")
-        files.push_back(it->path());
-    }
-  }
-  std::sort(files.begin(), files.end());
-  return files;
-}
-
 /// The values of --cake-load-rules (=FILE or FILE as the next argument), read before the options
 /// are parsed.
 std::vector<std::string> scanRuleFiles(int argc, char **argv) {
@@ -163,7 +145,8 @@ int main(int argc, char **argv) {
     std::set<std::string> given;
     for (const std::string &file : files)
       given.insert(llvm::sys::path::filename(file).str());
-    for (const std::string &file : shippedRuleFiles(argv[0]))
+    std::string exe = llvm::sys::fs::getMainExecutable(argv[0], (void *)&scanRuleFiles);
+    for (const std::string &file : mlir::cake::getShippedRuleFiles(exe))
       if (!given.count(llvm::sys::path::filename(file).str()))
         files.push_back(file);
   }

@@ -15,6 +15,8 @@
 
 #include <functional>
 #include <memory>
+#include <string>
+#include <vector>
 
 namespace mlir::cake {
 
@@ -26,6 +28,11 @@ LogicalResult loadRuleFile(StringRef path, const DialectRegistry &registry);
 
 /// The passes of every rule loaded so far, in load order (cake-verify runs them after its own).
 std::vector<std::function<std::unique_ptr<Pass>()>> getLoadedRulePasses();
+
+/// The rule files shipped beside a tool: share/cake/rules{,/learned}/*.{mlir,pdl} next to the bin/
+/// folder holding `executable` (build tree or install prefix), sorted. What `cake-opt
+/// --cake-verify` loads unless told not to, and what cake-lsp-server loads.
+std::vector<std::string> getShippedRuleFiles(StringRef executable);
 
 /// The names of the native constraints and rewrites rule files may call.
 ArrayRef<StringRef> getRuleNativeFunctions();
