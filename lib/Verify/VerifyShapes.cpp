@@ -246,6 +246,28 @@ struct CakeVerifyShapesPass : KernelCheckPass<CakeVerifyShapesPass, cake::impl::
     return ok;
   }
 
+  /// Calls `fn(op, access, type)` for each access with an index per dimension to a global
+  /// tensor, of every op without `masked` not yet in `reported`; `fn` returns true when it
+  /// reported the op (one finding per op: its other accesses are skipped).
+  template <typename Fn>
+  static void forEachUnmaskedGlobalAccess(KernelOp kernel,
+                                          const llvm::DenseSet<Operation *> &reported, Fn fn) {
+    kernel.walk([&](MemoryAccessOpInterface op) {
+      if (reported.contains(op) || op->hasAttr("masked"))
+        return;
+      for (const MemoryAccess &access : getMemoryAccesses(op)) {
+        auto type = dyn_cast<GlobalTensorType>(access.buffer.getType());
+        if (type && access.indices.size() == type.getRank() && fn(op, access, type))
+          return;
+      }
+    });
+  }
+
+  /// The name the kernel gives the global tensor `access` reads or writes.
+  static std::string accessedTensorName(KernelOp kernel, const MemoryAccess &access) {
+    return getParamName(kernel, getAccessedGlobalTensor(kernel, access.buffer).getArgNumber());
+  }
+
   /// An unmasked access to a global tensor at an index computed from loaded data (the offsets
   /// of variable-length sequences) is judged at no probe size: the data is unknown. Its bounds
   /// at the access (SymbolicBound: the conditions around it, clamps, loop bounds) must put it
@@ -254,57 +276,53 @@ struct CakeVerifyShapesPass : KernelCheckPass<CakeVerifyShapesPass, cake::impl::
   static void warnIndexBounds(KernelOp kernel, ThreadModel &general,
                               const llvm::DenseSet<Operation *> &reported) {
     SymbolicBounds bounds(general);
-    kernel.walk([&](MemoryAccessOpInterface op) {
-      if (reported.contains(op) || op->hasAttr("masked"))
-        return;
-      for (const MemoryAccess &access : getMemoryAccesses(op)) {
-        auto type = dyn_cast<GlobalTensorType>(access.buffer.getType());
-        if (!type || access.indices.size() != type.getRank())
-          continue;
-        for (auto [dim, index] : llvm::enumerate(access.indices)) {
-          if (!bounds.dependsOnLoad(index))
-            continue;
-          Attribute extent = type.getShape()[dim];
-          LinearForm limit;
-          if (auto symbol = dyn_cast<StringAttr>(extent))
-            limit.terms.push_back({SymbolicBounds::sizeAtom(op->getContext(), symbol.getValue()), 1});
-          else if (auto value = dyn_cast<IntegerAttr>(extent))
-            limit.constant = value.getInt();
-          else
-            continue;
-          // The last element touched: the vector's width on the innermost dimension.
-          int64_t width = dim + 1 == type.getRank() ? access.width - 1 : 0;
-          std::optional<int64_t> excess;
-          bool below = false;
-          for (const LinearForm &f : bounds.upper(index, op)) {
-            LinearForm d = f + limit.scaled(-1);
-            if (!d.isConstant())
+    forEachUnmaskedGlobalAccess(
+        kernel, reported, [&](Operation *op, const MemoryAccess &access, GlobalTensorType type) {
+          for (auto [dim, index] : llvm::enumerate(access.indices)) {
+            if (!bounds.dependsOnLoad(index))
               continue;
-            if (d.constant + width < 0) {
-              below = true;
-              break;
+            Attribute extent = type.getShape()[dim];
+            LinearForm limit;
+            if (auto symbol = dyn_cast<StringAttr>(extent))
+              limit.terms.push_back(
+                  {SymbolicBounds::sizeAtom(op->getContext(), symbol.getValue()), 1});
+            else if (auto value = dyn_cast<IntegerAttr>(extent))
+              limit.constant = value.getInt();
+            else
+              continue;
+            // The last element touched: the vector's width on the innermost dimension.
+            int64_t width = dim + 1 == type.getRank() ? access.width - 1 : 0;
+            std::optional<int64_t> excess;
+            bool below = false;
+            for (const LinearForm &f : bounds.upper(index, op)) {
+              LinearForm d = f + limit.scaled(-1);
+              if (!d.isConstant())
+                continue;
+              if (d.constant + width < 0) {
+                below = true;
+                break;
+              }
+              excess = excess ? std::min(*excess, d.constant + width) : d.constant + width;
             }
-            excess = excess ? std::min(*excess, d.constant + width) : d.constant + width;
+            if (below || !excess)
+              continue;
+            std::string name = accessedTensorName(kernel, access);
+            std::string extentText = getExtentText(extent);
+            InFlightDiagnostic diag =
+                emitFindingWarning(op, "shape.index-bound")
+                << "expected index " << dim << " of '" << name << "' below " << extentText
+                << " wherever the access runs, but the conditions around it bound it only by "
+                << extentText << (*excess ? " + " + std::to_string(*excess) : std::string());
+            attachFix(diag, op, "shape.index-bound",
+                      "add `masked` to the access, clamp the index to the last valid element "
+                      "(arith.minui with the last index below " +
+                          extentText +
+                          "), or run the access under a condition that keeps it below " +
+                          extentText);
+            return true;
           }
-          if (below || !excess)
-            continue;
-          std::string name = getParamName(
-              kernel, getAccessedGlobalTensor(kernel, access.buffer).getArgNumber());
-          std::string extentText = getExtentText(extent);
-          InFlightDiagnostic diag =
-              emitFindingWarning(op, "shape.index-bound")
-              << "expected index " << dim << " of '" << name << "' below " << extentText
-              << " wherever the access runs, but the conditions around it bound it only by "
-              << extentText << (*excess ? " + " + std::to_string(*excess) : std::string());
-          attachFix(diag, op, "shape.index-bound",
-                    "add `masked` to the access, clamp the index to the last valid element "
-                    "(arith.minui with the last index below " +
-                        extentText + "), or run the access under a condition that keeps it below " +
-                        extentText);
-          return;
-        }
-      }
-    });
+          return false;
+        });
   }
 
   /// The max or min a value feeds directly (through float extensions and truncations): the op
@@ -679,40 +697,35 @@ struct CakeVerifyShapesPass : KernelCheckPass<CakeVerifyShapesPass, cake::impl::
                            IndexRanges &ranges, const llvm::StringSet<> &observed,
                            llvm::DenseSet<Operation *> &reported) {
     bool ok = true;
-    kernel.walk([&](MemoryAccessOpInterface op) {
-      if (reported.contains(op) || op->hasAttr("masked"))
-        return;
-      for (const MemoryAccess &access : getMemoryAccesses(op)) {
-        auto type = dyn_cast<GlobalTensorType>(access.buffer.getType());
-        if (!type || access.indices.size() != type.getRank())
-          continue;
-        for (int64_t t = 0; t < model.getNumThreads(); ++t) {
-          if (!reachesSurely(op, t, model, ranges))
-            continue;
-          for (auto [dim, index] : llvm::enumerate(access.indices)) {
-            std::optional<Span> span =
-                getSpan(index, dim, type, access.width, t, ranges, probe, observed);
-            if (!span || span->inside())
+    forEachUnmaskedGlobalAccess(
+        kernel, reported, [&](Operation *op, const MemoryAccess &access, GlobalTensorType type) {
+          for (int64_t t = 0; t < model.getNumThreads(); ++t) {
+            if (!reachesSurely(op, t, model, ranges))
               continue;
-            ok = false;
-            reported.insert(op);
-            std::string name = getParamName(kernel, getAccessedGlobalTensor(kernel, access.buffer)
-                                                        .getArgNumber());
-            InFlightDiagnostic diag =
-                emitFinding(op, "shape.out-of-bounds")
-                << "expected index " << dim << " of '" << name << "' in [0, "
-                << getExtentText(type.getShape()[dim]) << ") for every shape the manifest allows, but "
-                << "with " << describeProbe(kernel, probe) << " thread " << t << " reaches "
-                << (span->lo < 0 ? span->lo : span->last);
-            attachFix(diag, op, "shape.out-of-bounds",
-                      "add `masked` to the access (out-of-range elements read as the pad value "
-                      "and are not written), or bound the index by " +
-                          getExtentText(type.getShape()[dim]) + " in the loop or the grid");
-            return;
+            for (auto [dim, index] : llvm::enumerate(access.indices)) {
+              std::optional<Span> span =
+                  getSpan(index, dim, type, access.width, t, ranges, probe, observed);
+              if (!span || span->inside())
+                continue;
+              ok = false;
+              reported.insert(op);
+              std::string name = accessedTensorName(kernel, access);
+              InFlightDiagnostic diag = emitFinding(op, "shape.out-of-bounds")
+                                        << "expected index " << dim << " of '" << name
+                                        << "' in [0, " << getExtentText(type.getShape()[dim])
+                                        << ") for every shape the manifest allows, but "
+                                        << "with " << describeProbe(kernel, probe) << " thread "
+                                        << t << " reaches "
+                                        << (span->lo < 0 ? span->lo : span->last);
+              attachFix(diag, op, "shape.out-of-bounds",
+                        "add `masked` to the access (out-of-range elements read as the pad value "
+                        "and are not written), or bound the index by " +
+                            getExtentText(type.getShape()[dim]) + " in the loop or the grid");
+              return true;
+            }
           }
-        }
-      }
-    });
+          return false;
+        });
     return ok;
   }
 

@@ -9,7 +9,6 @@
 #define CAKE_PIPELINES_COMPILE_H
 
 #include "mlir/IR/BuiltinOps.h"
-#include "llvm/Support/JSON.h"
 #include <string>
 
 namespace mlir::cake {
