@@ -31,3 +31,6 @@ for f in examples/*.mlir; do
     fi
   done
 done
+# ThreadModel through the analysis manager (threadmodel-time.md), with the pre-change cake-opt
+# copied to build/bin/cake-opt-before:
+# here: farm-bench -n 8 --timeout 300 --vs "sh -c 'for f in examples/*.mlir bench/verify-corpus/correct/*/*.mlir; do build/bin/cake-opt-before \$f --cake-verify -o /dev/null 2>/dev/null; done'" -- sh -c 'for f in examples/*.mlir bench/verify-corpus/correct/*/*.mlir; do build/bin/cake-opt $f --cake-verify -o /dev/null 2>/dev/null; done'
