@@ -15,6 +15,7 @@
 #include "llvm/Support/LSP/Transport.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <csignal>
 #include <cstdio>
 #include <map>
 #include <mutex>
@@ -214,6 +215,10 @@ void Relay::relayEditor() {
       exit = object->getString("method") == "exit";
     }
     sendToServer(*message);
+    if (std::ferror(toChild)) { // MLIR's server is gone (it crashed or could not start)
+      llvm::errs() << "cake-lsp-server: MLIR's language server stopped; the relay stops too\n";
+      break;
+    }
     if (exit)
       break;
   }
@@ -265,6 +270,8 @@ int mlir::cake::lsp::runProxy(int argc, char **argv) {
     std::perror("cake-lsp-server: pipe");
     return 1;
   }
+  // A write to a server that is gone fails (and is reported) instead of killing the relay.
+  std::signal(SIGPIPE, SIG_IGN);
   pid_t pid = fork();
   if (pid < 0) {
     std::perror("cake-lsp-server: fork");
