@@ -62,7 +62,7 @@ class FamilyTest(unittest.TestCase):
 
     def test_committed_variants_are_the_plan(self):
         committed = load_json(os.path.join(KMEANS, "variants.json"))["variants"]
-        planned = {kbuild.variant_name(p) for p in kbuild.plan(list(family.DTYPES), 8)}
+        planned = {kbuild.variant_name(p) for p in kbuild.with_twins(kbuild.plan(list(family.DTYPES), 8))}
         self.assertEqual({v["name"] for v in committed}, planned)
 
     @needs_tools
@@ -362,17 +362,19 @@ class NativeDispatcherTest(unittest.TestCase):
         built = os.path.join(tmp, "built")
         os.makedirs(os.path.join(built, "kernels"))
         variants, pad_variants = [], []
-        for p in kbuild.plan([dtype], max_chunks) + ([{"pad": True, "dtype": dtype}] if pads else []):
+        for p in kbuild.with_twins(kbuild.plan([dtype], max_chunks) +
+                                   ([{"pad": True, "dtype": dtype}] if pads else [])):
             name = kbuild.variant_name(p)
             src = os.path.join(built, "kernels", name + ".mlir")
             with open(src, "w") as f:
                 f.write(kbuild.generate(p, BIN))
-            r = subprocess.run([os.path.join(BIN, "cake-translate"), src, "--emit=manifest"],
-                               capture_output=True, text=True)
+            r = subprocess.run([os.path.join(BIN, "cake-translate"), src, "--emit=manifest",
+                                f"--index-bitwidth={kbuild.index_bits(p)}"], capture_output=True, text=True)
             self.assertEqual(r.returncode, 0, r.stderr)
             manifest = json.loads(r.stdout)["kernels"][0]
             if kbuild.family_of(p) == "pad":
-                pad_variants.append({"name": name, "dtype": dtype, "manifest": manifest})
+                pad_variants.append({"name": name, "dtype": dtype, "index_bits": kbuild.index_bits(p),
+                                     "manifest": manifest})
             else:
                 variants.append(kbuild.describe(p, manifest))
             open(os.path.join(built, "kernels", name + ".cubin"), "wb").close()
@@ -448,12 +450,12 @@ class NativeDispatcherTest(unittest.TestCase):
             self.assertTrue(others)
             v = others[0]
             env = {"FAKE_CUDA_PARAMS_" + v["name"]: str(len(v["manifest"]["params"])),
-                   "FAKE_CUDA_PARAMS_km_bf16_pad": "13"}
+                   "FAKE_CUDA_PARAMS_km_bf16_pad": "13", "FAKE_CUDA_PARAMS_km_bf16_pad_i32": "13"}
             rc, error, calls = self.run_fake(tmp, pkg, fake, (B, N, D, K), env, variant=v["name"])
             self.assertEqual(rc, 0, error)
             launched = [c["name"] for c in calls if c["call"] == "cuLaunchKernel"]
             self.assertEqual(launched[-1], v["name"])
-            self.assertEqual(launched[:-1], ["km_bf16_pad"] if v["staging"] != "none" else [])
+            self.assertEqual(launched[:-1], ["km_bf16_pad_i32"] if v["staging"] != "none" else [])
             # A variant of a narrower D class: refused before any driver call.
             wrong = next(x for x in variants if x["max_d"] is not None and x["max_d"] < D)
             rc, error, calls = self.run_fake(tmp, pkg, fake, (B, N, D, K), {}, variant=wrong["name"])
@@ -469,12 +471,12 @@ class NativeDispatcherTest(unittest.TestCase):
             v = next(v for v in router.legal(B, N, D, K, "bfloat16") if v["name"].endswith("_v8"))
             self.assertEqual(v["staging"], "none")
             env = {"FAKE_CUDA_PARAMS_" + v["name"]: str(len(v["manifest"]["params"])),
-                   "FAKE_CUDA_PARAMS_km_bf16_pad": "13"}
+                   "FAKE_CUDA_PARAMS_km_bf16_pad": "13", "FAKE_CUDA_PARAMS_km_bf16_pad_i32": "13"}
             rc, error, calls = self.run_fake(tmp, pkg, fake, (B, N, D, K), env, variant=v["name"],
                                              x=self.X + 2)
             self.assertEqual(rc, 0, error)
             pad, launch = [c for c in calls if c["call"] == "cuLaunchKernel"]
-            self.assertEqual(pad["name"], "km_bf16_pad")
+            self.assertEqual(pad["name"], "km_bf16_pad_i32")
             self.assertEqual(pad["params"][0], self.X + 2)
             self.assertEqual(pad["params"][6:10], [B * N, 0, D, D])
             self.assertEqual(launch["name"], v["name"])
@@ -526,16 +528,20 @@ class NativeDispatcherTest(unittest.TestCase):
         pkg, variants, table = self.export_subset(tmp, pads=pads)
         fake = self.fake_driver(tmp)
         router = Router({"op": "kmeans_assign", "variants": variants, "table": table})
-        pad_name = "km_bf16_pad"
         # Aligned and ragged D, K % 4 != 0 with B > 1 (|c|^2 staged), both at once, a D only simt
-        # serves, B = 1.
+        # serves, B = 1, and a shape past the 32-bit builds' bound (2^31 padded elements of x:
+        # the 64-bit kernel and the 64-bit staging kernel).
         for B, N, D, K in ((2, 5000, 64, 1001), (3, 700, 61, 96), (2, 700, 61, 97), (2, 300, 600, 40),
-                           (1, 9, 128, 7)):
+                           (1, 9, 128, 7), (1, 1 << 25, 61, 97)):
             want = router.route(B, N, D, K, "bfloat16")
             v = next(v for v in variants if v["name"] == want["kernel"])
             m, s = v["manifest"], want["sizes"]
+            huge = B * N * s["D"] > 1 << 30
+            if huge:
+                self.assertEqual(v["index_bits"], 64, v["name"])
+            pad_name = "km_bf16_pad" if huge else "km_bf16_pad_i32"
             env = {"FAKE_CUDA_PARAMS_" + v["name"]: str(len(m["params"])),
-                   "FAKE_CUDA_PARAMS_" + pad_name: "13"}
+                   "FAKE_CUDA_PARAMS_km_bf16_pad": "13", "FAKE_CUDA_PARAMS_km_bf16_pad_i32": "13"}
             rc, error, calls = self.run_fake(tmp, pkg, fake, (B, N, D, K), env)
             self.assertEqual(rc, 0, error)
             self.assertIn({"call": "cuModuleGetFunction", "name": v["name"]}, calls)

@@ -43,6 +43,9 @@ typedef struct CakeCompileOptions {
   /** The debug lowering against hangs (cake-translate --hang-timeout-ms): bound every mbarrier
    *  wait by this many ms, report the stalled op and trap; the manifest lists the sites. 0: off. */
   unsigned hangTimeoutMs;
+  /** Width of `index` in the lowered kernels (cake-translate --index-bitwidth): 64, or 32 with
+   *  the manifest bounding every tensor's offsets below 2^30. */
+  unsigned indexBitwidth;
 } CakeCompileOptions;
 
 MLIR_CAPI_EXPORTED CakeCompileOptions cakeCompileOptionsGetDefault(void);

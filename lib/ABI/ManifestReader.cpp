@@ -200,6 +200,7 @@ public:
   bool readParam(const Value &v, ParamDesc &p, const std::string &where);
   bool readKernel(const Value &v, KernelDesc &k, const std::string &where);
   bool readHangDebug(const Value &v, KernelDesc &k, const std::string &here);
+  bool readIndexBits(const Value &v, KernelDesc &k, const std::string &here);
   bool readTma(const Value &v, ParamDesc &p, const std::string &here);
   bool linkTma(KernelDesc &k, const std::string &where);
 
@@ -379,7 +380,18 @@ bool ManifestReader::readKernel(const Value &v, KernelDesc &k, const std::string
   if (symbolParams != k.symbols)
     return fail(here, "the symbol parameters must be exactly 'symbols', in "
                       "the same order");
-  return readHangDebug(v, k, here) && linkTma(k, here);
+  return readIndexBits(v, k, here) && readHangDebug(v, k, here) && linkTma(k, here);
+}
+
+/// The optional index_bits: 32 or 64 (the default).
+bool ManifestReader::readIndexBits(const Value &v, KernelDesc &k, const std::string &here) {
+  const Value *bits = member(v, "index_bits");
+  if (!bits)
+    return true;
+  if (!integer(*bits) || (*integer(*bits) != 32 && *integer(*bits) != 64))
+    return fail(here, "field 'index_bits' must be 32 or 64");
+  k.indexBits = *integer(*bits);
+  return true;
 }
 
 /// The optional hang_debug object: {timeout_ms, sites: [{id, op, loc, role}]}.

@@ -76,6 +76,9 @@ Value kernelJson(const KernelDesc &kernel) {
              {"params", std::move(params)}};
   if (kernel.hangTimeoutMs > 0 || !kernel.hangSites.empty())
     out["hang_debug"] = hangDebugJson(kernel);
+  // Written only when it is not the default, so 64-bit manifests stay as they were.
+  if (kernel.indexBits != 64)
+    out["index_bits"] = kernel.indexBits;
   return std::move(out);
 }
 

@@ -60,7 +60,8 @@ MlirLogicalResult cakeRunPassPipeline(MlirModule module, MlirStringRef pipeline,
 CakeCompileOptions cakeCompileOptionsGetDefault(void) {
   CompileOptions defaults;
   return {mlirStringRefCreate(nullptr, 0), mlirStringRefCreate(nullptr, 0), defaults.optLevel,
-          defaults.assemble, mlirStringRefCreate(nullptr, 0), defaults.hangTimeoutMs};
+          defaults.assemble, mlirStringRefCreate(nullptr, 0), defaults.hangTimeoutMs,
+          defaults.indexBitwidth};
 }
 
 MlirLogicalResult cakeCompile(MlirModule module, CakeCompileOptions options,
@@ -73,6 +74,7 @@ MlirLogicalResult cakeCompile(MlirModule module, CakeCompileOptions options,
   compileOptions.optLevel = options.optLevel;
   compileOptions.ptxasPath = unwrap(options.ptxasPath).str();
   compileOptions.hangTimeoutMs = options.hangTimeoutMs;
+  compileOptions.indexBitwidth = options.indexBitwidth;
 
   if (failed(verify(original)))
     return mlirLogicalResultFailure();

@@ -40,14 +40,15 @@ struct CpAsyncLowering : OpConversionPattern<CpAsyncOp> {
       // Elements to read: min(extent - inner, width) when the row and the first element are in
       // bounds, else 0 (and the tensor's base address, so no wild address is formed).
       auto [rowOk, extent] = ab.outerBounds(tensor, adaptor.getSourceIndices(), op);
-      Value inner = ab.toI64(adaptor.getSourceIndices().back());
+      Value inner = adaptor.getSourceIndices().back();
       Value innerOk = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult, inner, extent);
       Value ok = arith::AndIOp::create(rewriter, loc, rowOk, innerOk);
       Value remaining = arith::SubIOp::create(rewriter, loc, extent, inner);
-      Value count = arith::MinUIOp::create(rewriter, loc, remaining, ab.constant(op.getWidth()));
-      count = arith::SelectOp::create(rewriter, loc, ok, count, ab.constant(0));
-      Value size = ab.mul(count, ab.constant(getElementBytes(element)));
-      sourceBytes = arith::TruncIOp::create(rewriter, loc, rewriter.getI32Type(), size);
+      Value count =
+          arith::MinUIOp::create(rewriter, loc, remaining, ab.indexConstant(op.getWidth()));
+      count = arith::SelectOp::create(rewriter, loc, ok, count, ab.indexConstant(0));
+      Value size = ab.mul(count, ab.indexConstant(getElementBytes(element)));
+      sourceBytes = arith::IndexCastOp::create(rewriter, loc, rewriter.getI32Type(), size);
       source = arith::SelectOp::create(rewriter, loc, ok, source, adaptor.getSource());
     }
     // .cg (L2 only) exists for 16-byte copies; smaller ones go through L1 (.ca).

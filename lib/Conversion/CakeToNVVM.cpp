@@ -112,6 +112,10 @@ struct CakeConvertToNVVMPass
       first.emitError() << "expected opt-level 0 to 3, got " << optLevel.getValue();
       return signalPassFailure();
     }
+    if (indexBitwidth != 32 && indexBitwidth != 64) {
+      first.emitError() << "expected index-bitwidth 32 or 64, got " << indexBitwidth.getValue();
+      return signalPassFailure();
+    }
 
     OpBuilder b(module.getContext());
     b.setInsertionPointToEnd(module.getBody());

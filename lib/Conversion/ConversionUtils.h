@@ -92,7 +92,10 @@ struct SimpleLowering : OpConversionPattern<OpTy> {
   }
 };
 
-/// Builds i64 address arithmetic for one access.
+/// Builds the address arithmetic for one access. Global tensor offsets and bounds are computed
+/// in `index`, so they take the width the lowering gives it (cake-lower-to-nvvm's
+/// index-bitwidth: 32 where the manifest bounds every offset), and are sign-extended to i64 once,
+/// at the address. Shared-memory offsets and descriptors are i64.
 struct AccessBuilder {
   OpBuilder &b;
   Location loc;
@@ -100,44 +103,41 @@ struct AccessBuilder {
   Value constant(int64_t value) {
     return arith::ConstantIntOp::create(b, loc, b.getI64Type(), value);
   }
+  Value indexConstant(int64_t value) { return arith::ConstantIndexOp::create(b, loc, value); }
   Value toI64(Value index) {
     return arith::IndexCastOp::create(b, loc, b.getI64Type(), index);
   }
   Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
   Value mul(Value x, Value y) { return arith::MulIOp::create(b, loc, x, y); }
 
-  /// The value of an extent or stride entry: an integer or a problem-size symbol.
-  Value entryValue(Attribute entry, Operation *user) {
+  /// The value of an extent or stride entry as an index: an integer or a problem-size symbol
+  /// (an i64 kernel argument).
+  Value entryIndex(Attribute entry, Operation *user) {
     if (auto intAttr = dyn_cast<IntegerAttr>(entry))
-      return constant(intAttr.getInt());
+      return indexConstant(intAttr.getInt());
     auto func = user->getParentOfType<gpu::GPUFuncOp>();
     auto symbols = func->getAttrOfType<ArrayAttr>(kSymbolsAttrName);
     auto name = cast<StringAttr>(entry);
     ArrayRef<BlockArgument> args = func.getArguments().take_back(symbols.size());
     for (auto [symbol, arg] : llvm::zip(symbols, args))
       if (symbol == name)
-        return arg;
+        return arith::IndexCastOp::create(b, loc, b.getIndexType(), arg);
     llvm_unreachable("the kernel verifier checked symbol names");
   }
 
-  Value product(ArrayRef<Attribute> factors, Operation *user) {
-    Value result = constant(1);
-    for (Attribute factor : factors)
-      result = mul(result, entryValue(factor, user));
-    return result;
-  }
-
-  /// Element offset of `indices` in `type`.
+  /// Element offset of `indices` in `type`, as an i64 for a GEP.
   Value tensorOffset(GlobalTensorType type, ValueRange indices, Operation *user) {
-    Value offset = constant(0);
+    Value offset;
     for (auto [dim, index] : llvm::enumerate(indices)) {
-      SmallVector<Attribute> factors = type.getStrideFactors(dim);
-      Value term = toI64(index);
-      if (!factors.empty())
-        term = mul(term, product(factors, user));
-      offset = add(offset, term);
+      Value stride;
+      for (Attribute factor : type.getStrideFactors(dim)) {
+        Value value = entryIndex(factor, user);
+        stride = stride ? mul(stride, value) : value;
+      }
+      Value term = stride ? mul(index, stride) : index;
+      offset = offset ? add(offset, term) : term;
     }
-    return offset;
+    return toI64(offset ? offset : indexConstant(0));
   }
 
   /// Address of element `offset` past `base`.
@@ -161,22 +161,21 @@ struct AccessBuilder {
     return gep(base, b.getI8Type(), offset);
   }
 
-  /// (all outer indices in bounds, innermost extent) for a masked access of `type`.
+  /// (all outer indices in bounds, innermost extent as an index) for a masked access of `type`.
   std::pair<Value, Value> outerBounds(GlobalTensorType type, ValueRange indices, Operation *user) {
     Value inBounds = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1);
     unsigned rank = type.getRank();
     for (unsigned dim = 0; dim + 1 < rank; ++dim) {
-      Value extent = entryValue(type.getShape()[dim], user);
-      Value ok = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, toI64(indices[dim]),
-                                       extent);
+      Value extent = entryIndex(type.getShape()[dim], user);
+      Value ok = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, indices[dim], extent);
       inBounds = arith::AndIOp::create(b, loc, inBounds, ok);
     }
-    return {inBounds, entryValue(type.getShape()[rank - 1], user)};
+    return {inBounds, entryIndex(type.getShape()[rank - 1], user)};
   }
 
-  /// True when element `lane` of an access starting at `inner` lies inside `extent`.
+  /// True when element `lane` of an access starting at `inner` (an index) lies inside `extent`.
   Value laneInBounds(Value rowOk, Value inner, int64_t lane, Value extent) {
-    Value position = add(inner, constant(lane));
+    Value position = lane ? add(inner, indexConstant(lane)) : inner;
     Value ok = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, position, extent);
     return arith::AndIOp::create(b, loc, rowOk, ok);
   }

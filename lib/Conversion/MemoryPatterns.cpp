@@ -43,7 +43,7 @@ void mlir::cake::emitGlobalStore(OpBuilder &b, Location loc, Operation *user,
   if (auto vector = dyn_cast<VectorType>(value.getType()))
     width = vector.getNumElements();
   auto [rowOk, extent] = ab.outerBounds(tensor, indices, user);
-  Value inner = ab.toI64(indices.back());
+  Value inner = indices.back();
   Value fullOk = ab.laneInBounds(rowOk, inner, width - 1, extent);
   if (checkAligned) {
     Value lanes = ab.constant(width);
@@ -112,7 +112,7 @@ struct LoadLowering : OpConversionPattern<LoadOp> {
     if (!pad)
       pad = arith::ConstantOp::create(rewriter, loc, element, rewriter.getZeroAttr(element));
     auto [rowOk, extent] = ab.outerBounds(tensor, adaptor.getIndices(), op);
-    Value inner = ab.toI64(adaptor.getIndices().back());
+    Value inner = adaptor.getIndices().back();
 
     // Whole access in bounds: one vector load; else element by element with padding.
     Value fullOk = ab.laneInBounds(rowOk, inner, width - 1, extent);
@@ -208,7 +208,7 @@ template <typename AtomicOp> struct AtomicLowering : OpConversionPattern<AtomicO
       return success();
     }
     auto [rowOk, extent] = ab.outerBounds(tensor, adaptor.getIndices(), op);
-    Value ok = ab.laneInBounds(rowOk, ab.toI64(adaptor.getIndices().back()), 0, extent);
+    Value ok = ab.laneInBounds(rowOk, adaptor.getIndices().back(), 0, extent);
     auto ifOp = scf::IfOp::create(rewriter, loc, TypeRange{}, ok, /*withElse=*/false);
     rewriter.setInsertionPointToStart(ifOp.thenBlock());
     emit(address);

@@ -44,6 +44,7 @@ LogicalResult mlir::cake::lowerForSerialization(ModuleOp module, const CompileOp
   pipelineOptions.features = options.features;
   pipelineOptions.optLevel = options.optLevel;
   pipelineOptions.hangTimeoutMs = options.hangTimeoutMs;
+  pipelineOptions.indexBitwidth = options.indexBitwidth;
   if (failed(buildLowerToNVVMPipeline(pm, pipelineOptions)))
     return module.emitError("cannot build the cake-lower-to-nvvm pipeline: a pass it needs is "
                             "not registered");
@@ -111,9 +112,11 @@ FailureOr<CompileOutput> mlir::cake::compile(ModuleOp module, const CompileOptio
   // The chip first: the manifest, the checks and the lowering all see the one target.
   if (failed(retargetKernels(module, options.chip)))
     return failure();
+  if (options.indexBitwidth != 32 && options.indexBitwidth != 64)
+    return module.emitError() << "expected index-bitwidth 32 or 64, got " << options.indexBitwidth;
   if (last == CompileStage::Manifest || options.requireManifest ||
       !module.getOps<KernelOp>().empty()) {
-    FailureOr<std::string> manifest = buildManifest(module, options.hangTimeoutMs);
+    FailureOr<std::string> manifest = buildManifest(module, options.hangTimeoutMs, options.indexBitwidth);
     if (failed(manifest))
       return failure();
     output.manifest = std::move(*manifest);

@@ -87,7 +87,8 @@ namespace {
 /// there is a compiler bug, reported on the kernel.
 class ManifestBuilder {
 public:
-  explicit ManifestBuilder(KernelOp kernel) : kernel(kernel) {}
+  ManifestBuilder(KernelOp kernel, unsigned indexBitwidth)
+      : kernel(kernel), indexBitwidth(indexBitwidth) {}
 
   LogicalResult expr(const std::string &text, abi::Expr &out, bool constraint = false) {
     std::string error;
@@ -113,7 +114,11 @@ private:
                     ConstraintSet &constraints);
   LogicalResult tensor(unsigned index, GlobalTensorType type, abi::ParamDesc &param,
                        ConstraintSet &constraints);
+  LogicalResult boundOffsets(GlobalTensorType type, StringRef name, ConstraintSet &constraints);
+  LogicalResult boundThreads(unsigned dim, AffineExpr grid, const std::string &text,
+                             ConstraintSet &constraints);
   KernelOp kernel;
+  unsigned indexBitwidth;
 };
 } // namespace
 
@@ -168,7 +173,85 @@ LogicalResult ManifestBuilder::tensor(unsigned index, GlobalTensorType type,
   param.access = use.reads && use.writes ? abi::Access::ReadWrite
                  : use.writes            ? abi::Access::Write
                                          : abi::Access::Read;
-  return success();
+  return indexBitwidth == 32 ? boundOffsets(type, getParamName(kernel, index), constraints)
+                             : success();
+}
+
+/// Kernels compiled with a 32-bit `index` compute element offsets in i32. The bound leaves a
+/// factor of two below 2^31, so offsets up to twice a tensor's extent (a tail tile's rows past
+/// the end, masked off) cannot wrap.
+static constexpr int64_t kIndex32OffsetBound = int64_t(1) << 30;
+
+/// The constraint that keeps the threads of grid dimension `dim` (blocks times block size) within
+/// kIndex32OffsetBound, so a global thread id (block id * block size + thread id) and a position
+/// up to twice it fit in i32. Nothing for a static grid within it; an error beyond it.
+LogicalResult ManifestBuilder::boundThreads(unsigned dim, AffineExpr grid, const std::string &text,
+                                            ConstraintSet &constraints) {
+  ArrayRef<int64_t> block = kernel.getBlockDims();
+  int64_t threadsPerBlock = dim < block.size() ? block[dim] : 1;
+  auto constant = dyn_cast_or_null<AffineConstantExpr>(grid);
+  if (grid && !constant) {
+    std::string threads = text;
+    if (threadsPerBlock != 1)
+      threads = (isa<AffineBinaryOpExpr>(grid) &&
+                         (grid.getKind() == AffineExprKind::Add ||
+                          grid.getKind() == AffineExprKind::Mul)
+                     ? "(" + text + ")"
+                     : text) +
+                " * " + std::to_string(threadsPerBlock);
+    constraints.insert(threads + " <= " + std::to_string(kIndex32OffsetBound));
+    return success();
+  }
+  int64_t blocks = constant ? constant.getValue() : 1;
+  if (blocks <= kIndex32OffsetBound / threadsPerBlock)
+    return success();
+  return kernel.emitError() << "index-bitwidth=32: grid dimension " << dim << " runs more than "
+                            << "2^30 threads; compile it with a 64-bit index";
+}
+
+/// The constraint that keeps `type`'s elements below kIndex32OffsetBound: the product of the
+/// extents for a row-major tensor, else the largest offset, sum((extent - 1) * stride). Nothing
+/// when the extents are all static and within it; an error when they are static and beyond it.
+LogicalResult ManifestBuilder::boundOffsets(GlobalTensorType type, StringRef name,
+                                            ConstraintSet &constraints) {
+  bool symbolic = false;
+  int64_t staticSpan = 1; // elements (row-major) or largest offset + 1, when all static
+  std::string text;
+  for (unsigned dim = 0; dim < type.getRank(); ++dim) {
+    Attribute extent = type.getShape()[dim];
+    std::string extentText = getExtentText(extent);
+    symbolic |= isa<StringAttr>(extent);
+    bool aligned;
+    std::string stride = strideText(type, dim, 1, aligned);
+    for (Attribute factor : type.getStrideFactors(dim))
+      symbolic |= isa<StringAttr>(factor);
+    if (!type.hasExplicitStrides()) {
+      text += (text.empty() ? "" : " * ") + extentText;
+      if (auto value = dyn_cast<IntegerAttr>(extent))
+        staticSpan = std::min(staticSpan, kIndex32OffsetBound + 1) *
+                     std::min(value.getInt(), kIndex32OffsetBound + 1);
+      continue;
+    }
+    text += (text.empty() ? "" : " + ") + ("(" + extentText + " - 1) * (" + stride + ")");
+  }
+  if (symbolic) {
+    constraints.insert(text + (type.hasExplicitStrides() ? " < " : " <= ") +
+                       std::to_string(kIndex32OffsetBound));
+    return success();
+  }
+  if (type.hasExplicitStrides()) {
+    abi::Expr offset;
+    std::string error;
+    int64_t largest = 0;
+    if (!abi::Expr::parse(text.empty() ? "0" : text, offset, error) ||
+        !offset.evaluate({}, largest, error))
+      largest = kIndex32OffsetBound; // overflowed 64 bits: far beyond the bound
+    staticSpan = largest + 1;
+  }
+  if (staticSpan <= kIndex32OffsetBound)
+    return success();
+  return kernel.emitError() << "index-bitwidth=32: tensor '" << name << "' spans more than 2^30 "
+                            << "elements; compile it with a 64-bit index";
 }
 
 FailureOr<abi::KernelDesc> ManifestBuilder::build() {
@@ -184,12 +267,16 @@ FailureOr<abi::KernelDesc> ManifestBuilder::build() {
   for (StringRef symbol : symbols)
     desc.symbols.push_back(symbol.str());
   ArrayRef<AffineExpr> grid = kernel.getGrid().getResults();
-  for (unsigned i = 0; i < 3; ++i)
-    if (failed(expr(i < grid.size() ? topLevel(printManifestExpr(grid[i], symbols)) : "1",
-                    desc.grid[i])))
-      return failure();
-
   ConstraintSet constraints;
+  for (unsigned i = 0; i < 3; ++i) {
+    std::string text = i < grid.size() ? topLevel(printManifestExpr(grid[i], symbols)) : "1";
+    if (failed(expr(text, desc.grid[i])))
+      return failure();
+    if (indexBitwidth == 32 && failed(boundThreads(i, i < grid.size() ? grid[i] : AffineExpr(),
+                                                   text, constraints)))
+      return failure();
+  }
+
   Block &entry = kernel.getBody().front();
   for (auto [index, arg] : llvm::enumerate(entry.getArguments())) {
     abi::ParamDesc &param = desc.params.emplace_back();
@@ -246,14 +333,16 @@ static void addHangSites(KernelOp kernel, ArrayRef<Operation *> sites, unsigned 
   }
 }
 
-FailureOr<std::string> mlir::cake::buildManifest(ModuleOp module, unsigned hangTimeoutMs) {
+FailureOr<std::string> mlir::cake::buildManifest(ModuleOp module, unsigned hangTimeoutMs,
+                                                 unsigned indexBitwidth) {
   abi::Manifest manifest;
   manifest.version = abi::kManifestVersion;
   SmallVector<Operation *> sites = collectHangSites(module);
   for (KernelOp kernel : module.getOps<KernelOp>()) {
-    FailureOr<abi::KernelDesc> desc = ManifestBuilder(kernel).build();
+    FailureOr<abi::KernelDesc> desc = ManifestBuilder(kernel, indexBitwidth).build();
     if (failed(desc))
       return failure();
+    desc->indexBits = indexBitwidth;
     if (hangTimeoutMs > 0)
       addHangSites(kernel, sites, hangTimeoutMs, *desc);
     manifest.kernels.push_back(std::move(*desc));

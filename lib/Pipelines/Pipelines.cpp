@@ -16,16 +16,21 @@ LogicalResult mlir::cake::buildLowerToNVVMPipeline(OpPassManager &pm,
   convertOptions.features = options.features;
   convertOptions.optLevel = options.optLevel;
   convertOptions.hangTimeoutMs = options.hangTimeoutMs;
+  convertOptions.indexBitwidth = options.indexBitwidth;
   // The one check of what each op needs from its target, so an op the chip lacks is a located
   // target.* finding rather than an error deep in upstream NVVM.
   pm.addPass(createCakeVerifyTargetPass());
   pm.addPass(createCakeConvertToNVVMPass(convertOptions));
   // The upstream half, by name: the registry resolves it, so this file needs none of their
-  // (expensive) headers.
-  return parsePassPipeline("gpu.module(lower-affine, arith-expand, convert-scf-to-cf, "
-                           "convert-gpu-to-nvvm, convert-nvvm-to-llvm, canonicalize, cse, "
-                           "reconcile-unrealized-casts)",
-                           pm);
+  // (expensive) headers. `index` becomes an integer of the chosen width here (arith, scf and
+  // gpu ops all go through convert-gpu-to-nvvm's type converter).
+  return parsePassPipeline(
+      llvm::formatv("gpu.module(lower-affine, arith-expand, convert-scf-to-cf, "
+                    "convert-gpu-to-nvvm{{index-bitwidth={0}}, convert-nvvm-to-llvm, canonicalize, "
+                    "cse, reconcile-unrealized-casts)",
+                    options.indexBitwidth.getValue())
+          .str(),
+      pm);
 }
 
 void mlir::cake::registerCakePipelines() {

@@ -15,6 +15,10 @@ verified (cake-opt --cake-verify) and compiled by cake-translate; one that fails
 tool's diagnostic. Besides: the centroid-update kernels (`update`) and one staging kernel per
 dtype (`pad`: rows zero-padded to 16 bytes for the tensor-core families). `--table` (default: table.json beside this script, when present) is the routing
 table learned from measurements (libraries/README.md).
+
+Every kernel but the updates is built twice: with a 64-bit `index` (any shape) and as its 32-bit
+twin (`<name>_i32`, configuration `<config>_i32`: cake-translate --index-bitwidth=32, whose
+manifest bounds the shapes it serves); the router decides per shape which width runs (route.py).
 """
 import argparse
 import concurrent.futures
@@ -32,21 +36,52 @@ CONFIGS = [(bk, wg, grid) for grid in ("persistent", "tiles") for wg in (2, 1)
            for bk in (128, 256, 64, 32, 16)]
 
 
+# Every variant is built twice: with a 64-bit `index` (serves any shape) and with a 32-bit one
+# (`_i32`: cake-translate --index-bitwidth=32; its manifest bounds every tensor's offsets and the
+# grid's threads below 2^30, so the router gives it only shapes within them). The 32-bit twin is
+# a configuration of its own: measurements decide where it wins (session 24: 1.06x geomean on
+# the table's best per shape, up to 1.19x for wgmma, 0.96x for simt).
+INDEX_SUFFIX = "_i32"
+
+
+def index_bits(p):
+    return p.get("index_bits", 64)
+
+
+def twin_legal(p):
+    """Whether the variant gets a 32-bit twin. Not the wgmma kernels with two consumer warpgroups
+    over one x stage: their 32-bit builds compute wrong rows at LLVM -O1 and above (correct at
+    -O0 and in every other configuration; bench/results/2026-12-04-library-kmeans-9, diag3) until
+    the miscompile is understood."""
+    return family_of(p) != "update" and not (family_of(p) == "wgmma" and p["wg"] == 2 and p["xs"] == 1)
+
+
+def with_twins(variants):
+    """The variants followed by the 32-bit twins of those that get one."""
+    return variants + [dict(p, index_bits=32) for p in variants if twin_legal(p)]
+
+
 def family_of(p):
     return family.family_of(p)
 
 
 def config_name(p):
-    return family.FAMILIES[family_of(p)].config(p)
+    return family.FAMILIES[family_of(p)].config(p) + (INDEX_SUFFIX if index_bits(p) == 32 else "")
 
 
 def variant_name(p):
-    return family.FAMILIES[family_of(p)].symbol(p)
+    return family.FAMILIES[family_of(p)].symbol(p) + (INDEX_SUFFIX if index_bits(p) == 32 else "")
 
 
 def generate(p, tools=None):
     """The variant's CAKE IR. The mma family is its seed rewritten by cake-opt's tensorize tactic,
-    so it needs the tools' folder."""
+    so it needs the tools' folder. A 32-bit twin is its 64-bit variant's IR under its own name."""
+    if index_bits(p) == 32:
+        base = {k: v for k, v in p.items() if k != "index_bits"}
+        text, old = generate(base, tools), "@" + variant_name(base) + "("
+        if text.count(old) != 1:
+            raise RuntimeError(f"{variant_name(p)}: expected one kernel {old[:-1]} in its IR")
+        return text.replace(old, "@" + variant_name(p) + "(")
     if family_of(p) == "mma":
         r = subprocess.run([os.path.join(tools, "cake-opt"), "-", "--pass-pipeline=" + family.mma_tactic(p)],
                            input=family.generate_mma_seed(p), capture_output=True, text=True)
@@ -62,7 +97,7 @@ def describe(p, manifest):
     fam = family.FAMILIES[f]
     return {"name": variant_name(p), "family": f, "dtype": p["dtype"], "max_d": fam.widest(p),
             "d_align": 1 if fam.staging == "none" else family.d_align(p["dtype"]),
-            "staging": fam.staging, "config": config_name(p), "params": p,
+            "staging": fam.staging, "config": config_name(p), "params": p, "index_bits": index_bits(p),
             "constraints": manifest.get("constraints", []) + fam.domain(p), "manifest": manifest}
 
 
@@ -130,7 +165,7 @@ def compile_one(tools, kdir, p):
         return p, r.returncode, r.stderr
     cmd = [os.path.join(tools, "cake-translate"), src, "--emit=cubin", "-o", os.path.join(kdir, name + ".cubin"),
            "--manifest", os.path.join(kdir, name + ".json"),
-           "--ptxas-log", os.path.join(kdir, name + ".ptxas.log")]
+           "--ptxas-log", os.path.join(kdir, name + ".ptxas.log"), f"--index-bitwidth={index_bits(p)}"]
     r = subprocess.run(cmd, capture_output=True, text=True)
     return p, r.returncode, r.stderr
 
@@ -156,7 +191,7 @@ def main():
     updates = [{"update": True, "dtype": d, "ppb": w} for d in dtypes for w in family.UPDATE_PPB] + \
         [{"update": True, "dtype": d, "ppb": 8, "chunk": c} for d in dtypes for c in family.UPDATE_CHUNKS]
     pads = [{"pad": True, "dtype": d} for d in dtypes]
-    todo = plan(dtypes, args.max_chunks) + updates + pads
+    todo = with_twins(plan(dtypes, args.max_chunks) + updates + pads)
     variants, update_variants, pad_variants, failed = [], [], [], []
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
         for p, rc, err in pool.map(lambda p: compile_one(args.tools, kdir, p), todo):
@@ -166,7 +201,8 @@ def main():
             with open(os.path.join(kdir, variant_name(p) + ".json")) as f:
                 manifest = json.load(f)["kernels"][0]
             if family_of(p) == "pad":
-                pad_variants.append({"name": variant_name(p), "dtype": p["dtype"], "manifest": manifest})
+                pad_variants.append({"name": variant_name(p), "dtype": p["dtype"],
+                                     "index_bits": index_bits(p), "manifest": manifest})
             elif family_of(p) == "update":
                 update_variants.append({"name": variant_name(p), "dtype": p["dtype"], "ppb": p["ppb"],
                                         **({"chunk": p["chunk"]} if "chunk" in p else {}),

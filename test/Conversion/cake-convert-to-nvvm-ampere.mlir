@@ -27,19 +27,26 @@
 // CHECK: %[[MASK:.*]] = arith.shli %[[BITS]], %[[C4]] : i64
 // CHECK: %[[SW:.*]] = arith.xori %[[OFF]], %[[MASK]] : i64
 // CHECK: %[[DST:.*]] = llvm.getelementptr %[[BUF]][%[[SW]]] : (!llvm.ptr<3>, i64) -> !llvm.ptr<3>, i8
-// CHECK: %[[SRC:.*]] = llvm.getelementptr %[[A]][%{{.*}}] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, bf16
-// CHECK: %[[ROWOK:.*]] = arith.cmpi ult, %{{.*}}, %[[M]] : i64
-// CHECK: %[[KK:.*]] = arith.index_cast %[[KI]] : index to i64
-// CHECK: %[[KOK:.*]] = arith.cmpi ult, %[[KK]], %[[K]] : i64
+// Global offsets and bounds are index arithmetic (the lowering's index width), sign-extended to
+// i64 once, at the address.
+// CHECK: %[[KS:.*]] = arith.index_cast %[[K]] : i64 to index
+// CHECK: %[[RK:.*]] = arith.muli %[[R]], %[[KS]] : index
+// CHECK: %[[SOFF:.*]] = arith.addi %[[RK]], %[[KI]] : index
+// CHECK: %[[SOFF64:.*]] = arith.index_cast %[[SOFF]] : index to i64
+// CHECK: %[[SRC:.*]] = llvm.getelementptr %[[A]][%[[SOFF64]]] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, bf16
+// CHECK: %[[MS:.*]] = arith.index_cast %[[M]] : i64 to index
+// CHECK: %[[ROWOK:.*]] = arith.cmpi ult, %[[R]], %[[MS]] : index
+// CHECK: %[[KS2:.*]] = arith.index_cast %[[K]] : i64 to index
+// CHECK: %[[KOK:.*]] = arith.cmpi ult, %[[KI]], %[[KS2]] : index
 // CHECK: %[[OK:.*]] = arith.andi %{{.*}}, %[[KOK]] : i1
-// CHECK: %[[REM:.*]] = arith.subi %[[K]], %[[KK]] : i64
-// CHECK: %[[C8:.*]] = arith.constant 8 : i64
-// CHECK: %[[CNT:.*]] = arith.minui %[[REM]], %[[C8]] : i64
-// CHECK: %[[Z:.*]] = arith.constant 0 : i64
-// CHECK: %[[CNT2:.*]] = arith.select %[[OK]], %[[CNT]], %[[Z]] : i64
-// CHECK: %[[C2:.*]] = arith.constant 2 : i64
-// CHECK: %[[BYTES:.*]] = arith.muli %[[CNT2]], %[[C2]] : i64
-// CHECK: %[[SIZE:.*]] = arith.trunci %[[BYTES]] : i64 to i32
+// CHECK: %[[REM:.*]] = arith.subi %[[KS2]], %[[KI]] : index
+// CHECK: %[[C8:.*]] = arith.constant 8 : index
+// CHECK: %[[CNT:.*]] = arith.minui %[[REM]], %[[C8]] : index
+// CHECK: %[[Z:.*]] = arith.constant 0 : index
+// CHECK: %[[CNT2:.*]] = arith.select %[[OK]], %[[CNT]], %[[Z]] : index
+// CHECK: %[[C2:.*]] = arith.constant 2 : index
+// CHECK: %[[BYTES:.*]] = arith.muli %[[CNT2]], %[[C2]] : index
+// CHECK: %[[SIZE:.*]] = arith.index_cast %[[BYTES]] : index to i32
 // CHECK: %[[SRC2:.*]] = arith.select %[[OK]], %[[SRC]], %[[A]] : !llvm.ptr<1>
 // CHECK: nvvm.cp.async.shared.global %[[DST]], %[[SRC2]], 16, cache =  cg, %[[SIZE]] : !llvm.ptr<3>, !llvm.ptr<1>, i32
 // CHECK: nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 8, cache =  ca : !llvm.ptr<3>, !llvm.ptr<1>
@@ -148,21 +155,20 @@ cake.kernel @frag() attributes {target = "sm_80", block = array<i64: 32>, grid =
 // CHECK: %[[E0:.*]] = vector.extract %[[ACC]][0] : f32 from vector<4xf32>
 // CHECK: %[[E1:.*]] = vector.extract %[[ACC]][1] : f32 from vector<4xf32>
 // CHECK: %[[P0:.*]] = vector.from_elements %[[E0]], %[[E1]] : vector<2xf32>
-// CHECK: %[[RI:.*]] = arith.index_cast %[[R0]] : index to i64
-// CHECK: %[[RS:.*]] = arith.muli %[[RI]], %{{.*}} : i64
-// CHECK: %[[CI:.*]] = arith.index_cast %[[COL0]] : index to i64
-// CHECK: %[[O0:.*]] = arith.addi %{{.*}}, %[[CI]] : i64
-// CHECK: %[[AD0:.*]] = llvm.getelementptr %[[C]][%[[O0]]] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
+// CHECK: %[[RS:.*]] = arith.muli %[[R0]], %{{.*}} : index
+// CHECK: %[[O0:.*]] = arith.addi %[[RS]], %[[COL0]] : index
+// CHECK: %[[O064:.*]] = arith.index_cast %[[O0]] : index to i64
+// CHECK: %[[AD0:.*]] = llvm.getelementptr %[[C]][%[[O064]]] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
 // CHECK: llvm.store %[[P0]], %[[AD0]] {alignment = 8 : i64} : vector<2xf32>, !llvm.ptr<1>
 // CHECK: %[[C8:.*]] = arith.constant 8 : index
 // CHECK: %[[R8:.*]] = arith.addi %[[R0]], %[[C8]] : index
 // CHECK: %[[E2:.*]] = vector.extract %[[ACC]][2] : f32 from vector<4xf32>
 // CHECK: %[[E3:.*]] = vector.extract %[[ACC]][3] : f32 from vector<4xf32>
 // CHECK: %[[P1:.*]] = vector.from_elements %[[E2]], %[[E3]] : vector<2xf32>
-// CHECK: arith.index_cast %[[R8]] : index to i64
-// CHECK: %[[CI1:.*]] = arith.index_cast %[[COL0]] : index to i64
-// CHECK: %[[O1:.*]] = arith.addi %{{.*}}, %[[CI1]] : i64
-// CHECK: %[[AD1:.*]] = llvm.getelementptr %[[C]][%[[O1]]] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
+// CHECK: %[[RS1:.*]] = arith.muli %[[R8]], %{{.*}} : index
+// CHECK: %[[O1:.*]] = arith.addi %[[RS1]], %[[COL0]] : index
+// CHECK: %[[O164:.*]] = arith.index_cast %[[O1]] : index to i64
+// CHECK: %[[AD1:.*]] = llvm.getelementptr %[[C]][%[[O164]]] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
 // CHECK: llvm.store %[[P1]], %[[AD1]] {alignment = 8 : i64} : vector<2xf32>, !llvm.ptr<1>
 // CHECK-NEXT: gpu.return
 cake.kernel @store(%c: !cake.tensor<[M, N], f32>) attributes {target = "sm_80", block = array<i64: 64>, symbols = ["M", "N"], grid = affine_map<()[m, n] -> (1)>} {

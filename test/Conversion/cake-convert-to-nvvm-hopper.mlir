@@ -552,33 +552,32 @@ cake.kernel @wgmma_f16() attributes {target = "sm_90a", block = array<i64: 128>,
 // CHECK: %[[V1:.*]] = vector.extract %[[ACC]][1] : f32 from vector<8xf32>
 // CHECK: %[[H1:.*]] = arith.truncf %[[V1]] : f32 to bf16
 // CHECK: %[[PAIR0:.*]] = vector.from_elements %[[H0]], %[[H1]] : vector<2xbf16>
-// CHECK: %[[RI:.*]] = arith.index_cast %[[ROW]] : index to i64
-// CHECK: %[[RS:.*]] = arith.muli %{{.*}}, %[[N]] : i64
-// CHECK: arith.muli %[[RI]], %[[RS]] : i64
-// CHECK: %[[CI:.*]] = arith.index_cast %[[COL0]] : index to i64
-// CHECK: %[[OFF0:.*]] = arith.addi %{{.*}}, %[[CI]] : i64
-// CHECK: %[[P0:.*]] = llvm.getelementptr %[[C]][%[[OFF0]]] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, bf16
+// CHECK: %[[NI:.*]] = arith.index_cast %[[N]] : i64 to index
+// CHECK: %[[RS:.*]] = arith.muli %[[ROW]], %[[NI]] : index
+// CHECK: %[[OFF0:.*]] = arith.addi %[[RS]], %[[COL0]] : index
+// CHECK: %[[OFF064:.*]] = arith.index_cast %[[OFF0]] : index to i64
+// CHECK: %[[P0:.*]] = llvm.getelementptr %[[C]][%[[OFF064]]] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, bf16
 // CHECK: llvm.store %[[PAIR0]], %[[P0]] {alignment = 4 : i64} : vector<2xbf16>, !llvm.ptr<1>
 // block 0, rows 8-15: elements 2 and 3
 // CHECK: %[[C8:.*]] = arith.constant 8 : index
 // CHECK: %[[ROW8:.*]] = arith.addi %[[ROW]], %[[C8]] : index
 // CHECK: vector.extract %[[ACC]][2]
 // CHECK: vector.extract %[[ACC]][3]
-// CHECK: arith.index_cast %[[ROW8]] : index to i64
-// CHECK: arith.index_cast %[[COL0]] : index to i64
+// CHECK: arith.muli %[[ROW8]], %{{.*}} : index
+// CHECK: arith.addi %{{.*}}, %[[COL0]] : index
 // CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 4 : i64} : vector<2xbf16>, !llvm.ptr<1>
 // block 1: columns + 8, elements 4 .. 7
 // CHECK: %[[C8C:.*]] = arith.constant 8 : index
 // CHECK: %[[COL1:.*]] = arith.addi %[[COL]], %[[C8C]] : index
 // CHECK: vector.extract %[[ACC]][4]
 // CHECK: vector.extract %[[ACC]][5]
-// CHECK: arith.index_cast %[[ROW]] : index to i64
-// CHECK: arith.index_cast %[[COL1]] : index to i64
+// CHECK: arith.muli %[[ROW]], %{{.*}} : index
+// CHECK: arith.addi %{{.*}}, %[[COL1]] : index
 // CHECK: llvm.store
 // CHECK: arith.addi %[[ROW]], %{{.*}} : index
 // CHECK: vector.extract %[[ACC]][6]
 // CHECK: vector.extract %[[ACC]][7]
-// CHECK: arith.index_cast %[[COL1]] : index to i64
+// CHECK: arith.addi %{{.*}}, %[[COL1]] : index
 // CHECK: llvm.store
 // CHECK-NOT: llvm.store
 // CHECK-NOT: scf.if
@@ -600,13 +599,13 @@ cake.kernel @store_bf16(%c: !cake.tensor<[M, N], bf16>) attributes {target = "sm
 // CHECK-NOT: arith.truncf
 // CHECK: %[[PAIR:.*]] = vector.from_elements %{{.*}}, %{{.*}} : vector<2xf32>
 // CHECK: %[[P:.*]] = llvm.getelementptr %[[C]][%[[OFF:.*]]] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
-// CHECK: %[[RI:.*]] = arith.index_cast %{{.*}} : index to i64
-// CHECK: %[[ROWOK:.*]] = arith.cmpi ult, %[[RI]], %[[M]] : i64
+// CHECK: %[[MI:.*]] = arith.index_cast %[[M]] : i64 to index
+// CHECK: %[[ROWOK:.*]] = arith.cmpi ult, %{{.*}}, %[[MI]] : index
 // CHECK: %[[ROWIN:.*]] = arith.andi %{{.*}}, %[[ROWOK]] : i1
-// CHECK: %[[CI:.*]] = arith.index_cast %{{.*}} : index to i64
-// CHECK: %[[ONE:.*]] = arith.constant 1 : i64
-// CHECK: %[[LASTC:.*]] = arith.addi %[[CI]], %[[ONE]] : i64
-// CHECK: %[[COLOK:.*]] = arith.cmpi ult, %[[LASTC]], %[[N]] : i64
+// CHECK: %[[NI:.*]] = arith.index_cast %[[N]] : i64 to index
+// CHECK: %[[ONE:.*]] = arith.constant 1 : index
+// CHECK: %[[LASTC:.*]] = arith.addi %{{.*}}, %[[ONE]] : index
+// CHECK: %[[COLOK:.*]] = arith.cmpi ult, %[[LASTC]], %[[NI]] : index
 // CHECK: %[[IN:.*]] = arith.andi %[[ROWIN]], %[[COLOK]] : i1
 // CHECK: %[[TWO:.*]] = arith.constant 2 : i64
 // CHECK: %[[REM:.*]] = arith.remui %[[OFF]], %[[TWO]] : i64

@@ -51,10 +51,14 @@ cake.kernel @warp_ids()
 // A row-major 2-D access: offset = i * D + j, with D the symbol parameter.
 // CHECK-LABEL: gpu.func @global_access
 // CHECK-SAME: (%[[X:.*]]: !llvm.ptr<1>, %[[N:.*]]: i64, %[[D:.*]]: i64)
-// CHECK: %[[I:.*]] = arith.index_cast %{{.*}} : index to i64
-// CHECK: %[[RS:.*]] = arith.muli %{{.*}}, %[[D]] : i64
-// CHECK: %[[T:.*]] = arith.muli %[[I]], %[[RS]] : i64
-// CHECK: %[[P:.*]] = llvm.getelementptr %[[X]][%{{.*}}] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
+// The offset is index arithmetic (the lowering's index width), sign-extended once for the GEP.
+// CHECK: %[[I:.*]] = gpu.block_id x
+// CHECK: %[[J:.*]] = gpu.thread_id x
+// CHECK: %[[DI:.*]] = arith.index_cast %[[D]] : i64 to index
+// CHECK: %[[T:.*]] = arith.muli %[[I]], %[[DI]] : index
+// CHECK: %[[O:.*]] = arith.addi %[[T]], %[[J]] : index
+// CHECK: %[[O64:.*]] = arith.index_cast %[[O]] : index to i64
+// CHECK: %[[P:.*]] = llvm.getelementptr %[[X]][%[[O64]]] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
 // CHECK: llvm.load %[[P]] {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xf32>
 // CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<1>
 cake.kernel @global_access(%x: !cake.tensor<[N, D], f32>)
@@ -72,10 +76,12 @@ cake.kernel @global_access(%x: !cake.tensor<[N, D], f32>)
 // Masked: outer index < N, then the whole vector (j + 3 < D) or lane by lane with the pad.
 // CHECK-LABEL: gpu.func @masked
 // CHECK-SAME: (%[[X:.*]]: !llvm.ptr<1>, %[[N:.*]]: i64, %[[D:.*]]: i64)
-// CHECK: %[[ROW:.*]] = arith.cmpi ult, %{{.*}}, %[[N]] : i64
+// CHECK: %[[NI:.*]] = arith.index_cast %[[N]] : i64 to index
+// CHECK: %[[ROW:.*]] = arith.cmpi ult, %{{.*}}, %[[NI]] : index
 // CHECK: %[[ROWOK:.*]] = arith.andi %{{.*}}, %[[ROW]] : i1
-// CHECK: %[[LAST:.*]] = arith.addi %{{.*}}, %{{.*}} : i64
-// CHECK: %[[IN:.*]] = arith.cmpi ult, %[[LAST]], %[[D]] : i64
+// CHECK: %[[DI:.*]] = arith.index_cast %[[D]] : i64 to index
+// CHECK: %[[LAST:.*]] = arith.addi %{{.*}}, %{{.*}} : index
+// CHECK: %[[IN:.*]] = arith.cmpi ult, %[[LAST]], %[[DI]] : index
 // CHECK: %[[FULL:.*]] = arith.andi %[[ROWOK]], %[[IN]] : i1
 // CHECK: scf.if %[[FULL]] -> (vector<2xf32>)
 // CHECK:   llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr<1> -> vector<2xf32>

@@ -115,6 +115,8 @@ TEST(Manifest, RejectsBadDocuments) {
             "must have dtype i64");
   EXPECT_EQ(loadError(edited("\"name\": \"alpha\"", "\"name\": \"x\"")),
             "kernels[0] ('vector_add').params[1]: duplicate parameter name 'x'");
+  EXPECT_EQ(loadError(edited("\"block\": [256, 1, 1],", "\"block\": [256, 1, 1], \"index_bits\": 16,")),
+            "kernels[0] ('vector_add'): field 'index_bits' must be 32 or 64");
 }
 
 TEST(Manifest, ResolvesLaunch) {
@@ -227,6 +229,17 @@ TEST(ManifestWriter, RoundTrips) {
   EXPECT_EQ(k.params[2].access, Access::Write);
   EXPECT_EQ(written.back(), '\n');
   EXPECT_EQ(written.find("hang_debug"), std::string::npos);
+  EXPECT_EQ(k.indexBits, 64);
+  EXPECT_EQ(written.find("index_bits"), std::string::npos); // the default is not written
+}
+
+// A kernel compiled with a 32-bit index says so; the field reads back.
+TEST(ManifestWriter, WritesIndexBits) {
+  Manifest m = load(kVectorAdd);
+  m.kernels[0].indexBits = 32;
+  std::string written = writeManifest(m);
+  EXPECT_NE(written.find("\"index_bits\": 32"), std::string::npos);
+  EXPECT_EQ(load(written).kernels[0].indexBits, 32);
 }
 
 TEST(ManifestWriter, WritesTmaStridesAndHangSites) {

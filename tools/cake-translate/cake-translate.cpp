@@ -62,6 +62,11 @@ cl::opt<unsigned> hangTimeoutMs(
     cl::desc("Debug lowering against hangs: bound every mbarrier wait by N ms, then report the "
              "stalled op (listed in the manifest's hang_debug) and trap; 0: off"),
     cl::init(0));
+cl::opt<unsigned> indexBitwidth(
+    "index-bitwidth", cl::cat(cakeCategory),
+    cl::desc("Width of `index` in the kernels: 64, or 32 (faster address arithmetic; the "
+             "manifest then bounds every tensor's offsets below 2^30)"),
+    cl::init(64));
 cl::opt<std::string> ptxasPath("ptxas", cl::cat(cakeCategory),
                                cl::desc("Path to ptxas (default: CUDA_HOME, PATH)"), cl::init(""));
 cl::opt<cake::DiagnosticsFormat> diagnosticsFormat(
@@ -145,6 +150,7 @@ int main(int argc, char **argv) {
   options.features = features;
   options.optLevel = optLevel;
   options.hangTimeoutMs = hangTimeoutMs;
+  options.indexBitwidth = indexBitwidth;
   options.ptxasPath = ptxasPath;
   options.requireManifest = !manifestFile.empty();
   cake::CompileStage last = emitKind == Emit::Manifest ? cake::CompileStage::Manifest

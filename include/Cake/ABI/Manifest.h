@@ -71,6 +71,9 @@ struct KernelDesc {
   /// hang_debug: the bounded waits and their timeout (0 and empty when compiled without it).
   int64_t hangTimeoutMs = 0;
   std::vector<HangSite> hangSites;
+  /// Width of `index` in the compiled kernel (index_bits; 64 when absent). With 32 the
+  /// constraints bound every tensor's offsets below 2^30.
+  int64_t indexBits = 64;
 
   bool hasCluster() const {
     return cluster[0] != 1 || cluster[1] != 1 || cluster[2] != 1;

@@ -22,6 +22,9 @@ struct CompileOptions {
   unsigned optLevel = 3;
   /// The debug lowering against hangs: bound mbarrier waits by this many ms (0: off).
   unsigned hangTimeoutMs = 0;
+  /// Width of `index` in the lowered kernels: 64, or 32 with the manifest bounding every
+  /// tensor's offsets below 2^30 (cake-lower-to-nvvm's index-bitwidth).
+  unsigned indexBitwidth = 64;
   /// Also assemble a cubin with ptxas.
   bool assemble = false;
   /// ptxas to use; empty: findPtxas's search.

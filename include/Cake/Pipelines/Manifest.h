@@ -12,7 +12,11 @@ namespace mlir::cake {
 /// Emits a diagnostic and fails if the module has no kernel. With `hangTimeoutMs` > 0 (the
 /// module is compiled with the hang-debug lowering) each kernel also lists its `hang_debug`
 /// sites, so that cake-run can name the op a report points at.
-FailureOr<std::string> buildManifest(ModuleOp module, unsigned hangTimeoutMs = 0);
+/// With `indexBitwidth` 32, each kernel states it (index_bits) and every tensor's largest element
+/// offset is bounded below 2^30 by a constraint; a tensor whose static extents break the bound
+/// is an error at the kernel.
+FailureOr<std::string> buildManifest(ModuleOp module, unsigned hangTimeoutMs = 0,
+                                     unsigned indexBitwidth = 64);
 
 /// Prints `expr` in the manifest's expression language, naming symbol i `symbols[i]`.
 std::string printManifestExpr(AffineExpr expr, ArrayRef<StringRef> symbols);

@@ -22,6 +22,12 @@ struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
       llvm::cl::desc("Debug lowering: bound every mbarrier wait by N ms, then report and trap "
                      "(0: off)"),
       llvm::cl::init(0)};
+  PassOptions::Option<unsigned> indexBitwidth{
+      *this, "index-bitwidth",
+      llvm::cl::desc("Width of `index` in the lowered kernels: 64, or 32 where every tensor's "
+                     "offsets stay below 2^30 (the manifest then says so as constraints the "
+                     "host checks)"),
+      llvm::cl::init(64)};
 };
 
 /// cake -> gpu.module of LLVM-dialect NVVM kernels with an #nvvm.target, ready for

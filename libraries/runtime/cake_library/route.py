@@ -21,6 +21,14 @@ best measured at that point, averaged over the neighbours that measured it with 
 weights; the lowest average wins.
 A shape of the table itself (same dtype and sizes) takes its own fastest legal configuration.
 With no measured neighbour: DEFAULT_CONFIG when legal, else SMALL_DEFAULT.
+
+32-bit twins (variants with "index_bits": 32, configuration `<config>_i32`; libraries/kmeans/
+build.py) are measured only where their 64-bit configuration was among a shape's fastest, so
+their relative times at neighbours are biased low. A shape outside the table therefore chooses
+among the 64-bit configurations, then takes the chosen one's twin where it is legal and the
+table says it is faster: its mean log time ratio to the 64-bit build over the points that
+measured both (TWIN_RULE; of its family's configurations when none measured it) is below 0.
+A shape of the table takes its own fastest legal configuration of either width.
 """
 import math
 
@@ -42,6 +50,29 @@ DISTANCE_SOFTENING = 1.0
 # leave-one-out (route_cv.py, session 12, on the re-timed table: regret 1.166 without, 1.107 at
 # 0.5, 1.112 at 2, 1.132 at 4).
 DTYPE_DISTANCE = {("float16", "bfloat16"): 2.0, ("bfloat16", "float16"): 2.0}
+
+
+TWIN_SUFFIX = "_i32"
+
+
+def twin_preferences(variants, points):
+    """{64-bit configuration: whether its 32-bit twin is faster}, from the points that measured
+    both builds (of the configuration itself, else of its family's configurations)."""
+    family = {v["config"]: v["family"] for v in variants}
+    twins = {v["config"][:-len(TWIN_SUFFIX)] for v in variants if v["config"].endswith(TWIN_SUFFIX)}
+    logs, by_family = {}, {}
+    for p in points:
+        for cfg in twins:
+            a, b = p["ms"].get(cfg), p["ms"].get(cfg + TWIN_SUFFIX)
+            if a and b:
+                r = math.log(b / a)
+                logs.setdefault(cfg, []).append(r)
+                by_family.setdefault(family.get(cfg), []).append(r)
+    out = {}
+    for cfg in sorted(twins):
+        r = logs.get(cfg) or by_family.get(family.get(cfg)) or [0.0]
+        out[cfg] = sum(r) / len(r) < 0
+    return out
 
 
 def dtype_distance(a, b):
@@ -111,6 +142,7 @@ class Router:
         table = definition.get("table") or {}
         self.points = table.get("points", [])
         self.neighbours = int(table.get("neighbours", 4))
+        self.twin_preferred = twin_preferences(self.variants, self.points)
         self._routes = {}
 
     def legal(self, B, N, D, K, dtype):
@@ -161,13 +193,16 @@ class Router:
                       key=lambda e: e[0])
         # A measured shape is served by its own measurements alone (its fastest legal
         # configuration); the neighbours' weighting is tuned for shapes nobody measured.
-        near = near[:1] if near and near[0][0] == 0 else near[:self.neighbours]
+        exact = bool(near) and near[0][0] == 0
+        near = near[:1] if exact else near[:self.neighbours]
+        # Outside the table: 64-bit configurations only (their twins' times are biased, above).
+        scored = by_config if exact else {c: v for c, v in by_config.items() if not c.endswith(TWIN_SUFFIX)}
         score, seen = {}, {}
         for dist, p in near:
             best = min(p["ms"].values())
             weight = 1.0 / (dist + DISTANCE_SOFTENING)
             for cfg, ms in p["ms"].items():
-                if cfg in by_config:
+                if cfg in scored:
                     score[cfg] = score.get(cfg, 0.0) + weight * math.log(ms / best)
                     seen[cfg] = seen.get(cfg, 0.0) + weight
         if score:
@@ -177,6 +212,8 @@ class Router:
         else:
             cfg = DEFAULT_CONFIG if DEFAULT_CONFIG in by_config else SMALL_DEFAULT
             basis = {"default": "no measured neighbour"}
+        if not exact and self.twin_preferred.get(cfg) and cfg + TWIN_SUFFIX in by_config:
+            cfg = cfg + TWIN_SUFFIX
         v = by_config[cfg]
         return {"kernel": v["name"], "config": cfg,
                 "sizes": launch_sizes(v, B, N, D, K), "basis": basis}

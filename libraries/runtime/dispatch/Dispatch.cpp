@@ -74,6 +74,7 @@ struct PadKernel {
   unsigned block;
   int64_t perBlock; // elements covered by one block
   int roles[NumPadRoles]; // PadRole of each kernel parameter, in the manifest's order
+  bool (*legal)(const int64_t *values); // its manifest's constraints, over PadRole values
 };
 
 struct Point {
@@ -173,7 +174,8 @@ int routeUncached(int64_t B, int64_t N, int64_t D, int64_t K, int dtype, int64_t
   std::stable_sort(near.begin(), near.end(),
                    [](const auto &a, const auto &b) { return a.first < b.first; });
   // A measured shape takes its own fastest legal configuration (route.py does the same).
-  if (!near.empty() && near.front().first == 0.0)
+  const bool exact = !near.empty() && near.front().first == 0.0;
+  if (exact)
     near.resize(1);
   else if (static_cast<int>(near.size()) > kNeighbours)
     near.resize(kNeighbours);
@@ -185,8 +187,8 @@ int routeUncached(int64_t B, int64_t N, int64_t D, int64_t K, int dtype, int64_t
       if (!std::isnan(ms[c]))
         best = std::min(best, ms[c]);
     const double weight = 1.0 / (n.first + kDistanceSoftening);
-    for (int c = 0; c < kNumConfigs; ++c)
-      if (!std::isnan(ms[c]) && byConfig[c] >= 0) {
+    for (int c = 0; c < kNumConfigs; ++c) // outside the table: 64-bit configurations only
+      if (!std::isnan(ms[c]) && byConfig[c] >= 0 && (exact || !kConfigIsTwin[c])) {
         score[c] += weight * std::log(ms[c] / best);
         seen[c] += weight;
       }
@@ -195,9 +197,13 @@ int routeUncached(int64_t B, int64_t N, int64_t D, int64_t K, int dtype, int64_t
   for (int c = 0; c < kNumConfigs; ++c)
     if (seen[c] > 0 && (chosen < 0 || score[c] / seen[c] < score[chosen] / seen[chosen]))
       chosen = c;
-  int variant = chosen >= 0 ? byConfig[chosen]
-                            : (byConfig[kDefaultConfig] >= 0 ? byConfig[kDefaultConfig]
-                                                             : byConfig[kSmallDefaultConfig]);
+  if (chosen < 0)
+    chosen = kDefaultConfig >= 0 && byConfig[kDefaultConfig] >= 0 ? kDefaultConfig
+                                                                   : kSmallDefaultConfig;
+  // route.py's twin rule: the chosen configuration's 32-bit twin where legal and faster.
+  if (chosen >= 0 && !exact && kPreferredTwin[chosen] >= 0 && byConfig[kPreferredTwin[chosen]] >= 0)
+    chosen = kPreferredTwin[chosen];
+  int variant = chosen >= 0 ? byConfig[chosen] : -1;
   if (variant < 0)
     return fail("no default kernel serves the shape", -1);
   launchSizes(kVariants[variant], B, N, D, K, sizes);
@@ -325,17 +331,26 @@ struct Segment {
 /// tensor (it moves narrow rows one at a time).
 bool stage(CUcontext ctx, int dtype, const Segment &x, const Segment &c, const Segment &q,
            int64_t D, int64_t DP, int64_t K, int64_t KP, size_t el, CUstream stream) {
-  const PadKernel &k = kPads[dtype];
-  if (!k.name) // the workspaces are kept per shape: their zero padding is never overwritten
+  uint64_t values[NumPadRoles] = {x.src, x.dst, c.src, c.dst, q.src, q.dst,
+                                  uint64_t(x.rows), uint64_t(c.rows), uint64_t(D), uint64_t(DP),
+                                  uint64_t(q.rows), uint64_t(K), uint64_t(KP)};
+  int64_t sizes[NumPadRoles];
+  for (int i = 0; i < NumPadRoles; ++i) // a segment of 0 rows is skipped: check it as 1 row
+    sizes[i] = i >= PadRX && values[i] == 0 ? 1 : int64_t(values[i]);
+  // The library's staging kernels of the dtype, narrowest index first: the first whose
+  // constraints hold (a 32-bit build bounds its offsets below 2^30).
+  const PadKernel *chosen = nullptr;
+  for (const PadKernel &candidate : kPads[dtype])
+    if (!chosen && candidate.name && candidate.legal(sizes))
+      chosen = &candidate;
+  const PadKernel &k = chosen ? *chosen : kPads[dtype][0];
+  if (!chosen) // the workspaces are kept per shape: their zero padding is never overwritten
     return (!x.rows || copyRows(x.dst, DP * el, x.src, D * el, D * el, x.rows, stream)) &&
            (!c.rows || copyRows(c.dst, DP * el, c.src, D * el, D * el, c.rows, stream)) &&
            (!q.rows || copyRows(q.dst, KP * 4, q.src, K * 4, K * 4, q.rows, stream));
   CUfunction f = function(ctx, k.name, 0);
   if (!f)
     return false;
-  uint64_t values[NumPadRoles] = {x.src, x.dst, c.src, c.dst, q.src, q.dst,
-                                  uint64_t(x.rows), uint64_t(c.rows), uint64_t(D), uint64_t(DP),
-                                  uint64_t(q.rows), uint64_t(K), uint64_t(KP)};
   uint64_t storage[NumPadRoles];
   void *args[NumPadRoles];
   for (int i = 0; i < NumPadRoles; ++i) {

@@ -12,7 +12,8 @@ import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from cake_library.route import DEFAULT_CONFIG, DISTANCE_SOFTENING, SMALL_DEFAULT, STAGINGS, dtype_distance  # noqa: E402
+from cake_library.route import (DEFAULT_CONFIG, DISTANCE_SOFTENING, SMALL_DEFAULT, STAGINGS,  # noqa: E402
+                                TWIN_SUFFIX, dtype_distance, twin_preferences)
 
 SYMBOLS = ["B", "N", "K", "D", "KP", "BKP"]          # Dispatch.cpp's Symbol order
 TENSORS = ["x", "c", "csq", "idx"]                   # Dispatch.cpp's Tensor order
@@ -28,13 +29,13 @@ BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*"}
 CMPOPS = {ast.Eq: "==", ast.NotEq: "!=", ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">="}
 
 
-def to_cpp(text):
-    """A manifest expression as a C++ expression over `s` (int64_t[6])."""
+def to_cpp(text, symbols=SYMBOLS):
+    """A manifest expression as a C++ expression over `s` (int64_t[len(symbols)], in that order)."""
     def walk(n):
         if isinstance(n, ast.Constant) and isinstance(n.value, int):
             return f"int64_t({n.value})"
-        if isinstance(n, ast.Name) and n.id in SYMBOLS:
-            return f"s[{SYMBOLS.index(n.id)}]"
+        if isinstance(n, ast.Name) and n.id in symbols:
+            return f"s[{symbols.index(n.id)}]"
         if isinstance(n, ast.BinOp) and type(n.op) in BINOPS:
             return f"({walk(n.left)} {BINOPS[type(n.op)]} {walk(n.right)})"
         if isinstance(n, ast.UnaryOp) and isinstance(n.op, ast.USub):
@@ -91,6 +92,13 @@ def generate(definition):
     w("const char *kConfigs[] = {" + ", ".join(json.dumps(c) for c in configs) + "};")
     w(f"constexpr int kDefaultConfig = {configs.index(DEFAULT_CONFIG) if DEFAULT_CONFIG in configs else -1};")
     w(f"constexpr int kSmallDefaultConfig = {configs.index(SMALL_DEFAULT) if SMALL_DEFAULT in configs else -1};")
+    # route.py's twin rule: which configurations are 32-bit twins, and the preferred twin of each.
+    preferred = twin_preferences(variants, table.get("points", []))
+    w("const bool kConfigIsTwin[] = {" + ", ".join("true" if c.endswith(TWIN_SUFFIX) else "false"
+                                                   for c in configs) + "};")
+    w("const int kPreferredTwin[] = {" + ", ".join(
+        str(configs.index(c + TWIN_SUFFIX)) if preferred.get(c) and c + TWIN_SUFFIX in configs else "-1"
+        for c in configs) + "};")
     w(f"constexpr int kNumFamilies = {len(families)};")
     w(f"constexpr double kDistanceSoftening = {DISTANCE_SOFTENING!r};")
     # route.py's dtype_distance; a negative entry: never mixed.
@@ -109,11 +117,21 @@ def generate(definition):
           f"legal{i}, {{{grid}}}, {{{block}}}, {int(m.get('dynamic_shared_bytes', 0))}, kParams{i}, "
           f"{len(m['params'])}}},")
     w("};")
-    pads = {v["dtype"]: v for v in definition.get("pad_variants", [])}
-    w("// The staging kernel per dtype (PadRole of each parameter, in its manifest's order).")
-    w("const PadKernel kPads[] = {")
-    for dtype in DTYPES:
-        w("  " + pad_entry(pads.get(dtype)) + ",")
+    pads = {d: sorted((v for v in definition.get("pad_variants", []) if v["dtype"] == d),
+                      key=lambda v: v.get("index_bits", 64)) for d in DTYPES}
+    if any(len(v) > PAD_SLOTS for v in pads.values()):
+        raise ValueError(f"more than {PAD_SLOTS} staging kernels for one dtype")
+    for d, vs in pads.items():
+        for j, v in enumerate(vs):
+            legal = " && ".join(f"({to_cpp(c, PAD_PARAMS)})" for c in v["manifest"]["constraints"])
+            out.append(f"bool padLegal{DTYPES[d]}_{j}(const int64_t *s) {{ (void)s; return {legal or 'true'}; }}")
+    w("// The staging kernels per dtype, narrowest index first (PadRole of each parameter, in its")
+    w("// manifest's order; the legality of its constraints over PadRole values).")
+    w(f"const PadKernel kPads[][{PAD_SLOTS}] = {{")
+    for d in DTYPES:
+        entries = [pad_entry(v, f"padLegal{DTYPES[d]}_{j}") for j, v in enumerate(pads[d])]
+        entries += [pad_entry(None)] * (PAD_SLOTS - len(entries))
+        w("  {" + ", ".join(entries) + "},")
     w("};")
     points = table.get("points", [])
     for j, p in enumerate(points):
@@ -131,12 +149,13 @@ def generate(definition):
 
 PAD_PARAMS = ["xsrc", "xdst", "csrc", "cdst", "qsrc", "qdst",   # Dispatch.cpp's PadRole order
               "RX", "RC", "D", "DP", "QB", "K", "KP"]
+PAD_SLOTS = 2                                                    # a 32-bit and a 64-bit build
 
 
-def pad_entry(v):
-    """{name, block, elements per block, roles[13]} of a staging kernel, or an empty entry."""
+def pad_entry(v, legal="nullptr"):
+    """{name, block, elements per block, roles[13], legal} of a staging kernel, or an empty one."""
     if v is None:
-        return "{nullptr, 0, 0, {" + ", ".join("0" * len(PAD_PARAMS)) + "}}"
+        return "{nullptr, 0, 0, {" + ", ".join("0" * len(PAD_PARAMS)) + "}, nullptr}"
     m = v["manifest"]
     names = [p["name"] for p in m["params"]]
     if sorted(names) != sorted(PAD_PARAMS):
@@ -148,7 +167,7 @@ def pad_entry(v):
         raise ValueError(f"{v['name']}: grid {m['grid'][0]!r} is not ceildiv(elements, n)")
     roles = ", ".join(str(PAD_PARAMS.index(n)) for n in names)
     return (f'{{{json.dumps(v["name"])}, {int(m["block"][0])}, {per_block.args[1].value}, '
-            f'{{{roles}}}}}')
+            f'{{{roles}}}, {legal}}}')
 
 
 def expr_fn_existing(exprs, text, w_pre):
