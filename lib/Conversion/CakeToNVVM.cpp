@@ -124,6 +124,8 @@ struct CakeConvertToNVVMPass
     auto gpuModule =
         gpu::GPUModuleOp::create(b, module.getLoc(), "cake_kernels", b.getArrayAttr({targetAttr}));
     module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(), b.getUnitAttr());
+    if (indexBitwidth != 64)
+      gpuModule->setAttr(kIndexBitwidthAttrName, b.getI64IntegerAttr(indexBitwidth));
 
     // The extern shared array all allocations index (dynamic shared memory).
     LLVM::GlobalOp::create(b, module.getLoc(), LLVM::LLVMArrayType::get(b.getI8Type(), 0),

@@ -587,15 +587,34 @@ Value mlir::cake::wgmmaDescriptor(AccessBuilder &ab, SmemType type, Value base, 
       b, loc, arith::AndIOp::create(b, loc, start, ab.constant(0x3FFFF)), ab.constant(4));
   Value desc = arith::OrIOp::create(b, loc, address, ab.constant(fields));
   // Steps of whole 16-byte units add directly; the finer ones (a column inside a row) are summed
-  // in bytes and added as floor(bytes / 16).
+  // in bytes and added as floor(bytes / 16). With a 32-bit index each step is widened by an
+  // opaque cvt.u64.u32: LLVM would fold a plain extension and the scaling into mul.wide.u32,
+  // which ptxas (CUDA 13.0) miscompiles on this path into the wgmma descriptor (wrong A rows;
+  // bench/results/2026-12-04-library-kmeans-9, README). The indices are non-negative tile
+  // positions in shared memory.
+  auto gpuModule = base.getParentRegion()->getParentOp()->getParentOfType<gpu::GPUModuleOp>();
+  bool narrow = gpuModule && gpuModule->hasAttr(kIndexBitwidthAttrName);
+  auto widen = [&](Value index) -> Value {
+    if (std::optional<int64_t> value = getConstantIntValue(index))
+      return ab.constant(*value);
+    if (!narrow)
+      return ab.toI64(index);
+    Value i32 = arith::IndexCastUIOp::create(b, loc, b.getI32Type(), index);
+    return LLVM::InlineAsmOp::create(b, loc, b.getI64Type(), ValueRange{i32},
+                                     "cvt.u64.u32 $0, $1;", "=l,r", /*has_side_effects=*/false,
+                                     /*is_align_stack=*/false,
+                                     LLVM::tailcallkind::TailCallKind::None,
+                                     LLVM::AsmDialectAttr(), ArrayAttr())
+        .getResult(0);
+  };
   Value fineBytes;
   for (auto [index, stride] : llvm::zip(indices, type.getElementStrides())) {
     int64_t bytes = stride * type.getElementBytes();
     if (bytes % 16 == 0) {
-      desc = ab.add(desc, ab.mul(ab.toI64(index), ab.constant(bytes / 16)));
+      desc = ab.add(desc, ab.mul(widen(index), ab.constant(bytes / 16)));
       continue;
     }
-    Value term = ab.mul(ab.toI64(index), ab.constant(bytes));
+    Value term = ab.mul(widen(index), ab.constant(bytes));
     fineBytes = fineBytes ? ab.add(fineBytes, term) : term;
   }
   if (fineBytes)

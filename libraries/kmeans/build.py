@@ -49,10 +49,10 @@ def index_bits(p):
 
 
 def twin_legal(p):
-    """Whether the variant gets a 32-bit twin. Not the wgmma kernels with two consumer warpgroups
-    over one x stage: their 32-bit builds compute wrong rows at LLVM -O1 and above (correct at
-    -O0 and in every other configuration; bench/results/2026-12-04-library-kmeans-9, diag3) until
-    the miscompile is understood."""
+    """Whether the variant gets a 32-bit twin. Not yet the wgmma kernels with two consumer
+    warpgroups over one x stage: before the compiler's workaround for a ptxas miscompile
+    (wgmmaDescriptor) their 32-bit builds computed wrong rows; built with it they are correct
+    (bench/results/2026-12-04-library-kmeans-9, README) but not measured yet."""
     return family_of(p) != "update" and not (family_of(p) == "wgmma" and p["wg"] == 2 and p["xs"] == 1)
 
 

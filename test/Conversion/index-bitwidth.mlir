@@ -63,3 +63,36 @@ cake.kernel @strided_rows(%x: !cake.tensor<[M, 4], f32, strides [S, 1]> {cake.na
   cake.store %v, %t[%c0, %c0] : f32, !cake.tensor<[64, 4], f32>
   cake.return
 }
+
+// With a 32-bit index, a wgmma descriptor's dynamic step (here the warpgroup's row block) is
+// widened by an opaque cvt.u64.u32: LLVM would fold a zero-extension and the scaling into
+// mul.wide.u32, which ptxas (CUDA 13.0) miscompiles on this path (wrong A rows, measured:
+// bench/results/2026-12-04-library-kmeans-9). Constant steps fold as before; a 64-bit index
+// needs no widening.
+// RUN: cake-opt %s --cake-convert-to-nvvm=index-bitwidth=32 | FileCheck %s --check-prefix=DESC32
+// RUN: cake-opt %s --cake-convert-to-nvvm | FileCheck %s --check-prefix=DESC64
+// DESC32: gpu.module @cake_kernels {{.*}} attributes {cake.index_bitwidth = 32 : i64}
+// DESC32-LABEL: gpu.func @wgmma_rows
+// DESC32:     %[[ROW:.*]] = arith.index_castui %{{.*}} : index to i32
+// DESC32:     llvm.inline_asm "cvt.u64.u32 $0, $1;", "=l,r" %[[ROW]] : (i32) -> i64
+// DESC32-NOT: llvm.inline_asm
+// DESC32:     nvvm.wgmma.mma_async
+// DESC64-NOT: cake.index_bitwidth
+// DESC64-NOT: llvm.inline_asm "cvt.u64.u32
+cake.kernel @wgmma_rows() attributes {target = "sm_90a", block = array<i64: 256>,
+                                      grid = affine_map<() -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %c16 = arith.constant 16 : index
+  %c64 = arith.constant 64 : index
+  %a = cake.alloc_smem : !cake.smem<128x64xbf16, swizzle = 128>
+  %b = cake.alloc_smem : !cake.smem<16x32xbf16, swizzle = 64>
+  %wg = cake.warpgroup_id
+  %row = arith.muli %wg, %c64 : index
+  %acc = arith.constant dense<1.0> : vector<8xf32>
+  cake.wgmma.fence
+  %d = cake.wgmma %a[%row, %c16], %b[%c0, %c16], %acc
+      : !cake.smem<128x64xbf16, swizzle = 128>, !cake.smem<16x32xbf16, swizzle = 64>, vector<8xf32>
+  cake.wgmma.commit
+  cake.wgmma.wait 0
+  cake.return
+}

@@ -20,5 +20,9 @@ R=bench/results/2026-12-04-library-kmeans-9
 # gpu: LIB=.device/kpkg2/cake_library/library TAG=i32 bash bench/library/run_h200.sh final 0 210
 # gpu: LIB=.device/kpkg2/cake_library/library TAG=twin bash bench/library/run_h200.sh final 0 210
 # gpu: LIB=.device/kpkg2/cake_library/library TAG=twin bash bench/library/run_h200.sh final 210 210
+# Calls 5-8 (the miscompile), carrying .device/ab and .device/bis2 (cubins from bisect/make.sh,
+# or the six kernels rebuilt with the workaround):
+# here: bash $R/bisect/make.sh .device/bis2
+# gpu: python3 .device/bis2/run.py      # bisect/check_fixed.py is call 8's version
 python3 -c "import json; a = json.load(open('$R/final-twin-0.json')); b = json.load(open('$R/final-twin-210.json')); json.dump(a + b, open('$R/rows.json', 'w'), indent=0)"
 python3 bench/library/rows_table.py $R/rows.json --before bench/results/2026-12-02-library-kmeans-7/rows.json

@@ -14,6 +14,10 @@ public:
   explicit CakeTypeConverter(MLIRContext *context);
 };
 
+/// The attribute on the gpu.module of kernels lowered with a 32-bit `index` (cake-convert-to-nvvm's
+/// index-bitwidth; absent: 64), for the patterns whose output must differ with the width.
+constexpr llvm::StringLiteral kIndexBitwidthAttrName = "cake.index_bitwidth";
+
 /// The attribute on a lowered gpu.func that lists its problem-size symbols (its trailing i64
 /// parameters), so that patterns can find a symbol's value.
 constexpr llvm::StringLiteral kSymbolsAttrName = "cake.symbols";
