@@ -595,10 +595,10 @@ Value mlir::cake::wgmmaDescriptor(AccessBuilder &ab, SmemType type, Value base, 
   auto gpuModule = base.getParentRegion()->getParentOp()->getParentOfType<gpu::GPUModuleOp>();
   bool narrow = gpuModule && gpuModule->hasAttr(kIndexBitwidthAttrName);
   auto widen = [&](Value index) -> Value {
-    if (std::optional<int64_t> value = getConstantIntValue(index))
-      return ab.constant(*value);
     if (!narrow)
       return ab.toI64(index);
+    if (std::optional<int64_t> value = getConstantIntValue(index))
+      return ab.constant(*value);
     Value i32 = arith::IndexCastUIOp::create(b, loc, b.getI32Type(), index);
     return LLVM::InlineAsmOp::create(b, loc, b.getI64Type(), ValueRange{i32},
                                      "cvt.u64.u32 $0, $1;", "=l,r", /*has_side_effects=*/false,
