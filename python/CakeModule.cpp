@@ -185,7 +185,7 @@ py::tuple runPipeline(const CakePyModule &module, const std::string &pipeline) {
 /// ((ptx, cubin bytes, manifest JSON, ptxas report) or None, diagnostics)
 py::tuple compile(const CakePyModule &module, const std::string &chip, const std::string &features,
                   unsigned optLevel, bool assemble, const std::string &ptxas,
-                  unsigned hangTimeoutMs) {
+                  unsigned hangTimeoutMs, unsigned indexBitwidth) {
   Diagnostics diagnostics;
   CakeCompileOptions options = cakeCompileOptionsGetDefault();
   options.chip = ref(chip);
@@ -194,6 +194,7 @@ py::tuple compile(const CakePyModule &module, const std::string &chip, const std
   options.assemble = assemble;
   options.ptxasPath = ref(ptxas);
   options.hangTimeoutMs = hangTimeoutMs;
+  options.indexBitwidth = indexBitwidth;
   CakeCompileResult result;
   if (mlirLogicalResultIsFailure(cakeCompile(module.get(), options, diagnostics, &result)))
     return py::make_tuple(py::none(), diagnostics.toPython());
@@ -266,7 +267,8 @@ PYBIND11_MODULE(_cake, m) {
       .def("cost", &cost, py::arg("sizes"), py::arg("profile"))
       .def("to_json", &toJson)
       .def("compile", &compile, py::arg("chip"), py::arg("features"), py::arg("opt_level"),
-           py::arg("assemble"), py::arg("ptxas"), py::arg("hang_timeout_ms") = 0);
+           py::arg("assemble"), py::arg("ptxas"), py::arg("hang_timeout_ms") = 0,
+           py::arg("index_bitwidth") = 64);
 
   m.def("_check_sizes", &checkSizes, py::arg("manifest"), py::arg("kernel"), py::arg("sizes"));
   m.def("_evaluate", &evaluate, py::arg("expression"), py::arg("sizes"));

@@ -95,6 +95,18 @@ class SameAsCakeTranslate(unittest.TestCase):
         self.assertEqual(manifest["kernels"][0]["hang_debug"]["timeout_ms"], 300)
         self.assertIn("__cake_hang_report", ptx)
 
+    def test_index_bitwidth_same_as_cake_translate(self):
+        path = next(p for p in EXAMPLES if p.endswith("kmeans_hopper.mlir"))
+        with cake.Context() as ctx:
+            module = ctx.parse(read(path), path)
+            ptx, _, manifest = ctx.compile(module, cubin=False, index_bitwidth=32)
+            with self.assertRaises(cake.CakeError) as bad:
+                ctx.compile(module, cubin=False, index_bitwidth=16)
+        self.assertEqual(ptx, translate(path, "--emit=ptx", "--index-bitwidth=32").decode())
+        self.assertEqual(manifest, json.loads(translate(path, "--emit=manifest", "--index-bitwidth=32")))
+        self.assertEqual(manifest["kernels"][0]["index_bits"], 32)
+        self.assertIn("expected index-bitwidth 32 or 64, got 16", str(bad.exception))
+
     def test_module_unchanged_by_compile(self):
         with cake.Context() as ctx:
             module = ctx.parse(read(EXAMPLES[0]), EXAMPLES[0])
