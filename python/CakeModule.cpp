@@ -268,7 +268,7 @@ PYBIND11_MODULE(_cake, m) {
       .def("to_json", &toJson)
       .def("compile", &compile, py::arg("chip"), py::arg("features"), py::arg("opt_level"),
            py::arg("assemble"), py::arg("ptxas"), py::arg("hang_timeout_ms") = 0,
-           py::arg("index_bitwidth") = 64);
+           py::arg("index_bitwidth") = 0);
 
   m.def("_check_sizes", &checkSizes, py::arg("manifest"), py::arg("kernel"), py::arg("sizes"));
   m.def("_evaluate", &evaluate, py::arg("expression"), py::arg("sizes"));

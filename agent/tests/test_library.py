@@ -368,8 +368,8 @@ class NativeDispatcherTest(unittest.TestCase):
             src = os.path.join(built, "kernels", name + ".mlir")
             with open(src, "w") as f:
                 f.write(kbuild.generate(p, BIN))
-            r = subprocess.run([os.path.join(BIN, "cake-translate"), src, "--emit=manifest",
-                                f"--index-bitwidth={kbuild.index_bits(p)}"], capture_output=True, text=True)
+            r = subprocess.run([os.path.join(BIN, "cake-translate"), src, "--emit=manifest"],
+                               capture_output=True, text=True)
             self.assertEqual(r.returncode, 0, r.stderr)
             manifest = json.loads(r.stdout)["kernels"][0]
             if kbuild.family_of(p) == "pad":

@@ -44,7 +44,8 @@ typedef struct CakeCompileOptions {
    *  wait by this many ms, report the stalled op and trap; the manifest lists the sites. 0: off. */
   unsigned hangTimeoutMs;
   /** Width of `index` in the lowered kernels (cake-translate --index-bitwidth): 64, or 32 with
-   *  the manifest bounding every tensor's offsets below 2^30. */
+   *  the manifest bounding every tensor's offsets below 2^30; 0: the kernels' index_bitwidth,
+   *  else 64. */
   unsigned indexBitwidth;
 } CakeCompileOptions;
 

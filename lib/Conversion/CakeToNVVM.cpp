@@ -6,6 +6,8 @@
 #include "ConversionUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/DLTI/DLTI.h"
+#include "mlir/Interfaces/DataLayoutInterfaces.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -52,6 +54,34 @@ void mlir::cake::populateCakeToNVVMPatterns(CakeTypeConverter &converter,
   populateCakeBlackwellPatterns(converter, patterns);
   populateCakeAmperePatterns(converter, patterns);
   populateCakeMathPatterns(converter, patterns);
+}
+
+FailureOr<unsigned> mlir::cake::resolveIndexBitwidth(ModuleOp module, unsigned requested) {
+  SmallVector<KernelOp> kernels(module.getOps<KernelOp>());
+  if (requested != 0) {
+    if (requested == 32 || requested == 64)
+      return requested;
+    Operation *anchor = kernels.empty() ? module.getOperation() : kernels.front().getOperation();
+    return anchor->emitError() << "expected index-bitwidth 32 or 64, got " << requested;
+  }
+  if (kernels.empty())
+    return 64u;
+  auto widthOf = [](KernelOp kernel) { return kernel.getIndexBitwidth().value_or(64); };
+  for (KernelOp kernel : kernels) {
+    if (widthOf(kernel) == widthOf(kernels.front()))
+      continue;
+    InFlightDiagnostic diag = kernel.emitError()
+                              << "kernels of one module must share an index_bitwidth: expected "
+                              << widthOf(kernels.front()) << ", got " << widthOf(kernel);
+    diag.attachNote(kernels.front().getLoc()) << "the first kernel's index_bitwidth is "
+                                              << widthOf(kernels.front());
+    return failure();
+  }
+  return static_cast<unsigned>(widthOf(kernels.front()));
+}
+
+unsigned mlir::cake::getIndexBitwidth(Operation *op) {
+  return DataLayout::closest(op).getTypeSizeInBits(IndexType::get(op->getContext()));
 }
 
 LogicalResult mlir::cake::verifyPtxFeatures(StringRef chip, StringRef features, Operation *anchor) {
@@ -112,10 +142,9 @@ struct CakeConvertToNVVMPass
       first.emitError() << "expected opt-level 0 to 3, got " << optLevel.getValue();
       return signalPassFailure();
     }
-    if (indexBitwidth != 32 && indexBitwidth != 64) {
-      first.emitError() << "expected index-bitwidth 32 or 64, got " << indexBitwidth.getValue();
+    FailureOr<unsigned> width = resolveIndexBitwidth(module, indexBitwidth);
+    if (failed(width))
       return signalPassFailure();
-    }
 
     OpBuilder b(module.getContext());
     b.setInsertionPointToEnd(module.getBody());
@@ -124,8 +153,13 @@ struct CakeConvertToNVVMPass
     auto gpuModule =
         gpu::GPUModuleOp::create(b, module.getLoc(), "cake_kernels", b.getArrayAttr({targetAttr}));
     module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(), b.getUnitAttr());
-    if (indexBitwidth != 64)
-      gpuModule->setAttr(kIndexBitwidthAttrName, b.getI64IntegerAttr(indexBitwidth));
+    // The width as the data layout says it: convert-gpu-to-nvvm (index-bitwidth unset) and the
+    // patterns read it from there.
+    if (*width != 64)
+      gpuModule->setAttr(DLTIDialect::kDataLayoutAttrName,
+                         DataLayoutSpecAttr::get(
+                             &getContext(), {DataLayoutEntryAttr::get(
+                                                b.getIndexType(), b.getI64IntegerAttr(*width))}));
 
     // The extern shared array all allocations index (dynamic shared memory).
     LLVM::GlobalOp::create(b, module.getLoc(), LLVM::LLVMArrayType::get(b.getI8Type(), 0),

@@ -192,6 +192,9 @@ LogicalResult KernelOp::verify() {
     return emitOpError() << "expected dynamic_smem in [0, " << getMaxDynamicSharedBytes(target)
                          << "] bytes on " << target << ", got " << dynamicSmem;
 
+  if (std::optional<int64_t> width = getIndexBitwidth(); width && *width != 32 && *width != 64)
+    return emitOpError() << "expected index_bitwidth 32 or 64, got " << *width;
+
   if (std::optional<int64_t> blocks = getMinBlocksPerSm()) {
     const TargetInfo &info = *lookupTarget(target);
     if (*blocks < 1 || *blocks > info.maxBlocksPerSm)

@@ -112,11 +112,12 @@ FailureOr<CompileOutput> mlir::cake::compile(ModuleOp module, const CompileOptio
   // The chip first: the manifest, the checks and the lowering all see the one target.
   if (failed(retargetKernels(module, options.chip)))
     return failure();
-  if (options.indexBitwidth != 32 && options.indexBitwidth != 64)
-    return module.emitError() << "expected index-bitwidth 32 or 64, got " << options.indexBitwidth;
+  FailureOr<unsigned> indexBitwidth = resolveIndexBitwidth(module, options.indexBitwidth);
+  if (failed(indexBitwidth))
+    return failure();
   if (last == CompileStage::Manifest || options.requireManifest ||
       !module.getOps<KernelOp>().empty()) {
-    FailureOr<std::string> manifest = buildManifest(module, options.hangTimeoutMs, options.indexBitwidth);
+    FailureOr<std::string> manifest = buildManifest(module, options.hangTimeoutMs, *indexBitwidth);
     if (failed(manifest))
       return failure();
     output.manifest = std::move(*manifest);

@@ -22,15 +22,12 @@ LogicalResult mlir::cake::buildLowerToNVVMPipeline(OpPassManager &pm,
   pm.addPass(createCakeVerifyTargetPass());
   pm.addPass(createCakeConvertToNVVMPass(convertOptions));
   // The upstream half, by name: the registry resolves it, so this file needs none of their
-  // (expensive) headers. `index` becomes an integer of the chosen width here (arith, scf and
-  // gpu ops all go through convert-gpu-to-nvvm's type converter).
-  return parsePassPipeline(
-      llvm::formatv("gpu.module(lower-affine, arith-expand, convert-scf-to-cf, "
-                    "convert-gpu-to-nvvm{{index-bitwidth={0}}, convert-nvvm-to-llvm, canonicalize, "
-                    "cse, reconcile-unrealized-casts)",
-                    options.indexBitwidth.getValue())
-          .str(),
-      pm);
+  // (expensive) headers. convert-gpu-to-nvvm gives `index` the width of the gpu.module's data
+  // layout, which cake-convert-to-nvvm set.
+  return parsePassPipeline("gpu.module(lower-affine, arith-expand, convert-scf-to-cf, "
+                           "convert-gpu-to-nvvm, convert-nvvm-to-llvm, canonicalize, cse, "
+                           "reconcile-unrealized-casts)",
+                           pm);
 }
 
 void mlir::cake::registerCakePipelines() {

@@ -17,8 +17,9 @@ dtype (`pad`: rows zero-padded to 16 bytes for the tensor-core families). `--tab
 table learned from measurements (libraries/README.md).
 
 Every kernel but the updates is built twice: with a 64-bit `index` (any shape) and as its 32-bit
-twin (`<name>_i32`, configuration `<config>_i32`: cake-translate --index-bitwidth=32, whose
-manifest bounds the shapes it serves); the router decides per shape which width runs (route.py).
+twin (`<name>_i32`, configuration `<config>_i32`: the same IR with `index_bitwidth = 32` on the
+kernel, whose manifest bounds the shapes it serves); the router decides per shape which width
+runs (route.py).
 """
 import argparse
 import concurrent.futures
@@ -37,7 +38,7 @@ CONFIGS = [(bk, wg, grid) for grid in ("persistent", "tiles") for wg in (2, 1)
 
 
 # Every variant is built twice: with a 64-bit `index` (serves any shape) and with a 32-bit one
-# (`_i32`: cake-translate --index-bitwidth=32; its manifest bounds every tensor's offsets and the
+# (`_i32`: `index_bitwidth = 32` on the kernel; its manifest bounds every tensor's offsets and the
 # grid's threads below 2^30, so the router gives it only shapes within them). The 32-bit twin is
 # a configuration of its own: measurements decide where it wins (session 24: 1.06x geomean on
 # the table's best per shape, up to 1.19x for wgmma, 0.96x for simt).
@@ -75,12 +76,17 @@ def variant_name(p):
 
 def generate(p, tools=None):
     """The variant's CAKE IR. The mma family is its seed rewritten by cake-opt's tensorize tactic,
-    so it needs the tools' folder. A 32-bit twin is its 64-bit variant's IR under its own name."""
+    so it needs the tools' folder. A 32-bit twin is its 64-bit variant's IR under its own name,
+    with `index_bitwidth = 32` on the kernel (the IR says how it is lowered)."""
     if index_bits(p) == 32:
         base = {k: v for k, v in p.items() if k != "index_bits"}
         text, old = generate(base, tools), "@" + variant_name(base) + "("
-        if text.count(old) != 1:
-            raise RuntimeError(f"{variant_name(p)}: expected one kernel {old[:-1]} in its IR")
+        at = text.find(old)
+        attrs = text.find("attributes {", at)
+        if text.count(old) != 1 or attrs < 0:
+            raise RuntimeError(f"{variant_name(p)}: expected one kernel {old[:-1]} with attributes in its IR")
+        attrs += len("attributes {")
+        text = text[:attrs] + "index_bitwidth = 32 : i64, " + text[attrs:]
         return text.replace(old, "@" + variant_name(p) + "(")
     if family_of(p) == "mma":
         r = subprocess.run([os.path.join(tools, "cake-opt"), "-", "--pass-pipeline=" + family.mma_tactic(p)],
@@ -165,7 +171,7 @@ def compile_one(tools, kdir, p):
         return p, r.returncode, r.stderr
     cmd = [os.path.join(tools, "cake-translate"), src, "--emit=cubin", "-o", os.path.join(kdir, name + ".cubin"),
            "--manifest", os.path.join(kdir, name + ".json"),
-           "--ptxas-log", os.path.join(kdir, name + ".ptxas.log"), f"--index-bitwidth={index_bits(p)}"]
+           "--ptxas-log", os.path.join(kdir, name + ".ptxas.log")]
     r = subprocess.run(cmd, capture_output=True, text=True)
     return p, r.returncode, r.stderr
 

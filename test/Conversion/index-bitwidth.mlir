@@ -71,13 +71,13 @@ cake.kernel @strided_rows(%x: !cake.tensor<[M, 4], f32, strides [S, 1]> {cake.na
 // needs no widening.
 // RUN: cake-opt %s --cake-convert-to-nvvm=index-bitwidth=32 | FileCheck %s --check-prefix=DESC32
 // RUN: cake-opt %s --cake-convert-to-nvvm | FileCheck %s --check-prefix=DESC64
-// DESC32: gpu.module @cake_kernels {{.*}} attributes {cake.index_bitwidth = 32 : i64}
+// DESC32: gpu.module @cake_kernels {{.*}} attributes {dlti.dl_spec = #dlti.dl_spec<index = 32 : i64>}
 // DESC32-LABEL: gpu.func @wgmma_rows
 // DESC32:     %[[ROW:.*]] = arith.index_castui %{{.*}} : index to i32
 // DESC32:     llvm.inline_asm "cvt.u64.u32 $0, $1;", "=l,r" %[[ROW]] : (i32) -> i64
 // DESC32-NOT: llvm.inline_asm
 // DESC32:     nvvm.wgmma.mma_async
-// DESC64-NOT: cake.index_bitwidth
+// DESC64-NOT: dlti.dl_spec
 // DESC64-NOT: llvm.inline_asm "cvt.u64.u32
 cake.kernel @wgmma_rows() attributes {target = "sm_90a", block = array<i64: 256>,
                                       grid = affine_map<() -> (1)>} {

@@ -112,6 +112,14 @@ cake.kernel @k(%x: !cake.tensor<[N], f32>)
 
 // -----
 
+// expected-error @+1 {{expected index_bitwidth 32 or 64, got 16}}
+cake.kernel @k(%x: !cake.tensor<[N], f32>)
+    attributes {target = "sm_90a", block = array<i64: 32>, symbols = ["N"], grid = affine_map<()[n] -> (n)>, index_bitwidth = 16 : i64} {
+  cake.return
+}
+
+// -----
+
 // expected-error @+1 {{expected min_blocks_per_sm in [1, 32], got 0}}
 cake.kernel @k(%x: !cake.tensor<[N], f32>)
     attributes {target = "sm_90a", block = array<i64: 32>, symbols = ["N"], grid = affine_map<()[n] -> (n)>, min_blocks_per_sm = 0 : i64} {

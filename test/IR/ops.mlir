@@ -92,3 +92,12 @@ cake.kernel @occupancy(%x: !cake.tensor<[N], f32>)
                 grid = affine_map<()[n] -> (n)>, min_blocks_per_sm = 8 : i64} {
   cake.return
 }
+
+// So is the width `index` is lowered to (docs/Manifest.md, 32-bit index).
+// CHECK-LABEL: cake.kernel @narrow_index
+// CHECK-SAME: index_bitwidth = 32 : i64
+cake.kernel @narrow_index(%x: !cake.tensor<[N], f32>)
+    attributes {target = "sm_90a", block = array<i64: 128>, symbols = ["N"],
+                grid = affine_map<()[n] -> (n)>, index_bitwidth = 32 : i64} {
+  cake.return
+}

@@ -65,8 +65,9 @@ cl::opt<unsigned> hangTimeoutMs(
 cl::opt<unsigned> indexBitwidth(
     "index-bitwidth", cl::cat(cakeCategory),
     cl::desc("Width of `index` in the kernels: 64, or 32 (faster address arithmetic; the "
-             "manifest then bounds every tensor's offsets below 2^30)"),
-    cl::init(64));
+             "manifest then bounds every tensor's offsets below 2^30); default: the kernels' "
+             "index_bitwidth, else 64"),
+    cl::init(0));
 cl::opt<std::string> ptxasPath("ptxas", cl::cat(cakeCategory),
                                cl::desc("Path to ptxas (default: CUDA_HOME, PATH)"), cl::init(""));
 cl::opt<cake::DiagnosticsFormat> diagnosticsFormat(

@@ -3,6 +3,7 @@
 #define CAKE_CONVERSION_CAKETONVVM_H
 
 #include "Cake/ABI/HangLayout.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 namespace mlir::cake {
@@ -14,9 +15,14 @@ public:
   explicit CakeTypeConverter(MLIRContext *context);
 };
 
-/// The attribute on the gpu.module of kernels lowered with a 32-bit `index` (cake-convert-to-nvvm's
-/// index-bitwidth; absent: 64), for the patterns whose output must differ with the width.
-constexpr llvm::StringLiteral kIndexBitwidthAttrName = "cake.index_bitwidth";
+/// The width `index` is lowered to for the kernels of `module`: `requested` when non-zero (a
+/// tool's --index-bitwidth), else the kernels' own `index_bitwidth` (every kernel of a module the
+/// same), else 64. A bad request or kernels that disagree are errors at the first kernel.
+FailureOr<unsigned> resolveIndexBitwidth(ModuleOp module, unsigned requested);
+
+/// The width of `index` where `op` is, from the data layout (cake-convert-to-nvvm puts
+/// `#dlti.dl_spec<index = 32>` on the gpu.module of 32-bit kernels; convert-gpu-to-nvvm reads it).
+unsigned getIndexBitwidth(Operation *op);
 
 /// The attribute on a lowered gpu.func that lists its problem-size symbols (its trailing i64
 /// parameters), so that patterns can find a symbol's value.

@@ -31,8 +31,9 @@ def CakeConvertToNVVMPass : Pass<"cake-convert-to-nvvm", "::mlir::ModuleOp"> {
     them, and cake-run prints the stalled op, its location and role. Block and named barriers
     (`bar.sync`) have no bounded form in PTX and stay as they are.
 
-    `index-bitwidth=32` (cake-lower-to-nvvm and cake-translate `--index-bitwidth`) lowers `index`
-    to i32: address arithmetic takes one 32-bit multiply-add where i64 takes two or three. It is
+    `index-bitwidth=32` (cake-lower-to-nvvm and cake-translate `--index-bitwidth`; without it, the
+    kernels' `index_bitwidth` attribute) lowers `index` to i32, through the gpu.module's data
+    layout (`#dlti.dl_spec<index = 32>`): address arithmetic takes one 32-bit multiply-add where i64 takes two or three. It is
     a contract: the manifest then bounds every tensor's largest element offset below 2^30
     (constraints the host checks, so a larger shape is refused, never computed wrong), which keeps
     index arithmetic up to twice a tensor's extent (tail tiles past its end) inside i32.
@@ -40,6 +41,7 @@ def CakeConvertToNVVMPass : Pass<"cake-convert-to-nvvm", "::mlir::ModuleOp"> {
   let dependentDialects = [
     "::mlir::gpu::GPUDialect", "::mlir::LLVM::LLVMDialect", "::mlir::NVVM::NVVMDialect",
     "::mlir::arith::ArithDialect", "::mlir::math::MathDialect", "::mlir::scf::SCFDialect",
+    "::mlir::DLTIDialect",
     "::mlir::vector::VectorDialect"
   ];
   let options = [
@@ -51,9 +53,9 @@ def CakeConvertToNVVMPass : Pass<"cake-convert-to-nvvm", "::mlir::ModuleOp"> {
     Option<"hangTimeoutMs", "hang-timeout-ms", "unsigned", "0",
            "Debug lowering against hangs: bound every mbarrier wait by this many milliseconds, "
            "then report the stalled op and trap (0: off)">,
-    Option<"indexBitwidth", "index-bitwidth", "unsigned", "64",
-           "Width the pipeline's upstream half (convert-gpu-to-nvvm) gives `index`: 64, or 32; "
-           "checked here so a bad width is an error at the kernel">
+    Option<"indexBitwidth", "index-bitwidth", "unsigned", "0",
+           "Width `index` is lowered to, 64 or 32 (0: the kernels' index_bitwidth, else 64); "
+           "recorded as the gpu.module's data layout, which convert-gpu-to-nvvm reads">
   ];
 }
 

@@ -48,7 +48,12 @@ def Cake_KernelOp : Cake_Op<"kernel", [
       SM at once (CUDA's `__launch_bounds__` second argument, PTX `.minnctapersm`): ptxas caps the
       registers per thread to fit. The blocks' threads must fit in an SM (2048), a kernel with
       register budgets on its warp roles runs one block per SM, and `--cake-verify-smem` checks
-      that that many blocks' shared memory fits (`smem.occupancy`).
+      that that many blocks' shared memory fits (`smem.occupancy`);
+    - `index_bitwidth` (optional, default 64): the width `index` is lowered to, 64 or 32. With 32,
+      address arithmetic takes one 32-bit multiply-add per term, and the manifest bounds every
+      tensor's offsets and every grid dimension's threads below 2^30 (docs/Manifest.md), so hosts
+      refuse larger shapes. The kernels of one module share one width; a tool's
+      `--index-bitwidth` overrides it.
 
     ```mlir
     cake.kernel @vector_add(%x: !cake.tensor<[N], f32>, %y: !cake.tensor<[N], f32>,
@@ -70,7 +75,8 @@ def Cake_KernelOp : Cake_Op<"kernel", [
     DefaultValuedAttr<StrArrayAttr, "{}">:$symbols,
     AffineMapAttr:$grid,
     DefaultValuedAttr<I64Attr, "0">:$dynamic_smem,
-    OptionalAttr<I64Attr>:$min_blocks_per_sm
+    OptionalAttr<I64Attr>:$min_blocks_per_sm,
+    OptionalAttr<I64Attr>:$index_bitwidth
   );
   let regions = (region SizedRegion<1>:$body);
   let hasCustomAssemblyFormat = 1;

@@ -23,8 +23,9 @@ struct CompileOptions {
   /// The debug lowering against hangs: bound mbarrier waits by this many ms (0: off).
   unsigned hangTimeoutMs = 0;
   /// Width of `index` in the lowered kernels: 64, or 32 with the manifest bounding every
-  /// tensor's offsets below 2^30 (cake-lower-to-nvvm's index-bitwidth).
-  unsigned indexBitwidth = 64;
+  /// tensor's offsets below 2^30 (cake-lower-to-nvvm's index-bitwidth); 0: the kernels'
+  /// index_bitwidth attribute, else 64.
+  unsigned indexBitwidth = 0;
   /// Also assemble a cubin with ptxas.
   bool assemble = false;
   /// ptxas to use; empty: findPtxas's search.

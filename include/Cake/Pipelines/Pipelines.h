@@ -26,8 +26,8 @@ struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
       *this, "index-bitwidth",
       llvm::cl::desc("Width of `index` in the lowered kernels: 64, or 32 where every tensor's "
                      "offsets stay below 2^30 (the manifest then says so as constraints the "
-                     "host checks)"),
-      llvm::cl::init(64)};
+                     "host checks); 0: the kernels' index_bitwidth, else 64"),
+      llvm::cl::init(0)};
 };
 
 /// cake -> gpu.module of LLVM-dialect NVVM kernels with an #nvvm.target, ready for
