@@ -41,6 +41,8 @@ const std::vector<TacticPreset> &mlir::cake::getTacticPresets() {
       out.push_back(preset("tensorize-wgmma-" + std::to_string(n), "cake-tactic-tensorize",
                            "tile=" + std::to_string(n) + " mma=wgmma", reduction, tensorCore));
     out.push_back(preset("contract", "cake-tactic-contract", "", {"arith.mulf"}));
+    // Any kernel that reads or writes global memory computes addresses.
+    out.push_back(preset("index-32", "cake-tactic-index-width", "bits=32", {"cake.load"}));
     return out;
   }();
   return presets;

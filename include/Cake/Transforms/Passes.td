@@ -163,6 +163,29 @@ def CakeTacticContractPass : Pass<"cake-tactic-contract"> {
   }];
 }
 
+def CakeTacticIndexWidthPass : Pass<"cake-tactic-index-width"> {
+  let summary = "Tactic: lower a kernel's index arithmetic at another width (32-bit addresses)";
+  let description = [{
+    Sets `index_bitwidth = bits` on every kernel (32 or 64). With 32, the lowering computes
+    global offsets, bounds and columns in i32 and widens each element offset once at its
+    address: fewer address instructions, measured on the H200 at 1.06x geomean on the KMeans
+    library's best configuration per shape (1.19x wgmma, 0.96x simt:
+    bench/results/2026-12-04-library-kmeans-9). The manifest then bounds every tensor's offsets
+    and every grid dimension's threads below 2^30, so a task shape past them is refused at its
+    shape check, never computed wrong (docs/Manifest.md).
+
+    Preconditions: `bits` is 32 or 64, and some kernel is at another width, else
+    `[tactic.not-applicable]` and failure.
+
+    ```
+    cake-opt k.mlir --pass-pipeline='builtin.module(cake-tactic-index-width{bits=32})'
+    ```
+  }];
+  let options = [
+    Option<"bits", "bits", "int64_t", "32", "the index width, 32 or 64">,
+  ];
+}
+
 def CakeTacticTensorizePass : Pass<"cake-tactic-tensorize"> {
   let summary = "Tactic: compute a warp's dot-product reduction on tensor cores (mma.sync or wgmma)";
   let description = [{
