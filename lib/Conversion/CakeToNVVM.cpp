@@ -7,7 +7,6 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/DLTI/DLTI.h"
-#include "mlir/Interfaces/DataLayoutInterfaces.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -15,6 +14,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
+#include "mlir/Interfaces/DataLayoutInterfaces.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace mlir::cake {
@@ -73,8 +73,8 @@ FailureOr<unsigned> mlir::cake::resolveIndexBitwidth(ModuleOp module, unsigned r
     InFlightDiagnostic diag = kernel.emitError()
                               << "kernels of one module must share an index_bitwidth: expected "
                               << widthOf(kernels.front()) << ", got " << widthOf(kernel);
-    diag.attachNote(kernels.front().getLoc()) << "the first kernel's index_bitwidth is "
-                                              << widthOf(kernels.front());
+    diag.attachNote(kernels.front().getLoc())
+        << "the first kernel's index_bitwidth is " << widthOf(kernels.front());
     return failure();
   }
   return static_cast<unsigned>(widthOf(kernels.front()));

@@ -191,14 +191,11 @@ LogicalResult ManifestBuilder::boundThreads(unsigned dim, AffineExpr grid, const
   int64_t threadsPerBlock = dim < block.size() ? block[dim] : 1;
   auto constant = dyn_cast_or_null<AffineConstantExpr>(grid);
   if (grid && !constant) {
+    // A sum needs parentheses before the product; calls and products print as they are.
     std::string threads = text;
     if (threadsPerBlock != 1)
-      threads = (isa<AffineBinaryOpExpr>(grid) &&
-                         (grid.getKind() == AffineExprKind::Add ||
-                          grid.getKind() == AffineExprKind::Mul)
-                     ? "(" + text + ")"
-                     : text) +
-                " * " + std::to_string(threadsPerBlock);
+      threads = (grid.getKind() == AffineExprKind::Add ? "(" + text + ")" : text) + " * " +
+                std::to_string(threadsPerBlock);
     constraints.insert(threads + " <= " + std::to_string(kIndex32OffsetBound));
     return success();
   }
@@ -272,8 +269,8 @@ FailureOr<abi::KernelDesc> ManifestBuilder::build() {
     std::string text = i < grid.size() ? topLevel(printManifestExpr(grid[i], symbols)) : "1";
     if (failed(expr(text, desc.grid[i])))
       return failure();
-    if (indexBitwidth == 32 && failed(boundThreads(i, i < grid.size() ? grid[i] : AffineExpr(),
-                                                   text, constraints)))
+    if (indexBitwidth == 32 &&
+        failed(boundThreads(i, i < grid.size() ? grid[i] : AffineExpr(), text, constraints)))
       return failure();
   }
 
