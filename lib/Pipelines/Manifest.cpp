@@ -207,45 +207,35 @@ LogicalResult ManifestBuilder::boundThreads(unsigned dim, AffineExpr grid, const
 }
 
 /// The constraint that keeps `type`'s elements below kIndex32OffsetBound: the product of the
-/// extents for a row-major tensor, else the largest offset, sum((extent - 1) * stride). Nothing
-/// when the extents are all static and within it; an error when they are static and beyond it.
+/// extents for a row-major tensor, else the largest offset, sum((extent - 1) * stride). Added when
+/// it has symbols; when it has none it is judged here (by the ABI's own evaluator): nothing if it
+/// holds, an error if it does not or overflows 64 bits.
 LogicalResult ManifestBuilder::boundOffsets(GlobalTensorType type, StringRef name,
                                             ConstraintSet &constraints) {
-  bool symbolic = false;
-  int64_t staticSpan = 1; // elements (row-major) or largest offset + 1, when all static
+  bool rowMajor = !type.hasExplicitStrides(), symbolic = false;
   std::string text;
   for (unsigned dim = 0; dim < type.getRank(); ++dim) {
     Attribute extent = type.getShape()[dim];
-    std::string extentText = getExtentText(extent);
     symbolic |= isa<StringAttr>(extent);
-    bool aligned;
-    std::string stride = strideText(type, dim, 1, aligned);
     for (Attribute factor : type.getStrideFactors(dim))
       symbolic |= isa<StringAttr>(factor);
-    if (!type.hasExplicitStrides()) {
-      text += (text.empty() ? "" : " * ") + extentText;
-      if (auto value = dyn_cast<IntegerAttr>(extent))
-        staticSpan = std::min(staticSpan, kIndex32OffsetBound + 1) *
-                     std::min(value.getInt(), kIndex32OffsetBound + 1);
-      continue;
-    }
-    text += (text.empty() ? "" : " + ") + ("(" + extentText + " - 1) * (" + stride + ")");
+    bool aligned;
+    std::string term = rowMajor ? getExtentText(extent)
+                                : "(" + getExtentText(extent) + " - 1) * (" +
+                                      strideText(type, dim, 1, aligned) + ")";
+    text += (text.empty() ? "" : rowMajor ? " * " : " + ") + term;
   }
+  std::string constraint = (text.empty() ? (rowMajor ? "1" : "0") : text) +
+                           (rowMajor ? " <= " : " < ") + std::to_string(kIndex32OffsetBound);
   if (symbolic) {
-    constraints.insert(text + (type.hasExplicitStrides() ? " < " : " <= ") +
-                       std::to_string(kIndex32OffsetBound));
+    constraints.insert(constraint);
     return success();
   }
-  if (type.hasExplicitStrides()) {
-    abi::Expr offset;
-    std::string error;
-    int64_t largest = 0;
-    if (!abi::Expr::parse(text.empty() ? "0" : text, offset, error) ||
-        !offset.evaluate({}, largest, error))
-      largest = kIndex32OffsetBound; // overflowed 64 bits: far beyond the bound
-    staticSpan = largest + 1;
-  }
-  if (staticSpan <= kIndex32OffsetBound)
+  abi::Expr check;
+  std::string error;
+  int64_t holds = 0;
+  if (abi::Expr::parseConstraint(constraint, check, error) && check.evaluate({}, holds, error) &&
+      holds)
     return success();
   return kernel.emitError() << "index-bitwidth=32: tensor '" << name << "' spans more than 2^30 "
                             << "elements; compile it with a 64-bit index";
