@@ -80,7 +80,7 @@ FailureOr<unsigned> mlir::cake::resolveIndexBitwidth(ModuleOp module, unsigned r
   return static_cast<unsigned>(widthOf(kernels.front()));
 }
 
-unsigned mlir::cake::getIndexBitwidth(Operation *op) {
+unsigned mlir::cake::getLoweredIndexBitwidth(Operation *op) {
   return DataLayout::closest(op).getTypeSizeInBits(IndexType::get(op->getContext()));
 }
 

@@ -592,7 +592,7 @@ Value mlir::cake::wgmmaDescriptor(AccessBuilder &ab, SmemType type, Value base, 
   // which ptxas (CUDA 13.0) miscompiles on this path into the wgmma descriptor (wrong A rows;
   // bench/results/2026-12-04-library-kmeans-9, README). The indices are non-negative tile
   // positions in shared memory.
-  bool narrow = getIndexBitwidth(base.getParentRegion()->getParentOp()) == 32;
+  bool narrow = getLoweredIndexBitwidth(base.getParentRegion()->getParentOp()) == 32;
   auto widen = [&](Value index) -> Value {
     if (!narrow)
       return ab.toI64(index);

@@ -33,16 +33,17 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import family  # noqa: E402
 
+sys.path.insert(0, os.path.join(HERE, "..", "runtime"))
+from cake_library.route import TWIN_SUFFIX  # noqa: E402
+
 CONFIGS = [(bk, wg, grid) for grid in ("persistent", "tiles") for wg in (2, 1)
            for bk in (128, 256, 64, 32, 16)]
 
 
-# Every variant is built twice: with a 64-bit `index` (serves any shape) and with a 32-bit one
-# (`_i32`: `index_bitwidth = 32` on the kernel; its manifest bounds every tensor's offsets and the
-# grid's threads below 2^30, so the router gives it only shapes within them). The 32-bit twin is
-# a configuration of its own: measurements decide where it wins (session 24: 1.06x geomean on
-# the table's best per shape, up to 1.19x for wgmma, 0.96x for simt).
-INDEX_SUFFIX = "_i32"
+# The 32-bit twin (module docstring) is a configuration of its own, named with the router's
+# suffix: measurements decide where it wins (session 24: 1.06x geomean on the table's best per
+# shape, 1.19x for wgmma, 0.96x for simt).
+INDEX_SUFFIX = TWIN_SUFFIX
 
 
 def index_bits(p):

@@ -24,5 +24,8 @@ R=bench/results/2026-12-04-library-kmeans-9
 # or the six kernels rebuilt with the workaround):
 # here: bash $R/bisect/make.sh .device/bis2
 # gpu: python3 .device/bis2/run.py      # bisect/check_fixed.py is call 8's version
+# CPU checks quoted in README.md (here; cuobjdump from the CUDA toolkit or its pip wheel):
+# here: 64-bit PTX unchanged: for f in examples/*.mlir and every 25th .device/klib/kernels/*.mlir: cake-translate $f --emit=ptx with the previous and the new build, cmp (56 files, 0 differ)
+# here: the workaround's static cost: for every 6th *_i32 wgmma/splitd/mma kernel of .device/klib2 (72): cake-translate K.mlir --emit=cubin, cuobjdump -sass | grep -cE '/\*[0-9a-f]{4}\*/', summed against the measured cubins (63544 -> 64016)
 python3 -c "import json; a = json.load(open('$R/final-twin-0.json')); b = json.load(open('$R/final-twin-210.json')); json.dump(a + b, open('$R/rows.json', 'w'), indent=0)"
 python3 bench/library/rows_table.py $R/rows.json --before bench/results/2026-12-02-library-kmeans-7/rows.json

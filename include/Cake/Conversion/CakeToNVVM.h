@@ -22,7 +22,7 @@ FailureOr<unsigned> resolveIndexBitwidth(ModuleOp module, unsigned requested);
 
 /// The width of `index` where `op` is, from the data layout (cake-convert-to-nvvm puts
 /// `#dlti.dl_spec<index = 32>` on the gpu.module of 32-bit kernels; convert-gpu-to-nvvm reads it).
-unsigned getIndexBitwidth(Operation *op);
+unsigned getLoweredIndexBitwidth(Operation *op);
 
 /// The attribute on a lowered gpu.func that lists its problem-size symbols (its trailing i64
 /// parameters), so that patterns can find a symbol's value.

@@ -27,7 +27,8 @@ build.py) are measured only where their 64-bit configuration was among a shape's
 their relative times at neighbours are biased low. A shape outside the table therefore chooses
 among the 64-bit configurations, then takes the chosen one's twin where it is legal and the
 table says it is faster: its mean log time ratio to the 64-bit build over the points that
-measured both (TWIN_RULE; of its family's configurations when none measured it) is below 0.
+measured both (twin_preferences; of its family's configurations when none measured it) is
+below 0.
 A shape of the table takes its own fastest legal configuration of either width.
 """
 import math
