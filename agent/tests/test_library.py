@@ -85,7 +85,7 @@ class FamilyTest(unittest.TestCase):
                 name = kbuild.variant_name(p)
                 src = os.path.join(tmp, name + ".mlir")
                 with open(src, "w") as f:
-                    f.write(kbuild.generate(p, BIN))
+                    f.write(kbuild.kernel_ir(p, BIN))
                 r = subprocess.run([os.path.join(BIN, "cake-opt"), src, "--cake-verify", "-o", os.devnull],
                                    capture_output=True, text=True)
                 self.assertEqual(r.returncode, 0, r.stderr)
@@ -367,7 +367,7 @@ class NativeDispatcherTest(unittest.TestCase):
             name = kbuild.variant_name(p)
             src = os.path.join(built, "kernels", name + ".mlir")
             with open(src, "w") as f:
-                f.write(kbuild.generate(p, BIN))
+                f.write(kbuild.kernel_ir(p, BIN))
             r = subprocess.run([os.path.join(BIN, "cake-translate"), src, "--emit=manifest"],
                                capture_output=True, text=True)
             self.assertEqual(r.returncode, 0, r.stderr)
@@ -598,6 +598,10 @@ class NativeDispatcherTest(unittest.TestCase):
                 self.assertEqual(got["box"], p["box"][::-1], p["name"])
             launch = launches[-1]
             self.assertEqual(launch["name"], v["name"])
+            # Every kernel waits for its predecessor before touching memory (the tactic), so each
+            # launch may overlap the previous kernel of the stream.
+            self.assertTrue(m.get("programmatic_launch"), v["name"])
+            self.assertEqual([c["programmatic"] for c in launches], [1] * len(launches))
             self.assertEqual(launch["grid"], [expr.evaluate(g, s) for g in m["grid"]])
             self.assertEqual(launch["block"], m["block"])
             self.assertEqual(launch["smem"], m["dynamic_shared_bytes"])
@@ -614,6 +618,13 @@ class NativeDispatcherTest(unittest.TestCase):
             if m["dynamic_shared_bytes"] > 48 * 1024:
                 self.assertIn({"call": "cuFuncSetAttribute", "attribute": 8,
                                "value": m["dynamic_shared_bytes"]}, calls)
+        # CAKE_PROGRAMMATIC_LAUNCH=0: the same kernels, launched the ordinary way.
+        rc, error, calls = self.run_fake(tmp, pkg, fake, (3, 700, 61, 96),
+                                         dict(env, CAKE_PROGRAMMATIC_LAUNCH="0"))
+        self.assertEqual(rc, 0, error)
+        launches = [c for c in calls if c["call"] == "cuLaunchKernel"]
+        self.assertTrue(launches)
+        self.assertEqual([c["programmatic"] for c in launches], [0] * len(launches))
         # Inside a CUDA graph capture, a first call (workspaces to allocate, maps to upload)
         # fails naming why, and launches nothing.
         rc, error, calls = self.run_fake(tmp, pkg, fake, (3, 700, 61, 96), {"FAKE_CUDA_CAPTURING": "1"})

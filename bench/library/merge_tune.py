@@ -20,11 +20,13 @@ def main():
     ap.add_argument("inputs", nargs="+")
     args = ap.parse_args()
     drop = tuple(s for s in args.drop.split(",") if s)
-    points, neighbours = {}, 4
+    points, neighbours, sources = {}, 4, []
     for path in args.inputs:
         with open(path) as f:
             d = json.load(f)
         neighbours = d.get("neighbours", neighbours)
+        # A merged table names its own inputs: keep them rather than the table's path.
+        sources += d["source"] if "source" in d else [str(path)]
         for p in d["points"]:
             key = (p["dtype"], p["B"], p["N"], p["D"], p["K"])
             old = points.get(key)
@@ -37,7 +39,7 @@ def main():
             points[key] = dict(p, ms={c: t for c, t in p["ms"].items() if not c.startswith(drop)})
     with open(args.out, "w") as f:
         json.dump({"points": list(points.values()), "neighbours": neighbours,
-                   "source": [str(p) for p in args.inputs]}, f, indent=0)
+                   "source": sources}, f, indent=0)
     print(f"{len(points)} points -> {args.out}")
 
 

@@ -201,6 +201,7 @@ public:
   bool readKernel(const Value &v, KernelDesc &k, const std::string &where);
   bool readHangDebug(const Value &v, KernelDesc &k, const std::string &here);
   bool readIndexBits(const Value &v, KernelDesc &k, const std::string &here);
+  bool readProgrammaticLaunch(const Value &v, KernelDesc &k, const std::string &here);
   bool readTma(const Value &v, ParamDesc &p, const std::string &here);
   bool linkTma(KernelDesc &k, const std::string &where);
 
@@ -380,7 +381,8 @@ bool ManifestReader::readKernel(const Value &v, KernelDesc &k, const std::string
   if (symbolParams != k.symbols)
     return fail(here, "the symbol parameters must be exactly 'symbols', in "
                       "the same order");
-  return readIndexBits(v, k, here) && readHangDebug(v, k, here) && linkTma(k, here);
+  return readIndexBits(v, k, here) && readProgrammaticLaunch(v, k, here) &&
+         readHangDebug(v, k, here) && linkTma(k, here);
 }
 
 /// The optional index_bits: 32 or 64 (the default).
@@ -391,6 +393,18 @@ bool ManifestReader::readIndexBits(const Value &v, KernelDesc &k, const std::str
   if (!integer(*bits) || (*integer(*bits) != 32 && *integer(*bits) != 64))
     return fail(here, "field 'index_bits' must be 32 or 64");
   k.indexBits = *integer(*bits);
+  return true;
+}
+
+/// The optional programmatic_launch flag (false when absent).
+bool ManifestReader::readProgrammaticLaunch(const Value &v, KernelDesc &k,
+                                            const std::string &here) {
+  const Value *flag = member(v, "programmatic_launch");
+  if (!flag)
+    return true;
+  if (!flag->getAsBoolean())
+    return fail(here, "field 'programmatic_launch' must be a boolean");
+  k.programmaticLaunch = *flag->getAsBoolean();
   return true;
 }
 

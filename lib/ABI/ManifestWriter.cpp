@@ -79,6 +79,8 @@ Value kernelJson(const KernelDesc &kernel) {
   // Written only when it is not the default, so 64-bit manifests stay as they were.
   if (kernel.indexBits != 64)
     out["index_bits"] = kernel.indexBits;
+  if (kernel.programmaticLaunch)
+    out["programmatic_launch"] = true;
   return std::move(out);
 }
 

@@ -122,6 +122,28 @@ struct FenceProxyAsyncLowering : OpConversionPattern<FenceProxyAsyncOp> {
   }
 };
 
+/// Inline PTX with a memory clobber rather than nvvm.griddepcontrol: the intrinsic reads no memory
+/// as LLVM models it, so nothing would keep a global load from being scheduled above the wait.
+struct GridDependencyWaitLowering : OpConversionPattern<GridDependencyWaitOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(GridDependencyWaitOp op, OpAdaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    createInlinePtx(rewriter, op.getLoc(), {}, {}, "griddepcontrol.wait;", "~{memory}");
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct GridDependentsLaunchLowering : OpConversionPattern<GridDependentsLaunchOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(GridDependentsLaunchOp op, OpAdaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<NVVM::GriddepcontrolOp>(
+        op, NVVM::GridDepActionKind::launch_dependents);
+    return success();
+  }
+};
+
 struct ElectOneLowering : OpConversionPattern<ElectOneOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(ElectOneOp op, OpAdaptor,
@@ -624,7 +646,8 @@ Value mlir::cake::wgmmaDescriptor(AccessBuilder &ab, SmemType type, Value base, 
 void populateCakeHopperPatterns(CakeTypeConverter &converter, RewritePatternSet &patterns) {
   patterns.add<SharedAllocLowering<MbarrierAllocOp>, MbarrierInitLowering, MbarrierArriveLowering,
                MbarrierArriveExpectTxLowering, MbarrierWaitLowering, SimpleLowering<FenceMbarrierInitOp, NVVM::FenceMbarrierInitOp>,
-               FenceProxyAsyncLowering, ElectOneLowering, PipelineCreateLowering,
+               FenceProxyAsyncLowering, ElectOneLowering, GridDependencyWaitLowering,
+               GridDependentsLaunchLowering, PipelineCreateLowering,
                PipelineStepLowering<PipelineProducerAcquireOp>,
                PipelineStepLowering<PipelineProducerCommitOp>,
                PipelineStepLowering<PipelineConsumerWaitOp>,

@@ -15,6 +15,29 @@ static constexpr int64_t kMaxMbarrierCount = (1 << 20) - 1;
 /// I64Attr getters return uint64_t: read the signed value so negatives print as such.
 static int64_t signedValue(IntegerAttr attr) { return attr.getValue().getSExtValue(); }
 
+/// Directly in the kernel's body, once, and after no global memory access: the kernel may start
+/// before its predecessor completes, and everything ahead of this op runs in that window.
+LogicalResult GridDependencyWaitOp::verify() {
+  auto kernel = dyn_cast_or_null<KernelOp>((*this)->getParentOp());
+  if (!kernel)
+    return emitOpError("must be directly in the kernel's body (not in a loop, branch or role): "
+                       "every thread passes it before touching global memory");
+  for (Operation &before : kernel.getBody().front()) {
+    if (&before == getOperation())
+      break;
+    if (isa<GridDependencyWaitOp>(before))
+      return emitOpError("a kernel waits for its grid dependencies once");
+    if (Operation *access = findGlobalMemoryAccess(&before)) {
+      InFlightDiagnostic diag = emitOpError(
+          "follows a global memory access: what precedes the wait may run before the previous "
+          "kernel completes");
+      diag.attachNote(access->getLoc()) << "global memory accessed here";
+      return diag;
+    }
+  }
+  return success();
+}
+
 LogicalResult MbarrierInitOp::verify() {
   int64_t count = signedValue(getCountAttr());
   if (count < 1 || count > kMaxMbarrierCount)

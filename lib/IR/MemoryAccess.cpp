@@ -172,3 +172,16 @@ TensorUse mlir::cake::getTensorUse(KernelOp kernel, BlockArgument tensor) {
   });
   return use;
 }
+
+Operation *mlir::cake::findGlobalMemoryAccess(Operation *op) {
+  Operation *found = nullptr;
+  op->walk<WalkOrder::PreOrder>([&](Operation *inner) {
+    for (const MemoryAccess &access : getMemoryAccesses(inner))
+      if (isa<GlobalTensorType, TmaType>(access.buffer.getType())) {
+        found = inner;
+        return WalkResult::interrupt();
+      }
+    return WalkResult::advance();
+  });
+  return found;
+}

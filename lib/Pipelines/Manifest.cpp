@@ -330,6 +330,9 @@ FailureOr<std::string> mlir::cake::buildManifest(ModuleOp module, unsigned hangT
     if (failed(desc))
       return failure();
     desc->indexBits = indexBitwidth;
+    // The op verifier keeps every global access after the wait: the launch may overlap.
+    desc->programmaticLaunch =
+        kernel.walk([](GridDependencyWaitOp) { return WalkResult::interrupt(); }).wasInterrupted();
     if (hangTimeoutMs > 0)
       addHangSites(kernel, sites, hangTimeoutMs, *desc);
     manifest.kernels.push_back(std::move(*desc));

@@ -43,6 +43,8 @@ const std::vector<TacticPreset> &mlir::cake::getTacticPresets() {
     out.push_back(preset("contract", "cake-tactic-contract", "", {"arith.mulf"}));
     // Any kernel that reads or writes global memory computes addresses.
     out.push_back(preset("index-32", "cake-tactic-index-width", "bits=32", {"cake.load"}));
+    out.push_back(preset("programmatic-launch", "cake-tactic-programmatic-launch", "", {},
+                         {"cake.grid_dependency.wait"}));
     return out;
   }();
   return presets;

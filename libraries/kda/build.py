@@ -34,7 +34,7 @@ def kernels(fam, p):
     return m.stages(p) if hasattr(m, "stages") else [(m.name(p), m.generate(p))]
 
 
-def compile_one(tools, kdir, name, ir):
+def compile_one(tools, kdir, name, ir, index_bits=0):
     src = os.path.join(kdir, name + ".mlir")
     with open(src, "w") as f:
         f.write(ir)
@@ -44,7 +44,8 @@ def compile_one(tools, kdir, name, ir):
         r = subprocess.run([os.path.join(tools, "cake-translate"), src, "--emit=cubin",
                             "-o", os.path.join(kdir, name + ".cubin"),
                             "--manifest", os.path.join(kdir, name + ".json"),
-                            "--ptxas-log", os.path.join(kdir, name + ".ptxas.log")],
+                            "--ptxas-log", os.path.join(kdir, name + ".ptxas.log")]
+                           + ([f"--index-bitwidth={index_bits}"] if index_bits else []),
                            capture_output=True, text=True)
     return name, r.returncode, r.stderr
 
@@ -55,6 +56,11 @@ def main():
     ap.add_argument("--tools", default=os.path.join(HERE, "..", "..", "build", "bin"))
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--dtypes", default="bfloat16", help="bfloat16 only (FlashKDA's interface)")
+    ap.add_argument("--index-bits", type=int, default=0, choices=(0, 32, 64),
+                    help="lower every kernel's `index` to this width (default: the kernels' own, "
+                         "64). For measurements only: the KDA launcher does not check the 32-bit "
+                         "manifests' bounds, and the 32-bit build measured slower "
+                         "(bench/results/2026-12-04-kda-index32)")
     args = ap.parse_args()
     if args.jobs < 1 or set(filter(None, args.dtypes.split(","))) - {"bfloat16"}:
         print(f"build.py: bad arguments (jobs {args.jobs}, dtypes {args.dtypes!r}: KDA serves "
@@ -65,7 +71,7 @@ def main():
     todo = [(f, p, kernels(f, p)) for f, m in FAMILIES.items() for p in m.variants()]
     unique = dict(kv for _, _, ks in todo for kv in ks)
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
-        done = list(pool.map(lambda kv: compile_one(args.tools, kdir, *kv), unique.items()))
+        done = list(pool.map(lambda kv: compile_one(args.tools, kdir, *kv, args.index_bits), unique.items()))
     manifests = {}
     for name, rc, err in done:
         if rc != 0:

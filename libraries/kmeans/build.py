@@ -51,11 +51,10 @@ def index_bits(p):
 
 
 def twin_legal(p):
-    """Whether the variant gets a 32-bit twin. Not yet the wgmma kernels with two consumer
-    warpgroups over one x stage: before the compiler's workaround for a ptxas miscompile
-    (wgmmaDescriptor) their 32-bit builds computed wrong rows; built with it they are correct
-    (bench/results/2026-12-04-library-kmeans-9, README) but not measured yet."""
-    return family_of(p) != "update" and not (family_of(p) == "wgmma" and p["wg"] == 2 and p["xs"] == 1)
+    """Whether the variant gets a 32-bit twin: every family but the updates. (The wgmma kernels
+    with two consumer warpgroups over one x stage need the compiler's workaround for a ptxas
+    miscompile, in wgmmaDescriptor: bench/results/2026-12-04-library-kmeans-9, README.)"""
+    return family_of(p) != "update"
 
 
 def with_twins(variants):
@@ -155,13 +154,32 @@ def up_to_date(tools, kdir, name, text):
         return False
 
 
-def compile_one(tools, kdir, p):
+PROGRAMMATIC_LAUNCH = "builtin.module(cake-tactic-programmatic-launch)"
+
+
+def with_programmatic_launch(text, tools):
+    """The IR with cake-opt's programmatic-launch tactic applied: each kernel may start while the
+    stream's previous kernel finishes (its manifest says so and the dispatcher launches it so)."""
+    r = subprocess.run([os.path.join(tools, "cake-opt"), "-", "--pass-pipeline=" + PROGRAMMATIC_LAUNCH],
+                       input=text, capture_output=True, text=True)
+    if r.returncode != 0:
+        raise RuntimeError(f"the programmatic-launch tactic failed:\n{r.stderr[-1500:]}")
+    return r.stdout
+
+
+def kernel_ir(p, tools, programmatic_launch=True):
+    """The IR the library compiles for `p`: generate()'s, with the programmatic-launch tactic."""
+    text = generate(p, tools)
+    return with_programmatic_launch(text, tools) if programmatic_launch else text
+
+
+def compile_one(tools, kdir, p, programmatic_launch=True):
     name = variant_name(p)
     src = os.path.join(kdir, name + ".mlir")
     try:
-        text = generate(p, tools)
+        text = kernel_ir(p, tools, programmatic_launch)
     except RuntimeError as e:
-        return p, 1, str(e)
+        return p, 1, f"{name}: {e}"
     if up_to_date(tools, kdir, name, text):
         return p, 0, ""
     with open(src, "w") as f:
@@ -186,6 +204,8 @@ def main():
     ap.add_argument("--dtypes", default="float16,bfloat16,float32")
     ap.add_argument("--max-chunks", type=int, default=8)
     ap.add_argument("--table", default=os.path.join(HERE, "table.json"))
+    ap.add_argument("--no-programmatic-launch", dest="programmatic_launch", action="store_false",
+                    help="build the kernels without cake-tactic-programmatic-launch")
     args = ap.parse_args()
     dtypes = [d for d in args.dtypes.split(",") if d]
     bad = [d for d in dtypes if d not in family.DTYPES]
@@ -201,7 +221,7 @@ def main():
     todo = with_twins(plan(dtypes, args.max_chunks) + updates + pads)
     variants, update_variants, pad_variants, failed = [], [], [], []
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
-        for p, rc, err in pool.map(lambda p: compile_one(args.tools, kdir, p), todo):
+        for p, rc, err in pool.map(lambda p: compile_one(args.tools, kdir, p, args.programmatic_launch), todo):
             if rc != 0:
                 failed.append((variant_name(p), err.strip()[-2000:]))
                 continue

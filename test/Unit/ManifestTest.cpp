@@ -117,6 +117,9 @@ TEST(Manifest, RejectsBadDocuments) {
             "kernels[0] ('vector_add').params[1]: duplicate parameter name 'x'");
   EXPECT_EQ(loadError(edited("\"block\": [256, 1, 1],", "\"block\": [256, 1, 1], \"index_bits\": 16,")),
             "kernels[0] ('vector_add'): field 'index_bits' must be 32 or 64");
+  EXPECT_EQ(loadError(edited("\"block\": [256, 1, 1],",
+                             "\"block\": [256, 1, 1], \"programmatic_launch\": 1,")),
+            "kernels[0] ('vector_add'): field 'programmatic_launch' must be a boolean");
 }
 
 TEST(Manifest, ResolvesLaunch) {
@@ -231,6 +234,17 @@ TEST(ManifestWriter, RoundTrips) {
   EXPECT_EQ(written.find("hang_debug"), std::string::npos);
   EXPECT_EQ(k.indexBits, 64);
   EXPECT_EQ(written.find("index_bits"), std::string::npos); // the default is not written
+  EXPECT_FALSE(k.programmaticLaunch);
+  EXPECT_EQ(written.find("programmatic_launch"), std::string::npos);
+}
+
+// A kernel that waits for its grid dependencies says so; the flag reads back.
+TEST(ManifestWriter, WritesProgrammaticLaunch) {
+  Manifest m = load(kVectorAdd);
+  m.kernels[0].programmaticLaunch = true;
+  std::string written = writeManifest(m);
+  EXPECT_NE(written.find("\"programmatic_launch\": true"), std::string::npos);
+  EXPECT_TRUE(load(written).kernels[0].programmaticLaunch);
 }
 
 // A kernel compiled with a 32-bit index says so; the field reads back.

@@ -154,6 +154,9 @@ cake.kernel @hopper_ops_on_ampere() attributes {target = "sm_80", block = array<
   // expected-error @+2 {{'cake.elect_one' op [target.elect] expected a target with elect.sync (sm_90, sm_90a, sm_100a), got sm_80}}
   // expected-note @+1 {{fix: set target = "sm_90" on @hopper_ops_on_ampere, or use an op that sm_80 has}}
   %e = cake.elect_one
+  // expected-error @+2 {{'cake.grid_dependency.launch_dependents' op [target.grid-dependency] expected a target with programmatic dependent launch (griddepcontrol) (sm_90, sm_90a, sm_100a), got sm_80}}
+  // expected-note @+1 {{fix: set target = "sm_90" on @hopper_ops_on_ampere, or use an op that sm_80 has}}
+  cake.grid_dependency.launch_dependents
   // expected-error @+2 {{'cake.mbarrier.arrive_expect_tx' op [target.mbarrier-tx] expected a target with mbarrier transaction counts (sm_90, sm_90a, sm_100a), got sm_80}}
   // expected-note @+1 {{fix: set target = "sm_90" on @hopper_ops_on_ampere, or use an op that sm_80 has}}
   cake.mbarrier.arrive_expect_tx %bars[%c0], bytes 128 : !cake.mbarriers<1>

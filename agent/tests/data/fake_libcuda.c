@@ -114,10 +114,9 @@ CUresult cuTensorMapEncodeTiled(CUtensorMap *m, CUtensorMapDataType t, cuuint32_
   fprintf(f, "], \"swizzle\": %d}\n", (int)sw);
   return CUDA_SUCCESS;
 }
-CUresult cuLaunchKernel(CUfunction fn, unsigned int gx, unsigned int gy, unsigned int gz,
-                        unsigned int bx, unsigned int by, unsigned int bz, unsigned int smem,
-                        CUstream s, void **params, void **extra) {
-  (void)s; (void)extra;
+static CUresult logLaunch(CUfunction fn, unsigned int gx, unsigned int gy, unsigned int gz,
+                          unsigned int bx, unsigned int by, unsigned int bz, unsigned int smem,
+                          void **params, int programmatic) {
   FILE *f = logFile();
   const char *name = names[(uintptr_t)fn - 0x3000];
   char var[160];
@@ -125,12 +124,29 @@ CUresult cuLaunchKernel(CUfunction fn, unsigned int gx, unsigned int gy, unsigne
   const char *count = getenv(var) ? getenv(var) : getenv("FAKE_CUDA_PARAMS");
   int n = count ? atoi(count) : 0;
   fprintf(f, "{\"call\": \"cuLaunchKernel\", \"name\": \"%s\", \"grid\": [%u, %u, %u], "
-             "\"block\": [%u, %u, %u], \"smem\": %u, \"params\": [", name, gx, gy, gz, bx, by,
-          bz, smem);
+             "\"block\": [%u, %u, %u], \"smem\": %u, \"programmatic\": %d, \"params\": [", name,
+          gx, gy, gz, bx, by, bz, smem, programmatic);
   for (int i = 0; i < n; ++i)
     fprintf(f, "%s%llu", i ? ", " : "", *(unsigned long long *)params[i]);
   fprintf(f, "]}\n");
   return CUDA_SUCCESS;
+}
+CUresult cuLaunchKernel(CUfunction fn, unsigned int gx, unsigned int gy, unsigned int gz,
+                        unsigned int bx, unsigned int by, unsigned int bz, unsigned int smem,
+                        CUstream s, void **params, void **extra) {
+  (void)s; (void)extra;
+  return logLaunch(fn, gx, gy, gz, bx, by, bz, smem, params, 0);
+}
+/* Logged as a cuLaunchKernel with "programmatic": 1 when the launch asks for programmatic stream
+   serialization (the only attribute the dispatcher sets). */
+CUresult cuLaunchKernelEx(const CUlaunchConfig *c, CUfunction fn, void **params, void **extra) {
+  (void)extra;
+  int programmatic = 0;
+  for (unsigned i = 0; i < c->numAttrs; ++i)
+    if (c->attrs[i].id == CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION)
+      programmatic = c->attrs[i].value.programmaticStreamSerializationAllowed;
+  return logLaunch(fn, c->gridDimX, c->gridDimY, c->gridDimZ, c->blockDimX, c->blockDimY,
+                   c->blockDimZ, c->sharedMemBytes, params, programmatic);
 }
 /* $FAKE_CUDA_CAPTURING=1: every stream reports an active graph capture. */
 CUresult cuStreamIsCapturing(CUstream s, CUstreamCaptureStatus *status) {

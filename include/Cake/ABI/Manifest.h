@@ -74,6 +74,10 @@ struct KernelDesc {
   /// Width of `index` in the compiled kernel (index_bits; 64 when absent). With 32 the
   /// constraints bound every tensor's offsets below 2^30.
   int64_t indexBits = 64;
+  /// programmatic_launch: the kernel waits for its grid dependencies (griddepcontrol.wait)
+  /// before touching global memory, so the host may launch it with programmatic stream
+  /// serialization (it starts while the stream's previous kernel finishes).
+  bool programmaticLaunch = false;
 
   bool hasCluster() const {
     return cluster[0] != 1 || cluster[1] != 1 || cluster[2] != 1;

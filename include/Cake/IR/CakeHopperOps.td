@@ -110,6 +110,53 @@ def Cake_FenceProxyAsyncOp : Cake_Op<"fence.proxy_async", [CakeRequires<"FencePr
   let assemblyFormat = "attr-dict";
 }
 
+//===----------------------------------------------------------------------===//
+// Programmatic dependent launch (griddepcontrol)
+//===----------------------------------------------------------------------===//
+
+def Cake_GridDependencyWaitOp : Cake_Op<"grid_dependency.wait",
+    [CakeRequires<"GridDependency">, Cake_InKernel]> {
+  let summary = "waits until the grids this launch depends on have completed (griddepcontrol.wait)";
+  let description = [{
+    `griddepcontrol.wait`: blocks until every grid the kernel's launch depends on has completed
+    and its memory is visible. A kernel with this op is launched with programmatic stream
+    serialization (the manifest says `"programmatic_launch": true`): its blocks may start while
+    the previous kernel of the stream is still running, and this op is where they catch up. So
+    nothing before it may touch global memory: the op sits directly in the kernel's body, after
+    no op that reads or writes a global tensor (or a TMA descriptor's tensor), once per kernel.
+    What comes before it (index arithmetic, shared-memory and mbarrier setup) overlaps the
+    previous kernel's tail; `cake-tactic-programmatic-launch` places it. Cost model: free (it
+    returns at once when the stream's previous kernel has completed).
+
+    ```mlir
+    cake.grid_dependency.wait
+    ```
+  }];
+  let assemblyFormat = "attr-dict";
+  let hasVerifier = 1;
+}
+
+def Cake_GridDependentsLaunchOp : Cake_Op<"grid_dependency.launch_dependents",
+    [CakeRequires<"GridDependency">, Cake_InKernel]> {
+  let summary = "lets the next kernel of the stream start early (griddepcontrol.launch_dependents)";
+  let description = [{
+    `griddepcontrol.launch_dependents`: once every block of this grid has executed it (or
+    exited), a kernel launched after it with programmatic stream serialization may start its
+    blocks; they wait in their `cake.grid_dependency.wait` for this grid to complete, so the
+    signal only moves their launch earlier and is always safe. Without it the next kernel starts
+    when this one exits. Early in the kernel hides the most launch latency (measured on the
+    H200: a tiny kernel in a graph of back-to-back launches 1.00 -> 0.75 us), but at the start of
+    the split-D and multi-chunk wgmma KMeans kernels it made them 20-30% slower, even launched
+    the ordinary way (bench/results/2026-12-04-library-kmeans-10, call 6): measure before using
+    it.
+
+    ```mlir
+    cake.grid_dependency.launch_dependents
+    ```
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
 def Cake_ElectOneOp : Cake_Op<"elect_one", [CakeRequires<"Elect">, Cake_InKernel]> {
   let summary = "true in exactly one active lane of the warp (elect.sync)";
   let description = [{

@@ -78,6 +78,11 @@ struct TensorUse {
 };
 TensorUse getTensorUse(KernelOp kernel, BlockArgument tensor);
 
+/// The first op of `op` and the ops nested in it (in program order) that reads or writes global
+/// memory, a !cake.tensor or the tensor behind a !cake.tma; null when none does. What a kernel
+/// launched before its predecessor completes must not do ahead of `cake.grid_dependency.wait`.
+Operation *findGlobalMemoryAccess(Operation *op);
+
 } // namespace mlir::cake
 
 #include "Cake/IR/CakeInterfaces.h.inc"

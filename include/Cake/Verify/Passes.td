@@ -180,7 +180,7 @@ def CakeVerifyTargetPass : Pass<"cake-verify-target"> {
     and which targets have which features in `Targets.def`. One finding per op the target lacks:
     `target.cp-async`, `target.ldmatrix`, `target.mma-sync` (sm_80), `target.tma`,
     `target.mbarrier-tx`, `target.mbarrier-try-wait`, `target.fence-mbarrier-init`,
-    `target.fence-proxy-async`, `target.elect`, `target.stmatrix`, `target.pipeline`,
+    `target.fence-proxy-async`, `target.elect`, `target.grid-dependency`, `target.stmatrix`, `target.pipeline`,
     `target.cluster` (sm_90), `target.wgmma` (sm_90a only: Blackwell has no wgmma),
     `target.setmaxnreg` (sm_90a, sm_100a), `target.tcgen05` and
     `target.cluster-launch-control` (sm_100a). Op verifiers do not check targets; the lowering

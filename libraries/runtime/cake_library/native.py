@@ -26,6 +26,11 @@ class Native:
         self._index = {}
         self.lib.cake_library_set_kernel_dir(kernel_dir.encode())
 
+    def set_programmatic_launch(self, on):
+        """Launch kernels whose manifests allow it so that they may overlap the stream's previous
+        kernel (the default), or the ordinary way."""
+        self.lib.cake_library_set_programmatic_launch(1 if on else 0)
+
     def error(self):
         return (self.lib.cake_library_error() or b"").decode()
 

@@ -12,8 +12,10 @@
 #include "CudaDriver.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <iterator>
@@ -61,6 +63,7 @@ struct Variant {
   unsigned sharedBytes;
   const Param *params;
   int numParams;
+  bool programmaticLaunch; // its manifest's programmatic_launch (docs/Manifest.md)
 };
 
 /// The staging kernel of a dtype, one launch for the three staged tensors: xdst[r, :] =
@@ -75,6 +78,7 @@ struct PadKernel {
   int64_t perBlock; // elements covered by one block
   int roles[NumPadRoles]; // PadRole of each kernel parameter, in the manifest's order
   bool (*legal)(const int64_t *values); // its manifest's constraints, over PadRole values
+  bool programmaticLaunch;
 };
 
 struct Point {
@@ -243,6 +247,41 @@ bool ensureDriver() {
   return true;
 }
 
+/// Launches `f`; a kernel whose manifest allows it gets programmatic stream serialization, so it
+/// may start while the stream's previous kernel finishes (it waits for it before touching global
+/// memory). CAKE_PROGRAMMATIC_LAUNCH=0 (or cake_library_set_programmatic_launch(0)) turns that
+/// off, for comparisons.
+std::atomic<bool> programmaticLaunchAllowed{[] {
+  const char *env = std::getenv("CAKE_PROGRAMMATIC_LAUNCH");
+  return !(env && std::strcmp(env, "0") == 0);
+}()};
+
+bool launch(CUfunction f, const unsigned grid[3], const unsigned block[3], unsigned sharedBytes,
+            CUstream stream, void **args, bool programmatic, const char *what) {
+  if (!programmatic || !programmaticLaunchAllowed.load(std::memory_order_relaxed) ||
+      !driver.cuLaunchKernelEx)
+    return check(driver.cuLaunchKernel(f, grid[0], grid[1], grid[2], block[0], block[1], block[2],
+                                       sharedBytes, stream, args, nullptr),
+                 what);
+  CUlaunchAttribute attribute;
+  std::memset(&attribute, 0, sizeof(attribute));
+  attribute.id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+  attribute.value.programmaticStreamSerializationAllowed = 1;
+  CUlaunchConfig config;
+  std::memset(&config, 0, sizeof(config));
+  config.gridDimX = grid[0];
+  config.gridDimY = grid[1];
+  config.gridDimZ = grid[2];
+  config.blockDimX = block[0];
+  config.blockDimY = block[1];
+  config.blockDimZ = block[2];
+  config.sharedMemBytes = sharedBytes;
+  config.hStream = stream;
+  config.attrs = &attribute;
+  config.numAttrs = 1;
+  return check(driver.cuLaunchKernelEx(&config, f, args, nullptr), what);
+}
+
 std::map<std::pair<CUcontext, std::string>, Loaded> loaded;
 
 /// True when `stream` is being captured into a CUDA graph: then nothing may be allocated or
@@ -359,9 +398,9 @@ bool stage(CUcontext ctx, int dtype, const Segment &x, const Segment &c, const S
   }
   int64_t elements = (x.rows + c.rows) * DP + q.rows * KP;
   int64_t blocks = (elements + k.perBlock - 1) / k.perBlock;
-  return check(driver.cuLaunchKernel(f, unsigned(blocks), 1, 1, k.block, 1, 1, 0, stream, args,
-                                     nullptr),
-               "cuLaunchKernel (staging)");
+  const unsigned grid[3] = {unsigned(blocks), 1, 1}, block[3] = {k.block, 1, 1};
+  return launch(f, grid, block, 0, stream, args, k.programmaticLaunch,
+                "cuLaunchKernel (staging)");
 }
 
 int launch(int index, const int64_t *s, uint64_t x, uint64_t c, uint64_t csq, uint64_t out,
@@ -389,6 +428,10 @@ void cake_library_set_kernel_dir(const char *dir) {
   std::lock_guard<std::mutex> lock(stateMutex);
   kernelDir = dir ? dir : ".";
 }
+
+/// Whether kernels whose manifest allows it are launched with programmatic stream serialization
+/// (1, the default unless CAKE_PROGRAMMATIC_LAUNCH=0) or the ordinary way (0).
+void cake_library_set_programmatic_launch(int on) { programmaticLaunchAllowed = on != 0; }
 
 /// The variant serving a shape (>= 0) and its launch sizes (B N K D KP BKP), or -1.
 int cake_library_route(int64_t B, int64_t N, int64_t D, int64_t K, int dtype, int64_t *sizes) {
@@ -572,9 +615,8 @@ int launch(int index, const int64_t *s, uint64_t x, uint64_t c, uint64_t csq, ui
       return 0; // an empty grid: nothing to do
     g[d] = static_cast<unsigned>(e);
   }
-  return check(driver.cuLaunchKernel(f, g[0], g[1], g[2], v.block[0], v.block[1], v.block[2],
-                                     v.sharedBytes, st, args.data(), nullptr),
-               "cuLaunchKernel")
+  return launch(f, g, v.block, v.sharedBytes, st, args.data(), v.programmaticLaunch,
+                "cuLaunchKernel")
              ? 0
              : -2;
 }

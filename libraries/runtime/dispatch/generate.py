@@ -115,7 +115,7 @@ def generate(definition):
           f"{DTYPES[v['dtype']]}, "
           f"{-1 if v['max_d'] is None else v['max_d']}, {v['d_align']}, {configs.index(v['config'])}, "
           f"legal{i}, {{{grid}}}, {{{block}}}, {int(m.get('dynamic_shared_bytes', 0))}, kParams{i}, "
-          f"{len(m['params'])}}},")
+          f"{len(m['params'])}, {'true' if m.get('programmatic_launch') else 'false'}}},")
     w("};")
     pads = {d: sorted((v for v in definition.get("pad_variants", []) if v["dtype"] == d),
                       key=lambda v: v.get("index_bits", 64)) for d in DTYPES}
@@ -155,7 +155,7 @@ PAD_SLOTS = 2                                                    # a 32-bit and 
 def pad_entry(v, legal="nullptr"):
     """{name, block, elements per block, roles[13], legal} of a staging kernel, or an empty one."""
     if v is None:
-        return "{nullptr, 0, 0, {" + ", ".join("0" * len(PAD_PARAMS)) + "}, nullptr}"
+        return "{nullptr, 0, 0, {" + ", ".join("0" * len(PAD_PARAMS)) + "}, nullptr, false}"
     m = v["manifest"]
     names = [p["name"] for p in m["params"]]
     if sorted(names) != sorted(PAD_PARAMS):
@@ -167,7 +167,7 @@ def pad_entry(v, legal="nullptr"):
         raise ValueError(f"{v['name']}: grid {m['grid'][0]!r} is not ceildiv(elements, n)")
     roles = ", ".join(str(PAD_PARAMS.index(n)) for n in names)
     return (f'{{{json.dumps(v["name"])}, {int(m["block"][0])}, {per_block.args[1].value}, '
-            f'{{{roles}}}, {legal}}}')
+            f'{{{roles}}}, {legal}, {"true" if m.get("programmatic_launch") else "false"}}}')
 
 
 def expr_fn_existing(exprs, text, w_pre):

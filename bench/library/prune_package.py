@@ -1,0 +1,68 @@
+#!/usr/bin/env python3
+"""Copies an exported KMeans package keeping only the cubins a GPU call will launch.
+
+    python3 bench/library/prune_package.py --package .device/kpkg --out .device/kpkg-call \
+        [--grid libraries/kmeans/grid.json] [--only finalists.json]
+
+The device tool carries at most 64 MiB and a package with both index widths is ~47 MiB of cubins.
+Kept: the staging and update kernels, and per grid shape the variant the package's router picks
+(a final) or, with --only, every legal variant of the listed configurations (a tune). The
+manifests and library.json stay whole: the dispatcher loads a cubin when it first launches it,
+so a pruned kernel is only an error if something launches it.
+"""
+import argparse
+import json
+import os
+import shutil
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "libraries", "runtime"))
+from cake_library.route import NoKernel, Router  # noqa: E402
+
+
+def needed(library, shapes, only):
+    router = Router(library)
+    keep = {v["name"] for v in library["update_variants"] + library["pad_variants"]}
+    for s in shapes:
+        sizes = (s["B"], s["N"], s["D"], s["K"], s["dtype"])
+        try:
+            if only is None:
+                keep.add(router.route(*sizes)["kernel"])
+            else:
+                configs = set(only.get((s["dtype"], s["B"], s["N"], s["D"], s["K"]), ()))
+                keep |= {v["name"] for v in router.legal(*sizes) if v["config"] in configs}
+        except NoKernel:
+            pass          # the call reports the shape itself
+    return keep
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--package", required=True, help="an export's folder (holds cake_library/)")
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--grid", default=os.path.join(HERE, "..", "..", "libraries", "kmeans", "grid.json"))
+    ap.add_argument("--only", default="", help="tune: {dtype, B, N, D, K, configs} list")
+    args = ap.parse_args()
+    lib_dir = os.path.join(args.package, "cake_library", "library")
+    with open(os.path.join(lib_dir, "library.json")) as f:
+        library = json.load(f)
+    with open(args.grid) as f:
+        shapes = json.load(f)["shapes"]
+    only = None
+    if args.only:
+        with open(args.only) as f:
+            only = {(o["dtype"], o["B"], o["N"], o["D"], o["K"]): o["configs"] for o in json.load(f)}
+        shapes = [s for s in shapes if (s["dtype"], s["B"], s["N"], s["D"], s["K"]) in only]
+    keep = needed(library, shapes, only)
+    if os.path.exists(args.out):
+        shutil.rmtree(args.out)
+    shutil.copytree(args.package, args.out,
+                    ignore=lambda d, names: [n for n in names if n.endswith(".cubin")
+                                             and n[:-len(".cubin")] not in keep])
+    kept = sum(n.endswith(".cubin") for n in os.listdir(os.path.join(args.out, "cake_library", "library", "kernels")))
+    print(f"prune_package.py: {kept} of the package's cubins kept ({len(shapes)} shapes) in {args.out}")
+
+
+if __name__ == "__main__":
+    main()
