@@ -328,11 +328,12 @@ void CostWalker::visitLeaf(Operation *op, const Ctx &ctx, Local &local) {
     return;
   }
   if (op->getDialect() && op->getDialect()->getNamespace() == "cake" &&
-      !isa<AllocSmemOp, MbarrierAllocOp, MbarrierInitOp, MbarrierArriveOp,
-           MbarrierArriveExpectTxOp, FenceMbarrierInitOp, FenceProxyAsyncOp, ElectOneOp,
-           GridDependencyWaitOp, GridDependentsLaunchOp,
-           PipelineProducerCommitOp, PipelineConsumerReleaseOp, PipelineSlotOp, WgmmaFenceOp,
-           WgmmaCommitOp, Tcgen05CommitOp, ClcTryCancelOp, ClcQueryOp, TmemAllocOp, TmemDeallocOp, TmemLoadOp, TmemStoreOp, CpAsyncCommitOp, TmaStoreCommitOp, TmaStoreWaitOp, ReturnOp, YieldOp, ThreadIdOp, BlockIdOp, BlockDimOp, GridDimOp,
+      !isa<AllocSmemOp, MbarrierAllocOp, MbarrierInitOp, MbarrierArriveOp, MbarrierArriveExpectTxOp,
+           FenceMbarrierInitOp, FenceProxyAsyncOp, ElectOneOp, GridDependencyWaitOp,
+           GridDependentsLaunchOp, PipelineProducerCommitOp, PipelineConsumerReleaseOp,
+           PipelineSlotOp, WgmmaFenceOp, WgmmaCommitOp, Tcgen05CommitOp, ClcTryCancelOp, ClcQueryOp,
+           TmemAllocOp, TmemDeallocOp, TmemLoadOp, TmemStoreOp, CpAsyncCommitOp, TmaStoreCommitOp,
+           TmaStoreWaitOp, ReturnOp, YieldOp, ThreadIdOp, BlockIdOp, BlockDimOp, GridDimOp,
            ClusterIdOp, ClusterBlockIdOp, LaneIdOp, WarpIdOp, WarpgroupIdOp, ProblemSizeOp>(op))
     assume("no cost model for '" + op->getName().getStringRef().str() + "': counted as free");
 }

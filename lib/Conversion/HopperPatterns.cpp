@@ -138,8 +138,8 @@ struct GridDependentsLaunchLowering : OpConversionPattern<GridDependentsLaunchOp
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(GridDependentsLaunchOp op, OpAdaptor,
                                 ConversionPatternRewriter &rewriter) const override {
-    rewriter.replaceOpWithNewOp<NVVM::GriddepcontrolOp>(
-        op, NVVM::GridDepActionKind::launch_dependents);
+    rewriter.replaceOpWithNewOp<NVVM::GriddepcontrolOp>(op,
+                                                        NVVM::GridDepActionKind::launch_dependents);
     return success();
   }
 };
@@ -644,20 +644,18 @@ Value mlir::cake::wgmmaDescriptor(AccessBuilder &ab, SmemType type, Value base, 
 }
 
 void populateCakeHopperPatterns(CakeTypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<SharedAllocLowering<MbarrierAllocOp>, MbarrierInitLowering, MbarrierArriveLowering,
-               MbarrierArriveExpectTxLowering, MbarrierWaitLowering, SimpleLowering<FenceMbarrierInitOp, NVVM::FenceMbarrierInitOp>,
-               FenceProxyAsyncLowering, ElectOneLowering, GridDependencyWaitLowering,
-               GridDependentsLaunchLowering, PipelineCreateLowering,
-               PipelineStepLowering<PipelineProducerAcquireOp>,
-               PipelineStepLowering<PipelineProducerCommitOp>,
-               PipelineStepLowering<PipelineConsumerWaitOp>,
-               PipelineStepLowering<PipelineConsumerReleaseOp>, PipelineSlotLowering,
-               TmaLoadLowering, WarpRolesLowering,
-               SimpleLowering<WgmmaFenceOp, NVVM::WgmmaFenceAlignedOp>,
-               SimpleLowering<WgmmaCommitOp, NVVM::WgmmaGroupSyncAlignedOp>, WgmmaWaitLowering,
-               WgmmaLowering, WgmmaStoreLowering, WgmmaRowArgReduceLowering,
-               WgmmaStoreRowsLowering, TmaStoreLowering, TmaStoreWaitLowering,
-               SimpleLowering<TmaStoreCommitOp, NVVM::CpAsyncBulkCommitGroupOp>,
-               NamedBarrierLowering, ClusterBarrierLowering, WgmmaRegsLowering>(
-      converter, patterns.getContext());
+  patterns.add<
+      SharedAllocLowering<MbarrierAllocOp>, MbarrierInitLowering, MbarrierArriveLowering,
+      MbarrierArriveExpectTxLowering, MbarrierWaitLowering,
+      SimpleLowering<FenceMbarrierInitOp, NVVM::FenceMbarrierInitOp>, FenceProxyAsyncLowering,
+      ElectOneLowering, GridDependencyWaitLowering, GridDependentsLaunchLowering,
+      PipelineCreateLowering, PipelineStepLowering<PipelineProducerAcquireOp>,
+      PipelineStepLowering<PipelineProducerCommitOp>, PipelineStepLowering<PipelineConsumerWaitOp>,
+      PipelineStepLowering<PipelineConsumerReleaseOp>, PipelineSlotLowering, TmaLoadLowering,
+      WarpRolesLowering, SimpleLowering<WgmmaFenceOp, NVVM::WgmmaFenceAlignedOp>,
+      SimpleLowering<WgmmaCommitOp, NVVM::WgmmaGroupSyncAlignedOp>, WgmmaWaitLowering,
+      WgmmaLowering, WgmmaStoreLowering, WgmmaRowArgReduceLowering, WgmmaStoreRowsLowering,
+      TmaStoreLowering, TmaStoreWaitLowering,
+      SimpleLowering<TmaStoreCommitOp, NVVM::CpAsyncBulkCommitGroupOp>, NamedBarrierLowering,
+      ClusterBarrierLowering, WgmmaRegsLowering>(converter, patterns.getContext());
 }

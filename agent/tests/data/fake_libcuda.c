@@ -123,9 +123,10 @@ static CUresult logLaunch(CUfunction fn, unsigned int gx, unsigned int gy, unsig
   snprintf(var, sizeof(var), "FAKE_CUDA_PARAMS_%s", name);
   const char *count = getenv(var) ? getenv(var) : getenv("FAKE_CUDA_PARAMS");
   int n = count ? atoi(count) : 0;
-  fprintf(f, "{\"call\": \"cuLaunchKernel\", \"name\": \"%s\", \"grid\": [%u, %u, %u], "
-             "\"block\": [%u, %u, %u], \"smem\": %u, \"programmatic\": %d, \"params\": [", name,
-          gx, gy, gz, bx, by, bz, smem, programmatic);
+  fprintf(f,
+          "{\"call\": \"cuLaunchKernel\", \"name\": \"%s\", \"grid\": [%u, %u, %u], "
+          "\"block\": [%u, %u, %u], \"smem\": %u, \"programmatic\": %d, \"params\": [",
+          name, gx, gy, gz, bx, by, bz, smem, programmatic);
   for (int i = 0; i < n; ++i)
     fprintf(f, "%s%llu", i ? ", " : "", *(unsigned long long *)params[i]);
   fprintf(f, "]}\n");
@@ -134,7 +135,8 @@ static CUresult logLaunch(CUfunction fn, unsigned int gx, unsigned int gy, unsig
 CUresult cuLaunchKernel(CUfunction fn, unsigned int gx, unsigned int gy, unsigned int gz,
                         unsigned int bx, unsigned int by, unsigned int bz, unsigned int smem,
                         CUstream s, void **params, void **extra) {
-  (void)s; (void)extra;
+  (void)s;
+  (void)extra;
   return logLaunch(fn, gx, gy, gz, bx, by, bz, smem, params, 0);
 }
 /* Logged as a cuLaunchKernel with "programmatic": 1 when the launch asks for programmatic stream

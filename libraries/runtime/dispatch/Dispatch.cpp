@@ -399,8 +399,7 @@ bool stage(CUcontext ctx, int dtype, const Segment &x, const Segment &c, const S
   int64_t elements = (x.rows + c.rows) * DP + q.rows * KP;
   int64_t blocks = (elements + k.perBlock - 1) / k.perBlock;
   const unsigned grid[3] = {unsigned(blocks), 1, 1}, block[3] = {k.block, 1, 1};
-  return launch(f, grid, block, 0, stream, args, k.programmaticLaunch,
-                "cuLaunchKernel (staging)");
+  return launch(f, grid, block, 0, stream, args, k.programmaticLaunch, "cuLaunchKernel (staging)");
 }
 
 int launch(int index, const int64_t *s, uint64_t x, uint64_t c, uint64_t csq, uint64_t out,
