@@ -97,9 +97,9 @@ Value mlir::cake::i32Constant(OpBuilder &b, Location loc, int64_t value) {
 
 Operation *mlir::cake::createInlinePtx(OpBuilder &b, Location loc, TypeRange results,
                                        ValueRange operands, StringRef ptx,
-                                       StringRef constraints) {
-  return LLVM::InlineAsmOp::create(b, loc, results, operands, ptx, constraints,
-                                   /*has_side_effects=*/true, /*is_align_stack=*/false,
+                                       StringRef constraints, bool hasSideEffects) {
+  return LLVM::InlineAsmOp::create(b, loc, results, operands, ptx, constraints, hasSideEffects,
+                                   /*is_align_stack=*/false,
                                    LLVM::tailcallkind::TailCallKind::None, LLVM::AsmDialectAttr(),
                                    ArrayAttr());
 }

@@ -69,9 +69,10 @@ void emitBarrierMark(OpBuilder &b, Location loc, Operation *site, bool enter);
 /// An i32 constant.
 Value i32Constant(OpBuilder &b, Location loc, int64_t value);
 
-/// Inline PTX with side effects: `result` (null for none) from `operands` under `constraints`.
+/// Inline PTX: `results` from `operands` under `constraints`; with side effects unless told
+/// otherwise (a pure one is still opaque to LLVM's folds, which is sometimes its purpose).
 Operation *createInlinePtx(OpBuilder &b, Location loc, TypeRange results, ValueRange operands,
-                           StringRef ptx, StringRef constraints);
+                           StringRef ptx, StringRef constraints, bool hasSideEffects = true);
 
 /// Stores one 16x8 accumulator block of an mma fragment (mma.sync's tile, or one 8-column block of
 /// a wgmma fragment): elements `first`, `first + 1` of `acc` as a pair at (row0, col) and

@@ -621,12 +621,9 @@ Value mlir::cake::wgmmaDescriptor(AccessBuilder &ab, SmemType type, Value base, 
     if (std::optional<int64_t> value = getConstantIntValue(index))
       return ab.constant(*value);
     Value i32 = arith::IndexCastUIOp::create(b, loc, b.getI32Type(), index);
-    return LLVM::InlineAsmOp::create(b, loc, b.getI64Type(), ValueRange{i32},
-                                     "cvt.u64.u32 $0, $1;", "=l,r", /*has_side_effects=*/false,
-                                     /*is_align_stack=*/false,
-                                     LLVM::tailcallkind::TailCallKind::None,
-                                     LLVM::AsmDialectAttr(), ArrayAttr())
-        .getResult(0);
+    return createInlinePtx(b, loc, b.getI64Type(), i32, "cvt.u64.u32 $0, $1;", "=l,r",
+                           /*hasSideEffects=*/false)
+        ->getResult(0);
   };
   Value fineBytes;
   for (auto [index, stride] : llvm::zip(indices, type.getElementStrides())) {

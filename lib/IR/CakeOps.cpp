@@ -62,6 +62,10 @@ void KernelOp::print(OpAsmPrinter &p) {
                                            getResAttrsAttrName());
 }
 
+bool KernelOp::waitsForGridDependencies() {
+  return walk([](GridDependencyWaitOp) { return WalkResult::interrupt(); }).wasInterrupted();
+}
+
 int64_t KernelOp::getNumThreads() {
   int64_t n = 1;
   for (int64_t extent : getBlock())

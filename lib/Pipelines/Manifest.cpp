@@ -331,8 +331,7 @@ FailureOr<std::string> mlir::cake::buildManifest(ModuleOp module, unsigned hangT
       return failure();
     desc->indexBits = indexBitwidth;
     // The op verifier keeps every global access after the wait: the launch may overlap.
-    desc->programmaticLaunch =
-        kernel.walk([](GridDependencyWaitOp) { return WalkResult::interrupt(); }).wasInterrupted();
+    desc->programmaticLaunch = kernel.waitsForGridDependencies();
     if (hangTimeoutMs > 0)
       addHangSites(kernel, sites, hangTimeoutMs, *desc);
     manifest.kernels.push_back(std::move(*desc));

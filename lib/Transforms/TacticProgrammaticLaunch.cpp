@@ -29,9 +29,7 @@ struct CakeTacticProgrammaticLaunchPass
     Operation *root = getOperation();
     SmallVector<KernelOp> changed;
     root->walk([&](KernelOp kernel) {
-      bool waits = kernel.walk([](GridDependencyWaitOp) { return WalkResult::interrupt(); })
-                       .wasInterrupted();
-      if (!waits && targetHas(kernel.getTarget(), FeatureHopper))
+      if (!kernel.waitsForGridDependencies() && targetHas(kernel.getTarget(), FeatureHopper))
         changed.push_back(kernel);
     });
     if (changed.empty()) {
@@ -42,7 +40,6 @@ struct CakeTacticProgrammaticLaunchPass
     }
     for (KernelOp kernel : changed) {
       Block &body = kernel.getBody().front();
-      OpBuilder b(&getContext());
       // Before the first op that touches global memory; before the terminator when none does.
       Operation *first = body.getTerminator();
       for (Operation &op : body)
@@ -50,7 +47,7 @@ struct CakeTacticProgrammaticLaunchPass
           first = &op;
           break;
         }
-      b.setInsertionPoint(first);
+      OpBuilder b(first);
       GridDependencyWaitOp::create(b, first->getLoc());
     }
   }

@@ -71,7 +71,8 @@ def main():
     todo = [(f, p, kernels(f, p)) for f, m in FAMILIES.items() for p in m.variants()]
     unique = dict(kv for _, _, ks in todo for kv in ks)
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
-        done = list(pool.map(lambda kv: compile_one(args.tools, kdir, *kv, args.index_bits), unique.items()))
+        done = list(pool.map(lambda kv: compile_one(args.tools, kdir, *kv, args.index_bits),
+                             unique.items()))
     manifests = {}
     for name, rc, err in done:
         if rc != 0:

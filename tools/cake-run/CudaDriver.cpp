@@ -2,6 +2,7 @@
 
 #include "CudaDriver.h"
 
+#include <cstring>
 #include <dlfcn.h>
 
 using namespace cake::run;
@@ -33,6 +34,24 @@ bool CudaDriver::load(std::string &error) {
   resolve(CAKE_STRINGIFY(name), reinterpret_cast<void *&>(name), false);
 #include "CudaFunctions.def"
   return ok;
+}
+
+CUresult CudaDriver::launchEx(CUfunction f, const unsigned grid[3], const unsigned block[3],
+                              unsigned sharedBytes, CUstream stream, void **args,
+                              CUlaunchAttribute *attributes, unsigned numAttributes) const {
+  CUlaunchConfig config;
+  std::memset(&config, 0, sizeof(config));
+  config.gridDimX = grid[0];
+  config.gridDimY = grid[1];
+  config.gridDimZ = grid[2];
+  config.blockDimX = block[0];
+  config.blockDimY = block[1];
+  config.blockDimZ = block[2];
+  config.sharedMemBytes = sharedBytes;
+  config.hStream = stream;
+  config.attrs = attributes;
+  config.numAttrs = numAttributes;
+  return cuLaunchKernelEx(&config, f, args, nullptr);
 }
 
 std::string CudaDriver::describe(CUresult result, const char *what) const {

@@ -25,6 +25,12 @@ struct CudaDriver {
   /// text) when the library or a required function is missing.
   bool load(std::string &error);
 
+  /// cuLaunchKernelEx with `attributes` (a cluster shape, programmatic stream serialization):
+  /// the launch configuration, filled in one place. Needs the optional cuLaunchKernelEx.
+  CUresult launchEx(CUfunction f, const unsigned grid[3], const unsigned block[3],
+                    unsigned sharedBytes, CUstream stream, void **args,
+                    CUlaunchAttribute *attributes, unsigned numAttributes) const;
+
   /// "cuMemAlloc: CUDA_ERROR_OUT_OF_MEMORY (out of memory)".
   std::string describe(CUresult result, const char *what) const;
 };

@@ -431,19 +431,9 @@ bool DeviceRun::launch(CUfunction f, const std::array<int64_t, 3> &grid,
   attribute.value.clusterDim.x = u(kernel.cluster[0]);
   attribute.value.clusterDim.y = u(kernel.cluster[1]);
   attribute.value.clusterDim.z = u(kernel.cluster[2]);
-  CUlaunchConfig config;
-  std::memset(&config, 0, sizeof(config));
-  config.gridDimX = u(grid[0]);
-  config.gridDimY = u(grid[1]);
-  config.gridDimZ = u(grid[2]);
-  config.blockDimX = u(block[0]);
-  config.blockDimY = u(block[1]);
-  config.blockDimZ = u(block[2]);
-  config.sharedMemBytes = sharedBytes;
-  config.hStream = nullptr;
-  config.attrs = &attribute;
-  config.numAttrs = 1;
-  return check(driver.cuLaunchKernelEx(&config, f, args, nullptr), what);
+  const unsigned grid3[3] = {u(grid[0]), u(grid[1]), u(grid[2])};
+  const unsigned block3[3] = {u(block[0]), u(block[1]), u(block[2])};
+  return check(driver.launchEx(f, grid3, block3, sharedBytes, nullptr, args, &attribute, 1), what);
 }
 
 bool DeviceRun::download(const ResolvedTensor &t, CUdeviceptr ptr,

@@ -99,6 +99,8 @@ def Cake_KernelOp : Cake_Op<"kernel", [
     ::llvm::SmallVector<int64_t, 3> getClusterDims();
     /// Position of `name` in `symbols`, or std::nullopt.
     std::optional<unsigned> getSymbolIndex(::llvm::StringRef name);
+    /// Whether the kernel has a `cake.grid_dependency.wait` (its manifest's programmatic_launch).
+    bool waitsForGridDependencies();
     /// The names of `symbols` as strings.
     ::llvm::SmallVector<::llvm::StringRef> getSymbolNames();
     /// Lays out the kernel's shared allocations in program order, each at its alignment.

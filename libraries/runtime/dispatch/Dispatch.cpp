@@ -256,8 +256,9 @@ std::atomic<bool> programmaticLaunchAllowed{[] {
   return !(env && std::strcmp(env, "0") == 0);
 }()};
 
-bool launch(CUfunction f, const unsigned grid[3], const unsigned block[3], unsigned sharedBytes,
-            CUstream stream, void **args, bool programmatic, const char *what) {
+bool launchKernel(CUfunction f, const unsigned grid[3], const unsigned block[3],
+                  unsigned sharedBytes, CUstream stream, void **args, bool programmatic,
+                  const char *what) {
   if (!programmatic || !programmaticLaunchAllowed.load(std::memory_order_relaxed) ||
       !driver.cuLaunchKernelEx)
     return check(driver.cuLaunchKernel(f, grid[0], grid[1], grid[2], block[0], block[1], block[2],
@@ -267,19 +268,7 @@ bool launch(CUfunction f, const unsigned grid[3], const unsigned block[3], unsig
   std::memset(&attribute, 0, sizeof(attribute));
   attribute.id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
   attribute.value.programmaticStreamSerializationAllowed = 1;
-  CUlaunchConfig config;
-  std::memset(&config, 0, sizeof(config));
-  config.gridDimX = grid[0];
-  config.gridDimY = grid[1];
-  config.gridDimZ = grid[2];
-  config.blockDimX = block[0];
-  config.blockDimY = block[1];
-  config.blockDimZ = block[2];
-  config.sharedMemBytes = sharedBytes;
-  config.hStream = stream;
-  config.attrs = &attribute;
-  config.numAttrs = 1;
-  return check(driver.cuLaunchKernelEx(&config, f, args, nullptr), what);
+  return check(driver.launchEx(f, grid, block, sharedBytes, stream, args, &attribute, 1), what);
 }
 
 std::map<std::pair<CUcontext, std::string>, Loaded> loaded;
@@ -399,7 +388,8 @@ bool stage(CUcontext ctx, int dtype, const Segment &x, const Segment &c, const S
   int64_t elements = (x.rows + c.rows) * DP + q.rows * KP;
   int64_t blocks = (elements + k.perBlock - 1) / k.perBlock;
   const unsigned grid[3] = {unsigned(blocks), 1, 1}, block[3] = {k.block, 1, 1};
-  return launch(f, grid, block, 0, stream, args, k.programmaticLaunch, "cuLaunchKernel (staging)");
+  return launchKernel(f, grid, block, 0, stream, args, k.programmaticLaunch,
+                      "cuLaunchKernel (staging)");
 }
 
 int launch(int index, const int64_t *s, uint64_t x, uint64_t c, uint64_t csq, uint64_t out,
@@ -614,8 +604,8 @@ int launch(int index, const int64_t *s, uint64_t x, uint64_t c, uint64_t csq, ui
       return 0; // an empty grid: nothing to do
     g[d] = static_cast<unsigned>(e);
   }
-  return launch(f, g, v.block, v.sharedBytes, st, args.data(), v.programmaticLaunch,
-                "cuLaunchKernel")
+  return launchKernel(f, g, v.block, v.sharedBytes, st, args.data(), v.programmaticLaunch,
+                      "cuLaunchKernel")
              ? 0
              : -2;
 }
