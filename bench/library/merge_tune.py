@@ -11,9 +11,17 @@ the configurations of rebuilt kernels (their old times no longer describe them).
 """
 import argparse
 import json
+import sys
 
 
 def main():
+    try:
+        merge()
+    except (OSError, ValueError, KeyError) as e:   # a missing input, bad JSON, no "points"
+        sys.exit(f"merge_tune.py: {type(e).__name__}: {e}")
+
+
+def merge():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", required=True)
     ap.add_argument("--drop", default="", help="comma-separated configuration prefixes to remove")

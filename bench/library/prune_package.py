@@ -38,6 +38,13 @@ def needed(library, shapes, only):
 
 
 def main():
+    try:
+        prune()
+    except (OSError, ValueError, KeyError) as e:   # a missing package, grid or list; bad JSON
+        sys.exit(f"prune_package.py: {type(e).__name__}: {e}")
+
+
+def prune():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--package", required=True, help="an export's folder (holds cake_library/)")
     ap.add_argument("--out", required=True)
