@@ -133,13 +133,16 @@ class RouterTest(unittest.TestCase):
         self.assertEqual(sorted(v["name"] for v in r.legal(1, 100, 16, 5, "float16"))[0], "dir16")
         # direct reads the tensors as they are: the user's D, no |c|^2 pitch.
         direct = next(v for v in synthetic_definition([])["variants"] if v["name"] == "dir64")
-        self.assertEqual(launch_sizes(direct, 2, 100, 61, 1001), {"B": 2, "N": 100, "K": 1001, "D": 61})
+        self.assertEqual(launch_sizes(direct, 2, 100, 61, 1001),
+                         {"B": 2, "N": 100, "K": 1001, "D": 61, "BND": 12200, "BKD": 122122})
         self.assertEqual(r.route(1, 100, 20, 5, "float16")["kernel"], "w_1_k128_w2_p")
         route = r.route(2, 100, 61, 1001, "float16")
         self.assertEqual(route["kernel"], "w_1_k128_w2_p")           # no table: the default
-        self.assertEqual(route["sizes"], {"B": 2, "N": 100, "K": 1001, "D": 64, "KP": 1004, "BKP": 2008})
+        self.assertEqual(route["sizes"], {"B": 2, "N": 100, "K": 1001, "D": 64, "KP": 1004, "BKP": 2008,
+                                           "BND": 12800, "BKD": 128128})
         self.assertEqual(r.route(1, 100, 61, 1001, "float16")["sizes"]["KP"], 1001)
-        self.assertEqual(r.route(1, 100, 300, 7, "float16")["sizes"], {"B": 1, "N": 100, "K": 7, "D": 300})
+        self.assertEqual(r.route(1, 100, 300, 7, "float16")["sizes"],
+                         {"B": 1, "N": 100, "K": 7, "D": 300, "BND": 30000, "BKD": 2100})
         # Without measurements a D beyond the wgmma classes goes to the default (simt), not to the
         # unmeasured splitd.
         self.assertEqual(r.route(1, 100, 300, 7, "float16")["kernel"], "simt")
@@ -412,17 +415,17 @@ class NativeDispatcherTest(unittest.TestCase):
             shapes += [(rng.randint(1, 9), int(2 ** rng.uniform(0, 18)), int(2 ** rng.uniform(0, 12)),
                         int(2 ** rng.uniform(0, 13))) for _ in range(300)]
             for B, N, D, K in shapes:
-                sizes = (ctypes.c_int64 * 6)()
+                sizes = (ctypes.c_int64 * 8)()
                 i = lib.cake_library_route(B, N, D, K, 1, sizes)
                 want = router.route(B, N, D, K, "bfloat16")
                 self.assertGreaterEqual(i, 0, lib.cake_library_error())
                 self.assertEqual(lib.cake_library_variant(i).decode(), want["kernel"], (B, N, D, K))
-                self.assertEqual(list(sizes), [want["sizes"].get(k, 0) for k in ("B", "N", "K", "D", "KP", "BKP")])
+                self.assertEqual(list(sizes), [want["sizes"].get(k, 0) for k in ("B", "N", "K", "D", "KP", "BKP", "BND", "BKD")])
             lib.cake_library_kmeans_assign.argtypes = [ctypes.c_uint64] * 4 + [ctypes.c_int64] * 4 + [
                 ctypes.c_int, ctypes.c_void_p]
             self.assertEqual(lib.cake_library_kmeans_assign(16, 0, 16, 16, 1, 1, 8, 1, 1, None), -1)
             self.assertIn(b"null device pointer for c", lib.cake_library_error())
-            sizes = (ctypes.c_int64 * 6)()
+            sizes = (ctypes.c_int64 * 8)()
             self.assertEqual(lib.cake_library_route(1, 1, 1, 1, 0, sizes), -1)    # no float16 here
             self.assertIn(b"float16", lib.cake_library_error())
             self.assertEqual(lib.cake_library_route(1, 0, 1, 1, 1, sizes), -1)

@@ -27,6 +27,14 @@ TCD_MAX_PASSES = 2
 TCD_SPLITS = (4, 8)
 TCD_SPLIT_TILES = ((1, 2), (1, 4), (1, 8), (1, 16), (2, 4))
 TCD_STATIC_SMEM = 48 * 1024                 # the split's partial sums are static shared memory
+# Tiles whose `fl` build spills (ptxas, sm_90a: kn = 16 holds 2 x 18 vectors of the step at once
+# beside 16 accumulators; r = 4, kn = 1 spills 36 bytes at 168 registers).
+TCD_FLAT_SPILLS = ((1, 16), (4, 1))
+# `hx` (D of one step, 4 * span columns): the lane's x fragments are loaded once, before the
+# passes over K, so a pass costs its centroids' loads, mma and argmin only and any K takes few
+# centroid tiles a pass (fewer registers, more warps per SM). Small D with K past the two-pass
+# limit was the library's weakest bucket (build 10: D 1-31, K 37-869, down to 0.54x flashlib).
+TCD_HOIST_KN = (1, 2, 4, 8)
 TF32_HI = -8192                             # 0xFFFFE000: an f32's sign, exponent and 10 mantissa bits
 
 
@@ -40,6 +48,8 @@ def tcd_domain(p):
     kn tiles of 8 centroids); split D only where each of its warps gets a step of D. Measured: a
     kn = 2 kernel routed at K = 116 by neighbours of smaller K ran 14x slower than the best (8
     passes over a wide x)."""
+    if p.get("hx"):            # x in registers across the passes: any K, one step of D
+        return [f"D <= {4 * tcd_span(p['dtype'])}"]
     out = [f"K <= {min(TCD_MAX_K, TCD_MAX_PASSES * 8 * p['kn'])}"]
     if p.get("ws", 1) > 1:     # split D: every warp at least one step of D
         out.append(f"D >= {p['ws'] * 4 * tcd_span(p['dtype'])}")
@@ -51,17 +61,25 @@ def tcd_span(dtype):
     return 16 // DTYPES[dtype][1]
 
 
-def tcd_variants(dtypes=DTYPES):
+def tcd_variants(dtypes=DTYPES, flat=False):
+    """The plan's tcd configurations. `flat`: also the `fl` ones (an experiment: slower than the
+    v1/v2 loads they replace on 184 of 191 tuned shapes, bench/results/2026-12-04-library-kmeans-11)."""
     out = [{"dtype": d, "r": r, "kn": kn, "v": v} for d in dtypes for r, kn in TCD_TILES
            for v in (1, 2, 4, 8) if v <= tcd_span(d)]
     out += [{"dtype": d, "r": r, "kn": kn, "v": v, "ws": ws} for d in dtypes for r, kn in TCD_SPLIT_TILES
             for v in (1, 2, 4, 8) if v <= tcd_span(d) for ws in TCD_SPLITS if tcd_split_fits(r, kn, ws)]
+    if flat:
+        out += [dict(p, fl=1) for p in out if p["v"] == tcd_span(p["dtype"]) and (p["r"], p["kn"]) not in TCD_FLAT_SPILLS]
+    out += [dict(p, hx=1) for p in out if "ws" not in p and "fl" not in p and p["kn"] in TCD_HOIST_KN]
     return out + [dict(p, tf=1) for p in out if p["dtype"] == "float32"]
 
 
 def tcd_suffix(p):
-    """`_s<ws>` for split D; `_tf` for fp32 as one tf32 product (the default is 3xTF32)."""
-    return _count_suffix(p, "ws", "s") + ("_tf" if p.get("tf") else "")
+    """`_s<ws>` for split D; `_tf` for fp32 as one tf32 product (the default is 3xTF32); `_fl`
+    for x and c read as flat arrays (16-byte loads at any D); `_hx` for x held in registers
+    across the passes (D of one step)."""
+    return _count_suffix(p, "ws", "s") + ("_tf" if p.get("tf") else "") + ("_fl" if p.get("fl") else "") + \
+        ("_hx" if p.get("hx") else "")
 
 
 def tcd_name(p):
@@ -70,24 +88,28 @@ def tcd_name(p):
 
 def generate_tcd(p):
     ty = DTYPES[p["dtype"]][0]
-    r_tiles, kn, v, ws, tf = p["r"], p["kn"], p["v"], p.get("ws", 1), p.get("tf", 0)
+    r_tiles, kn, v, ws, tf, fl = p["r"], p["kn"], p["v"], p.get("ws", 1), p.get("tf", 0), p.get("fl", 0)
+    hx = p.get("hx", 0)
     span = tcd_span(p["dtype"])
     if (r_tiles, kn) not in (TCD_TILES if ws == 1 else TCD_SPLIT_TILES) or v not in (1, 2, 4, 8) \
             or v > span or (ws != 1 and (ws not in TCD_SPLITS or not tcd_split_fits(r_tiles, kn, ws))) \
-            or (tf and ty != "f32"):
+            or (tf and ty != "f32") or (fl and v != span) or (hx and (ws != 1 or fl)):
         raise ValueError("illegal tcd variant %s" % p)
     split3 = ty == "f32" and not tf             # the 3xTF32 split; tf: the values go in as they are
     per, step = span // 2, 4 * span            # columns per sub-step and lane; columns per step
     warps = TCD_WARPS if ws == 1 else ws
     ppb = (TCD_WARPS if ws == 1 else 1) * 16 * r_tiles
-    xt, ct = f"!cake.tensor<[B, N, D], {ty}>", f"!cake.tensor<[B, K, D], {ty}>"
+    if fl:
+        xt, ct = f"!cake.tensor<[BND], {ty}>", f"!cake.tensor<[BKD], {ty}>"
+    else:
+        xt, ct = f"!cake.tensor<[B, N, D], {ty}>", f"!cake.tensor<[B, K, D], {ty}>"
     vt = ty if v == 1 else f"vector<{v}x{ty}>"
     at, bt, pt, acct = (f"vector<{2 * per}x{ty}>", f"vector<{per}x{ty}>", f"vector<{per}x{ty}>",
                         "vector<4xf32>")
     loads = span // v                           # per row and step
     L = []
     w = L.append
-    _unstaged_head(w, p, tcd_name(p), 32 * warps, ppb)
+    _unstaged_head(w, p, tcd_name(p), 32 * warps, ppb, flat=fl)
     dstart = "%c0" if ws == 1 else "%dstart"
     consts = {0, 1, 4, span, step, v, 8 * kn, 16 * r_tiles, ppb, ws * step} | \
         {8 * i for i in range(2 * r_tiles)} | {8 * n for n in range(kn)} | {j * v for j in range(loads)} | \
@@ -98,6 +120,8 @@ def generate_tcd(p):
     w("  %mtwo = arith.constant -2.0 : f32")
     w(f"  %zacc = arith.constant dense<0.0> : {acct}")
     w(f"  %zx = arith.constant {'0.0 : ' + ty if v == 1 else f'dense<0.0> : {vt}'}")
+    if fl:
+        flat_constants(w, span, consts)
     if split3:
         w(f"  %hia = arith.constant dense<{TF32_HI}> : vector<{2 * per}xi32>")
         w(f"  %hib = arith.constant dense<{TF32_HI}> : vector<{per}xi32>")
@@ -122,6 +146,21 @@ def generate_tcd(p):
             w(f"  %row{i}_{h} = arith.addi %pg, %c{16 * i + 8 * h} : index")
             w(f"  %rowc{i}_{h} = arith.minui %row{i}_{h}, %nlast : index")
             rows.append((i, h))
+
+    def x_loads(ind):
+        """The lane's x columns of the step (%cc<j>, %in<j>): past D read as zero."""
+        for i, h in rows:
+            for j in range(loads):
+                w(f"{ind}%xr{i}_{h}_{j} = cake.load %x[%b, %rowc{i}_{h}, %cc{j}] : {xt} -> {vt}")
+                w(f"{ind}%x{i}_{h}_{j} = arith.select %in{j}, %xr{i}_{h}_{j}, %zx : {vt}")
+    if fl:
+        flat_bases(w, span, rows)
+    if hx:                                   # the one step of D (d = 0): x before the passes
+        for j in range(loads):
+            w(f"  %hcol{j} = arith.addi %qs, %c{j * v} : index")
+            w(f"  %cc{j} = arith.minui %hcol{j}, %dlast : index")
+            w(f"  %in{j} = arith.cmpi ult, %hcol{j}, %ddim : index")
+        x_loads("  ")
     w("  %kbig = arith.index_cast %kdim : index to i32")
     carried = ", ".join(f"%bs{i}_{h} = %inf, %bk{i}_{h} = %kbig" for i, h in rows)
     w(f"  %best:{2 * len(rows)} = scf.for %k0 = %c0 to %kdim step %c{8 * kn} iter_args({carried}) -> "
@@ -130,6 +169,8 @@ def generate_tcd(p):
         w(f"    %kr{n} = arith.addi %k0, %c{8 * n} : index")
         w(f"    %kg{n} = arith.addi %kr{n}, %g : index")
         w(f"    %kc{n} = arith.minui %kg{n}, %klast : index")
+        if fl:
+            flat_row(w, "    ", f"c{n}", "%bk", f"%kc{n}", span)
     def centroid_norms():
         for n in range(kn):
             w(f"    %kk{n}_0 = arith.addi %kr{n}, %q2 : index")
@@ -150,17 +191,17 @@ def generate_tcd(p):
     w(f"    %acc:{len(acc)} = scf.for %d = {dstart} to %ddim step %c{ws * step} iter_args({inits}) -> "
       f"({', '.join([acct] * len(acc))}) {{")
     w("      %dq = arith.addi %d, %qs : index")
-    for j in range(loads):
+    if fl:
+        flat_step_loads(w, p, rows, kn, xt, ct, vt)
+    for j in range(loads if not (fl or hx) else 0):
         col = "%dq" if j == 0 else f"%dq{j}"
         if j:
             w(f"      {col} = arith.addi %dq, %c{j * v} : index")
         w(f"      %cc{j} = arith.minui {col}, %dlast : index")
         w(f"      %in{j} = arith.cmpi ult, {col}, %ddim : index")
-    for i, h in rows:                        # every load of the step first
-        for j in range(loads):
-            w(f"      %xr{i}_{h}_{j} = cake.load %x[%b, %rowc{i}_{h}, %cc{j}] : {xt} -> {vt}")
-            w(f"      %x{i}_{h}_{j} = arith.select %in{j}, %xr{i}_{h}_{j}, %zx : {vt}")
-    for n in range(kn):
+    if not (fl or hx):                       # every load of the step first
+        x_loads("      ")
+    for n in range(kn if not fl else 0):
         for j in range(loads):
             w(f"      %y{n}_{j} = cake.load %c[%b, %kc{n}, %cc{j}] : {ct} -> {vt}")
 
@@ -266,3 +307,134 @@ def generate_tcd(p):
     w("  cake.return")
     w("}")
     return "\n".join(L) + "\n"
+
+
+# `fl`: x and c are read as the flat arrays they are. A lane's span of a row (16 bytes at the
+# row's element offset o + column) lies in the two aligned 16-byte vectors at a = o + column -
+# (o mod span) and a + span; the span elements are taken from them at the row's misalignment
+# e = o mod span, the same for every step of D (computed once per row; for c, once per pass).
+# 16-bit types move 32-bit words: word j of the result is word (e div 2) + j of the pair, shifted
+# by 16 bits when e is odd. The loads are masked: only the tensor's ragged last vector goes
+# element by element (what it reads past the row's D is zeroed by the column mask).
+
+
+def flat_constants(w, span, consts):
+    for c in (2, 3):
+        if c not in consts:
+            w(f"  %c{c} = arith.constant {c} : index")
+    w("  %i16 = arith.constant 16 : i32")
+    w("  %i0 = arith.constant 0 : i32")
+    iota = ", ".join(str(e) for e in range(span))
+    w(f"  %iota = arith.constant dense<[{iota}]> : vector<{span}xi32>")
+    w('  %xelems = cake.problem_size "BND"')
+    w('  %celems = cake.problem_size "BKD"')
+
+
+def flat_row(w, ind, tag, batch_base, row, span):
+    """The flat row's aligned base %fb<tag> and the selectors of its misalignment."""
+    w(f"{ind}%fr{tag} = arith.addi {batch_base}, {row} : index")
+    w(f"{ind}%fo{tag} = arith.muli %fr{tag}, %ddim : index")
+    w(f"{ind}%fe{tag} = arith.remui %fo{tag}, %c{span} : index")
+    w(f"{ind}%fb{tag} = arith.subi %fo{tag}, %fe{tag} : index")
+    word = "%fe" + tag
+    if span == 8:                           # 16-bit elements: whole words, then a half-word shift
+        w(f"{ind}%fh{tag} = arith.divui %fe{tag}, %c2 : index")
+        w(f"{ind}%fodd{tag} = arith.remui %fe{tag}, %c2 : index")
+        w(f"{ind}%fo32{tag} = arith.index_cast %fodd{tag} : index to i32")
+        w(f"{ind}%fsh{tag} = arith.muli %fo32{tag}, %i16 : i32")
+        w(f"{ind}%fshm{tag} = arith.subi %i16, %fsh{tag} : i32")
+        word = "%fh" + tag
+    for k in (1, 2, 3):
+        w(f"{ind}%fp{k}{tag} = arith.cmpi eq, {word}, %c{k} : index")
+
+
+def flat_extract(w, ind, tag, rowtag, span, ty, vt, result, first, second):
+    """`result`: the span elements at the row's misalignment from its two vectors `first` and
+    `second`, those past D (the column mask %colm) zero."""
+    if span == 8:
+        w(f"{ind}%vwa{tag} = vector.bitcast {first} : {vt} to vector<4xi32>")
+        w(f"{ind}%vwb{tag} = vector.bitcast {second} : {vt} to vector<4xi32>")
+        src, words, et = ("%vwa" + tag, "%vwb" + tag), 5, "i32"
+    else:
+        src, words, et = (first, second), 4, ty
+    for j in range(8):
+        w(f"{ind}%we{j}{tag} = vector.extract {src[j // 4]}[{j % 4}] : {et} from vector<4x{et}>")
+    for j in range(words):
+        cur = f"%we{j}{tag}"
+        for k in (1, 2, 3):
+            w(f"{ind}%ws{k}_{j}{tag} = arith.select %fp{k}{rowtag}, %we{j + k}{tag}, {cur} : {et}")
+            cur = f"%ws{k}_{j}{tag}"
+    if span == 8:
+        outs = []
+        for j in range(4):
+            w(f"{ind}%wr{j}{tag} = arith.shrui %ws3_{j}{tag}, %fsh{rowtag} : i32")
+            w(f"{ind}%wl{j}{tag} = arith.shli %ws3_{j + 1}{tag}, %i16 : i32")
+            w(f"{ind}%wm{j}{tag} = arith.shli %wl{j}{tag}, %fshm{rowtag} : i32")
+            w(f"{ind}%wo{j}{tag} = arith.ori %wr{j}{tag}, %wm{j}{tag} : i32")
+            outs.append(f"%wo{j}{tag}")
+        w(f"{ind}%wv{tag} = vector.from_elements {', '.join(outs)} : vector<4xi32>")
+        w(f"{ind}%vu{tag} = vector.bitcast %wv{tag} : vector<4xi32> to {vt}")
+    else:
+        w(f"{ind}%vu{tag} = vector.from_elements {', '.join(f'%ws3_{j}{tag}' for j in range(4))} : {vt}")
+    w(f"{ind}{result} = arith.select %colm, %vu{tag}, %zx : vector<{span}xi1>, {vt}")
+
+
+def flat_addresses(w, ind, tag, rowtag, span):
+    w(f"{ind}%fa{tag} = arith.addi %fb{rowtag}, %dq : index")
+    w(f"{ind}%fn{tag} = arith.addi %fa{tag}, %c{span} : index")
+
+
+def flat_loads(w, ind, tags, tensors, vt, masked):
+    """The two vectors of each tag; their names, in order."""
+    names = []
+    for tag in tags:
+        tensor, tt = tensors[tag[0]]
+        for part in ("a", "n"):
+            name = f"%l{part}{tag}{'m' if masked else ''}"
+            w(f"{ind}{name} = cake.load {tensor}[%f{part}{tag}]{' masked' if masked else ''} : {tt} -> {vt}")
+            names.append(name)
+    return names
+
+
+def flat_bases(w, span, rows):
+    """Before the passes: each of the lane's x rows' aligned base and misalignment; b * K for c."""
+    w("  %bn = arith.muli %b, %ndim : index")
+    w("  %bk = arith.muli %b, %kdim : index")
+    for i, h in rows:
+        flat_row(w, "  ", f"x{i}_{h}", "%bn", f"%rowc{i}_{h}", span)
+
+
+def flat_step_loads(w, p, rows, kn, xt, ct, vt):
+    """One step of D: the column mask, then every row's and centroid's two vectors, then the
+    extractions (%x<i>_<h>_0 and %y<n>_0, what `part` takes for v = span)."""
+    ty = DTYPES[p["dtype"]][0]
+    span = tcd_span(p["dtype"])
+    ind = "      "
+    w(f"{ind}%lim = arith.subi %ddim, %dq : index")
+    w(f"{ind}%lim32 = arith.index_cast %lim : index to i32")
+    w(f"{ind}%limv = vector.broadcast %lim32 : i32 to vector<{span}xi32>")
+    w(f"{ind}%colm = arith.cmpi slt, %iota, %limv : vector<{span}xi32>")
+    tags = [f"x{i}_{h}" for i, h in rows] + [f"y{n}" for n in range(kn)]
+    for tag in tags:
+        flat_addresses(w, ind, tag, tag if tag[0] == "x" else "c" + tag[1:], span)
+    # One test per step for all the lane's vectors (its last row's and last centroid's are the
+    # farthest): plain loads when all lie in the tensors, masked ones (element by element at the
+    # ragged end) only near their ends. A masked load per vector would be a branch per load,
+    # and ptxas waits for each load at its branch's join (measured: 4.6x slower).
+    lx, lc = f"x{rows[-1][0]}_{rows[-1][1]}", f"y{kn - 1}"
+    w(f"{ind}%xend = arith.addi %fn{lx}, %c{span} : index")
+    w(f"{ind}%cend = arith.addi %fn{lc}, %c{span} : index")
+    w(f"{ind}%xin = arith.cmpi ule, %xend, %xelems : index")
+    w(f"{ind}%cin = arith.cmpi ule, %cend, %celems : index")
+    w(f"{ind}%allin = arith.andi %xin, %cin : i1")
+    tensors = {"x": ("%x", xt), "y": ("%c", ct)}
+    w(f"{ind}%lv:{2 * len(tags)} = scf.if %allin -> ({', '.join([vt] * (2 * len(tags)))}) {{")
+    w(f"{ind}  scf.yield {', '.join(flat_loads(w, ind + '  ', tags, tensors, vt, False))} : "
+      f"{', '.join([vt] * (2 * len(tags)))}")
+    w(f"{ind}}} else {{")
+    w(f"{ind}  scf.yield {', '.join(flat_loads(w, ind + '  ', tags, tensors, vt, True))} : "
+      f"{', '.join([vt] * (2 * len(tags)))}")
+    w(f"{ind}}}")
+    for k, tag in enumerate(tags):
+        rowtag, result = (tag, f"%{tag}_0") if tag[0] == "x" else ("c" + tag[1:], f"%{tag}_0")
+        flat_extract(w, ind, tag, rowtag, span, ty, vt, result, f"%lv#{2 * k}", f"%lv#{2 * k + 1}")

@@ -35,8 +35,8 @@ class Native:
         return (self.lib.cake_library_error() or b"").decode()
 
     def route(self, B, N, D, K, dtype):
-        """(kernel name, launch sizes B N K D KP BKP) or ValueError with the dispatcher's reason."""
-        sizes = (ctypes.c_int64 * 6)()
+        """(kernel name, launch sizes B N K D KP BKP BND BKD) or ValueError with the dispatcher's reason."""
+        sizes = (ctypes.c_int64 * 8)()
         i = self.lib.cake_library_route(B, N, D, K, DTYPE_CODES.get(dtype, -1), sizes)
         if i < 0:
             raise ValueError(self.error())

@@ -95,14 +95,16 @@ STAGINGS = ("none", "rows", "rows+csq")
 def launch_sizes(variant, B, N, D, K):
     """The kernel's symbols for a user shape. Staging "none": the user's sizes; "rows": D padded
     to d_align; "rows+csq": and |c|^2 in rows of KP (16-byte aligned row starts when B > 1),
-    BKP = B * KP values in all."""
+    BKP = B * KP values in all. Every staging: BND and BKD, the elements of x and c (kernels that
+    read them as flat arrays: tcd's `fl` configurations)."""
     staging = variant["staging"]
-    if staging == "none":
-        return {"B": B, "N": N, "K": K, "D": D}
-    if staging == "rows":
-        return {"B": B, "N": N, "K": K, "D": round_up(D, variant["d_align"])}
-    kp = K if B == 1 or K % 4 == 0 else round_up(K, 4)
-    return {"B": B, "N": N, "K": K, "D": round_up(D, variant["d_align"]), "KP": kp, "BKP": B * kp}
+    d = D if staging == "none" else round_up(D, variant["d_align"])
+    out = {"B": B, "N": N, "K": K, "D": d}
+    if staging == "rows+csq":
+        kp = K if B == 1 or K % 4 == 0 else round_up(K, 4)
+        out.update(KP=kp, BKP=B * kp)
+    out.update(BND=B * N * d, BKD=B * K * d)
+    return out
 
 
 def _features(s):

@@ -31,7 +31,7 @@ namespace {
 /// (x, c and |c|^2 as given, the user's D), x and c in rows zero-padded to dAlign, or that and
 /// |c|^2 in rows of pitch KP (16-byte aligned starts, for TMA).
 enum Staging { AsIs = 0, Rows = 1, RowsAndCsq = 2 };
-enum Symbol { SB = 0, SN, SK, SD, SKP, SBKP, NumSymbols };
+enum Symbol { SB = 0, SN, SK, SD, SKP, SBKP, SBND, SBKD, NumSymbols };
 enum Tensor { TX = 0, TC, TCsq, TIdx, NumTensors };
 enum ParamKind { PTensor = 0, PTma = 1, PSymbol = 2 };
 
@@ -107,14 +107,14 @@ int fail(const std::string &message, int code) {
 int64_t roundUp(int64_t v, int64_t m) { return (v + m - 1) / m * m; }
 
 void launchSizes(const Variant &v, int64_t B, int64_t N, int64_t D, int64_t K, int64_t *s) {
-  s[SB] = B; s[SN] = N; s[SK] = K; s[SD] = D; s[SKP] = 0; s[SBKP] = 0;
-  if (v.staging == AsIs)
-    return;
-  s[SD] = roundUp(D, v.dAlign);
-  if (v.staging == Rows)
-    return;
-  s[SKP] = (B == 1 || K % 4 == 0) ? K : roundUp(K, 4);
-  s[SBKP] = B * s[SKP];
+  s[SB] = B; s[SN] = N; s[SK] = K; s[SD] = v.staging == AsIs ? D : roundUp(D, v.dAlign);
+  s[SKP] = 0; s[SBKP] = 0;
+  if (v.staging == RowsAndCsq) {
+    s[SKP] = (B == 1 || K % 4 == 0) ? K : roundUp(K, 4);
+    s[SBKP] = B * s[SKP];
+  }
+  s[SBND] = B * N * s[SD]; // x and c as flat arrays (tcd's `fl` configurations)
+  s[SBKD] = B * K * s[SD];
 }
 
 double feature(int64_t v) { return std::log2(static_cast<double>(v < 1 ? 1 : v)); }
@@ -422,7 +422,7 @@ void cake_library_set_kernel_dir(const char *dir) {
 /// (1, the default unless CAKE_PROGRAMMATIC_LAUNCH=0) or the ordinary way (0).
 void cake_library_set_programmatic_launch(int on) { programmaticLaunchAllowed = on != 0; }
 
-/// The variant serving a shape (>= 0) and its launch sizes (B N K D KP BKP), or -1.
+/// The variant serving a shape (>= 0) and its launch sizes (B N K D KP BKP BND BKD: `sizes` holds 8), or -1.
 int cake_library_route(int64_t B, int64_t N, int64_t D, int64_t K, int dtype, int64_t *sizes) {
   std::lock_guard<std::mutex> lock(stateMutex);
   auto key = std::make_tuple(B, N, D, K, dtype);

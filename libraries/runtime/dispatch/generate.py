@@ -15,7 +15,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from cake_library.route import (DEFAULT_CONFIG, DISTANCE_SOFTENING, SMALL_DEFAULT, STAGINGS,  # noqa: E402
                                 TWIN_SUFFIX, dtype_distance, twin_preferences)
 
-SYMBOLS = ["B", "N", "K", "D", "KP", "BKP"]          # Dispatch.cpp's Symbol order
+SYMBOLS = ["B", "N", "K", "D", "KP", "BKP", "BND", "BKD"]          # Dispatch.cpp's Symbol order
 TENSORS = ["x", "c", "csq", "idx"]                   # Dispatch.cpp's Tensor order
 DTYPES = {"float16": 0, "bfloat16": 1, "float32": 2}
 TMA_DTYPES = {"f16": 6, "bf16": 9, "f32": 7, "f64": 8, "i32": 3, "i64": 5, "i8": 0,
