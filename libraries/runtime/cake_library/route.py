@@ -31,6 +31,7 @@ measured both (twin_preferences; of its family's configurations when none measur
 below 0.
 A shape of the table takes its own fastest legal configuration of either width.
 """
+import json
 import math
 
 from . import expr
@@ -54,6 +55,10 @@ DTYPE_DISTANCE = {("float16", "bfloat16"): 2.0, ("bfloat16", "float16"): 2.0}
 
 
 TWIN_SUFFIX = "_i32"
+# What halving a configuration's load width costs: the geomean of time(v) / time(2v) over the
+# table's points that measured both (2498 pairs of tcd and lanes configurations, session 26: 1.25;
+# median 1.17).
+WIDTH_HALVING_COST = 1.25
 
 
 def twin_preferences(variants, points):
@@ -73,6 +78,21 @@ def twin_preferences(variants, points):
     for cfg in sorted(twins):
         r = logs.get(cfg) or by_family.get(family.get(cfg)) or [0.0]
         out[cfg] = sum(r) / len(r) < 0
+    return out
+
+
+def width_groups(variants):
+    """{configuration: (group, width)}: configurations that differ only in their load width
+    (params "v": tcd, lanes) form one group; any other configuration is a group of its own (width
+    0). Shapes outside the table are routed per group (Router._route)."""
+    out = {}
+    for v in variants:
+        params = v.get("params") or {}
+        if "v" in params:
+            rest = {k: x for k, x in params.items() if k not in ("v", "dtype", "index_bits")}
+            out[v["config"]] = (v["family"] + "|" + json.dumps(rest, sort_keys=True), int(params["v"]))
+        else:
+            out[v["config"]] = (v["config"], 0)
     return out
 
 
@@ -146,6 +166,7 @@ class Router:
         self.points = table.get("points", [])
         self.neighbours = int(table.get("neighbours", 4))
         self.twin_preferred = twin_preferences(self.variants, self.points)
+        self.width_group = width_groups(self.variants)
         self._routes = {}
 
     def legal(self, B, N, D, K, dtype):
@@ -187,6 +208,26 @@ class Router:
             hit = self._routes[key] = self._route(B, N, D, K, dtype)
         return hit
 
+    def _representatives(self, point, picks):
+        """{group: the time that stands for picks[group] at a measured point}: its member of the
+        widest width not above the pick's, else its narrowest member, slowed by
+        WIDTH_HALVING_COST for each halving between them."""
+        below, above = {}, {}
+        for cfg, ms in point["ms"].items():
+            g, width = self.width_group.get(cfg, (None, 0))
+            if g not in picks or cfg.endswith(TWIN_SUFFIX):
+                continue
+            if width <= picks[g][0]:
+                if g not in below or width > below[g][0]:
+                    below[g] = (width, ms)
+            elif g not in above or width < above[g][0]:
+                above[g] = (width, ms)
+        out = {g: ms for g, (_, ms) in below.items()}
+        for g, (width, ms) in above.items():
+            if g not in out:
+                out[g] = ms * WIDTH_HALVING_COST ** math.log2(width / max(picks[g][0], 1))
+        return out
+
     def _route(self, B, N, D, K, dtype):
         legal = self.legal(B, N, D, K, dtype)
         by_config = {v["config"]: v for v in legal}
@@ -201,11 +242,25 @@ class Router:
         # Outside the table: 64-bit configurations only (their twins' times are biased, above).
         scored = by_config if exact else {c: v for c, v in by_config.items() if not c.endswith(TWIN_SUFFIX)}
         score, seen = {}, {}
-        for dist, p in near:
-            best = min(p["ms"].values())
-            weight = 1.0 / (dist + DISTANCE_SOFTENING)
-            for cfg, ms in p["ms"].items():
+        if exact:
+            for cfg, ms in near[0][1]["ms"].items():
                 if cfg in scored:
+                    score[cfg], seen[cfg] = math.log(ms / min(near[0][1]["ms"].values())), 1.0
+        else:
+            # Per group of configurations that differ only in load width: the shape's widest
+            # legal one, scored at each neighbour by the neighbour's measured member of the widest
+            # width not above it (an odd D takes v = 1 where its neighbours measured v = 8 too;
+            # an aligned D is not judged by the v = 1 its odd neighbours could only measure).
+            picks = {}
+            for cfg in scored:
+                g, width = self.width_group.get(cfg, (cfg, 0))
+                if g not in picks or width > picks[g][0]:
+                    picks[g] = (width, cfg)
+            for dist, p in near:
+                best = min(p["ms"].values())
+                weight = 1.0 / (dist + DISTANCE_SOFTENING)
+                for g, ms in self._representatives(p, picks).items():
+                    cfg = picks[g][1]
                     score[cfg] = score.get(cfg, 0.0) + weight * math.log(ms / best)
                     seen[cfg] = seen.get(cfg, 0.0) + weight
         if score:

@@ -184,6 +184,15 @@ int routeUncached(int64_t B, int64_t N, int64_t D, int64_t K, int dtype, int64_t
   else if (static_cast<int>(near.size()) > kNeighbours)
     near.resize(kNeighbours);
   std::vector<double> score(kNumConfigs, 0.0), seen(kNumConfigs, 0.0);
+  // Outside the table (route.py's _route): per width group, the widest legal 64-bit configuration.
+  std::vector<int> pick(kNumWidthGroups, -1);
+  if (!exact)
+    for (int c = 0; c < kNumConfigs; ++c)
+      if (byConfig[c] >= 0 && !kConfigIsTwin[c]) {
+        int &p = pick[kConfigGroup[c]];
+        if (p < 0 || kConfigWidth[c] > kConfigWidth[p])
+          p = c;
+      }
   for (const auto &n : near) {
     const double *ms = kPoints[n.second].ms;
     double best = INFINITY;
@@ -191,11 +200,41 @@ int routeUncached(int64_t B, int64_t N, int64_t D, int64_t K, int dtype, int64_t
       if (!std::isnan(ms[c]))
         best = std::min(best, ms[c]);
     const double weight = 1.0 / (n.first + kDistanceSoftening);
-    for (int c = 0; c < kNumConfigs; ++c) // outside the table: 64-bit configurations only
-      if (!std::isnan(ms[c]) && byConfig[c] >= 0 && (exact || !kConfigIsTwin[c])) {
-        score[c] += weight * std::log(ms[c] / best);
-        seen[c] += weight;
+    if (exact) { // the shape's own fastest legal configuration
+      for (int c = 0; c < kNumConfigs; ++c)
+        if (!std::isnan(ms[c]) && byConfig[c] >= 0) {
+          score[c] += weight * std::log(ms[c] / best);
+          seen[c] += weight;
+        }
+      continue;
+    }
+    // route.py's _representatives: the member of the widest width not above the pick's, else the
+    // narrowest, slowed by kWidthHalvingCost per halving.
+    std::vector<int> below(kNumWidthGroups, -1), above(kNumWidthGroups, -1);
+    for (int c = 0; c < kNumConfigs; ++c) {
+      const int g = kConfigGroup[c];
+      if (std::isnan(ms[c]) || pick[g] < 0 || kConfigIsTwin[c])
+        continue;
+      if (kConfigWidth[c] <= kConfigWidth[pick[g]]) {
+        if (below[g] < 0 || kConfigWidth[c] > kConfigWidth[below[g]])
+          below[g] = c;
+      } else if (above[g] < 0 || kConfigWidth[c] < kConfigWidth[above[g]]) {
+        above[g] = c;
       }
+    }
+    for (int g = 0; g < kNumWidthGroups; ++g) {
+      double t;
+      if (below[g] >= 0)
+        t = ms[below[g]];
+      else if (above[g] >= 0)
+        t = ms[above[g]] *
+            std::pow(kWidthHalvingCost, std::log2(static_cast<double>(kConfigWidth[above[g]]) /
+                                                  std::max(kConfigWidth[pick[g]], 1)));
+      else
+        continue;
+      score[pick[g]] += weight * std::log(t / best);
+      seen[pick[g]] += weight;
+    }
   }
   int chosen = -1;
   for (int c = 0; c < kNumConfigs; ++c)

@@ -13,7 +13,8 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from cake_library.route import (DEFAULT_CONFIG, DISTANCE_SOFTENING, SMALL_DEFAULT, STAGINGS,  # noqa: E402
-                                TWIN_SUFFIX, dtype_distance, twin_preferences)
+                                TWIN_SUFFIX, WIDTH_HALVING_COST, dtype_distance, twin_preferences,
+                                width_groups)
 
 SYMBOLS = ["B", "N", "K", "D", "KP", "BKP", "BND", "BKD"]          # Dispatch.cpp's Symbol order
 TENSORS = ["x", "c", "csq", "idx"]                   # Dispatch.cpp's Tensor order
@@ -99,6 +100,13 @@ def generate(definition):
     w("const int kPreferredTwin[] = {" + ", ".join(
         str(configs.index(c + TWIN_SUFFIX)) if preferred.get(c) and c + TWIN_SUFFIX in configs else "-1"
         for c in configs) + "};")
+    # route.py's width groups: configurations that differ only in load width, and each one's width.
+    groups = width_groups(variants)
+    names = sorted({groups[c][0] for c in configs})
+    w(f"constexpr int kNumWidthGroups = {len(names)};")
+    w("const int kConfigGroup[] = {" + ", ".join(str(names.index(groups[c][0])) for c in configs) + "};")
+    w("const int kConfigWidth[] = {" + ", ".join(str(groups[c][1]) for c in configs) + "};")
+    w(f"constexpr double kWidthHalvingCost = {WIDTH_HALVING_COST!r};")
     w(f"constexpr int kNumFamilies = {len(families)};")
     w(f"constexpr double kDistanceSoftening = {DISTANCE_SOFTENING!r};")
     # route.py's dtype_distance; a negative entry: never mixed.
