@@ -66,6 +66,24 @@ class FamilyTest(unittest.TestCase):
         self.assertEqual({v["name"] for v in committed}, planned)
 
     @needs_tools
+    @needs_tools
+    def test_flat_tcd_experiment_verifies(self):
+        # `fl` is not in the plan (build.py --flat-tcd): x and c as flat arrays of BND and BKD
+        # elements, every load inside them (cake-verify's bounds check), for both element widths.
+        for p in ({"dtype": "bfloat16", "r": 2, "kn": 4, "v": 8, "fl": 1},
+                  {"dtype": "float32", "r": 1, "kn": 4, "v": 4, "ws": 4, "fl": 1}):
+            r = subprocess.run([os.path.join(BIN, "cake-opt"), "-", "--cake-verify", "-o", os.devnull],
+                               input=family.generate_tcd(p), capture_output=True, text=True)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            r = subprocess.run([os.path.join(BIN, "cake-translate"), "-", "--emit=manifest"],
+                               input=family.generate_tcd(p), capture_output=True, text=True)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            kernel = json.loads(r.stdout)["kernels"][0]
+            self.assertEqual(kernel["symbols"], ["B", "N", "K", "D", "BND", "BKD"])
+            self.assertEqual([q["shape"] for q in kernel["params"][:2]], [["BND"], ["BKD"]])
+        with self.assertRaises(ValueError):       # hx is for one step of D, never split
+            family.generate_tcd({"dtype": "float16", "r": 1, "kn": 4, "v": 8, "ws": 4, "hx": 1})
+
     def test_generated_variants_verify_and_their_constraints_are_committed(self):
         committed = {v["name"]: v for v in load_json(os.path.join(KMEANS, "variants.json"))["variants"]}
         picks = [kbuild.deepest("bfloat16", 3, 128, 1, "tiles"), kbuild.deepest("float32", 2, 64, 2, "persistent"),
@@ -77,6 +95,8 @@ class FamilyTest(unittest.TestCase):
                  {"dtype": "float32", "r": 2, "kn": 4, "v": 2},
                  {"dtype": "bfloat16", "r": 1, "kn": 8, "v": 1, "ws": 8},
                  {"dtype": "float16", "r": 1, "kn": 16, "v": 2, "ws": 4},
+                 {"dtype": "bfloat16", "r": 2, "kn": 8, "v": 1, "hx": 1},
+                 {"dtype": "float32", "r": 1, "kn": 2, "v": 2, "tf": 1, "hx": 1},
                  {"dtype": "bfloat16", "ppb": 2, "u": 8, "kr": 2}, {"dtype": "float32", "ppb": 8, "u": 4},
                  {"dtype": "float16", "pts": 128, "tk": 32, "dmax": 128},
                  {"dtype": "float32", "pts": 64, "tk": 8, "dmax": 256}]
@@ -209,6 +229,29 @@ class RouterTest(unittest.TestCase):
         self.assertEqual(r.route(1, 1000, 64, 64, "float16")["config"], "simt_w4")
         r = Router(synthetic_definition([f32], kinds))
         self.assertIn("default", r.route(1, 1000, 64, 64, "bfloat16")["basis"])
+
+    def test_load_width_is_legality_outside_the_table(self):
+        # tcd tiles in two widths. The neighbours have odd D, where only v = 1 is legal and
+        # measured; an aligned query takes the tile's widest legal width (v = 8), judged by the
+        # neighbours' v = 1 times, not the v = 1 build by name. An odd query takes v = 1. A
+        # neighbour that measured only v = 8 stands for an odd query's v = 1 at 1.25x per halving:
+        # tile A (2.0 at v = 8 -> 2.0 * 1.25^3 ~ 3.9) loses to tile B (3.0 at v = 1).
+        def tcd(config, v, r):
+            return {"name": f"t_{config}", "family": "tcd", "dtype": "float16", "max_d": None,
+                    "d_align": 1, "staging": "none", "config": config, "constraints": [f"mod(D, {v}) == 0"],
+                    "params": {"dtype": "float16", "r": r, "kn": 2, "v": v}}
+        variants = [tcd("tcd_r1_n2_v1", 1, 1), tcd("tcd_r1_n2_v8", 8, 1), tcd("tcd_r2_n2_v1", 1, 2),
+                    tcd("tcd_r2_n2_v8", 8, 2)]
+        odd = [{"dtype": "float16", "B": 1, "N": n, "D": 15, "K": 16,
+                "ms": {"tcd_r1_n2_v1": 0.010, "tcd_r2_n2_v1": 0.012}} for n in (1000, 1100)]
+        r = Router({"op": "kmeans_assign", "variants": variants, "table": {"points": odd, "neighbours": 2}})
+        self.assertEqual(r.route(1, 1050, 16, 16, "float16")["config"], "tcd_r1_n2_v8")
+        self.assertEqual(r.route(1, 1050, 17, 16, "float16")["config"], "tcd_r1_n2_v1")
+        aligned = [{"dtype": "float16", "B": 1, "N": n, "D": 16, "K": 16,
+                    "ms": {"tcd_r1_n2_v8": 0.010, "tcd_r2_n2_v1": 0.015}} for n in (1000, 1100)]
+        r = Router({"op": "kmeans_assign", "variants": variants, "table": {"points": aligned, "neighbours": 2}})
+        self.assertEqual(r.route(1, 1050, 17, 16, "float16")["config"], "tcd_r2_n2_v1")
+        self.assertEqual(r.route(1, 1050, 24, 16, "float16")["config"], "tcd_r1_n2_v8")
 
     def test_committed_table_routes_every_grid_shape(self):
         d = load_json(os.path.join(KMEANS, "variants.json"))

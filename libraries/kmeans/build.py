@@ -116,9 +116,9 @@ def deepest(dtype, chunks, bk, wg, grid):
     return None
 
 
-def plan(dtypes, max_chunks):
+def plan(dtypes, max_chunks, flat_tcd=False):
     out = list(family.simt_variants(dtypes)) + family.direct_variants(dtypes) + family.lanes_variants(dtypes) \
-        + family.tcd_variants(dtypes)
+        + family.tcd_variants(dtypes, flat=flat_tcd)
     for dtype in dtypes:
         if dtype != "float32":
             out += [{"dtype": dtype, "dp": dp, "rows": rows, "tile": tile} for dp in family.MMA_DP
@@ -204,6 +204,9 @@ def main():
     ap.add_argument("--dtypes", default="float16,bfloat16,float32")
     ap.add_argument("--max-chunks", type=int, default=8)
     ap.add_argument("--table", default=os.path.join(HERE, "table.json"))
+    ap.add_argument("--flat-tcd", action="store_true",
+                    help="also the tcd `fl` configurations (x and c as flat arrays; an experiment, slower: "
+                         "bench/results/2026-12-04-library-kmeans-11)")
     ap.add_argument("--no-programmatic-launch", dest="programmatic_launch", action="store_false",
                     help="build the kernels without cake-tactic-programmatic-launch")
     args = ap.parse_args()
@@ -218,7 +221,7 @@ def main():
     updates = [{"update": True, "dtype": d, "ppb": w} for d in dtypes for w in family.UPDATE_PPB] + \
         [{"update": True, "dtype": d, "ppb": 8, "chunk": c} for d in dtypes for c in family.UPDATE_CHUNKS]
     pads = [{"pad": True, "dtype": d} for d in dtypes]
-    todo = with_twins(plan(dtypes, args.max_chunks) + updates + pads)
+    todo = with_twins(plan(dtypes, args.max_chunks, args.flat_tcd) + updates + pads)
     variants, update_variants, pad_variants, failed = [], [], [], []
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
         for p, rc, err in pool.map(lambda p: compile_one(args.tools, kdir, p, args.programmatic_launch), todo):

@@ -1,3 +1,9 @@
+#!/usr/bin/env python3
+"""Calls 1-2's list (kmeans_bench.py --only): at every tuned shape where a tcd configuration is
+within 1.5x of the shape's best (table.json), its three fastest tcd configurations, their `fl`
+builds (64- and 32-bit index) and the shape's best. Reads .device/klib/library.json (a build with
+build.py --flat-tcd) and libraries/kmeans/table.json as of calls 1-2; writes .device/ws/fl.json.
+"""
 import json, re
 t=json.load(open('libraries/kmeans/table.json'))
 lib=json.load(open('.device/klib/library.json'))

@@ -19,6 +19,10 @@ configuration (tile sizes, warpgroups, grid style) is chosen from the measured p
 farther and other dtypes not at all: the log of each configuration's time relative to the
 best measured at that point, averaged over the neighbours that measured it with inverse-distance
 weights; the lowest average wins.
+Outside the table, configurations that differ only in load width (width_groups: tcd's and lanes'
+"v") are scored as one group: the shape's widest legal width, judged at each neighbour by the
+member of the widest width not above it (else the narrowest, WIDTH_HALVING_COST slower per
+halving), since an odd-D neighbour could only measure v = 1.
 A shape of the table itself (same dtype and sizes) takes its own fastest legal configuration.
 With no measured neighbour: DEFAULT_CONFIG when legal, else SMALL_DEFAULT.
 
