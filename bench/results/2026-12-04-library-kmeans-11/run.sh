@@ -23,3 +23,9 @@ cp $R/final-hx-0.json $R/rows.json
 cp $R/final-heldout-0.json $R/rows-heldout.json
 python3 bench/library/rows_table.py $R/rows.json --before bench/results/2026-12-04-library-kmeans-10/rows.json
 python3 bench/library/route_cv.py --library .device/klib
+# Call 6: bash $R/call6.sh (ncu over bench/library/profile_shapes.py; .device/ws/profile.json: the
+#   seven shapes listed in PREDICTION.md with their routed configuration; package pruned to them)
+# Build 11c (families/pad.py: 16 bytes per thread): build.py, export; .device/ws/staged.json: the
+#   grid shapes whose route stages (sizes D != D or KP != K), with their configuration; prune to it.
+# Call 7: bash $R/call7.sh
+cp $R/final-pad16-0.json $R/rows-staged.json

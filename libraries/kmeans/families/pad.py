@@ -3,21 +3,36 @@ xdst[r, :] = xsrc[r, :D] then zeros up to DP (RX rows), the same for c (RC rows)
 qdst[b, :K] = qsrc[b, :] (QB rows of |c|^2 at pitch KP). A segment with 0 rows is skipped (its
 pointers are never touched). Every element of a destination row is written, the padding too,
 so a reused workspace never keeps another shape's values, and rows of any width copy at memory
-speed (cuMemcpy2D moves narrow rows one at a time). One thread per element. One launch instead
-of three: each driver call costs ~4.7 us of host time (session 9's rows: host_us_dispatch
-6.6 / 11.0 / 15.3 / 20.8 us at 1 / 2 / 3 / 4 driver calls per assignment).
+speed (cuMemcpy2D moves narrow rows one at a time). One launch instead of three: each driver call
+costs ~4.7 us of host time (session 9's rows: host_us_dispatch 6.6 / 11.0 / 15.3 / 20.8 us at
+1 / 2 / 3 / 4 driver calls per assignment).
+
+Each thread writes PAD_VECTOR_BYTES of a destination row (DP is a multiple of that many
+elements: a group never straddles a row or the x/c boundary), reading its source elements one by
+one (clamped to the row, zero past D). Session 26 (ncu, bench/results/2026-12-04-library-kmeans-11):
+one thread per element ran at 25-43% of DRAM bandwidth and took 64% of a staged fp32 call (B5
+N19079 D210 K80: 72 us of 112) and 14% of the largest bf16 one. The |c|^2 segment (small) goes
+element by element within the thread's group.
 """
 from .common import DTYPES
 
 PAD_BLOCK = 256
+PAD_VECTOR_BYTES = 16
 
 
 def pad_name(p):
     return "km_{t}_pad".format(t=DTYPES[p["dtype"]][0])
 
 
+def pad_group(dtype):
+    """Elements of a destination row one thread writes (one 16-byte store)."""
+    return PAD_VECTOR_BYTES // DTYPES[dtype][1]
+
+
 def generate_pad(p):
     ty = DTYPES[p["dtype"]][0]
+    g = pad_group(p["dtype"])
+    vt = f"vector<{g}x{ty}>"
     xst, xdt = f"!cake.tensor<[RX, D], {ty}>", f"!cake.tensor<[RX, DP], {ty}>"
     cst, cdt = f"!cake.tensor<[RC, D], {ty}>", f"!cake.tensor<[RC, DP], {ty}>"
     qst, qdt = "!cake.tensor<[QB, K], f32>", "!cake.tensor<[QB, KP], f32>"
@@ -33,38 +48,60 @@ def generate_pad(p):
     w(f"    attributes {{target = \"sm_90a\", block = array<i64: {PAD_BLOCK}>, "
       "symbols = [\"RX\", \"RC\", \"D\", \"DP\", \"QB\", \"K\", \"KP\"],")
     w("                grid = affine_map<()[rx, rc, d, dp, qb, k, kp] -> "
-      f"((rx * dp + rc * dp + qb * kp) ceildiv {PAD_BLOCK})>}} {{")
+      f"((rx * dp + rc * dp + qb * kp) ceildiv {PAD_BLOCK * g})>}} {{")
     w(f"  %cblock = arith.constant {PAD_BLOCK} : index")
+    for c in sorted({0, 1, g} | set(range(g))):
+        w(f"  %c{c} = arith.constant {c} : index")
+    w(f"  %zero = arith.constant 0.0 : {ty}")
     w("  %rx = cake.problem_size \"RX\"")
     w("  %rc = cake.problem_size \"RC\"")
+    w("  %dd = cake.problem_size \"D\"")
     w("  %dp = cake.problem_size \"DP\"")
+    w("  %qb = cake.problem_size \"QB\"")
     w("  %kp = cake.problem_size \"KP\"")
+    w("  %dlast = arith.subi %dd, %c1 : index")
     w("  %bid = cake.block_id x")
     w("  %tid = cake.thread_id x")
     w("  %base = arith.muli %bid, %cblock : index")
-    w("  %e = arith.addi %base, %tid : index")
+    w("  %t = arith.addi %base, %tid : index")
+    w(f"  %e = arith.muli %t, %c{g} : index")
     w("  %nx = arith.muli %rx, %dp : index")
     w("  %nc = arith.muli %rc, %dp : index")
+    w("  %nq = arith.muli %qb, %kp : index")
+
+    def row_copy(ind, off, src, st, dst, dt):
+        w(f"{ind}%r = arith.divui {off}, %dp : index")
+        w(f"{ind}%d = arith.remui {off}, %dp : index")
+        elems = []
+        for j in range(g):
+            w(f"{ind}%col{j} = arith.addi %d, %c{j} : index")
+            w(f"{ind}%cc{j} = arith.minui %col{j}, %dlast : index")
+            w(f"{ind}%in{j} = arith.cmpi ult, %col{j}, %dd : index")
+            w(f"{ind}%ld{j} = cake.load {src}[%r, %cc{j}] : {st} -> {ty}")
+            w(f"{ind}%v{j} = arith.select %in{j}, %ld{j}, %zero : {ty}")
+            elems.append(f"%v{j}")
+        w(f"{ind}%vec = vector.from_elements {', '.join(elems)} : {vt}")
+        w(f"{ind}cake.store %vec, {dst}[%r, %d] : {vt}, {dt}")
+
     w("  %inx = arith.cmpi ult, %e, %nx : index")
     w("  scf.if %inx {")
-    w("    %r = arith.divui %e, %dp : index")
-    w("    %d = arith.remui %e, %dp : index")
-    w(f"    %v = cake.load %xsrc[%r, %d] masked : {xst} -> {ty}")
-    w(f"    cake.store %v, %xdst[%r, %d] masked : {ty}, {xdt}")
+    row_copy("    ", "%e", "%xsrc", xst, "%xdst", xdt)
     w("  } else {")
     w("    %e2 = arith.subi %e, %nx : index")
     w("    %inc = arith.cmpi ult, %e2, %nc : index")
     w("    scf.if %inc {")
-    w("      %r = arith.divui %e2, %dp : index")
-    w("      %d = arith.remui %e2, %dp : index")
-    w(f"      %v = cake.load %csrc[%r, %d] masked : {cst} -> {ty}")
-    w(f"      cake.store %v, %cdst[%r, %d] masked : {ty}, {cdt}")
+    row_copy("      ", "%e2", "%csrc", cst, "%cdst", cdt)
     w("    } else {")
     w("      %e3 = arith.subi %e2, %nc : index")
-    w("      %r = arith.divui %e3, %kp : index")
-    w("      %k = arith.remui %e3, %kp : index")
-    w(f"      %v = cake.load %qsrc[%r, %k] masked : {qst} -> f32")
-    w(f"      cake.store %v, %qdst[%r, %k] masked : f32, {qdt}")
+    for j in range(g):                      # |c|^2: element by element (rows of any KP)
+        w(f"      %q{j} = arith.addi %e3, %c{j} : index")
+        w(f"      %inq{j} = arith.cmpi ult, %q{j}, %nq : index")
+        w(f"      scf.if %inq{j} {{")
+        w(f"        %r{j} = arith.divui %q{j}, %kp : index")
+        w(f"        %k{j} = arith.remui %q{j}, %kp : index")
+        w(f"        %s{j} = cake.load %qsrc[%r{j}, %k{j}] masked : {qst} -> f32")
+        w(f"        cake.store %s{j}, %qdst[%r{j}, %k{j}] : f32, {qdt}")
+        w("      }")
     w("    }")
     w("  }")
     w("  cake.return")
