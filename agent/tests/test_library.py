@@ -18,6 +18,7 @@ import build as kbuild  # noqa: E402
 import family  # noqa: E402
 import grid  # noqa: E402
 from cake_library.route import NoKernel, Router, launch_sizes  # noqa: E402
+from families.pad import PAD_BLOCK, pad_group  # noqa: E402
 
 
 def cake(*args):
@@ -611,8 +612,9 @@ class NativeDispatcherTest(unittest.TestCase):
                 qb = B if staged_csq else 0
                 self.assertEqual(p[6:], [rx, rc, D, s["D"], qb, K, s.get("KP", K)])
                 elements = (rx + rc) * s["D"] + qb * s.get("KP", K)
-                self.assertEqual(stagings[0]["grid"], [-(-elements // 256), 1, 1])
-                self.assertEqual(stagings[0]["block"], [256, 1, 1])
+                per_block = PAD_BLOCK * pad_group("bfloat16")   # one 16-byte vector per thread
+                self.assertEqual(stagings[0]["grid"], [-(-elements // per_block), 1, 1])
+                self.assertEqual(stagings[0]["block"], [PAD_BLOCK, 1, 1])
                 if staged:
                     self.assertEqual((p[0], p[2]), (ptr["x"], ptr["c"]))
                     ptr["x"], ptr["c"] = p[1], p[3]
