@@ -151,6 +151,16 @@ def generate_tcd(p):
             w(f"  %rowc{i}_{h} = arith.minui %row{i}_{h}, %nlast : index")
             rows.append((i, h))
 
+    def step_columns(ind, first):
+        """%cc<j> and %in<j>: the lane's v-wide column j of a step starting at column `first`,
+        clamped to the last one (the loads clamp), and whether it lies inside D."""
+        for j in range(loads):
+            col = first if j == 0 else f"{first}{j}"
+            if j:
+                w(f"{ind}{col} = arith.addi {first}, %c{j * v} : index")
+            w(f"{ind}%cc{j} = arith.minui {col}, %dlast : index")
+            w(f"{ind}%in{j} = arith.cmpi ult, {col}, %ddim : index")
+
     def x_loads(ind):
         """The lane's x columns of the step (%cc<j>, %in<j>): past D read as zero."""
         for i, h in rows:
@@ -160,10 +170,7 @@ def generate_tcd(p):
     if fl:
         flat_bases(w, span, rows)
     if hx:                                   # the one step of D (d = 0): x before the passes
-        for j in range(loads):
-            w(f"  %hcol{j} = arith.addi %qs, %c{j * v} : index")
-            w(f"  %cc{j} = arith.minui %hcol{j}, %dlast : index")
-            w(f"  %in{j} = arith.cmpi ult, %hcol{j}, %ddim : index")
+        step_columns("  ", "%qs")
         x_loads("  ")
     w("  %kbig = arith.index_cast %kdim : index to i32")
     carried = ", ".join(f"%bs{i}_{h} = %inf, %bk{i}_{h} = %kbig" for i, h in rows)
@@ -197,17 +204,13 @@ def generate_tcd(p):
     w("      %dq = arith.addi %d, %qs : index")
     if fl:
         flat_step_loads(w, p, rows, kn, xt, ct, vt)
-    for j in range(loads if not (fl or hx) else 0):
-        col = "%dq" if j == 0 else f"%dq{j}"
-        if j:
-            w(f"      {col} = arith.addi %dq, %c{j * v} : index")
-        w(f"      %cc{j} = arith.minui {col}, %dlast : index")
-        w(f"      %in{j} = arith.cmpi ult, {col}, %ddim : index")
-    if not (fl or hx):                       # every load of the step first
-        x_loads("      ")
-    for n in range(kn if not fl else 0):
-        for j in range(loads):
-            w(f"      %y{n}_{j} = cake.load %c[%b, %kc{n}, %cc{j}] : {ct} -> {vt}")
+    else:                                    # every load of the step first (hx: x is loaded)
+        if not hx:
+            step_columns("      ", "%dq")
+            x_loads("      ")
+        for n in range(kn):
+            for j in range(loads):
+                w(f"      %y{n}_{j} = cake.load %c[%b, %kc{n}, %cc{j}] : {ct} -> {vt}")
 
     def part(prefix, s, tag):
         """Columns per*s .. per*s + per - 1 of the lane's span of one row, as a vector<per>."""

@@ -246,10 +246,11 @@ class Router:
         # Outside the table: 64-bit configurations only (their twins' times are biased, above).
         scored = by_config if exact else {c: v for c, v in by_config.items() if not c.endswith(TWIN_SUFFIX)}
         score, seen = {}, {}
-        if exact:
-            for cfg, ms in near[0][1]["ms"].items():
-                if cfg in scored:
-                    score[cfg], seen[cfg] = math.log(ms / min(near[0][1]["ms"].values())), 1.0
+        if exact:                  # the shape's own times
+            own = near[0][1]["ms"]
+            best = min(own.values())
+            score = {cfg: math.log(ms / best) for cfg, ms in own.items() if cfg in scored}
+            seen = dict.fromkeys(score, 1.0)
         else:
             # Per group of configurations that differ only in load width: the shape's widest
             # legal one, scored at each neighbour by the neighbour's measured member of the widest
