@@ -26,12 +26,18 @@ def main():
     ap.add_argument("--anchors", required=True)
     ap.add_argument("--shapes", required=True)
     args = ap.parse_args()
+    try:
+        with open(args.shapes) as f:
+            shapes = json.load(f)
+        if not isinstance(shapes, list) or not all(
+                isinstance(s, dict) and {"dtype", "B", "N", "D", "K"} <= s.keys() for s in shapes):
+            raise ValueError("expected a list of {dtype, B, N, D, K}")
+    except (OSError, ValueError) as e:
+        sys.exit(f"profile_shapes.py: {args.shapes}: {e}")
     import torch
     from cake_library import load
     lib = load(args.library)
     flashlib_assign, _ = load_anchors(args.anchors)
-    with open(args.shapes) as f:
-        shapes = json.load(f)
     gen = torch.Generator(device="cuda")
     for i, s in enumerate(shapes):
         gen.manual_seed(7000 + i)

@@ -9,11 +9,17 @@ again in the same call).
 import json
 import sys
 
+if len(sys.argv) != 4:
+    sys.exit("usage: finalists_hx.py LIBRARY_JSON TABLE OUT")
 lib, table, out = sys.argv[1:4]
-variants = json.load(open(lib))["variants"]
-hx = [v for v in variants if v["params"].get("hx")]
+try:
+    variants = json.load(open(lib))["variants"]
+    points = json.load(open(table))["points"]
+except (OSError, ValueError, KeyError) as e:
+    sys.exit(f"finalists_hx.py: {type(e).__name__}: {e}")
+hx = [v for v in variants if v.get("params", {}).get("hx")]
 rows = []
-for p in json.load(open(table))["points"]:
+for p in points:
     span = 4 if p["dtype"] == "float32" else 8
     if p["D"] > 4 * span:
         continue

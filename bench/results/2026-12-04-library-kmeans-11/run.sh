@@ -6,7 +6,7 @@
 R=bench/results/2026-12-04-library-kmeans-11
 # Build 11a (fl in the plan; since then behind --flat-tcd):
 # here: python3 libraries/kmeans/build.py --out .device/klib --tools build/bin --jobs 2 --flat-tcd
-# here: python3 $R/finalists_fl.py; agent/cake library export --library .device/klib --out .device/kpkg
+# here: python3 $R/finalists_fl.py .device/klib/library.json libraries/kmeans/table.json .device/ws/fl.json; agent/cake library export --library .device/klib --out .device/kpkg
 # here: python3 bench/library/prune_package.py --package .device/kpkg --out .device/kpkg-tune --only .device/ws/fl.json
 # Call 1: bash $R/call1.sh (fl with a masked load per vector); call 2: bash $R/call2.sh (one bounds test per step)
 # Build 11 (hx): python3 libraries/kmeans/build.py --out .device/klib --tools build/bin --jobs 2
