@@ -51,6 +51,15 @@ struct CpAsyncLowering : OpConversionPattern<CpAsyncOp> {
       sourceBytes = arith::IndexCastOp::create(rewriter, loc, rewriter.getI32Type(), size);
       source = arith::SelectOp::create(rewriter, loc, ok, source, adaptor.getSource());
     }
+    if (Value pred = adaptor.getPred()) {
+      // The kernel's own predicate: false reads nothing (src-size 0) from the tensor's base.
+      Value full = sourceBytes ? sourceBytes
+                               : arith::ConstantOp::create(rewriter, loc,
+                                                           rewriter.getI32IntegerAttr(bytes));
+      Value none = arith::ConstantOp::create(rewriter, loc, rewriter.getI32IntegerAttr(0));
+      sourceBytes = arith::SelectOp::create(rewriter, loc, pred, full, none);
+      source = arith::SelectOp::create(rewriter, loc, pred, source, adaptor.getSource());
+    }
     // .cg (L2 only) exists for 16-byte copies; smaller ones go through L1 (.ca).
     auto modifier = bytes == 16 ? NVVM::LoadCacheModifierKind::CG : NVVM::LoadCacheModifierKind::CA;
     NVVM::CpAsyncOp::create(rewriter, loc, dest, source, static_cast<uint32_t>(bytes), modifier,

@@ -118,7 +118,7 @@ def deepest(dtype, chunks, bk, wg, grid):
 
 def plan(dtypes, max_chunks, flat_tcd=False):
     out = list(family.simt_variants(dtypes)) + family.direct_variants(dtypes) + family.lanes_variants(dtypes) \
-        + family.tcd_variants(dtypes, flat=flat_tcd)
+        + family.tcd_variants(dtypes, flat=flat_tcd) + family.cpw_variants(dtypes)
     for dtype in dtypes:
         if dtype != "float32":
             out += [{"dtype": dtype, "dp": dp, "rows": rows, "tile": tile} for dp in family.MMA_DP

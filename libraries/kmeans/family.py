@@ -11,6 +11,7 @@ build.py, the tests and the bench scripts as before:
     tma.py       the TMA + wgmma kernel skeleton shared by wgmma and splitd
     wgmma.py     `wgmma`: TMA + wgmma per D class of column chunks (with what the host must give)
     splitd.py    `splitd`: TMA + wgmma with D streamed in groups of chunks (any D)
+    cpw.py       `cpw`: cp.async + wgmma straight from the user's tensors (no staging)
     simt.py      `simt`: one warp per point, any D and dtype
     direct.py    `direct`: one thread per point, D classes, no staging
     lanes.py     `lanes`: a group of lanes per point, small K, no staging
@@ -21,6 +22,7 @@ build.py, the tests and the bench scripts as before:
     registry.py  `Family`, `FAMILIES` (a new family is one module and one entry there), `family_of`
 """
 from families.common import CHUNK_BYTES, DTYPES, SMEM_LIMIT, chunk_width, d_align
+from families.cpw import CPW_BK, CPW_BYTES, cpw_legal, cpw_name, cpw_smem_bytes, cpw_variants, generate_cpw
 from families.direct import DIRECT_CONFIGS, STAGE_UNROLL, direct_name, direct_variants, generate_direct
 from families.lanes import (LANES_MAX_K, LANES_WARPS, generate_lanes, lanes_configs, lanes_name,
                             lanes_suffix, lanes_unroll, lanes_variants)
@@ -38,6 +40,7 @@ from families.wgmma import generate, legal, max_d, name, smem_bytes
 
 __all__ = [
     "CHUNK_BYTES", "DTYPES", "SMEM_LIMIT", "chunk_width", "d_align",
+    "CPW_BK", "CPW_BYTES", "cpw_legal", "cpw_name", "cpw_smem_bytes", "cpw_variants", "generate_cpw",
     "DIRECT_CONFIGS", "STAGE_UNROLL", "direct_name", "direct_variants", "generate_direct",
     "LANES_MAX_K", "LANES_WARPS", "generate_lanes", "lanes_configs", "lanes_name", "lanes_suffix",
     "lanes_unroll", "lanes_variants",

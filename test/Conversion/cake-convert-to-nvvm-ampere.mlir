@@ -67,6 +67,40 @@ cake.kernel @cp(%a: !cake.tensor<[M, K], bf16>) attributes {target = "sm_80", bl
 
 // -----
 
+// `if %pred`: src-size = pred ? 4 : 0 and the tensor's base when false (no bounds tests); with
+// `masked` as well, the bounds' src-size where pred holds, else 0.
+// CHECK-LABEL: gpu.func @cp_pred
+// CHECK-SAME: (%[[X:.*]]: !llvm.ptr<1>, %{{.*}}: i64)
+// CHECK: %[[P:.*]] = arith.cmpi ult
+// CHECK: %[[SRC:.*]] = llvm.getelementptr %[[X]]
+// CHECK-NOT: arith.cmpi
+// CHECK: %[[FULL:.*]] = arith.constant 4 : i32
+// CHECK: %[[NONE:.*]] = arith.constant 0 : i32
+// CHECK: %[[SIZE:.*]] = arith.select %[[P]], %[[FULL]], %[[NONE]] : i32
+// CHECK: %[[SRC2:.*]] = arith.select %[[P]], %[[SRC]], %[[X]] : !llvm.ptr<1>
+// CHECK: nvvm.cp.async.shared.global %{{.*}}, %[[SRC2]], 4, cache =  ca, %[[SIZE]] : !llvm.ptr<3>, !llvm.ptr<1>, i32
+// CHECK: %[[OK:.*]] = arith.andi
+// CHECK: %[[MSIZE:.*]] = arith.index_cast %{{.*}} : index to i32
+// CHECK: %[[MSRC:.*]] = arith.select %[[OK]], %{{.*}}, %[[X]] : !llvm.ptr<1>
+// CHECK: %[[NONE2:.*]] = arith.constant 0 : i32
+// CHECK: %[[SIZE2:.*]] = arith.select %[[P]], %[[MSIZE]], %[[NONE2]] : i32
+// CHECK: %[[SRC3:.*]] = arith.select %[[P]], %[[MSRC]], %[[X]] : !llvm.ptr<1>
+// CHECK: nvvm.cp.async.shared.global %{{.*}}, %[[SRC3]], 4, cache =  ca, %[[SIZE2]] : !llvm.ptr<3>, !llvm.ptr<1>, i32
+cake.kernel @cp_pred(%x: !cake.tensor<[BND], f32>) attributes {target = "sm_80", block = array<i64: 128>, symbols = ["BND"], grid = affine_map<()[n] -> (1)>} {
+  %i = cake.thread_id x
+  %c40 = arith.constant 40 : index
+  %p = arith.cmpi ult, %i, %c40 : index
+  %buf = cake.alloc_smem : !cake.smem<4x32xf32>
+  %c0 = arith.constant 0 : index
+  cake.cp_async %x[%i], %buf[%c0, %c0], bytes 4 if %p : !cake.tensor<[BND], f32>, !cake.smem<4x32xf32>
+  cake.cp_async %x[%i], %buf[%c0, %c0], bytes 4 masked if %p : !cake.tensor<[BND], f32>, !cake.smem<4x32xf32>
+  cake.cp_async.commit
+  cake.cp_async.wait 0
+  cake.return
+}
+
+// -----
+
 // ldmatrix: each lane's own indices [lane, 8] -> byte offset 16 + 128 lane, 128-byte swizzle
 // ((offset >> 7) & 7) << 4; x4 -> 4 registers -> vector<4xi32> -> bitcast to the typed fragment
 // (element 2j = low half of register j); trans -> layout col. mma.sync bf16: the fragments bitcast

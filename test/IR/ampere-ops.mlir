@@ -20,6 +20,12 @@ cake.kernel @ampere(%a: !cake.tensor<[M, K], bf16> {cake.name = "a"},
   cake.cp_async %a[%i, %c0], %buf[%c0, %i, %c0], bytes 16 masked : !cake.tensor<[M, K], bf16>, !cake.smem<2x64x32xbf16, swizzle = 64>
   // CHECK: cake.cp_async %{{.*}}[%{{.*}}, %{{.*}}], %{{.*}}[%{{.*}}, %{{.*}}], bytes 4 : !cake.tensor<[M, K], f32>, !cake.smem<16x32xf32>
   cake.cp_async %x[%i, %c0], %fbuf[%c0, %i], bytes 4 : !cake.tensor<[M, K], f32>, !cake.smem<16x32xf32>
+  // CHECK: %[[P:.*]] = arith.cmpi
+  // CHECK: cake.cp_async %{{.*}}[%{{.*}}, %{{.*}}], %{{.*}}[%{{.*}}, %{{.*}}], bytes 4 if %[[P]] : !cake.tensor<[M, K], f32>, !cake.smem<16x32xf32>
+  %inside = arith.cmpi ult, %i, %c0 : index
+  cake.cp_async %x[%i, %c0], %fbuf[%c0, %i], bytes 4 if %inside : !cake.tensor<[M, K], f32>, !cake.smem<16x32xf32>
+  // CHECK: cake.cp_async %{{.*}}[%{{.*}}, %{{.*}}], %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}], bytes 16 masked if %[[P]] : !cake.tensor<[M, K], bf16>, !cake.smem<2x64x32xbf16, swizzle = 64>
+  cake.cp_async %a[%i, %c0], %buf[%c0, %i, %c0], bytes 16 masked if %inside : !cake.tensor<[M, K], bf16>, !cake.smem<2x64x32xbf16, swizzle = 64>
   // CHECK: cake.cp_async.commit
   cake.cp_async.commit
   // CHECK: cake.cp_async.wait 1

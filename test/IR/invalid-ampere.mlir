@@ -18,6 +18,19 @@ cake.kernel @k(%a: !cake.tensor<[M, K], bf16>) attributes {target = "sm_80", blo
 
 // -----
 
+// The predicate is an i1.
+cake.kernel @k(%a: !cake.tensor<[M, K], bf16>) attributes {target = "sm_80", block = array<i64: 128>, symbols = ["M", "N", "K"],
+                                 grid = affine_map<()[m, n, k] -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %buf = cake.alloc_smem : !cake.smem<64x32xbf16>
+  // expected-note @-2 {{prior use here}}
+  // expected-error @+1 {{use of value '%c0' expects different type than prior uses: 'i1' vs 'index'}}
+  cake.cp_async %a[%c0, %c0], %buf[%c0, %c0], bytes 4 if %c0 : !cake.tensor<[M, K], bf16>, !cake.smem<64x32xbf16>
+  cake.return
+}
+
+// -----
+
 cake.kernel @k(%a: !cake.tensor<[M, K], bf16>) attributes {target = "sm_80", block = array<i64: 128>, symbols = ["M", "N", "K"],
                                  grid = affine_map<()[m, n, k] -> (1)>} {
   %c0 = arith.constant 0 : index

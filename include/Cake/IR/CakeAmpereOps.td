@@ -28,6 +28,11 @@ def Cake_CpAsyncOp : Cake_Op<"cp_async", [CakeRequires<"CpAsync">, DeclareOpInte
     reads nothing and writes zeros, a copy straddling the innermost extent reads its in-bounds
     prefix. Ragged tiles therefore need no branch.
 
+    With `if %pred` (an `i1` the kernel computed), the copy reads nothing and zero-fills its
+    destination where `%pred` is false; with `masked` as well, it reads only where both allow.
+    One predicate serves many copies (a column test shared by a thread's rows, for example), where
+    `masked` tests every copy's indices against every extent.
+
     The copies are asynchronous: group them with `cake.cp_async.commit` and wait with
     `cake.cp_async.wait` (which only covers the executing thread's copies; a `cake.barrier`
     afterwards makes all threads' data visible to the block).
@@ -35,14 +40,16 @@ def Cake_CpAsyncOp : Cake_Op<"cp_async", [CakeRequires<"CpAsync">, DeclareOpInte
     ```mlir
     cake.cp_async %a[%row, %k], %abuf[%slot, %r, %c], bytes 16 masked
         : !cake.tensor<[M, K], bf16>, !cake.smem<4x128x32xbf16, swizzle = 64>
+    cake.cp_async %x[%offset], %xbuf[%slot, %r, %c], bytes 4 if %inside
+        : !cake.tensor<[BND], f32>, !cake.smem<4x64x32xf32, swizzle = 128>
     ```
   }];
   let arguments = (ins Cake_TensorType:$source, Variadic<Index>:$source_indices,
                        Cake_SmemType:$dest, Variadic<Index>:$dest_indices, I64Attr:$bytes,
-                       UnitAttr:$masked);
+                       UnitAttr:$masked, Optional<I1>:$pred);
   let assemblyFormat = [{
     $source `[` $source_indices `]` `,` $dest `[` $dest_indices `]` `,` `bytes` $bytes
-    (`masked` $masked^)? attr-dict `:` qualified(type($source)) `,` qualified(type($dest))
+    (`masked` $masked^)? (`if` $pred^)? attr-dict `:` qualified(type($source)) `,` qualified(type($dest))
   }];
   let hasVerifier = 1;
   let extraClassDeclaration = [{

@@ -11,8 +11,9 @@ Each thread writes PAD_VECTOR_BYTES of a destination row (DP is a multiple of th
 elements: a group never straddles a row or the x/c boundary), reading its source elements one by
 one (clamped to the row, zero past D). Session 26 (ncu, bench/results/2026-12-04-library-kmeans-11):
 one thread per element ran at 25-43% of DRAM bandwidth and took 64% of a staged fp32 call (B5
-N19079 D210 K80: 72 us of 112) and 14% of the largest bf16 one. The |c|^2 segment (small) goes
-element by element within the thread's group.
+N19079 D210 K80: 72 us of 112) and 14% of the largest bf16 one. The |c|^2 segment (rows of any
+KP) goes element by element within the thread's group: its loads clamped and issued together,
+its stores guarded.
 """
 from .common import DTYPES
 
@@ -53,11 +54,13 @@ def generate_pad(p):
     for c in sorted({0, 1, g} | set(range(g))):
         w(f"  %c{c} = arith.constant {c} : index")
     w(f"  %zero = arith.constant 0.0 : {ty}")
+    w("  %fzero = arith.constant 0.0 : f32")
     w("  %rx = cake.problem_size \"RX\"")
     w("  %rc = cake.problem_size \"RC\"")
     w("  %dd = cake.problem_size \"D\"")
     w("  %dp = cake.problem_size \"DP\"")
     w("  %qb = cake.problem_size \"QB\"")
+    w("  %kk = cake.problem_size \"K\"")
     w("  %kp = cake.problem_size \"KP\"")
     w("  %dlast = arith.subi %dd, %c1 : index")
     w("  %bid = cake.block_id x")
@@ -93,15 +96,28 @@ def generate_pad(p):
     row_copy("      ", "%e2", "%csrc", cst, "%cdst", cdt)
     w("    } else {")
     w("      %e3 = arith.subi %e2, %nc : index")
-    for j in range(g):                      # |c|^2: element by element (rows of any KP)
-        w(f"      %q{j} = arith.addi %e3, %c{j} : index")
-        w(f"      %inq{j} = arith.cmpi ult, %q{j}, %nq : index")
-        w(f"      scf.if %inq{j} {{")
-        w(f"        %r{j} = arith.divui %q{j}, %kp : index")
-        w(f"        %k{j} = arith.remui %q{j}, %kp : index")
-        w(f"        %s{j} = cake.load %qsrc[%r{j}, %k{j}] masked : {qst} -> f32")
-        w(f"        cake.store %s{j}, %qdst[%r{j}, %k{j}] : f32, {qdt}")
-        w("      }")
+    # |c|^2 (rows of any KP): the g loads are clamped and issued together, then g guarded stores
+    # (a masked load per element is a branch each, and the thread waited for each in turn: tiny
+    # shapes ran 1.5x slower in call 7).
+    w("      %inq = arith.cmpi ult, %e3, %nq : index")
+    w("      scf.if %inq {")
+    w("        %qlast = arith.subi %nq, %c1 : index")
+    w("        %klast = arith.subi %kk, %c1 : index")
+    for j in range(g):
+        w(f"        %q{j} = arith.addi %e3, %c{j} : index")
+        w(f"        %qc{j} = arith.minui %q{j}, %qlast : index")
+        w(f"        %r{j} = arith.divui %qc{j}, %kp : index")
+        w(f"        %k{j} = arith.remui %qc{j}, %kp : index")
+        w(f"        %kc{j} = arith.minui %k{j}, %klast : index")
+        w(f"        %ink{j} = arith.cmpi ult, %k{j}, %kk : index")
+        w(f"        %l{j} = cake.load %qsrc[%r{j}, %kc{j}] : {qst} -> f32")
+        w(f"        %s{j} = arith.select %ink{j}, %l{j}, %fzero : f32")
+    for j in range(g):
+        w(f"        %inq{j} = arith.cmpi ult, %q{j}, %nq : index")
+        w(f"        scf.if %inq{j} {{")
+        w(f"          cake.store %s{j}, %qdst[%r{j}, %k{j}] : f32, {qdt}")
+        w("        }")
+    w("      }")
     w("    }")
     w("  }")
     w("  cake.return")

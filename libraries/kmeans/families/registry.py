@@ -7,6 +7,7 @@ up to d_align), "rows+csq" (and |c|^2 in rows of pitch KP, 16-byte aligned start
 is meant to be fast (the router never extrapolates a kernel past them). `generate` None: built from
 a seed by a tactic (build.py).
 """
+from .cpw import cpw_domain, cpw_name, generate_cpw
 from .direct import direct_name, generate_direct
 from .lanes import LANES_MAX_K, generate_lanes, lanes_name, lanes_suffix
 from .mma import mma_name
@@ -43,6 +44,8 @@ FAMILIES = {
                     domain=lambda p: [f"K <= {LANES_MAX_K}"]),
     "tcd": Family(tcd_name, generate_tcd, lambda p: "tcd_r{r}_n{kn}_v{v}".format(**p) + tcd_suffix(p), "none",
                   domain=tcd_domain),
+    "cpw": Family(cpw_name, generate_cpw, lambda p: "cpw{g}_k{bk}_w{wg}_s{st}_v{v}".format(**p), "none",
+                  domain=cpw_domain),
     # Not routed: the centroid update and the staging kernel.
     "update": Family(update_name, generate_update, lambda p: "update_w{ppb}".format(**p), None),
     "pad": Family(pad_name, generate_pad, lambda p: "pad", None),
@@ -52,7 +55,8 @@ FAMILIES = {
 def family_of(p):
     """A variant's family, from the parameters that only it has."""
     for key, fam in (("update", "update"), ("pad", "pad"), ("rows", "mma"), ("dmax", "direct"),
-                     ("kt", "lanes"), ("kn", "tcd"), ("ppb", "simt"), ("st", "splitd")):
+                     ("kt", "lanes"), ("kn", "tcd"), ("v", "cpw"), ("ppb", "simt"),
+                     ("st", "splitd")):
         if key in p:
             return fam
     return "wgmma"
