@@ -85,6 +85,21 @@ class FamilyTest(unittest.TestCase):
         with self.assertRaises(ValueError):       # hx is for one step of D, never split
             family.generate_tcd({"dtype": "float16", "r": 1, "kn": 4, "v": 8, "ws": 4, "hx": 1})
 
+    def test_cpw_alignment_is_in_its_domain(self):
+        # cpw reads x and c as flat arrays: the manifest cannot see a row's alignment, so the
+        # family's domain carries it (v elements per copy), and the router never extrapolates past it.
+        committed = {v["config"]: v for v in load_json(os.path.join(KMEANS, "variants.json"))["variants"]
+                     if v["family"] == "cpw" and v["dtype"] == "bfloat16"}
+        self.assertIn("mod(D, 8) == 0", committed["cpw1_k128_w1_s4_v8"]["constraints"])
+        self.assertIn("mod(D, 2) == 0", committed["cpw1_k128_w1_s4_v2"]["constraints"])
+        self.assertEqual(kbuild.family_of({"dtype": "float32", "g": 1, "bk": 64, "wg": 1, "st": 4, "v": 1}), "cpw")
+        self.assertEqual(kbuild.family_of({"dtype": "float32", "g": 1, "bk": 64, "wg": 1, "st": 4, "grid": "tiles"}),
+                         "splitd")
+        with self.assertRaises(ValueError):       # 96 copies per thread and stage: spills
+            family.generate_cpw({"dtype": "float32", "g": 2, "bk": 128, "wg": 1, "st": 4, "v": 1})
+        with self.assertRaises(ValueError):       # 2-byte copies do not exist
+            family.generate_cpw({"dtype": "bfloat16", "g": 1, "bk": 64, "wg": 1, "st": 4, "v": 1})
+
     def test_generated_variants_verify_and_their_constraints_are_committed(self):
         committed = {v["name"]: v for v in load_json(os.path.join(KMEANS, "variants.json"))["variants"]}
         picks = [kbuild.deepest("bfloat16", 3, 128, 1, "tiles"), kbuild.deepest("float32", 2, 64, 2, "persistent"),
@@ -100,7 +115,9 @@ class FamilyTest(unittest.TestCase):
                  {"dtype": "float32", "r": 1, "kn": 2, "v": 2, "tf": 1, "hx": 1},
                  {"dtype": "bfloat16", "ppb": 2, "u": 8, "kr": 2}, {"dtype": "float32", "ppb": 8, "u": 4},
                  {"dtype": "float16", "pts": 128, "tk": 32, "dmax": 128},
-                 {"dtype": "float32", "pts": 64, "tk": 8, "dmax": 256}]
+                 {"dtype": "float32", "pts": 64, "tk": 8, "dmax": 256},
+                 {"dtype": "float32", "g": 1, "bk": 128, "wg": 2, "st": 4, "v": 1},
+                 {"dtype": "bfloat16", "g": 2, "bk": 64, "wg": 1, "st": 4, "v": 8}]
         with tempfile.TemporaryDirectory() as tmp:
             for p in picks:
                 name = kbuild.variant_name(p)
