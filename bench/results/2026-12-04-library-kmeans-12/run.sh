@@ -21,3 +21,9 @@ R=bench/results/2026-12-04-library-kmeans-12
 cp $R/final-b12-0.json $R/rows.json
 python3 bench/library/rows_table.py $R/rows.json --before bench/results/2026-12-04-library-kmeans-11/rows.json > $R/rows-table.md
 python3 bench/library/route_cv.py --library .device/klib
+# Build 12d (cpw: wgmma.wait 1); tune-cpw3-shapes.json: the 63 shapes where cpw's best was within
+# 1.3x of the table's best; export, prune to it
+# gpu: bash $R/call6.sh
+# here (then reverted, see README): merge_tune.py ... $R/tune-cpw3-0.json; build.py; the 33 shapes
+#   whose route differs from call 5's or runs cpw -> $R/changed-shapes.json; export, prune to it
+# gpu: bash $R/call7.sh

@@ -12,10 +12,11 @@ src-size 0, zeros past D) covers all its copies. Session 27's first build tested
 against every extent (`masked`) and was bound by that arithmetic (4-byte copies 2-3x slower than
 16-byte ones).
 
-No warp roles: the block's warpgroups issue every copy together, `st` stages deep (st - 1 in
-flight), and each step waits for its own oldest group, fences the generic proxy against wgmma's
-async one, meets at a barrier (every thread's copies landed), refills the slot the previous step
-consumed and runs the stage's wgmma chain. A stage is `g` 128-byte column chunks of the point tile
+No warp roles: the block's warpgroups issue every copy together, `st` stages deep (st - 2 in
+flight ahead of the one consumed), and each step waits for its own oldest group, fences the
+generic proxy against wgmma's async one, meets at a barrier (every thread's copies landed),
+refills the slot consumed two steps ago and starts the stage's wgmma chain, leaving it running
+(wgmma.wait 1) under the next step's copies and barrier. A stage is `g` 128-byte column chunks of the point tile
 (64 rows per warpgroup) and of a tile of `bk` centroids with the tile's |c|^2; the accumulator is
 carried across the ceildiv(D, g * chunk) stages of a centroid tile, then folded into the argmin
 (as splitd). One block per point tile; point chunks are re-read per centroid tile (from L2).
@@ -58,7 +59,7 @@ def cpw_legal(p):
     ok = cpw_copy_bytes(p) in CPW_BYTES
     cpr = _copies_per_row(p) if ok else 0
     return (ok and p["bk"] in CPW_BK and p["wg"] in (1, 2) and p["g"] in (1, 2, 4)
-            and p["st"] >= 2 and cpw_smem_bytes(p) <= SMEM_LIMIT
+            and p["st"] >= 3 and cpw_smem_bytes(p) <= SMEM_LIMIT
             and threads % cpr == 0 and (p["bk"] <= threads or p["bk"] % threads == 0)
             and (64 * p["wg"] + p["bk"]) * cpr // threads <= CPW_MAX_COPIES)
 
@@ -71,7 +72,7 @@ def cpw_variants(dtypes=DTYPES):
             for bk in (128, 64):
                 for wg in (2, 1):
                     for cb in (4, 16):
-                        for st in (4, 3, 2):
+                        for st in (4, 3):
                             p = {"dtype": d, "g": g, "bk": bk, "wg": wg, "st": st,
                                  "v": cb // DTYPES[d][1]}
                             if cpw_legal(p):
@@ -95,7 +96,8 @@ def generate_cpw(p):
     qsm = f"!cake.smem<{st}x{bk}xf32>"
     xt, ct, qt = f"!cake.tensor<[BND], {ty}>", f"!cake.tensor<[BKD], {ty}>", "!cake.tensor<[B, K], f32>"
     acc = f"vector<{bk // 2}xf32>"
-    consts = sorted({0, 1, 64, bn, bk, st, st - 1, G * cw, cpr, cpc, per, threads}
+    ahead = st - 2                           # stages in flight ahead of the one consumed
+    consts = sorted({0, 1, 64, bn, bk, st, ahead, G * cw, cpr, cpc, per, threads}
                     | {cw * j for j in range(G)} | set(range(G)) | set(range(st))
                     | {rows_per_pass * j for j in range(max(bn, bk) // rows_per_pass)}
                     | {kstep * s for s in range(cw // kstep)})
@@ -180,8 +182,8 @@ def generate_cpw(p):
             else:
                 w(f"{ind}{copy}")
 
-    # Prologue: stages 0 .. st - 2 in flight (a stage past the last is an empty group).
-    for s in range(st - 1):
+    # Prologue: stages 0 .. ahead - 1 in flight (a stage past the last is an empty group).
+    for s in range(ahead):
         w(f"  %pin{s} = arith.cmpi ult, %c{s}, %total : index")
         w(f"  scf.if %pin{s} {{")
         issue("    ", f"%c{s}", f"p{s}")
@@ -195,11 +197,12 @@ def generate_cpw(p):
     w("    %it0 = arith.muli %kt, %groups : index")
     w(f"    %part = scf.for %g = %c0 to %groups step %c1 iter_args(%run = %zero) -> ({acc}) {{")
     w("      %it = arith.addi %it0, %g : index")
-    w(f"      cake.cp_async.wait {st - 2}")
+    w(f"      cake.cp_async.wait {ahead - 1}")
     w("      cake.fence.proxy_async")
     w("      cake.barrier")
-    # Refill the slot the previous step consumed (every thread is past its wgmma: the barrier).
-    w(f"      %nx = arith.addi %it, %c{st - 1} : index")
+    # Refill the slot consumed two steps ago (every warpgroup waited for that chain before the
+    # barrier; the previous step's chain may still run).
+    w(f"      %nx = arith.addi %it, %c{ahead} : index")
     w("      %nin = arith.cmpi ult, %nx, %total : index")
     w("      scf.if %nin {")
     issue("        ", "%nx", "n")
@@ -209,9 +212,10 @@ def generate_cpw(p):
     w("      cake.wgmma.fence")
     out = _wgmma_chain(w, "      ", "%slot", "%slot", G, cw, kstep, xsm, csm, acc, "%run", "a")
     w("      cake.wgmma.commit")
-    w("      cake.wgmma.wait 0")
+    w("      cake.wgmma.wait 1")                 # this stage's chain runs on under the next refill
     w(f"      scf.yield {out} : {acc}")
     w("    }")
+    w("    cake.wgmma.wait 0")
     # The tile's |c|^2 sits in the slot of its last stage, refilled only after the next barrier.
     w("    %itl = arith.addi %it0, %groups : index")
     w("    %itm = arith.subi %itl, %c1 : index")
