@@ -67,6 +67,15 @@ InFlightDiagnostic mlir::cake::emitFindingWarning(Operation *op, StringRef rule)
   return diag;
 }
 
+void mlir::cake::remarkNotJudged(Operation *kernel, StringRef what, StringRef why) {
+  InFlightDiagnostic diag = mlir::emitRemark(kernel->getLoc());
+  diag << "'" << kernel->getName() << "' op [verify.not-judged] " << what
+       << " gave no judgement: " << why;
+  attachFix(diag, kernel, "verify.not-judged",
+            "a smaller block or fewer unrolled copies per thread brings the kernel within "
+            "the simulation's limits; until then, test the schedule on the GPU");
+}
+
 void mlir::cake::attachFix(InFlightDiagnostic &diag, Operation *op, StringRef rule,
                            const Twine &hint) {
   std::string text = hint.str();

@@ -1032,8 +1032,14 @@ bool mlir::cake::verifyAsyncAccesses(KernelOp kernel, ThreadModel &model) {
       reads += trace.asyncReads.size();
       writes += trace.writes.size();
     }
-    if (reads * writes > kPairLimit)
-      return ok; // too long a run to compare every pair: no judgement
+    if (reads * writes > kPairLimit) {
+      if (size == kSizes[0]) // judged at no size (a larger one only stops the check)
+        remarkNotJudged(kernel, "the async-proxy race check",
+                      std::to_string(reads) + " async reads x " + std::to_string(writes) +
+                          " writes at " + sizes + " exceed the " + std::to_string(kPairLimit) +
+                          " pairs it compares");
+      return ok;
+    }
     // A group's reads against every write no barrier, mbarrier phase or program order puts
     // before the read or after the group's retiring wait.
     auto checkGroups = [&](int64_t issuer, const Trace &trace, ArrayRef<StoreGroup> groups,
@@ -1158,7 +1164,7 @@ bool mlir::cake::verifyPipelineSequences(KernelOp kernel, ThreadModel &model) {
     for (int64_t t = 0; t < model.getNumThreads(); t += 32) {
       Trace trace;
       if (!Simulator(kernel, model, t, size).run(trace))
-        return ok;
+        return ok; // a path the simulation cannot decide: no judgement
       traces.push_back({t, std::move(trace)});
     }
     std::string sizes = sizesText(kernel, size, traces);
@@ -1309,9 +1315,14 @@ bool mlir::cake::verifyCpAsyncVisibility(KernelOp kernel, ThreadModel &model, bo
       for (const StoreGroup &g : trace.cpGroups)
         copies += g.stores.size();
     }
-    if (reads * copies > kPairLimit)
-      return true;
     std::string sizes = sizesText(kernel, size, traces);
+    if (reads * copies > kPairLimit) {
+      if (size == kSizes[0]) // judged at no size (a larger one only stops the check)
+        remarkNotJudged(kernel, "the cp.async visibility check",
+                      std::to_string(reads) + " reads x " + std::to_string(copies) + " copies at " +
+                          sizes + " exceed the " + std::to_string(kPairLimit) + " pairs it compares");
+      return true;
+    }
     // A group still copying when the thread exits writes into shared memory that the next block
     // on the SM may already own.
     for (auto &[issuer, trace] : traces)
@@ -1424,7 +1435,7 @@ bool mlir::cake::verifyRoleHandoffs(KernelOp kernel, ThreadModel &model) {
     for (int64_t t = 0; t < numThreads; ++t) {
       Trace trace;
       if (!Simulator(kernel, model, t, size).run(trace))
-        return true;
+        return true; // a path the simulation cannot decide: no judgement
       traces.push_back({t, std::move(trace)});
     }
     // Instances pair up only when every participant arrives equally often (other rules judge
@@ -1438,9 +1449,14 @@ bool mlir::cake::verifyRoleHandoffs(KernelOp kernel, ThreadModel &model) {
     int64_t accesses = 0;
     for (auto &[t, trace] : traces)
       accesses += trace.elements.size();
-    if (accesses * accesses > kPairLimit * 64)
-      return true;
     std::string sizes = sizesText(kernel, size, traces);
+    if (accesses * accesses > kPairLimit * 64) {
+      if (size == kSizes[0]) // judged at no size (a larger one only stops the check)
+        remarkNotJudged(kernel, "the role hand-off check",
+                      std::to_string(accesses) + " accesses at " + sizes +
+                          " exceed the pairs it compares");
+      return true;
+    }
     for (size_t i = 0; i < traces.size(); ++i) {
       auto &[ta, tra] = traces[i];
       for (size_t j = 0; j < traces.size(); ++j) {

@@ -42,6 +42,12 @@ InFlightDiagnostic emitFinding(Operation *op, llvm::StringRef rule);
 /// succeeds when it has only warnings).
 InFlightDiagnostic emitFindingWarning(Operation *op, llvm::StringRef rule);
 
+/// Says, as a remark at the kernel, that the check `what` gave no judgement and why (a run with
+/// more access pairs than it compares): the kernel passes that check unexamined, and tools and
+/// agents can tell it from a kernel the check cleared. (A path the simulation cannot decide stays
+/// silent: data-dependent control flow is common, and the remark would be noise on most kernels.)
+void remarkNotJudged(Operation *kernel, llvm::StringRef what, llvm::StringRef why);
+
 /// Adds the fix hint as the finding's last note (at `loc`) and records rule, hint and op name in
 /// the diagnostic's metadata.
 void attachFix(InFlightDiagnostic &diag, Operation *op, llvm::StringRef rule,

@@ -48,6 +48,9 @@ cake.kernel @extra_sync(%x: !cake.tensor<[R, 128], f32>, %y: !cake.tensor<[R, 12
 
 // -----
 
+// The hand-off check compares no pairs at this size (51200 accesses): it says so.
+// expected-remark @+2 {{[verify.not-judged] the role hand-off check gave no judgement: 51200 accesses at R=200 exceed the pairs it compares}}
+// expected-note @+1 {{fix: a smaller block or fewer unrolled copies per thread}}
 cake.kernel @extra_sync(%x: !cake.tensor<[R, 128], f32>, %y: !cake.tensor<[R, 128], f32>)
     attributes {target = "sm_90a", block = array<i64: 256>, symbols = ["R"],
                 grid = affine_map<()[r] -> (1)>} {
@@ -81,6 +84,9 @@ cake.kernel @extra_sync(%x: !cake.tensor<[R, 128], f32>, %y: !cake.tensor<[R, 12
 
 // -----
 
+// The hand-off check compares no pairs at this size (51200 accesses): it says so.
+// expected-remark @+2 {{[verify.not-judged] the role hand-off check gave no judgement: 51200 accesses at R=200 exceed the pairs it compares}}
+// expected-note @+1 {{fix: a smaller block or fewer unrolled copies per thread}}
 cake.kernel @extra_sync(%x: !cake.tensor<[R, 128], f32>, %y: !cake.tensor<[R, 128], f32>)
     attributes {target = "sm_90a", block = array<i64: 256>, symbols = ["R"],
                 grid = affine_map<()[r] -> (1)>} {
@@ -153,6 +159,9 @@ cake.kernel @off_by_one(%x: !cake.tensor<[R, 128], f32>, %y: !cake.tensor<[R, 12
 
 // -----
 
+// The hand-off check compares no pairs at this size (51200 accesses): it says so.
+// expected-remark @+2 {{[verify.not-judged] the role hand-off check gave no judgement: 51200 accesses at R=200 exceed the pairs it compares}}
+// expected-note @+1 {{fix: a smaller block or fewer unrolled copies per thread}}
 cake.kernel @off_by_one(%x: !cake.tensor<[R, 128], f32>, %y: !cake.tensor<[R, 128], f32>)
     attributes {target = "sm_90a", block = array<i64: 256>, symbols = ["R"],
                 grid = affine_map<()[r] -> (1)>} {
