@@ -22,7 +22,7 @@ carried across the ceildiv(D, g * chunk) stages of a centroid tile, then folded 
 (as splitd). One block per point tile; point chunks are re-read per centroid tile (from L2).
 """
 from .common import DTYPES, SMEM_LIMIT, _unstaged_head, chunk_width
-from .tma import _wgmma_chain
+from .tma import _fold, _wgmma_chain
 
 CPW_BYTES = (4, 8, 16)                      # bytes per copy
 CPW_BK = (64, 128, 256)
@@ -224,14 +224,7 @@ def generate_cpw(p):
     w("    %valid = arith.subi %kdim, %k0 : index")
     w("    %v, %col = cake.wgmma.row_arg_reduce argmin %part, scale -2.0, valid %valid,")
     w(f"        %qbuf[%slotl, %c0] : {acc}, {qsm}")
-    w("    %k0i = arith.index_cast %k0 : index to i32")
-    w("    %k0v = vector.broadcast %k0i : i32 to vector<2xi32>")
-    w("    %colk = arith.addi %col, %k0v : vector<2xi32>")
-    w("    %closer = arith.cmpf olt, %v, %bv : vector<2xf32>")
-    w("    %nbv = arith.select %closer, %v, %bv : vector<2xi1>, vector<2xf32>")
-    w("    %nbi = arith.select %closer, %colk, %bi : vector<2xi1>, vector<2xi32>")
-    w("    scf.yield %nbv, %nbi : vector<2xf32>, vector<2xi32>")
-    w("  }")
+    _fold(w, "    ")
     w("  %mrow = arith.addi %m0, %row : index")
     w("  cake.wgmma.store_rows %best#1, %idx[%b, %mrow] masked : vector<2xi32>, !cake.tensor<[B, N], i32>")
     w("  cake.return")

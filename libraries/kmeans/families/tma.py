@@ -106,16 +106,17 @@ def _consumer_open(w, wg, bn, acc):
     _tile_of(w, "        ", bn)
 
 
-def _fold(w):
-    """Folds a centroid tile's (value, column) per row into the running argmin (ties: first)."""
-    w("          %k0i = arith.index_cast %k0 : index to i32")
-    w("          %k0v = vector.broadcast %k0i : i32 to vector<2xi32>")
-    w("          %colk = arith.addi %col, %k0v : vector<2xi32>")
-    w("          %closer = arith.cmpf olt, %v, %bv : vector<2xf32>")
-    w("          %nbv = arith.select %closer, %v, %bv : vector<2xi1>, vector<2xf32>")
-    w("          %nbi = arith.select %closer, %colk, %bi : vector<2xi1>, vector<2xi32>")
-    w("          scf.yield %nbv, %nbi : vector<2xf32>, vector<2xi32>")
-    w("        }")
+def _fold(w, ind="          "):
+    """Folds a centroid tile's (value, column) per row into the running argmin (ties: first) and
+    closes the loop over centroid tiles (its body indented `ind`)."""
+    w(f"{ind}%k0i = arith.index_cast %k0 : index to i32")
+    w(f"{ind}%k0v = vector.broadcast %k0i : i32 to vector<2xi32>")
+    w(f"{ind}%colk = arith.addi %col, %k0v : vector<2xi32>")
+    w(f"{ind}%closer = arith.cmpf olt, %v, %bv : vector<2xf32>")
+    w(f"{ind}%nbv = arith.select %closer, %v, %bv : vector<2xi1>, vector<2xf32>")
+    w(f"{ind}%nbi = arith.select %closer, %colk, %bi : vector<2xi1>, vector<2xi32>")
+    w(f"{ind}scf.yield %nbv, %nbi : vector<2xf32>, vector<2xi32>")
+    w(f"{ind[:-2]}}}")
 
 
 def _store_and_close(w, before=()):
