@@ -73,7 +73,8 @@ void mlir::cake::remarkNotJudged(Operation *kernel, StringRef what, StringRef wh
        << " gave no judgement: " << why;
   attachFix(diag, kernel, "verify.not-judged",
             "a smaller block or fewer unrolled copies per thread brings the kernel within "
-            "the simulation's limits; until then, test the schedule on the GPU");
+            "the simulation's limits (it runs every loop at the smallest simulated size); "
+            "until then, test the schedule on the GPU");
 }
 
 void mlir::cake::attachFix(InFlightDiagnostic &diag, Operation *op, StringRef rule,

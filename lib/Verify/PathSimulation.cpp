@@ -1035,9 +1035,9 @@ bool mlir::cake::verifyAsyncAccesses(KernelOp kernel, ThreadModel &model) {
     if (reads * writes > kPairLimit) {
       if (size == kSizes[0]) // judged at no size (a larger one only stops the check)
         remarkNotJudged(kernel, "the async-proxy race check",
-                      std::to_string(reads) + " async reads x " + std::to_string(writes) +
-                          " writes at " + sizes + " exceed the " + std::to_string(kPairLimit) +
-                          " pairs it compares");
+                        std::to_string(reads) + " async reads x " + std::to_string(writes) +
+                            " writes at " + sizes + " exceed the " +
+                            std::to_string(kPairLimit) + " pairs it compares");
       return ok;
     }
     // A group's reads against every write no barrier, mbarrier phase or program order puts
@@ -1319,8 +1319,9 @@ bool mlir::cake::verifyCpAsyncVisibility(KernelOp kernel, ThreadModel &model, bo
     if (reads * copies > kPairLimit) {
       if (size == kSizes[0]) // judged at no size (a larger one only stops the check)
         remarkNotJudged(kernel, "the cp.async visibility check",
-                      std::to_string(reads) + " reads x " + std::to_string(copies) + " copies at " +
-                          sizes + " exceed the " + std::to_string(kPairLimit) + " pairs it compares");
+                        std::to_string(reads) + " reads x " + std::to_string(copies) +
+                            " copies at " + sizes + " exceed the " +
+                            std::to_string(kPairLimit) + " pairs it compares");
       return true;
     }
     // A group still copying when the thread exits writes into shared memory that the next block
@@ -1453,8 +1454,8 @@ bool mlir::cake::verifyRoleHandoffs(KernelOp kernel, ThreadModel &model) {
     if (accesses * accesses > kPairLimit * 64) {
       if (size == kSizes[0]) // judged at no size (a larger one only stops the check)
         remarkNotJudged(kernel, "the role hand-off check",
-                      std::to_string(accesses) + " accesses at " + sizes +
-                          " exceed the pairs it compares");
+                        std::to_string(accesses) + " accesses at " + sizes +
+                            " exceed the pairs it compares");
       return true;
     }
     for (size_t i = 0; i < traces.size(); ++i) {
