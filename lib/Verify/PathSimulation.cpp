@@ -32,6 +32,13 @@ constexpr int64_t kPairLimit = 2000000;
 /// in ~2 s; under 2000000 pairs it was not judged at all).
 constexpr int64_t kAsyncPairLimit = 128000000;
 
+/// A check that stops at problem size `size` because its run compares too many pairs: at the
+/// smallest size it judged nothing, so it says so (a larger size only ends the check).
+void stopForSize(KernelOp kernel, int64_t size, StringRef what, const std::string &why) {
+  if (size == kSizes[0])
+    remarkNotJudged(kernel, what, why);
+}
+
 /// One mbarrier wait on a thread's path.
 struct Wait {
   MbarrierWaitOp op;
@@ -1037,11 +1044,10 @@ bool mlir::cake::verifyAsyncAccesses(KernelOp kernel, ThreadModel &model) {
       writes += trace.writes.size();
     }
     if (reads * writes > kAsyncPairLimit) {
-      if (size == kSizes[0]) // judged at no size (a larger one only stops the check)
-        remarkNotJudged(kernel, "the async-proxy race check",
-                        std::to_string(reads) + " async reads x " + std::to_string(writes) +
-                            " writes at " + sizes + " exceed the " +
-                            std::to_string(kAsyncPairLimit) + " pairs it compares");
+      stopForSize(kernel, size, "the async-proxy race check",
+                  std::to_string(reads) + " async reads x " + std::to_string(writes) +
+                      " writes at " + sizes + " exceed the " + std::to_string(kAsyncPairLimit) +
+                      " pairs it compares");
       return ok;
     }
     // A group's reads against every write no barrier, mbarrier phase or program order puts
@@ -1321,11 +1327,10 @@ bool mlir::cake::verifyCpAsyncVisibility(KernelOp kernel, ThreadModel &model, bo
     }
     std::string sizes = sizesText(kernel, size, traces);
     if (reads * copies > kAsyncPairLimit) {
-      if (size == kSizes[0]) // judged at no size (a larger one only stops the check)
-        remarkNotJudged(kernel, "the cp.async visibility check",
-                        std::to_string(reads) + " reads x " + std::to_string(copies) +
-                            " copies at " + sizes + " exceed the " +
-                            std::to_string(kAsyncPairLimit) + " pairs it compares");
+      stopForSize(kernel, size, "the cp.async visibility check",
+                  std::to_string(reads) + " reads x " + std::to_string(copies) + " copies at " +
+                      sizes + " exceed the " + std::to_string(kAsyncPairLimit) +
+                      " pairs it compares");
       return true;
     }
     // A group still copying when the thread exits writes into shared memory that the next block
@@ -1456,10 +1461,9 @@ bool mlir::cake::verifyRoleHandoffs(KernelOp kernel, ThreadModel &model) {
       accesses += trace.elements.size();
     std::string sizes = sizesText(kernel, size, traces);
     if (accesses * accesses > kPairLimit * 64) {
-      if (size == kSizes[0]) // judged at no size (a larger one only stops the check)
-        remarkNotJudged(kernel, "the role hand-off check",
-                        std::to_string(accesses) + " accesses at " + sizes +
-                            " exceed the pairs it compares");
+      stopForSize(kernel, size, "the role hand-off check",
+                  std::to_string(accesses) + " accesses at " + sizes +
+                      " exceed the pairs it compares");
       return true;
     }
     for (size_t i = 0; i < traces.size(); ++i) {

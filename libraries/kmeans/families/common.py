@@ -30,7 +30,7 @@ def _unstaged_head(w, p, entry, block, points_per_block, flat=False):
     """The signature of an assignment kernel that reads the user's tensors as they are (x, c,
     |c|^2, idx at the user's B, N, K, D), one block per `points_per_block` points and batch.
     `flat`: x and c as the flat arrays they are in memory ([BND] and [BKD] elements), for
-    16-byte loads at any D (the host passes BND = B * N * D and BKD = B * K * D)."""
+    offsets the kernel forms itself (the host passes BND = B * N * D and BKD = B * K * D)."""
     ty = DTYPES[p["dtype"]][0]
     xs, cs = ("[BND]", "[BKD]") if flat else ("[B, N, D]", "[B, K, D]")
     symbols = '"B", "N", "K", "D"' + (', "BND", "BKD"' if flat else "")

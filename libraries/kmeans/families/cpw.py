@@ -134,12 +134,17 @@ def generate_cpw(p):
     # The thread's x rows, clamped to the last point (never stored), as flat offsets: set once.
     w("  %bn0 = arith.muli %b, %ndim : index")
     w("  %bk0 = arith.muli %b, %kdim : index")
+
+    def row_offset(ind, tag, first, row, last, batch_base):
+        """%o<tag>: the flat offset of row first + row, clamped to `last`, of this batch."""
+        w(f"{ind}%p{tag} = arith.addi {first}, {row} : index")
+        w(f"{ind}%pc{tag} = arith.minui %p{tag}, {last} : index")
+        w(f"{ind}%pr{tag} = arith.addi {batch_base}, %pc{tag} : index")
+        w(f"{ind}%o{tag} = arith.muli %pr{tag}, %ddim : index")
+
     for j in range(bn // rows_per_pass):
         w(f"  %rx_{j} = arith.addi %trow, %c{rows_per_pass * j} : index")
-        w(f"  %px_{j} = arith.addi %m0, %rx_{j} : index")
-        w(f"  %pxc_{j} = arith.minui %px_{j}, %nlast : index")
-        w(f"  %prx_{j} = arith.addi %bn0, %pxc_{j} : index")
-        w(f"  %xo_{j} = arith.muli %prx_{j}, %ddim : index")
+        row_offset("  ", f"x_{j}", "%m0", f"%rx_{j}", "%nlast", "%bn0")
 
     def issue(ind, it, tag):
         """Every copy of stage `it` (centroid tile it / groups, column group it % groups) to its slot."""
@@ -152,7 +157,7 @@ def generate_cpw(p):
         # One column per thread and stage: one bounds test covers all its copies (zeros past D).
         w(f"{ind}%in{tag} = arith.cmpi ult, %col{tag}, %ddim : index")
         for j in range(bn // rows_per_pass):
-            w(f"{ind}%ox{tag}_{j} = arith.addi %xo_{j}, %col{tag} : index")
+            w(f"{ind}%ox{tag}_{j} = arith.addi %ox_{j}, %col{tag} : index")
             w(f"{ind}cake.cp_async %x[%ox{tag}_{j}], %xbuf[%sl{tag}, %tch, %c0, %rx_{j}, %tcol], "
               f"bytes {cb} if %in{tag} : {xt}, {xsm}")
         # Centroid rows past K clamp to the last one (the argmin's `valid` drops them).
@@ -160,11 +165,8 @@ def generate_cpw(p):
             r = "%trow" if j == 0 else f"%rc{tag}_{j}"
             if j:
                 w(f"{ind}{r} = arith.addi %trow, %c{rows_per_pass * j} : index")
-            w(f"{ind}%pc{tag}_{j} = arith.addi %k0{tag}, {r} : index")
-            w(f"{ind}%pcc{tag}_{j} = arith.minui %pc{tag}_{j}, %klast : index")
-            w(f"{ind}%prc{tag}_{j} = arith.addi %bk0, %pcc{tag}_{j} : index")
-            w(f"{ind}%rco{tag}_{j} = arith.muli %prc{tag}_{j}, %ddim : index")
-            w(f"{ind}%oc{tag}_{j} = arith.addi %rco{tag}_{j}, %col{tag} : index")
+            row_offset(ind, f"r{tag}_{j}", f"%k0{tag}", r, "%klast", "%bk0")
+            w(f"{ind}%oc{tag}_{j} = arith.addi %or{tag}_{j}, %col{tag} : index")
             w(f"{ind}cake.cp_async %c[%oc{tag}_{j}], %cbuf[%sl{tag}, %tch, %c0, {r}, %tcol], "
               f"bytes {cb} if %in{tag} : {ct}, {csm}")
         # |c|^2 of the tile: one 4-byte copy per centroid.

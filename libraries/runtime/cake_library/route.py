@@ -19,8 +19,8 @@ configuration (tile sizes, warpgroups, grid style) is chosen from the measured p
 farther and other dtypes not at all: the log of each configuration's time relative to the
 best measured at that point, averaged over the neighbours that measured it with inverse-distance
 weights; the lowest average wins.
-Outside the table, configurations that differ only in load width (width_groups: tcd's and lanes'
-"v") are scored as one group: the shape's widest legal width, judged at each neighbour by the
+Outside the table, configurations that differ only in load width (width_groups: tcd's, lanes'
+and cpw's "v") are scored as one group: the shape's widest legal width, judged at each neighbour by the
 member of the widest width not above it (else the narrowest, WIDTH_HALVING_COST slower per
 halving), since an odd-D neighbour could only measure v = 1.
 A shape of the table itself (same dtype and sizes) takes its own fastest legal configuration.
@@ -87,7 +87,7 @@ def twin_preferences(variants, points):
 
 def width_groups(variants):
     """{configuration: (group, width)}: configurations that differ only in their load width
-    (params "v": tcd, lanes) form one group; any other configuration is a group of its own (width
+    (params "v": tcd, lanes, cpw) form one group; any other configuration is a group of its own (width
     0). Shapes outside the table are routed per group (Router._route)."""
     out = {}
     for v in variants:
@@ -120,7 +120,7 @@ def launch_sizes(variant, B, N, D, K):
     """The kernel's symbols for a user shape. Staging "none": the user's sizes; "rows": D padded
     to d_align; "rows+csq": and |c|^2 in rows of KP (16-byte aligned row starts when B > 1),
     BKP = B * KP values in all. Every staging: BND and BKD, the elements of x and c (kernels that
-    read them as flat arrays: tcd's `fl` configurations)."""
+    read them as flat arrays: cpw, and tcd's `fl` configurations)."""
     staging = variant["staging"]
     d = D if staging == "none" else round_up(D, variant["d_align"])
     out = {"B": B, "N": N, "K": K, "D": d}

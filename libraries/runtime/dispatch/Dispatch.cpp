@@ -113,7 +113,7 @@ void launchSizes(const Variant &v, int64_t B, int64_t N, int64_t D, int64_t K, i
     s[SKP] = (B == 1 || K % 4 == 0) ? K : roundUp(K, 4);
     s[SBKP] = B * s[SKP];
   }
-  s[SBND] = B * N * s[SD]; // x and c as flat arrays (tcd's `fl` configurations)
+  s[SBND] = B * N * s[SD]; // x and c as flat arrays (cpw, tcd's `fl` configurations)
   s[SBKD] = B * K * s[SD];
 }
 
