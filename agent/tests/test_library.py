@@ -61,6 +61,27 @@ class FamilyTest(unittest.TestCase):
         q = kbuild.deepest("float16", 2, 256, 2, "persistent")
         self.assertTrue(family.legal(q) and family.smem_bytes(q) <= family.SMEM_LIMIT)
 
+    def test_trimmed_d_class(self):
+        # bf16, 7 chunks of 64 columns, the last one trimmed to 2 of its 4 k16 steps: 26 wgmmas,
+        # D up to 416, and the router is told so (the TMA boxes would take a wider D).
+        p = {"dtype": "bfloat16", "chunks": 7, "bk": 64, "wg": 2, "xs": 1, "cs": 2, "grid": "persistent"}
+        t = dict(p, tail=2)
+        self.assertEqual((family.max_d(p), family.max_d(t)), (448, 416))
+        self.assertEqual(family.name(t), "km_bf16_c7q2_k64_w2_x1_s2_p")
+        self.assertEqual(family.FAMILIES["wgmma"].config(t), family.FAMILIES["wgmma"].config(p))
+        self.assertEqual(family.FAMILIES["wgmma"].domain(t), ["D <= 416"])
+        self.assertEqual(family.FAMILIES["wgmma"].domain(p), [])
+        self.assertEqual(family.generate(p).count("= cake.wgmma %"), 28)
+        self.assertEqual(family.generate(t).count("= cake.wgmma %"), 26)
+        self.assertEqual(family.max_d(dict(p, dtype="float32", tail=1)), 6 * 32 + 8)
+        for bad in (0, 4):
+            self.assertFalse(family.legal(dict(p, tail=bad)))
+        # Only with --tails: not measured on a GPU yet.
+        default = kbuild.plan(["bfloat16"], 8)
+        tails = kbuild.plan(["bfloat16"], 8, tails=True)
+        self.assertFalse(any("tail" in q for q in default))
+        self.assertEqual(sum("tail" in q for q in tails), 3 * sum(kbuild.family_of(q) == "wgmma" for q in default))
+
     def test_committed_variants_are_the_plan(self):
         committed = load_json(os.path.join(KMEANS, "variants.json"))["variants"]
         planned = {kbuild.variant_name(p) for p in kbuild.with_twins(kbuild.plan(list(family.DTYPES), 8))}
@@ -160,12 +181,25 @@ def synthetic_definition(points, dtypes=("float16",)):
 
 
 class RouterTest(unittest.TestCase):
+    def test_each_configuration_takes_its_narrowest_class(self):
+        # A trimmed D class of one configuration (wgmma's `tail`) must not hide the other
+        # configurations of its family, whose narrowest covering class is wider.
+        d = synthetic_definition([])
+        d["variants"].append({"name": "w_2q2_k128_w2_p", "family": "wgmma", "dtype": "float16", "max_d": 96,
+                              "d_align": 8, "staging": "rows+csq", "config": "k128_w2_p",
+                              "constraints": ["mod(D, 8) == 0", "K >= 1", "D <= 96"]})
+        r = Router(d)
+        self.assertEqual(sorted(v["name"] for v in r.legal(1, 100, 88, 5, "float16")),
+                         ["sd", "simt", "w_2_k64_w1_t", "w_2q2_k128_w2_p"])
+        self.assertEqual(sorted(v["name"] for v in r.legal(1, 100, 104, 5, "float16")),
+                         ["sd", "simt", "w_2_k128_w2_p", "w_2_k64_w1_t"])
+
     def test_legal_d_class_and_sizes(self):
         r = Router(synthetic_definition([]))
         names = sorted(v["name"] for v in r.legal(1, 100, 70, 5, "float16"))
         self.assertEqual(names, ["sd", "simt", "w_2_k128_w2_p", "w_2_k64_w1_t"])
         self.assertEqual(sorted(v["name"] for v in r.legal(1, 100, 129, 5, "float16")), ["sd", "simt"])
-        # The smallest class is per family: D = 20 takes mma's 32, wgmma's 64 and direct's 64.
+        # The smallest class is per configuration: D = 20 takes mma's 32, wgmma's 64 and direct's 64.
         self.assertEqual(sorted(v["name"] for v in r.legal(1, 100, 20, 5, "float16")),
                          ["dir64", "m32", "sd", "simt", "w_1_k128_w2_p", "w_1_k64_w1_t"])
         self.assertEqual(sorted(v["name"] for v in r.legal(1, 100, 16, 5, "float16"))[0], "dir16")

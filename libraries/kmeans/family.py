@@ -36,7 +36,7 @@ from families.tcd import (TCD_MAX_K, TCD_MAX_PASSES, TCD_SPLIT_TILES, TCD_SPLITS
 from families.tma import BK, csq_box
 from families.update import (UPDATE_CHUNKS, UPDATE_PPB, UPDATE_SMEM_COUNTS, UPDATE_SMEM_SUMS,
                              generate_update, generate_update_private, update_name)
-from families.wgmma import generate, legal, max_d, name, smem_bytes
+from families.wgmma import generate, legal, max_d, name, smem_bytes, steps_per_chunk
 
 __all__ = [
     "CHUNK_BYTES", "DTYPES", "SMEM_LIMIT", "chunk_width", "d_align",

@@ -16,7 +16,7 @@ from .simt import generate_simt, simt_name, simt_suffix
 from .splitd import generate_splitd, splitd_name
 from .tcd import generate_tcd, tcd_domain, tcd_name, tcd_suffix
 from .update import generate_update, update_name
-from .wgmma import generate, max_d, name
+from .wgmma import generate, max_d, name, wgmma_domain
 
 
 class Family:
@@ -31,7 +31,7 @@ def _grid_letter(p):
 
 FAMILIES = {
     "wgmma": Family(name, generate, lambda p: "k{bk}_w{wg}_{g}".format(g=_grid_letter(p), **p),
-                    "rows+csq", max_d),
+                    "rows+csq", max_d, wgmma_domain),
     "splitd": Family(splitd_name, generate_splitd,
                      lambda p: "sd{g}_k{bk}_w{wg}_{gr}".format(gr=_grid_letter(p), **p), "rows+csq"),
     "mma": Family(mma_name, None, lambda p: "mma_r{rows}_t{tile}".format(**p), "rows",

@@ -132,12 +132,15 @@ def _store_and_close(w, before=()):
     w("}")
 
 
-def _wgmma_chain(w, indent, xslot, cslot, nchunks, cw, kstep, xsm, csm, acc, prev, prefix):
+def _wgmma_chain(w, indent, xslot, cslot, nchunks, cw, kstep, xsm, csm, acc, prev, prefix,
+                 last_steps=None):
     """The wgmmas over `nchunks` column chunks of the point stage `xslot` and the centroid stage
-    `cslot`, accumulating onto `prev`; returns the last accumulator's name."""
+    `cslot`, accumulating onto `prev` (the last chunk's first `last_steps` k-steps only, when
+    given); returns the last accumulator's name."""
     n = 0
     for j in range(nchunks):
-        for s in range(cw // kstep):
+        steps = last_steps if last_steps and j == nchunks - 1 else cw // kstep
+        for s in range(steps):
             w(f"{indent}%{prefix}{n} = cake.wgmma %xbuf[{xslot}, %c{j}, %c0, %row, %c{kstep * s}], "
               f"%cbuf[{cslot}, %c{j}, %c0, %c0, %c{kstep * s}], {prev}")
             w(f"{indent}    : {xsm}, {csm}, {acc}")

@@ -17,6 +17,12 @@ What the host must give (the dispatcher does it, users never see it):
   multiple of 4, and K rounded up to 4 otherwise (the dispatcher then copies |c|^2 into rows of
   KP). A tile may run into the next row, which the argmin ignores (columns past K).
 
+`tail` (optional, 1 .. steps per chunk - 1) trims the last chunk to its first `tail` wgmma k-steps:
+the variant serves D up to (chunks - 1) * chunk width + tail * k-step (D = 401 in bf16 runs 26 k16
+steps instead of 28). TMA still fills the whole last chunk (zeros past D, no extra bytes read); only
+the tensor-core work shrinks, which is what bounds the large-K shapes. Its configuration is the full
+variant's: the router serves each configuration from its narrowest D class that covers D.
+
 Each variant is one kernel; `name(params)` is its symbol and file name.
 """
 from .common import DTYPES, SMEM_LIMIT, chunk_width
@@ -25,8 +31,12 @@ from .tma import (BK, _consumer_open, _fold, _producer_close, _producer_open, _s
 
 
 def name(p):
-    return "km_{t}_c{chunks}_k{bk}_w{wg}_x{xs}_s{cs}_{g}".format(
-        t=DTYPES[p["dtype"]][0], g=p["grid"][0], **p)
+    return "km_{t}_c{chunks}{q}_k{bk}_w{wg}_x{xs}_s{cs}_{g}".format(
+        t=DTYPES[p["dtype"]][0], g=p["grid"][0], q="q%d" % p["tail"] if "tail" in p else "", **p)
+
+
+def steps_per_chunk(dtype):
+    return chunk_width(dtype) // DTYPES[dtype][2]
 
 
 def smem_bytes(p):
@@ -39,11 +49,18 @@ def smem_bytes(p):
 def legal(p):
     """Whether the variant fits the hardware (shared memory, registers, wgmma shapes)."""
     return (p["bk"] in BK and p["wg"] in (1, 2) and p["xs"] >= 1 and p["cs"] >= 2
-            and smem_bytes(p) <= SMEM_LIMIT)
+            and 1 <= p.get("tail", 1) < steps_per_chunk(p["dtype"]) and smem_bytes(p) <= SMEM_LIMIT)
 
 
 def max_d(p):
-    return p["chunks"] * chunk_width(p["dtype"])
+    full = p["chunks"] * chunk_width(p["dtype"])
+    return full if "tail" not in p else full - chunk_width(p["dtype"]) + p["tail"] * DTYPES[p["dtype"]][2]
+
+
+def wgmma_domain(p):
+    """A trimmed variant computes nothing past its D class: the router (and the dispatcher)
+    must never give it a wider D, though its TMA boxes would take one."""
+    return [f"D <= {max_d(p)}"] if "tail" in p else []
 
 
 def generate(p):
@@ -104,7 +121,8 @@ def generate(p):
     w(f"          cake.pipeline.consumer_wait %cpipe[%it] : {cp}")
     w(f"          %cslot = cake.pipeline.slot %cpipe[%it] : {cp}")
     w("          cake.wgmma.fence")
-    last = _wgmma_chain(w, "          ", "%xslot", "%cslot", nch, cw, kstep, xsm, csm, acc, "%zero", "a")
+    last = _wgmma_chain(w, "          ", "%xslot", "%cslot", nch, cw, kstep, xsm, csm, acc, "%zero", "a",
+                        p.get("tail"))
     w("          cake.wgmma.commit")
     w("          cake.wgmma.wait 0")
     w(f"          %k0 = arith.muli %kt, %c{bk} : index")

@@ -195,11 +195,13 @@ class Router:
         if not out:
             raise NoKernel(f"B={B} N={N} D={D} K={K} dtype={dtype}: no kernel serves it "
                            f"(the widest {dtype} kernel takes D <= {widest})")
-        least = {}                     # per family: the smallest D class that covers D
+        # Per configuration: its smallest D class that covers D (a configuration's classes
+        # differ only in the columns they compute: the narrowest is never slower).
+        least = {}
         for v in out:
             if v["max_d"] is not None:
-                least[v["family"]] = min(least.get(v["family"], v["max_d"]), v["max_d"])
-        return [v for v in out if v["max_d"] is None or v["max_d"] == least[v["family"]]]
+                least[v["config"]] = min(least.get(v["config"], v["max_d"]), v["max_d"])
+        return [v for v in out if v["max_d"] is None or v["max_d"] == least[v["config"]]]
 
     def route(self, B, N, D, K, dtype):
         """{"kernel", "config", "sizes", "basis"}; raises NoKernel naming why none serves.

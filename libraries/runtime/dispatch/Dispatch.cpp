@@ -51,7 +51,7 @@ struct Param {
 
 struct Variant {
   const char *name;
-  int family;      // a label (index into the library's sorted family names): groups D classes
+  int family;      // a label (index into the library's sorted family names)
   int staging;     // Staging
   int dtype;       // 0 float16, 1 bfloat16, 2 float32
   int64_t maxD;    // -1: any D
@@ -130,8 +130,8 @@ int routeUncached(int64_t B, int64_t N, int64_t D, int64_t K, int dtype, int64_t
   if (dtype < 0 || dtype > 2)
     return fail("dtype " + std::to_string(dtype) + ": expected 0 (float16), 1 (bfloat16) or 2 (float32)", -1);
   std::vector<int> legal;
-  int64_t least[kNumFamilies], widest = 0;
-  std::fill(least, least + kNumFamilies, int64_t(-1)); // an initializer list missed a new family once
+  int64_t widest = 0;
+  std::vector<int64_t> least(kNumConfigs, -1); // per configuration: its smallest D class covering D
   bool served = false;
   for (int i = 0; i < kNumVariants; ++i) {
     const Variant &v = kVariants[i];
@@ -146,8 +146,8 @@ int routeUncached(int64_t B, int64_t N, int64_t D, int64_t K, int dtype, int64_t
     if (!v.legal(s))
       continue;
     legal.push_back(i);
-    if (v.maxD >= 0 && (least[v.family] < 0 || v.maxD < least[v.family]))
-      least[v.family] = v.maxD; // per family: the smallest D class that covers D
+    if (v.maxD >= 0 && (least[v.config] < 0 || v.maxD < least[v.config]))
+      least[v.config] = v.maxD;
   }
   if (!served)
     return fail(std::string("dtype ") + kDtypeNames[dtype] + ": this library has no kernel for it", -1);
@@ -156,7 +156,7 @@ int routeUncached(int64_t B, int64_t N, int64_t D, int64_t K, int dtype, int64_t
                 " K=" + std::to_string(K) + " dtype=" + kDtypeNames[dtype] +
                 ": no kernel serves it (the widest kernel takes D <= " + std::to_string(widest) + ")", -1);
   legal.erase(std::remove_if(legal.begin(), legal.end(), [&](int i) {
-                return kVariants[i].maxD >= 0 && kVariants[i].maxD != least[kVariants[i].family];
+                return kVariants[i].maxD >= 0 && kVariants[i].maxD != least[kVariants[i].config];
               }), legal.end());
   std::vector<int> byConfig(kNumConfigs, -1);
   for (int i : legal)

@@ -107,7 +107,6 @@ def generate(definition):
     w("const int kConfigGroup[] = {" + ", ".join(str(names.index(groups[c][0])) for c in configs) + "};")
     w("const int kConfigWidth[] = {" + ", ".join(str(groups[c][1]) for c in configs) + "};")
     w(f"constexpr double kWidthHalvingCost = {WIDTH_HALVING_COST!r};")
-    w(f"constexpr int kNumFamilies = {len(families)};")
     w(f"constexpr double kDistanceSoftening = {DISTANCE_SOFTENING!r};")
     # route.py's dtype_distance; a negative entry: never mixed.
     rows = [", ".join(repr(float(d)) if d is not None else "-1.0"
