@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "Cake/IR/CakeOps.h"
 #include "Cake/Transforms/Passes.h"
+#include "Tactics.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "llvm/ADT/SetVector.h"
@@ -37,41 +38,48 @@ struct CakeTacticContractPass : cake::impl::CakeTacticContractPassBase<CakeTacti
   using Base::Base;
 
   void runOnOperation() override {
-    // Per kernel, the pairs: each multiply with an add or subtract that takes its result.
-    SmallVector<std::pair<KernelOp, llvm::SetVector<Operation *>>> kernels;
-    getOperation()->walk([&](KernelOp kernel) {
-      llvm::SetVector<Operation *> members;
-      kernel.walk([&](arith::MulFOp mul) {
-        for (Operation *user : mul->getUsers())
-          if (isa<arith::AddFOp, arith::SubFOp>(user)) {
-            members.insert(mul);
-            members.insert(user);
-          }
-      });
-      kernels.push_back({kernel, std::move(members)});
-    });
-    if (llvm::all_of(kernels, [](auto &k) { return k.second.empty(); })) {
-      for (auto &[kernel, members] : kernels)
-        mlir::emitError(kernel.getLoc())
-            << "[tactic.not-applicable] cake-tactic-contract: no floating-point multiply in '"
-            << kernel.getSymName() << "' feeds an add or a subtract";
-      if (kernels.empty())
-        mlir::emitError(getOperation()->getLoc())
-            << "[tactic.not-applicable] cake-tactic-contract: no cake.kernel";
-      return signalPassFailure();
-    }
-    for (auto &[kernel, members] : kernels) {
-      if (members.empty())
-        continue;
-      if (llvm::all_of(members, contracted)) {
-        kernel.emitRemark() << "cake-tactic-contract: every multiply-add of '"
-                            << kernel.getSymName() << "' is already contracted: unchanged";
-        continue;
-      }
-      for (Operation *op : members)
-        contract(op);
-    }
+    IRRewriter rewriter(&getContext());
+    if (failed(applyContractTactic(rewriter, getOperation())))
+      signalPassFailure();
   }
 };
 
 } // namespace
+
+LogicalResult mlir::cake::applyContractTactic(RewriterBase &, Operation *root) {
+  // Per kernel, the pairs: each multiply with an add or subtract that takes its result.
+  SmallVector<std::pair<KernelOp, llvm::SetVector<Operation *>>> kernels;
+  root->walk([&](KernelOp kernel) {
+    llvm::SetVector<Operation *> members;
+    kernel.walk([&](arith::MulFOp mul) {
+      for (Operation *user : mul->getUsers())
+        if (isa<arith::AddFOp, arith::SubFOp>(user)) {
+          members.insert(mul);
+          members.insert(user);
+        }
+    });
+    kernels.push_back({kernel, std::move(members)});
+  });
+  if (llvm::all_of(kernels, [](auto &k) { return k.second.empty(); })) {
+    for (auto &[kernel, members] : kernels)
+      mlir::emitError(kernel.getLoc())
+          << "[tactic.not-applicable] cake-tactic-contract: no floating-point multiply in '"
+          << kernel.getSymName() << "' feeds an add or a subtract";
+    if (kernels.empty())
+      mlir::emitError(root->getLoc())
+          << "[tactic.not-applicable] cake-tactic-contract: no cake.kernel";
+    return failure();
+  }
+  for (auto &[kernel, members] : kernels) {
+    if (members.empty())
+      continue;
+    if (llvm::all_of(members, contracted)) {
+      kernel.emitRemark() << "cake-tactic-contract: every multiply-add of '" << kernel.getSymName()
+                          << "' is already contracted: unchanged";
+      continue;
+    }
+    for (Operation *op : members)
+      contract(op);
+  }
+  return success();
+}

@@ -8,6 +8,7 @@
 #include "Cake/IR/CakeOps.h"
 #include "Cake/Transforms/Passes.h"
 #include "TacticUtils.h"
+#include "Tactics.h"
 
 #include "llvm/ADT/STLExtras.h"
 
@@ -20,53 +21,61 @@ using namespace mlir;
 using namespace mlir::cake;
 
 namespace {
+/// Why `alloc` cannot be padded by `elements` ("" when it can).
+std::string reason(AllocSmemOp alloc, int64_t elements) {
+  SmemType type = alloc.getBuffer().getType();
+  if (type.getRank() < 2)
+    return "rank 1 (no rows to pad)";
+  if (type.getSwizzle())
+    return "swizzled";
+  if (type.getPad())
+    return "already padded";
+  int64_t widest = 1;
+  bool used = false;
+  for (Operation *user : alloc.getBuffer().getUsers()) {
+    used = true;
+    if (auto load = dyn_cast<LoadOp>(user))
+      widest = std::max(widest, load.getWidth());
+    else if (auto store = dyn_cast<StoreOp>(user))
+      widest = std::max(widest, store.getWidth());
+    else
+      return ("used by '" + user->getName().getStringRef() +
+              "' (only cake.load/cake.store can address a padded buffer)")
+          .str();
+  }
+  if (!used)
+    return "unused";
+  if (elements % widest != 0)
+    return "a pad of " + std::to_string(elements) + " elements would misalign its " +
+           std::to_string(widest) + "-wide accesses";
+  return "";
+}
+
 struct CakeTacticPadPass : cake::impl::CakeTacticPadPassBase<CakeTacticPadPass> {
   using Base::Base;
 
   void runOnOperation() override {
-    if (elements < 1) {
-      mlir::emitError(getOperation()->getLoc())
-          << "[tactic.not-applicable] cake-tactic-pad: expected elements >= 1, got " << int64_t(elements);
-      return signalPassFailure();
-    }
-    if (failed(retypeSharedBuffers(
-            getOperation(), "cake-tactic-pad", "padding",
-            [&](AllocSmemOp alloc) { return reason(alloc); },
-            [&](SmemType type) {
-              return SmemType::get(type.getContext(), type.getShape(), type.getElementType(), 0,
-                                   elements);
-            })))
-      return signalPassFailure();
-  }
-
-  /// Why `alloc` cannot be padded ("" when it can).
-  std::string reason(AllocSmemOp alloc) {
-    SmemType type = alloc.getBuffer().getType();
-    if (type.getRank() < 2)
-      return "rank 1 (no rows to pad)";
-    if (type.getSwizzle())
-      return "swizzled";
-    if (type.getPad())
-      return "already padded";
-    int64_t widest = 1;
-    bool used = false;
-    for (Operation *user : alloc.getBuffer().getUsers()) {
-      used = true;
-      if (auto load = dyn_cast<LoadOp>(user))
-        widest = std::max(widest, load.getWidth());
-      else if (auto store = dyn_cast<StoreOp>(user))
-        widest = std::max(widest, store.getWidth());
-      else
-        return ("used by '" + user->getName().getStringRef() +
-                "' (only cake.load/cake.store can address a padded buffer)")
-            .str();
-    }
-    if (!used)
-      return "unused";
-    if (elements % widest != 0)
-      return "a pad of " + std::to_string(int64_t(elements)) + " elements would misalign its " +
-             std::to_string(widest) + "-wide accesses";
-    return "";
+    IRRewriter rewriter(&getContext());
+    if (failed(applyPadTactic(rewriter, getOperation(), elements)))
+      signalPassFailure();
   }
 };
 } // namespace
+
+std::string mlir::cake::padOptionsError(int64_t elements) {
+  if (elements < 1)
+    return "expected elements >= 1, got " + std::to_string(elements);
+  return "";
+}
+
+LogicalResult mlir::cake::applyPadTactic(RewriterBase &, Operation *root, int64_t elements) {
+  if (std::string why = padOptionsError(elements); !why.empty())
+    return reportBadOption(root, "cake-tactic-pad", why);
+  return retypeSharedBuffers(
+      root, "cake-tactic-pad", "padding",
+      [&](AllocSmemOp alloc) { return reason(alloc, elements); },
+      [&](SmemType type) {
+        return SmemType::get(type.getContext(), type.getShape(), type.getElementType(), 0,
+                             elements);
+      });
+}

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "Cake/IR/CakeOps.h"
 #include "Cake/Transforms/Passes.h"
+#include "Tactics.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SetVector.h"
@@ -27,107 +28,115 @@ InFlightDiagnostic notApplicable(Operation *op) {
   return diag;
 }
 
+/// Gives `create` `stages` slots (false, with the error emitted, when the tactic cannot).
+bool rewrite(KernelOp kernel, PipelineCreateOp create, int64_t stages) {
+  TypedValue<PipelineType> pipe = create.getPipeline();
+  int64_t old = pipe.getType().getStages();
+  if (old == stages) {
+    create->emitRemark() << "cake-tactic-pipeline-stages: already " << int64_t(stages)
+                         << " stages: unchanged";
+    return true;
+  }
+  // The pipeline value may only feed pipeline ops (and TMA copies completing on it).
+  llvm::SetVector<Value> slots;
+  for (Operation *user : pipe.getUsers()) {
+    StringRef name = user->getName().getStringRef();
+    if (!name.starts_with("cake.pipeline.") && !name.starts_with("cake.tma.")) {
+      notApplicable(create) << "the pipeline is used by '" << name
+                            << "', which the tactic does not know how to retype";
+      return false;
+    }
+    if (auto slot = dyn_cast<PipelineSlotOp>(user))
+      slots.insert(slot.getSlot());
+  }
+  // Stage buffers: shared allocations taken by an op that also takes one of the slots.
+  llvm::SetVector<AllocSmemOp> buffers;
+  for (Value slot : slots)
+    for (Operation *user : slot.getUsers())
+      for (Value operand : user->getOperands())
+        if (auto alloc = operand.getDefiningOp<AllocSmemOp>())
+          buffers.insert(alloc);
+  auto takesSlot = [&](Operation *op) {
+    return llvm::any_of(op->getOperands(), [&](Value v) { return slots.contains(v); });
+  };
+  for (AllocSmemOp alloc : buffers) {
+    SmemType type = alloc.getBuffer().getType();
+    if (type.getShape().front() != old) {
+      notApplicable(alloc) << "the stage buffer " << type << " has a leading dimension of "
+                           << type.getShape().front() << ", not the pipeline's " << old
+                           << " stages";
+      return false;
+    }
+    for (Operation *user : alloc.getBuffer().getUsers())
+      if (!takesSlot(user)) {
+        InFlightDiagnostic diag = notApplicable(user);
+        diag << "the stage buffer " << type
+             << " is accessed without the pipeline's slot (a constant or computed stage)";
+        diag.attachNote(alloc.getLoc()) << "the buffer";
+        return false;
+      }
+  }
+  if (buffers.empty())
+    create->emitRemark() << "cake-tactic-pipeline-stages: no shared buffer is indexed by the "
+                            "pipeline's slot; only the barrier ring changes";
+
+  // Retype, then check the shared memory; undo on failure.
+  SmallVector<std::pair<Value, Type>> undo;
+  auto retype = [&](Value v, Type t) {
+    undo.push_back({v, v.getType()});
+    v.setType(t);
+  };
+  retype(pipe, PipelineType::get(create.getContext(), stages));
+  for (AllocSmemOp alloc : buffers) {
+    SmemType type = alloc.getBuffer().getType();
+    SmallVector<int64_t> shape(type.getShape());
+    shape.front() = stages;
+    retype(alloc.getBuffer(), SmemType::get(type.getContext(), shape, type.getElementType(),
+                                            type.getSwizzle(), type.getPad()));
+  }
+  int64_t total = kernel.getSharedMemoryLayout().totalBytes + kernel.getDynamicSmem();
+  int64_t limit = kernel.getMaxSharedBytes();
+  if (total > limit) {
+    for (auto &[v, t] : llvm::reverse(undo))
+      v.setType(t);
+    notApplicable(create) << int64_t(stages) << " stages need " << total
+                          << " bytes of shared memory, over the " << limit << " bytes of "
+                          << kernel.getTarget();
+    return false;
+  }
+  return true;
+}
+
 struct CakeTacticPipelineStagesPass
     : cake::impl::CakeTacticPipelineStagesPassBase<CakeTacticPipelineStagesPass> {
   using Base::Base;
 
   void runOnOperation() override {
-    if (stages < 1) {
-      mlir::emitError(getOperation()->getLoc())
-          << "[tactic.not-applicable] cake-tactic-pipeline-stages: expected stages >= 1, got "
-          << int64_t(stages);
-      return signalPassFailure();
-    }
-    bool failed = false, any = false;
-    getOperation()->walk([&](KernelOp kernel) {
-      kernel.walk([&](PipelineCreateOp create) {
-        any = true;
-        failed |= !rewrite(kernel, create);
-      });
-    });
-    if (!any)
-      getOperation()->emitRemark()
-          << "cake-tactic-pipeline-stages: no cake.pipeline.create: nothing to do";
-    if (failed)
+    IRRewriter rewriter(&getContext());
+    if (failed(applyPipelineStagesTactic(rewriter, getOperation(), stages)))
       signalPassFailure();
-  }
-
-  bool rewrite(KernelOp kernel, PipelineCreateOp create) {
-    TypedValue<PipelineType> pipe = create.getPipeline();
-    int64_t old = pipe.getType().getStages();
-    if (old == stages) {
-      create->emitRemark() << "cake-tactic-pipeline-stages: already " << int64_t(stages)
-                           << " stages: unchanged";
-      return true;
-    }
-    // The pipeline value may only feed pipeline ops (and TMA copies completing on it).
-    llvm::SetVector<Value> slots;
-    for (Operation *user : pipe.getUsers()) {
-      StringRef name = user->getName().getStringRef();
-      if (!name.starts_with("cake.pipeline.") && !name.starts_with("cake.tma.")) {
-        notApplicable(create) << "the pipeline is used by '" << name
-                              << "', which the tactic does not know how to retype";
-        return false;
-      }
-      if (auto slot = dyn_cast<PipelineSlotOp>(user))
-        slots.insert(slot.getSlot());
-    }
-    // Stage buffers: shared allocations taken by an op that also takes one of the slots.
-    llvm::SetVector<AllocSmemOp> buffers;
-    for (Value slot : slots)
-      for (Operation *user : slot.getUsers())
-        for (Value operand : user->getOperands())
-          if (auto alloc = operand.getDefiningOp<AllocSmemOp>())
-            buffers.insert(alloc);
-    auto takesSlot = [&](Operation *op) {
-      return llvm::any_of(op->getOperands(), [&](Value v) { return slots.contains(v); });
-    };
-    for (AllocSmemOp alloc : buffers) {
-      SmemType type = alloc.getBuffer().getType();
-      if (type.getShape().front() != old) {
-        notApplicable(alloc) << "the stage buffer " << type << " has a leading dimension of "
-                             << type.getShape().front() << ", not the pipeline's " << old
-                             << " stages";
-        return false;
-      }
-      for (Operation *user : alloc.getBuffer().getUsers())
-        if (!takesSlot(user)) {
-          InFlightDiagnostic diag = notApplicable(user);
-          diag << "the stage buffer " << type
-               << " is accessed without the pipeline's slot (a constant or computed stage)";
-          diag.attachNote(alloc.getLoc()) << "the buffer";
-          return false;
-        }
-    }
-    if (buffers.empty())
-      create->emitRemark() << "cake-tactic-pipeline-stages: no shared buffer is indexed by the "
-                              "pipeline's slot; only the barrier ring changes";
-
-    // Retype, then check the shared memory; undo on failure.
-    SmallVector<std::pair<Value, Type>> undo;
-    auto retype = [&](Value v, Type t) {
-      undo.push_back({v, v.getType()});
-      v.setType(t);
-    };
-    retype(pipe, PipelineType::get(create.getContext(), stages));
-    for (AllocSmemOp alloc : buffers) {
-      SmemType type = alloc.getBuffer().getType();
-      SmallVector<int64_t> shape(type.getShape());
-      shape.front() = stages;
-      retype(alloc.getBuffer(), SmemType::get(type.getContext(), shape, type.getElementType(),
-                                              type.getSwizzle(), type.getPad()));
-    }
-    int64_t total = kernel.getSharedMemoryLayout().totalBytes + kernel.getDynamicSmem();
-    int64_t limit = kernel.getMaxSharedBytes();
-    if (total > limit) {
-      for (auto &[v, t] : llvm::reverse(undo))
-        v.setType(t);
-      notApplicable(create) << int64_t(stages) << " stages need " << total
-                            << " bytes of shared memory, over the " << limit << " bytes of "
-                            << kernel.getTarget();
-      return false;
-    }
-    return true;
   }
 };
 } // namespace
+
+std::string mlir::cake::pipelineStagesOptionsError(int64_t stages) {
+  if (stages < 1)
+    return "expected stages >= 1, got " + std::to_string(stages);
+  return "";
+}
+
+LogicalResult mlir::cake::applyPipelineStagesTactic(RewriterBase &, Operation *root,
+                                                    int64_t stages) {
+  if (std::string why = pipelineStagesOptionsError(stages); !why.empty())
+    return reportBadOption(root, "cake-tactic-pipeline-stages", why);
+  bool failed = false, any = false;
+  root->walk([&](KernelOp kernel) {
+    kernel.walk([&](PipelineCreateOp create) {
+      any = true;
+      failed |= !rewrite(kernel, create, stages);
+    });
+  });
+  if (!any)
+    root->emitRemark() << "cake-tactic-pipeline-stages: no cake.pipeline.create: nothing to do";
+  return failure(failed);
+}

@@ -11,6 +11,7 @@
 #include "Cake/IR/CakeOps.h"
 #include "Cake/IR/Target.h"
 #include "Cake/Transforms/Passes.h"
+#include "Tactics.h"
 
 namespace mlir::cake {
 #define GEN_PASS_DEF_CAKETACTICPROGRAMMATICLAUNCHPASS
@@ -26,30 +27,34 @@ struct CakeTacticProgrammaticLaunchPass
   using Base::Base;
 
   void runOnOperation() override {
-    Operation *root = getOperation();
-    SmallVector<KernelOp> changed;
-    root->walk([&](KernelOp kernel) {
-      if (!kernel.waitsForGridDependencies() && targetHas(kernel.getTarget(), FeatureHopper))
-        changed.push_back(kernel);
-    });
-    if (changed.empty()) {
-      mlir::emitError(root->getLoc())
-          << "[tactic.not-applicable] cake-tactic-programmatic-launch: no kernel of an sm_90+ "
-             "target without a grid dependency wait";
-      return signalPassFailure();
-    }
-    for (KernelOp kernel : changed) {
-      Block &body = kernel.getBody().front();
-      // Before the first op that touches global memory; before the terminator when none does.
-      Operation *first = body.getTerminator();
-      for (Operation &op : body)
-        if (findGlobalMemoryAccess(&op)) {
-          first = &op;
-          break;
-        }
-      OpBuilder b(first);
-      GridDependencyWaitOp::create(b, first->getLoc());
-    }
+    IRRewriter rewriter(&getContext());
+    if (failed(applyProgrammaticLaunchTactic(rewriter, getOperation())))
+      signalPassFailure();
   }
 };
 } // namespace
+
+LogicalResult mlir::cake::applyProgrammaticLaunchTactic(RewriterBase &, Operation *root) {
+  SmallVector<KernelOp> changed;
+  root->walk([&](KernelOp kernel) {
+    if (!kernel.waitsForGridDependencies() && targetHas(kernel.getTarget(), FeatureHopper))
+      changed.push_back(kernel);
+  });
+  if (changed.empty())
+    return mlir::emitError(root->getLoc())
+           << "[tactic.not-applicable] cake-tactic-programmatic-launch: no kernel of an sm_90+ "
+              "target without a grid dependency wait";
+  for (KernelOp kernel : changed) {
+    Block &body = kernel.getBody().front();
+    // Before the first op that touches global memory; before the terminator when none does.
+    Operation *first = body.getTerminator();
+    for (Operation &op : body)
+      if (findGlobalMemoryAccess(&op)) {
+        first = &op;
+        break;
+      }
+    OpBuilder b(first);
+    GridDependencyWaitOp::create(b, first->getLoc());
+  }
+  return success();
+}

@@ -23,6 +23,7 @@
 #include "Cake/IR/CakeOps.h"
 #include "Cake/Transforms/Passes.h"
 #include "TacticUtils.h"
+#include "Tactics.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -88,86 +89,92 @@ private:
   DenseMap<Value, unsigned> cache;
 };
 
+/// Why `alloc` cannot be swizzled by `bytes` ("" when it can).
+std::string reason(AllocSmemOp alloc, int64_t bytes, KnownAlignment &alignment) {
+  SmemType type = alloc.getBuffer().getType();
+  std::string span = std::to_string(int64_t(bytes));
+  if (type.getRank() < 2)
+    return "rank 1 (no rows to swizzle)";
+  if (type.getSwizzle())
+    return "already swizzled";
+  if (type.getPad())
+    return "padded (a buffer has a pad or a swizzle, not both)";
+  // The type verifier's condition: the swizzle permutes 16-byte chunks of a row.
+  int64_t rowBytes = type.getShape().back() * type.getElementBytes();
+  if (rowBytes % 16 != 0)
+    return std::to_string(rowBytes) + "-byte rows (a swizzled row must be a multiple of 16 bytes)";
+  // The XOR permutes each `bytes`-aligned block: a partial last block would send accesses
+  // past the end of the buffer.
+  if (type.getSizeInBytes() % bytes != 0)
+    return std::to_string(type.getSizeInBytes()) + " bytes, not a multiple of the " + span +
+           "-byte swizzle span (accesses near the end would leave the buffer)";
+  bool used = false;
+  for (Operation *user : alloc.getBuffer().getUsers()) {
+    used = true;
+    Type registerType;
+    ValueRange indices;
+    if (auto load = dyn_cast<LoadOp>(user)) {
+      registerType = load.getResult().getType();
+      indices = load.getIndices();
+    } else if (auto store = dyn_cast<StoreOp>(user)) {
+      registerType = store.getValue().getType();
+      indices = store.getIndices();
+    } else {
+      // TMA, wgmma, ldmatrix/stmatrix, cp.async: layouts fixed by descriptors or instruction
+      // shapes (or, for cp.async, not worth the risk); only plain accesses are retyped.
+      return ("used by '" + user->getName().getStringRef() +
+              "' (only buffers that just cake.load/cake.store touch are swizzled)")
+          .str();
+    }
+    auto vector = dyn_cast<VectorType>(registerType);
+    if (!vector)
+      continue; // a scalar never crosses a 16-byte chunk
+    int64_t width = vector.getNumElements();
+    int64_t accessBytes = width * type.getElementBytes();
+    if (accessBytes > 16 || !llvm::isPowerOf2_64(accessBytes))
+      return "a " + std::to_string(accessBytes) +
+             "-byte access (the swizzle moves 16-byte chunks apart)";
+    if (alignment.get(indices.back()) < llvm::Log2_64(width)) {
+      std::string text;
+      llvm::raw_string_ostream os(text);
+      os << "a " << registerType << " access whose innermost index is not provably a multiple of "
+         << width << " (it could cross a 16-byte chunk, which the swizzle moves)";
+      return text;
+    }
+  }
+  if (!used)
+    return "unused";
+  return "";
+}
+
 struct CakeTacticSwizzlePass : cake::impl::CakeTacticSwizzlePassBase<CakeTacticSwizzlePass> {
   using Base::Base;
 
   void runOnOperation() override {
-    if (!llvm::is_contained({32, 64, 128}, int64_t(bytes))) {
-      mlir::emitError(getOperation()->getLoc())
-          << "[tactic.not-applicable] cake-tactic-swizzle: expected bytes 32, 64 or 128, got "
-          << int64_t(bytes);
-      return signalPassFailure();
-    }
-    KnownAlignment alignment;
-    // Same size, but a swizzled buffer is aligned to 8 rows of the span (up to 1 KiB), which can
-    // add alignment gaps.
-    if (failed(retypeSharedBuffers(
-            getOperation(), "cake-tactic-swizzle",
-            "the swizzled buffers' " + std::to_string(8 * int64_t(bytes)) + "-byte alignment",
-            [&](AllocSmemOp alloc) { return reason(alloc, alignment); },
-            [&](SmemType type) {
-              return SmemType::get(type.getContext(), type.getShape(), type.getElementType(),
-                                   bytes, 0);
-            })))
-      return signalPassFailure();
-  }
-
-  /// Why `alloc` cannot be swizzled ("" when it can).
-  std::string reason(AllocSmemOp alloc, KnownAlignment &alignment) {
-    SmemType type = alloc.getBuffer().getType();
-    std::string span = std::to_string(int64_t(bytes));
-    if (type.getRank() < 2)
-      return "rank 1 (no rows to swizzle)";
-    if (type.getSwizzle())
-      return "already swizzled";
-    if (type.getPad())
-      return "padded (a buffer has a pad or a swizzle, not both)";
-    // The type verifier's condition: the swizzle permutes 16-byte chunks of a row.
-    int64_t rowBytes = type.getShape().back() * type.getElementBytes();
-    if (rowBytes % 16 != 0)
-      return std::to_string(rowBytes) + "-byte rows (a swizzled row must be a multiple of 16 bytes)";
-    // The XOR permutes each `bytes`-aligned block: a partial last block would send accesses
-    // past the end of the buffer.
-    if (type.getSizeInBytes() % bytes != 0)
-      return std::to_string(type.getSizeInBytes()) + " bytes, not a multiple of the " + span +
-             "-byte swizzle span (accesses near the end would leave the buffer)";
-    bool used = false;
-    for (Operation *user : alloc.getBuffer().getUsers()) {
-      used = true;
-      Type registerType;
-      ValueRange indices;
-      if (auto load = dyn_cast<LoadOp>(user)) {
-        registerType = load.getResult().getType();
-        indices = load.getIndices();
-      } else if (auto store = dyn_cast<StoreOp>(user)) {
-        registerType = store.getValue().getType();
-        indices = store.getIndices();
-      } else {
-        // TMA, wgmma, ldmatrix/stmatrix, cp.async: layouts fixed by descriptors or instruction
-        // shapes (or, for cp.async, not worth the risk); only plain accesses are retyped.
-        return ("used by '" + user->getName().getStringRef() +
-                "' (only buffers that just cake.load/cake.store touch are swizzled)")
-            .str();
-      }
-      auto vector = dyn_cast<VectorType>(registerType);
-      if (!vector)
-        continue; // a scalar never crosses a 16-byte chunk
-      int64_t width = vector.getNumElements();
-      int64_t accessBytes = width * type.getElementBytes();
-      if (accessBytes > 16 || !llvm::isPowerOf2_64(accessBytes))
-        return "a " + std::to_string(accessBytes) +
-               "-byte access (the swizzle moves 16-byte chunks apart)";
-      if (alignment.get(indices.back()) < llvm::Log2_64(width)) {
-        std::string text;
-        llvm::raw_string_ostream os(text);
-        os << "a " << registerType << " access whose innermost index is not provably a multiple of "
-           << width << " (it could cross a 16-byte chunk, which the swizzle moves)";
-        return text;
-      }
-    }
-    if (!used)
-      return "unused";
-    return "";
+    IRRewriter rewriter(&getContext());
+    if (failed(applySwizzleTactic(rewriter, getOperation(), bytes)))
+      signalPassFailure();
   }
 };
 } // namespace
+
+std::string mlir::cake::swizzleOptionsError(int64_t bytes) {
+  if (!llvm::is_contained({32, 64, 128}, bytes))
+    return "expected bytes 32, 64 or 128, got " + std::to_string(bytes);
+  return "";
+}
+
+LogicalResult mlir::cake::applySwizzleTactic(RewriterBase &, Operation *root, int64_t bytes) {
+  if (std::string why = swizzleOptionsError(bytes); !why.empty())
+    return reportBadOption(root, "cake-tactic-swizzle", why);
+  KnownAlignment alignment;
+  // Same size, but a swizzled buffer is aligned to 8 rows of the span (up to 1 KiB), which can
+  // add alignment gaps.
+  return retypeSharedBuffers(
+      root, "cake-tactic-swizzle",
+      "the swizzled buffers' " + std::to_string(8 * bytes) + "-byte alignment",
+      [&](AllocSmemOp alloc) { return reason(alloc, bytes, alignment); },
+      [&](SmemType type) {
+        return SmemType::get(type.getContext(), type.getShape(), type.getElementType(), bytes, 0);
+      });
+}

@@ -50,6 +50,7 @@
 #include "Cake/Transforms/Passes.h"
 #include "TacticTensorize.h"
 #include "TacticUtils.h"
+#include "Tactics.h"
 #include "Cake/Analysis/ThreadModel.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -91,85 +92,19 @@ bool isBlockWarpRow(Value v, int64_t warps) {
   return false;
 }
 
-struct CakeTacticTensorizePass
-    : cake::impl::CakeTacticTensorizePassBase<CakeTacticTensorizePass> {
-  using Base::Base;
-
-  void runOnOperation() override {
-    if (rows != 16 && rows != 32) {
-      mlir::emitError(getOperation()->getLoc())
-          << "[tactic.not-applicable] cake-tactic-tensorize: expected rows 16 or 32, got "
-          << int64_t(rows);
-      return signalPassFailure();
-    }
-    if (tile < 16 || tile > 256 || tile % 16 != 0) {
-      mlir::emitError(getOperation()->getLoc())
-          << "[tactic.not-applicable] cake-tactic-tensorize: expected tile a multiple of 16 in "
-             "16 .. 256, got "
-          << int64_t(tile);
-      return signalPassFailure();
-    }
-    if (buffers != 1 && buffers != 2) {
-      mlir::emitError(getOperation()->getLoc())
-          << "[tactic.not-applicable] cake-tactic-tensorize: expected buffers 1 or 2, got "
-          << int64_t(buffers);
-      return signalPassFailure();
-    }
-    if (unroll < 1 || (tile / 8) % unroll != 0) {
-      mlir::emitError(getOperation()->getLoc())
-          << "[tactic.not-applicable] cake-tactic-tensorize: expected unroll to divide tile / 8 = "
-          << int64_t(tile / 8) << ", got " << int64_t(unroll);
-      return signalPassFailure();
-    }
-    if (mma != "sync" && mma != "wgmma") {
-      mlir::emitError(getOperation()->getLoc())
-          << "[tactic.not-applicable] cake-tactic-tensorize: expected mma 'sync' or 'wgmma', got '"
-          << mma << "'";
-      return signalPassFailure();
-    }
-    if (mma == "wgmma" && rows != 16) {
-      mlir::emitError(getOperation()->getLoc())
-          << "[tactic.not-applicable] cake-tactic-tensorize: mma=wgmma takes rows=16 (a warpgroup's "
-             "4 warps own 64 rows), got "
-          << int64_t(rows);
-      return signalPassFailure();
-    }
-    SmallVector<Site> sites;
-    SmallVector<std::pair<Location, std::string>> reasons;
-    getOperation()->walk([&](KernelOp kernel) {
-      ThreadModel model(kernel);
-      for (auto loop : kernel.getBody().front().getOps<scf::ForOp>()) {
-        Site site;
-        std::string why = reason(kernel, model, loop, site);
-        if (why.empty()) {
-          sites.push_back(site);
-          break; // one reduction per kernel: the rewrite changes the kernel's rows
-        }
-        reasons.push_back({loop.getLoc(), why});
-      }
-    });
-    if (sites.empty()) {
-      (void)reportNothingQualifies(getOperation(), "cake-tactic-tensorize", "warp dot-product reduction", reasons);
-      return signalPassFailure();
-    }
-    for (Site &site : sites) {
-      auto kernel = site.rows->getParentOfType<KernelOp>();
-      tensorize::rewrite(kernel, site,
-                         {tile, rows, buffers, unroll, prefetch, fastpath, mma == "wgmma"});
-      if (failed(checkSharedMemoryLimit(kernel, "cake-tactic-tensorize", "the tile")))
-        return signalPassFailure();
-    }
-  }
+/// Matches the reduction and checks the preconditions that depend on the kernel.
+struct Matcher {
+  bool wgmma; // mma = wgmma
 
   /// Why `loop` is not a reduction this tactic rewrites ("" when it is; `site` is filled).
   std::string reason(KernelOp kernel, ThreadModel &model, scf::ForOp loop, Site &site) {
     SmallVector<int64_t, 3> block = kernel.getBlockDims();
     if (block[1] != 1 || block[2] != 1)
       return "a block of more than one dimension";
-    if (mma == "wgmma" && !targetHas(kernel.getTarget(), FeatureWgmma))
+    if (wgmma && !targetHas(kernel.getTarget(), FeatureWgmma))
       return "mma=wgmma needs target " + joinTargetsWith(FeatureWgmma, " or ") + ", the kernel's is " +
              kernel.getTarget().str();
-    if (mma == "wgmma" && kernel.getNumThreads() % 128 != 0)
+    if (wgmma && kernel.getNumThreads() % 128 != 0)
       return "mma=wgmma needs whole warpgroups (a multiple of 128 threads per block)";
     if (std::string why = laneStridedLoopReason(model, loop); !why.empty())
       return why;
@@ -198,7 +133,7 @@ struct CakeTacticTensorizePass
     if (!depth || *depth % 32 != 0 || *depth > 256)
       return "the dot-product length is not a constant multiple of 32 up to 256";
     site.depth = *depth;
-    if (mma == "wgmma" && site.depth % 64 != 0)
+    if (wgmma && site.depth % 64 != 0)
       return "mma=wgmma needs a dot-product length that is a multiple of 64 (128-byte rows)";
     if (dot.getNumRegionIterArgs() != 1 || !dot.getRegionIterArgs()[0].getType().isF32() ||
         !matchPattern(dot.getInitArgs()[0], m_AnyZeroFloat()))
@@ -346,4 +281,72 @@ struct CakeTacticTensorizePass
   }
 
 };
+
+struct CakeTacticTensorizePass
+    : cake::impl::CakeTacticTensorizePassBase<CakeTacticTensorizePass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    IRRewriter rewriter(&getContext());
+    if (failed(applyTensorizeTactic(rewriter, getOperation(),
+                                    {tile, rows, prefetch, buffers, fastpath, mma, unroll})))
+      signalPassFailure();
+  }
+};
+
 } // namespace
+
+std::string mlir::cake::tensorizeOptionsError(const TensorizeTacticOptions &o) {
+  auto text = [](auto... parts) {
+    std::string out;
+    llvm::raw_string_ostream os(out);
+    (os << ... << parts);
+    return out;
+  };
+  if (o.rows != 16 && o.rows != 32)
+    return text("expected rows 16 or 32, got ", o.rows);
+  if (o.tile < 16 || o.tile > 256 || o.tile % 16 != 0)
+    return text("expected tile a multiple of 16 in 16 .. 256, got ", o.tile);
+  if (o.buffers != 1 && o.buffers != 2)
+    return text("expected buffers 1 or 2, got ", o.buffers);
+  if (o.unroll < 1 || (o.tile / 8) % o.unroll != 0)
+    return text("expected unroll to divide tile / 8 = ", o.tile / 8, ", got ", o.unroll);
+  if (o.mma != "sync" && o.mma != "wgmma")
+    return text("expected mma 'sync' or 'wgmma', got '", o.mma, "'");
+  if (o.mma == "wgmma" && o.rows != 16)
+    return text("mma=wgmma takes rows=16 (a warpgroup's 4 warps own 64 rows), got ", o.rows);
+  return "";
+}
+
+LogicalResult mlir::cake::applyTensorizeTactic(RewriterBase &rewriter, Operation *root,
+                                               const TensorizeTacticOptions &options) {
+  if (std::string why = tensorizeOptionsError(options); !why.empty())
+    return reportBadOption(root, "cake-tactic-tensorize", why);
+  Matcher matcher{options.mma == "wgmma"};
+  SmallVector<Site> sites;
+  SmallVector<std::pair<Location, std::string>> reasons;
+  root->walk([&](KernelOp kernel) {
+    ThreadModel model(kernel);
+    for (auto loop : kernel.getBody().front().getOps<scf::ForOp>()) {
+      Site site;
+      std::string why = matcher.reason(kernel, model, loop, site);
+      if (why.empty()) {
+        sites.push_back(site);
+        break; // one reduction per kernel: the rewrite changes the kernel's rows
+      }
+      reasons.push_back({loop.getLoc(), why});
+    }
+  });
+  if (sites.empty())
+    return reportNothingQualifies(root, "cake-tactic-tensorize", "warp dot-product reduction",
+                                  reasons);
+  for (Site &site : sites) {
+    auto kernel = site.rows->getParentOfType<KernelOp>();
+    tensorize::rewrite(rewriter, kernel, site,
+                       {options.tile, options.rows, options.buffers, options.unroll,
+                        options.prefetch, options.fastpath, matcher.wgmma});
+    if (failed(checkSharedMemoryLimit(kernel, "cake-tactic-tensorize", "the tile")))
+      return failure();
+  }
+  return success();
+}

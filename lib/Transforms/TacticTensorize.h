@@ -9,6 +9,7 @@
 
 #include "Cake/IR/CakeOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/PatternMatch.h"
 
 namespace mlir::cake::tensorize {
 
@@ -28,8 +29,9 @@ struct Options {
   bool prefetch, fastpath, warpgroup; // warpgroup: mma = wgmma
 };
 
-/// Rewrites the kernel of `site` (see the file comment of TacticTensorize.cpp).
-void rewrite(KernelOp kernel, Site &site, const Options &options);
+/// Rewrites the kernel of `site` (see the file comment of TacticTensorize.cpp); the matched loop
+/// and tail are erased through `rewriter`.
+void rewrite(RewriterBase &rewriter, KernelOp kernel, Site &site, const Options &options);
 
 } // namespace mlir::cake::tensorize
 

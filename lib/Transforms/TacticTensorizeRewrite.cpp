@@ -26,9 +26,10 @@ namespace {
 
 class Rewriter {
 public:
-  Rewriter(KernelOp kernel, Site &site, const Options &options)
-      : kernel(kernel), site(site), o(options), loop(site.rows), loc(loop.getLoc()),
-        ctx(loop.getContext()), kernelTop(OpBuilder::atBlockBegin(&kernel.getBody().front())),
+  Rewriter(RewriterBase &rewriter, KernelOp kernel, Site &site, const Options &options)
+      : rewriter(rewriter), kernel(kernel), site(site), o(options), loop(site.rows),
+        loc(loop.getLoc()), ctx(loop.getContext()),
+        kernelTop(OpBuilder::atBlockBegin(&kernel.getBody().front())),
         element(cast<GlobalTensorType>(site.aLoad.getSource().getType()).getElementType()),
         depth(site.depth), tileRows(options.tile), mTiles(options.rows / 16), slots(2 * mTiles),
         stateCount(loop.getNumRegionIterArgs()), doubled(options.buffers == 2),
@@ -76,6 +77,7 @@ private:
   }
   void cloneTail(scf::ForOp tiles);
 
+  RewriterBase &rewriter; // erases what the rewrite replaces (the transform op's tracking)
   KernelOp kernel;
   Site &site;
   const Options o;
@@ -438,8 +440,8 @@ void Rewriter::run() {
 
   cloneTail(tiles);
   for (Operation *op : llvm::reverse(site.tail))
-    op->erase();
-  loop.erase();
+    rewriter.eraseOp(op);
+  rewriter.eraseOp(loop);
 
   AffineMap grid = kernel.getGrid();
   SmallVector<AffineExpr> extents(grid.getResults());
@@ -449,6 +451,7 @@ void Rewriter::run() {
 
 } // namespace
 
-void mlir::cake::tensorize::rewrite(KernelOp kernel, Site &site, const Options &options) {
-  Rewriter(kernel, site, options).run();
+void mlir::cake::tensorize::rewrite(RewriterBase &rewriter, KernelOp kernel, Site &site,
+                                    const Options &options) {
+  Rewriter(rewriter, kernel, site, options).run();
 }

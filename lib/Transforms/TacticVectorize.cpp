@@ -27,6 +27,7 @@
 #include "Cake/IR/CakeOps.h"
 #include "Cake/Transforms/Passes.h"
 #include "TacticUtils.h"
+#include "Tactics.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -52,159 +53,167 @@ bool isElementwiseFloat(Operation *op) {
       op);
 }
 
+/// Why `loop` cannot be widened to `width` ("" when it can).
+std::string reason(scf::ForOp loop, int64_t width) {
+  std::optional<int64_t> lb = getConstantIntValue(loop.getLowerBound());
+  std::optional<int64_t> ub = getConstantIntValue(loop.getUpperBound());
+  std::optional<int64_t> step = getConstantIntValue(loop.getStep());
+  if (!lb || !ub || !step)
+    return "bounds or step not constant";
+  if (*step != 1)
+    return "step " + std::to_string(*step) + ", not 1";
+  if (*lb % width != 0 || (*ub - *lb) % width != 0)
+    return "bounds [" + std::to_string(*lb) + ", " + std::to_string(*ub) +
+           ") not multiples of the width";
+  if (loop.getNumRegionIterArgs() == 0)
+    return "no reduction (no iteration arguments)";
+  Value iv = loop.getInductionVar();
+  Block *body = loop.getBody();
+  auto yield = cast<scf::YieldOp>(body->getTerminator());
+  bool anyLoad = false;
+  for (Operation &op : body->without_terminator()) {
+    if (auto load = dyn_cast<LoadOp>(op)) {
+      if (isa<VectorType>(load.getResult().getType()))
+        return "a load is already a vector access";
+      auto indices = load.getIndices();
+      if (indices.empty() || indices.back() != iv)
+        return "a load's innermost index is not the induction variable";
+      for (Value index : indices.drop_back())
+        if (loop.getBody()->getParent()->isAncestor(index.getParentRegion()))
+          return "a load's outer index is computed in the loop";
+      unsigned bytes = getElementBytes(load.getResult().getType());
+      if (bytes * width > 16)
+        return std::to_string(bytes * width) + "-byte accesses (at most 16)";
+      if (auto smem = dyn_cast<SmemType>(load.getSource().getType()))
+        if (smem.getShape().back() % width != 0 || (smem.getPad() % width) != 0)
+          return "a shared buffer's rows are not a multiple of the width";
+      anyLoad = true;
+      continue;
+    }
+    if (isElementwiseFloat(&op)) {
+      for (Value operand : op.getOperands())
+        if (!isa<FloatType>(operand.getType()))
+          return "'" + op.getName().getStringRef().str() + "' on a non-float value";
+      continue;
+    }
+    if (isa<arith::ConstantOp>(op) && isa<FloatType>(op.getResult(0).getType()))
+      continue;
+    return "'" + op.getName().getStringRef().str() + "' in the body";
+  }
+  if (!anyLoad)
+    return "no load of the innermost dimension";
+  for (auto [arg, yielded] : llvm::zip(loop.getRegionIterArgs(), yield.getOperands())) {
+    if (!isa<FloatType>(arg.getType()))
+      return "a non-float iteration argument";
+    if (!arg.hasOneUse())
+      return "an accumulator used more than once";
+    Operation *user = *arg.getUsers().begin();
+    Operation *producer = yielded.getDefiningOp();
+    if (user != producer)
+      return "an accumulator that is not the yielded add's or fma's operand";
+    bool addend = (isa<arith::AddFOp>(user)) ||
+                  (isa<math::FmaOp>(user) && user->getOperand(2) == arg &&
+                   user->getOperand(0) != arg && user->getOperand(1) != arg);
+    if (!addend)
+      return "an accumulator that is not the addend of an add or fma";
+  }
+  return "";
+}
+
+void rewrite(RewriterBase &rewriter, scf::ForOp loop, int64_t width) {
+  OpBuilder b(loop);
+  Location loc = loop.getLoc();
+  auto vectorOf = [&](Type scalar) { return VectorType::get({int64_t(width)}, scalar); };
+  SmallVector<Value> inits;
+  for (Value init : loop.getInitArgs())
+    inits.push_back(arith::ConstantOp::create(b, loc, vectorOf(init.getType()),
+                                              b.getZeroAttr(vectorOf(init.getType()))));
+  Value step = arith::ConstantIndexOp::create(b, loc, width);
+  auto wide = scf::ForOp::create(b, loc, loop.getLowerBound(), loop.getUpperBound(), step,
+                                 inits);
+  IRMapping map;
+  map.map(loop.getInductionVar(), wide.getInductionVar());
+  for (auto [from, to] : llvm::zip(loop.getRegionIterArgs(), wide.getRegionIterArgs()))
+    map.map(from, to);
+  OpBuilder inner = OpBuilder::atBlockBegin(wide.getBody());
+  // Float scalars from outside the loop, broadcast once per use site.
+  auto widen = [&](Value v) -> Value {
+    if (Value mapped = map.lookupOrNull(v))
+      return mapped;
+    Value splat = vector::BroadcastOp::create(inner, loc, vectorOf(v.getType()), v);
+    map.map(v, splat);
+    return splat;
+  };
+  for (Operation &op : loop.getBody()->without_terminator()) {
+    if (auto load = dyn_cast<LoadOp>(op)) {
+      Operation *copy = inner.clone(op, map);
+      copy->getResult(0).setType(vectorOf(load.getResult().getType()));
+      continue;
+    }
+    if (isa<arith::ConstantOp>(op)) {
+      auto value = cast<FloatAttr>(cast<arith::ConstantOp>(op).getValue());
+      Value splat = arith::ConstantOp::create(
+          inner, op.getLoc(), vectorOf(value.getType()),
+          DenseElementsAttr::get(vectorOf(value.getType()), value.getValue()));
+      map.map(op.getResult(0), splat);
+      continue;
+    }
+    for (Value operand : op.getOperands())
+      widen(operand);
+    Operation *copy = inner.clone(op, map);
+    for (OpResult result : copy->getResults())
+      result.setType(vectorOf(result.getType()));
+  }
+  SmallVector<Value> yielded;
+  for (Value v : cast<scf::YieldOp>(loop.getBody()->getTerminator()).getOperands())
+    yielded.push_back(map.lookup(v));
+  scf::YieldOp::create(inner, loc, yielded);
+
+  // The partial sums, added up, plus what the loop started from.
+  b.setInsertionPointAfter(wide);
+  SmallVector<Value> results;
+  for (auto [partial, init] : llvm::zip(wide.getResults(), loop.getInitArgs())) {
+    Value sum = vector::ReductionOp::create(b, loc, vector::CombiningKind::ADD, partial);
+    results.push_back(arith::AddFOp::create(b, loc, init, sum).getResult());
+  }
+  rewriter.replaceOp(loop, results);
+}
+
 struct CakeTacticVectorizePass : cake::impl::CakeTacticVectorizePassBase<CakeTacticVectorizePass> {
   using Base::Base;
 
   void runOnOperation() override {
-    if (width < 2 || width > 16 || (width & (width - 1)) != 0) {
-      mlir::emitError(getOperation()->getLoc())
-          << "[tactic.not-applicable] cake-tactic-vectorize: expected width 2, 4, 8 or 16, got "
-          << int64_t(width);
-      return signalPassFailure();
-    }
-    SmallVector<scf::ForOp> loops;
-    SmallVector<std::pair<Location, std::string>> reasons;
-    getOperation()->walk([&](scf::ForOp loop) {
-      if (!loop->getParentOfType<KernelOp>())
-        return;
-      std::string why = reason(loop);
-      if (why.empty())
-        loops.push_back(loop);
-      else
-        reasons.push_back({loop.getLoc(), why});
-    });
-    if (loops.empty()) {
-      (void)reportNothingQualifies(getOperation(), "cake-tactic-vectorize", "reduction loop", reasons);
-      return signalPassFailure();
-    }
-    for (scf::ForOp loop : loops)
-      rewrite(loop);
-  }
-
-  /// Why `loop` cannot be widened ("" when it can).
-  std::string reason(scf::ForOp loop) {
-    std::optional<int64_t> lb = getConstantIntValue(loop.getLowerBound());
-    std::optional<int64_t> ub = getConstantIntValue(loop.getUpperBound());
-    std::optional<int64_t> step = getConstantIntValue(loop.getStep());
-    if (!lb || !ub || !step)
-      return "bounds or step not constant";
-    if (*step != 1)
-      return "step " + std::to_string(*step) + ", not 1";
-    if (*lb % width != 0 || (*ub - *lb) % width != 0)
-      return "bounds [" + std::to_string(*lb) + ", " + std::to_string(*ub) +
-             ") not multiples of the width";
-    if (loop.getNumRegionIterArgs() == 0)
-      return "no reduction (no iteration arguments)";
-    Value iv = loop.getInductionVar();
-    Block *body = loop.getBody();
-    auto yield = cast<scf::YieldOp>(body->getTerminator());
-    bool anyLoad = false;
-    for (Operation &op : body->without_terminator()) {
-      if (auto load = dyn_cast<LoadOp>(op)) {
-        if (isa<VectorType>(load.getResult().getType()))
-          return "a load is already a vector access";
-        auto indices = load.getIndices();
-        if (indices.empty() || indices.back() != iv)
-          return "a load's innermost index is not the induction variable";
-        for (Value index : indices.drop_back())
-          if (loop.getBody()->getParent()->isAncestor(index.getParentRegion()))
-            return "a load's outer index is computed in the loop";
-        unsigned bytes = getElementBytes(load.getResult().getType());
-        if (bytes * width > 16)
-          return std::to_string(bytes * width) + "-byte accesses (at most 16)";
-        if (auto smem = dyn_cast<SmemType>(load.getSource().getType()))
-          if (smem.getShape().back() % width != 0 || (smem.getPad() % width) != 0)
-            return "a shared buffer's rows are not a multiple of the width";
-        anyLoad = true;
-        continue;
-      }
-      if (isElementwiseFloat(&op)) {
-        for (Value operand : op.getOperands())
-          if (!isa<FloatType>(operand.getType()))
-            return "'" + op.getName().getStringRef().str() + "' on a non-float value";
-        continue;
-      }
-      if (isa<arith::ConstantOp>(op) && isa<FloatType>(op.getResult(0).getType()))
-        continue;
-      return "'" + op.getName().getStringRef().str() + "' in the body";
-    }
-    if (!anyLoad)
-      return "no load of the innermost dimension";
-    for (auto [arg, yielded] : llvm::zip(loop.getRegionIterArgs(), yield.getOperands())) {
-      if (!isa<FloatType>(arg.getType()))
-        return "a non-float iteration argument";
-      if (!arg.hasOneUse())
-        return "an accumulator used more than once";
-      Operation *user = *arg.getUsers().begin();
-      Operation *producer = yielded.getDefiningOp();
-      if (user != producer)
-        return "an accumulator that is not the yielded add's or fma's operand";
-      bool addend = (isa<arith::AddFOp>(user)) ||
-                    (isa<math::FmaOp>(user) && user->getOperand(2) == arg &&
-                     user->getOperand(0) != arg && user->getOperand(1) != arg);
-      if (!addend)
-        return "an accumulator that is not the addend of an add or fma";
-    }
-    return "";
-  }
-
-  void rewrite(scf::ForOp loop) {
-    OpBuilder b(loop);
-    Location loc = loop.getLoc();
-    auto vectorOf = [&](Type scalar) { return VectorType::get({int64_t(width)}, scalar); };
-    SmallVector<Value> inits;
-    for (Value init : loop.getInitArgs())
-      inits.push_back(arith::ConstantOp::create(b, loc, vectorOf(init.getType()),
-                                                b.getZeroAttr(vectorOf(init.getType()))));
-    Value step = arith::ConstantIndexOp::create(b, loc, width);
-    auto wide = scf::ForOp::create(b, loc, loop.getLowerBound(), loop.getUpperBound(), step,
-                                   inits);
-    IRMapping map;
-    map.map(loop.getInductionVar(), wide.getInductionVar());
-    for (auto [from, to] : llvm::zip(loop.getRegionIterArgs(), wide.getRegionIterArgs()))
-      map.map(from, to);
-    OpBuilder inner = OpBuilder::atBlockBegin(wide.getBody());
-    // Float scalars from outside the loop, broadcast once per use site.
-    auto widen = [&](Value v) -> Value {
-      if (Value mapped = map.lookupOrNull(v))
-        return mapped;
-      Value splat = vector::BroadcastOp::create(inner, loc, vectorOf(v.getType()), v);
-      map.map(v, splat);
-      return splat;
-    };
-    for (Operation &op : loop.getBody()->without_terminator()) {
-      if (auto load = dyn_cast<LoadOp>(op)) {
-        Operation *copy = inner.clone(op, map);
-        copy->getResult(0).setType(vectorOf(load.getResult().getType()));
-        continue;
-      }
-      if (isa<arith::ConstantOp>(op)) {
-        auto value = cast<FloatAttr>(cast<arith::ConstantOp>(op).getValue());
-        Value splat = arith::ConstantOp::create(
-            inner, op.getLoc(), vectorOf(value.getType()),
-            DenseElementsAttr::get(vectorOf(value.getType()), value.getValue()));
-        map.map(op.getResult(0), splat);
-        continue;
-      }
-      for (Value operand : op.getOperands())
-        widen(operand);
-      Operation *copy = inner.clone(op, map);
-      for (OpResult result : copy->getResults())
-        result.setType(vectorOf(result.getType()));
-    }
-    SmallVector<Value> yielded;
-    for (Value v : cast<scf::YieldOp>(loop.getBody()->getTerminator()).getOperands())
-      yielded.push_back(map.lookup(v));
-    scf::YieldOp::create(inner, loc, yielded);
-
-    // The partial sums, added up, plus what the loop started from.
-    b.setInsertionPointAfter(wide);
-    for (auto [result, partial, init] :
-         llvm::zip(loop.getResults(), wide.getResults(), loop.getInitArgs())) {
-      Value sum = vector::ReductionOp::create(b, loc, vector::CombiningKind::ADD, partial);
-      result.replaceAllUsesWith(arith::AddFOp::create(b, loc, init, sum).getResult());
-    }
-    loop.erase();
+    IRRewriter rewriter(&getContext());
+    if (failed(applyVectorizeTactic(rewriter, getOperation(), width)))
+      signalPassFailure();
   }
 };
 } // namespace
+
+std::string mlir::cake::vectorizeOptionsError(int64_t width) {
+  if (width < 2 || width > 16 || (width & (width - 1)) != 0)
+    return "expected width 2, 4, 8 or 16, got " + std::to_string(width);
+  return "";
+}
+
+LogicalResult mlir::cake::applyVectorizeTactic(RewriterBase &rewriter, Operation *root,
+                                               int64_t width) {
+  if (std::string why = vectorizeOptionsError(width); !why.empty())
+    return reportBadOption(root, "cake-tactic-vectorize", why);
+  SmallVector<scf::ForOp> loops;
+  SmallVector<std::pair<Location, std::string>> reasons;
+  root->walk([&](scf::ForOp loop) {
+    if (!loop->getParentOfType<KernelOp>())
+      return;
+    std::string why = reason(loop, width);
+    if (why.empty())
+      loops.push_back(loop);
+    else
+      reasons.push_back({loop.getLoc(), why});
+  });
+  if (loops.empty())
+    return reportNothingQualifies(root, "cake-tactic-vectorize", "reduction loop", reasons);
+  for (scf::ForOp loop : loops)
+    rewrite(rewriter, loop, width);
+  return success();
+}
