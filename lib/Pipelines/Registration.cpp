@@ -9,8 +9,11 @@
 #include "Cake/IR/CakeDialect.h"
 #include "Cake/Pipelines/Pipelines.h"
 #include "Cake/Transforms/Passes.h"
+#include "Cake/Transforms/TacticOps.h"
 #include "Cake/Verify/Passes.h"
 
+#include "mlir/Dialect/Transform/IR/TransformDialect.h"
+#include "mlir/Dialect/Transform/Transforms/Passes.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
@@ -22,6 +25,10 @@ using namespace mlir;
 
 void cake::registerCakeDialect(DialectRegistry &registry) {
   registry.insert<CakeDialect>();
+  // The tactics as transform ops (transform.cake.*): a host that can parse cake IR can also run
+  // tactic scripts on it with the transform interpreter.
+  registry.insert<transform::TransformDialect>();
+  registerTacticTransformOps(registry);
 }
 
 void cake::registerAllDialects(DialectRegistry &registry) {
@@ -40,6 +47,10 @@ void cake::registerCakePasses() {
     registerCakeTransformsPasses();
     registerCakeVerifyPasses();
     registerCakePipelines();
+    // What runs tactic scripts (--transform-interpreter, --transform-preload-library), for hosts
+    // that register the cake passes alone; registering a pass twice is allowed.
+    transform::registerInterpreterPass();
+    transform::registerPreloadLibraryPass();
     return true;
   }();
   (void)registered;
