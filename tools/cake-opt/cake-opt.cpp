@@ -55,7 +55,7 @@ llvm::cl::list<std::string> ruleFiles(
 llvm::cl::opt<bool> listTactics(
     "cake-list-tactics",
     llvm::cl::desc("Print the shipped tactics as JSON ({\"version\": 1, \"tactics\": [{name, pass, "
-                   "pipeline, requires_ops, forbids_ops}]}) and exit"));
+                   "pipeline, transform, requires_ops, forbids_ops}]}) and exit"));
 
 // Declared so that --help lists it; main() answers it before mlir-opt's driver runs.
 llvm::cl::opt<std::string> listRules(
