@@ -230,6 +230,38 @@ class Pipelines(unittest.TestCase):
         with self.assertRaisesRegex(cake.CakeError, "unsupported features '\\+ptx70' for sm_90"):
             cake.compile(lowered.replace('features = "+ptx80"', 'features = "+ptx70"'), cubin=False)
 
+    def test_tactic_script(self):
+        # The tactics' transform ops come with the cake dialect: a script in the module runs as
+        # the pass "transform-interpreter". The second pad refuses (already padded): an error
+        # with the pass's message and notes, unless the script suppresses it.
+        script = """module attributes {transform.with_named_sequence} {
+  cake.kernel @k() attributes {target = "sm_80", block = array<i64: 32>, symbols = [],
+                               grid = affine_map<() -> (1)>} {
+    %c0 = arith.constant 0 : index
+    %tile = cake.alloc_smem : !cake.smem<16x64xf32>
+    %v = cake.load %tile[%c0, %c0] : !cake.smem<16x64xf32> -> f32
+    cake.return
+  }
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    transform.sequence %root : !transform.any_op failures(MODE) {
+    ^bb0(%module: !transform.any_op):
+      transform.cake.pad %module : !transform.any_op
+      transform.cake.pad %module : !transform.any_op
+    }
+    transform.yield
+  }
+}
+"""
+        padded = str(cake.run_pipeline(script.replace("MODE", "suppress"), "transform-interpreter"))
+        self.assertIn("cake.alloc_smem : !cake.smem<16x64xf32, pad = 4>", padded)
+        with self.assertRaises(cake.CakeError) as caught:
+            cake.run_pipeline(script.replace("MODE", "propagate"), "transform-interpreter")
+        error = caught.exception.diagnostics[0]
+        self.assertEqual(error.message,
+                         "[tactic.not-applicable] cake-tactic-pad: no shared buffer qualifies")
+        self.assertEqual([note.message for note in error.notes],
+                         ["!cake.smem<16x64xf32, pad = 4>: already padded"])
+
     def test_bad_pipeline_raises(self):
         with self.assertRaisesRegex(cake.CakeError,
                                     "'no-such-pass' does not refer to a registered"):
