@@ -3,7 +3,8 @@
 // Tactics: rewrites of a kernel's schedule (stages, padding, swizzles, vectorized or tensor-core
 // code) that the harness's search applies. Each fails with "[tactic.not-applicable]" where its
 // precondition does not hold; lib/Transforms/TacticRegistry.cpp lists them with their presets
-// (`cake-opt --cake-list-tactics`).
+// (`cake-opt --cake-list-tactics`). Each pass runs its tactic's function (lib/Transforms/
+// Tactics.h), which its Transform-dialect op (TacticOps.td) runs too.
 //
 //===----------------------------------------------------------------------===//
 #ifndef CAKE_TRANSFORMS_PASSES_TD
