@@ -1,7 +1,8 @@
 //===- CostValues.cpp - values for the cost walk ----------------------------===//
 //
 // Values as the walk needs them: symbolic (trip counts, in the problem sizes) and concrete
-// (one thread's addresses at the simulated sizes), conditions per thread.
+// (one thread's addresses at the simulated sizes: the thread model's values at those sizes, with
+// the loop counters at their first iteration), conditions per thread.
 //
 //===----------------------------------------------------------------------===//
 #include "CostWalker.h"
@@ -78,127 +79,56 @@ std::optional<Expr> CostWalker::symbolic(Value value, int depth) {
   return std::nullopt;
 }
 
-std::optional<int64_t> CostWalker::concrete(Value value, Sim &sim, int depth) {
-  if (depth > 48)
-    return std::nullopt;
+ThreadModel &CostWalker::threadModel() {
+  if (!model) {
+    // One launch at the simulated sizes, seen from block 0 (of its cluster too).
+    ShapeProbe probe;
+    for (const auto &size : simSizes)
+      probe.sizes[size.getKey()] = static_cast<int64_t>(size.getValue());
+    for (unsigned d = 0; d < 3; ++d) {
+      llvm::StringMap<double> none;
+      std::optional<double> extent = gridDims[d].evaluate(simSizes, none);
+      probe.gridDim[d] = extent ? static_cast<int64_t>(*extent) : 1;
+      probe.clusterBlockId[d] = probe.clusterId[d] = 0;
+    }
+    model = std::make_unique<ThreadModel>(kernel, std::move(probe));
+  }
+  return *model;
+}
+
+/// Binds in `bound`, for thread `tid`, the loop counters `value` is computed from (each at its
+/// loop's lower bound: the walk prices a loop by its first iteration) and the pipeline slots
+/// (0). Follows integer arith, index and cake ops; a loaded value ends the search.
+void CostWalker::bindFirstIteration(Value value, Sim &sim, DenseMap<Value, int64_t> &bound,
+                                    int depth) {
+  if (depth > 48 || bound.count(value))
+    return;
   if (auto arg = dyn_cast<BlockArgument>(value)) {
-    if (auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp()))
-      if (arg == loop.getInductionVar()) {
-        sim.usedLoopVar = true;
-        return concrete(loop.getLowerBound(), sim, depth + 1);
-      }
-    return std::nullopt;
+    auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
+    if (!loop || arg != loop.getInductionVar())
+      return;
+    sim.usedLoopVar = true;
+    if (std::optional<int64_t> lb = concrete(loop.getLowerBound(), sim))
+      bound[value] = *lb;
+    return;
   }
   Operation *op = value.getDefiningOp();
-  if (!op)
-    return std::nullopt;
-  int64_t tid = sim.tid;
-  if (auto c = dyn_cast<arith::ConstantOp>(op)) {
-    if (auto i = dyn_cast<IntegerAttr>(c.getValue()))
-      return i.getValue().getSExtValue();
-    return std::nullopt;
-  }
-  if (auto t = dyn_cast<ThreadIdOp>(op)) {
-    switch (t.getDim()) {
-    case Dim::x:
-      return tid % blockDims[0];
-    case Dim::y:
-      return tid / blockDims[0] % blockDims[1];
-    default:
-      return tid / (blockDims[0] * blockDims[1]);
-    }
-  }
-  if (isa<LaneIdOp>(op))
-    return tid % 32;
-  if (isa<WarpIdOp>(op))
-    return tid / 32;
-  if (isa<WarpgroupIdOp>(op))
-    return tid / 128;
-  if (isa<ElectOneOp>(op))
-    return tid % 32 == 0 ? 1 : 0;
-  if (isa<BlockIdOp, ClusterIdOp, ClusterBlockIdOp>(op))
-    return 0;
-  if (auto dim = dyn_cast<BlockDimOp>(op))
-    return blockDims[static_cast<unsigned>(dim.getDim())];
-  if (auto dim = dyn_cast<GridDimOp>(op)) {
-    llvm::StringMap<double> none;
-    std::optional<double> v =
-        gridDims[static_cast<unsigned>(dim.getDim())].evaluate(simSizes, none);
-    if (!v)
-      return std::nullopt;
-    return static_cast<int64_t>(*v);
-  }
-  if (auto p = dyn_cast<ProblemSizeOp>(op))
-    return static_cast<int64_t>(simSizes.lookup(p.getSymbol()));
+  if (!op || !isa_and_nonnull<arith::ArithDialect, CakeDialect>(op->getDialect()) ||
+      op->getNumRegions() || !getMemoryAccesses(op).empty())
+    return;
   if (isa<PipelineSlotOp>(op)) {
     sim.usedLoopVar = true;
-    return 0;
+    bound[value] = 0;
+    return;
   }
-  if (isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtUIOp, arith::ExtSIOp,
-          arith::TruncIOp>(op))
-    return concrete(op->getOperand(0), sim, depth + 1);
-  if (auto select = dyn_cast<arith::SelectOp>(op)) {
-    std::optional<int64_t> c = concrete(select.getCondition(), sim, depth + 1);
-    if (!c)
-      return std::nullopt;
-    return concrete(*c ? select.getTrueValue() : select.getFalseValue(), sim, depth + 1);
-  }
-  if (op->getNumOperands() != 2 || op->getNumResults() != 1)
-    return std::nullopt;
-  std::optional<int64_t> l = concrete(op->getOperand(0), sim, depth + 1);
-  std::optional<int64_t> r = concrete(op->getOperand(1), sim, depth + 1);
-  if (!l || !r)
-    return std::nullopt;
-  int64_t x = *l, y = *r;
-  if (auto cmp = dyn_cast<arith::CmpIOp>(op)) {
-    switch (cmp.getPredicate()) {
-    case arith::CmpIPredicate::eq:
-      return x == y;
-    case arith::CmpIPredicate::ne:
-      return x != y;
-    case arith::CmpIPredicate::slt:
-    case arith::CmpIPredicate::ult:
-      return x < y;
-    case arith::CmpIPredicate::sle:
-    case arith::CmpIPredicate::ule:
-      return x <= y;
-    case arith::CmpIPredicate::sgt:
-    case arith::CmpIPredicate::ugt:
-      return x > y;
-    case arith::CmpIPredicate::sge:
-    case arith::CmpIPredicate::uge:
-      return x >= y;
-    }
-  }
-  if (isa<arith::AddIOp>(op))
-    return x + y;
-  if (isa<arith::SubIOp>(op))
-    return x - y;
-  if (isa<arith::MulIOp>(op))
-    return x * y;
-  if (isa<arith::AndIOp>(op))
-    return x & y;
-  if (isa<arith::OrIOp>(op))
-    return x | y;
-  if (isa<arith::XOrIOp>(op))
-    return x ^ y;
-  if (isa<arith::ShLIOp>(op))
-    return x << y;
-  if (isa<arith::ShRUIOp, arith::ShRSIOp>(op))
-    return x >> y;
-  if (isa<arith::MinUIOp, arith::MinSIOp>(op))
-    return std::min(x, y);
-  if (isa<arith::MaxUIOp, arith::MaxSIOp>(op))
-    return std::max(x, y);
-  if (y == 0)
-    return std::nullopt;
-  if (isa<arith::DivUIOp, arith::DivSIOp, arith::FloorDivSIOp>(op))
-    return x / y;
-  if (isa<arith::RemUIOp, arith::RemSIOp>(op))
-    return x % y;
-  if (isa<arith::CeilDivUIOp, arith::CeilDivSIOp>(op))
-    return (x + y - 1) / y;
-  return std::nullopt;
+  for (Value operand : op->getOperands())
+    bindFirstIteration(operand, sim, bound, depth + 1);
+}
+
+std::optional<int64_t> CostWalker::concrete(Value value, Sim &sim) {
+  DenseMap<Value, int64_t> bound;
+  bindFirstIteration(value, sim, bound, 0);
+  return evaluateWith(threadModel(), value, sim.tid, bound, int64_t(1) << 52);
 }
 
 /// The condition's value for one thread; std::nullopt when it depends on data or on a loop

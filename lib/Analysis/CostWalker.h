@@ -10,6 +10,7 @@
 #define CAKE_LIB_ANALYSIS_COSTWALKER_H
 
 #include "Cake/Analysis/CostAnalysis.h"
+#include "Cake/Analysis/ThreadModel.h"
 #include "Cake/IR/CakeOps.h"
 #include "Cake/IR/MemoryAccess.h"
 
@@ -189,7 +190,9 @@ private:
     int64_t tid;
     bool usedLoopVar = false;
   };
-  std::optional<int64_t> concrete(Value value, Sim &sim, int depth = 0);
+  std::optional<int64_t> concrete(Value value, Sim &sim);
+  void bindFirstIteration(Value value, Sim &sim, llvm::DenseMap<Value, int64_t> &bound, int depth);
+  ThreadModel &threadModel();
   std::optional<bool> condition(Value cond, int64_t tid);
 
   void globalAccess(Operation *op, Value memory, ValueRange indices, int64_t width,
@@ -212,6 +215,8 @@ private:
   SmallVector<Expr, 3> gridDims;
   /// The per-iteration accumulators of the enclosing loops, outermost first.
   SmallVector<IterationWork *, 4> iterations;
+  /// The threads' values at the simulated sizes (built on the first concrete value).
+  std::unique_ptr<ThreadModel> model;
 };
 } // namespace mlir::cake
 

@@ -759,12 +759,11 @@ std::optional<int64_t> mlir::cake::foldIntegerOp(Operation *op, ArrayRef<int64_t
   return fold(op, args, width, operandWidth);
 }
 
-std::optional<int64_t> mlir::cake::evaluateWith(ThreadModel &model, Value v, int64_t thread,
-                                                const DenseMap<Value, int64_t> &bound,
-                                                unsigned depth) {
-  constexpr int64_t huge = int64_t(1) << 32;
+static std::optional<int64_t> evaluateBound(ThreadModel &model, Value v, int64_t thread,
+                                            const DenseMap<Value, int64_t> &bound, int64_t limit,
+                                            unsigned depth) {
   auto sane = [&](std::optional<int64_t> x) {
-    return x && *x <= huge && *x >= -huge ? x : std::nullopt;
+    return x && *x <= limit && *x >= -limit ? x : std::nullopt;
   };
   if (auto it = bound.find(v); it != bound.end())
     return it->second;
@@ -780,12 +779,79 @@ std::optional<int64_t> mlir::cake::evaluateWith(ThreadModel &model, Value v, int
     return std::nullopt;
   SmallVector<int64_t> args;
   for (Value operand : def->getOperands()) {
-    std::optional<int64_t> a = evaluateWith(model, operand, thread, bound, depth + 1);
+    std::optional<int64_t> a = evaluateBound(model, operand, thread, bound, limit, depth + 1);
     if (!a)
       return std::nullopt;
     args.push_back(*a);
   }
   return sane(foldIntegerOp(def, args));
+}
+
+std::optional<int64_t> mlir::cake::evaluateWith(ThreadModel &model, Value v, int64_t thread,
+                                                const DenseMap<Value, int64_t> &bound,
+                                                int64_t limit) {
+  return evaluateBound(model, v, thread, bound, limit, 0);
+}
+
+namespace {
+/// The model's symbol ids are small: a symbol of the next iteration of a loop gets this offset.
+constexpr int64_t kNextIteration = int64_t(1) << 40;
+/// Deeper arith chains than this are not folded again (no unbounded recursion).
+constexpr unsigned kMaxBoundDepth = 200;
+} // namespace
+
+ArrayRef<Lat> BoundEvaluator::eval(Value v, unsigned depth) {
+  auto it = cache.find(v);
+  if (it != cache.end())
+    return it->second;
+  std::vector<Lat> out(model.getNumThreads());
+  if (auto b = bound.find(v); b != bound.end()) {
+    out.assign(out.size(), Lat::known(b->second));
+  } else if (depth > kMaxBoundDepth) {
+    out.assign(out.size(), Lat::varying());
+  } else if (!dependsOnBound(v, depth)) {
+    out = model.eval(v).vec();
+    Region *region = v.getParentRegion();
+    if (nextLoop && region && nextLoop->isAncestor(region->getParentOp()))
+      for (Lat &lat : out)
+        if (lat.kind == Lat::Sym)
+          lat.value += kNextIteration;
+  } else {
+    Operation *op = v.getDefiningOp();
+    SmallVector<std::vector<Lat>> operands;
+    for (Value operand : op->getOperands())
+      operands.push_back(eval(operand, depth + 1).vec());
+    for (size_t t = 0; t < out.size(); ++t) {
+      SmallVector<int64_t, 3> args;
+      for (auto &lats : operands)
+        if (lats[t].kind == Lat::Known)
+          args.push_back(lats[t].value);
+      std::optional<int64_t> folded;
+      if (args.size() == operands.size())
+        folded = foldIntegerOp(op, args);
+      out[t] = folded ? Lat::known(*folded) : Lat::varying();
+    }
+  }
+  return cache.try_emplace(v, std::move(out)).first->second;
+}
+
+/// True if `v` is computed by integer arith ops from a bound value.
+bool BoundEvaluator::dependsOnBound(Value v, unsigned depth) {
+  if (bound.count(v))
+    return true;
+  Operation *op = v.getDefiningOp();
+  if (!op || !op->getDialect() || op->getDialect()->getNamespace() != "arith" ||
+      op->getNumRegions() || op->getNumResults() != 1 ||
+      !op->getResult(0).getType().isIntOrIndex())
+    return false;
+  auto [it, inserted] = dependsCache.try_emplace(v, false);
+  if (!inserted)
+    return it->second;
+  bool result = depth <= kMaxBoundDepth && llvm::any_of(op->getOperands(), [&](Value operand) {
+                  return dependsOnBound(operand, depth + 1);
+                });
+  dependsCache[v] = result;
+  return result;
 }
 
 Operation *mlir::cake::findPreceding(Operation *op, function_ref<bool(Operation *)> pred) {

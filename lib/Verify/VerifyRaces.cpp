@@ -35,9 +35,6 @@ using namespace mlir;
 using namespace mlir::cake;
 
 namespace {
-/// The model's symbol ids are small: a symbol of the next iteration of a loop (a value defined in
-/// its body, which differs between iterations) gets this offset.
-constexpr int64_t kNextIteration = int64_t(1) << 40;
 /// At most this many iterations of one loop, and combinations per access, are evaluated.
 constexpr size_t kMaxIterations = 16, kMaxEnvironments = 64;
 /// Combinations of the loops around both accesses (each multiplies the work on both sides).
@@ -45,8 +42,6 @@ constexpr size_t kMaxSharedEnvironments = 4;
 /// Large regions (boxes, tiles) compared pairwise per pair of ops; beyond it that comparison is
 /// skipped (nothing reported from it).
 constexpr size_t kMaxRegionPairs = size_t(1) << 22;
-/// Deeper arith chains than this are not folded again (no unbounded recursion).
-constexpr unsigned kMaxDepth = 200;
 
 /// One access of a shared buffer: per dimension the start index (null: the whole dimension) and
 /// the extent of the region it touches.
@@ -68,77 +63,6 @@ using Env = DenseMap<Value, int64_t>;
 struct Pick {
   Value counter;
   SmallVector<int64_t> values;
-};
-
-/// Evaluates indices for every thread with some loop counters bound to constants: arith chains
-/// that use a bound counter are folded again; everything else is the model's value. With
-/// `nextLoop`, the model's uniform unknowns defined in that loop's body are renamed (they belong to
-/// the next iteration).
-class Evaluator {
-public:
-  Evaluator(ThreadModel &model, Env env, Operation *nextLoop)
-      : model(model), env(std::move(env)), nextLoop(nextLoop) {}
-
-  ArrayRef<Lat> eval(Value v, unsigned depth = 0) {
-    auto it = cache.find(v);
-    if (it != cache.end())
-      return it->second;
-    std::vector<Lat> out(model.getNumThreads());
-    if (auto bound = env.find(v); bound != env.end()) {
-      out.assign(out.size(), Lat::known(bound->second));
-    } else if (depth > kMaxDepth) {
-      out.assign(out.size(), Lat::varying());
-    } else if (!depends(v, depth)) {
-      out = model.eval(v).vec();
-      Region *region = v.getParentRegion();
-      if (nextLoop && region && nextLoop->isAncestor(region->getParentOp()))
-        for (Lat &lat : out)
-          if (lat.kind == Lat::Sym)
-            lat.value += kNextIteration;
-    } else {
-      Operation *op = v.getDefiningOp();
-      SmallVector<std::vector<Lat>> operands;
-      for (Value operand : op->getOperands())
-        operands.push_back(eval(operand, depth + 1).vec());
-      for (size_t t = 0; t < out.size(); ++t) {
-        SmallVector<int64_t, 3> args;
-        for (auto &lats : operands)
-          if (lats[t].kind == Lat::Known)
-            args.push_back(lats[t].value);
-        std::optional<int64_t> folded;
-        if (args.size() == operands.size())
-          folded = foldIntegerOp(op, args);
-        out[t] = folded ? Lat::known(*folded) : Lat::varying();
-      }
-    }
-    return cache.try_emplace(v, std::move(out)).first->second;
-  }
-
-private:
-  /// True if `v` is computed by integer arith ops from a bound counter.
-  bool depends(Value v, unsigned depth) {
-    if (env.count(v))
-      return true;
-    Operation *op = v.getDefiningOp();
-    if (!op || !op->getDialect() || op->getDialect()->getNamespace() != "arith" ||
-        op->getNumRegions() || op->getNumResults() != 1 ||
-        !op->getResult(0).getType().isIntOrIndex())
-      return false;
-    auto [it, inserted] = dependsCache.try_emplace(v, false);
-    if (!inserted)
-      return it->second;
-    bool result = depth <= kMaxDepth && llvm::any_of(op->getOperands(), [&](Value operand) {
-                    return depends(operand, depth + 1);
-                  });
-    dependsCache[v] = result;
-    return result;
-  }
-
-  ThreadModel &model;
-  Env env;
-  Operation *nextLoop;
-  DenseMap<Value, std::vector<Lat>> cache;
-  DenseMap<Value, bool> dependsCache;
 };
 
 /// A region of the buffer, per dimension (kind, start, extent); and which threads touch it: the
@@ -488,7 +412,7 @@ struct CakeVerifyRacesPass
                Regions &out, const llvm::BitVector *excluded = nullptr) {
     ArrayRef<Reach> reach = model->reach(access.op);
     forEachEnv(own, shared, [&](const Env &env) {
-      Evaluator eval(*model, env, nextLoop);
+      BoundEvaluator eval(*model, env, nextLoop);
       SmallVector<std::vector<Lat>> starts;
       for (Value start : access.starts)
         starts.push_back(start ? eval.eval(start).vec() : std::vector<Lat>());

@@ -4,6 +4,14 @@
 //
 // RUN: cake-opt %s -o /dev/null --mlir-print-op-on-diagnostic=false --cake-print-thread-model 2>&1 \
 // RUN:   | FileCheck %s
+//
+// The cost model reads the same values (the thread model at its simulated sizes): 4 lanes of
+// the warp store, 16 bytes in 4 sectors (its own evaluator, before session 28, folded no index
+// op and priced all 32 lanes as one coalesced 128-byte store).
+// RUN: cake-opt %s -o /dev/null --mlir-print-op-on-diagnostic=false \
+// RUN:   --cake-print-cost="profile=%S/Inputs/h200-test.json" 2>&1 | FileCheck %s --check-prefix=COST
+// COST: bytes_l2 = 256; bytes_useful = 32
+// COST: thread-model-index-dialect.mlir:[[@LINE+19]]:5: remark: cost: uncoalesced store: a warp access touches 4 sectors (128 B) for 16 B it uses
 
 // CHECK: thread-model-index-dialect.mlir:[[@LINE+17]]:5: remark: executed by 8 of 64 threads: [1, 2) [9, 10) [17, 18) [25, 26) ...
 cake.kernel @index_lanes(%out: !cake.tensor<[M], f32> {cake.name = "out"})

@@ -165,9 +165,34 @@ std::optional<int64_t> foldIntegerOp(Operation *op, llvm::ArrayRef<int64_t> args
 /// `v` with the values in `bound` substituted (loop counters, iteration arguments: what a pass
 /// binds itself), folded through integer arith and index ops. Elsewhere the model's value: in
 /// `thread`, or with `thread` < 0 only a value that is the same in every thread. nullopt when
-/// unknown or of an absurd size (|x| > 2^32: no overflow in the callers' arithmetic).
+/// unknown or of an absurd size (|x| > `limit`: no overflow in the callers' arithmetic; the
+/// cost model's flat offsets at its simulated sizes need more than the verifier's 2^32).
 std::optional<int64_t> evaluateWith(ThreadModel &model, Value v, int64_t thread,
-                                    const llvm::DenseMap<Value, int64_t> &bound, unsigned depth = 0);
+                                    const llvm::DenseMap<Value, int64_t> &bound,
+                                    int64_t limit = int64_t(1) << 32);
+
+/// The model's values in every thread with some values bound to constants (the loop counters a
+/// check enumerates): the arith chains that use a bound value are folded again per thread
+/// (foldIntegerOp), everything else is the model's value. With `nextLoop`, the model's uniform
+/// unknowns defined in that loop's body are renamed (they belong to its next iteration, so they
+/// are not the same unknowns as this iteration's). evaluateWith is the one-thread form.
+class BoundEvaluator {
+public:
+  BoundEvaluator(ThreadModel &model, llvm::DenseMap<Value, int64_t> bound,
+                 Operation *nextLoop = nullptr)
+      : model(model), bound(std::move(bound)), nextLoop(nextLoop) {}
+
+  llvm::ArrayRef<Lat> eval(Value v, unsigned depth = 0);
+
+private:
+  bool dependsOnBound(Value v, unsigned depth);
+
+  ThreadModel &model;
+  llvm::DenseMap<Value, int64_t> bound;
+  Operation *nextLoop;
+  llvm::DenseMap<Value, std::vector<Lat>> cache;
+  llvm::DenseMap<Value, bool> dependsCache;
+};
 
 /// The nearest op before `op` in its block, or before one of its ancestors in the ancestor's
 /// block (up to the kernel), that satisfies `pred`; null if none.
