@@ -69,18 +69,6 @@ void CostWalker::visitLeaf(Operation *op, const Ctx &ctx, Local &local) {
       addFlops(ctx, f64 ? "fp64" : "fp32", Expr(flopsPerThread * ctx.threads()));
   };
 
-  if (auto load = dyn_cast<LoadOp>(op)) {
-    if (auto smem = dyn_cast<SmemType>(load.getSource().getType()))
-      return sharedAccess(op, smem, load.getIndices(), load.getWidth(), ctx, local);
-    return globalAccess(op, load.getSource(), load.getIndices(), load.getWidth(), false, ctx,
-                        local);
-  }
-  if (auto store = dyn_cast<StoreOp>(op)) {
-    if (auto smem = dyn_cast<SmemType>(store.getDest().getType()))
-      return sharedAccess(op, smem, store.getIndices(), store.getWidth(), ctx, local);
-    return globalAccess(op, store.getDest(), store.getIndices(), store.getWidth(), true, ctx,
-                        local);
-  }
   if (auto tma = dyn_cast<TmaLoadOp>(op)) {
     double bytes = tma.getDescriptor().getType().getBoxBytes() * ctx.threads();
     addTraffic(ctx, tensorFor(tma.getDescriptor()), Expr(bytes), Expr(bytes), false);
@@ -120,20 +108,6 @@ void CostWalker::visitLeaf(Operation *op, const Ctx &ctx, Local &local) {
       local.hasCpAsync = false;
     }
     return;
-  }
-  if (auto ld = dyn_cast<LdmatrixOp>(op)) {
-    // .xN: N 8x8 matrices, lanes 0 .. 8N-1 pass one 16-byte row each; one wavefront per matrix
-    // without conflicts.
-    int64_t n = ld.getCount();
-    auto type = cast<SmemType>(ld.getSource().getType());
-    return sharedAccess(op, type, ld.getIndices(), std::max<int64_t>(1, 16 / type.getElementBytes()),
-                        ctx, local, 8 * n);
-  }
-  if (auto st = dyn_cast<StmatrixOp>(op)) {
-    int64_t n = st.getCount();
-    auto type = cast<SmemType>(st.getDest().getType());
-    return sharedAccess(op, type, st.getIndices(), std::max<int64_t>(1, 16 / type.getElementBytes()),
-                        ctx, local, 8 * n);
   }
   if (auto mma = dyn_cast<MmaSyncOp>(op)) {
     // m16n8k16 (f16/bf16) or m16n8k8 (tf32) per warp, at the mma.sync rate.
@@ -310,20 +284,25 @@ void CostWalker::visitLeaf(Operation *op, const Ctx &ctx, Local &local) {
     if (op->getDialect() && op->getDialect()->getNamespace() == "math")
       return fmaOps(n, n, f64);
   }
-  // Any other op that declares its accesses (CakeMemoryAccessOpInterface) is priced as plain
-  // loads and stores of what it touches, so a new memory op has a cost from its interface
-  // alone. A read and a write of one buffer (a read-modify-write such as cake.atomic_add, done
-  // in L2) count as the write; contention on one address is not modelled.
+  // Every other op that declares its accesses (CakeMemoryAccessOpInterface: cake.load,
+  // cake.store, ldmatrix, stmatrix, atomics, ...) is priced as the plain loads and stores of
+  // what it touches: per warp, the sectors and lines of global memory, the shared-memory
+  // wavefronts of the lanes that pass addresses (ldmatrix .xN: 8N lanes, one 16-byte row each,
+  // its one-dimensional tile), so a new memory op has a cost from its interface alone. A read
+  // and a write of one buffer (a read-modify-write such as cake.atomic_add, done in L2) count as
+  // the write; contention on one address is not modelled.
   if (SmallVector<MemoryAccess, 2> accesses = getMemoryAccesses(op); !accesses.empty()) {
     for (const MemoryAccess &access : accesses) {
       if (access.isRead() && llvm::any_of(accesses, [&](const MemoryAccess &other) {
             return other.isWrite() && other.buffer == access.buffer;
           }))
         continue;
+      int64_t width = access.tile.size() == 1 ? access.tile.front() : access.width;
       if (auto smem = dyn_cast<SmemType>(access.buffer.getType()))
-        sharedAccess(op, smem, access.indices, access.width, ctx, local);
+        sharedAccess(op, smem, access.indices, std::max<int64_t>(1, width), ctx, local,
+                     access.lanes);
       else if (isa<GlobalTensorType>(access.buffer.getType()))
-        globalAccess(op, access.buffer, access.indices, access.width, access.isWrite(), ctx, local);
+        globalAccess(op, access.buffer, access.indices, width, access.isWrite(), ctx, local);
     }
     return;
   }
