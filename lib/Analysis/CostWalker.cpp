@@ -69,20 +69,6 @@ void CostWalker::visitLeaf(Operation *op, const Ctx &ctx, Local &local) {
       addFlops(ctx, f64 ? "fp64" : "fp32", Expr(flopsPerThread * ctx.threads()));
   };
 
-  if (auto tma = dyn_cast<TmaLoadOp>(op)) {
-    double bytes = tma.getDescriptor().getType().getBoxBytes() * ctx.threads();
-    addTraffic(ctx, tensorFor(tma.getDescriptor()), Expr(bytes), Expr(bytes), false);
-    addShared(ctx, Expr(bytes));
-    return;
-  }
-  if (auto tma = dyn_cast<TmaStoreOp>(op)) {
-    // The box read from shared memory and written through L2 (elements outside the tensor are
-    // not written; the simulated sizes keep the box inside).
-    double bytes = tma.getDescriptor().getType().getBoxBytes() * ctx.threads();
-    addTraffic(ctx, tensorFor(tma.getDescriptor()), Expr(bytes), Expr(bytes), true);
-    addShared(ctx, Expr(bytes));
-    return;
-  }
   if (auto copy = dyn_cast<CpAsyncOp>(op)) {
     // Global side like a load of its width (sectors / lines, masked lanes move nothing; its
     // latency is charged at the wait), shared side like a store (wavefronts with the swizzle).
@@ -129,15 +115,22 @@ void CostWalker::visitLeaf(Operation *op, const Ctx &ctx, Local &local) {
     return;
   }
   // m64nNkK per warpgroup (K = 16 for f16/bf16, 8 for tf32): tensor work, and the operands read
-  // from shared memory (B always; A unless it comes from registers, cake.wgmma.regs).
-  auto wgmma = [&](int64_t n, int64_t k, Type element, bool aFromShared) {
+  // from shared memory: the tiles its accesses state (B always, 64 x K of A unless it comes from
+  // registers, cake.wgmma.regs), per warpgroup.
+  auto wgmma = [&](int64_t n, int64_t k, Type element) {
     int64_t groups = ctx.warpgroups();
     std::string unit = "tensor_" + dtypeName(element);
     double flops = 2.0 * 64 * n * k * groups;
     addWork(local, ctx, unit, Expr(flops));
     addFlops(ctx, unit, Expr(flops));
-    double rows = (aFromShared ? 64.0 : 0.0) + static_cast<double>(n);
-    double operandBytes = rows * k * getElementBytes(element) * groups;
+    double operandBytes = 0;
+    for (const MemoryAccess &access : getMemoryAccesses(op)) {
+      double tile = cast<SmemType>(access.buffer.getType()).getElementBytes();
+      for (int64_t extent : access.tile)
+        tile *= static_cast<double>(extent);
+      operandBytes += tile;
+    }
+    operandBytes *= groups;
     addShared(ctx, Expr(operandBytes));
     addWork(local, ctx, "lsu", Expr(operandBytes / 128));
   };
@@ -161,11 +154,9 @@ void CostWalker::visitLeaf(Operation *op, const Ctx &ctx, Local &local) {
     return;
   }
   if (auto mma = dyn_cast<WgmmaRegsOp>(op))
-    return wgmma(mma.getN(), mma.getK(), mma.getB().getType().getElementType(),
-                 /*aFromShared=*/false);
+    return wgmma(mma.getN(), mma.getK(), mma.getB().getType().getElementType());
   if (auto mma = dyn_cast<WgmmaOp>(op))
-    return wgmma(mma.getN(), mma.getK(), mma.getA().getType().getElementType(),
-                 /*aFromShared=*/true);
+    return wgmma(mma.getN(), mma.getK(), mma.getA().getType().getElementType());
   if (auto wait = dyn_cast<WgmmaWaitOp>(op)) {
     if (wait.getPending() == 0)
       local.wait0 = true;
@@ -285,13 +276,27 @@ void CostWalker::visitLeaf(Operation *op, const Ctx &ctx, Local &local) {
       return fmaOps(n, n, f64);
   }
   // Every other op that declares its accesses (CakeMemoryAccessOpInterface: cake.load,
-  // cake.store, ldmatrix, stmatrix, atomics, ...) is priced as the plain loads and stores of
-  // what it touches: per warp, the sectors and lines of global memory, the shared-memory
-  // wavefronts of the lanes that pass addresses (ldmatrix .xN: 8N lanes, one 16-byte row each,
-  // its one-dimensional tile), so a new memory op has a cost from its interface alone. A read
-  // and a write of one buffer (a read-modify-write such as cake.atomic_add, done in L2) count as
-  // the write; contention on one address is not modelled.
+  // cake.store, ldmatrix, stmatrix, TMA copies, atomics, ...) is priced from them: TMA boxes
+  // below; otherwise as plain loads and stores, per warp the sectors and lines of global memory
+  // and the shared-memory wavefronts of the lanes that pass addresses (ldmatrix .xN: 8N lanes,
+  // one 16-byte row each, its one-dimensional tile), so a new memory op has a cost from its
+  // interface alone. A read and a write of one buffer (a read-modify-write such as
+  // cake.atomic_add, done in L2) count as the write; contention on one address is not modelled.
   if (SmallVector<MemoryAccess, 2> accesses = getMemoryAccesses(op); !accesses.empty()) {
+    // A TMA copy (an access through a !cake.tma) moves its descriptor's box, per issuing thread,
+    // between global memory (through L2) and shared memory; its shared side is that box too.
+    // (A store's elements outside the tensor are not written; the simulated sizes keep the box
+    // inside.)
+    bool tma = false;
+    for (const MemoryAccess &access : accesses)
+      if (auto desc = dyn_cast<TmaType>(access.buffer.getType())) {
+        double bytes = desc.getBoxBytes() * ctx.threads();
+        addTraffic(ctx, tensorFor(access.buffer), Expr(bytes), Expr(bytes), access.isWrite());
+        addShared(ctx, Expr(bytes));
+        tma = true;
+      }
+    if (tma)
+      return;
     for (const MemoryAccess &access : accesses) {
       if (access.isRead() && llvm::any_of(accesses, [&](const MemoryAccess &other) {
             return other.isWrite() && other.buffer == access.buffer;
