@@ -54,5 +54,5 @@ __all__ = [
     "BK", "csq_box",
     "UPDATE_CHUNKS", "UPDATE_PPB", "UPDATE_SMEM_COUNTS", "UPDATE_SMEM_SUMS",
     "generate_update", "generate_update_private", "update_name",
-    "generate", "legal", "max_d", "name", "smem_bytes",
+    "generate", "legal", "max_d", "name", "smem_bytes", "steps_per_chunk",
 ]

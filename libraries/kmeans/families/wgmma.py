@@ -53,8 +53,9 @@ def legal(p):
 
 
 def max_d(p):
-    full = p["chunks"] * chunk_width(p["dtype"])
-    return full if "tail" not in p else full - chunk_width(p["dtype"]) + p["tail"] * DTYPES[p["dtype"]][2]
+    """The widest D the variant serves: its chunks, the last one cut to `tail` k-steps."""
+    last = p.get("tail", steps_per_chunk(p["dtype"])) * DTYPES[p["dtype"]][2]
+    return (p["chunks"] - 1) * chunk_width(p["dtype"]) + last
 
 
 def wgmma_domain(p):
@@ -121,8 +122,8 @@ def generate(p):
     w(f"          cake.pipeline.consumer_wait %cpipe[%it] : {cp}")
     w(f"          %cslot = cake.pipeline.slot %cpipe[%it] : {cp}")
     w("          cake.wgmma.fence")
-    last = _wgmma_chain(w, "          ", "%xslot", "%cslot", nch, cw, kstep, xsm, csm, acc, "%zero", "a",
-                        p.get("tail"))
+    last = _wgmma_chain(w, "          ", "%xslot", "%cslot", nch, cw, kstep, xsm, csm, acc, "%zero",
+                        "a", p.get("tail"))
     w("          cake.wgmma.commit")
     w("          cake.wgmma.wait 0")
     w(f"          %k0 = arith.muli %kt, %c{bk} : index")
