@@ -352,6 +352,37 @@ class MergeTuneTest(unittest.TestCase):
             self.assertEqual(points[20]["ms"], {"simt_w4": 5.0})
 
 
+class RetimeListTest(unittest.TestCase):
+    """bench/library/retime_list.py: each point's fastest configurations, newer times winning."""
+
+    def run_tool(self, *args):
+        return subprocess.run([sys.executable, os.path.join(ROOT, "bench", "library", "retime_list.py"),
+                               *args], capture_output=True, text=True)
+
+    def test_top_within_and_newer_times(self):
+        shape = {"dtype": "float16", "B": 1, "N": 10, "D": 8, "K": 3}
+        with tempfile.TemporaryDirectory() as tmp:
+            table, newer, out = (os.path.join(tmp, n) for n in ("t.json", "n.json", "o.json"))
+            with open(table, "w") as f:
+                json.dump({"points": [dict(shape, ms={"a": 1.0, "b": 1.2, "c": 1.25, "d": 2.0})]}, f)
+            with open(newer, "w") as f:        # d re-timed: now within 1.3x of the best
+                json.dump({"points": [dict(shape, ms={"d": 1.1})]}, f)
+            r = self.run_tool("--table", table, "--also", newer, "--top", "3", "--out", out)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertEqual(load_json(out), [dict(shape, configs=["a", "d", "b"])])
+
+    def test_bad_input_is_a_message(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            out = os.path.join(tmp, "o.json")
+            r = self.run_tool("--table", os.path.join(tmp, "missing.json"), "--out", out)
+            self.assertEqual(r.returncode, 1)
+            self.assertIn("retime_list.py: FileNotFoundError", r.stderr)
+            self.assertNotIn("Traceback", r.stderr)
+            r = self.run_tool("--table", os.path.join(KMEANS, "table.json"), "--top", "0", "--out", out)
+            self.assertEqual(r.returncode, 1)
+            self.assertIn("--top must be >= 1", r.stderr)
+
+
 class CommandTest(unittest.TestCase):
     def test_route_command(self):
         r = cake("library", "route", "--library", KMEANS, "--shape", "B=3,N=75599,D=96,K=999,dtype=float16")

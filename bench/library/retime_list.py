@@ -38,8 +38,12 @@ def main():
     args = ap.parse_args()
     if args.top < 1 or args.within < 1.0:
         sys.exit("retime_list.py: --top must be >= 1 and --within >= 1.0")
+    try:
+        points = candidates([args.table] + args.also)
+    except (OSError, ValueError, KeyError, TypeError) as e:   # a missing input, bad JSON, no "points"
+        sys.exit(f"retime_list.py: {type(e).__name__}: {e}")
     out = []
-    for (dtype, B, N, D, K), ms in candidates([args.table] + args.also).items():
+    for (dtype, B, N, D, K), ms in points.items():
         if not ms:
             continue
         best = min(ms.values())
