@@ -2,7 +2,7 @@
 
 The shipped ones (``builtin(toolchain)``) are what ``cake-opt --cake-list-tactics`` lists: the
 cake-tactic-* passes of lib/Transforms with their option presets and preconditions, declared once
-in lib/Transforms/TacticRegistry.cpp. A tactics file (JSON list) adds others without changing the
+in the tactics' records (include/Cake/Transforms/Tactics/*.td). A tactics file (JSON list) adds others without changing the
 harness:
 
     [{"name": "widen-vectors", "pipeline": "builtin.module(cake-widen-vectors{width=4})",
@@ -131,7 +131,7 @@ def load(path):
 # op lists here only avoid starting cake-opt when the pass certainly has nothing to do.
 def builtin(toolchain):
     """The shipped tactics, as this cake-opt lists them (``cake-opt --cake-list-tactics``: the one
-    registry, lib/Transforms/TacticRegistry.cpp). A cake-opt without the flag, or one that fails,
+    registry, from the tactics' records under include/Cake/Transforms/Tactics/). A cake-opt without the flag, or one that fails,
     gives none: the search then runs on tunables alone."""
     res = run_step("probe", [toolchain.path("cake-opt"), "--cake-list-tactics"], timeout=30)
     if not res.ok:

@@ -6,16 +6,10 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Cake/IR/CakeOps.h"
-#include "Cake/Transforms/Passes.h"
-#include "Tactics.h"
+#include "Cake/Transforms/TacticOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "llvm/ADT/SetVector.h"
-
-namespace mlir::cake {
-#define GEN_PASS_DEF_CAKETACTICCONTRACTPASS
-#include "Cake/Transforms/Passes.h.inc"
-} // namespace mlir::cake
 
 using namespace mlir;
 using namespace mlir::cake;
@@ -34,19 +28,10 @@ void contract(Operation *op) {
   op->setAttr(fm.getFastMathAttrName(), arith::FastMathFlagsAttr::get(op->getContext(), flags));
 }
 
-struct CakeTacticContractPass : cake::impl::CakeTacticContractPassBase<CakeTacticContractPass> {
-  using Base::Base;
-
-  void runOnOperation() override {
-    IRRewriter rewriter(&getContext());
-    if (failed(applyContractTactic(rewriter, getOperation())))
-      signalPassFailure();
-  }
-};
-
 } // namespace
 
-LogicalResult mlir::cake::applyContractTactic(RewriterBase &, Operation *root) {
+LogicalResult CakeTacticContractOp::applyTactic(RewriterBase &, Operation *root,
+                                               const Options &) {
   // Per kernel, the pairs: each multiply with an add or subtract that takes its result.
   SmallVector<std::pair<KernelOp, llvm::SetVector<Operation *>>> kernels;
   root->walk([&](KernelOp kernel) {

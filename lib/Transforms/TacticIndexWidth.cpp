@@ -6,39 +6,23 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Cake/IR/CakeOps.h"
-#include "Cake/Transforms/Passes.h"
-#include "Tactics.h"
-
-namespace mlir::cake {
-#define GEN_PASS_DEF_CAKETACTICINDEXWIDTHPASS
-#include "Cake/Transforms/Passes.h.inc"
-} // namespace mlir::cake
+#include "Cake/Transforms/TacticOps.h"
 
 using namespace mlir;
 using namespace mlir::cake;
 
-namespace {
-struct CakeTacticIndexWidthPass
-    : cake::impl::CakeTacticIndexWidthPassBase<CakeTacticIndexWidthPass> {
-  using Base::Base;
+namespace {} // namespace
 
-  void runOnOperation() override {
-    IRRewriter rewriter(&getContext());
-    if (failed(applyIndexWidthTactic(rewriter, getOperation(), bits)))
-      signalPassFailure();
-  }
-};
-} // namespace
-
-std::string mlir::cake::indexWidthOptionsError(int64_t bits) {
+std::string CakeTacticIndexWidthOp::checkOptions(const Options &options) {
+  int64_t bits = options.bits;
   if (bits != 32 && bits != 64)
     return "expected bits 32 or 64, got " + std::to_string(bits);
   return "";
 }
 
-LogicalResult mlir::cake::applyIndexWidthTactic(RewriterBase &, Operation *root, int64_t bits) {
-  if (std::string why = indexWidthOptionsError(bits); !why.empty())
-    return reportBadOption(root, "cake-tactic-index-width", why);
+LogicalResult CakeTacticIndexWidthOp::applyTactic(RewriterBase &, Operation *root,
+                                                 const Options &options) {
+  int64_t bits = options.bits;
   SmallVector<KernelOp> changed;
   root->walk([&](KernelOp kernel) {
     if (int64_t(kernel.getIndexBitwidth().value_or(64)) != bits)

@@ -1,7 +1,10 @@
-//===- TacticOps.cpp - the tactics as Transform-dialect ops ----------------===//
+//===- TacticOps.cpp - the tactics' passes and transform ops ---------------===//
 //
-// Each transform.cake.* op calls its tactic's function (Tactics.h), the one its pass calls. The
-// passes rely on the pass manager for "a failed tactic leaves nothing behind" (a failed pass's
+// What every tactic's pass and op share; the per-tactic glue is generated from its record
+// (TacticBase.td) into TacticOps.cpp.inc, included below, which uses runTacticOp,
+// verifyTacticOptions and TacticPass. The pass and the op run the same `applyTactic`.
+//
+// The passes rely on the pass manager for "a failed tactic leaves nothing behind" (a failed pass's
 // output is discarded); a transform script goes on with the payload, so runTactic keeps that
 // promise itself: it captures the tactic's errors for the silenceable failure and gives every
 // kernel the tactic changed before refusing its old body and attributes back (stage-rows and
@@ -11,7 +14,6 @@
 //===----------------------------------------------------------------------===//
 #include "Cake/Transforms/TacticOps.h"
 #include "Cake/IR/CakeOps.h"
-#include "Tactics.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -21,9 +23,6 @@
 
 using namespace mlir;
 using namespace mlir::cake;
-
-#define GET_OP_CLASSES
-#include "Cake/Transforms/TacticOps.cpp.inc"
 
 namespace {
 
@@ -87,121 +86,60 @@ runTactic(transform::TransformRewriter &rewriter, Operation *target,
   return DiagnosedSilenceableFailure::silenceableFailure(std::move(errors));
 }
 
-/// The verifier of a tactic op's attributes: the tactic's own option check, as an error of the
-/// script.
-LogicalResult verifyOptions(Operation *op, const std::string &why) {
+} // namespace
+
+namespace mlir::cake {
+namespace {
+
+/// A tactic op's applyToOne: the tactic with the op's options, under runTactic's promise.
+template <typename TacticOp>
+DiagnosedSilenceableFailure runTacticOp(transform::TransformRewriter &rewriter, Operation *target,
+                                        const typename TacticOp::Options &options) {
+  return runTactic(rewriter, target, [&](RewriterBase &r, Operation *root) {
+    return TacticOp::applyTactic(r, root, options);
+  });
+}
+
+/// A tactic op's verifier: the tactic's own option check, as an error of the script.
+LogicalResult verifyTacticOptions(Operation *op, const std::string &why) {
   if (why.empty())
     return success();
   return op->emitOpError() << why;
 }
 
-/// ODS gives I64Attr values as uint64_t; the tactics take the signed value the attribute holds.
-int64_t signedValue(uint64_t value) { return static_cast<int64_t>(value); }
-
 } // namespace
 
-//===----------------------------------------------------------------------===//
-// The ops: each applies its tactic (Tactics.h) and checks its attributes with the tactic's check.
-//===----------------------------------------------------------------------===//
+/// A tactic's pass, on the base mlir-tblgen generates from the same record (its options are
+/// members named as in the record, which TacticOp::optionsOfPass reads: hence the friend). Bad
+/// options are a "[tactic.not-applicable] cake-tactic-<name>: <why>" error at the root, the
+/// message the harness and the tests read; otherwise the pass fails where the tactic refuses.
+///
+/// Outside the anonymous namespace: each op's generated definitions instantiate it explicitly,
+/// which must happen in its own namespace.
+template <typename TacticOp, template <typename> class PassBase>
+struct TacticPass : PassBase<TacticPass<TacticOp, PassBase>> {
+  using Generated = PassBase<TacticPass<TacticOp, PassBase>>;
+  using Generated::Generated;
+  friend TacticOp;
 
-DiagnosedSilenceableFailure
-CakePipelineStagesTacticOp::applyToOne(transform::TransformRewriter &rewriter, Operation *target,
-                                       transform::ApplyToEachResultList &,
-                                       transform::TransformState &) {
-  return runTactic(rewriter, target, [&](RewriterBase &r, Operation *root) {
-    return applyPipelineStagesTactic(r, root, signedValue(getStages()));
-  });
-}
-LogicalResult CakePipelineStagesTacticOp::verify() {
-  return verifyOptions(*this, pipelineStagesOptionsError(signedValue(getStages())));
-}
+  void runOnOperation() override {
+    Operation *root = this->getOperation();
+    typename TacticOp::Options options = TacticOp::optionsOfPass(*this);
+    if (std::string why = TacticOp::checkOptions(options); !why.empty()) {
+      emitError(root->getLoc()) << "[tactic.not-applicable] " << TacticOp::passArgument << ": "
+                                << why;
+      return this->signalPassFailure();
+    }
+    IRRewriter rewriter(&this->getContext());
+    if (failed(TacticOp::applyTactic(rewriter, root, options)))
+      this->signalPassFailure();
+  }
+};
+} // namespace mlir::cake
 
-DiagnosedSilenceableFailure CakePadTacticOp::applyToOne(transform::TransformRewriter &rewriter,
-                                                        Operation *target,
-                                                        transform::ApplyToEachResultList &,
-                                                        transform::TransformState &) {
-  return runTactic(rewriter, target, [&](RewriterBase &r, Operation *root) {
-    return applyPadTactic(r, root, signedValue(getElements()));
-  });
-}
-LogicalResult CakePadTacticOp::verify() {
-  return verifyOptions(*this, padOptionsError(signedValue(getElements())));
-}
-
-DiagnosedSilenceableFailure
-CakeSwizzleTacticOp::applyToOne(transform::TransformRewriter &rewriter, Operation *target,
-                                transform::ApplyToEachResultList &, transform::TransformState &) {
-  return runTactic(rewriter, target, [&](RewriterBase &r, Operation *root) {
-    return applySwizzleTactic(r, root, signedValue(getBytes()));
-  });
-}
-LogicalResult CakeSwizzleTacticOp::verify() {
-  return verifyOptions(*this, swizzleOptionsError(signedValue(getBytes())));
-}
-
-DiagnosedSilenceableFailure
-CakeStageRowsTacticOp::applyToOne(transform::TransformRewriter &rewriter, Operation *target,
-                                  transform::ApplyToEachResultList &,
-                                  transform::TransformState &) {
-  return runTactic(rewriter, target, applyStageRowsTactic);
-}
-
-DiagnosedSilenceableFailure
-CakeVectorizeTacticOp::applyToOne(transform::TransformRewriter &rewriter, Operation *target,
-                                  transform::ApplyToEachResultList &,
-                                  transform::TransformState &) {
-  return runTactic(rewriter, target, [&](RewriterBase &r, Operation *root) {
-    return applyVectorizeTactic(r, root, signedValue(getWidth()));
-  });
-}
-LogicalResult CakeVectorizeTacticOp::verify() {
-  return verifyOptions(*this, vectorizeOptionsError(signedValue(getWidth())));
-}
-
-DiagnosedSilenceableFailure
-CakeContractTacticOp::applyToOne(transform::TransformRewriter &rewriter, Operation *target,
-                                 transform::ApplyToEachResultList &, transform::TransformState &) {
-  return runTactic(rewriter, target, applyContractTactic);
-}
-
-DiagnosedSilenceableFailure
-CakeIndexWidthTacticOp::applyToOne(transform::TransformRewriter &rewriter, Operation *target,
-                                   transform::ApplyToEachResultList &,
-                                   transform::TransformState &) {
-  return runTactic(rewriter, target, [&](RewriterBase &r, Operation *root) {
-    return applyIndexWidthTactic(r, root, signedValue(getBits()));
-  });
-}
-LogicalResult CakeIndexWidthTacticOp::verify() {
-  return verifyOptions(*this, indexWidthOptionsError(signedValue(getBits())));
-}
-
-DiagnosedSilenceableFailure CakeProgrammaticLaunchTacticOp::applyToOne(
-    transform::TransformRewriter &rewriter, Operation *target,
-    transform::ApplyToEachResultList &, transform::TransformState &) {
-  return runTactic(rewriter, target, applyProgrammaticLaunchTactic);
-}
-
-namespace {
-TensorizeTacticOptions tensorizeOptions(CakeTensorizeTacticOp op) {
-  return {signedValue(op.getTile()),    signedValue(op.getRows()),   op.getPrefetch(),
-          signedValue(op.getBuffers()), op.getFastpath(),            op.getMma().str(),
-          signedValue(op.getUnroll())};
-}
-} // namespace
-
-DiagnosedSilenceableFailure
-CakeTensorizeTacticOp::applyToOne(transform::TransformRewriter &rewriter, Operation *target,
-                                  transform::ApplyToEachResultList &,
-                                  transform::TransformState &) {
-  TensorizeTacticOptions options = tensorizeOptions(*this);
-  return runTactic(rewriter, target, [&](RewriterBase &r, Operation *root) {
-    return applyTensorizeTactic(r, root, options);
-  });
-}
-LogicalResult CakeTensorizeTacticOp::verify() {
-  return verifyOptions(*this, tensorizeOptionsError(tensorizeOptions(*this)));
-}
+// Every tactic op's members and its pass (TacticBase.td writes them, in namespace mlir::cake).
+#define GET_OP_CLASSES
+#include "Cake/Transforms/TacticOps.cpp.inc"
 
 //===----------------------------------------------------------------------===//
 // The extension

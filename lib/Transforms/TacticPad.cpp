@@ -6,16 +6,10 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Cake/IR/CakeOps.h"
-#include "Cake/Transforms/Passes.h"
+#include "Cake/Transforms/TacticOps.h"
 #include "TacticUtils.h"
-#include "Tactics.h"
 
 #include "llvm/ADT/STLExtras.h"
-
-namespace mlir::cake {
-#define GEN_PASS_DEF_CAKETACTICPADPASS
-#include "Cake/Transforms/Passes.h.inc"
-} // namespace mlir::cake
 
 using namespace mlir;
 using namespace mlir::cake;
@@ -50,27 +44,18 @@ std::string reason(AllocSmemOp alloc, int64_t elements) {
            std::to_string(widest) + "-wide accesses";
   return "";
 }
-
-struct CakeTacticPadPass : cake::impl::CakeTacticPadPassBase<CakeTacticPadPass> {
-  using Base::Base;
-
-  void runOnOperation() override {
-    IRRewriter rewriter(&getContext());
-    if (failed(applyPadTactic(rewriter, getOperation(), elements)))
-      signalPassFailure();
-  }
-};
 } // namespace
 
-std::string mlir::cake::padOptionsError(int64_t elements) {
+std::string CakeTacticPadOp::checkOptions(const Options &options) {
+  int64_t elements = options.elements;
   if (elements < 1)
     return "expected elements >= 1, got " + std::to_string(elements);
   return "";
 }
 
-LogicalResult mlir::cake::applyPadTactic(RewriterBase &, Operation *root, int64_t elements) {
-  if (std::string why = padOptionsError(elements); !why.empty())
-    return reportBadOption(root, "cake-tactic-pad", why);
+LogicalResult CakeTacticPadOp::applyTactic(RewriterBase &, Operation *root,
+                                          const Options &options) {
+  int64_t elements = options.elements;
   return retypeSharedBuffers(
       root, "cake-tactic-pad", "padding",
       [&](AllocSmemOp alloc) { return reason(alloc, elements); },

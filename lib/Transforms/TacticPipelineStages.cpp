@@ -7,16 +7,10 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Cake/IR/CakeOps.h"
-#include "Cake/Transforms/Passes.h"
-#include "Tactics.h"
+#include "Cake/Transforms/TacticOps.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SetVector.h"
-
-namespace mlir::cake {
-#define GEN_PASS_DEF_CAKETACTICPIPELINESTAGESPASS
-#include "Cake/Transforms/Passes.h.inc"
-} // namespace mlir::cake
 
 using namespace mlir;
 using namespace mlir::cake;
@@ -106,29 +100,18 @@ bool rewrite(KernelOp kernel, PipelineCreateOp create, int64_t stages) {
   }
   return true;
 }
-
-struct CakeTacticPipelineStagesPass
-    : cake::impl::CakeTacticPipelineStagesPassBase<CakeTacticPipelineStagesPass> {
-  using Base::Base;
-
-  void runOnOperation() override {
-    IRRewriter rewriter(&getContext());
-    if (failed(applyPipelineStagesTactic(rewriter, getOperation(), stages)))
-      signalPassFailure();
-  }
-};
 } // namespace
 
-std::string mlir::cake::pipelineStagesOptionsError(int64_t stages) {
+std::string CakeTacticPipelineStagesOp::checkOptions(const Options &options) {
+  int64_t stages = options.stages;
   if (stages < 1)
     return "expected stages >= 1, got " + std::to_string(stages);
   return "";
 }
 
-LogicalResult mlir::cake::applyPipelineStagesTactic(RewriterBase &, Operation *root,
-                                                    int64_t stages) {
-  if (std::string why = pipelineStagesOptionsError(stages); !why.empty())
-    return reportBadOption(root, "cake-tactic-pipeline-stages", why);
+LogicalResult CakeTacticPipelineStagesOp::applyTactic(RewriterBase &, Operation *root,
+                                                     const Options &options) {
+  int64_t stages = options.stages;
   bool failed = false, any = false;
   root->walk([&](KernelOp kernel) {
     kernel.walk([&](PipelineCreateOp create) {

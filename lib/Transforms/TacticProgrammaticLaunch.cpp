@@ -10,31 +10,15 @@
 //===----------------------------------------------------------------------===//
 #include "Cake/IR/CakeOps.h"
 #include "Cake/IR/Target.h"
-#include "Cake/Transforms/Passes.h"
-#include "Tactics.h"
-
-namespace mlir::cake {
-#define GEN_PASS_DEF_CAKETACTICPROGRAMMATICLAUNCHPASS
-#include "Cake/Transforms/Passes.h.inc"
-} // namespace mlir::cake
+#include "Cake/Transforms/TacticOps.h"
 
 using namespace mlir;
 using namespace mlir::cake;
 
-namespace {
-struct CakeTacticProgrammaticLaunchPass
-    : cake::impl::CakeTacticProgrammaticLaunchPassBase<CakeTacticProgrammaticLaunchPass> {
-  using Base::Base;
+namespace {} // namespace
 
-  void runOnOperation() override {
-    IRRewriter rewriter(&getContext());
-    if (failed(applyProgrammaticLaunchTactic(rewriter, getOperation())))
-      signalPassFailure();
-  }
-};
-} // namespace
-
-LogicalResult mlir::cake::applyProgrammaticLaunchTactic(RewriterBase &, Operation *root) {
+LogicalResult CakeTacticProgrammaticLaunchOp::applyTactic(RewriterBase &, Operation *root,
+                                                         const Options &) {
   SmallVector<KernelOp> changed;
   root->walk([&](KernelOp kernel) {
     if (!kernel.waitsForGridDependencies() && targetHas(kernel.getTarget(), FeatureHopper))

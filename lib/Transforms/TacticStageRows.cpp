@@ -28,20 +28,14 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Cake/IR/CakeOps.h"
-#include "Cake/Transforms/Passes.h"
+#include "Cake/Transforms/TacticOps.h"
 #include "TacticUtils.h"
-#include "Tactics.h"
 #include "Cake/Analysis/ThreadModel.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
-
-namespace mlir::cake {
-#define GEN_PASS_DEF_CAKETACTICSTAGEROWSPASS
-#include "Cake/Transforms/Passes.h.inc"
-} // namespace mlir::cake
 
 using namespace mlir;
 using namespace mlir::cake;
@@ -164,19 +158,10 @@ void rewrite(RewriterBase &rewriter, Site &site) {
   rewriter.replaceOp(staged, fromTile);
   rewriter.replaceOp(loop, tiles.getResults());
 }
-
-struct CakeTacticStageRowsPass : cake::impl::CakeTacticStageRowsPassBase<CakeTacticStageRowsPass> {
-  using Base::Base;
-
-  void runOnOperation() override {
-    IRRewriter rewriter(&getContext());
-    if (failed(applyStageRowsTactic(rewriter, getOperation())))
-      signalPassFailure();
-  }
-};
 } // namespace
 
-LogicalResult mlir::cake::applyStageRowsTactic(RewriterBase &rewriter, Operation *root) {
+LogicalResult CakeTacticStageRowsOp::applyTactic(RewriterBase &rewriter, Operation *root,
+                                                const Options &) {
   SmallVector<Site> sites;
   SmallVector<std::pair<Location, std::string>> reasons;
   root->walk([&](KernelOp kernel) {

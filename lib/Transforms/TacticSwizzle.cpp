@@ -21,20 +21,14 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Cake/IR/CakeOps.h"
-#include "Cake/Transforms/Passes.h"
+#include "Cake/Transforms/TacticOps.h"
 #include "TacticUtils.h"
-#include "Tactics.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/MathExtras.h"
-
-namespace mlir::cake {
-#define GEN_PASS_DEF_CAKETACTICSWIZZLEPASS
-#include "Cake/Transforms/Passes.h.inc"
-} // namespace mlir::cake
 
 using namespace mlir;
 using namespace mlir::cake;
@@ -146,27 +140,18 @@ std::string reason(AllocSmemOp alloc, int64_t bytes, KnownAlignment &alignment) 
     return "unused";
   return "";
 }
-
-struct CakeTacticSwizzlePass : cake::impl::CakeTacticSwizzlePassBase<CakeTacticSwizzlePass> {
-  using Base::Base;
-
-  void runOnOperation() override {
-    IRRewriter rewriter(&getContext());
-    if (failed(applySwizzleTactic(rewriter, getOperation(), bytes)))
-      signalPassFailure();
-  }
-};
 } // namespace
 
-std::string mlir::cake::swizzleOptionsError(int64_t bytes) {
+std::string CakeTacticSwizzleOp::checkOptions(const Options &options) {
+  int64_t bytes = options.bytes;
   if (!llvm::is_contained({32, 64, 128}, bytes))
     return "expected bytes 32, 64 or 128, got " + std::to_string(bytes);
   return "";
 }
 
-LogicalResult mlir::cake::applySwizzleTactic(RewriterBase &, Operation *root, int64_t bytes) {
-  if (std::string why = swizzleOptionsError(bytes); !why.empty())
-    return reportBadOption(root, "cake-tactic-swizzle", why);
+LogicalResult CakeTacticSwizzleOp::applyTactic(RewriterBase &, Operation *root,
+                                              const Options &options) {
+  int64_t bytes = options.bytes;
   KnownAlignment alignment;
   // Same size, but a swizzled buffer is aligned to 8 rows of the span (up to 1 KiB), which can
   // add alignment gaps.

@@ -29,7 +29,7 @@
 //   - the tail, cloned per 8 rows (t/4, t/4 + 8, ...): the warp reductions now combine the 4
 //     lanes of a quad (`lanes = 4`), and the lane test `%lane == 0` becomes `%lane % 4 == 0`.
 //
-// Options (Passes.td has the measured effect of each): `fastpath` gives tiles wholly below %K an
+// Options (include/Cake/Transforms/Tactics/Tensorize.td has the measured effect of each): `fastpath` gives tiles wholly below %K an
 // epilogue without the k < %K guard; `buffers = 2` alternates two tile slots with one barrier per
 // tile; `unroll` unrolls the loop over 8-candidate groups; `mma = wgmma` (sm_90a) lets each
 // warpgroup (64 rows) issue wgmma m64nNk16 with N = tile, A from the same registers (wgmma's
@@ -42,15 +42,14 @@
 // products are summed in the tensor core's order (fp32 accumulation).
 //
 // Preconditions (else [tactic.not-applicable] with the reason): see the pass description in
-// Passes.td. This file matches and checks them; TacticTensorizeRewrite.cpp rewrites.
+// Tactics/Tensorize.td. This file matches and checks them; TacticTensorizeRewrite.cpp rewrites.
 //
 //===----------------------------------------------------------------------===//
 #include "Cake/IR/Target.h"
 #include "Cake/IR/CakeOps.h"
-#include "Cake/Transforms/Passes.h"
+#include "Cake/Transforms/TacticOps.h"
 #include "TacticTensorize.h"
 #include "TacticUtils.h"
-#include "Tactics.h"
 #include "Cake/Analysis/ThreadModel.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -59,11 +58,6 @@
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
-
-namespace mlir::cake {
-#define GEN_PASS_DEF_CAKETACTICTENSORIZEPASS
-#include "Cake/Transforms/Passes.h.inc"
-} // namespace mlir::cake
 
 using namespace mlir;
 using namespace mlir::cake;
@@ -282,21 +276,9 @@ struct Matcher {
 
 };
 
-struct CakeTacticTensorizePass
-    : cake::impl::CakeTacticTensorizePassBase<CakeTacticTensorizePass> {
-  using Base::Base;
-
-  void runOnOperation() override {
-    IRRewriter rewriter(&getContext());
-    if (failed(applyTensorizeTactic(rewriter, getOperation(),
-                                    {tile, rows, prefetch, buffers, fastpath, mma, unroll})))
-      signalPassFailure();
-  }
-};
-
 } // namespace
 
-std::string mlir::cake::tensorizeOptionsError(const TensorizeTacticOptions &o) {
+std::string CakeTacticTensorizeOp::checkOptions(const Options &o) {
   auto text = [](auto... parts) {
     std::string out;
     llvm::raw_string_ostream os(out);
@@ -318,10 +300,8 @@ std::string mlir::cake::tensorizeOptionsError(const TensorizeTacticOptions &o) {
   return "";
 }
 
-LogicalResult mlir::cake::applyTensorizeTactic(RewriterBase &rewriter, Operation *root,
-                                               const TensorizeTacticOptions &options) {
-  if (std::string why = tensorizeOptionsError(options); !why.empty())
-    return reportBadOption(root, "cake-tactic-tensorize", why);
+LogicalResult CakeTacticTensorizeOp::applyTactic(RewriterBase &rewriter, Operation *root,
+                                          const Options &options) {
   Matcher matcher{options.mma == "wgmma"};
   SmallVector<Site> sites;
   SmallVector<std::pair<Location, std::string>> reasons;

@@ -1,7 +1,7 @@
 //===- TacticTensorizeRewrite.cpp - cake-tactic-tensorize's rewrite --------===//
 //
 // Puts a matched warp dot-product reduction (TacticTensorize.h's Site) on tensor cores; the
-// layout and the schedule are described in TacticTensorize.cpp's file comment and in Passes.td.
+// layout and the schedule are described in TacticTensorize.cpp's file comment and in Tactics/Tensorize.td.
 // The steps, in the order they build the kernel: the warp's rows and their A fragments, the shared
 // tile of B rows and its copy, the loop over tiles (prologue, compute, next tile), the epilogue
 // folded per accumulator element, the tail per 8 rows, the grid.

@@ -1,6 +1,5 @@
 //===- TacticUtils.cpp - what the tactics share ---------------------------===//
 #include "TacticUtils.h"
-#include "Tactics.h"
 #include "Cake/Analysis/ThreadModel.h"
 
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -75,8 +74,4 @@ LogicalResult mlir::cake::retypeSharedBuffers(Operation *root, StringRef tactic,
   if (retyped == 0)
     return reportNothingQualifies(root, tactic, "shared buffer", reasons);
   return success();
-}
-
-LogicalResult mlir::cake::reportBadOption(Operation *root, StringRef tactic, StringRef why) {
-  return mlir::emitError(root->getLoc()) << "[tactic.not-applicable] " << tactic << ": " << why;
 }

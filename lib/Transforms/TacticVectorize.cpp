@@ -25,9 +25,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Cake/IR/CakeOps.h"
-#include "Cake/Transforms/Passes.h"
+#include "Cake/Transforms/TacticOps.h"
 #include "TacticUtils.h"
-#include "Tactics.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -35,11 +34,6 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
-
-namespace mlir::cake {
-#define GEN_PASS_DEF_CAKETACTICVECTORIZEPASS
-#include "Cake/Transforms/Passes.h.inc"
-} // namespace mlir::cake
 
 using namespace mlir;
 using namespace mlir::cake;
@@ -178,28 +172,18 @@ void rewrite(RewriterBase &rewriter, scf::ForOp loop, int64_t width) {
   }
   rewriter.replaceOp(loop, results);
 }
-
-struct CakeTacticVectorizePass : cake::impl::CakeTacticVectorizePassBase<CakeTacticVectorizePass> {
-  using Base::Base;
-
-  void runOnOperation() override {
-    IRRewriter rewriter(&getContext());
-    if (failed(applyVectorizeTactic(rewriter, getOperation(), width)))
-      signalPassFailure();
-  }
-};
 } // namespace
 
-std::string mlir::cake::vectorizeOptionsError(int64_t width) {
+std::string CakeTacticVectorizeOp::checkOptions(const Options &options) {
+  int64_t width = options.width;
   if (width < 2 || width > 16 || (width & (width - 1)) != 0)
     return "expected width 2, 4, 8 or 16, got " + std::to_string(width);
   return "";
 }
 
-LogicalResult mlir::cake::applyVectorizeTactic(RewriterBase &rewriter, Operation *root,
-                                               int64_t width) {
-  if (std::string why = vectorizeOptionsError(width); !why.empty())
-    return reportBadOption(root, "cake-tactic-vectorize", why);
+LogicalResult CakeTacticVectorizeOp::applyTactic(RewriterBase &rewriter, Operation *root,
+                                                const Options &options) {
+  int64_t width = options.width;
   SmallVector<scf::ForOp> loops;
   SmallVector<std::pair<Location, std::string>> reasons;
   root->walk([&](scf::ForOp loop) {

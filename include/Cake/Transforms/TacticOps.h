@@ -1,16 +1,27 @@
-//===- TacticOps.h - the tactics as Transform-dialect ops -------*- C++ -*-===//
+//===- TacticOps.h - the tactics: their transform ops and rewrites ---*- C++ -*-===//
 //
-// transform.cake.<tactic>: one transform op per cake-tactic-* pass (TacticOps.td), injected into
-// the Transform dialect by the extension that registerTacticTransformOps adds to a registry.
+// transform.cake.<tactic>: one op class per tactic (CakeTactic<Name>Op, from its record under
+// include/Cake/Transforms/Tactics/), injected into the Transform dialect by the extension that
+// registerTacticTransformOps adds to a registry. Each op class also carries what its pass and the
+// harness's registry use: `Options` (the pass's option struct), `applyTactic` and
+// `checkOptions` (defined in lib/Transforms/Tactic<Name>.cpp), `passArgument`, `searchRank`
+// and `appendPresets`.
 //
 //===----------------------------------------------------------------------===//
 #ifndef CAKE_TRANSFORMS_TACTICOPS_H
 #define CAKE_TRANSFORMS_TACTICOPS_H
 
+#include "Cake/Transforms/Passes.h"
+#include "Cake/Transforms/TacticRegistry.h"
+
 #include "mlir/Bytecode/BytecodeOpInterface.h"
 #include "mlir/Dialect/Transform/IR/TransformDialect.h"
 #include "mlir/Dialect/Transform/Interfaces/TransformInterfaces.h"
 #include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/PatternMatch.h"
+
+#include <string>
+#include <vector>
 
 #define GET_OP_CLASSES
 #include "Cake/Transforms/TacticOps.h.inc"
@@ -19,8 +30,6 @@ namespace mlir {
 class DialectRegistry;
 
 namespace cake {
-/// Adds the extension that injects the transform.cake.* tactic ops into the Transform dialect
-/// (applied when a context loads that dialect).
 void registerTacticTransformOps(DialectRegistry &registry);
 } // namespace cake
 } // namespace mlir

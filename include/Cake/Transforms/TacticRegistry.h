@@ -2,8 +2,9 @@
 //
 // The named tactics the harness tries: each is a cake-tactic-* pass with fixed options and a
 // cheap precondition on the ops the IR contains, also written as its transform op (a line of a
-// tactic script). `cake-opt --cake-list-tactics` prints them as JSON; the harness reads that
-// instead of keeping its own list.
+// tactic script). Each tactic's record (include/Cake/Transforms/Tactics/*.td) declares its
+// presets; `cake-opt --cake-list-tactics` prints them as JSON; the harness reads that instead of
+// keeping its own list.
 //
 //===----------------------------------------------------------------------===//
 #ifndef CAKE_TRANSFORMS_TACTICREGISTRY_H
@@ -20,7 +21,7 @@ struct TacticPreset {
   std::string name;     ///< the harness's name, e.g. "tensorize-wgmma-64"
   std::string pass;     ///< the pass flag, e.g. "cake-tactic-tensorize"
   std::string pipeline; ///< what cake-opt runs: builtin.module(pass{options})
-  std::string transform; ///< the same as a transform op on the handle %target (TacticOps.td)
+  std::string transform; ///< the same as a transform op on the handle %target (transform.cake.*)
   std::vector<std::string> requiresOps, forbidsOps;
 };
 
