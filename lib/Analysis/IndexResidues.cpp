@@ -121,9 +121,14 @@ std::vector<Residue> ResidueModel::compute(Value v, unsigned depth) {
       return Residue::make(std::min(a.bits, tz), a.value);
     });
   };
-  if (isa<arith::RemUIOp>(op)) {
+  if (isa<arith::RemUIOp, arith::RemSIOp>(op)) {
     std::optional<int64_t> c = model.getConstant(op->getOperand(1));
-    return c && *c > 0 ? remainder(op->getOperand(0), *c) : out;
+    if (c && *c > 0 && isa<arith::RemUIOp>(op))
+      return remainder(op->getOperand(0), *c);
+    // x - q * y (either sign): x's low bits below y's trailing zeros.
+    return map2(op->getOperand(0), op->getOperand(1), [](Residue x, Residue y) {
+      return Residue::make(std::min(x.bits, y.zeros()), x.value);
+    });
   }
   if (auto slot = dyn_cast<PipelineSlotOp>(op))
     return remainder(slot.getIteration(), slot.getPipeline().getType().getStages());
@@ -134,8 +139,12 @@ std::vector<Residue> ResidueModel::compute(Value v, unsigned depth) {
       x = op->getOperand(1);
       c = model.getConstant(op->getOperand(0));
     }
-    if (!c)
-      return out;
+    if (!c) // both unknown: the bits both know, or the trailing zeros either has
+      return map2(op->getOperand(0), op->getOperand(1), [](Residue a, Residue b) {
+        Residue both = Residue::make(std::min(a.bits, b.bits), a.value & b.value);
+        Residue zeros = Residue::make(std::max(a.zeros(), b.zeros()), 0);
+        return both.bits >= zeros.bits ? both : zeros;
+      });
     uint64_t bitsOfC = static_cast<uint64_t>(*c);
     return map1(x, [&](Residue a) {
       // Bits above the known ones where the mask is 0 are known zeros.

@@ -15,7 +15,8 @@
 //    scalars always are (offsets are element multiples); a vector access is when its innermost
 //    index is a multiple of its width (rows are 16-byte multiples, the innermost extent a multiple
 //    of the width). The lowering already emits such accesses with `align = size`, so an
-//    unswizzled kernel relies on that too; the pass asks for a proof from the index arithmetic.
+//    unswizzled kernel relies on that too; the pass asks for a proof: the index's known low bits
+//    in every thread (IndexResidues, over the ThreadModel).
 // Every user of a retyped buffer is a load or store, so every access uses the same permutation:
 // what a store writes at logical indices, a load at the same indices reads back.
 //
@@ -23,10 +24,11 @@
 #include "Cake/IR/CakeOps.h"
 #include "Cake/Transforms/TacticOps.h"
 #include "TacticUtils.h"
+#include "Cake/Analysis/IndexResidues.h"
+#include "Cake/Analysis/ThreadModel.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/IR/Matchers.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -34,57 +36,30 @@ using namespace mlir;
 using namespace mlir::cake;
 
 namespace {
-/// Trailing zero bits `value` certainly has (its value is a multiple of 2^result), from the index
-/// arithmetic that computes it; 0 when unknown. Capped at 32.
-class KnownAlignment {
+/// The known low bits of indices, one residue model per kernel (built when first asked).
+class KernelResidues {
 public:
-  unsigned get(Value value, unsigned depth = 0) {
-    auto it = cache.find(value);
-    if (it != cache.end())
-      return it->second;
-    unsigned bits = depth > 32 ? 0 : compute(value, depth + 1);
-    cache[value] = std::min(bits, 32u);
-    return cache[value];
+  /// Whether `index` is a multiple of 2^bits in every thread of its kernel.
+  bool multipleOfPowerOfTwo(Value index, unsigned bits) {
+    Operation *kernel = index.getParentRegion()->getParentOfType<KernelOp>();
+    std::unique_ptr<Models> &models = perKernel[kernel];
+    if (!models)
+      models = std::make_unique<Models>(cast<KernelOp>(kernel));
+    return llvm::all_of(models->residues.get(index),
+                        [&](const Residue &r) { return r.zeros() >= bits; });
   }
 
 private:
-  unsigned compute(Value value, unsigned depth) {
-    APInt constant;
-    if (matchPattern(value, m_ConstantInt(&constant)))
-      return constant.isZero() ? 32 : constant.abs().countr_zero();
-    if (auto arg = dyn_cast<BlockArgument>(value)) {
-      // An scf.for induction variable: lower bound + i * step.
-      if (auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp()))
-        if (arg == loop.getInductionVar())
-          return std::min(get(loop.getLowerBound(), depth), get(loop.getStep(), depth));
-      return 0;
-    }
-    Operation *op = value.getDefiningOp();
-    auto operand = [&](unsigned i) { return get(op->getOperand(i), depth); };
-    if (isa<arith::MulIOp>(op))
-      return operand(0) + operand(1);
-    // a + b, a - b, a mod b = a - q * b, select: the common low zero bits.
-    if (isa<arith::AddIOp, arith::SubIOp, arith::RemUIOp, arith::RemSIOp>(op))
-      return std::min(operand(0), operand(1));
-    if (isa<arith::SelectOp>(op))
-      return std::min(operand(1), operand(2));
-    if (isa<arith::AndIOp>(op))
-      return std::max(operand(0), operand(1));
-    if (isa<arith::IndexCastOp, arith::IndexCastUIOp>(op))
-      return operand(0);
-    if (isa<arith::ShLIOp>(op)) {
-      APInt shift;
-      if (matchPattern(op->getOperand(1), m_ConstantInt(&shift)) && shift.ult(32))
-        return operand(0) + shift.getZExtValue();
-    }
-    return 0;
-  }
-
-  DenseMap<Value, unsigned> cache;
+  struct Models {
+    explicit Models(KernelOp kernel) : threads(kernel), residues(threads) {}
+    ThreadModel threads;
+    ResidueModel residues;
+  };
+  llvm::DenseMap<Operation *, std::unique_ptr<Models>> perKernel;
 };
 
 /// Why `alloc` cannot be swizzled by `bytes` ("" when it can).
-std::string reason(AllocSmemOp alloc, int64_t bytes, KnownAlignment &alignment) {
+std::string reason(AllocSmemOp alloc, int64_t bytes, KernelResidues &residues) {
   SmemType type = alloc.getBuffer().getType();
   std::string span = std::to_string(int64_t(bytes));
   if (type.getRank() < 2)
@@ -128,7 +103,7 @@ std::string reason(AllocSmemOp alloc, int64_t bytes, KnownAlignment &alignment) 
     if (accessBytes > 16 || !llvm::isPowerOf2_64(accessBytes))
       return "a " + std::to_string(accessBytes) +
              "-byte access (the swizzle moves 16-byte chunks apart)";
-    if (alignment.get(indices.back()) < llvm::Log2_64(width)) {
+    if (!residues.multipleOfPowerOfTwo(indices.back(), llvm::Log2_64(width))) {
       std::string text;
       llvm::raw_string_ostream os(text);
       os << "a " << registerType << " access whose innermost index is not provably a multiple of "
@@ -152,13 +127,13 @@ std::string CakeTacticSwizzleOp::checkOptions(const Options &options) {
 LogicalResult CakeTacticSwizzleOp::applyTactic(RewriterBase &, Operation *root,
                                               const Options &options) {
   int64_t bytes = options.bytes;
-  KnownAlignment alignment;
+  KernelResidues residues;
   // Same size, but a swizzled buffer is aligned to 8 rows of the span (up to 1 KiB), which can
   // add alignment gaps.
   return retypeSharedBuffers(
       root, "cake-tactic-swizzle",
       "the swizzled buffers' " + std::to_string(8 * bytes) + "-byte alignment",
-      [&](AllocSmemOp alloc) { return reason(alloc, bytes, alignment); },
+      [&](AllocSmemOp alloc) { return reason(alloc, bytes, residues); },
       [&](SmemType type) {
         return SmemType::get(type.getContext(), type.getShape(), type.getElementType(), bytes, 0);
       });

@@ -76,3 +76,29 @@ cake.kernel @full() attributes {target = "sm_80", block = array<i64: 128>, symbo
   %v = cake.load %big[%c0, %c0] : !cake.smem<1297x32xf32> -> f32
   cake.return
 }
+
+// -----
+
+// Not applicable: `x mod K` and `x - K` with x = 4 * lane are multiples of 4 only when K is, and
+// nothing says it is (IndexResidues keeps x's low bits only below the divisor's known zeros).
+// CHECK: error: [tactic.not-applicable] cake-tactic-swizzle: no shared buffer qualifies
+// CHECK: note: !cake.smem<16x64xf32>: a vector<4xf32> access whose innermost index is not provably a multiple of 4
+// CHECK: note: !cake.smem<16x64xf32>: a vector<4xf32> access whose innermost index is not provably a multiple of 4
+cake.kernel @unknown_divisor(%a: !cake.tensor<[M, K], f32> {cake.name = "a"})
+    attributes {target = "sm_90a", block = array<i64: 128>, symbols = ["M", "K"],
+                grid = affine_map<()[m, k] -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  %c16 = arith.constant 16 : index
+  %tid = cake.thread_id x
+  %k = cake.problem_size "K"
+  %rem_buf = cake.alloc_smem : !cake.smem<16x64xf32>
+  %sub_buf = cake.alloc_smem : !cake.smem<16x64xf32>
+  %lane = arith.remui %tid, %c16 : index
+  %x = arith.muli %lane, %c4 : index
+  %rem = arith.remsi %x, %k : index
+  %v = cake.load %rem_buf[%c0, %rem] : !cake.smem<16x64xf32> -> vector<4xf32>
+  %sub = arith.subi %x, %k : index
+  %w = cake.load %sub_buf[%c0, %sub] : !cake.smem<16x64xf32> -> vector<4xf32>
+  cake.return
+}

@@ -77,3 +77,28 @@ cake.kernel @plain(%a: !cake.tensor<[M, K], f32> {cake.name = "a"},
 // GEMM: cake.alloc_smem : !cake.smem<16x64xf32, pad = 4>
 // GEMM: cake.alloc_smem : !cake.smem<16x64xf32, swizzle = 128>
 // GEMM: cake.load %{{.*}} : !cake.smem<16x64xf32, swizzle = 128> -> vector<4xf32>
+
+// Indices through sizes the kernel does not know (IndexResidues, per thread): `x mod y` and
+// `x & y` with x = 4 * lane keep x's two low zero bits when y = 4 * K, resp. for any y.
+// CHECK-LABEL: cake.kernel @unknown_sizes
+// S128: cake.alloc_smem : !cake.smem<16x64xf32, swizzle = 128>
+// S128: cake.alloc_smem : !cake.smem<16x64xf32, swizzle = 128>
+cake.kernel @unknown_sizes(%a: !cake.tensor<[M, K], f32> {cake.name = "a"})
+    attributes {target = "sm_90a", block = array<i64: 128>, symbols = ["M", "K"],
+                grid = affine_map<()[m, k] -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  %c16 = arith.constant 16 : index
+  %tid = cake.thread_id x
+  %k = cake.problem_size "K"
+  %rem_buf = cake.alloc_smem : !cake.smem<16x64xf32>
+  %and_buf = cake.alloc_smem : !cake.smem<16x64xf32>
+  %lane = arith.remui %tid, %c16 : index
+  %x = arith.muli %lane, %c4 : index
+  %k4 = arith.muli %k, %c4 : index
+  %rem = arith.remsi %x, %k4 : index
+  %v = cake.load %rem_buf[%c0, %rem] : !cake.smem<16x64xf32> -> vector<4xf32>
+  %and = arith.andi %k, %x : index
+  %w = cake.load %and_buf[%c0, %and] : !cake.smem<16x64xf32> -> vector<4xf32>
+  cake.return
+}
