@@ -69,20 +69,6 @@ void CostWalker::visitLeaf(Operation *op, const Ctx &ctx, Local &local) {
       addFlops(ctx, f64 ? "fp64" : "fp32", Expr(flopsPerThread * ctx.threads()));
   };
 
-  if (auto copy = dyn_cast<CpAsyncOp>(op)) {
-    // Global side like a load of its width (sectors / lines, masked lanes move nothing; its
-    // latency is charged at the wait), shared side like a store (wavefronts with the swizzle).
-    local.hasCpAsync = true;
-    int64_t bytes = copy.getBytes();
-    auto src = cast<GlobalTensorType>(copy.getSource().getType());
-    globalAccess(op, copy.getSource(), copy.getSourceIndices(),
-                 std::max<int64_t>(1, bytes / src.getElementBytes()), false, ctx, local,
-                 copy.getMasked(), /*async=*/true);
-    auto dst = cast<SmemType>(copy.getDest().getType());
-    sharedAccess(op, dst, copy.getDestIndices(),
-                 std::max<int64_t>(1, bytes / dst.getElementBytes()), ctx, local);
-    return;
-  }
   if (auto wait = dyn_cast<CpAsyncWaitOp>(op)) {
     int64_t pending = wait.getPending();
     local.cpAsyncStages = std::max<int64_t>(local.cpAsyncStages, pending + 1);
@@ -282,6 +268,8 @@ void CostWalker::visitLeaf(Operation *op, const Ctx &ctx, Local &local) {
   // one 16-byte row each, its one-dimensional tile), so a new memory op has a cost from its
   // interface alone. A read and a write of one buffer (a read-modify-write such as
   // cake.atomic_add, done in L2) count as the write; contention on one address is not modelled.
+  // Lanes of a bounds-masked access outside the tensor move nothing; an asynchronous copy's
+  // (cp.async: AsyncCopyGroup) latency is charged at its wait, not here.
   if (SmallVector<MemoryAccess, 2> accesses = getMemoryAccesses(op); !accesses.empty()) {
     // A TMA copy (an access through a !cake.tma) moves its descriptor's box, per issuing thread,
     // between global memory (through L2) and shared memory; its shared side is that box too.
@@ -307,7 +295,10 @@ void CostWalker::visitLeaf(Operation *op, const Ctx &ctx, Local &local) {
         sharedAccess(op, smem, access.indices, std::max<int64_t>(1, width), ctx, local,
                      access.lanes);
       else if (isa<GlobalTensorType>(access.buffer.getType()))
-        globalAccess(op, access.buffer, access.indices, width, access.isWrite(), ctx, local);
+        globalAccess(op, access.buffer, access.indices, width, access.isWrite(), ctx, local,
+                     access.boundsMasked, access.completion == AccessCompletion::AsyncCopyGroup);
+      if (access.completion == AccessCompletion::AsyncCopyGroup)
+        local.hasCpAsync = true;
     }
     return;
   }

@@ -37,6 +37,10 @@ MemoryAccess mmaTile(MemoryAccess access, int64_t rows, int64_t k) {
   access.completion = AccessCompletion::WgmmaGroup;
   return access;
 }
+MemoryAccess boundsMasked(MemoryAccess access, bool masked) {
+  access.boundsMasked = masked;
+  return access;
+}
 MemoryAccess unknownRegion(MemoryAccess access) {
   access.regionKnown = false;
   return access;
@@ -50,10 +54,12 @@ MemoryAccess completes(MemoryAccess access, AccessCompletion completion, Value b
 } // namespace
 
 void LoadOp::getMemoryAccesses(SmallVectorImpl<MemoryAccess> &accesses) {
-  accesses.push_back(generic(getSource(), AccessKind::Read, getIndices(), getWidth()));
+  accesses.push_back(
+      boundsMasked(generic(getSource(), AccessKind::Read, getIndices(), getWidth()), getMasked()));
 }
 void StoreOp::getMemoryAccesses(SmallVectorImpl<MemoryAccess> &accesses) {
-  accesses.push_back(generic(getDest(), AccessKind::Write, getIndices(), getWidth()));
+  accesses.push_back(
+      boundsMasked(generic(getDest(), AccessKind::Write, getIndices(), getWidth()), getMasked()));
 }
 /// A read-modify-write of one element: an atomic read and an atomic write.
 static void atomicAccesses(Value dest, ValueRange indices, SmallVectorImpl<MemoryAccess> &accesses) {
@@ -69,9 +75,14 @@ void AtomicMinOp::getMemoryAccesses(SmallVectorImpl<MemoryAccess> &accesses) {
   atomicAccesses(getDest(), getIndices(), accesses);
 }
 void CpAsyncOp::getMemoryAccesses(SmallVectorImpl<MemoryAccess> &accesses) {
-  // Both addresses must be aligned to the copy size, masked or not.
-  accesses.push_back(generic(getSource(), AccessKind::Read, getSourceIndices(), getWidth()));
-  accesses.push_back(generic(getDest(), AccessKind::Write, getDestIndices(), getWidth()));
+  // Both addresses must be aligned to the copy size, masked or not; a masked copy reads nothing
+  // outside the tensor (and zero-fills the destination).
+  accesses.push_back(completes(
+      boundsMasked(generic(getSource(), AccessKind::Read, getSourceIndices(), getWidth()),
+                   getMasked()),
+      AccessCompletion::AsyncCopyGroup));
+  accesses.push_back(completes(generic(getDest(), AccessKind::Write, getDestIndices(), getWidth()),
+                               AccessCompletion::AsyncCopyGroup));
 }
 void LdmatrixOp::getMemoryAccesses(SmallVectorImpl<MemoryAccess> &accesses) {
   accesses.push_back(matrixRows(generic(getSource(), AccessKind::Read, getIndices()), getCount()));

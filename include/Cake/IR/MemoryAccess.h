@@ -28,7 +28,16 @@ enum class MemoryProxy { Generic, Async };
 /// business), when the barrier or pipeline in `completesOn` completes the phase it arrives on
 /// (TMA loads, the cluster launch control answer), when its wgmma group retires (wgmma operands),
 /// when its bulk-async group retires (TMA stores), or at a tcgen05 commit (tcgen05 operands).
-enum class AccessCompletion { Immediate, Barrier, WgmmaGroup, BulkGroup, Tcgen05Commit };
+/// When an access is over. AsyncCopyGroup: a cp.async, over at the cp.async.wait_group that
+/// retires its commit group.
+enum class AccessCompletion {
+  Immediate,
+  Barrier,
+  WgmmaGroup,
+  BulkGroup,
+  Tcgen05Commit,
+  AsyncCopyGroup
+};
 
 /// One buffer an op reads or writes.
 struct MemoryAccess {
@@ -53,6 +62,9 @@ struct MemoryAccess {
   bool regionKnown = true;
   /// Atomic read-modify-writes do not race with one another.
   bool atomic = false;
+  /// Lanes whose indices fall outside the global tensor's extents access nothing (`masked`
+  /// loads, stores and cp.async): the cost model counts no bytes for them.
+  bool boundsMasked = false;
   AccessCompletion completion = AccessCompletion::Immediate;
   /// With AccessCompletion::Barrier, the mbarrier array or pipeline it completes on.
   Value completesOn;
