@@ -9,7 +9,6 @@
 
 #include "llvm/ADT/STLExtras.h"
 
-#include <utility>
 
 using namespace mlir::cake;
 
@@ -24,24 +23,38 @@ template <typename... TacticOps> constexpr bool searchRanksAreDistinct() {
   return true;
 }
 
-template <typename... TacticOps> std::vector<TacticPreset> presetsInSearchOrder() {
+/// What the registry needs of one tactic's op class.
+struct Tactic {
+  int rank;
+  void (*appendPresets)(std::vector<TacticPreset> &);
+  llvm::json::Object (*describe)();
+};
+
+template <typename... TacticOps> std::vector<Tactic> inSearchOrder() {
   static_assert(searchRanksAreDistinct<TacticOps...>(),
                 "two tactic records have the same rank (include/Cake/Transforms/Tactics/)");
-  std::vector<std::pair<int, void (*)(std::vector<TacticPreset> &)>> tactics = {
-      {TacticOps::searchRank, &TacticOps::appendPresets}...};
-  llvm::sort(tactics, llvm::less_first());
-  std::vector<TacticPreset> presets;
-  for (auto &[rank, append] : tactics)
-    append(presets);
-  return presets;
+  std::vector<Tactic> tactics = {
+      {TacticOps::searchRank, &TacticOps::appendPresets, &TacticOps::describeTactic}...};
+  llvm::sort(tactics, [](const Tactic &a, const Tactic &b) { return a.rank < b.rank; });
+  return tactics;
+}
+
+const std::vector<Tactic> &getTactics() {
+  static const std::vector<Tactic> tactics = inSearchOrder<
+#define GET_OP_LIST
+#include "Cake/Transforms/TacticOps.cpp.inc"
+      >();
+  return tactics;
 }
 } // namespace
 
 const std::vector<TacticPreset> &mlir::cake::getTacticPresets() {
-  static const std::vector<TacticPreset> presets = presetsInSearchOrder<
-#define GET_OP_LIST
-#include "Cake/Transforms/TacticOps.cpp.inc"
-      >();
+  static const std::vector<TacticPreset> presets = [] {
+    std::vector<TacticPreset> out;
+    for (const Tactic &tactic : getTactics())
+      tactic.appendPresets(out);
+    return out;
+  }();
   return presets;
 }
 
@@ -56,5 +69,9 @@ llvm::json::Value mlir::cake::tacticPresetsAsJson() {
                                         {"requires_ops", std::move(needed)},
                                         {"forbids_ops", std::move(forbidden)}});
   }
-  return llvm::json::Object{{"version", 1}, {"tactics", std::move(tactics)}};
+  llvm::json::Array passes;
+  for (const Tactic &tactic : getTactics())
+    passes.push_back(tactic.describe());
+  return llvm::json::Object{
+      {"version", 1}, {"tactics", std::move(tactics)}, {"passes", std::move(passes)}};
 }

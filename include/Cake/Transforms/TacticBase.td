@@ -37,6 +37,12 @@ class TacticOption<string optionName, string optionCppType, Attr optionAttr,
   string description = optionDoc;
   string read = optionRead;
   string docDefault = "default " # optionDefault;
+  // For `cake-opt --cake-list-tactics`: the option's type, and its default as a C++ expression
+  // that converts to llvm::json::Value.
+  string jsonType = !cond(!eq(optionCppType, "int64_t"): "int64", !eq(optionCppType, "bool"): "bool",
+                          true: "string");
+  string jsonDefault = !if(!eq(optionCppType, "int64_t"),
+                           "int64_t(" # optionDefault # ")", optionDefault);
 }
 
 class IntTacticOption<string name, string default, string doc>
@@ -48,6 +54,7 @@ class IntTacticOption<string name, string default, string doc>
 class RequiredIntTacticOption<string name, string doc>
     : TacticOption<name, "int64_t", I64Attr, "0", doc, "static_cast<int64_t>(GETTER)"> {
   let docDefault = "required; the pass's default 0 is refused";
+  let jsonDefault = "nullptr";
 }
 
 class BoolTacticOption<string name, string default, string doc>
@@ -179,6 +186,9 @@ multiclass CakeTactic<string mnemonic, int rank, string tacticSummary, string ta
     return options;
   }
   static void appendPresets(std::vector<::mlir::cake::TacticPreset> &presets);
+  /// The pass, its transform op, its summary and its options (name, type, default,
+  /// description): what an agent needs to write this tactic's pipeline or op itself.
+  static ::llvm::json::Object describeTactic();
   ::mlir::DiagnosedSilenceableFailure applyToOne(
       ::mlir::transform::TransformRewriter &rewriter, ::mlir::Operation *target,
       ::mlir::transform::ApplyToEachResultList &results,
@@ -207,6 +217,18 @@ void $cppClass::getEffects(
 }
 void $cppClass::appendPresets(std::vector<::mlir::cake::TacticPreset> &presets) {
 }] # !interleave(presetCode, "") # [{}
+::llvm::json::Object $cppClass::describeTactic() {
+  ::llvm::json::Array options;
+}] # !interleave(!foreach(o, tacticOptions,
+        "  options.push_back(::llvm::json::Object{{\"name\", \"" # o.name # "\"}, " #
+        "{\"type\", \"" # o.jsonType # "\"},\n" #
+        "      {\"default\", ::llvm::json::Value(" # o.jsonDefault # ")},\n" #
+        "      {\"description\", R\"cake(" # o.description # ")cake\"}});\n"), "") # [{
+  return ::llvm::json::Object{{"pass", "}] # passArgument # [{"},
+                              {"transform_op", "transform.}] # opName # [{"},
+                              {"summary", R"cake(}] # tacticSummary # [{)cake"},
+                              {"options", std::move(options)}};
+}
 // The pass: the generated base with its options, and TacticPass's runOnOperation.
 #define GEN_PASS_DEF_}] # !toupper(NAME) # [{PASS
 #include "Cake/Transforms/Passes.h.inc"

@@ -29,7 +29,9 @@ struct TacticPreset {
 const std::vector<TacticPreset> &getTacticPresets();
 
 /// {"version": 1, "tactics": [{"name", "pass", "pipeline", "transform", "requires_ops",
-/// "forbids_ops"}]}.
+/// "forbids_ops"}], "passes": [{"pass", "transform_op", "summary", "options": [{"name", "type",
+/// "default", "description"}]}]}: the presets, then every tactic with its options (in the same
+/// order), for an agent that writes its own pipelines or transform scripts.
 llvm::json::Value tacticPresetsAsJson();
 
 } // namespace mlir::cake
