@@ -208,9 +208,9 @@ def tune(torch, lib, shapes, out, families=None, configs=None, only=None):
             print(f"    {cfg}: {why}", flush=True)
         del x, c, csq, idx
         with open(out, "w") as f:      # after every shape: a call cut short keeps its points
-            json.dump({"points": points, "neighbours": 4}, f, indent=0)
+            json.dump({"points": points}, f, indent=0)
     with open(out, "w") as f:
-        json.dump({"points": points, "neighbours": 4}, f, indent=0)
+        json.dump({"points": points}, f, indent=0)
 
 
 def final(torch, lib, shapes, anchors, out):

@@ -3,8 +3,9 @@
 
     python3 bench/library/merge_tune.py --out libraries/kmeans/table.json tune-0.json tune-210.json
 
-Each input is {"points": [...], "neighbours": n} from kmeans_bench.py --phase tune; the output has
-every point once and records its sources. A shape measured in several inputs keeps the union of
+Each input is {"points": [...]} from kmeans_bench.py --phase tune; the output has every point
+once and records its sources (a "neighbours" count in an input is dropped: the router's
+NEIGHBOURS decides). A shape measured in several inputs keeps the union of
 their configurations (the last input wins for a configuration measured twice), so a family tuned
 later (--families) merges into the table of the earlier ones. `--drop lanes_,direct_` removes
 the configurations of rebuilt kernels (their old times no longer describe them).
@@ -28,11 +29,10 @@ def merge():
     ap.add_argument("inputs", nargs="+")
     args = ap.parse_args()
     drop = tuple(s for s in args.drop.split(",") if s)
-    points, neighbours, sources = {}, 4, []
+    points, sources = {}, []
     for path in args.inputs:
         with open(path) as f:
             d = json.load(f)
-        neighbours = d.get("neighbours", neighbours)
         # A merged table names its own inputs: keep them rather than the table's path.
         sources += d["source"] if "source" in d else [str(path)]
         for p in d["points"]:
@@ -46,8 +46,7 @@ def merge():
         if drop:
             points[key] = dict(p, ms={c: t for c, t in p["ms"].items() if not c.startswith(drop)})
     with open(args.out, "w") as f:
-        json.dump({"points": list(points.values()), "neighbours": neighbours,
-                   "source": sources}, f, indent=0)
+        json.dump({"points": list(points.values()), "source": sources}, f, indent=0)
     print(f"{len(points)} points -> {args.out}")
 
 

@@ -8,8 +8,10 @@ answer. A library folder holds `library.json`:
       does before the launch: "none", "rows" or "rows+csq"; libraries/kmeans/family.py's
       FAMILIES), "config", "constraints" (the manifest's and the family's domain),
       "manifest": {...the kernel's manifest entry; not needed to route...}}, ...],
-     "table": {"points": [{"dtype", "B", "N", "D", "K", "ms": {config: median ms}}, ...],
-               "neighbours": 4}}
+     "table": {"points": [{"dtype", "B", "N", "D", "K", "ms": {config: median ms}}, ...]}}
+
+(A table may carry "neighbours": n to route with another count than NEIGHBOURS: for experiments
+such as bench/library/route_cv.py --neighbours, not for shipped tables.)
 
 Routing: the variants of the shape's dtype that serve its D (rounded up to d_align) and whose
 constraints hold are legal: every variant with no widest D, and of each family with D classes the
@@ -43,11 +45,17 @@ from . import expr
 
 # Without measurements: the tensor-core kernel when one serves the D, else the warp-per-point one.
 DEFAULT_CONFIG, SMALL_DEFAULT = "k128_w2_p", "simt_w4"
+# How many measured points route a shape outside the table. Session 13 chose 8 by leave-one-out;
+# from build 9 (session 24) the tune files' own "neighbours": 4, which their writers defaulted
+# to, overrode it unnoticed. Session 29, on build 12's table (route_cv.py): 4 1.113, 8 1.101, 12
+# 1.100, 16 1.096 (with more choices unmeasured at their shape: 72, 64, 64, 69). One constant
+# now, read by both routers (dispatch/generate.py); tables no longer carry it.
+NEIGHBOURS = 8
 # Neighbours weigh 1 / (squared log2 distance + this): the nearest counts most, an exact match
 # does not get an infinite weight. Chosen by leave-one-out over the tune table
 # (bench/library/route_cv.py: geomean regret 1.162 with equal weights and plain ratios, 1.140
 # with these weights and log ratios; session 10). Session 13, on the denser table: 1.0 with 8
-# neighbours (the table's "neighbours") 1.094, against 1.108 at 0.25 with 4 (0.5/8 1.099,
+# neighbours 1.094, against 1.108 at 0.25 with 4 (0.5/8 1.099,
 # 2.0/8 1.094, 1.0/12 1.109).
 DISTANCE_SOFTENING = 1.0
 # Squared distance added between points of kindred dtypes: fp16 and bf16 run the same kernels on
@@ -168,7 +176,7 @@ class Router:
         self.variants = definition["variants"]
         table = definition.get("table") or {}
         self.points = table.get("points", [])
-        self.neighbours = int(table.get("neighbours", 4))
+        self.neighbours = int(table.get("neighbours", NEIGHBOURS))
         self.twin_preferred = twin_preferences(self.variants, self.points)
         self.width_group = width_groups(self.variants)
         self._routes = {}

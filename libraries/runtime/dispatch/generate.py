@@ -12,7 +12,8 @@ import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from cake_library.route import (DEFAULT_CONFIG, DISTANCE_SOFTENING, SMALL_DEFAULT, STAGINGS,  # noqa: E402
+from cake_library.route import (DEFAULT_CONFIG, DISTANCE_SOFTENING, NEIGHBOURS, SMALL_DEFAULT,  # noqa: E402
+                                STAGINGS,
                                 TWIN_SUFFIX, WIDTH_HALVING_COST, dtype_distance, twin_preferences,
                                 width_groups)
 
@@ -145,7 +146,7 @@ def generate(definition):
         ms = ", ".join(repr(float(p["ms"][c])) if c in p["ms"] else "NAN" for c in configs)
         w(f"const double kMs{j}[] = {{{ms}}};")
     w(f"constexpr int kNumPoints = {len(points)};")
-    w(f"constexpr int kNeighbours = {int(table.get('neighbours', 4))};")
+    w(f"constexpr int kNeighbours = {int(table.get('neighbours', NEIGHBOURS))};")
     w("const Point kPoints[] = {" if points else "const Point *kPoints = nullptr;")
     for j, p in enumerate(points):
         w(f"  {{{DTYPES[p['dtype']]}, {p['B']}, {p['N']}, {p['D']}, {p['K']}, kMs{j}}},")
