@@ -11,6 +11,7 @@ R=bench/results/2026-12-04-library-kmeans-13
 #         --also bench/results/2026-12-04-library-kmeans-12/tune-cpw3-0.json --out $R/retime-shapes.json
 # here: ab-shapes.json = the grid shapes whose routed kernel differs between the two libraries
 # here: python3 bench/library/prune_package.py --package .device/kpkg-old --out .device/kpkg-ab-old --only $R/ab-shapes.json
-# here: python3 bench/library/prune_package.py --package .device/kpkg --out .device/kpkg-new --only <retime + ab>
+# here: python3 bench/library/prune_package.py --package .device/kpkg --out .device/kpkg-new --only <retime + ab + sweep-below>
 # here: (cd .device && tar czf call1.tgz kpkg-new kpkg-ab-old)
-# gpu: bash $R/call1.sh      (carry .device/call1.tgz, .device/wheels) -- not run in session 28
+# gpu: bash $R/call1.sh      (carry .device/call1.tgz, .device/wheels) -- not run in sessions 28-29
+# gpu: bash $R/call2.sh      (the same carry; session 29) -- not run
