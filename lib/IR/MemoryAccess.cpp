@@ -62,17 +62,18 @@ void StoreOp::getMemoryAccesses(SmallVectorImpl<MemoryAccess> &accesses) {
       boundsMasked(generic(getDest(), AccessKind::Write, getIndices(), getWidth()), getMasked()));
 }
 /// A read-modify-write of one element: an atomic read and an atomic write.
-static void atomicAccesses(Value dest, ValueRange indices, SmallVectorImpl<MemoryAccess> &accesses) {
+static void atomicAccesses(Value dest, ValueRange indices, bool masked,
+                           SmallVectorImpl<MemoryAccess> &accesses) {
   for (AccessKind kind : {AccessKind::Read, AccessKind::Write}) {
-    accesses.push_back(generic(dest, kind, indices, 1));
+    accesses.push_back(boundsMasked(generic(dest, kind, indices, 1), masked));
     accesses.back().atomic = true;
   }
 }
 void AtomicAddOp::getMemoryAccesses(SmallVectorImpl<MemoryAccess> &accesses) {
-  atomicAccesses(getDest(), getIndices(), accesses);
+  atomicAccesses(getDest(), getIndices(), getMasked(), accesses);
 }
 void AtomicMinOp::getMemoryAccesses(SmallVectorImpl<MemoryAccess> &accesses) {
-  atomicAccesses(getDest(), getIndices(), accesses);
+  atomicAccesses(getDest(), getIndices(), getMasked(), accesses);
 }
 void CpAsyncOp::getMemoryAccesses(SmallVectorImpl<MemoryAccess> &accesses) {
   // Both addresses must be aligned to the copy size, masked or not; a masked copy reads nothing
@@ -92,8 +93,10 @@ void StmatrixOp::getMemoryAccesses(SmallVectorImpl<MemoryAccess> &accesses) {
 }
 void MmaSyncStoreOp::getMemoryAccesses(SmallVectorImpl<MemoryAccess> &accesses) {
   // Operands: acc, dest, row, col.
-  accesses.push_back(generic(getDest(), AccessKind::Write, getOperation()->getOperands().slice(2, 2),
-                             pairWidth(getMasked())));
+  accesses.push_back(boundsMasked(generic(getDest(), AccessKind::Write,
+                                          getOperation()->getOperands().slice(2, 2),
+                                          pairWidth(getMasked())),
+                                  getMasked()));
 }
 void TmaLoadOp::getMemoryAccesses(SmallVectorImpl<MemoryAccess> &accesses) {
   accesses.push_back(completes(async(getDescriptor(), AccessKind::Read, getCoords()),
@@ -133,8 +136,10 @@ void WgmmaRegsOp::getMemoryAccesses(SmallVectorImpl<MemoryAccess> &accesses) {
   accesses.push_back(mmaTile(async(getB(), AccessKind::Read, getBIndices()), getN(), getK()));
 }
 void WgmmaStoreOp::getMemoryAccesses(SmallVectorImpl<MemoryAccess> &accesses) {
-  accesses.push_back(generic(getDest(), AccessKind::Write, getOperation()->getOperands().slice(2, 2),
-                             pairWidth(getMasked())));
+  accesses.push_back(boundsMasked(generic(getDest(), AccessKind::Write,
+                                          getOperation()->getOperands().slice(2, 2),
+                                          pairWidth(getMasked())),
+                                  getMasked()));
 }
 void WgmmaStoreRowsOp::getMemoryAccesses(SmallVectorImpl<MemoryAccess> &accesses) {
   accesses.push_back(generic(getDest(), AccessKind::Write, getIndices()));

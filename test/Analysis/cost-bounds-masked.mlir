@@ -45,3 +45,16 @@ cake.kernel @masked_copy(%x: !cake.tensor<[8], f32> {cake.name = "x"})
   cake.cp_async.wait 0
   cake.return
 }
+
+// -----
+
+// A masked atomic (a read-modify-write in L2, counted as its write): the 8 lanes inside sums[8].
+// CHECK-LABEL: remark: cost work: FLOP none; bytes dram 32, l2 32, shared 0
+cake.kernel @masked_atomic(%sums: !cake.tensor<[8], f32> {cake.name = "sums"})
+    attributes {target = "sm_90a", block = array<i64: 32>, symbols = [],
+                grid = affine_map<() -> (1)>} {
+  %tid = cake.thread_id x
+  %one = arith.constant 1.0 : f32
+  cake.atomic_add %one, %sums[%tid] masked : f32, !cake.tensor<[8], f32>
+  cake.return
+}

@@ -63,7 +63,8 @@ struct MemoryAccess {
   /// Atomic read-modify-writes do not race with one another.
   bool atomic = false;
   /// Lanes whose indices fall outside the global tensor's extents access nothing (`masked`
-  /// loads, stores and cp.async): the cost model counts no bytes for them.
+  /// loads, stores, atomics, cp.async and fragment stores): the cost model counts no bytes for
+  /// them.
   bool boundsMasked = false;
   AccessCompletion completion = AccessCompletion::Immediate;
   /// With AccessCompletion::Barrier, the mbarrier array or pipeline it completes on.
