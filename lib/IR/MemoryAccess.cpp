@@ -15,7 +15,7 @@ using namespace mlir::cake;
 
 namespace {
 MemoryAccess generic(Value buffer, AccessKind kind, ValueRange indices, int64_t width = 1) {
-  return MemoryAccess{buffer, kind, MemoryProxy::Generic, width, indices};
+  return MemoryAccess::make(buffer, kind, indices, width);
 }
 MemoryAccess async(Value buffer, AccessKind kind, ValueRange indices) {
   return MemoryAccess{buffer, kind, MemoryProxy::Async, 1, indices};
@@ -37,10 +37,6 @@ MemoryAccess mmaTile(MemoryAccess access, int64_t rows, int64_t k) {
   access.completion = AccessCompletion::WgmmaGroup;
   return access;
 }
-MemoryAccess boundsMasked(MemoryAccess access, bool masked) {
-  access.boundsMasked = masked;
-  return access;
-}
 MemoryAccess unknownRegion(MemoryAccess access) {
   access.regionKnown = false;
   return access;
@@ -53,34 +49,13 @@ MemoryAccess completes(MemoryAccess access, AccessCompletion completion, Value b
 }
 } // namespace
 
-void LoadOp::getMemoryAccesses(SmallVectorImpl<MemoryAccess> &accesses) {
-  accesses.push_back(
-      boundsMasked(generic(getSource(), AccessKind::Read, getIndices(), getWidth()), getMasked()));
-}
-void StoreOp::getMemoryAccesses(SmallVectorImpl<MemoryAccess> &accesses) {
-  accesses.push_back(
-      boundsMasked(generic(getDest(), AccessKind::Write, getIndices(), getWidth()), getMasked()));
-}
-/// A read-modify-write of one element: an atomic read and an atomic write.
-static void atomicAccesses(Value dest, ValueRange indices, bool masked,
-                           SmallVectorImpl<MemoryAccess> &accesses) {
-  for (AccessKind kind : {AccessKind::Read, AccessKind::Write}) {
-    accesses.push_back(boundsMasked(generic(dest, kind, indices, 1), masked));
-    accesses.back().atomic = true;
-  }
-}
-void AtomicAddOp::getMemoryAccesses(SmallVectorImpl<MemoryAccess> &accesses) {
-  atomicAccesses(getDest(), getIndices(), getMasked(), accesses);
-}
-void AtomicMinOp::getMemoryAccesses(SmallVectorImpl<MemoryAccess> &accesses) {
-  atomicAccesses(getDest(), getIndices(), getMasked(), accesses);
-}
+// cake.load, cake.store and the atomics declare their accesses in ODS (Cake_MemoryAccessOp).
 void CpAsyncOp::getMemoryAccesses(SmallVectorImpl<MemoryAccess> &accesses) {
   // Both addresses must be aligned to the copy size, masked or not; a masked copy reads nothing
   // outside the tensor (and zero-fills the destination).
   accesses.push_back(completes(
-      boundsMasked(generic(getSource(), AccessKind::Read, getSourceIndices(), getWidth()),
-                   getMasked()),
+      generic(getSource(), AccessKind::Read, getSourceIndices(), getWidth())
+          .withBoundsMask(getMasked()),
       AccessCompletion::AsyncCopyGroup));
   accesses.push_back(completes(generic(getDest(), AccessKind::Write, getDestIndices(), getWidth()),
                                AccessCompletion::AsyncCopyGroup));
@@ -93,10 +68,9 @@ void StmatrixOp::getMemoryAccesses(SmallVectorImpl<MemoryAccess> &accesses) {
 }
 void MmaSyncStoreOp::getMemoryAccesses(SmallVectorImpl<MemoryAccess> &accesses) {
   // Operands: acc, dest, row, col.
-  accesses.push_back(boundsMasked(generic(getDest(), AccessKind::Write,
-                                          getOperation()->getOperands().slice(2, 2),
-                                          pairWidth(getMasked())),
-                                  getMasked()));
+  accesses.push_back(generic(getDest(), AccessKind::Write, getOperation()->getOperands().slice(2, 2),
+                             pairWidth(getMasked()))
+                         .withBoundsMask(getMasked()));
 }
 void TmaLoadOp::getMemoryAccesses(SmallVectorImpl<MemoryAccess> &accesses) {
   accesses.push_back(completes(async(getDescriptor(), AccessKind::Read, getCoords()),
@@ -136,10 +110,9 @@ void WgmmaRegsOp::getMemoryAccesses(SmallVectorImpl<MemoryAccess> &accesses) {
   accesses.push_back(mmaTile(async(getB(), AccessKind::Read, getBIndices()), getN(), getK()));
 }
 void WgmmaStoreOp::getMemoryAccesses(SmallVectorImpl<MemoryAccess> &accesses) {
-  accesses.push_back(boundsMasked(generic(getDest(), AccessKind::Write,
-                                          getOperation()->getOperands().slice(2, 2),
-                                          pairWidth(getMasked())),
-                                  getMasked()));
+  accesses.push_back(generic(getDest(), AccessKind::Write, getOperation()->getOperands().slice(2, 2),
+                             pairWidth(getMasked()))
+                         .withBoundsMask(getMasked()));
 }
 void WgmmaStoreRowsOp::getMemoryAccesses(SmallVectorImpl<MemoryAccess> &accesses) {
   accesses.push_back(generic(getDest(), AccessKind::Write, getIndices()));

@@ -23,6 +23,32 @@ def CakeMemoryAccessOpInterface : OpInterface<"MemoryAccessOpInterface"> {
   ];
 }
 
+// Accesses declared in ODS: an op that derives from Cake_MemoryAccessOp lists them and gets its
+// getMemoryAccesses generated; ops whose accesses need computing (TMA boxes, wgmma tiles,
+// completion on a barrier) define it in lib/IR/MemoryAccess.cpp instead. Each field is C++ in the
+// op's class: `buffer` and `indices` its getters, `width` an integer expression.
+class CakeAccessSpec {
+  string build = "";
+}
+class CakeAccess<string accessKind, string buffer, string indices, string width = "1">
+    : CakeAccessSpec {
+  let build = "::mlir::cake::MemoryAccess::make(" # buffer # ", ::mlir::cake::AccessKind::" #
+                 accessKind # ", " # indices # ", " # width # ")";
+}
+class CakeRead<string buffer, string indices, string width = "1">
+    : CakeAccess<"Read", buffer, indices, width>;
+class CakeWrite<string buffer, string indices, string width = "1">
+    : CakeAccess<"Write", buffer, indices, width>;
+// Lanes past the tensor's extents access nothing where `condition` (C++, usually getMasked()).
+class CakeBoundsMasked<CakeAccessSpec access, string condition = "getMasked()">
+    : CakeAccessSpec {
+  let build = access.build # ".withBoundsMask(" # condition # ")";
+}
+// Atomic read-modify-writes do not race with one another.
+class CakeAtomic<CakeAccessSpec access> : CakeAccessSpec {
+  let build = access.build # ".asAtomic()";
+}
+
 def CakeTargetRequirementOpInterface : OpInterface<"TargetRequirementOpInterface"> {
   let cppNamespace = "::mlir::cake";
   let description = [{

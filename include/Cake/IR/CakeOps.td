@@ -13,6 +13,16 @@ include "mlir/IR/OpAsmInterface.td"
 include "mlir/IR/BuiltinAttributes.td"
 include "Cake/IR/CakeInterfaces.td"
 
+// An op whose accesses are declared here (CakeAccess of CakeInterfaces.td): its
+// getMemoryAccesses is generated, so a new memory op of this kind needs no C++ for them.
+class Cake_MemoryAccessOp<string mnemonic, list<CakeAccessSpec> accesses, list<Trait> traits = []>
+    : Cake_Op<mnemonic, !listconcat([DeclareOpInterfaceMethods<CakeMemoryAccessOpInterface>],
+                                    traits)> {
+  let extraClassDefinition = "void $cppClass::getMemoryAccesses(\n" #
+      "    ::llvm::SmallVectorImpl<::mlir::cake::MemoryAccess> &accesses) {\n" #
+      !interleave(!foreach(a, accesses, "  accesses.push_back(" # a.build # ");\n"), "") # "}\n";
+}
+
 /// Verifies that the op is nested in a cake.kernel.
 def Cake_InKernel : NativeOpTrait<"InKernel"> {
   let cppNamespace = "::mlir::cake";
@@ -204,7 +214,9 @@ def Cake_AllocSmemOp : Cake_Op<"alloc_smem", [Cake_InKernel, MemoryEffects<[MemA
   let assemblyFormat = "attr-dict `:` qualified(type($buffer))";
 }
 
-def Cake_LoadOp : Cake_Op<"load", [DeclareOpInterfaceMethods<CakeMemoryAccessOpInterface>, Cake_InKernel, MemoryEffects<[MemRead]>, AttrSizedOperandSegments]> {
+def Cake_LoadOp : Cake_MemoryAccessOp<"load",
+    [CakeBoundsMasked<CakeRead<"getSource()", "getIndices()", "getWidth()">>],
+    [Cake_InKernel, MemoryEffects<[MemRead]>, AttrSizedOperandSegments]> {
   let summary = "a vector load from global or shared memory into registers";
   let description = [{
     Loads `width` consecutive elements of the innermost dimension starting at the given indices; the
@@ -236,7 +248,9 @@ def Cake_LoadOp : Cake_Op<"load", [DeclareOpInterfaceMethods<CakeMemoryAccessOpI
   }];
 }
 
-def Cake_StoreOp : Cake_Op<"store", [DeclareOpInterfaceMethods<CakeMemoryAccessOpInterface>, Cake_InKernel, MemoryEffects<[MemWrite]>]> {
+def Cake_StoreOp : Cake_MemoryAccessOp<"store",
+    [CakeBoundsMasked<CakeWrite<"getDest()", "getIndices()", "getWidth()">>],
+    [Cake_InKernel, MemoryEffects<[MemWrite]>]> {
   let summary = "a vector store from registers to global or shared memory";
   let description = [{
     Stores `width` consecutive elements of the innermost dimension starting at the given indices; the
@@ -262,9 +276,12 @@ def Cake_StoreOp : Cake_Op<"store", [DeclareOpInterfaceMethods<CakeMemoryAccessO
 // An indivisible read-modify-write of one element: operands, syntax, verifier (that of a store),
 // memory accesses (an atomic read and write) and lowering (llvm.atomicrmw) are shared; each op
 // names its operation and the value types it takes.
+// One element, read and written as one indivisible step (an atomic read and an atomic write).
 class Cake_AtomicRmwOp<string mnemonic, list<Type> valueTypes>
-    : Cake_Op<mnemonic, [DeclareOpInterfaceMethods<CakeMemoryAccessOpInterface>, Cake_InKernel,
-                         MemoryEffects<[MemRead, MemWrite]>]> {
+    : Cake_MemoryAccessOp<mnemonic,
+          [CakeAtomic<CakeBoundsMasked<CakeRead<"getDest()", "getIndices()">>>,
+           CakeAtomic<CakeBoundsMasked<CakeWrite<"getDest()", "getIndices()">>>],
+          [Cake_InKernel, MemoryEffects<[MemRead, MemWrite]>]> {
   let arguments = (ins AnyTypeOf<valueTypes>:$value, Cake_MemoryType:$dest, Variadic<Index>:$indices,
                        UnitAttr:$masked);
   let assemblyFormat = [{

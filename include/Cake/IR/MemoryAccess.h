@@ -24,12 +24,11 @@ enum class AccessKind { Read, Write };
 enum class MemoryProxy { Generic, Async };
 
 /// When an access is over, so that another thread may rely on it or reuse the memory: when the op
-/// returns (generic loads and stores, ldmatrix; cp.async's own group waits are the async checks'
-/// business), when the barrier or pipeline in `completesOn` completes the phase it arrives on
-/// (TMA loads, the cluster launch control answer), when its wgmma group retires (wgmma operands),
-/// when its bulk-async group retires (TMA stores), or at a tcgen05 commit (tcgen05 operands).
-/// When an access is over. AsyncCopyGroup: a cp.async, over at the cp.async.wait_group that
-/// retires its commit group.
+/// returns (generic loads and stores, ldmatrix), when the barrier or pipeline in `completesOn`
+/// completes the phase it arrives on (TMA loads, the cluster launch control answer), when its
+/// wgmma group retires (wgmma operands), when its bulk-async group retires (TMA stores), at a
+/// tcgen05 commit (tcgen05 operands), or at the cp.async.wait_group that retires its commit group
+/// (cp.async; the async check keeps its own model of the groups).
 enum class AccessCompletion {
   Immediate,
   Barrier,
@@ -69,6 +68,22 @@ struct MemoryAccess {
   AccessCompletion completion = AccessCompletion::Immediate;
   /// With AccessCompletion::Barrier, the mbarrier array or pipeline it completes on.
   Value completesOn;
+
+  /// A generic-proxy access completing when the op returns: what ops declare in ODS
+  /// (CakeRead / CakeWrite of CakeInterfaces.td), with the modifiers below.
+  static MemoryAccess make(Value buffer, AccessKind kind, ValueRange indices, int64_t width = 1) {
+    return MemoryAccess{buffer, kind, MemoryProxy::Generic, width, indices};
+  }
+  MemoryAccess withBoundsMask(bool masked) const {
+    MemoryAccess access = *this;
+    access.boundsMasked = masked;
+    return access;
+  }
+  MemoryAccess asAtomic() const {
+    MemoryAccess access = *this;
+    access.atomic = true;
+    return access;
+  }
 
   bool isRead() const { return kind == AccessKind::Read; }
   bool isWrite() const { return kind == AccessKind::Write; }
