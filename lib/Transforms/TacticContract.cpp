@@ -31,7 +31,7 @@ void contract(Operation *op) {
 } // namespace
 
 LogicalResult CakeTacticContractOp::applyTactic(RewriterBase &, Operation *root,
-                                               const Options &) {
+                                                const Options &) {
   // Per kernel, the pairs: each multiply with an add or subtract that takes its result.
   SmallVector<std::pair<KernelOp, llvm::SetVector<Operation *>>> kernels;
   root->walk([&](KernelOp kernel) {
@@ -59,7 +59,7 @@ LogicalResult CakeTacticContractOp::applyTactic(RewriterBase &, Operation *root,
     if (members.empty())
       continue;
     if (llvm::all_of(members, contracted)) {
-      kernel.emitRemark() << "cake-tactic-contract: every multiply-add of '" << kernel.getSymName()
+      kernel.emitRemark() << passArgument << ": every multiply-add of '" << kernel.getSymName()
                           << "' is already contracted: unchanged";
       continue;
     }

@@ -21,7 +21,7 @@ std::string CakeTacticIndexWidthOp::checkOptions(const Options &options) {
 }
 
 LogicalResult CakeTacticIndexWidthOp::applyTactic(RewriterBase &, Operation *root,
-                                                 const Options &options) {
+                                                  const Options &options) {
   int64_t bits = options.bits;
   SmallVector<KernelOp> changed;
   root->walk([&](KernelOp kernel) {

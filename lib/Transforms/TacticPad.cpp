@@ -54,10 +54,10 @@ std::string CakeTacticPadOp::checkOptions(const Options &options) {
 }
 
 LogicalResult CakeTacticPadOp::applyTactic(RewriterBase &, Operation *root,
-                                          const Options &options) {
+                                           const Options &options) {
   int64_t elements = options.elements;
   return retypeSharedBuffers(
-      root, "cake-tactic-pad", "padding",
+      root, passArgument, "padding",
       [&](AllocSmemOp alloc) { return reason(alloc, elements); },
       [&](SmemType type) {
         return SmemType::get(type.getContext(), type.getShape(), type.getElementType(), 0,

@@ -27,8 +27,8 @@ bool rewrite(KernelOp kernel, PipelineCreateOp create, int64_t stages) {
   TypedValue<PipelineType> pipe = create.getPipeline();
   int64_t old = pipe.getType().getStages();
   if (old == stages) {
-    create->emitRemark() << "cake-tactic-pipeline-stages: already " << int64_t(stages)
-                         << " stages: unchanged";
+    create->emitRemark() << CakeTacticPipelineStagesOp::passArgument << ": already "
+                         << int64_t(stages) << " stages: unchanged";
     return true;
   }
   // The pipeline value may only feed pipeline ops (and TMA copies completing on it).
@@ -71,8 +71,9 @@ bool rewrite(KernelOp kernel, PipelineCreateOp create, int64_t stages) {
       }
   }
   if (buffers.empty())
-    create->emitRemark() << "cake-tactic-pipeline-stages: no shared buffer is indexed by the "
-                            "pipeline's slot; only the barrier ring changes";
+    create->emitRemark() << CakeTacticPipelineStagesOp::passArgument
+                         << ": no shared buffer is indexed by the pipeline's slot; only the "
+                            "barrier ring changes";
 
   // Retype, then check the shared memory; undo on failure.
   SmallVector<std::pair<Value, Type>> undo;
@@ -110,7 +111,7 @@ std::string CakeTacticPipelineStagesOp::checkOptions(const Options &options) {
 }
 
 LogicalResult CakeTacticPipelineStagesOp::applyTactic(RewriterBase &, Operation *root,
-                                                     const Options &options) {
+                                                      const Options &options) {
   int64_t stages = options.stages;
   bool failed = false, any = false;
   root->walk([&](KernelOp kernel) {
@@ -120,6 +121,6 @@ LogicalResult CakeTacticPipelineStagesOp::applyTactic(RewriterBase &, Operation 
     });
   });
   if (!any)
-    root->emitRemark() << "cake-tactic-pipeline-stages: no cake.pipeline.create: nothing to do";
+    root->emitRemark() << passArgument << ": no cake.pipeline.create: nothing to do";
   return failure(failed);
 }

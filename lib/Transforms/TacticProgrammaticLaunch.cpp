@@ -18,7 +18,7 @@ using namespace mlir::cake;
 namespace {} // namespace
 
 LogicalResult CakeTacticProgrammaticLaunchOp::applyTactic(RewriterBase &, Operation *root,
-                                                         const Options &) {
+                                                          const Options &) {
   SmallVector<KernelOp> changed;
   root->walk([&](KernelOp kernel) {
     if (!kernel.waitsForGridDependencies() && targetHas(kernel.getTarget(), FeatureHopper))

@@ -161,7 +161,7 @@ void rewrite(RewriterBase &rewriter, Site &site) {
 } // namespace
 
 LogicalResult CakeTacticStageRowsOp::applyTactic(RewriterBase &rewriter, Operation *root,
-                                                const Options &) {
+                                                 const Options &) {
   SmallVector<Site> sites;
   SmallVector<std::pair<Location, std::string>> reasons;
   root->walk([&](KernelOp kernel) {
@@ -176,11 +176,11 @@ LogicalResult CakeTacticStageRowsOp::applyTactic(RewriterBase &rewriter, Operati
     }
   });
   if (sites.empty())
-    return reportNothingQualifies(root, "cake-tactic-stage-rows", "lane-strided row loop", reasons);
+    return reportNothingQualifies(root, passArgument, "lane-strided row loop", reasons);
   for (Site &site : sites) {
     auto kernel = site.rows->getParentOfType<KernelOp>();
     rewrite(rewriter, site);
-    if (failed(checkSharedMemoryLimit(kernel, "cake-tactic-stage-rows", "the tile")))
+    if (failed(checkSharedMemoryLimit(kernel, passArgument, "the tile")))
       return failure();
   }
   return success();

@@ -125,13 +125,13 @@ std::string CakeTacticSwizzleOp::checkOptions(const Options &options) {
 }
 
 LogicalResult CakeTacticSwizzleOp::applyTactic(RewriterBase &, Operation *root,
-                                              const Options &options) {
+                                               const Options &options) {
   int64_t bytes = options.bytes;
   KernelResidues residues;
   // Same size, but a swizzled buffer is aligned to 8 rows of the span (up to 1 KiB), which can
   // add alignment gaps.
   return retypeSharedBuffers(
-      root, "cake-tactic-swizzle",
+      root, passArgument,
       "the swizzled buffers' " + std::to_string(8 * bytes) + "-byte alignment",
       [&](AllocSmemOp alloc) { return reason(alloc, bytes, residues); },
       [&](SmemType type) {

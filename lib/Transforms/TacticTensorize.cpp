@@ -29,8 +29,8 @@
 //   - the tail, cloned per 8 rows (t/4, t/4 + 8, ...): the warp reductions now combine the 4
 //     lanes of a quad (`lanes = 4`), and the lane test `%lane == 0` becomes `%lane % 4 == 0`.
 //
-// Options (include/Cake/Transforms/Tactics/Tensorize.td has the measured effect of each): `fastpath` gives tiles wholly below %K an
-// epilogue without the k < %K guard; `buffers = 2` alternates two tile slots with one barrier per
+// Options (include/Cake/Transforms/Tactics/Tensorize.td has the measured effect of each):
+// `fastpath` gives tiles wholly below %K an epilogue without the k < %K guard; `buffers = 2` alternates two tile slots with one barrier per
 // tile; `unroll` unrolls the loop over 8-candidate groups; `mma = wgmma` (sm_90a) lets each
 // warpgroup (64 rows) issue wgmma m64nNk16 with N = tile, A from the same registers (wgmma's
 // register fragment is mma.sync's per warp) and B from a 128-byte-swizzled copy of the tile; the
@@ -301,7 +301,7 @@ std::string CakeTacticTensorizeOp::checkOptions(const Options &o) {
 }
 
 LogicalResult CakeTacticTensorizeOp::applyTactic(RewriterBase &rewriter, Operation *root,
-                                          const Options &options) {
+                                                 const Options &options) {
   Matcher matcher{options.mma == "wgmma"};
   SmallVector<Site> sites;
   SmallVector<std::pair<Location, std::string>> reasons;
@@ -318,14 +318,14 @@ LogicalResult CakeTacticTensorizeOp::applyTactic(RewriterBase &rewriter, Operati
     }
   });
   if (sites.empty())
-    return reportNothingQualifies(root, "cake-tactic-tensorize", "warp dot-product reduction",
+    return reportNothingQualifies(root, passArgument, "warp dot-product reduction",
                                   reasons);
   for (Site &site : sites) {
     auto kernel = site.rows->getParentOfType<KernelOp>();
     tensorize::rewrite(rewriter, kernel, site,
                        {options.tile, options.rows, options.buffers, options.unroll,
                         options.prefetch, options.fastpath, matcher.wgmma});
-    if (failed(checkSharedMemoryLimit(kernel, "cake-tactic-tensorize", "the tile")))
+    if (failed(checkSharedMemoryLimit(kernel, passArgument, "the tile")))
       return failure();
   }
   return success();

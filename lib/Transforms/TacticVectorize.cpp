@@ -182,7 +182,7 @@ std::string CakeTacticVectorizeOp::checkOptions(const Options &options) {
 }
 
 LogicalResult CakeTacticVectorizeOp::applyTactic(RewriterBase &rewriter, Operation *root,
-                                                const Options &options) {
+                                                 const Options &options) {
   int64_t width = options.width;
   SmallVector<scf::ForOp> loops;
   SmallVector<std::pair<Location, std::string>> reasons;
@@ -196,7 +196,7 @@ LogicalResult CakeTacticVectorizeOp::applyTactic(RewriterBase &rewriter, Operati
       reasons.push_back({loop.getLoc(), why});
   });
   if (loops.empty())
-    return reportNothingQualifies(root, "cake-tactic-vectorize", "reduction loop", reasons);
+    return reportNothingQualifies(root, passArgument, "reduction loop", reasons);
   for (scf::ForOp loop : loops)
     rewrite(rewriter, loop, width);
   return success();
