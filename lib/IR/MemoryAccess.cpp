@@ -14,6 +14,7 @@ using namespace mlir::cake;
 #include "Cake/IR/CakeInterfaces.cpp.inc"
 
 namespace {
+/// MemoryAccess::make, named for its proxy beside async().
 MemoryAccess generic(Value buffer, AccessKind kind, ValueRange indices, int64_t width = 1) {
   return MemoryAccess::make(buffer, kind, indices, width);
 }

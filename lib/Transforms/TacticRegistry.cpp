@@ -9,7 +9,6 @@
 
 #include "llvm/ADT/STLExtras.h"
 
-
 using namespace mlir::cake;
 
 namespace {
