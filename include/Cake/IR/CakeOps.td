@@ -276,7 +276,6 @@ def Cake_StoreOp : Cake_MemoryAccessOp<"store",
 // An indivisible read-modify-write of one element: operands, syntax, verifier (that of a store),
 // memory accesses (an atomic read and write) and lowering (llvm.atomicrmw) are shared; each op
 // names its operation and the value types it takes.
-// One element, read and written as one indivisible step (an atomic read and an atomic write).
 class Cake_AtomicRmwOp<string mnemonic, list<Type> valueTypes>
     : Cake_MemoryAccessOp<mnemonic,
           [CakeAtomic<CakeBoundsMasked<CakeRead<"getDest()", "getIndices()">>>,
