@@ -15,8 +15,6 @@
 using namespace mlir;
 using namespace mlir::cake;
 
-namespace {} // namespace
-
 LogicalResult CakeTacticProgrammaticLaunchOp::applyTactic(RewriterBase &, Operation *root,
                                                           const Options &) {
   SmallVector<KernelOp> changed;
