@@ -10,10 +10,10 @@ For each dtype: the `simt` family (any D; 2, 4, 8 or 16 points per block), the `
 per tile), the `mma` family (D classes of 32 up to 256; fp16/bf16), and for each D class
 (1..max-chunks column chunks) of the `wgmma` family the searched configurations: the tile
 of centroids (bk 16/32/64/128/256), the consumer warpgroups (1 or 2) and the grid style (persistent or
-one block per tile), each with the deepest pipelines that fit in shared memory (with `--tails`, each
-also with its last chunk trimmed to 1, 2 or 3 of its 4 wgmma k-steps: finer D classes of the same
-configuration, 2196 more kernels; built and verified, not yet measured on a GPU, so not in the
-shipped library: bench/results/2026-12-04-library-kmeans-13). Every variant is
+one block per tile), each with the deepest pipelines that fit in shared memory, and each also with its
+last chunk trimmed to 1, 2 or 3 of its 4 wgmma k-steps (`tail`: finer D classes of the same
+configuration, 2196 more kernels; 1.072x on the 67 tuned grid shapes they serve, none slower:
+bench/results/2026-12-04-library-kmeans-13; `--no-tails` leaves them out). Every variant is
 verified (cake-opt --cake-verify) and compiled by cake-translate; one that fails stops the build with the
 tool's diagnostic. Besides: the centroid-update kernels (`update`) and one staging kernel per
 dtype (`pad`: rows zero-padded to 16 bytes for the tensor-core families). `--table` (default: table.json beside this script, when present) is the routing
@@ -119,7 +119,7 @@ def deepest(dtype, chunks, bk, wg, grid):
     return None
 
 
-def plan(dtypes, max_chunks, flat_tcd=False, tails=False):
+def plan(dtypes, max_chunks, flat_tcd=False, tails=True):
     out = list(family.simt_variants(dtypes)) + family.direct_variants(dtypes) + family.lanes_variants(dtypes) \
         + family.tcd_variants(dtypes, flat=flat_tcd) + family.cpw_variants(dtypes)
     for dtype in dtypes:
@@ -212,9 +212,9 @@ def main():
     ap.add_argument("--flat-tcd", action="store_true",
                     help="also the tcd `fl` configurations (x and c as flat arrays; an experiment, slower: "
                          "bench/results/2026-12-04-library-kmeans-11)")
-    ap.add_argument("--tails", action="store_true",
-                    help="also the wgmma family's trimmed D classes (an experiment awaiting its GPU "
-                         "measurement: bench/results/2026-12-04-library-kmeans-13)")
+    ap.add_argument("--no-tails", dest="tails", action="store_false",
+                    help="without the wgmma family's trimmed D classes (the library before build 13: "
+                         "bench/results/2026-12-04-library-kmeans-13)")
     ap.add_argument("--no-programmatic-launch", dest="programmatic_launch", action="store_false",
                     help="build the kernels without cake-tactic-programmatic-launch")
     args = ap.parse_args()
