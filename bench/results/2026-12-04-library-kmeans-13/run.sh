@@ -15,3 +15,21 @@ R=bench/results/2026-12-04-library-kmeans-13
 # here: (cd .device && tar czf call1.tgz kpkg-new kpkg-ab-old)
 # gpu: bash $R/call1.sh      (carry .device/call1.tgz, .device/wheels) -- not run in sessions 28-29
 # gpu: bash $R/call2.sh      (the same carry; session 29) -- not run
+# Session 31 (the device tool gave an H100):
+# gpu: bash $R/call1.sh; bash $R/call2.sh   (one command; only the A/B's 8 files came back)
+python3 - $R <<'PY'   # the A/B: per (shape, configuration), old / new over the two rounds
+import json, math, sys
+d = sys.argv[1]
+t = {k: {(p["dtype"], p["B"], p["N"], p["D"], p["K"]): p["ms"] for p in json.load(open(f"{d}/tune-{k}-0.json"))["points"]}
+     for k in ("ab-old1", "ab-old2", "ab-new1", "ab-new2")}
+r = [math.sqrt(t["ab-old1"][s][c] * t["ab-old2"][s][c] / (t["ab-new1"][s][c] * t["ab-new2"][s][c]))
+     for s in t["ab-old1"] for c in t["ab-old1"][s]]
+print(f"{len(r)} pairs: old / new geomean {math.exp(sum(map(math.log, r)) / len(r)):.4f}, "
+      f"> 1.03: {sum(x > 1.03 for x in r)}, < 0.97: {sum(x < 0.97 for x in r)}")
+PY
+# here: build.py defaults to the trimmed classes; variants.json from .device/klib/library.json
+# here: .device/klib/library.json's table = libraries/kmeans/table.json (its copy had "neighbours": 4)
+# here: agent/cake library export --library .device/klib --out .device/kpkg
+# here: python3 bench/library/prune_package.py --package .device/kpkg --out .device/kpkg-final
+# gpu: bash $R/call3.sh      (carry .device/kpkg-final, .device/wheels)
+# gpu: bash $R/call4.sh      (carry .device/call1.tgz, .device/wheels; an H200) -- prepared
