@@ -15,7 +15,7 @@ import random
 import sqlite3
 import sys
 
-from . import backends, batch, disk, envcheck, feedback, learn, report, summary
+from . import backends, batch, disk, envcheck, feedback, learn, outputs, report, summary
 from . import tactics as tactics_mod
 from . import tools as tools_mod
 from .db import Database, Unreadable
@@ -95,6 +95,9 @@ def parser():
                        help=f"override budget.{k.replace('-', '_')} (above 0)")
     e.add_argument("--quiet", action="store_true", help="no progress line")
     e.add_argument("--print-records", action="store_true", help="print 'recorded <id>' after each commit")
+    # Listed for --help; main() hands their arguments to their own parsers before this one runs.
+    sub.add_parser("calibrate", help="fit the cost model's profile to measurements (cake calibrate --help)")
+    sub.add_parser("library", help="build, route, report and export kernel libraries (cake library --help)")
     d = sub.add_parser("db", help="answer common questions from the database")
     _common(d)
     d.add_argument("question", choices=["runs", "best", "failures", "lineage", "show", "feedback", "tactics"])
@@ -163,17 +166,6 @@ def _one_line(text):
     return " ".join(str(text).split())
 
 
-def _write(path, text):
-    """Writes a file; an error names the path (a full disk is reported as such, exit 6)."""
-    try:
-        with open(path, "w") as f:
-            f.write(text)
-    except OSError as e:
-        if e.filename is None:
-            e.filename = path
-        raise
-
-
 def _disk_message(e, db_path):
     """One line for a full disk or an unwritable database, naming the path."""
     if isinstance(e, disk.DiskFull):
@@ -200,7 +192,7 @@ def main(argv=None):
         return {"evolve": cmd_evolve, "db": cmd_db, "report": cmd_report, "batch-export": cmd_batch_export,
                 "batch-ingest": cmd_batch_ingest, "learn": cmd_learn, "throughput": cmd_throughput,
                 "idioms": cmd_idioms}[args.cmd](args)
-    except (TaskError, Unreadable) as e:
+    except (TaskError, Unreadable, outputs.OutputError) as e:
         return _err(str(e), 2)
     except ToolMissing as e:
         return _err(str(e), 4)
@@ -235,10 +227,12 @@ def _open_run(args, db):
 def cmd_evolve(args):
     if args.task:
         load_task(args.task)  # a bad task file is refused before the database is created or touched
+    tools = Toolchain(args.bin, args.refs)
+    tools.require("cake-opt", "cake-translate")  # so are missing tools
+    if args.resume and not os.path.isfile(args.db):
+        raise TaskError(f"--resume: no database at {args.db}")
     db = Database(args.db)
     run, task = _open_run(args, db)
-    tools = Toolchain(args.bin, args.refs)
-    tools.require("cake-opt", "cake-translate")
     config_before = json.loads(run["config"] or "{}") if run else {}
     rules = args.rules if args.rules is not None else config_before.get("rules")
     if rules == "none":
@@ -439,7 +433,7 @@ def cmd_report(args):
     db = Database(args.db, readonly=True)
     run_id = _last_run_id(db, args.run)
     out = args.output or f"report-run{run_id}.html"
-    _write(out, report.render(db, run_id))
+    outputs.write_file(out, report.render(db, run_id), "-o", inputs=[args.db])
     print(summary.text(db, run_id))
     print(f"wrote {out}")
     return 0

@@ -17,6 +17,8 @@ import sqlite3
 import time
 import urllib.parse
 
+from . import disk
+
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS runs (
   id INTEGER PRIMARY KEY, task TEXT NOT NULL, task_path TEXT, task_digest TEXT, task_class TEXT,
@@ -103,12 +105,20 @@ class Database:
             self.conn = _open_readonly(path)
             self.conn.row_factory = sqlite3.Row
             return
+        if os.path.isdir(path):
+            raise Unreadable(f"--db {path}: a folder, not a database file")
         folder = os.path.dirname(os.path.abspath(path))
         if not os.path.isdir(folder):
             os.makedirs(folder, exist_ok=True)  # --db runs/new.db: make runs/ as a user expects
         self.conn = sqlite3.connect(path, timeout=60, isolation_level=None)
         self.conn.row_factory = sqlite3.Row
-        mode = self.conn.execute("PRAGMA journal_mode=WAL").fetchone()[0]
+        try:
+            mode = self.conn.execute("PRAGMA journal_mode=WAL").fetchone()[0]
+        except sqlite3.DatabaseError as e:
+            if disk.sqlite_code(e) != disk.SQLITE_NOTADB:
+                raise
+            self.conn.close()
+            raise Unreadable(f"--db {path}: not a database (SQLite: {e})") from None
         if mode.lower() != "wal":
             raise sqlite3.OperationalError(f"{path}: cannot switch to WAL mode (got {mode})")
         self.conn.execute("PRAGMA synchronous=FULL")

@@ -21,7 +21,7 @@ _TOOL_TEXT = re.compile(r"No space left on device|File too large|Disk quota exce
                         r"database or disk is full")
 
 # SQLite primary result codes (the low byte of an extended code).
-SQLITE_READONLY, SQLITE_IOERR, SQLITE_CORRUPT, SQLITE_FULL, SQLITE_CANTOPEN = 8, 10, 11, 13, 14
+SQLITE_READONLY, SQLITE_IOERR, SQLITE_CORRUPT, SQLITE_FULL, SQLITE_CANTOPEN, SQLITE_NOTADB = 8, 10, 11, 13, 14, 26
 
 
 class DiskFull(RuntimeError):
@@ -56,7 +56,7 @@ def sqlite_code(e):
     msg = str(e)
     for text, code in (("database or disk is full", SQLITE_FULL), ("disk I/O error", SQLITE_IOERR),
                        ("readonly database", SQLITE_READONLY), ("unable to open database", SQLITE_CANTOPEN),
-                       ("malformed", SQLITE_CORRUPT)):
+                       ("malformed", SQLITE_CORRUPT), ("file is not a database", SQLITE_NOTADB)):
         if text in msg:
             return code
     return None

@@ -16,6 +16,7 @@ import html
 import json
 import math
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -25,6 +26,8 @@ RUNTIME = os.path.join(_ROOT, "libraries", "runtime", "cake_library")
 sys.path.insert(0, os.path.dirname(RUNTIME))
 from cake_library import kda as kda_runtime  # noqa: E402
 from cake_library.route import NoKernel, Router, check_definition  # noqa: E402
+
+from . import disk, outputs  # noqa: E402
 
 SHAPE_KEYS = ("B", "N", "D", "K")
 DTYPES = ("float16", "bfloat16", "float32")
@@ -45,8 +48,10 @@ def load_definition(path):
     if os.path.isfile(variants):
         d = _read_json(variants)
         table = os.path.join(path, "table.json")
-        if isinstance(d, dict):
-            d["table"] = _read_json(table) if os.path.isfile(table) else {}
+        if isinstance(d, dict) and os.path.isfile(table):
+            _checked(dict(d, table={}), variants)   # a fault of the table names table.json
+            d["table"] = _read_json(table)
+            return _checked(d, table)
         return _checked(d, variants)
     raise LibraryError(f"{path}: not a library (no library.json, cake_library/library/library.json "
                        "or variants.json)")
@@ -71,6 +76,14 @@ def _read_json(path):
         raise LibraryError(f"{path}: {e}") from None
 
 
+def _integer(text):
+    """Decimal digits with an optional sign as an int; ValueError otherwise (int() would also take
+    '1_0' and ' 7')."""
+    if not re.fullmatch(r"[+-]?[0-9]+", text):
+        raise ValueError(text)
+    return int(text)
+
+
 def parse_shape(text):
     """'B=3,N=75599,D=96,K=999,dtype=float16' -> dict; LibraryError naming the bad part."""
     out = {}
@@ -86,7 +99,7 @@ def parse_shape(text):
             out[key] = value
         elif key in SHAPE_KEYS:
             try:
-                out[key] = int(value)
+                out[key] = _integer(value)
             except ValueError:
                 raise LibraryError(f"--shape: {key} = {value!r} is not an integer") from None
             if out[key] < 1:
@@ -102,16 +115,20 @@ def parse_shape(text):
 def parse_kda_case(text):
     """'T=8192,H=96,N=1,lower_bound=-5' -> dict (lower_bound defaults to -5); LibraryError naming
     the bad part."""
-    out = {"lower_bound": -5.0}
+    out, given = {"lower_bound": -5.0}, set()
     for part in (text or "").split(","):
         key, eq, value = part.strip().partition("=")
         if not eq or key not in ("T", "H", "N", "lower_bound"):
             raise LibraryError("--shape: expected T=, H=, N= and optionally lower_bound=, got "
                                f"{part.strip()!r}")
+        if key in given:
+            raise LibraryError(f"--shape: {key} given twice")
+        given.add(key)
         try:
-            out[key] = float(value) if key == "lower_bound" else int(value)
+            out[key] = float(value) if key == "lower_bound" else _integer(value)
         except ValueError:
-            raise LibraryError(f"--shape: {key} = {value!r} is not a number") from None
+            kind = "a number" if key == "lower_bound" else "an integer"
+            raise LibraryError(f"--shape: {key} = {value!r} is not {kind}") from None
         if key != "lower_bound" and out[key] < 1:
             raise LibraryError(f"--shape: {key} = {out[key]}; sizes must be at least 1")
         if key == "lower_bound" and not math.isfinite(out[key]):
@@ -171,9 +188,19 @@ def cmd_export(args):
     if missing:
         raise LibraryError(f"{args.library}: no cubin for {len(missing)} kernels (first: "
                            f"{missing[0]}); export needs a built library (cake library build)")
-    if os.path.exists(args.out) and os.listdir(args.out):
-        raise LibraryError(f"{args.out}: exists and is not empty")
-    pkg = os.path.join(args.out, "cake_library")
+    with outputs.new_folder(args.out, "--out") as out:
+        native = _write_package(definition, kdir, cubins, out)
+        native = native and native.replace(out, args.out)  # the folder's final name
+    if native:
+        print(native)
+    print(f"exported {len(cubins)} kernels to {args.out}")
+    return 0
+
+
+def _write_package(definition, kdir, cubins, out):
+    """Writes the package into the folder `out`; returns what became of the native dispatcher
+    (None for a library without one)."""
+    pkg = os.path.join(out, "cake_library")
     os.makedirs(os.path.join(pkg, "library", "kernels"))
     for name in sorted(os.listdir(RUNTIME)):
         if name.endswith(".py"):
@@ -182,15 +209,15 @@ def cmd_export(args):
         shutil.copyfile(os.path.join(kdir, n + ".cubin"), os.path.join(pkg, "library", "kernels", n + ".cubin"))
     with open(os.path.join(pkg, "library", "library.json"), "w") as f:
         json.dump(definition, f, indent=0)
+    native = None
     if definition["op"] == "kda_fwd":
         readme = KDA_PACKAGE_README.format(count=len(definition["variants"]))
     else:
-        print(export_native(definition, pkg))
+        native = export_native(definition, pkg)
         readme = PACKAGE_README.format(op=definition["op"], count=len(definition["variants"]))
-    with open(os.path.join(args.out, "README.md"), "w") as f:
+    with open(os.path.join(out, "README.md"), "w") as f:
         f.write(readme)
-    print(f"exported {len(cubins)} kernels to {args.out}")
-    return 0
+    return native
 
 
 DISPATCH = os.path.join(_ROOT, "libraries", "runtime", "dispatch")
@@ -277,6 +304,12 @@ def cmd_report(args):
     rows = _read_json(args.rows)
     if not isinstance(rows, list) or not all(isinstance(r, dict) for r in rows):
         raise LibraryError(f"{args.rows}: expected a list of row objects")
+    for i, r in enumerate(rows):
+        bad = [k for k in SHAPE_KEYS if not isinstance(r.get(k), int) or isinstance(r.get(k), bool)]
+        bad += [k for k, v in r.items() if k.endswith("_ms") and v is not None and
+                (not isinstance(v, (int, float)) or isinstance(v, bool) or not v > 0)]
+        if bad:
+            raise LibraryError(f"{args.rows}: row {i}: {', '.join(bad)} missing or not a size / time > 0")
     anchors = [a for a in ("flashlib", "flash_kmeans") if any(r.get(a + "_ms") for r in rows)]
     out = [f"<html><head><meta charset='utf-8'><title>CAKE library report</title><style>{_CSS}</style>"
            "</head><body>", f"<h1>Library report: {html.escape(args.rows)}</h1>"]
@@ -331,8 +364,7 @@ def cmd_report(args):
                    f"<td>{_fmt(r.get('cake_ms'), 4)}</td>{cells}<td>{r.get('correct')}</td>"
                    f"<td>{r.get('tuned')}</td></tr>")
     out.append("</table></body></html>")
-    with open(args.out, "w") as f:
-        f.write("\n".join(out))
+    outputs.write_file(args.out, "\n".join(out), "--out", inputs=[args.rows])
     print(f"wrote {args.out}")
     return 0
 
@@ -380,6 +412,9 @@ def main(argv):
     try:
         return {"build": cmd_build, "route": cmd_route, "report": cmd_report,
                 "export": cmd_export}[args.cmd](args)
-    except LibraryError as e:
+    except (LibraryError, outputs.OutputError) as e:
         print(f"cake: error: {e}", file=sys.stderr)
         return 2
+    except OSError as e:  # writing an output: the disk, permissions
+        print(f"cake: error: cannot write {e.filename or '?'}: {e.strerror or e}", file=sys.stderr)
+        return 6 if e.errno in disk.DISK_ERRNOS else 2

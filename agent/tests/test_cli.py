@@ -263,5 +263,53 @@ class ReadOnlyErrorsTest(util.TempDir):
         self.assertIn("--max-len 2 is below --min-len 4", err)
 
 
+class OutputSafetyTest(util.TempDir):
+    """What a command writes never replaces one of its inputs, and a refused command creates nothing."""
+
+    def test_report_refuses_its_database_and_bad_paths(self):
+        db = os.path.join(self.tmp, "r.db")
+        make_db(db)
+        with open(db, "rb") as f:
+            before = f.read()
+        for out, why in ((db, "is also the input"), (self.tmp, "is a folder"),
+                         (os.path.join(self.tmp, "no", "r.html"), "no folder")):
+            rc, _, err = util.run_cli("report", "--db", db, "-o", out)
+            self.assertEqual(rc, 2, err)
+            self.assertIn(why, err)
+            self.assertNotIn("Traceback", err)
+        with open(db, "rb") as f:
+            self.assertEqual(f.read(), before)
+        self.assertEqual(util.open_db(self, db).q("SELECT COUNT(*) FROM runs")[0][0], 1)
+        out = os.path.join(self.tmp, "r.html")
+        rc, _, err = util.run_cli("report", "--db", db, "-o", out)
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(os.stat(out).st_mode & 0o777, 0o666 & ~_umask())
+        self.assertEqual([f for f in os.listdir(self.tmp) if f.endswith(".partial")], [])
+
+    def test_a_refused_evolve_creates_no_database(self):
+        db = os.path.join(self.tmp, "sub", "runs.db")
+        rc, _, err = util.run_cli("evolve", TASK, "--db", db, "--bin", os.path.join(self.tmp, "nobin"))
+        self.assertEqual(rc, 4, err)
+        rc, _, err = util.run_cli("evolve", "--resume", "3", "--db", db)
+        self.assertEqual(rc, 2, err)
+        self.assertIn("no database at", err)
+        self.assertFalse(os.path.exists(os.path.dirname(db)))
+
+    def test_a_file_that_is_not_a_database_is_an_argument_error(self):
+        path = self.write("notes.db", "not sqlite, and long enough to have a header " * 4)
+        with self.assertRaisesRegex(Unreadable, "not a database"):
+            Database(path)
+        with self.assertRaisesRegex(Unreadable, "a folder"):
+            Database(self.tmp)
+        with open(path) as f:
+            self.assertIn("not sqlite", f.read())
+
+
+def _umask():
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
 if __name__ == "__main__":
     unittest.main()

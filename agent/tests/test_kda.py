@@ -226,7 +226,9 @@ class CommandTest(unittest.TestCase):
                 self.assertEqual(r.returncode, 0, r.stderr)
                 self.assertEqual(json.loads(r.stdout)["kernel"], want, shape)
             for shape, why in (("T=300,H=4", "missing N"), ("T=300,H=4,N=1,D=5", "got 'D=5'"),
-                               ("T=0,H=4,N=1", "T = 0"), ("T=3,H=4,N=1,lower_bound=nan", "not finite")):
+                               ("T=0,H=4,N=1", "T = 0"), ("T=3,H=4,N=1,lower_bound=nan", "not finite"),
+                               ("T=1,H=4,N=1,T=5", "T given twice"), ("T=1.5,H=4,N=1", "not an integer"),
+                               ("T=3,H=4,N=1,lower_bound=x", "not a number")):
                 r = cake("library", "route", "--library", lib, "--shape", shape)
                 self.assertEqual(r.returncode, 2, shape)
                 self.assertIn(why, r.stderr)
@@ -256,6 +258,22 @@ class CommandTest(unittest.TestCase):
                 r = cake("library", "route", "--library", lib, "--shape", "T=3,H=1,N=1,lower_bound=-9")
                 self.assertEqual(r.returncode, 2, bad)
                 self.assertIn(message, r.stderr)
+
+    def test_a_rule_bound_that_is_not_a_count_is_refused(self):
+        self.refused("rule", ([["x", "kda_rec_c16_p1"]], [[True, "kda_rec_c16_p1"]]), '"rule" is not a list')
+
+    def test_the_python_route_names_a_bad_argument(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            lib = KDALibrary(self.built(tmp))
+            for args, why in (((0, 1, 1), "T = 0"), ((-5, 1, 1), "T = -5"), ((8.5, 1, 1), "T = 8.5"),
+                              ((8, "1", 1), "H = '1'"), ((8, 1, None), "N = None"), ((8, 1, True), "N = True")):
+                with self.assertRaisesRegex(ValueError, why):
+                    lib.route(*args)
+            with self.assertRaisesRegex(ValueError, "lower_bound: nan is not finite"):
+                lib.route(8, 1, 1, float("nan"))
+            with self.assertRaisesRegex(TypeError, "lower_bound: expected a number"):
+                lib.route(8, 1, 1, None)
+            self.assertEqual(lib.route(8, 1, 1), lib.route(8, 1, 1, -5))
 
     def test_a_bad_segments_rule_is_refused(self):
         self.refused("segments", ({"work": 0, "most": 8}, {"work": 4096}, [4096, 8],

@@ -403,19 +403,33 @@ class CommandTest(unittest.TestCase):
         self.assertIn("not a library", r.stderr)
 
     def test_route_refuses_a_broken_library(self):
+        good = {"name": "a", "family": "simt", "dtype": "float16", "max_d": None, "d_align": 1,
+                "staging": "none", "config": "simt_w4", "constraints": ["N >= 1"]}
+
+        def library(variant=None, table=None, **change):
+            return json.dumps({"op": "kmeans_assign", "variants": [dict(variant or good, **change)],
+                               "table": table or {"points": []}})
+
+        point = {"dtype": "float16", "B": 1, "N": 1, "D": 1, "K": 1, "ms": {"simt_w4": 0.1}}
         with tempfile.TemporaryDirectory() as tmp:
             for text, why in (("{}", "not a KMeans assignment library"),
                               ('{"op": "kmeans_assign"}', "lists no variants"),
                               ('{"op": "kmeans_assign", "variants": [{"name": "a"}]}',
                                "variant 0: missing family"),
-                              ('{"op": "kmeans_assign", "variants": [%s], "table": {"points": [{}]}}'
-                               % json.dumps({k: 1 for k in ("name", "family", "dtype", "max_d", "d_align",
-                                                            "config", "constraints")} | {"staging": "none"}),
-                               "table point 0: missing dtype"),
-                              ('{"op": "kmeans_assign", "variants": [%s]}'
-                               % json.dumps({k: 1 for k in ("name", "family", "dtype", "max_d", "d_align",
-                                                            "config", "constraints")} | {"staging": "padded"}),
+                              (library(table={"points": [{}]}), "table point 0: missing dtype"),
+                              (library(staging="padded"),
                                "variant 0: staging 'padded', expected one of none, rows, rows+csq"),
+                              (library(name=1), "variant 0: name 1 is not a name"),
+                              (library(d_align=0), "variant 0: d_align 0, expected an integer >= 1"),
+                              (library(max_d="big"), "variant 0: max_d 'big'"),
+                              (library(constraints=["D <"]), "constraint 'D <': cannot parse"),
+                              (library(constraints="D > 1"), "constraints is not a list"),
+                              (library(table={"points": [dict(point, ms={})]}), "table point 0: ms is not"),
+                              (library(table={"points": [dict(point, ms={"simt_w4": 0})]}), "table point 0: ms"),
+                              (library(table={"points": [dict(point, ms=[1])]}), "table point 0: ms"),
+                              (library(table={"points": [dict(point, K=0)]}), "table point 0: K 0"),
+                              (library(table={"points": [point], "neighbours": "x"}), "neighbours 'x'"),
+                              (library(config="other"), "no default kernel (k128_w2_p, simt_w4) serves it"),
                               ("[1]", "not a KMeans assignment library"),
                               ("garbage", "Expecting value")):
                 with open(os.path.join(tmp, "library.json"), "w") as f:
@@ -424,6 +438,32 @@ class CommandTest(unittest.TestCase):
                 self.assertEqual(r.returncode, 2, text)
                 self.assertIn(why, r.stderr)
                 self.assertNotIn("Traceback", r.stderr)
+            with open(os.path.join(tmp, "library.json"), "w") as f:
+                f.write(library())
+            r = cake("library", "route", "--library", tmp, "--shape", "B=1,N=1,D=1,K=1,dtype=float16")
+            self.assertEqual(r.returncode, 0, r.stderr)
+            os.remove(os.path.join(tmp, "library.json"))
+            # A definition folder: a fault of its table is blamed on table.json.
+            with open(os.path.join(tmp, "variants.json"), "w") as f:
+                f.write(library())
+            with open(os.path.join(tmp, "table.json"), "w") as f:
+                json.dump({"points": [dict(point, ms={})]}, f)
+            r = cake("library", "route", "--library", tmp, "--shape", "B=1,N=1,D=1,K=1,dtype=float16")
+            self.assertEqual(r.returncode, 2)
+            self.assertIn("table.json: table point 0", r.stderr)
+
+    def test_route_refuses_what_no_kernel_can_address(self):
+        for shape, why in (("B=9223372036854775808,N=1,D=1,K=1", "x would hold 9223372036854775808 elements"),
+                           ("B=1,N=9223372036854775807,D=3,K=5", "x would hold"),
+                           ("B=2,N=3,D=4611686018427387904,K=5", "x would hold"),
+                           ("B=1,N=3,D=2,K=4611686018427387904", "c would hold"),
+                           ("B=1_0,N=1,D=1,K=1", "B = '1_0' is not an integer"),
+                           ("B= 7,N=1,D=1,K=1", "B = ' 7' is not an integer")):
+            r = cake("library", "route", "--library", KMEANS, "--shape", shape + ",dtype=float32")
+            self.assertEqual(r.returncode, 2, shape)
+            self.assertIn(why, r.stderr)
+        r = cake("library", "route", "--library", KMEANS, "--shape", "B=+4,N=1,D=1,K=1,dtype=float32")
+        self.assertEqual(r.returncode, 0, r.stderr)
 
     def test_report(self):
         rows = [{"B": 1, "N": 10, "D": 8, "K": 4, "dtype": "float16", "kernel": "a", "cake_ms": 0.01,
@@ -445,6 +485,21 @@ class CommandTest(unittest.TestCase):
             with open(os.path.join(tmp, "bad.json"), "w") as f:
                 f.write("{}")
             self.assertEqual(cake("library", "report", "--rows", os.path.join(tmp, "bad.json")).returncode, 2)
+            rows_file = os.path.join(tmp, "rows.json")
+            for out, why in ((rows_file, "is also the input"), (tmp, "is a folder"), ("", "empty path"),
+                             (os.path.join(tmp, "no", "r.html"), "no folder")):
+                r = cake("library", "report", "--rows", rows_file, "--out", out)
+                self.assertEqual(r.returncode, 2, out)
+                self.assertIn(why, r.stderr)
+            self.assertEqual(load_json(rows_file), rows)
+            for change, why in (({"D": None}, "row 1: D missing"), ({"cake_ms": "fast"}, "row 1: cake_ms"),
+                                ({"flashlib_ms": 0}, "row 1: flashlib_ms")):
+                with open(os.path.join(tmp, "bad.json"), "w") as f:
+                    json.dump([rows[0], dict(rows[1], **change)], f)
+                r = cake("library", "report", "--rows", os.path.join(tmp, "bad.json"), "--out", out)
+                self.assertEqual(r.returncode, 2, change)
+                self.assertIn(why, r.stderr)
+                self.assertNotIn("Traceback", r.stderr)
 
     def test_export_is_self_contained(self):
         with tempfile.TemporaryDirectory() as tmp:
@@ -463,6 +518,22 @@ class CommandTest(unittest.TestCase):
             self.assertEqual(r.returncode, 0, r.stderr)
             self.assertEqual(cake("library", "export", "--library", built, "--out",
                                   os.path.join(tmp, "pkg")).returncode, 2)    # not empty
+            for out, why in (("", "empty path"), (os.path.join(built, "library.json"), "is a file")):
+                r = cake("library", "export", "--library", built, "--out", out)
+                self.assertEqual(r.returncode, 2, out)
+                self.assertIn(why, r.stderr)
+            # A failed export leaves nothing: no folder, no partial files beside it.
+            broken = os.path.join(tmp, "broken")
+            shutil.copytree(built, broken)
+            b = load_json(os.path.join(broken, "library.json"))
+            for v in b["variants"]:
+                v["manifest"] = {}       # the dispatcher's generator finds nothing it needs
+            with open(os.path.join(broken, "library.json"), "w") as f:
+                json.dump(b, f)
+            r = cake("library", "export", "--library", broken, "--out", os.path.join(tmp, "pkg2"))
+            self.assertEqual(r.returncode, 2)
+            self.assertIn("cannot generate the dispatcher's table", r.stderr)
+            self.assertEqual(sorted(os.listdir(tmp)), ["broken", "built", "pkg"])
             # The package routes alone: no repository on the path, the same answer as the definition.
             code = ("import cake_library, json; print(json.dumps(cake_library.route(3, 75599, 96, 999, "
                     "'float16')))")
@@ -556,6 +627,11 @@ class NativeDispatcherTest(unittest.TestCase):
             self.assertIn(b"float16", lib.cake_library_error())
             self.assertEqual(lib.cake_library_route(1, 0, 1, 1, 1, sizes), -1)
             self.assertIn(b"N=0", lib.cake_library_error())
+            for B, N, D, K in ((2 ** 62, 2, 96, 999), (1, 2 ** 40, 2 ** 40, 2 ** 40), (2, 3, 5, 2 ** 62)):
+                self.assertEqual(lib.cake_library_route(B, N, D, K, 1, sizes), -1)   # both refuse
+                self.assertIn(b"(2^62)", lib.cake_library_error())
+                with self.assertRaisesRegex(ValueError, "2\\^62"):
+                    router.route(B, N, D, K, "bfloat16")
 
     @needs_tools
     def test_launch_path_against_a_fake_driver(self):

@@ -24,11 +24,16 @@ def _load(kind, path):
         from .kda import KDALibrary as library
     else:
         from .kmeans import KMeansLibrary as library
-    if path is not None:
-        return library(path)
-    if kind not in _loaded:
-        _loaded[kind] = library(folder())
-    return _loaded[kind]
+    if path is None and kind in _loaded:
+        return _loaded[kind]
+    where = folder() if path is None else path
+    try:
+        lib = library(where)
+    except (OSError, ValueError) as e:   # no library.json, malformed JSON, a bad definition
+        raise ValueError(f"{where}: not a usable {kind} library: {e}") from None
+    if path is None:
+        _loaded[kind] = lib
+    return lib
 
 
 def load(path=None):

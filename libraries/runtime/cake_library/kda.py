@@ -42,7 +42,9 @@ def check_definition(definition):
     fast = definition.get("chunked")
     for table in [definition] + ([fast] if isinstance(fast, dict) else []):
         rule = table.get("rule", [])
-        if not isinstance(rule, list) or not all(isinstance(r, list) and len(r) == 2 for r in rule):
+        if not isinstance(rule, list) or not all(
+                isinstance(r, list) and len(r) == 2 and isinstance(r[0], int) and not isinstance(r[0], bool)
+                for r in rule):
             raise ValueError("\"rule\" is not a list of [most (sequence, head) pairs, variant]")
         for what in [n for _, n in rule] + [table.get("default")]:
             if what not in names:
@@ -93,10 +95,7 @@ class KDALibrary:
     def __init__(self, folder):
         with open(os.path.join(folder, "library.json")) as f:
             self.definition = json.load(f)
-        try:
-            check_definition(self.definition)
-        except ValueError as e:
-            raise ValueError(f"{folder}: {e}") from None
+        check_definition(self.definition)   # cake_library._load names the folder
         self.folder = folder
         self.variants = {v["name"]: v for v in self.definition["variants"]}
         self._driver = None
@@ -104,7 +103,12 @@ class KDALibrary:
         self._spaces = {}
 
     def route(self, T, H, N, lower_bound=-5.0):
-        return route(self.definition, T, H, N, lower_bound)
+        """The variant for T tokens, H heads, N sequences and the gates' lower bound; ValueError
+        naming a bad argument."""
+        for name, v in (("T", T), ("H", H), ("N", N)):
+            if not isinstance(v, int) or isinstance(v, bool) or v < 1:
+                raise ValueError(f"{name} = {v!r}: sizes must be integers >= 1")
+        return route(self.definition, T, H, N, _number(lower_bound, "lower_bound"))
 
     def serves(self, name, lower_bound):
         return serves(self.variants[name], lower_bound)
@@ -181,7 +185,7 @@ class KDALibrary:
         B, T, H, N, cu = _check(torch, q, k, v, g, beta, A_log, dt_bias, initial_state, cu_seqlens, out,
                                 validate)
         scale, lower_bound = _number(scale, "scale"), _number(lower_bound, "lower_bound")
-        name = kernel or self.route(B * T, H, N, lower_bound)
+        name = kernel or route(self.definition, B * T, H, N, lower_bound)   # checked above
         if name not in self.variants:
             raise ValueError(f"kernel: no variant named {name!r}")
         if not self.serves(name, lower_bound):

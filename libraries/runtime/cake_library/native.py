@@ -36,6 +36,9 @@ class Native:
 
     def route(self, B, N, D, K, dtype):
         """(kernel name, launch sizes B N K D KP BKP BND BKD) or ValueError with the dispatcher's reason."""
+        for name, v in (("B", B), ("N", N), ("D", D), ("K", K)):
+            if isinstance(v, int) and not -2 ** 63 <= v < 2 ** 63:   # ctypes would wrap it
+                raise ValueError(f"{name} = {v}: more than a 64-bit size holds")
         sizes = (ctypes.c_int64 * 8)()
         i = self.lib.cake_library_route(B, N, D, K, DTYPE_CODES.get(dtype, -1), sizes)
         if i < 0:

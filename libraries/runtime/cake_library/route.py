@@ -66,6 +66,10 @@ DISTANCE_SOFTENING = 1.0
 DTYPE_DISTANCE = {("float16", "bfloat16"): 2.0, ("bfloat16", "float16"): 2.0}
 
 
+# The most elements x or c may hold: the kernels index in 64 bits, and D padded to its class (at
+# most 2x) must not overflow them. Dispatch.cpp refuses the same shapes.
+MAX_ELEMENTS = 2 ** 62
+
 TWIN_SUFFIX = "_i32"
 # What halving a configuration's load width costs: the geomean of time(v) / time(2v) over the
 # table's points that measured both (2498 pairs of tcd and lanes configurations, session 26: 1.25;
@@ -147,8 +151,13 @@ VARIANT_KEYS = ("name", "family", "dtype", "max_d", "d_align", "staging", "confi
 POINT_KEYS = ("dtype", "B", "N", "D", "K", "ms")
 
 
+def _is_int(v, least):
+    return isinstance(v, int) and not isinstance(v, bool) and v >= least
+
+
 def check_definition(definition):
-    """Raises ValueError naming the first thing a routing definition lacks."""
+    """Raises ValueError naming the first thing a routing definition lacks or gets wrong (so that
+    routing never fails on the definition itself)."""
     if not isinstance(definition, dict) or definition.get("op") != "kmeans_assign":
         op = definition.get("op") if isinstance(definition, dict) else None
         raise ValueError(f"not a KMeans assignment library: op {op!r}")
@@ -159,15 +168,39 @@ def check_definition(definition):
         missing = [k for k in VARIANT_KEYS if not isinstance(v, dict) or k not in v]
         if missing:
             raise ValueError(f"variant {i}: missing {', '.join(missing)}")
+        for k in ("name", "family", "dtype", "config"):
+            if not isinstance(v[k], str) or not v[k]:
+                raise ValueError(f"variant {i}: {k} {v[k]!r} is not a name")
         if v["staging"] not in STAGINGS:
             raise ValueError(f"variant {i}: staging {v['staging']!r}, expected one of {', '.join(STAGINGS)}")
+        if not _is_int(v["d_align"], 1):
+            raise ValueError(f"variant {i}: d_align {v['d_align']!r}, expected an integer >= 1")
+        if v["max_d"] is not None and not _is_int(v["max_d"], 1):
+            raise ValueError(f"variant {i}: max_d {v['max_d']!r}, expected an integer >= 1 or null")
+        if not isinstance(v["constraints"], list):
+            raise ValueError(f"variant {i}: constraints is not a list of expressions")
+        for c in v["constraints"]:
+            try:
+                expr.names(c)
+            except expr.ExprError as e:
+                raise ValueError(f"variant {i}: constraint {c!r}: {e}") from None
     table = definition.get("table") or {}
     if not isinstance(table, dict) or not isinstance(table.get("points", []), list):
         raise ValueError("the routing table is not {\"points\": [...]}")
+    if "neighbours" in table and not _is_int(table["neighbours"], 1):
+        raise ValueError(f"the routing table's neighbours {table['neighbours']!r}, expected an integer >= 1")
     for i, p in enumerate(table.get("points", [])):
         missing = [k for k in POINT_KEYS if not isinstance(p, dict) or k not in p]
         if missing:
             raise ValueError(f"table point {i}: missing {', '.join(missing)}")
+        for k in ("B", "N", "D", "K"):
+            if not _is_int(p[k], 1):
+                raise ValueError(f"table point {i}: {k} {p[k]!r}, expected an integer >= 1")
+        ms = p["ms"]
+        if not isinstance(ms, dict) or not ms or not all(
+                isinstance(t, (int, float)) and not isinstance(t, bool) and 0 < t < math.inf
+                for t in ms.values()):
+            raise ValueError(f"table point {i}: ms is not {{configuration: time > 0}} with at least one time")
 
 
 class Router:
@@ -185,6 +218,10 @@ class Router:
         for name, v in (("B", B), ("N", N), ("D", D), ("K", K)):
             if not isinstance(v, int) or isinstance(v, bool) or v < 1:
                 raise NoKernel(f"{name} = {v!r}: sizes must be integers >= 1")
+        for name, count in (("x", B * N * D), ("c", B * K * D)):
+            if count > MAX_ELEMENTS:
+                raise NoKernel(f"B={B} N={N} D={D} K={K}: {name} would hold {count} elements, more than "
+                               f"the kernels address (2^62)")
         dtypes = sorted({v["dtype"] for v in self.variants})
         if dtype not in dtypes:
             raise NoKernel(f"dtype {dtype!r}: this library serves {', '.join(dtypes)}")
@@ -285,6 +322,9 @@ class Router:
         else:
             cfg = DEFAULT_CONFIG if DEFAULT_CONFIG in by_config else SMALL_DEFAULT
             basis = {"default": "no measured neighbour"}
+            if cfg not in by_config:
+                raise NoKernel(f"B={B} N={N} D={D} K={K} dtype={dtype}: no measured neighbour and no "
+                               f"default kernel ({DEFAULT_CONFIG}, {SMALL_DEFAULT}) serves it")
         if not exact and self.twin_preferred.get(cfg) and cfg + TWIN_SUFFIX in by_config:
             cfg = cfg + TWIN_SUFFIX
         v = by_config[cfg]

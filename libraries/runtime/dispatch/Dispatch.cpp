@@ -129,6 +129,14 @@ int routeUncached(int64_t B, int64_t N, int64_t D, int64_t K, int dtype, int64_t
                 " D=" + std::to_string(D) + " K=" + std::to_string(K) + ")", -1);
   if (dtype < 0 || dtype > 2)
     return fail("dtype " + std::to_string(dtype) + ": expected 0 (float16), 1 (bfloat16) or 2 (float32)", -1);
+  for (const auto &[name, rows] : {std::pair<const char *, int64_t>{"x", N}, {"c", K}}) {
+    int64_t count; // route.py's MAX_ELEMENTS (2^62): D padded to its class must not overflow int64
+    if (__builtin_mul_overflow(B, rows, &count) || __builtin_mul_overflow(count, D, &count) ||
+        count > (int64_t(1) << 62))
+      return fail("B=" + std::to_string(B) + " N=" + std::to_string(N) + " D=" + std::to_string(D) +
+                  " K=" + std::to_string(K) + ": " + name +
+                  " would hold more elements than the kernels address (2^62)", -1);
+  }
   std::vector<int> legal;
   int64_t widest = 0;
   std::vector<int64_t> least(kNumConfigs, -1); // per configuration: its smallest D class covering D
