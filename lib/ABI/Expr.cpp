@@ -359,8 +359,17 @@ void collectSymbols(const ExprNode *node, std::vector<std::string> &names) {
   collectSymbols(node->rhs.get(), names);
 }
 
+/// The longest expression text read: manifests' expressions are tens of characters; a bound keeps
+/// the recursive parser, evaluator and tree destructor within any stack.
+constexpr size_t kMaxExprChars = 4096;
+
 bool parseImpl(std::string_view text, bool constraint,
                std::unique_ptr<ExprNode> &root, std::string &error) {
+  if (text.size() > kMaxExprChars) {
+    error = "expression of " + std::to_string(text.size()) + " characters (at most " +
+            std::to_string(kMaxExprChars) + ")";
+    return false;
+  }
   ExprParser parser(text);
   root = parser.parseTop(constraint);
   if (!root) {

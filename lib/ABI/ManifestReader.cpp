@@ -472,7 +472,35 @@ bool parseManifest(const Value &doc, Manifest &out, std::string &error) {
 
 } // namespace
 
+/// Whether `text` nests JSON arrays and objects deeper than `most` (outside strings): llvm::json's
+/// recursive parser would overflow the stack (at about 50,000 levels), and a manifest nests 4.
+static bool nestsDeeperThan(std::string_view text, int most) {
+  int depth = 0;
+  bool inString = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (inString) {
+      if (c == '\\')
+        ++i;
+      else if (c == '"')
+        inString = false;
+    } else if (c == '"') {
+      inString = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > most)
+        return true;
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+  }
+  return false;
+}
+
 bool cake::abi::parseManifestText(std::string_view text, Manifest &out, std::string &error) {
+  if (nestsDeeperThan(text, 64)) {
+    error = "invalid JSON: nested more than 64 levels deep (a manifest nests 4)";
+    return false;
+  }
   llvm::Expected<Value> doc = llvm::json::parse(llvm::StringRef(text.data(), text.size()));
   if (!doc) {
     error = "invalid JSON: " + describeParseError(doc.takeError());

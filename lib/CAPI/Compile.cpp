@@ -3,6 +3,7 @@
 #include "DiagnosticCollector.h"
 
 #include "Cake/IR/CakeOps.h"
+#include "Cake/IR/ParseGuard.h"
 #include "Cake/Pipelines/Compile.h"
 #include "Cake/Pipelines/Manifest.h"
 
@@ -34,7 +35,7 @@ MlirModule cakeParseModule(MlirContext context, MlirStringRef source, MlirString
   MLIRContext *ctx = unwrap(context);
   CollectDiagnostics collect(ctx, diagnostics);
   OwningOpRef<ModuleOp> module =
-      parseSourceString<ModuleOp>(unwrap(source), ParserConfig(ctx), unwrap(filename));
+      cake::parseGuardedSourceString(unwrap(source), ParserConfig(ctx), unwrap(filename));
   return wrap(module.release());
 }
 

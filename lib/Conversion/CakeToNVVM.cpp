@@ -10,6 +10,12 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "llvm/MC/MCSubtargetInfo.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/TargetParser/Triple.h"
+
+extern "C" void LLVMInitializeNVPTXTargetInfo();
+extern "C" void LLVMInitializeNVPTXTargetMC();
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -84,6 +90,22 @@ unsigned mlir::cake::getLoweredIndexBitwidth(Operation *op) {
   return DataLayout::closest(op).getTypeSizeInBits(IndexType::get(op->getContext()));
 }
 
+/// Whether LLVM's NVPTX backend knows the subtarget feature `name` ("ptx86"). One it does not know
+/// it ignores with a warning, and the PTX silently gets the chip's default version.
+static bool nvptxKnowsFeature(StringRef chip, StringRef name) {
+  LLVMInitializeNVPTXTargetInfo();
+  LLVMInitializeNVPTXTargetMC();
+  llvm::Triple triple("nvptx64-nvidia-cuda");
+  std::string error;
+  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);
+  std::unique_ptr<llvm::MCSubtargetInfo> info(
+      target ? target->createMCSubtargetInfo(triple, chip, "") : nullptr);
+  if (!info)
+    return true; // cannot tell here: the backend decides
+  return llvm::any_of(info->getAllProcessorFeatures(),
+                      [&](const llvm::SubtargetFeatureKV &feature) { return name == feature.Key; });
+}
+
 LogicalResult mlir::cake::verifyPtxFeatures(StringRef chip, StringRef features, Operation *anchor) {
   if (features.empty())
     return success();
@@ -96,6 +118,10 @@ LogicalResult mlir::cake::verifyPtxFeatures(StringRef chip, StringRef features, 
     if (!item.consume_front("+ptx") || item.getAsInteger(10, version) || version < floor)
       return anchor->emitError() << "unsupported features '" << features << "' for " << chip
                                  << ": expected +ptxNN with NN >= " << floor;
+    if (!nvptxKnowsFeature(chip, ("ptx" + item).str()))
+      return anchor->emitError() << "unsupported features '" << features << "' for " << chip
+                                 << ": this LLVM's NVPTX backend knows no PTX ISA " << version / 10
+                                 << "." << version % 10;
   }
   return success();
 }

@@ -142,7 +142,35 @@ static bool isIdentifier(StringRef name) {
   return llvm::all_of(name, [](char c) { return llvm::isAlnum(c) || c == '_'; });
 }
 
+/// A PTX identifier: a letter, then letters, digits, _ and $; or _ or $ and at least one more.
+/// The kernel's name is its PTX entry and the manifest's "entry" (LLVM's NVPTX backend aborts on
+/// other characters, or renames '.', and the host would not find the kernel).
+static bool isPtxIdentifier(StringRef name) {
+  auto follows = [](char c) { return llvm::isAlnum(c) || c == '_' || c == '$'; };
+  if (name.empty() || !llvm::all_of(name, follows) || llvm::isDigit(name.front()))
+    return false;
+  return llvm::isAlpha(name.front()) || name.size() > 1;
+}
+
+/// The first division of a grid extent by a constant that is not positive, if any.
+static std::optional<AffineBinaryOpExpr> findNonPositiveDivisor(AffineExpr expr) {
+  std::optional<AffineBinaryOpExpr> found;
+  expr.walk([&](AffineExpr sub) {
+    auto binary = dyn_cast<AffineBinaryOpExpr>(sub);
+    if (found || !binary || binary.getKind() == AffineExprKind::Add ||
+        binary.getKind() == AffineExprKind::Mul)
+      return;
+    if (auto divisor = dyn_cast<AffineConstantExpr>(binary.getRHS()); divisor && divisor.getValue() <= 0)
+      found = binary;
+  });
+  return found;
+}
+
 LogicalResult KernelOp::verify() {
+  if (!isPtxIdentifier(getSymName()))
+    return emitOpError() << "expected the kernel name to be a PTX identifier (a letter, _ or $, "
+                            "then letters, digits, _ and $), got '"
+                         << getSymName() << "'";
   StringRef target = getTarget();
   if (!isKnownTarget(target))
     return emitOpError() << "unknown target '" << target << "', expected one of "
@@ -190,6 +218,20 @@ LogicalResult KernelOp::verify() {
                          << " dimensions and " << grid.getNumSymbols() << " symbols";
   if (grid.getNumResults() < 1 || grid.getNumResults() > 3)
     return emitOpError() << "expected 1 to 3 grid extents, got " << grid.getNumResults();
+  for (auto [dim, extent] : llvm::enumerate(grid.getResults())) {
+    if (std::optional<AffineBinaryOpExpr> division = findNonPositiveDivisor(extent)) {
+      std::string text;
+      llvm::raw_string_ostream(text) << *division;
+      return emitOpError() << "grid extent " << dim << " divides by a constant that is not "
+                           << "positive (" << text << ")";
+    }
+    // CUDA's limits: 2^31 - 1 blocks in x, 65535 in y and z.
+    int64_t most = dim == 0 ? (int64_t(1) << 31) - 1 : 65535;
+    if (auto constant = dyn_cast<AffineConstantExpr>(extent);
+        constant && (constant.getValue() < 1 || constant.getValue() > most))
+      return emitOpError() << "expected grid extent " << dim << " in [1, " << most << "], got "
+                           << constant.getValue();
+  }
 
   int64_t dynamicSmem = getDynamicSmem();
   if (dynamicSmem < 0 || dynamicSmem > getMaxDynamicSharedBytes(target))

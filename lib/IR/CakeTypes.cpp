@@ -224,6 +224,13 @@ LogicalResult SmemType::verify(function_ref<InFlightDiagnostic()> emitError,
   if (!isElementType(elementType))
     return emitError() << "expected element type i8, i32, i64, f16, bf16, f32 or f64, got "
                        << elementType;
+  // Shared memory is addressed in 32 bits; a size past that would also wrap the byte counts the
+  // verifier compares with the target's limit.
+  int64_t bytes = ::mlir::cake::getElementBytes(elementType);
+  for (int64_t extent : shape)
+    if (llvm::MulOverflow(bytes, extent, bytes) || bytes >= (int64_t(1) << 32))
+      return emitError() << "expected a shared buffer of fewer than 2^32 bytes (shared memory "
+                            "is addressed in 32 bits)";
   if (!llvm::is_contained({0, 32, 64, 128}, swizzle))
     return emitError() << "expected swizzle 32, 64 or 128 (bytes), got " << swizzle;
   if (swizzle) {

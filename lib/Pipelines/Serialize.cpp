@@ -12,6 +12,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
+#include "llvm/Support/Signals.h"
 #include "llvm/ADT/ScopeExit.h"
 
 using namespace mlir;
@@ -90,10 +91,14 @@ FailureOr<std::string> mlir::cake::assembleCubin(llvm::StringRef ptx, llvm::Stri
     report = "cannot create temporary files for ptxas";
     return failure();
   }
+  // Removed however the tool ends: returning, or interrupted (SIGINT, SIGTERM) while ptxas runs.
+  for (const auto &file : {ptxFile, cubinFile, logFile})
+    llvm::sys::RemoveFileOnSignal(file);
   auto cleanup = llvm::scope_exit([&] {
-    llvm::sys::fs::remove(ptxFile);
-    llvm::sys::fs::remove(cubinFile);
-    llvm::sys::fs::remove(logFile);
+    for (const auto &file : {ptxFile, cubinFile, logFile}) {
+      llvm::sys::fs::remove(file);
+      llvm::sys::DontRemoveFileOnSignal(file);
+    }
   });
   {
     std::error_code ec;
@@ -120,6 +125,15 @@ FailureOr<std::string> mlir::cake::assembleCubin(llvm::StringRef ptx, llvm::Stri
   auto cubin = llvm::MemoryBuffer::getFile(cubinFile, /*IsText=*/false);
   if (!cubin) {
     report = "ptxas produced no cubin";
+    return failure();
+  }
+  // A ptxas that exits 0 without writing one (a broken install, a wrapper script) must not give an
+  // empty or foreign file that fails only when a GPU loads it.
+  if (!(*cubin)->getBuffer().starts_with("\x7f" "ELF")) {
+    report = (*cubin)->getBuffer().empty()
+                 ? "ptxas exited 0 but wrote an empty cubin"
+                 : "ptxas exited 0 but its output is not an ELF cubin";
+    report += " (" + ptxasPath.str() + ")";
     return failure();
   }
   return (*cubin)->getBuffer().str();

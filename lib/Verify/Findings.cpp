@@ -93,11 +93,15 @@ void mlir::cake::attachFix(InFlightDiagnostic &diag, Operation *op, StringRef ru
 }
 
 /// File, line and column of the first file location inside `loc` (fused, named, call sites).
+/// MLIR gives a whole file's errors line 0, column 0 (an empty input, a missing tool): those have
+/// a file and no position (null), as docs/Verification.md says.
 static void addLocation(llvm::json::Object &object, Location loc) {
   if (auto file = loc->findInstanceOf<FileLineColLoc>()) {
     object["file"] = file.getFilename().str();
-    object["line"] = static_cast<int64_t>(file.getLine());
-    object["col"] = static_cast<int64_t>(file.getColumn());
+    object["line"] = file.getLine() ? llvm::json::Value(static_cast<int64_t>(file.getLine())) : nullptr;
+    object["col"] = file.getLine() && file.getColumn()
+                        ? llvm::json::Value(static_cast<int64_t>(file.getColumn()))
+                        : nullptr;
     return;
   }
   object["file"] = nullptr;
@@ -203,15 +207,15 @@ static llvm::json::Value sarifLocation(const llvm::json::Object &record) {
   std::optional<StringRef> file = record.getString("file");
   if (!file)
     return nullptr;
-  llvm::json::Object region;
-  if (std::optional<int64_t> line = record.getInteger("line"))
-    region["startLine"] = *line;
-  if (std::optional<int64_t> col = record.getInteger("col"))
-    region["startColumn"] = *col;
-  return llvm::json::Object{
-      {"physicalLocation", llvm::json::Object{{"artifactLocation",
-                                               llvm::json::Object{{"uri", file->str()}}},
-                                              {"region", std::move(region)}}}};
+  llvm::json::Object physical{{"artifactLocation", llvm::json::Object{{"uri", file->str()}}}};
+  // SARIF 2.1.0: lines and columns start at 1; a whole file's diagnostic has no region.
+  if (std::optional<int64_t> line = record.getInteger("line")) {
+    llvm::json::Object region{{"startLine", *line}};
+    if (std::optional<int64_t> col = record.getInteger("col"))
+      region["startColumn"] = *col;
+    physical["region"] = std::move(region);
+  }
+  return llvm::json::Object{{"physicalLocation", std::move(physical)}};
 }
 
 void SarifLog::add(Diagnostic &diag) {

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "Cake/Verify/Rules.h"
 #include "Cake/IR/CakeOps.h"
+#include "Cake/IR/ParseGuard.h"
 #include "Cake/Verify/Findings.h"
 
 #include "mlir/Dialect/PDL/IR/PDL.h"
@@ -141,7 +142,7 @@ LogicalResult blockThreadsAtLeast(PatternRewriter &, PDLResultList &, ArrayRef<P
 /// Parses a rule file into `context`; diagnostics name the file and line.
 OwningOpRef<ModuleOp> parseRuleFile(StringRef source, StringRef path, MLIRContext *context) {
   ParserConfig config(context);
-  return parseSourceString<ModuleOp>(source, config, path);
+  return parseGuardedSourceString(source, config, path);
 }
 
 /// Checks what the parser does not: every pattern names registered ops and known native

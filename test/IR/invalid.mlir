@@ -96,6 +96,65 @@ cake.kernel @k(%x: !cake.tensor<[N], f32>)
 
 // -----
 
+// A grid that divides by zero would fail only when a host evaluates it.
+// expected-error @+1 {{grid extent 0 divides by a constant that is not positive (s0 ceildiv 0)}}
+cake.kernel @k(%x: !cake.tensor<[N], f32>)
+    attributes {target = "sm_90a", block = array<i64: 32>, symbols = ["N"], grid = affine_map<()[n] -> (n ceildiv 0)>} {
+  cake.return
+}
+
+// -----
+
+// expected-error @+1 {{grid extent 1 divides by a constant that is not positive (s0 mod -4)}}
+cake.kernel @k(%x: !cake.tensor<[N], f32>)
+    attributes {target = "sm_90a", block = array<i64: 32>, symbols = ["N"], grid = affine_map<()[n] -> (n, n mod -4)>} {
+  cake.return
+}
+
+// -----
+
+// expected-error @+1 {{expected grid extent 0 in [1, 2147483647], got 4611686018427387904}}
+cake.kernel @k(%x: !cake.tensor<[N], f32>)
+    attributes {target = "sm_90a", block = array<i64: 32>, symbols = ["N"], grid = affine_map<()[n] -> (4611686018427387904)>} {
+  cake.return
+}
+
+// -----
+
+// expected-error @+1 {{expected grid extent 2 in [1, 65535], got 65536}}
+cake.kernel @k(%x: !cake.tensor<[N], f32>)
+    attributes {target = "sm_90a", block = array<i64: 32>, symbols = ["N"], grid = affine_map<()[n] -> (n, 1, 65536)>} {
+  cake.return
+}
+
+// -----
+
+// The kernel's name is its PTX entry: LLVM's NVPTX backend aborts on a '-', and renames a '.'
+// (the host would not find the kernel).
+// expected-error @+1 {{expected the kernel name to be a PTX identifier (a letter, _ or $, then letters, digits, _ and $), got 'row-scale'}}
+cake.kernel @"row-scale"(%x: !cake.tensor<[N], f32>)
+    attributes {target = "sm_90a", block = array<i64: 32>, symbols = ["N"], grid = affine_map<()[n] -> (n)>} {
+  cake.return
+}
+
+// -----
+
+// expected-error @+1 {{got 'row.scale'}}
+cake.kernel @row.scale(%x: !cake.tensor<[N], f32>)
+    attributes {target = "sm_90a", block = array<i64: 32>, symbols = ["N"], grid = affine_map<()[n] -> (n)>} {
+  cake.return
+}
+
+// -----
+
+// expected-error @+1 {{got '1k'}}
+cake.kernel @"1k"(%x: !cake.tensor<[N], f32>)
+    attributes {target = "sm_90a", block = array<i64: 32>, symbols = ["N"], grid = affine_map<()[n] -> (n)>} {
+  cake.return
+}
+
+// -----
+
 // expected-error @+1 {{expected dynamic_smem in [0, 232448] bytes on sm_90a, got 300000}}
 cake.kernel @k(%x: !cake.tensor<[N], f32>)
     attributes {target = "sm_90a", block = array<i64: 32>, symbols = ["N"], grid = affine_map<()[n] -> (n)>, dynamic_smem = 300000 : i64} {
@@ -220,6 +279,23 @@ func.func @types() {
 func.func @types() {
   // expected-error @+1 {{expected static positive extents, got 0}}
   %0 = "test.op"() : () -> !cake.smem<0x4xf32>
+  return
+}
+
+// -----
+
+// 2^64 bytes, which a 64-bit byte count wraps to 0 (and the shared-memory limit check passed).
+func.func @types() {
+  // expected-error @+1 {{expected a shared buffer of fewer than 2^32 bytes (shared memory is addressed in 32 bits)}}
+  %0 = "test.op"() : () -> !cake.smem<1152921504606846976x4xf32>
+  return
+}
+
+// -----
+
+func.func @types() {
+  // expected-error @+1 {{expected a shared buffer of fewer than 2^32 bytes}}
+  %0 = "test.op"() : () -> !cake.smem<65536x65536xi8>
   return
 }
 

@@ -32,3 +32,13 @@ cake.kernel @elect_store(%y: !cake.tensor<[N], i32> {cake.name = "y"})
   }
   cake.return
 }
+
+// A diagnostic of the whole file (MLIR's line 0, column 0: here an empty input has no kernel) has
+// its file and no position: null line and column in JSON, no region in SARIF (whose lines start
+// at 1).
+// RUN: printf '' > %t.empty.mlir
+// RUN: not cake-translate %t.empty.mlir --emit=manifest --cake-diagnostics=json 2>&1 | FileCheck %s --check-prefix=WHOLEFILE
+// WHOLEFILE: {"col":null,"file":"{{.*}}empty.mlir","hint":null,"line":null,"message":"no cake.kernel in the module: a manifest needs cake-level IR"
+// RUN: not cake-translate %t.empty.mlir --emit=manifest --cake-diagnostics=sarif 2> %t.empty.sarif
+// RUN: python3 -c "import json,sys; r=json.load(open(sys.argv[1]))['runs'][0]['results'][0]; p=r['locations'][0]['physicalLocation']; assert 'region' not in p and p['artifactLocation']['uri'].endswith('empty.mlir'), r; print('no region')" %t.empty.sarif | FileCheck %s --check-prefix=NOREGION
+// NOREGION: no region

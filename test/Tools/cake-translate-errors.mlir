@@ -20,6 +20,20 @@
 // FEATURES100: error: unsupported features '+ptx80' for sm_100a: expected +ptxNN with NN >= 86
 // RUN: not cake-translate %S/Inputs/row_scale.mlir --emit=ptx --features=garbage 2>&1 | FileCheck %s --check-prefix=GARBAGE
 // GARBAGE: error: unsupported features 'garbage' for sm_90a
+// A version LLVM's NVPTX backend does not know (it would ignore it with a warning and write its
+// default version): refused too.
+// RUN: not cake-translate %S/Inputs/row_scale.mlir --emit=ptx --features=+ptx999 2>&1 | FileCheck %s --check-prefix=UNKNOWNPTX
+// UNKNOWNPTX: row_scale.mlir:3:1: error: unsupported features '+ptx999' for sm_90a: this LLVM's NVPTX backend knows no PTX ISA 99.9
+
+// A ptxas that exits 0 without writing a cubin (or writes something else): an error, no output.
+// RUN: printf '#!/bin/sh\nexit 0\n' > %t.silent-ptxas && chmod +x %t.silent-ptxas
+// RUN: not cake-translate %S/Inputs/row_scale.mlir --emit=cubin --ptxas=%t.silent-ptxas -o %t.out 2>&1 | FileCheck %s --check-prefix=EMPTYCUBIN
+// RUN: not test -e %t.out
+// EMPTYCUBIN: ptxas exited 0 but wrote an empty cubin ({{.*}}silent-ptxas)
+// RUN: printf '#!/bin/sh\nwhile [ "$1" != -o ]; do shift; done; echo GARBAGE > "$2"\n' > %t.garbage-ptxas && chmod +x %t.garbage-ptxas
+// RUN: not cake-translate %S/Inputs/row_scale.mlir --emit=cubin --ptxas=%t.garbage-ptxas -o %t.out 2>&1 | FileCheck %s --check-prefix=NOTELF
+// RUN: not test -e %t.out
+// NOTELF: ptxas exited 0 but its output is not an ELF cubin
 
 // RUN: not cake-translate %s --emit=manifest 2>&1 | FileCheck %s --check-prefix=NOKERNEL
 // NOKERNEL: error: no cake.kernel in the module: a manifest needs cake-level IR

@@ -2,6 +2,7 @@
 #include "LspProxy.h"
 #include "ScheduleDiagnostics.h"
 
+#include "Cake/IR/ParseGuard.h"
 #include "Cake/Pipelines/Registration.h"
 #include "Cake/Verify/Rules.h"
 #include "Cake/Version.h"
@@ -27,6 +28,7 @@
 #include <vector>
 
 using namespace mlir::cake::lsp;
+using mlir::cake::findUnparseableInput;
 using llvm::json::Array;
 using llvm::json::Object;
 using llvm::json::Value;
@@ -120,7 +122,10 @@ void Relay::noteEditorMessage(Object &message) {
   std::lock_guard<std::mutex> lock(mutex);
   int64_t version = doc ? doc->getInteger("version").value_or(0) : 0;
   if (*method == "textDocument/didOpen" && doc) {
-    documents[uri].add(version, doc->getString("text").value_or("").str());
+    std::string text = doc->getString("text").value_or("").str();
+    if (findUnparseableInput(text)) // MLIR's server would crash on it: it gets an empty document
+      (*params->getObject("textDocument"))["text"] = "";
+    documents[uri].add(version, std::move(text));
   } else if (*method == "textDocument/didChange" && doc) {
     llvm::lsp::DidChangeTextDocumentParams change;
     llvm::json::Path::Root root;
@@ -133,7 +138,10 @@ void Relay::noteEditorMessage(Object &message) {
       // The server gets the whole new text: it then parses exactly what the findings were
       // computed on (MLIR 22's server misplaces some ranged edits: a one-character edit inside
       // a type left it with "expected operation name in quotes" at 1:1).
-      (*params)["contentChanges"] = Array{Object{{"text", text}}};
+      // A construct MLIR's server would crash on: it gets an empty document (the relay's
+      // finding names the construct).
+      (*params)["contentChanges"] =
+          Array{Object{{"text", findUnparseableInput(text) ? std::string() : text}}};
       known->second.add(version, std::move(text));
     }
   } else if (*method == "textDocument/didClose") {

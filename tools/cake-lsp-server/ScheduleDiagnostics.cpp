@@ -1,6 +1,7 @@
 //===- ScheduleDiagnostics.cpp - cake-verify findings as LSP data ---------===//
 #include "ScheduleDiagnostics.h"
 
+#include "Cake/IR/ParseGuard.h"
 #include "Cake/Pipelines/Registration.h"
 #include "Cake/Verify/Findings.h"
 #include "Cake/Verify/Passes.h"
@@ -13,6 +14,7 @@
 #include "llvm/Support/SourceMgr.h"
 
 using namespace mlir;
+using namespace mlir::cake;
 using namespace mlir::cake::lsp;
 using llvm::json::Array;
 using llvm::json::Object;
@@ -96,14 +98,19 @@ Array mlir::cake::lsp::scheduleDiagnostics(llvm::StringRef uri, llvm::StringRef 
       records.push_back(getDiagnosticRecord(diag));
     return success();
   });
-  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
-  if (!module)
+  // Except a construct MLIR's parser would crash on: the relay never lets MLIR's server see it
+  // (LspProxy.cpp), so the finding here is the document's one diagnostic.
+  parsing = !findUnparseableInput(text);
+  OwningOpRef<ModuleOp> module = parseGuardedSourceFile(sourceMgr, ParserConfig(&context));
+  if (!module && parsing)
     return {};
   parsing = false;
-  PassManager pm(&context, ModuleOp::getOperationName());
-  pm.enableVerifier(false);
-  buildVerifyPipeline(pm);
-  (void)pm.run(*module); // A run with findings fails; the findings are what we want.
+  if (module) {
+    PassManager pm(&context, ModuleOp::getOperationName());
+    pm.enableVerifier(false);
+    buildVerifyPipeline(pm);
+    (void)pm.run(*module); // A run with findings fails; the findings are what we want.
+  }
 
   Lines lines(text);
   Array diagnostics;

@@ -17,6 +17,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Cake/IR/CakeDialect.h"
+#include "Cake/IR/ParseGuard.h"
 #include "Cake/Pipelines/Registration.h"
 #include "Cake/Verify/Findings.h"
 #include "Cake/Verify/Rules.h"
@@ -25,9 +26,13 @@
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/Support/FileUtilities.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
@@ -112,6 +117,51 @@ std::vector<std::string> scanRuleFiles(int argc, char **argv) {
   }
   return files;
 }
+/// Whether `file` holds a construct MLIR 22's parser would crash on; if so it is reported as an
+/// error at its location, in the chosen diagnostics format.
+bool reportUnparseable(const llvm::MemoryBuffer &file) {
+  if (!mlir::cake::findUnparseableInput(file.getBuffer()))
+    return false;
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(llvm::MemoryBuffer::getMemBuffer(file.getMemBufferRef(), false),
+                               llvm::SMLoc());
+  mlir::MLIRContext context;
+  mlir::SourceMgrDiagnosticHandler text(sourceMgr, &context);
+  std::optional<mlir::ScopedDiagnosticHandler> structured;
+  if (diagnosticsFormat != mlir::cake::DiagnosticsFormat::Text)
+    structured.emplace(&context, [](mlir::Diagnostic &diag) {
+      return mlir::success(diagnosticsPrinter().handle(diag));
+    });
+  (void)mlir::cake::parseGuardedSourceFile(sourceMgr, mlir::ParserConfig(&context));
+  return true;
+}
+
+/// mlir-opt's driver (MlirOptMain with the parsed options), except that an input MLIR's parser
+/// would crash on is reported and not parsed.
+mlir::LogicalResult optMain(int argc, char **argv, llvm::StringRef inputFilename,
+                            llvm::StringRef outputFilename, mlir::DialectRegistry &registry) {
+  mlir::MlirOptMainConfig config = mlir::MlirOptMainConfig::createFromCLOptions();
+  if (config.shouldShowDialects() || config.shouldListPasses()) // no input is read
+    return mlir::MlirOptMain(argc, argv, inputFilename, outputFilename, registry);
+  llvm::InitLLVM initLLVM(argc, argv);
+  std::string error;
+  std::unique_ptr<llvm::MemoryBuffer> file = mlir::openInputFile(inputFilename, &error);
+  if (!file) {
+    llvm::errs() << error << "\n";
+    return mlir::failure();
+  }
+  if (reportUnparseable(*file))
+    return mlir::failure();
+  std::unique_ptr<llvm::ToolOutputFile> output = mlir::openOutputFile(outputFilename, &error);
+  if (!output) {
+    llvm::errs() << error << "\n";
+    return mlir::failure();
+  }
+  if (mlir::failed(mlir::MlirOptMain(output->os(), std::move(file), registry, config)))
+    return mlir::failure();
+  output->keep();
+  return mlir::success();
+}
 } // namespace
 
 int main(int argc, char **argv) {
@@ -175,7 +225,9 @@ int main(int argc, char **argv) {
       return mlir::success(diagnosticsPrinter().handle(diag));
     });
   });
-  mlir::LogicalResult result = mlir::MlirOptMain(argc, argv, "CAKE optimizer driver\n", registry);
+  auto [inputFilename, outputFilename] =
+      mlir::registerAndParseCLIOptions(argc, argv, "CAKE optimizer driver\n", registry);
+  mlir::LogicalResult result = optMain(argc, argv, inputFilename, outputFilename, registry);
   diagnosticsPrinter().finish();
   return mlir::asMainReturnCode(result);
 }

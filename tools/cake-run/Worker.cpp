@@ -18,6 +18,8 @@
 #include "Cake/Runner/HangReport.h"
 
 #include <algorithm>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <cstdio>
 #include <cstring>
 #include <map>
@@ -596,10 +598,16 @@ bool DeviceRun::writeOutputs(const std::vector<std::vector<unsigned char>> &outp
 }
 
 RunStatus DeviceRun::run() {
-  RunStatus status = setUp();
-  if (status != RunStatus::Ok)
-    return status;
-
+  // Everything that is the command line's fault is refused before the GPU is touched (bad
+  // arguments, not no_device, on a machine without one).
+  if (!ctx.options.outputDir.empty()) {
+    struct stat st;
+    if (stat(ctx.options.outputDir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode) ||
+        access(ctx.options.outputDir.c_str(), W_OK) != 0) {
+      error = "--output-dir '" + ctx.options.outputDir + "': not a writable folder";
+      return RunStatus::BadArguments;
+    }
+  }
   // Seeded inputs: the same data for the candidate and the reference.
   hostInputs.resize(launchInfo.tensors.size());
   for (size_t i = 0; i < launchInfo.tensors.size(); ++i) {
@@ -626,6 +634,10 @@ RunStatus DeviceRun::run() {
     }
     hostInputs[i].assign(contents.begin(), contents.end());
   }
+
+  RunStatus status = setUp();
+  if (status != RunStatus::Ok)
+    return status;
 
   BufferSet candidate;
   if (!initBuffers(candidate))

@@ -7,6 +7,7 @@
 // line naming what is missing) and exit code 1; no output file is left behind on failure.
 //
 //===----------------------------------------------------------------------===//
+#include "Cake/IR/ParseGuard.h"
 #include "Cake/Pipelines/Compile.h"
 #include "Cake/Pipelines/Manifest.h"
 #include "Cake/Pipelines/Registration.h"
@@ -142,7 +143,7 @@ int main(int argc, char **argv) {
   cake::DiagnosticsPrinter printer(diagnosticsFormat, "cake-translate", llvm::errs());
   printer.attach(&context);
   auto finish = llvm::make_scope_exit([&] { printer.finish(); });
-  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module = cake::parseGuardedSourceFile(sourceMgr, ParserConfig(&context));
   if (!module)
     return 1;
 

@@ -43,8 +43,10 @@ def Cake_KernelOp : Cake_Op<"kernel", [
     DeclareOpInterfaceMethods<CakeTargetRequirementOpInterface>]> {
   let summary = "a GPU kernel with a static block size and symbolic problem sizes";
   let description = [{
-    One GPU entry point. Its parameters are global tensors (`!cake.tensor`) and scalars (`i32`, `i64`,
-    `f32`, `f64`). The attributes make the launch explicit and checkable:
+    One GPU entry point. Its name is the PTX entry and the manifest's `entry`, so it must be a PTX
+    identifier (a letter, `_` or `$`, then letters, digits, `_` and `$`). Its parameters are global
+    tensors (`!cake.tensor`) and scalars (`i32`, `i64`, `f32`, `f64`). The attributes make the
+    launch explicit and checkable:
 
     - `target`: `"sm_80"`, `"sm_90"`, `"sm_90a"` or `"sm_100a"`;
     - `block`: the static block size, 1 to 3 extents, at most 1024 threads, a whole number of warps;
@@ -52,7 +54,9 @@ def Cake_KernelOp : Cake_Op<"kernel", [
     - `symbols`: the problem-size symbols the tensor types and `cake.problem_size` refer to; the
       host passes each as an `i64` after the parameters, so one kernel serves many shapes;
     - `grid`: an affine map with no dimensions and one symbol per entry of `symbols`, giving the grid
-      extents (1 to 3 results) as a function of the problem sizes;
+      extents (1 to 3 results) as a function of the problem sizes; constant divisors (`ceildiv`,
+      `floordiv`, `mod`) are positive and constant extents within CUDA's limits (2^31 - 1 blocks
+      in x, 65535 in y and z);
     - `dynamic_smem` (optional, default 0): dynamic shared-memory bytes requested at launch;
     - `min_blocks_per_sm` (optional): the occupancy the kernel asks for, 1 to 32 blocks resident per
       SM at once (CUDA's `__launch_bounds__` second argument, PTX `.minnctapersm`): ptxas caps the

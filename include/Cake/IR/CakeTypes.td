@@ -47,7 +47,9 @@ def Cake_SmemType : Cake_Type<"Smem", "smem"> {
     index, as the TMA unit and wgmma expect; `pad` (elements) follows every innermost row with
     padding, the classic way to spread a column walk over the banks. Both keep column accesses free
     of bank conflicts; loads and stores compute the addresses, the user indexes logically. A buffer
-    has one or the other (TMA and wgmma need swizzled, unpadded buffers).
+    has one or the other (TMA and wgmma need swizzled, unpadded buffers). Its size is below 2^32
+    bytes (shared memory is addressed in 32 bits; the target's much lower limit is
+    `cake-verify-smem`'s `smem.over-limit`).
 
     ```mlir
     !cake.smem<64x64xf32>
