@@ -7,13 +7,14 @@
 # FAMILIES=splitd,mma tunes only those families, CONFIGS='simt_*,k16_*' only those configurations
 # (fnmatch patterns), ONLY=finalists.json only the listed configurations of the listed shapes
 # (final, lloyd: only those shapes); merge_tune.py merges the points into the table. TAG=name puts it in the output names.
+# GRID=file measures another grid than libraries/kmeans/grid.json (probe_routing.py's probe shapes).
 set -u
 PHASE=$1; START=${2:-0}; LIMIT=${3:-0}
 SITE=/tmp/cake-anchors
 [ -d $SITE/flashlib ] || pip install -q --no-deps --target $SITE .device/wheels/*.whl
 export TRITON_CACHE_DIR=/tmp/cake-triton-cache
 nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,temperature.gpu --format=csv,noheader
-python3 bench/library/kmeans_bench.py --library "${LIB:-.device/klib}" --grid libraries/kmeans/grid.json \
+python3 bench/library/kmeans_bench.py --library "${LIB:-.device/klib}" --grid "${GRID:-libraries/kmeans/grid.json}" \
   --phase "$PHASE" --anchors $SITE --start "$START" --limit "$LIMIT" --families "${FAMILIES:-}" \
   --configs "${CONFIGS:-}" --only "${ONLY:-}" \
   --out "$OUT/$PHASE${TAG:+-$TAG}-$START.json" \

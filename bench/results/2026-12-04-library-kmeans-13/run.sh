@@ -33,3 +33,14 @@ PY
 # here: python3 bench/library/prune_package.py --package .device/kpkg --out .device/kpkg-final
 # gpu: bash $R/call3.sh      (carry .device/kpkg-final, .device/wheels)
 # gpu: bash $R/call4.sh      (carry .device/call1.tgz, .device/wheels; an H200) -- prepared
+# Session 32 (no GPU: 417 s of device time left, under what a machine start needs):
+# here: python3 bench/library/heldout_gap.py ../2026-12-04-library-kmeans-12/rows.json
+# here: python3 bench/library/probe_routing.py prepare --library .device/klib --table libraries/kmeans/table.json \
+#         --count 40 --top 12 --grid-out $R/probe-grid.json --only-out $R/probe-only.json
+# here: python3 bench/library/prune_package.py --package .device/kpkg --out .device/kpkg-probe \
+#         --grid $R/probe-grid.json --only $R/probe-only.json
+# here: cp -r .device/kpkg-final .device/kpkg-call5 && cp -n .device/kpkg-probe/cake_library/library/kernels/*.cubin \
+#         .device/kpkg-call5/cake_library/library/kernels/
+# gpu: bash $R/call5.sh      (carry .device/kpkg-call5, .device/wheels) -- prepared; replaces call3.sh
+# here: python3 bench/library/probe_routing.py score --library .device/klib --table libraries/kmeans/table.json \
+#         --tune tune-probe-0.json
