@@ -240,6 +240,17 @@ class RouterTest(unittest.TestCase):
         # but the configuration's relative times still carry over from the neighbours.
         self.assertEqual(r.route(3, 170000, 100, 3000, "float16")["kernel"], "w_2_k128_w2_p")
 
+    def test_ranking_orders_what_route_chooses_from(self):
+        small = {"dtype": "float16", "B": 1, "N": 64, "D": 32, "K": 16,
+                 "ms": {"k128_w2_p": 0.02, "k64_w1_t": 0.01, "simt_w4": 0.005}}
+        r = Router(synthetic_definition([small, dict(small, N=80)]))
+        ranked = r.ranking(1, 70, 30, 20, "float16")
+        self.assertEqual([c for c, _ in ranked], ["simt_w4", "k64_w1_t", "k128_w2_p"])
+        self.assertEqual(ranked[0][0], r.route(1, 70, 30, 20, "float16")["config"])
+        self.assertAlmostEqual(ranked[0][1], 1.0)          # the best at both neighbours
+        self.assertAlmostEqual(ranked[1][1], 2.0)          # twice as slow at both
+        self.assertEqual(Router(synthetic_definition([])).ranking(1, 70, 30, 20, "float16"), [])
+
     def test_nearer_measurements_weigh_more(self):
         # Two neighbours (neighbours = 2): the query sits on the first. With equal weights the far
         # point's 4x preference for simt would outvote the near point's 2x preference for the

@@ -279,9 +279,38 @@ class Router:
                 out[g] = ms * WIDTH_HALVING_COST ** math.log2(width / max(picks[g][0], 1))
         return out
 
+    def ranking(self, B, N, D, K, dtype):
+        """[(configuration, estimated time relative to the best)], best first: how _route scores
+        a shape's legal configurations (outside the table, one per load-width group, 64-bit
+        builds). Empty when no measured point is near."""
+        by_config = {v["config"]: v for v in self.legal(B, N, D, K, dtype)}
+        _, _, score, seen = self._scores(B, N, D, K, dtype, by_config)
+        return sorted(((c, math.exp(score[c] / seen[c])) for c in score), key=lambda e: (e[1], e[0]))
+
     def _route(self, B, N, D, K, dtype):
         legal = self.legal(B, N, D, K, dtype)
         by_config = {v["config"]: v for v in legal}
+        exact, near, score, seen = self._scores(B, N, D, K, dtype, by_config)
+        if score:
+            cfg = min(score, key=lambda c: (score[c] / seen[c], c))
+            basis = {"neighbours": [[p["B"], p["N"], p["D"], p["K"]] for _, p in near],
+                     "relative_time": round(math.exp(score[cfg] / seen[cfg]), 4)}
+        else:
+            cfg = DEFAULT_CONFIG if DEFAULT_CONFIG in by_config else SMALL_DEFAULT
+            basis = {"default": "no measured neighbour"}
+            if cfg not in by_config:
+                raise NoKernel(f"B={B} N={N} D={D} K={K} dtype={dtype}: no measured neighbour and no "
+                               f"default kernel ({DEFAULT_CONFIG}, {SMALL_DEFAULT}) serves it")
+        if not exact and self.twin_preferred.get(cfg) and cfg + TWIN_SUFFIX in by_config:
+            cfg = cfg + TWIN_SUFFIX
+        v = by_config[cfg]
+        return {"kernel": v["name"], "config": cfg,
+                "sizes": launch_sizes(v, B, N, D, K), "basis": basis}
+
+    def _scores(self, B, N, D, K, dtype, by_config):
+        """(exact, near, score, seen): whether the shape is a point of the table, the points
+        that judge it, and per scored configuration the weighted sum of its log time relative to
+        each point's best and the sum of the weights."""
         q = _features({"B": B, "N": N, "K": K, "D": D})
         near = sorted(((sum((a - b) ** 2 for a, b in zip(_features(p), q)) + dtype_distance(dtype, p["dtype"]), p)
                        for p in self.points if dtype_distance(dtype, p["dtype"]) is not None),
@@ -315,18 +344,4 @@ class Router:
                     cfg = picks[g][1]
                     score[cfg] = score.get(cfg, 0.0) + weight * math.log(ms / best)
                     seen[cfg] = seen.get(cfg, 0.0) + weight
-        if score:
-            cfg = min(score, key=lambda c: (score[c] / seen[c], c))
-            basis = {"neighbours": [[p["B"], p["N"], p["D"], p["K"]] for _, p in near],
-                     "relative_time": round(math.exp(score[cfg] / seen[cfg]), 4)}
-        else:
-            cfg = DEFAULT_CONFIG if DEFAULT_CONFIG in by_config else SMALL_DEFAULT
-            basis = {"default": "no measured neighbour"}
-            if cfg not in by_config:
-                raise NoKernel(f"B={B} N={N} D={D} K={K} dtype={dtype}: no measured neighbour and no "
-                               f"default kernel ({DEFAULT_CONFIG}, {SMALL_DEFAULT}) serves it")
-        if not exact and self.twin_preferred.get(cfg) and cfg + TWIN_SUFFIX in by_config:
-            cfg = cfg + TWIN_SUFFIX
-        v = by_config[cfg]
-        return {"kernel": v["name"], "config": cfg,
-                "sizes": launch_sizes(v, B, N, D, K), "basis": basis}
+        return exact, near, score, seen
