@@ -35,6 +35,13 @@
 // RUN: not test -e %t.out
 // NOTELF: ptxas exited 0 but its output is not an ELF cubin
 
+// A write that fails (a full disk) is an error naming the path, not LLVM's abort; a device is
+// left as it was.
+// RUN: not cake-translate %S/Inputs/row_scale.mlir --emit=ptx -o /dev/full 2>&1 | FileCheck %s --check-prefix=FULL
+// RUN: test -c /dev/full
+// FULL: error: cannot write /dev/full: No space left on device
+// FULL-NOT: LLVM ERROR
+
 // RUN: not cake-translate %s --emit=manifest 2>&1 | FileCheck %s --check-prefix=NOKERNEL
 // NOKERNEL: error: no cake.kernel in the module: a manifest needs cake-level IR
 // RUN: not cake-translate %s --emit=ptx 2>&1 | FileCheck %s --check-prefix=NOTHING

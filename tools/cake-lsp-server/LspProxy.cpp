@@ -213,8 +213,13 @@ void Relay::relayEditor() {
       continue; // A blank or malformed frame; readMessage skips to the next one.
     llvm::Expected<Value> message = llvm::json::parse(json);
     if (!message) {
-      llvm::errs() << "cake-lsp-server: ignoring a message that is not JSON: "
-                   << llvm::toString(message.takeError()) << "\n";
+      // JSON-RPC's answer to a body that is not JSON (the id is unknown, hence null); a client
+      // waiting on that request would otherwise wait forever.
+      std::string why = llvm::toString(message.takeError());
+      llvm::errs() << "cake-lsp-server: a message that is not JSON: " << why << "\n";
+      sendToEditor(Object{{"jsonrpc", "2.0"},
+                          {"id", nullptr},
+                          {"error", Object{{"code", -32700}, {"message", "Parse error: " + why}}}});
       continue;
     }
     bool exit = false;

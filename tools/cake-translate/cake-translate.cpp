@@ -23,6 +23,7 @@
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
@@ -92,6 +93,16 @@ LogicalResult writeOutput(StringRef path, StringRef contents) {
     return failure();
   }
   out->os() << contents;
+  out->os().flush();
+  // A failed write (a full disk, /dev/full) is this tool's error, with the path: left set, the
+  // stream would abort the process with "LLVM ERROR: IO failure on output stream".
+  if (std::error_code ec = out->os().error()) {
+    out->os().clear_error();
+    if (!llvm::sys::fs::is_regular_file(path))
+      out->keep(); // a device or pipe: ToolOutputFile would otherwise unlink it
+    fail("cannot write " + path + ": " + ec.message());
+    return failure();
+  }
   out->keep();
   return success();
 }
