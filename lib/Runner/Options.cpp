@@ -10,6 +10,7 @@
 #include "Cake/Version.h"
 
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cerrno>
@@ -269,6 +270,17 @@ std::string oneLine(llvm::StringRef text) {
 /// Runs llvm::cl over argv (without argv[0]); on failure, `error` is its
 /// message.
 bool parseCommandLine(int argc, const char *const *argv, std::string &error) {
+  // llvm::cl expands @FILE response files but keeps a missing one as an argument, which it
+  // then calls unknown: say what is wrong instead.
+  for (int i = 0; i < argc; ++i) {
+    llvm::StringRef arg(argv[i]);
+    if (arg == "--")
+      break;
+    if (arg.size() > 1 && arg.front() == '@' && !llvm::sys::fs::is_regular_file(arg.drop_front())) {
+      error = "cannot read the response file '" + arg.drop_front().str() + "'";
+      return false;
+    }
+  }
   setUpCommandLine();
   cl::ResetAllOptionOccurrences(); // Values back to their defaults too.
   // argv[0] names the program in llvm::cl's messages and --help.

@@ -117,6 +117,7 @@ std::vector<std::string> scanRuleFiles(int argc, char **argv) {
   }
   return files;
 }
+
 /// Whether `file` holds a construct MLIR 22's parser would crash on; if so it is reported as an
 /// error at its location, in the chosen diagnostics format.
 bool reportUnparseable(const llvm::MemoryBuffer &file) {
