@@ -10,6 +10,7 @@
 #include "Cake/Verify/Passes.h"
 
 #include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 
 namespace mlir::cake {
@@ -26,6 +27,10 @@ constexpr llvm::StringLiteral kModelledDialects[] = {"cake", "arith", "math", "s
                                                       "vector", "index", "ub"};
 /// Dialects that reach the hardware directly, below what CAKE models.
 constexpr llvm::StringLiteral kIntrinsicDialects[] = {"llvm", "nvvm", "nvgpu", "gpu", "rocdl"};
+
+/// The rules classify() reports, which `allow` may name.
+constexpr llvm::StringLiteral kAllowableRules[] = {"ops.inline-asm", "ops.timer", "ops.atomic",
+                                                   "ops.raw-intrinsic", "ops.foreign"};
 
 /// The rule an op outside the modelled dialects breaks, and what it is, for the message.
 std::pair<StringRef, StringRef> classify(Operation *op) {
@@ -49,8 +54,18 @@ struct CakeVerifyOpsPass : cake::impl::CakeVerifyOpsPassBase<CakeVerifyOpsPass> 
   void runOnOperation() override {
     markAllAnalysesPreserved(); // A check changes no IR.
     llvm::StringSet<> allowed;
-    for (const std::string &entry : allow)
+    for (const std::string &entry : allow) {
+      // A misspelt rule id would allow nothing, silently.
+      StringRef name(entry);
+      if ((name.starts_with("ops.") && !llvm::is_contained(kAllowableRules, name)) ||
+          !name.contains('.')) {
+        getOperation()->emitError()
+            << "cake-verify-ops: allow entry '" << name << "' is neither a rule id ("
+            << llvm::join(llvm::ArrayRef(kAllowableRules), ", ") << ") nor an op name (dialect.op)";
+        return signalPassFailure();
+      }
       allowed.insert(entry);
+    }
     bool ok = true;
     auto report = [&](Operation *op, StringRef where) {
       auto [rule, what] = classify(op);

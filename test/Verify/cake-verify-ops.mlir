@@ -1,6 +1,11 @@
 // RUN: cake-opt %s -split-input-file -verify-diagnostics --cake-verify-ops -o /dev/null
 // RUN: cake-opt %s -split-input-file --cake-verify-ops="allow=ops.atomic,llvm.mlir.zero,ops.timer,ops.inline-asm,ops.raw-intrinsic,ops.foreign" -o /dev/null
 // RUN: not cake-opt %s -split-input-file --cake-verify -o /dev/null 2>&1 | FileCheck %s --check-prefix=VERIFY
+// A misspelt rule id (or a word that is no op name) would allow nothing, silently: refused.
+// RUN: not cake-opt %s -split-input-file --cake-verify-ops="allow=ops.atomics" -o /dev/null 2>&1 | FileCheck %s --check-prefix=ALLOW
+// RUN: not cake-opt %s -split-input-file --cake-verify="allow=atomic" -o /dev/null 2>&1 | FileCheck %s --check-prefix=ALLOW2
+// ALLOW: error: cake-verify-ops: allow entry 'ops.atomics' is neither a rule id (ops.inline-asm, ops.timer, ops.atomic, ops.raw-intrinsic, ops.foreign) nor an op name (dialect.op)
+// ALLOW2: error: cake-verify-ops: allow entry 'atomic' is neither a rule id
 
 // cake-verify-ops: a kernel holds only ops CAKE models. Each escape hatch below has its rule id;
 // the second RUN line allows them all, by rule id or op name.

@@ -575,6 +575,8 @@ def CakeVerifyOpsPass : Pass<"cake-verify-ops"> {
 
     `allow` lists what a kernel may use anyway: rule ids (`ops.atomic`) or op names
     (`llvm.atomicrmw`). A task that reduces into its outputs with atomics allows `ops.atomic`.
+    An entry that is neither (an unknown `ops.` id, a word without a dot) is an error: it would
+    allow nothing.
   }];
   let options = [
     ListOption<"allow", "allow", "std::string",
