@@ -53,8 +53,10 @@ def load_definition(path):
             d["table"] = _read_json(table)
             return _checked(d, table)
         return _checked(d, variants)
+    hint = (" (a KDA definition folder: build it first, cake library build --definition "
+            f"{path} --out DIR)") if os.path.isfile(os.path.join(path, "rule.json")) else ""
     raise LibraryError(f"{path}: not a library (no library.json, cake_library/library/library.json "
-                       "or variants.json)")
+                       f"or variants.json){hint}")
 
 
 def _checked(definition, where):

@@ -259,6 +259,11 @@ class CommandTest(unittest.TestCase):
                 self.assertEqual(r.returncode, 2, bad)
                 self.assertIn(message, r.stderr)
 
+    def test_the_definition_folder_says_to_build_first(self):
+        r = cake("library", "route", "--library", KDA, "--shape", "T=8,H=1,N=1")
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("a KDA definition folder: build it first", r.stderr)
+
     def test_a_rule_bound_that_is_not_a_count_is_refused(self):
         self.refused("rule", ([["x", "kda_rec_c16_p1"]], [[True, "kda_rec_c16_p1"]]), '"rule" is not a list')
 
