@@ -13,6 +13,7 @@ Runs on the current stream; errors name the argument and launch nothing.
 """
 import contextlib
 import json
+import operator
 import os
 
 from . import driver as drv
@@ -105,10 +106,16 @@ class KDALibrary:
     def route(self, T, H, N, lower_bound=-5.0):
         """The variant for T tokens, H heads, N sequences and the gates' lower bound; ValueError
         naming a bad argument."""
+        sizes = []
         for name, v in (("T", T), ("H", H), ("N", N)):
-            if not isinstance(v, int) or isinstance(v, bool) or v < 1:
+            try:   # ints and integer-like scalars (numpy's), not bools or floats
+                size = None if isinstance(v, bool) else operator.index(v)
+            except TypeError:
+                size = None
+            if size is None or size < 1:
                 raise ValueError(f"{name} = {v!r}: sizes must be integers >= 1")
-        return route(self.definition, T, H, N, _number(lower_bound, "lower_bound"))
+            sizes.append(size)
+        return route(self.definition, *sizes, _number(lower_bound, "lower_bound"))
 
     def serves(self, name, lower_bound):
         return serves(self.variants[name], lower_bound)
