@@ -4,8 +4,10 @@
 // nothing ordering them. Every finding is meant to be a certain race, so the pass only reports
 // what it can prove: the thread model evaluates the indices for every thread, loop counters are
 // bound to iterations that certainly run (all of a loop with constant bounds, up to a cap; the
-// first of one with a constant lower bound), and a finding names two threads whose accesses touch
-// the same element. Unknown indices, conditions and orderings are never reported.
+// first of one with a constant lower bound), guards that depend on those counters are evaluated
+// under them (`if tid < (128 >> lvl)`: which threads run a level), and a finding names two
+// threads whose accesses touch the same element. Unknown indices, conditions and orderings are
+// never reported.
 //
 //===----------------------------------------------------------------------===//
 #include "Cake/Analysis/ThreadModel.h"
@@ -406,19 +408,48 @@ struct CakeVerifyRacesPass
     return true;
   }
 
+  /// The threads that certainly execute `op` in the iterations `env` binds, when the model's
+  /// reach cannot say (a guard that depends on a loop counter: `if tid < (128 >> lvl)`): every
+  /// enclosing scf.if must take `op`'s side in the thread under the bound counters, and every
+  /// enclosing loop must be an scf.for whose counter `env` binds (an iteration that certainly
+  /// runs). Anything else around `op` (roles, while loops, unbound loops): nullopt.
+  std::optional<llvm::BitVector> boundExecutors(Operation *op, const Env &env,
+                                                BoundEvaluator &eval) {
+    llvm::BitVector runs(model->getNumThreads(), true);
+    for (Operation *child = op, *p = op->getParentOp(); p && !isa<KernelOp>(p);
+         child = p, p = p->getParentOp()) {
+      if (auto ifOp = dyn_cast<scf::IfOp>(p)) {
+        bool thenSide = &ifOp.getThenRegion() == child->getParentRegion();
+        ArrayRef<Lat> cond = eval.eval(ifOp.getCondition());
+        for (int64_t t = 0; t < model->getNumThreads(); ++t)
+          if (cond[t].kind != Lat::Known || (cond[t].value != 0) != thenSide)
+            runs.reset(t);
+      } else if (auto forOp = dyn_cast<scf::ForOp>(p)) {
+        if (!env.count(forOp.getInductionVar()))
+          return std::nullopt;
+      } else {
+        return std::nullopt;
+      }
+    }
+    return runs;
+  }
+
   /// The regions `access` touches in each thread that certainly executes it, for every
   /// combination of the bound loop counters.
   void regions(const Access &access, const Env &shared, ArrayRef<Pick> own, Operation *nextLoop,
                Regions &out, const llvm::BitVector *excluded = nullptr) {
     ArrayRef<Reach> reach = model->reach(access.op);
+    bool allAlways = llvm::all_of(reach, [](const Reach &r) { return r.kind == Reach::Always; });
     forEachEnv(own, shared, [&](const Env &env) {
       BoundEvaluator eval(*model, env, nextLoop);
+      std::optional<llvm::BitVector> bound =
+          allAlways ? std::nullopt : boundExecutors(access.op, env, eval);
       SmallVector<std::vector<Lat>> starts;
       for (Value start : access.starts)
         starts.push_back(start ? eval.eval(start).vec() : std::vector<Lat>());
       for (int64_t t = 0; t < model->getNumThreads(); ++t) {
-        if (reach[t].kind != Reach::Always || t % 32 >= access.lanes ||
-            (excluded && excluded->test(t)))
+        bool executes = reach[t].kind == Reach::Always || (bound && bound->test(t));
+        if (!executes || t % 32 >= access.lanes || (excluded && excluded->test(t)))
           continue;
         RegionKey key;
         bool known = true;

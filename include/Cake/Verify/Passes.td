@@ -447,9 +447,10 @@ def CakeVerifyRacesPass : Pass<"cake-verify-races"> {
     evaluates the indices for every thread (loop counters are bound to iterations that certainly
     run: iterations of a loop with constant bounds, up to 16 and fewer when the combinations of
     nested loops exceed a cap, or the first iteration of one with a constant lower bound), and a
-    finding names two threads whose regions provably share an element; unknown indices,
-    thread-dependent or uniform conditions around an access, and anything that may order the two
-    are never reported. Accesses: `cake.load` / `cake.store`,
+    finding names two threads whose regions provably share an element; a condition around an
+    access that depends on bound loop counters (`scf.if` under `scf.for` only: `tid < (128 >>
+    lvl)`) is evaluated per thread under them; unknown indices, other thread-dependent or uniform
+    conditions around an access, and anything that may order the two are never reported. Accesses: `cake.load` / `cake.store`,
     `cake.cp_async` (a write), `cake.ldmatrix` / `cake.stmatrix` (16 bytes per lane that passes a
     used address), wgmma operand tiles, the boxes of `cake.tma.load` (a write) and
     `cake.tma.store` (a read). Buffers of a `cake.pipeline` (TMA copies completing on a pipeline,
