@@ -41,6 +41,15 @@ DEFAULT_FIT = [
 ]
 
 
+def _read_json(path):
+    """A JSON file's document; a CalibrationError names the file when it cannot be read or parsed."""
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except (OSError, ValueError) as e:
+        raise CalibrationError(f"{path}: {e}") from None
+
+
 class CalibrationError(Exception):
     pass
 
@@ -330,8 +339,7 @@ def load_reports(paths):
     """{(kernel-or-variant, sizes): kernel report} from cost-report files."""
     out = {}
     for p in paths:
-        with open(p) as f:
-            doc = json.load(f)
+        doc = _read_json(p)
         variant = doc.get("variant")
         for k in doc.get("kernels", []):
             if k.get("status") != "ok":
@@ -357,8 +365,7 @@ def build_dataset(record_files, reports=None, ir_dir=None, cake_opt=None, profil
     known = load_reports(reports or [])
     data, missing = [], []
     for path in record_files:
-        with open(path) as f:
-            doc = json.load(f)
+        doc = _read_json(path)
         if isinstance(doc, dict) and "records" in doc and doc["records"] and "report" in doc["records"][0]:
             data.extend(doc["records"])
             continue
@@ -485,8 +492,7 @@ def main(argv=None):
     ap.add_argument("--summary-json", help="write the accuracy summary here")
     args = ap.parse_args(argv)
     try:
-        with open(args.profile) as f:
-            profile = json.load(f)
+        profile = _read_json(args.profile)
         cake_opt = args.cake_opt or os.path.join(
             os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "build", "bin", "cake-opt")
         if not args.records and not args.from_db:

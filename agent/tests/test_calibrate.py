@@ -1,10 +1,12 @@
 """cake calibrate on synthetic data: the model evaluator, metrics, the split and the fit, with
 scipy (when installed) and with the standard-library fallback, and the two against each other."""
+import io
 import json
 import math
 import os
 import random
 import unittest
+from contextlib import redirect_stderr
 from unittest import mock
 
 from tests import util
@@ -116,6 +118,15 @@ class CalibrateTest(unittest.TestCase):
             with open(summary) as f:
                 self.assertIn("after", json.load(f))
             self.assertEqual(cal.main([os.path.join(tmp, "none.json"), "--profile", PROFILE]), 2)
+            # A file that is not JSON: the error names it (profile and records alike).
+            bad = os.path.join(tmp, "bad.json")
+            with open(bad, "w") as f:
+                f.write("{bad")
+            for argv in ([dataset, "--profile", bad], [bad, "--profile", PROFILE]):
+                err = io.StringIO()
+                with redirect_stderr(err):
+                    self.assertEqual(cal.main(argv), 2)
+                self.assertIn(f"{bad}: Expecting property name", err.getvalue())
 
 
 class CalibrateFallbackTest(CalibrateTest):
