@@ -30,6 +30,8 @@ import os
 import subprocess
 import sys
 
+from . import jsonfile
+
 # Parameters the fit moves by default (clock_GHz is left alone: only products with per-clock
 # rates are identifiable; sm_count is structure).
 DEFAULT_FIT = [
@@ -39,15 +41,6 @@ DEFAULT_FIT = [
     "l2_bandwidth_GBps", "global_latency_ns", "tma_latency_ns", "barrier_ns", "mbarrier_wait_ns",
     "launch_overhead_us", "l2_reread_miss",
 ]
-
-
-def _read_json(path):
-    """A JSON file's document; a CalibrationError names the file when it cannot be read or parsed."""
-    try:
-        with open(path) as f:
-            return json.load(f)
-    except (OSError, ValueError) as e:
-        raise CalibrationError(f"{path}: {e}") from None
 
 
 class CalibrationError(Exception):
@@ -339,7 +332,7 @@ def load_reports(paths):
     """{(kernel-or-variant, sizes): kernel report} from cost-report files."""
     out = {}
     for p in paths:
-        doc = _read_json(p)
+        doc = jsonfile.read(p, CalibrationError)
         variant = doc.get("variant")
         for k in doc.get("kernels", []):
             if k.get("status") != "ok":
@@ -365,7 +358,7 @@ def build_dataset(record_files, reports=None, ir_dir=None, cake_opt=None, profil
     known = load_reports(reports or [])
     data, missing = [], []
     for path in record_files:
-        doc = _read_json(path)
+        doc = jsonfile.read(path, CalibrationError)
         if isinstance(doc, dict) and "records" in doc and doc["records"] and "report" in doc["records"][0]:
             data.extend(doc["records"])
             continue
@@ -492,7 +485,7 @@ def main(argv=None):
     ap.add_argument("--summary-json", help="write the accuracy summary here")
     args = ap.parse_args(argv)
     try:
-        profile = _read_json(args.profile)
+        profile = jsonfile.read(args.profile, CalibrationError)
         cake_opt = args.cake_opt or os.path.join(
             os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "build", "bin", "cake-opt")
         if not args.records and not args.from_db:

@@ -27,7 +27,7 @@ sys.path.insert(0, os.path.dirname(RUNTIME))
 from cake_library import kda as kda_runtime  # noqa: E402
 from cake_library.route import NoKernel, Router, check_definition  # noqa: E402
 
-from . import disk, outputs  # noqa: E402
+from . import disk, jsonfile, outputs  # noqa: E402
 
 SHAPE_KEYS = ("B", "N", "D", "K")
 DTYPES = ("float16", "bfloat16", "float32")
@@ -43,14 +43,14 @@ def load_definition(path):
     for rel in ("library.json", os.path.join("cake_library", "library", "library.json")):
         f = os.path.join(path, rel)
         if os.path.isfile(f):
-            return _checked(_read_json(f), f)
+            return _checked(jsonfile.read(f, LibraryError), f)
     variants = os.path.join(path, "variants.json")
     if os.path.isfile(variants):
-        d = _read_json(variants)
+        d = jsonfile.read(variants, LibraryError)
         table = os.path.join(path, "table.json")
         if isinstance(d, dict) and os.path.isfile(table):
             _checked(dict(d, table={}), variants)   # a fault of the table names table.json
-            d["table"] = _read_json(table)
+            d["table"] = jsonfile.read(table, LibraryError)
             return _checked(d, table)
         return _checked(d, variants)
     hint = (" (a KDA definition folder: build it first, cake library build --definition "
@@ -68,14 +68,6 @@ def _checked(definition, where):
     except ValueError as e:
         raise LibraryError(f"{where}: {e}") from None
     return definition
-
-
-def _read_json(path):
-    try:
-        with open(path) as f:
-            return json.load(f)
-    except (OSError, ValueError) as e:
-        raise LibraryError(f"{path}: {e}") from None
 
 
 def _integer(text):
@@ -303,7 +295,7 @@ def _bucket(v, edges):
 
 
 def cmd_report(args):
-    rows = _read_json(args.rows)
+    rows = jsonfile.read(args.rows, LibraryError)
     if not isinstance(rows, list) or not all(isinstance(r, dict) for r in rows):
         raise LibraryError(f"{args.rows}: expected a list of row objects")
     for i, r in enumerate(rows):

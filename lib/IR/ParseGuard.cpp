@@ -76,12 +76,9 @@ std::optional<cake::UnparseableInput> cake::findUnparseableInput(llvm::StringRef
   return std::nullopt;
 }
 
-namespace {
-/// Reports `found` in the main buffer of `sourceMgr` as an error of `context`; true when there
-/// was something to report.
-bool reportUnparseable(llvm::SourceMgr &sourceMgr, MLIRContext *context) {
+bool cake::reportUnparseableInput(llvm::SourceMgr &sourceMgr, MLIRContext *context) {
   const llvm::MemoryBuffer *buffer = sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID());
-  std::optional<cake::UnparseableInput> found = cake::findUnparseableInput(buffer->getBuffer());
+  std::optional<UnparseableInput> found = findUnparseableInput(buffer->getBuffer());
   if (!found)
     return false;
   auto [line, col] = sourceMgr.getLineAndColumn(
@@ -90,11 +87,10 @@ bool reportUnparseable(llvm::SourceMgr &sourceMgr, MLIRContext *context) {
       << found->message;
   return true;
 }
-} // namespace
 
 OwningOpRef<ModuleOp> cake::parseGuardedSourceFile(llvm::SourceMgr &sourceMgr,
                                                    const ParserConfig &config) {
-  if (reportUnparseable(sourceMgr, config.getContext()))
+  if (reportUnparseableInput(sourceMgr, config.getContext()))
     return nullptr;
   return parseSourceFile<ModuleOp>(sourceMgr, config);
 }
@@ -102,11 +98,10 @@ OwningOpRef<ModuleOp> cake::parseGuardedSourceFile(llvm::SourceMgr &sourceMgr,
 OwningOpRef<ModuleOp> cake::parseGuardedSourceString(llvm::StringRef source,
                                                      const ParserConfig &config,
                                                      llvm::StringRef sourceName) {
+  // What parseSourceString does, with the guard in between.
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(llvm::MemoryBuffer::getMemBuffer(source, sourceName,
                                                                 /*RequiresNullTerminator=*/false),
                                llvm::SMLoc());
-  if (reportUnparseable(sourceMgr, config.getContext()))
-    return nullptr;
-  return parseSourceString<ModuleOp>(source, config, sourceName);
+  return parseGuardedSourceFile(sourceMgr, config);
 }

@@ -122,7 +122,7 @@ std::vector<std::string> scanRuleFiles(int argc, char **argv) {
 /// error at its location, in the chosen diagnostics format.
 bool reportUnparseable(const llvm::MemoryBuffer &file) {
   if (!mlir::cake::findUnparseableInput(file.getBuffer()))
-    return false;
+    return false; // the usual case: no context or handlers to set up
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(llvm::MemoryBuffer::getMemBuffer(file.getMemBufferRef(), false),
                                llvm::SMLoc());
@@ -133,8 +133,7 @@ bool reportUnparseable(const llvm::MemoryBuffer &file) {
     structured.emplace(&context, [](mlir::Diagnostic &diag) {
       return mlir::success(diagnosticsPrinter().handle(diag));
     });
-  (void)mlir::cake::parseGuardedSourceFile(sourceMgr, mlir::ParserConfig(&context));
-  return true;
+  return mlir::cake::reportUnparseableInput(sourceMgr, &context);
 }
 
 /// mlir-opt's driver (MlirOptMain with the parsed options), except that an input MLIR's parser

@@ -36,6 +36,10 @@ struct UnparseableInput {
 /// literals; nullopt when there is none.
 std::optional<UnparseableInput> findUnparseableInput(llvm::StringRef text);
 
+/// Reports the first such construct of the main buffer of `sourceMgr` as an error at its location
+/// (through `context`'s diagnostic handlers); false when there is none.
+bool reportUnparseableInput(llvm::SourceMgr &sourceMgr, MLIRContext *context);
+
 /// parseSourceFile<ModuleOp> of the main buffer of `sourceMgr`, except that a construct the
 /// parser would crash on is reported as an error at its location (through the context's
 /// diagnostic handlers) and nothing is parsed.
