@@ -34,6 +34,13 @@ def main():
         rows = [r for r in rows if r.get("correct") and r.get("cake_ms") and r.get(args.anchor + "_ms")]
     except (OSError, ValueError, KeyError, TypeError) as e:
         sys.exit(f"heldout_gap.py: {args.rows}: {type(e).__name__}: {e}")
+    try:
+        report(rows, args)
+    except (KeyError, TypeError, ZeroDivisionError) as e:
+        sys.exit(f"heldout_gap.py: {args.rows}: a row lacks a field or has a bad value ({type(e).__name__}: {e})")
+
+
+def report(rows, args):
     speedup = {id(r): r[args.anchor + "_ms"] / r["cake_ms"] for r in rows}
     print(f"dtype     held  tuned  held-out x  tuned x  held-out / {args.nearest} nearest tuned")
     for dtype in sorted({r["dtype"] for r in rows}):
