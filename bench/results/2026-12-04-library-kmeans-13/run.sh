@@ -41,14 +41,13 @@ PY
 #         --grid $R/probe-grid.json --only $R/probe-only.json
 # here: cp -r .device/kpkg-final .device/kpkg-call5 && cp -n .device/kpkg-probe/cake_library/library/kernels/*.cubin \
 #         .device/kpkg-call5/cake_library/library/kernels/
-# here: (cd .device && tar czf call5.tgz kpkg-call5)
-# gpu: PROBE_S=220 FINAL_S=330 bash $R/call5.sh   (carry .device/call5.tgz, .device/wheels; session 33)
-# here: python3 bench/library/probe_routing.py score --library .device/klib --table libraries/kmeans/table.json \
-#         --tune tune-probe-0.json
 # Session 33:
-# gpu: PROBE_S=220 FINAL_S=330 bash $R/call5.sh   (H200) -> tune-probe-0.*, final-b13-0.*
+# here: (cd .device && tar czf call5.tgz kpkg-call5)
+# gpu: PROBE_S=220 FINAL_S=330 bash $R/call5.sh   (carry .device/call5.tgz, .device/wheels; H200) -> tune-probe-0.*, final-b13-0.*
 # here: python3 bench/library/probe_routing.py score --library .device/klib --table libraries/kmeans/table.json --tune $R/tune-probe-0.json
 # gpu: FINAL_S=170 bash $R/call6.sh   (carry .device/call5.tgz, .device/call1.tgz, .device/wheels; H100)
 #        -> final-b13-305.*, call4.tgz (tune-retime-0.*, tune-sweep-below-0.* renamed *-h100-0.*)
 # here: python3 bench/library/rows_table.py $R/final-b13-0.json --before bench/results/2026-12-04-library-kmeans-12/rows.json > $R/rows-table-h200-305.md
 # here: python3 bench/library/rows_table.py $R/final-b13-305.json > $R/rows-table-h100-115.md
+# here: python3 $R/router_variants.py   (README "Router variants"; ~20 min on 2 cores)
+# here: python3 $R/retime_vs_table.py   (README: the H100 re-time against the H200 table)
