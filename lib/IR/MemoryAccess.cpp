@@ -19,7 +19,9 @@ MemoryAccess generic(Value buffer, AccessKind kind, ValueRange indices, int64_t 
   return MemoryAccess::make(buffer, kind, indices, width);
 }
 MemoryAccess async(Value buffer, AccessKind kind, ValueRange indices) {
-  return MemoryAccess{buffer, kind, MemoryProxy::Async, 1, indices};
+  MemoryAccess access = MemoryAccess::make(buffer, kind, indices);
+  access.proxy = MemoryProxy::Async;
+  return access;
 }
 /// Fragment stores write element pairs: unmasked, a pair is one aligned access; masked ones check
 /// their alignment at run time.

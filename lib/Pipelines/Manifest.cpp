@@ -187,7 +187,7 @@ static constexpr int64_t kIndex32OffsetBound = int64_t(1) << 30;
 /// up to twice it fit in i32. Nothing for a static grid within it; an error beyond it.
 LogicalResult ManifestBuilder::boundThreads(unsigned dim, AffineExpr grid, const std::string &text,
                                             ConstraintSet &constraints) {
-  ArrayRef<int64_t> block = kernel.getBlockDims();
+  SmallVector<int64_t, 3> block = kernel.getBlockDims();
   int64_t threadsPerBlock = dim < block.size() ? block[dim] : 1;
   auto constant = dyn_cast_or_null<AffineConstantExpr>(grid);
   if (grid && !constant) {

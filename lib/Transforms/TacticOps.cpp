@@ -14,6 +14,9 @@
 //===----------------------------------------------------------------------===//
 #include "Cake/Transforms/TacticOps.h"
 #include "Cake/IR/CakeOps.h"
+#include "Cake/IR/MemoryAccess.h"
+#include "Cake/IR/Target.h"
+#include "TacticUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"

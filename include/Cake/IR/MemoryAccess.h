@@ -72,7 +72,13 @@ struct MemoryAccess {
   /// A generic-proxy access completing when the op returns: what ops declare in ODS
   /// (CakeRead / CakeWrite of CakeInterfaces.td), with the modifiers below.
   static MemoryAccess make(Value buffer, AccessKind kind, ValueRange indices, int64_t width = 1) {
-    return MemoryAccess{buffer, kind, MemoryProxy::Generic, width, indices};
+    MemoryAccess access;
+    access.buffer = buffer;
+    access.kind = kind;
+    access.proxy = MemoryProxy::Generic;
+    access.width = width;
+    access.indices = indices;
+    return access;
   }
   MemoryAccess withBoundsMask(bool masked) const {
     MemoryAccess access = *this;

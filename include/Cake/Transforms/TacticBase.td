@@ -8,10 +8,12 @@
 //     the same names and defaults, the same documentation, the op's glue code), and
 //   - the presets the harness's search tries (`cake-opt --cake-list-tactics`), each written as a
 //     pass pipeline and as a transform op.
-// The tactic's C++ file (lib/Transforms/Tactic<Name>.cpp) defines two static members of the op:
-// `applyTactic(rewriter, root, options)`, the rewrite both the pass and the op run, and, when the
-// tactic has options, `checkOptions(options)` ("" or why the options are refused). Nothing else
-// names the tactic.
+// The rewrite is two static members of the op: `applyTactic(rewriter, root, options)`, the
+// rewrite both the pass and the op run, and, when the tactic has options, `checkOptions(options)`
+// ("" or why the options are refused). A short rewrite is written in the record itself, as the
+// bodies `rewrite` and `check` (then the record is the tactic's only file); a long one defines
+// them in lib/Transforms/Tactic<Name>.cpp and leaves `rewrite` empty. Nothing else names the
+// tactic.
 //
 //===----------------------------------------------------------------------===//
 #ifndef CAKE_TRANSFORMS_TACTICBASE_TD
@@ -92,9 +94,14 @@ class TacticPreset<string presetName, list<PresetValue> presetValues = [],
 // `mnemonic`: the pass is cake-tactic-<mnemonic>, the op transform.cake.<mnemonic with _ for ->.
 // `rank`: the tactic's place in the harness's list of presets (its search breaks ties in that
 // order), unique per tactic. `dialects`: what the rewrite creates (the pass's dependent dialects).
+// `rewrite`: the body of applyTactic (parameters `rewriter`, `root`, `options`), compiled in
+// TacticOps.cpp, which includes the Cake IR, memory access, target and TacticUtils headers and
+// the arith, scf and vector dialects; empty when lib/Transforms/Tactic<Name>.cpp defines it.
+// `check`: the body of checkOptions (parameter `options`), for a tactic with options and an
+// inline rewrite.
 multiclass CakeTactic<string mnemonic, int rank, string tacticSummary, string tacticDoc,
                       list<TacticOption> tacticOptions = [], list<TacticPreset> presets = [],
-                      list<string> dialects = []> {
+                      list<string> dialects = [], code rewrite = "", code check = ""> {
   // What every tactic op shares, appended to each description.
   defvar targetDoc = [{
 
@@ -116,6 +123,11 @@ multiclass CakeTactic<string mnemonic, int rank, string tacticSummary, string ta
   defvar passArgument = "cake-tactic-" # mnemonic;
   defvar opName = "cake." # !subst("-", "_", mnemonic);
   defvar hasOptions = !not(!empty(tacticOptions));
+  defvar inlineRewrite = !not(!empty(rewrite));
+  assert !or(!empty(check), !and(inlineRewrite, hasOptions)),
+         "CakeTactic<\"" # mnemonic # "\">: `check` needs options and an inline `rewrite`";
+  assert !or(!not(inlineRewrite), !not(hasOptions), !not(!empty(check))),
+         "CakeTactic<\"" # mnemonic # "\">: an inline `rewrite` with options needs `check`";
   defvar readOption = !foreach(o, tacticOptions,
       "  options." # o.name # " = " #
       !subst("GETTER", "get" # !toupper(!substr(o.name, 0, 1)) # !substr(o.name, 1) # "()",
@@ -165,15 +177,16 @@ multiclass CakeTactic<string mnemonic, int rank, string tacticSummary, string ta
 
     let extraClassDeclaration = !if(hasOptions,
         "  using Options = " # NAME # "PassOptions;\n" #
-        "  /// \"\" or why `options` are refused (defined in the tactic's file).\n" #
+        "  /// \"\" or why `options` are refused (the record's `check` or the tactic's .cpp).\n" #
         "  static std::string checkOptions(const Options &options);\n",
         "  struct Options {};\n" #
         "  static std::string checkOptions(const Options &) { return \"\"; }\n") # [{
   static constexpr ::llvm::StringLiteral passArgument = "}] # passArgument # [{";
   static constexpr int searchRank = }] # rank # [{;
-  /// The rewrite, run by the pass and by the op (defined in the tactic's file): rewrites every
-  /// cake.kernel in or at `root`, or emits "[tactic.not-applicable] ..." errors and fails. Ops it
-  /// erases go through `rewriter`, so that the transform interpreter drops them from handles.
+  /// The rewrite, run by the pass and by the op (the record's `rewrite` or the tactic's .cpp):
+  /// rewrites every cake.kernel in or at `root`, or emits "[tactic.not-applicable] ..." errors
+  /// and fails. Ops it erases go through `rewriter`, so that the transform interpreter drops
+  /// them from handles.
   static ::mlir::LogicalResult applyTactic(::mlir::RewriterBase &rewriter,
                                            ::mlir::Operation *root, const Options &options);
   /// The options as this op's attributes say.
@@ -196,7 +209,15 @@ multiclass CakeTactic<string mnemonic, int rank, string tacticSummary, string ta
 }];
 
     // TacticOps.cpp includes this with runTacticOp, verifyTacticOptions and TacticPass declared.
-    let extraClassDefinition = [{
+    let extraClassDefinition = !if(inlineRewrite,
+        "::mlir::LogicalResult $cppClass::applyTactic(\n" #
+        "    [[maybe_unused]] ::mlir::RewriterBase &rewriter,\n" #
+        "    [[maybe_unused]] ::mlir::Operation *root,\n" #
+        "    [[maybe_unused]] const Options &options) {" # rewrite # "}\n" #
+        !if(hasOptions,
+            "std::string $cppClass::checkOptions([[maybe_unused]] const Options &options) {" #
+            check # "}\n", ""),
+        "") # [{
 $cppClass::Options $cppClass::getTacticOptions() {
   Options options;
 }] # !interleave(readOption, "") # [{

@@ -4,7 +4,7 @@
 // include/Cake/Transforms/Tactics/), injected into the Transform dialect by the extension that
 // registerTacticTransformOps adds to a registry. Each op class also carries what its pass and the
 // harness's registry use: `Options` (the pass's option struct), `applyTactic` and
-// `checkOptions` (defined in lib/Transforms/Tactic<Name>.cpp), `passArgument`, `searchRank`
+// `checkOptions` (written in the record, or in lib/Transforms/Tactic<Name>.cpp), `passArgument`, `searchRank`
 // and `appendPresets`.
 //
 //===----------------------------------------------------------------------===//

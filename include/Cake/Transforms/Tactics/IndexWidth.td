@@ -1,7 +1,6 @@
 //===- IndexWidth.td - the tactic cake-tactic-index-width --------------------*- tablegen -*-===//
 //
-// One record: the pass, its transform op and its presets (TacticBase.td). The rewrite:
-// lib/Transforms/TacticIndexWidth.cpp.
+// One record: the pass, its transform op, its presets and its rewrite (TacticBase.td).
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,4 +24,31 @@ defm CakeTacticIndexWidth : CakeTactic<"index-width", 8,
   }],
   /*options=*/[IntTacticOption<"bits", "32", "the index width, 32 or 64">],
   /*presets=*/// Any kernel that reads or writes global memory computes addresses.
-  [TacticPreset<"index-32", [IntValue<"bits", 32>], ["cake.load"]>]>;
+  [TacticPreset<"index-32", [IntValue<"bits", 32>], ["cake.load"]>],
+  /*dialects=*/[],
+  /*rewrite=*/[{
+  int64_t bits = options.bits;
+  SmallVector<KernelOp> changed;
+  root->walk([&](KernelOp kernel) {
+    if (int64_t(kernel.getIndexBitwidth().value_or(64)) != bits)
+      changed.push_back(kernel);
+  });
+  if (changed.empty())
+    return mlir::emitError(root->getLoc())
+           << "[tactic.not-applicable] cake-tactic-index-width: every kernel already lowers index "
+              "at "
+           << bits << " bits";
+  Builder b(root->getContext());
+  for (KernelOp kernel : changed) {
+    if (bits == 64)
+      kernel.removeIndexBitwidthAttr();
+    else
+      kernel.setIndexBitwidthAttr(b.getI64IntegerAttr(bits));
+  }
+  return success();
+  }],
+  /*check=*/[{
+  if (options.bits != 32 && options.bits != 64)
+    return "expected bits 32 or 64, got " + std::to_string(options.bits);
+  return "";
+  }]>;

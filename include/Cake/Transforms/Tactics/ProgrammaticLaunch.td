@@ -1,7 +1,6 @@
 //===- ProgrammaticLaunch.td - the tactic cake-tactic-programmatic-launch ----*- tablegen -*-===//
 //
-// One record: the pass, its transform op and its presets (TacticBase.td). The rewrite:
-// lib/Transforms/TacticProgrammaticLaunch.cpp.
+// One record: the pass, its transform op, its presets and its rewrite (TacticBase.td).
 //
 //===----------------------------------------------------------------------===//
 
@@ -30,4 +29,32 @@ defm CakeTacticProgrammaticLaunch : CakeTactic<"programmatic-launch", 9,
   }],
   /*options=*/[],
   /*presets=*/[TacticPreset<"programmatic-launch", [], [],
-                ["cake.grid_dependency.wait"]>]>;
+                ["cake.grid_dependency.wait"]>],
+  /*dialects=*/[],
+  // No early launch_dependents: at the start of the kernel it slowed split-D and multi-chunk
+  // wgmma kernels by 20-30% even launched serially (bench/results/2026-12-04-library-kmeans-10,
+  // call 6); without it the next kernel is signalled when this one exits.
+  /*rewrite=*/[{
+  SmallVector<KernelOp> changed;
+  root->walk([&](KernelOp kernel) {
+    if (!kernel.waitsForGridDependencies() && targetHas(kernel.getTarget(), FeatureHopper))
+      changed.push_back(kernel);
+  });
+  if (changed.empty())
+    return mlir::emitError(root->getLoc())
+           << "[tactic.not-applicable] cake-tactic-programmatic-launch: no kernel of an sm_90+ "
+              "target without a grid dependency wait";
+  for (KernelOp kernel : changed) {
+    Block &body = kernel.getBody().front();
+    // Before the first op that touches global memory; before the terminator when none does.
+    Operation *first = body.getTerminator();
+    for (Operation &op : body)
+      if (findGlobalMemoryAccess(&op)) {
+        first = &op;
+        break;
+      }
+    OpBuilder b(first);
+    GridDependencyWaitOp::create(b, first->getLoc());
+  }
+  return success();
+  }]>;
