@@ -19,9 +19,11 @@ config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%cake_src", config.cake_src_root))
 config.substitutions.append(("%cake_obj", config.cake_obj_root))
 config.substitutions.append(("%cake_examples", os.path.join(config.cake_src_root, "examples")))
+# MLIR's .td files, for the tests that run mlir-tblgen on tactic records.
+config.substitutions.append(("%mlir_include", os.path.join(config.llvm_tools_dir, "..", "include")))
 
 tool_dirs = [config.cake_tools_dir, config.llvm_tools_dir]
-llvm_config.add_tool_substitutions(["cake-opt", "cake-translate"], tool_dirs)
+llvm_config.add_tool_substitutions(["cake-opt", "cake-translate", "mlir-tblgen"], tool_dirs)
 if os.path.exists(os.path.join(config.cake_tools_dir, "cake-run")):
     config.available_features.add("cake-run")
     llvm_config.add_tool_substitutions(["cake-run"], tool_dirs)
