@@ -3,7 +3,11 @@ multiple of 16 bytes (session 23). For each shape: the GPU time of each kernel o
 (torch profiler, median of 30 calls), for the routed kernel and the table's best staged
 configurations, forced.
 
-    python3 bench/library/diag_pad.py PACKAGE/cake_library/library
+    python3 bench/library/diag_pad.py PACKAGE/cake_library/library [B,N,D,K,DTYPE ...]
+
+Shapes on the command line replace the default list. Each shape also prints two copies torch
+makes of x, as the bandwidth the staging copy could reach: `clone` (x read and written whole) and
+`pad` (x into rows of the staged pitch, as the `pad` kernel writes them).
 """
 import os
 import sys
@@ -18,6 +22,26 @@ DT = {"float16": torch.float16, "bfloat16": torch.bfloat16, "float32": torch.flo
 SHAPES = [(2, 120214, 145, 71, "bfloat16"), (4, 36434, 462, 94, "float16"),
           (5, 32656, 159, 100, "float32"), (7, 156830, 216, 2, "float16"),
           (2, 120214, 152, 71, "bfloat16")]      # the same shape at an aligned D: no staging
+if len(sys.argv) > 2:
+    SHAPES = [tuple(int(v) for v in a.split(",")[:4]) + (a.split(",")[4],) for a in sys.argv[2:]]
+
+
+def gpu_us(fn, reps=30):
+    """Median GPU time of fn's kernels per call (torch profiler), summed over its kernels."""
+    for _ in range(3):
+        fn()
+    torch.cuda.synchronize()
+    with profile(activities=[ProfilerActivity.CUDA]) as prof:
+        for _ in range(reps):
+            fn()
+        torch.cuda.synchronize()
+    times = {}
+    for e in prof.events():
+        if e.device_type.name == "CUDA":
+            times.setdefault(e.name, []).append(getattr(e, "device_time", None) or e.cuda_time)
+    return {n: round(sorted(t)[len(t) // 2], 1) for n, t in times.items()}
+
+
 for B, N, D, K, dt in SHAPES:
     g = torch.Generator(device="cuda").manual_seed(7)
     x = torch.randn(B, N, D, device="cuda", dtype=DT[dt], generator=g)
@@ -27,20 +51,17 @@ for B, N, D, K, dt in SHAPES:
     legal = lib.router.legal(B, N, D, K, dt)
     routed = lib.route(B, N, D, K, dt)["kernel"]
     staged = [v["name"] for v in legal if v["staging"] != "none"]
+    elem = x.element_size()
+    pitch = -(-D * elem // 16) * 16 // elem
+    staged_x = torch.zeros(B, N, pitch, device="cuda", dtype=DT[dt])
+    mb = B * N * D * elem / 1e6
+    for what, fn in (("clone", lambda: x.clone()),
+                     ("pad", lambda: staged_x[..., :D].copy_(x))):
+        t = sum(gpu_us(fn).values())
+        print(f"B{B} N{N} D{D} K{K} {dt} torch {what} of x ({mb:.1f} MB, pitch {pitch}): {t:.1f} us",
+              flush=True)
     names = [routed] + [n for n in staged if any(t in n for t in ("_c1_k32_w2", "_c1_k64_w2", "sd1_k128_w2", "sd2_k128_w2", "_mma_"))][:4]
     for name in names:
-        fn = lambda: lib.assign(x, c, c_sq=csq, out=out, kernel=name)  # noqa: E731
-        for _ in range(3):
-            fn()
-        torch.cuda.synchronize()
-        with profile(activities=[ProfilerActivity.CUDA]) as prof:
-            for _ in range(30):
-                fn()
-            torch.cuda.synchronize()
-        times = {}
-        for e in prof.events():
-            if e.device_type.name == "CUDA":
-                times.setdefault(e.name, []).append(getattr(e, "device_time", None) or e.cuda_time)
-        med = {n: round(sorted(t)[len(t) // 2], 1) for n, t in times.items()}
+        med = gpu_us(lambda: lib.assign(x, c, c_sq=csq, out=out, kernel=name))
         print(f"B{B} N{N} D{D} K{K} {dt} {name}: " + ", ".join(f"{n} {t} us" for n, t in med.items()),
               flush=True)

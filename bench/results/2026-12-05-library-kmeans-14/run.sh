@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# The commands this folder's README.md records, run from the repository root.
+# "# gpu:" lines run on the GPU machine through the device tool; "# here:" lines on this machine.
+R=bench/results/2026-12-05-library-kmeans-14
+# here: python3 bench/library/merge_tune.py --out libraries/kmeans/table.json libraries/kmeans/table.json \
+#         bench/results/2026-12-04-library-kmeans-13/tune-probe-0.json
+# here: .device/klib/library.json's "table" = libraries/kmeans/table.json
+# here: agent/cake library export --library .device/klib --out .device/kpkg
+# here: python3 bench/library/prune_package.py --package .device/kpkg --out .device/kpkg-b14
+# here: (cd .device && tar czf call-b14.tgz kpkg-b14)
+# gpu: FINAL_S=540 bash $R/call1.sh   (carry .device/call-b14.tgz, .device/wheels; got an H100) -> final-b14-0.*
+cp $R/final-b14-0.json $R/rows.json
+python3 bench/library/rows_table.py $R/rows.json --before bench/results/2026-12-04-library-kmeans-12/rows.json > $R/rows-table.md
+python3 bench/library/heldout_gap.py $R/rows.json
