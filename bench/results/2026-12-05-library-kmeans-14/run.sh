@@ -9,6 +9,17 @@ R=bench/results/2026-12-05-library-kmeans-14
 # here: python3 bench/library/prune_package.py --package .device/kpkg --out .device/kpkg-b14
 # here: (cd .device && tar czf call-b14.tgz kpkg-b14)
 # gpu: FINAL_S=540 bash $R/call1.sh   (carry .device/call-b14.tgz, .device/wheels; got an H100) -> final-b14-0.*
-cp $R/final-b14-0.json $R/rows.json
-python3 bench/library/rows_table.py $R/rows.json --before bench/results/2026-12-04-library-kmeans-12/rows.json > $R/rows-table.md
+python3 bench/library/rows_table.py $R/final-b14-0.json --before bench/results/2026-12-04-library-kmeans-12/rows.json > $R/rows-table-b14.md
+# here: .device/kpkg-diag = .device/kpkg without kernels, plus the pad kernels and the routed and staged kernels of
+#         call2.sh's shapes (diag_pad.py's patterns); (cd .device && tar czf call-diag.tgz kpkg-diag)
+# gpu: bash $R/call2.sh   (carry .device/call-diag.tgz) -> diag-pad.log
+# gpu: bash $R/call3.sh   (the same carry) -> ncu-*.txt
+# here: python3 bench/library/merge_tune.py --out libraries/kmeans/table.json libraries/kmeans/table.json \
+#         bench/results/2026-12-04-library-kmeans-13/tune-retime-h100-0.json \
+#         bench/results/2026-12-04-library-kmeans-13/tune-sweep-below-h100-0.json
+# here: .device/klib/library.json's "table" = libraries/kmeans/table.json; export to .device/kpkg;
+#         prune_package.py --package .device/kpkg --out .device/kpkg-b15; (cd .device && tar czf call-b15.tgz kpkg-b15)
+# gpu: FINAL_S=545 bash $R/call4.sh   (carry .device/call-b15.tgz, .device/wheels; an H100) -> final-b15-0.*
+cp $R/final-b15-0.json $R/rows.json
+python3 bench/library/rows_table.py $R/rows.json --before $R/final-b14-0.json > $R/rows-table.md
 python3 bench/library/heldout_gap.py $R/rows.json
