@@ -14,8 +14,8 @@ import sys
 # PACKAGE/cake_library/library: the package folder holds the cake_library module.
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(sys.argv[1]))))
 import torch
-from torch.profiler import profile, ProfilerActivity
 from cake_library import load
+from kernel_times import kernel_times, median
 
 lib = load(sys.argv[1])
 DT = {"float16": torch.float16, "bfloat16": torch.bfloat16, "float32": torch.float32}
@@ -27,19 +27,8 @@ if len(sys.argv) > 2:
 
 
 def gpu_us(fn, reps=30):
-    """Median GPU time of fn's kernels per call (torch profiler), summed over its kernels."""
-    for _ in range(3):
-        fn()
-    torch.cuda.synchronize()
-    with profile(activities=[ProfilerActivity.CUDA]) as prof:
-        for _ in range(reps):
-            fn()
-        torch.cuda.synchronize()
-    times = {}
-    for e in prof.events():
-        if e.device_type.name == "CUDA":
-            times.setdefault(e.name, []).append(getattr(e, "device_time", None) or e.cuda_time)
-    return {n: round(sorted(t)[len(t) // 2], 1) for n, t in times.items()}
+    """Median GPU time of each kernel fn launches, in us."""
+    return {n: round(median(t), 1) for n, t in kernel_times(fn, reps, warmup=3).items()}
 
 
 for B, N, D, K, dt in SHAPES:

@@ -12,7 +12,7 @@ sys.path.insert(0, "bench/library")
 sys.path.insert(0, sys.argv[1])
 sys.path.insert(0, sys.argv[2])
 import torch  # noqa: E402
-from torch.profiler import ProfilerActivity, profile  # noqa: E402
+from kernel_times import kernel_times, median  # noqa: E402
 from kmeans_bench import graph_time  # noqa: E402
 from cake_library import load  # noqa: E402
 from flashlib.primitives.kmeans.triton.assign import euclid_assign_triton  # noqa: E402
@@ -24,17 +24,11 @@ DT = {"float16": torch.float16, "bfloat16": torch.bfloat16, "float32": torch.flo
 
 
 def durations(fn, calls=50):
-    fn()
-    torch.cuda.synchronize()
-    with profile(activities=[ProfilerActivity.CUDA]) as prof:
-        for _ in range(calls):
-            fn()
-        torch.cuda.synchronize()
+    """{kernel name (48 characters): (launches per call, median GPU time in us)}."""
     names = {}
-    for e in prof.events():
-        if e.device_type.name == "CUDA":
-            names.setdefault(e.name[:48], []).append(getattr(e, "device_time", None) or e.cuda_time)
-    return {n: (len(t) / calls, round(sorted(t)[len(t) // 2], 3)) for n, t in names.items()}
+    for n, t in kernel_times(fn, calls).items():
+        names.setdefault(n[:48], []).extend(t)
+    return {n: (len(t) / calls, round(median(t), 3)) for n, t in names.items()}
 
 
 lib = load(sys.argv[1])
