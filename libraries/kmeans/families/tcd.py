@@ -42,6 +42,58 @@ TCD_HOIST_KN = (1, 2, 4, 8)
 TF32_HI = -8192                             # 0xFFFFE000: an f32's sign, exponent and 10 mantissa bits
 
 
+# `cs` (an experiment, not in the plan): the block copies the K <= 8 kn centroids into shared
+# memory once (rows at a pitch of the D class `cs`, zeros past K and D), then every lane reads its
+# centroid fragments there, 16 bytes at a time at any D, while x comes straight from the user's
+# tensor; `tt` tiles of points per block share the copy. For small K at large N, where every
+# kernel measured was latency bound (bench/results/2026-12-05-library-kmeans-14, call 3).
+TCD_CS_MAX_KN = 16
+TCD_CS_UNROLL = 8                           # the copy's independent loads per thread and round
+
+
+def csm_type(ty, kn, cs):
+    return f"!cake.smem<{8 * kn}x{cs}x{ty}>"
+
+
+def stage_centroids(w, ty, kn, cs):
+    """Batch %b's centroids into %csm (zeros past K and D), then a barrier. Each round a thread
+    issues TCD_CS_UNROLL clamped loads before its stores, 128 threads apart (coalesced)."""
+    total = 8 * kn * cs
+    per_round = 32 * TCD_WARPS * TCD_CS_UNROLL
+    rounds = -(-total // per_round)
+    w(f"  %csm = cake.alloc_smem : {csm_type(ty, kn, cs)}")
+    w("  %stid = cake.thread_id x")
+    w(f"  %scs = arith.constant {cs} : index")
+    w(f"  %sround = arith.constant {per_round} : index")
+    w(f"  %srounds = arith.constant {rounds} : index")
+    w(f"  %stotal = arith.constant {total} : index")
+    w(f"  %szero = arith.constant 0.0 : {ty}")
+    w("  %sklast = arith.subi %kdim, %c1 : index")
+    w("  %sdlast = arith.subi %ddim, %c1 : index")
+    w("  scf.for %sr = %c0 to %srounds step %c1 {")
+    w("    %sbase0 = arith.muli %sr, %sround : index")
+    w("    %sbase = arith.addi %sbase0, %stid : index")
+    for u in range(TCD_CS_UNROLL):
+        w(f"    %so{u} = arith.constant {u * 32 * TCD_WARPS} : index")
+        w(f"    %se{u} = arith.addi %sbase, %so{u} : index")
+        w(f"    %sk{u} = arith.divui %se{u}, %scs : index")
+        w(f"    %sd{u} = arith.remui %se{u}, %scs : index")
+        w(f"    %skc{u} = arith.minui %sk{u}, %sklast : index")
+        w(f"    %sdc{u} = arith.minui %sd{u}, %sdlast : index")
+        w(f"    %sl{u} = cake.load %c[%b, %skc{u}, %sdc{u}] : !cake.tensor<[B, K, D], {ty}> -> {ty}")
+        w(f"    %sik{u} = arith.cmpi ult, %sk{u}, %kdim : index")
+        w(f"    %sid{u} = arith.cmpi ult, %sd{u}, %ddim : index")
+        w(f"    %sin{u} = arith.andi %sik{u}, %sid{u} : i1")
+        w(f"    %sv{u} = arith.select %sin{u}, %sl{u}, %szero : {ty}")
+    for u in range(TCD_CS_UNROLL):
+        w(f"    %sit{u} = arith.cmpi ult, %se{u}, %stotal : index")
+        w(f"    scf.if %sit{u} {{")
+        w(f"      cake.store %sv{u}, %csm[%sk{u}, %sd{u}] : {ty}, {csm_type(ty, kn, cs)}")
+        w("    }")
+    w("  }")
+    w("  cake.barrier")
+
+
 def tcd_split_fits(r_tiles, kn, ws):
     """Whether the ws warps' partial accumulators (32 lanes x 4 f32 per tile) fit static smem."""
     return ws * r_tiles * kn * 32 * 4 * 4 <= TCD_STATIC_SMEM
@@ -54,6 +106,8 @@ def tcd_domain(p):
     passes over a wide x)."""
     if p.get("hx"):            # x in registers across the passes: any K, one step of D
         return [f"D <= {4 * tcd_span(p['dtype'])}"]
+    if p.get("cs"):            # the centroids resident in shared memory: one pass, D of the class
+        return [f"K <= {8 * p['kn']}", f"D <= {p['cs']}"]
     out = [f"K <= {min(TCD_MAX_K, TCD_MAX_PASSES * 8 * p['kn'])}"]
     if p.get("ws", 1) > 1:     # split D: every warp at least one step of D
         out.append(f"D >= {p['ws'] * 4 * tcd_span(p['dtype'])}")
@@ -83,7 +137,7 @@ def tcd_suffix(p):
     for x and c read as flat arrays (16-byte loads at any D); `_hx` for x held in registers
     across the passes (D of one step)."""
     return _count_suffix(p, "ws", "s") + ("_tf" if p.get("tf") else "") + ("_fl" if p.get("fl") else "") + \
-        ("_hx" if p.get("hx") else "")
+        ("_hx" if p.get("hx") else "") + (f"_cs{p['cs']}" if p.get("cs") else "") + _count_suffix(p, "tt", "t")
 
 
 def tcd_name(p):
@@ -93,9 +147,14 @@ def tcd_name(p):
 def generate_tcd(p):
     ty = DTYPES[p["dtype"]][0]
     r_tiles, kn, v, ws, tf, fl = p["r"], p["kn"], p["v"], p.get("ws", 1), p.get("tf", 0), p.get("fl", 0)
-    hx = p.get("hx", 0)
+    hx, cs, tt = p.get("hx", 0), p.get("cs", 0), p.get("tt", 1)
     span = tcd_span(p["dtype"])
-    if (r_tiles, kn) not in (TCD_TILES if ws == 1 else TCD_SPLIT_TILES) or v not in (1, 2, 4, 8) \
+    if cs and (ws != 1 or fl or hx or r_tiles != 1 or cs % (4 * span) or not 1 <= kn <= TCD_CS_MAX_KN
+               or 8 * kn * cs * DTYPES[p["dtype"]][1] > TCD_STATIC_SMEM):
+        raise ValueError("illegal tcd variant %s" % p)
+    if cs:                                     # any kn up to TCD_CS_MAX_KN (one pass over K)
+        pass
+    elif (r_tiles, kn) not in (TCD_TILES if ws == 1 else TCD_SPLIT_TILES) or v not in (1, 2, 4, 8) \
             or v > span or (ws != 1 and (ws not in TCD_SPLITS or not tcd_split_fits(r_tiles, kn, ws))) \
             or (tf and ty != "f32") or (fl and v != span) or (hx and (ws != 1 or fl)):
         raise ValueError("illegal tcd variant %s" % p)
@@ -113,9 +172,9 @@ def generate_tcd(p):
     loads = span // v                           # per row and step
     L = []
     w = L.append
-    _unstaged_head(w, p, tcd_name(p), 32 * warps, ppb, flat=fl)
+    _unstaged_head(w, p, tcd_name(p), 32 * warps, ppb * tt, flat=fl)
     dstart = "%c0" if ws == 1 else "%dstart"
-    consts = {0, 1, 4, span, step, v, 8 * kn, 16 * r_tiles, ppb, ws * step} | \
+    consts = {0, 1, 4, span, step, v, 8 * kn, 16 * r_tiles, ppb, ws * step, tt, 32} | \
         {8 * i for i in range(2 * r_tiles)} | {8 * n for n in range(kn)} | {j * v for j in range(loads)} | \
         (set(range(max(r_tiles * kn, ws))) if ws > 1 else set())
     for c in sorted(consts):
@@ -134,7 +193,15 @@ def generate_tcd(p):
     w("  %q = arith.remui %lane, %c4 : index")
     w(f"  %qs = arith.muli %q, %c{span} : index")
     w("  %q2 = arith.addi %q, %q : index")
-    w(f"  %pb = arith.muli %bx, %c{ppb} : index")
+    if cs:
+        stage_centroids(w, ty, kn, cs)
+    if tt > 1:                               # tt consecutive tiles of points per block
+        w(f"  %bxt = arith.muli %bx, %c{tt} : index")
+        w(f"  scf.for %tl = %c0 to %c{tt} step %c1 {{")
+        w("  %bxl = arith.addi %bxt, %tl : index")
+        w(f"  %pb = arith.muli %bxl, %c{ppb} : index")
+    else:
+        w(f"  %pb = arith.muli %bx, %c{ppb} : index")
     if ws == 1:                               # each warp its own rows
         w(f"  %pw = arith.muli %wp, %c{16 * r_tiles} : index")
         w("  %p0 = arith.addi %pb, %pw : index")
@@ -209,14 +276,19 @@ def generate_tcd(p):
             step_columns("      ", "%dq")
             x_loads("      ")
         for n in range(kn):
+            if cs:                           # one 16-byte read of the resident row (zeros past K, D)
+                w(f"      %y{n}_0 = cake.load %csm[%kg{n}, %dq] : {csm_type(ty, kn, cs)} -> vector<{span}x{ty}>")
+                continue
             for j in range(loads):
                 w(f"      %y{n}_{j} = cake.load %c[%b, %kc{n}, %cc{j}] : {ct} -> {vt}")
 
-    def part(prefix, s, tag):
-        """Columns per*s .. per*s + per - 1 of the lane's span of one row, as a vector<per>."""
-        if v == span:
+    def part(prefix, s, tag, width=v):
+        """Columns per*s .. per*s + per - 1 of the lane's span of one row, as a vector<per>
+        (the row read `width` columns a load)."""
+        if width == span:
+            wt = f"vector<{span}x{ty}>"
             idx = ", ".join(str(per * s + e) for e in range(per))
-            w(f"      {tag} = vector.shuffle {prefix}_0, {prefix}_0 [{idx}] : {vt}, {vt}")
+            w(f"      {tag} = vector.shuffle {prefix}_0, {prefix}_0 [{idx}] : {wt}, {wt}")
         elif v == per:
             return f"{prefix}_{s}"
         elif v == 1:
@@ -241,7 +313,7 @@ def generate_tcd(p):
     order = "0, 2, 1, 3" if ty == "f32" else "0, 1, 4, 5, 2, 3, 6, 7"
     outs = {}
     for s in range(2):
-        frag_b = {n: part(f"%y{n}", s, f"%fb{s}_{n}") for n in range(kn)}
+        frag_b = {n: part(f"%y{n}", s, f"%fb{s}_{n}", span if cs else v) for n in range(kn)}
         if split3:
             frag_b = {n: split(b, bt, "%hib", f"%sb{s}_{n}") for n, b in frag_b.items()}
         for i in range(r_tiles):
@@ -311,6 +383,8 @@ def generate_tcd(p):
     for i, h in rows:
         w(f"    cake.store %ri{i}_{h}, %idx[%b, %row{i}_{h}] masked : i32, !cake.tensor<[B, N], i32>")
     w("  }")
+    if tt > 1:
+        w("  }")
     w("  cake.return")
     w("}")
     return "\n".join(L) + "\n"
