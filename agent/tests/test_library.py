@@ -88,7 +88,6 @@ class FamilyTest(unittest.TestCase):
         self.assertEqual({v["name"] for v in committed}, planned)
 
     @needs_tools
-    @needs_tools
     def test_flat_tcd_experiment_verifies(self):
         # `fl` is not in the plan (build.py --flat-tcd): x and c as flat arrays of BND and BKD
         # elements, every load inside them (cake-verify's bounds check), for both element widths.
@@ -105,6 +104,23 @@ class FamilyTest(unittest.TestCase):
             self.assertEqual([q["shape"] for q in kernel["params"][:2]], [["BND"], ["BKD"]])
         with self.assertRaises(ValueError):       # hx is for one step of D, never split
             family.generate_tcd({"dtype": "float16", "r": 1, "kn": 4, "v": 8, "ws": 4, "hx": 1})
+
+    @needs_tools
+    def test_resident_centroid_tcd_experiment_verifies(self):
+        # `cs` is not in the plan: the centroids copied into shared memory once per block (any K
+        # up to 8 kn, any D up to the class), tt point tiles per block; cake-verify checks the
+        # copy's barrier and bounds, for an odd D (x read element by element) and fp32's split.
+        for p in ({"dtype": "bfloat16", "r": 1, "kn": 9, "v": 1, "cs": 160, "tt": 10},
+                  {"dtype": "float32", "r": 1, "kn": 3, "v": 4, "cs": 64}):
+            r = subprocess.run([os.path.join(BIN, "cake-opt"), "-", "--cake-verify", "-o", os.devnull],
+                               input=family.generate_tcd(p), capture_output=True, text=True)
+            self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(family.tcd_domain({"dtype": "bfloat16", "r": 1, "kn": 9, "v": 1, "cs": 160}),
+                         ["K <= 72", "D <= 160"])
+        for bad in ({"cs": 160, "ws": 4}, {"cs": 150}, {"cs": 160, "kn": 17}, {"cs": 160, "r": 2},
+                    {"cs": 160, "hx": 1}, {"tt": 4}):
+            with self.assertRaises(ValueError):
+                family.generate_tcd(dict({"dtype": "bfloat16", "r": 1, "kn": 9, "v": 1}, **bad))
 
     def test_cpw_alignment_is_in_its_domain(self):
         # cpw reads x and c as flat arrays: the manifest cannot see a row's alignment, so the

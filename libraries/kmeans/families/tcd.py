@@ -13,7 +13,9 @@ a third of the mma and none of the split's ALU work. Rows past N and centroids p
 clamped (not stored / |c|^2 = +inf), columns past D read as zero.
 
 `hx` (D of one step): the lane's x is loaded once, before the passes over K, so any K runs with
-small tiles (TCD_HOIST_KN). `fl` (tcd_flat.py, opt-in): x and c as flat arrays.
+small tiles (TCD_HOIST_KN). `fl` (tcd_flat.py, opt-in): x and c as flat arrays. `cs` and `tt`
+(opt-in, not in the plan; stage_centroids below): the centroids resident in shared memory and
+`tt` point tiles per block, one pass over K <= 8 kn for any kn up to 16.
 """
 from .common import DTYPES, _argmin_step, _clamp_bounds, _count_suffix, _sizes_and_ids, _unstaged_head
 from .tcd_flat import flat_bases, flat_constants, flat_row, flat_step_loads
@@ -149,12 +151,12 @@ def generate_tcd(p):
     r_tiles, kn, v, ws, tf, fl = p["r"], p["kn"], p["v"], p.get("ws", 1), p.get("tf", 0), p.get("fl", 0)
     hx, cs, tt = p.get("hx", 0), p.get("cs", 0), p.get("tt", 1)
     span = tcd_span(p["dtype"])
-    if cs and (ws != 1 or fl or hx or r_tiles != 1 or cs % (4 * span) or not 1 <= kn <= TCD_CS_MAX_KN
+    if tt < 1 or (tt > 1 and not cs) or cs and (ws != 1 or fl or hx or r_tiles != 1 or cs % (4 * span) or not 1 <= kn <= TCD_CS_MAX_KN
                or 8 * kn * cs * DTYPES[p["dtype"]][1] > TCD_STATIC_SMEM):
         raise ValueError("illegal tcd variant %s" % p)
-    if cs:                                     # any kn up to TCD_CS_MAX_KN (one pass over K)
-        pass
-    elif (r_tiles, kn) not in (TCD_TILES if ws == 1 else TCD_SPLIT_TILES) or v not in (1, 2, 4, 8) \
+    # `cs` takes any kn up to TCD_CS_MAX_KN (one pass over K); the others a listed tile.
+    tile_listed = cs or (r_tiles, kn) in (TCD_TILES if ws == 1 else TCD_SPLIT_TILES)
+    if not tile_listed or v not in (1, 2, 4, 8) \
             or v > span or (ws != 1 and (ws not in TCD_SPLITS or not tcd_split_fits(r_tiles, kn, ws))) \
             or (tf and ty != "f32") or (fl and v != span) or (hx and (ws != 1 or fl)):
         raise ValueError("illegal tcd variant %s" % p)
@@ -174,7 +176,7 @@ def generate_tcd(p):
     w = L.append
     _unstaged_head(w, p, tcd_name(p), 32 * warps, ppb * tt, flat=fl)
     dstart = "%c0" if ws == 1 else "%dstart"
-    consts = {0, 1, 4, span, step, v, 8 * kn, 16 * r_tiles, ppb, ws * step, tt, 32} | \
+    consts = {0, 1, 4, span, step, v, 8 * kn, 16 * r_tiles, ppb, ws * step} | ({tt} if tt > 1 else set()) | \
         {8 * i for i in range(2 * r_tiles)} | {8 * n for n in range(kn)} | {j * v for j in range(loads)} | \
         (set(range(max(r_tiles * kn, ws))) if ws > 1 else set())
     for c in sorted(consts):
