@@ -23,7 +23,7 @@ python3 bench/library/rows_table.py $R/final-b14-0.json --before bench/results/2
 cp $R/final-b15-0.json $R/rows.json
 python3 bench/library/rows_table.py $R/rows.json --before $R/final-b14-0.json > $R/rows-table.md
 python3 bench/library/heldout_gap.py $R/rows.json
-# here: python3 /tmp/cs_build.py, then /tmp/cs_build2.py (session 34; inline below): build.compile_one the tcd cs
+# here: python3 $R/cs_build.py, then python3 $R/cs_build2.py: build.compile_one the tcd cs
 #         variants {"r": 1, "kn": ceil(K/8), "v": .., "cs": D rounded up to 32, "tt": 1/4/16, then 6/10/12/16/32}
 #         into .device/klib/kernels, describe() them into .device/klib/library.json's variants (the table unchanged),
 #         export to .device/kpkg-cs, prune_package.py --grid $R/cs-grid.json --only $R/cs-only.json -> .device/kpkg-cs2
