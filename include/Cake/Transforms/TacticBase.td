@@ -96,7 +96,9 @@ class TacticPreset<string presetName, list<PresetValue> presetValues = [],
 // order), unique per tactic. `dialects`: what the rewrite creates (the pass's dependent dialects).
 // `rewrite`: the body of applyTactic (parameters `rewriter`, `root`, `options`), compiled in
 // TacticOps.cpp, which includes the Cake IR, memory access, target and TacticUtils headers and
-// the arith, scf and vector dialects; empty when lib/Transforms/Tactic<Name>.cpp defines it.
+// the arith, scf and vector dialects (it is a static member of the op class: write
+// `mlir::emitError(loc)`, as a bare `emitError` names the op's own); empty when
+// lib/Transforms/Tactic<Name>.cpp defines it.
 // `check`: the body of checkOptions (parameter `options`), for a tactic with options and an
 // inline rewrite.
 multiclass CakeTactic<string mnemonic, int rank, string tacticSummary, string tacticDoc,
