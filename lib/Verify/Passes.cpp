@@ -37,10 +37,13 @@ struct CakeVerifyPass : cake::impl::CakeVerifyPassBase<CakeVerifyPass> {
   void runOnOperation() override {
     // Each pass in its own dynamic pipeline: a pass with findings fails only its own pipeline,
     // so the next pass still runs and one run reports every finding.
+    // The pipelines live until the end: --mlir-timing keys its timers by pass and pipeline
+    // address, so a pass allocated where a finished one was would report under that one's name.
     bool anyFailed = false;
+    std::vector<std::unique_ptr<OpPassManager>> pipelines;
     auto runEach = [&](const std::vector<std::function<std::unique_ptr<Pass>()>> &passes) {
       for (const auto &create : passes) {
-        OpPassManager pm;
+        OpPassManager &pm = *pipelines.emplace_back(std::make_unique<OpPassManager>());
         pm.addPass(create());
         anyFailed |= failed(runPipeline(pm, getOperation()));
       }
