@@ -23,7 +23,12 @@ SHAPES = [(2, 120214, 145, 71, "bfloat16"), (4, 36434, 462, 94, "float16"),
           (5, 32656, 159, 100, "float32"), (7, 156830, 216, 2, "float16"),
           (2, 120214, 152, 71, "bfloat16")]      # the same shape at an aligned D: no staging
 if len(sys.argv) > 2:
-    SHAPES = [tuple(int(v) for v in a.split(",")[:4]) + (a.split(",")[4],) for a in sys.argv[2:]]
+    try:
+        SHAPES = [tuple(int(v) for v in a.split(",")[:4]) + (a.split(",")[4],) for a in sys.argv[2:]]
+    except (ValueError, IndexError):
+        sys.exit("diag_pad.py: a shape is B,N,D,K,DTYPE (for example 2,120214,145,71,bfloat16)")
+    if any(s[4] not in DT or min(s[:4]) < 1 for s in SHAPES):
+        sys.exit(f"diag_pad.py: sizes must be >= 1 and the dtype one of {', '.join(DT)}")
 
 
 def gpu_us(fn, reps=30):

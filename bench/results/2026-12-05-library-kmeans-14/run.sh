@@ -29,3 +29,4 @@ python3 bench/library/heldout_gap.py $R/rows.json
 #         export to .device/kpkg-cs, prune_package.py --grid $R/cs-grid.json --only $R/cs-only.json -> .device/kpkg-cs2
 # gpu: TUNE_S=200 bash $R/call5.sh   (carry .device/call-cs.tgz) -> tune-cs-0.*
 # gpu: TUNE_S=150 bash $R/call6.sh   (the same, built from cs2-*.json) -> tune-cs2-0.*
+python3 $R/compare.py   # the README's card, staleness and build 15 vs 14 figures

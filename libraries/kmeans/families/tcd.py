@@ -151,10 +151,12 @@ def generate_tcd(p):
     r_tiles, kn, v, ws, tf, fl = p["r"], p["kn"], p["v"], p.get("ws", 1), p.get("tf", 0), p.get("fl", 0)
     hx, cs, tt = p.get("hx", 0), p.get("cs", 0), p.get("tt", 1)
     span = tcd_span(p["dtype"])
-    if tt < 1 or (tt > 1 and not cs) or cs and (ws != 1 or fl or hx or r_tiles != 1 or cs % (4 * span) or not 1 <= kn <= TCD_CS_MAX_KN
-               or 8 * kn * cs * DTYPES[p["dtype"]][1] > TCD_STATIC_SMEM):
+    # `cs`: one row tile, no split, D class in whole steps, any kn up to TCD_CS_MAX_KN (one pass
+    # over K) within static shared memory; `tt` only with it. The others take a listed tile.
+    cs_legal = (ws == 1 and not fl and not hx and r_tiles == 1 and cs % (4 * span) == 0
+                and 1 <= kn <= TCD_CS_MAX_KN and 8 * kn * cs * DTYPES[p["dtype"]][1] <= TCD_STATIC_SMEM)
+    if tt < 1 or (tt > 1 and not cs) or (cs and not cs_legal):
         raise ValueError("illegal tcd variant %s" % p)
-    # `cs` takes any kn up to TCD_CS_MAX_KN (one pass over K); the others a listed tile.
     tile_listed = cs or (r_tiles, kn) in (TCD_TILES if ws == 1 else TCD_SPLIT_TILES)
     if not tile_listed or v not in (1, 2, 4, 8) \
             or v > span or (ws != 1 and (ws not in TCD_SPLITS or not tcd_split_fits(r_tiles, kn, ws))) \
