@@ -106,19 +106,28 @@ class FamilyTest(unittest.TestCase):
             family.generate_tcd({"dtype": "float16", "r": 1, "kn": 4, "v": 8, "ws": 4, "hx": 1})
 
     @needs_tools
-    def test_resident_centroid_tcd_experiment_verifies(self):
-        # `cs` is not in the plan: the centroids copied into shared memory once per block (any K
-        # up to 8 kn, any D up to the class), tt point tiles per block; cake-verify checks the
-        # copy's barrier and bounds, for an odd D (x read element by element) and fp32's split.
-        for p in ({"dtype": "bfloat16", "r": 1, "kn": 9, "v": 1, "cs": 160, "tt": 10},
-                  {"dtype": "float32", "r": 1, "kn": 3, "v": 4, "cs": 64}):
+    def test_resident_centroid_tcd_verifies(self):
+        # `cs`: the centroids of a batch copied into shared memory (any K up to 8 kn, any D up to
+        # the class), a persistent grid walking batch-major runs of point tiles; cake-verify
+        # checks the copy's barriers and bounds (a tile past N, a batch past B), for an odd D (x
+        # read element by element) and fp32's split.
+        # `ck`: several passes over K on a copy of ck rows, x held in registers (hx).
+        for p in ({"dtype": "bfloat16", "r": 1, "kn": 9, "v": 1, "cs": 160, "pg": 3},
+                  {"dtype": "float32", "r": 1, "kn": 3, "v": 4, "cs": 64, "pg": 2},
+                  {"dtype": "float16", "r": 1, "kn": 4, "v": 2, "cs": 32, "ck": 512, "hx": 1, "pg": 4}):
             r = subprocess.run([os.path.join(BIN, "cake-opt"), "-", "--cake-verify", "-o", os.devnull],
                                input=family.generate_tcd(p), capture_output=True, text=True)
             self.assertEqual(r.returncode, 0, r.stderr)
-        self.assertEqual(family.tcd_domain({"dtype": "bfloat16", "r": 1, "kn": 9, "v": 1, "cs": 160}),
+        self.assertEqual(family.tcd_domain({"dtype": "bfloat16", "r": 1, "kn": 9, "v": 1, "cs": 160, "pg": 3}),
                          ["K <= 72", "D <= 160"])
-        for bad in ({"cs": 160, "ws": 4}, {"cs": 150}, {"cs": 160, "kn": 17}, {"cs": 160, "r": 2},
-                    {"cs": 160, "hx": 1}, {"tt": 4}):
+        self.assertEqual(family.tcd_domain({"dtype": "float32", "r": 1, "kn": 4, "v": 1, "cs": 16, "ck": 768,
+                                            "hx": 1, "pg": 3}), ["K <= 768", "D <= 16"])
+        for bad in ({"cs": 160, "pg": 3, "ws": 4}, {"cs": 150, "pg": 3}, {"cs": 160, "pg": 3, "kn": 17},
+                    {"cs": 160, "pg": 3, "r": 2}, {"cs": 160, "pg": 3, "hx": 1}, {"cs": 160},
+                    {"cs": 160, "pg": 5}, {"pg": 3}, {"cs": 160, "pg": 3, "tt": 4},
+                    {"cs": 32, "pg": 3, "ck": 144}, {"cs": 32, "pg": 3, "ck": 150, "hx": 1},
+                    {"cs": 64, "pg": 3, "ck": 144, "hx": 1}, {"cs": 32, "pg": 3, "ck": 72, "hx": 1},
+                    {"ck": 144, "hx": 1}):
             with self.assertRaises(ValueError):
                 family.generate_tcd(dict({"dtype": "bfloat16", "r": 1, "kn": 9, "v": 1}, **bad))
 
@@ -765,10 +774,11 @@ class NativeDispatcherTest(unittest.TestCase):
         fake = self.fake_driver(tmp)
         router = Router({"op": "kmeans_assign", "variants": variants, "table": table})
         # Aligned and ragged D, K % 4 != 0 with B > 1 (|c|^2 staged), both at once, a D only simt
-        # serves, B = 1, and a shape past the 32-bit builds' bound (2^31 padded elements of x:
-        # the 64-bit kernel and the 64-bit staging kernel).
-        for B, N, D, K in ((2, 5000, 64, 1001), (3, 700, 61, 96), (2, 700, 61, 97), (2, 300, 600, 40),
-                           (1, 9, 128, 7), (1, 1 << 25, 61, 97)):
+        # serves, B = 1, a shape past the 32-bit builds' bound (2^31 padded elements of x:
+        # the 64-bit kernel and the 64-bit staging kernel), and a persistent grid (tcd cs at an
+        # odd D and K <= 128; K > 128 keeps the ragged-D shapes on staged kernels).
+        for B, N, D, K in ((2, 5000, 64, 1001), (3, 700, 61, 136), (2, 700, 61, 137), (2, 300, 600, 40),
+                           (1, 9, 128, 7), (1, 1 << 25, 61, 197), (3, 700, 61, 96)):
             want = router.route(B, N, D, K, "bfloat16")
             v = next(v for v in variants if v["name"] == want["kernel"])
             m, s = v["manifest"], want["sizes"]
@@ -856,7 +866,7 @@ class NativeDispatcherTest(unittest.TestCase):
                 self.assertIn({"call": "cuFuncSetAttribute", "attribute": 8,
                                "value": m["dynamic_shared_bytes"]}, calls)
         # CAKE_PROGRAMMATIC_LAUNCH=0: the same kernels, launched the ordinary way.
-        rc, error, calls = self.run_fake(tmp, pkg, fake, (3, 700, 61, 96),
+        rc, error, calls = self.run_fake(tmp, pkg, fake, (3, 700, 61, 136),
                                          dict(env, CAKE_PROGRAMMATIC_LAUNCH="0"))
         self.assertEqual(rc, 0, error)
         launches = [c for c in calls if c["call"] == "cuLaunchKernel"]
@@ -864,7 +874,7 @@ class NativeDispatcherTest(unittest.TestCase):
         self.assertEqual([c["programmatic"] for c in launches], [0] * len(launches))
         # Inside a CUDA graph capture, a first call (workspaces to allocate, maps to upload)
         # fails naming why, and launches nothing.
-        rc, error, calls = self.run_fake(tmp, pkg, fake, (3, 700, 61, 96), {"FAKE_CUDA_CAPTURING": "1"})
+        rc, error, calls = self.run_fake(tmp, pkg, fake, (3, 700, 61, 136), {"FAKE_CUDA_CAPTURING": "1"})
         self.assertEqual(rc, -2)
         self.assertIn("CUDA graph capture", error)
         self.assertEqual([c for c in calls if c["call"] in ("cuLaunchKernel", "cuMemAlloc")], [])

@@ -5,6 +5,7 @@ the kernels that read the user's tensors as they are (simt, direct, lanes, tcd, 
 DTYPES = {"float16": ("f16", 2, 16), "bfloat16": ("bf16", 2, 16), "float32": ("f32", 4, 8)}
 SMEM_LIMIT = 227 * 1024         # sm_90 opt-in dynamic shared memory per block
 CHUNK_BYTES = 128               # one 128-byte swizzled column chunk
+SM_COUNT = 132                  # H100 SXM and H200: persistent grids are multiples of it
 
 
 def chunk_width(dtype):
@@ -26,11 +27,12 @@ def _warp_per_point(w, point):
     w(f"  {point} = arith.addi %p0, %wp : index")
 
 
-def _unstaged_head(w, p, entry, block, points_per_block, flat=False):
+def _unstaged_head(w, p, entry, block, points_per_block, flat=False, blocks=None):
     """The signature of an assignment kernel that reads the user's tensors as they are (x, c,
     |c|^2, idx at the user's B, N, K, D), one block per `points_per_block` points and batch.
     `flat`: x and c as the flat arrays they are in memory ([BND] and [BKD] elements), for
-    offsets the kernel forms itself (the host passes BND = B * N * D and BKD = B * K * D)."""
+    offsets the kernel forms itself (the host passes BND = B * N * D and BKD = B * K * D).
+    `blocks`: a persistent grid of that many blocks instead (the kernel walks the tiles)."""
     ty = DTYPES[p["dtype"]][0]
     xs, cs = ("[BND]", "[BKD]") if flat else ("[B, N, D]", "[B, K, D]")
     symbols = '"B", "N", "K", "D"' + (', "BND", "BKD"' if flat else "")
@@ -41,15 +43,18 @@ def _unstaged_head(w, p, entry, block, points_per_block, flat=False):
     w("    %csq: !cake.tensor<[B, K], f32> {cake.name = \"csq\"},")
     w("    %idx: !cake.tensor<[B, N], i32> {cake.name = \"idx\"})")
     w(f"    attributes {{target = \"sm_90a\", block = array<i64: {block}>, symbols = [{symbols}],")
-    w(f"                grid = affine_map<()[{dims}] -> (n ceildiv {points_per_block}, b)>}} {{")
+    grid = f"{blocks}, 1" if blocks else f"n ceildiv {points_per_block}, b"
+    w(f"                grid = affine_map<()[{dims}] -> ({grid})>}} {{")
 
 
-def _sizes_and_ids(w):
-    """The problem sizes, the block's (point tile, batch) and the thread's warp and lane."""
+def _sizes_and_ids(w, batch_from_grid=True):
+    """The problem sizes, the block's (point tile, batch) and the thread's warp and lane.
+    `batch_from_grid` False: a persistent kernel that walks the batches itself (no %b here)."""
     for line in ('%kdim = cake.problem_size "K"', '%ddim = cake.problem_size "D"',
                  '%ndim = cake.problem_size "N"', "%bx = cake.block_id x", "%b = cake.block_id y",
                  "%wp = cake.warp_id", "%lane = cake.lane_id"):
-        w("  " + line)
+        if batch_from_grid or not line.startswith("%b ="):
+            w("  " + line)
 
 
 def _clamp_bounds(w, v):

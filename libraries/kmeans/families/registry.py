@@ -14,7 +14,7 @@ from .mma import mma_name
 from .pad import generate_pad, pad_name
 from .simt import generate_simt, simt_name, simt_suffix
 from .splitd import generate_splitd, splitd_name
-from .tcd import generate_tcd, tcd_domain, tcd_name, tcd_suffix
+from .tcd import generate_tcd, tcd_domain, tcd_name, tcd_suffix, tcd_widest
 from .update import generate_update, update_name
 from .wgmma import generate, max_d, name, wgmma_domain
 
@@ -42,8 +42,9 @@ FAMILIES = {
     "lanes": Family(lanes_name, generate_lanes,
                     lambda p: "lanes_g{g}_v{v}_k{kt}".format(**p) + lanes_suffix(p), "none",
                     domain=lambda p: [f"K <= {LANES_MAX_K}"]),
-    "tcd": Family(tcd_name, generate_tcd, lambda p: "tcd_r{r}_n{kn}_v{v}".format(**p) + tcd_suffix(p), "none",
-                  domain=tcd_domain),
+    "tcd": Family(tcd_name, generate_tcd,
+                  lambda p: "tcd_r{r}_n{kn}_v{v}".format(**p) + tcd_suffix(p, config=True), "none",
+                  tcd_widest, tcd_domain),
     "cpw": Family(cpw_name, generate_cpw, lambda p: "cpw{g}_k{bk}_w{wg}_s{st}_v{v}".format(**p), "none",
                   domain=cpw_domain),
     # Not routed: the centroid update and the staging kernel.

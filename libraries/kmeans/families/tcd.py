@@ -13,11 +13,11 @@ a third of the mma and none of the split's ALU work. Rows past N and centroids p
 clamped (not stored / |c|^2 = +inf), columns past D read as zero.
 
 `hx` (D of one step): the lane's x is loaded once, before the passes over K, so any K runs with
-small tiles (TCD_HOIST_KN). `fl` (tcd_flat.py, opt-in): x and c as flat arrays. `cs` and `tt`
-(opt-in, not in the plan; stage_centroids below): the centroids resident in shared memory and
-`tt` point tiles per block, one pass over K <= 8 kn for any kn up to 16.
+small tiles (TCD_HOIST_KN). `fl` (tcd_flat.py, opt-in): x and c as flat arrays. `cs`
+(persistent_tiles and stage_centroids below): a persistent grid of `pg` blocks per SM, each
+copying its batch's centroids into shared memory once, one pass over K <= 8 kn for kn up to 16.
 """
-from .common import DTYPES, _argmin_step, _clamp_bounds, _count_suffix, _sizes_and_ids, _unstaged_head
+from .common import DTYPES, SM_COUNT, _argmin_step, _clamp_bounds, _count_suffix, _sizes_and_ids, _unstaged_head
 from .tcd_flat import flat_bases, flat_constants, flat_row, flat_step_loads
 
 TCD_WARPS = 4
@@ -44,26 +44,71 @@ TCD_HOIST_KN = (1, 2, 4, 8)
 TF32_HI = -8192                             # 0xFFFFE000: an f32's sign, exponent and 10 mantissa bits
 
 
-# `cs` (an experiment, not in the plan): the block copies the K <= 8 kn centroids into shared
-# memory once (rows at a pitch of the D class `cs`, zeros past K and D), then every lane reads its
-# centroid fragments there, 16 bytes at a time at any D, while x comes straight from the user's
-# tensor; `tt` tiles of points per block share the copy. For small K at large N, where every
-# kernel measured was latency bound (bench/results/2026-12-05-library-kmeans-14, call 3).
+# `cs`: the block copies the K <= 8 kn centroids of a batch into shared memory (rows at a pitch of
+# the D class `cs`, zeros past K and D), then every lane reads its centroid fragments there, 16
+# bytes at a time at any D, while x comes straight from the user's tensor; the block's run of
+# point tiles shares the copy. For small K at large N, where every kernel measured was latency
+# bound (bench/results/2026-12-05-library-kmeans-14, calls 3, 5, 6: tiles per block had to make
+# the grid one wave, hence the persistent grid).
 TCD_CS_MAX_KN = 16
 TCD_CS_UNROLL = 8                           # the copy's independent loads per thread and round
+# Blocks per SM of the persistent grid: at 134-148 registers 3 fit (session 34: a one-wave grid
+# beat 1.6 waves by 1.2x and a third of a wave by 1.9x); 2 and 4 for other register counts.
+TCD_CS_BLOCKS_PER_SM = (2, 3, 4)
+# The plan's `cs` variants: centroid tiles a pass (K <= 8 kn) and D classes (the copy's pitch;
+# the D loop still stops at D, so a wider class costs shared memory only, not work).
+TCD_CS_KN = (1, 2, 3, 4, 6, 8, 10, 12, 16)
+TCD_CS_CLASSES = (64, 128, 192, 256)
+# Several passes over a resident copy of `ck` rows with x in registers (`hx`, D of one step):
+# small D with K past one pass (build 15: D 1-11, K 97-359 among the rows below flashlib).
+# Opt-in (tcd_resident_variants' `passes`): slower than the table's best at all 25 points tried.
+TCD_CS_HX_KN = (2, 4, 8)
+TCD_CS_HX_ROWS = (256, 512, 768)
 
 
-def csm_type(ty, kn, cs):
-    return f"!cake.smem<{8 * kn}x{cs}x{ty}>"
+def persistent_tiles(w, ppb, blocks):
+    """Opens `scf.for %b` over the batches of the block's share of the B x ceil(N / ppb) point
+    tiles: a contiguous run of ceil(tiles / blocks) of them (batch-major, so a block crosses few
+    batches and copies few centroid sets), items %ilo..%ihi its tiles in batch %b (the tile is
+    the item mod the tiles per batch). Past the last tile a block's loop is empty."""
+    w('  %bdim = cake.problem_size "B"')
+    w(f"  %pnm = arith.constant {ppb - 1} : index")
+    w(f"  %pgrid = arith.constant {blocks} : index")
+    w(f"  %pgm = arith.constant {blocks - 1} : index")
+    w("  %ptn = arith.addi %ndim, %pnm : index")
+    w(f"  %ntiles = arith.divui %ptn, %c{ppb} : index")
+    w("  %ntm = arith.subi %ntiles, %c1 : index")
+    w("  %items = arith.muli %bdim, %ntiles : index")
+    w("  %pch = arith.addi %items, %pgm : index")
+    w("  %chunk = arith.divui %pch, %pgrid : index")
+    w("  %istart = arith.muli %bx, %chunk : index")
+    w("  %iend0 = arith.addi %istart, %chunk : index")
+    w("  %iend = arith.minui %iend0, %items : index")
+    w("  %bfirst = arith.divui %istart, %ntiles : index")
+    w("  %bl = arith.addi %iend, %ntm : index")
+    w("  %bend = arith.divui %bl, %ntiles : index")
+    w("  scf.for %b = %bfirst to %bend step %c1 {")
+    w("  %bt0 = arith.muli %b, %ntiles : index")
+    w("  %bt1 = arith.addi %bt0, %ntiles : index")
+    w("  %ilo = arith.maxui %istart, %bt0 : index")
+    w("  %ihi = arith.minui %iend, %bt1 : index")
 
 
-def stage_centroids(w, ty, kn, cs):
-    """Batch %b's centroids into %csm (zeros past K and D), then a barrier. Each round a thread
-    issues TCD_CS_UNROLL clamped loads before its stores, 128 threads apart (coalesced)."""
-    total = 8 * kn * cs
+def cs_rows(p):
+    """Centroid rows of the shared copy: `ck` (several passes over K, `hx` only), else 8 kn."""
+    return p.get("ck", 8 * p["kn"])
+
+
+def csm_type(ty, rows, cs):
+    return f"!cake.smem<{rows}x{cs}x{ty}>"
+
+
+def centroid_buffer(w, ty, rows, cs):
+    """%csm, the block's shared copy of one batch's centroids, and the copy's constants."""
+    total = rows * cs
     per_round = 32 * TCD_WARPS * TCD_CS_UNROLL
     rounds = -(-total // per_round)
-    w(f"  %csm = cake.alloc_smem : {csm_type(ty, kn, cs)}")
+    w(f"  %csm = cake.alloc_smem : {csm_type(ty, rows, cs)}")
     w("  %stid = cake.thread_id x")
     w(f"  %scs = arith.constant {cs} : index")
     w(f"  %sround = arith.constant {per_round} : index")
@@ -72,6 +117,13 @@ def stage_centroids(w, ty, kn, cs):
     w(f"  %szero = arith.constant 0.0 : {ty}")
     w("  %sklast = arith.subi %kdim, %c1 : index")
     w("  %sdlast = arith.subi %ddim, %c1 : index")
+
+
+def stage_centroids(w, ty, rows, cs):
+    """Batch %b's centroids into %csm (zeros past K and D) between two barriers (the first: the
+    block's reads of the previous batch's copy are done). Each round a thread issues
+    TCD_CS_UNROLL clamped loads before its stores, 128 threads apart (coalesced)."""
+    w("  cake.barrier")
     w("  scf.for %sr = %c0 to %srounds step %c1 {")
     w("    %sbase0 = arith.muli %sr, %sround : index")
     w("    %sbase = arith.addi %sbase0, %stid : index")
@@ -90,7 +142,7 @@ def stage_centroids(w, ty, kn, cs):
     for u in range(TCD_CS_UNROLL):
         w(f"    %sit{u} = arith.cmpi ult, %se{u}, %stotal : index")
         w(f"    scf.if %sit{u} {{")
-        w(f"      cake.store %sv{u}, %csm[%sk{u}, %sd{u}] : {ty}, {csm_type(ty, kn, cs)}")
+        w(f"      cake.store %sv{u}, %csm[%sk{u}, %sd{u}] : {ty}, {csm_type(ty, rows, cs)}")
         w("    }")
     w("  }")
     w("  cake.barrier")
@@ -106,10 +158,10 @@ def tcd_domain(p):
     kn tiles of 8 centroids); split D only where each of its warps gets a step of D. Measured: a
     kn = 2 kernel routed at K = 116 by neighbours of smaller K ran 14x slower than the best (8
     passes over a wide x)."""
+    if p.get("cs"):            # the centroids resident in shared memory: K and D of the copy
+        return [f"K <= {cs_rows(p)}", f"D <= {p['cs']}"]
     if p.get("hx"):            # x in registers across the passes: any K, one step of D
         return [f"D <= {4 * tcd_span(p['dtype'])}"]
-    if p.get("cs"):            # the centroids resident in shared memory: one pass, D of the class
-        return [f"K <= {8 * p['kn']}", f"D <= {p['cs']}"]
     out = [f"K <= {min(TCD_MAX_K, TCD_MAX_PASSES * 8 * p['kn'])}"]
     if p.get("ws", 1) > 1:     # split D: every warp at least one step of D
         out.append(f"D >= {p['ws'] * 4 * tcd_span(p['dtype'])}")
@@ -131,15 +183,47 @@ def tcd_variants(dtypes=DTYPES, flat=False):
     if flat:
         out += [dict(p, fl=1) for p in out if p["v"] == tcd_span(p["dtype"]) and (p["r"], p["kn"]) not in TCD_FLAT_SPILLS]
     out += [dict(p, hx=1) for p in out if "ws" not in p and "fl" not in p and p["kn"] in TCD_HOIST_KN]
+    out += tcd_resident_variants(dtypes)
     return out + [dict(p, tf=1) for p in out if p["dtype"] == "float32"]
 
 
-def tcd_suffix(p):
+def tcd_resident_fits(dtype, rows, cs):
+    """Whether `rows` centroid rows of `cs` columns fit static shared memory."""
+    return rows * cs * DTYPES[dtype][1] <= TCD_STATIC_SMEM
+
+
+def tcd_resident_variants(dtypes, passes=False):
+    """The plan's `cs` configurations: each kn and D class that fits, 2-4 persistent blocks per
+    SM, x read an element at a time (v = 1: odd D). Measured (bench/results/2026-12-05-library-
+    kmeans-15, 166 table points, 1,600 pairs): they won at 5 points, all of odd D, where the
+    other tcd kernels read c an element at a time too; at even D (v 2, 8) and with several
+    passes (ck) never. `passes`: the several-pass (ck, hx) ones too (not in the plan)."""
+    out = [{"dtype": d, "r": 1, "kn": kn, "v": 1, "cs": cs, "pg": pg} for d in dtypes
+           for kn in TCD_CS_KN for cs in TCD_CS_CLASSES if tcd_resident_fits(d, 8 * kn, cs)
+           for pg in TCD_CS_BLOCKS_PER_SM]
+    if passes:
+        out += [{"dtype": d, "r": 1, "kn": kn, "v": v, "cs": 4 * tcd_span(d), "ck": ck, "hx": 1, "pg": pg}
+                for d in dtypes for kn in TCD_CS_HX_KN for ck in TCD_CS_HX_ROWS
+                for v in sorted({1, 2, tcd_span(d)}) for pg in TCD_CS_BLOCKS_PER_SM]
+    return out
+
+
+def tcd_suffix(p, config=False):
     """`_s<ws>` for split D; `_tf` for fp32 as one tf32 product (the default is 3xTF32); `_fl`
     for x and c read as flat arrays (16-byte loads at any D); `_hx` for x held in registers
-    across the passes (D of one step)."""
+    across the passes (D of one step); `_cs<class>_k<ck>_g<pg>` for the resident centroids. The
+    configuration's name leaves out the D class (`_cs`): like wgmma's column chunks, the classes
+    of one configuration are one choice measured at any D (the router takes the smallest class
+    that covers a shape's D: tcd_widest)."""
+    resident = ("_cs" + ("" if config else str(p["cs"])) + _count_suffix(p, "ck", "k") + f"_g{p['pg']}"
+                if p.get("cs") else "")
     return _count_suffix(p, "ws", "s") + ("_tf" if p.get("tf") else "") + ("_fl" if p.get("fl") else "") + \
-        ("_hx" if p.get("hx") else "") + (f"_cs{p['cs']}" if p.get("cs") else "") + _count_suffix(p, "tt", "t")
+        ("_hx" if p.get("hx") else "") + resident
+
+
+def tcd_widest(p):
+    """The widest D a variant serves: its D class for the resident-centroid ones, else any."""
+    return p.get("cs") or None
 
 
 def tcd_name(p):
@@ -149,13 +233,18 @@ def tcd_name(p):
 def generate_tcd(p):
     ty = DTYPES[p["dtype"]][0]
     r_tiles, kn, v, ws, tf, fl = p["r"], p["kn"], p["v"], p.get("ws", 1), p.get("tf", 0), p.get("fl", 0)
-    hx, cs, tt = p.get("hx", 0), p.get("cs", 0), p.get("tt", 1)
+    hx, cs, pg, ck = p.get("hx", 0), p.get("cs", 0), p.get("pg", 0), p.get("ck", 0)
     span = tcd_span(p["dtype"])
     # `cs`: one row tile, no split, D class in whole steps, any kn up to TCD_CS_MAX_KN (one pass
-    # over K) within static shared memory; `tt` only with it. The others take a listed tile.
-    cs_legal = (ws == 1 and not fl and not hx and r_tiles == 1 and cs % (4 * span) == 0
-                and 1 <= kn <= TCD_CS_MAX_KN and 8 * kn * cs * DTYPES[p["dtype"]][1] <= TCD_STATIC_SMEM)
-    if tt < 1 or (tt > 1 and not cs) or (cs and not cs_legal):
+    # over K) within static shared memory, always persistent (`pg` blocks per SM); `pg` only with
+    # it. The others take a listed tile.
+    # Several passes (`ck` rows, a multiple of 8 kn) only with x in registers (`hx`, one step of D:
+    # x would be re-read per pass otherwise).
+    cs_legal = (ws == 1 and not fl and r_tiles == 1 and cs % (4 * span) == 0
+                and 1 <= kn <= TCD_CS_MAX_KN and tcd_resident_fits(p["dtype"], cs_rows(p), cs)
+                and pg in TCD_CS_BLOCKS_PER_SM and bool(hx) == bool(ck)
+                and (not ck or (ck % (8 * kn) == 0 and ck > 8 * kn and cs == 4 * span)))
+    if (pg and not cs) or (ck and not cs) or (cs and not cs_legal) or "tt" in p:
         raise ValueError("illegal tcd variant %s" % p)
     tile_listed = cs or (r_tiles, kn) in (TCD_TILES if ws == 1 else TCD_SPLIT_TILES)
     if not tile_listed or v not in (1, 2, 4, 8) \
@@ -176,9 +265,9 @@ def generate_tcd(p):
     loads = span // v                           # per row and step
     L = []
     w = L.append
-    _unstaged_head(w, p, tcd_name(p), 32 * warps, ppb * tt, flat=fl)
+    _unstaged_head(w, p, tcd_name(p), 32 * warps, ppb, flat=fl, blocks=SM_COUNT * pg if cs else None)
     dstart = "%c0" if ws == 1 else "%dstart"
-    consts = {0, 1, 4, span, step, v, 8 * kn, 16 * r_tiles, ppb, ws * step} | ({tt} if tt > 1 else set()) | \
+    consts = {0, 1, 4, span, step, v, 8 * kn, 16 * r_tiles, ppb, ws * step} | \
         {8 * i for i in range(2 * r_tiles)} | {8 * n for n in range(kn)} | {j * v for j in range(loads)} | \
         (set(range(max(r_tiles * kn, ws))) if ws > 1 else set())
     for c in sorted(consts):
@@ -192,18 +281,18 @@ def generate_tcd(p):
     if split3:
         w(f"  %hia = arith.constant dense<{TF32_HI}> : vector<{2 * per}xi32>")
         w(f"  %hib = arith.constant dense<{TF32_HI}> : vector<{per}xi32>")
-    _sizes_and_ids(w)
+    _sizes_and_ids(w, batch_from_grid=not cs)
     w("  %g = arith.divui %lane, %c4 : index")
     w("  %q = arith.remui %lane, %c4 : index")
     w(f"  %qs = arith.muli %q, %c{span} : index")
     w("  %q2 = arith.addi %q, %q : index")
-    if cs:
-        stage_centroids(w, ty, kn, cs)
-    if tt > 1:                               # tt consecutive tiles of points per block
-        w(f"  %bxt = arith.muli %bx, %c{tt} : index")
-        w(f"  scf.for %tl = %c0 to %c{tt} step %c1 {{")
-        w("  %bxl = arith.addi %bxt, %tl : index")
-        w(f"  %pb = arith.muli %bxl, %c{ppb} : index")
+    if cs:                                   # loops over batch %b and point tile %tile
+        centroid_buffer(w, ty, cs_rows(p), cs)
+        persistent_tiles(w, ppb, SM_COUNT * pg)
+        stage_centroids(w, ty, cs_rows(p), cs)
+        w("  scf.for %item = %ilo to %ihi step %c1 {")
+        w("  %tile = arith.remui %item, %ntiles : index")
+        w(f"  %pb = arith.muli %tile, %c{ppb} : index")
     else:
         w(f"  %pb = arith.muli %bx, %c{ppb} : index")
     if ws == 1:                               # each warp its own rows
@@ -281,7 +370,7 @@ def generate_tcd(p):
             x_loads("      ")
         for n in range(kn):
             if cs:                           # one 16-byte read of the resident row (zeros past K, D)
-                w(f"      %y{n}_0 = cake.load %csm[%kg{n}, %dq] : {csm_type(ty, kn, cs)} -> vector<{span}x{ty}>")
+                w(f"      %y{n}_0 = cake.load %csm[%kg{n}, %dq] : {csm_type(ty, cs_rows(p), cs)} -> vector<{span}x{ty}>")
                 continue
             for j in range(loads):
                 w(f"      %y{n}_{j} = cake.load %c[%b, %kc{n}, %cc{j}] : {ct} -> {vt}")
@@ -387,7 +476,8 @@ def generate_tcd(p):
     for i, h in rows:
         w(f"    cake.store %ri{i}_{h}, %idx[%b, %row{i}_{h}] masked : i32, !cake.tensor<[B, N], i32>")
     w("  }")
-    if tt > 1:
+    if cs:
+        w("  }")
         w("  }")
     w("  cake.return")
     w("}")

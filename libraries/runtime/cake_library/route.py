@@ -105,7 +105,9 @@ def width_groups(variants):
     for v in variants:
         params = v.get("params") or {}
         if "v" in params:
-            rest = {k: x for k, x in params.items() if k not in ("v", "dtype", "index_bits")}
+            # tcd's "cs" is its D class (max_d), not part of the configuration: every class of a
+            # configuration is in its group.
+            rest = {k: x for k, x in params.items() if k not in ("v", "dtype", "index_bits", "cs")}
             out[v["config"]] = (v["family"] + "|" + json.dumps(rest, sort_keys=True), int(params["v"]))
         else:
             out[v["config"]] = (v["config"], 0)
