@@ -206,6 +206,21 @@ def synthetic_definition(points, dtypes=("float16",)):
 
 
 class RouterTest(unittest.TestCase):
+    def test_table_only_configuration_serves_its_own_points(self):
+        # A table-only variant (tcd's resident-centroid kernels: measured only where its tile
+        # fits tightly) wins at the point that measured it, and is never judged elsewhere, even
+        # where that point is the only neighbour and it was the fastest there.
+        d = synthetic_definition([{"dtype": "float16", "B": 1, "N": 1000, "D": 61, "K": 40,
+                                   "ms": {"simt_w4": 0.010, "cs_only": 0.004}}])
+        d["variants"].append({"name": "cs", "family": "tcd", "dtype": "float16", "max_d": 64, "d_align": 1,
+                              "staging": "none", "config": "cs_only", "constraints": ["K <= 48"],
+                              "table_only": True})
+        r = Router(d)
+        self.assertEqual(r.route(1, 1000, 61, 40, "float16")["kernel"], "cs")
+        self.assertEqual(r.route(1, 1100, 61, 40, "float16")["kernel"], "simt")
+        d["variants"][-1]["table_only"] = False      # judged by its neighbour: chosen there too
+        self.assertEqual(Router(d).route(1, 1100, 61, 40, "float16")["kernel"], "cs")
+
     def test_each_configuration_takes_its_narrowest_class(self):
         # A trimmed D class of one configuration (wgmma's `tail`) must not hide the other
         # configurations of its family, whose narrowest covering class is wider.

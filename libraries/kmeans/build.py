@@ -108,7 +108,8 @@ def describe(p, manifest):
     return {"name": variant_name(p), "family": f, "dtype": p["dtype"], "max_d": fam.widest(p),
             "d_align": 1 if fam.staging == "none" else family.d_align(p["dtype"]),
             "staging": fam.staging, "config": config_name(p), "params": p, "index_bits": index_bits(p),
-            "constraints": manifest.get("constraints", []) + fam.domain(p), "manifest": manifest}
+            "constraints": manifest.get("constraints", []) + fam.domain(p), "manifest": manifest,
+            **({"table_only": True} if fam.table_only(p) else {})}
 
 
 def deepest(dtype, chunks, bk, wg, grid):

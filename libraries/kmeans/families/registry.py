@@ -4,7 +4,9 @@ is what the host does before a launch, copied into library.json per variant: "no
 as the user gave them, at the user's D), "rows" (x and c in rows zero-padded to 16 bytes: D rounded
 up to d_align), "rows+csq" (and |c|^2 in rows of pitch KP, 16-byte aligned starts, for TMA).
 `domain`: a function of the variant's parameters giving constraints beyond the manifest's, where it
-is meant to be fast (the router never extrapolates a kernel past them). `generate` None: built from
+is meant to be fast (the router never extrapolates a kernel past them). `table_only`: whether the
+router serves the variant only at the table points that measured it (route.py's table-only
+configurations). `generate` None: built from
 a seed by a tactic (build.py).
 """
 from .cpw import cpw_domain, cpw_name, generate_cpw
@@ -20,9 +22,11 @@ from .wgmma import generate, max_d, name, wgmma_domain
 
 
 class Family:
-    def __init__(self, symbol, generate, config, staging, widest=lambda p: None, domain=lambda p: []):
+    def __init__(self, symbol, generate, config, staging, widest=lambda p: None, domain=lambda p: [],
+                 table_only=lambda p: False):
         self.symbol, self.generate, self.config = symbol, generate, config
         self.staging, self.widest, self.domain = staging, widest, domain
+        self.table_only = table_only
 
 
 def _grid_letter(p):
@@ -44,7 +48,7 @@ FAMILIES = {
                     domain=lambda p: [f"K <= {LANES_MAX_K}"]),
     "tcd": Family(tcd_name, generate_tcd,
                   lambda p: "tcd_r{r}_n{kn}_v{v}".format(**p) + tcd_suffix(p, config=True), "none",
-                  tcd_widest, tcd_domain),
+                  tcd_widest, tcd_domain, table_only=lambda p: bool(p.get("cs"))),
     "cpw": Family(cpw_name, generate_cpw, lambda p: "cpw{g}_k{bk}_w{wg}_s{st}_v{v}".format(**p), "none",
                   domain=cpw_domain),
     # Not routed: the centroid update and the staging kernel.

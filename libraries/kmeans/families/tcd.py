@@ -197,7 +197,8 @@ def tcd_resident_variants(dtypes, passes=False):
     SM, x read an element at a time (v = 1: odd D). Measured (bench/results/2026-12-05-library-
     kmeans-15, 166 table points, 1,600 pairs): they won at 5 points, all of odd D, where the
     other tcd kernels read c an element at a time too; at even D (v 2, 8) and with several
-    passes (ck) never. `passes`: the several-pass (ck, hx) ones too (not in the plan)."""
+    passes (ck) never. Table-only (registry.py): served only at the table points that measured
+    them. `passes`: the several-pass (ck, hx) ones too (not in the plan)."""
     out = [{"dtype": d, "r": 1, "kn": kn, "v": 1, "cs": cs, "pg": pg} for d in dtypes
            for kn in TCD_CS_KN for cs in TCD_CS_CLASSES if tcd_resident_fits(d, 8 * kn, cs)
            for pg in TCD_CS_BLOCKS_PER_SM]

@@ -26,6 +26,11 @@ and cpw's "v") are scored as one group: the shape's widest legal width, judged a
 member of the widest width not above it (else the narrowest, WIDTH_HALVING_COST slower per
 halving), since an odd-D neighbour could only measure v = 1.
 A shape of the table itself (same dtype and sizes) takes its own fastest legal configuration.
+Table-only configurations (variants with "table_only": true, tcd's resident-centroid ones,
+measured only at the shapes their tile fits tightly) serve the points that measured them and
+are not judged elsewhere: their times exist only where the tuner aimed them, so neighbours would
+judge them on a biased sample (leave-one-out over the table, session 35: regret 1.121 when
+neighbours judged them, 1.114 as table-only; bench/results/2026-12-05-library-kmeans-15).
 With no measured neighbour: DEFAULT_CONFIG when legal, else SMALL_DEFAULT.
 
 32-bit twins (variants with "index_bits": 32, configuration `<config>_i32`; libraries/kmeans/
@@ -112,6 +117,12 @@ def width_groups(variants):
         else:
             out[v["config"]] = (v["config"], 0)
     return out
+
+
+def judged_at_own_points_only(config, variant):
+    """Whether a configuration is judged only at the points that measured it: a 32-bit twin or
+    a table-only variant (module docstring)."""
+    return config.endswith(TWIN_SUFFIX) or bool(variant.get("table_only"))
 
 
 def dtype_distance(a, b):
@@ -321,8 +332,9 @@ class Router:
         # configuration); the neighbours' weighting is tuned for shapes nobody measured.
         exact = bool(near) and near[0][0] == 0
         near = near[:1] if exact else near[:self.neighbours]
-        # Outside the table: 64-bit configurations only (their twins' times are biased, above).
-        scored = by_config if exact else {c: v for c, v in by_config.items() if not c.endswith(TWIN_SUFFIX)}
+        # Outside the table: 64-bit configurations only (their twins' times are biased, above),
+        # and no table-only one.
+        scored = by_config if exact else {c: v for c, v in by_config.items() if not judged_at_own_points_only(c, v)}
         score, seen = {}, {}
         if exact:                  # the shape's own times
             own = near[0][1]["ms"]

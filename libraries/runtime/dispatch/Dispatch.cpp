@@ -192,11 +192,12 @@ int routeUncached(int64_t B, int64_t N, int64_t D, int64_t K, int dtype, int64_t
   else if (static_cast<int>(near.size()) > kNeighbours)
     near.resize(kNeighbours);
   std::vector<double> score(kNumConfigs, 0.0), seen(kNumConfigs, 0.0);
-  // Outside the table (route.py's _route): per width group, the widest legal 64-bit configuration.
+  // Outside the table (route.py's _route): per width group, the widest legal 64-bit configuration
+  // that is judged outside its own points (not a twin, not table-only).
   std::vector<int> pick(kNumWidthGroups, -1);
   if (!exact)
     for (int c = 0; c < kNumConfigs; ++c)
-      if (byConfig[c] >= 0 && !kConfigIsTwin[c]) {
+      if (byConfig[c] >= 0 && !kConfigOwnPointsOnly[c]) {
         int &p = pick[kConfigGroup[c]];
         if (p < 0 || kConfigWidth[c] > kConfigWidth[p])
           p = c;
@@ -221,7 +222,7 @@ int routeUncached(int64_t B, int64_t N, int64_t D, int64_t K, int dtype, int64_t
     std::vector<int> below(kNumWidthGroups, -1), above(kNumWidthGroups, -1);
     for (int c = 0; c < kNumConfigs; ++c) {
       const int g = kConfigGroup[c];
-      if (std::isnan(ms[c]) || pick[g] < 0 || kConfigIsTwin[c])
+      if (std::isnan(ms[c]) || pick[g] < 0 || kConfigOwnPointsOnly[c])
         continue;
       if (kConfigWidth[c] <= kConfigWidth[pick[g]]) {
         if (below[g] < 0 || kConfigWidth[c] > kConfigWidth[below[g]])

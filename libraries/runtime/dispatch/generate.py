@@ -13,9 +13,8 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from cake_library.route import (DEFAULT_CONFIG, DISTANCE_SOFTENING, NEIGHBOURS, SMALL_DEFAULT,  # noqa: E402
-                                STAGINGS,
-                                TWIN_SUFFIX, WIDTH_HALVING_COST, dtype_distance, twin_preferences,
-                                width_groups)
+                                STAGINGS, TWIN_SUFFIX, WIDTH_HALVING_COST, dtype_distance,
+                                judged_at_own_points_only, twin_preferences, width_groups)
 
 SYMBOLS = ["B", "N", "K", "D", "KP", "BKP", "BND", "BKD"]          # Dispatch.cpp's Symbol order
 TENSORS = ["x", "c", "csq", "idx"]                   # Dispatch.cpp's Tensor order
@@ -94,10 +93,12 @@ def generate(definition):
     w("const char *kConfigs[] = {" + ", ".join(json.dumps(c) for c in configs) + "};")
     w(f"constexpr int kDefaultConfig = {configs.index(DEFAULT_CONFIG) if DEFAULT_CONFIG in configs else -1};")
     w(f"constexpr int kSmallDefaultConfig = {configs.index(SMALL_DEFAULT) if SMALL_DEFAULT in configs else -1};")
-    # route.py's twin rule: which configurations are 32-bit twins, and the preferred twin of each.
+    # route.py's rules for configurations judged only at their own points (32-bit twins and
+    # table-only variants), and the preferred twin of each.
     preferred = twin_preferences(variants, table.get("points", []))
-    w("const bool kConfigIsTwin[] = {" + ", ".join("true" if c.endswith(TWIN_SUFFIX) else "false"
-                                                   for c in configs) + "};")
+    own_only = {v["config"] for v in variants if judged_at_own_points_only(v["config"], v)}
+    w("const bool kConfigOwnPointsOnly[] = {" + ", ".join("true" if c in own_only else "false"
+                                                          for c in configs) + "};")
     w("const int kPreferredTwin[] = {" + ", ".join(
         str(configs.index(c + TWIN_SUFFIX)) if preferred.get(c) and c + TWIN_SUFFIX in configs else "-1"
         for c in configs) + "};")
