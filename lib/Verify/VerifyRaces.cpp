@@ -411,8 +411,11 @@ struct CakeVerifyRacesPass
   /// The threads that certainly execute `op` in the iterations `env` binds, when the model's
   /// reach cannot say (a guard that depends on a loop counter: `if tid < (128 >> lvl)`): every
   /// enclosing scf.if must take `op`'s side in the thread under the bound counters, and every
-  /// enclosing loop must be an scf.for whose counter `env` binds (an iteration that certainly
-  /// runs). Anything else around `op` (roles, while loops, unbound loops): nullopt.
+  /// enclosing loop must be an scf.for. A counter `env` does not bind (bounds the model cannot
+  /// evaluate: a persistent kernel's share of the tiles) stays unknown: a guard or index that
+  /// depends on it is not known, so nothing is claimed from it; the loop itself is taken to
+  /// run, as a bound one's first iteration is. Anything else around `op` (roles, while loops):
+  /// nullopt.
   std::optional<llvm::BitVector> boundExecutors(Operation *op, const Env &env,
                                                 BoundEvaluator &eval) {
     llvm::BitVector runs(model->getNumThreads(), true);
@@ -424,10 +427,7 @@ struct CakeVerifyRacesPass
         for (int64_t t = 0; t < model->getNumThreads(); ++t)
           if (cond[t].kind != Lat::Known || (cond[t].value != 0) != thenSide)
             runs.reset(t);
-      } else if (auto forOp = dyn_cast<scf::ForOp>(p)) {
-        if (!env.count(forOp.getInductionVar()))
-          return std::nullopt;
-      } else {
+      } else if (!isa<scf::ForOp>(p)) {
         return std::nullopt;
       }
     }

@@ -1,12 +1,13 @@
-// A schedule bug cake-verify does not see yet (session 35, found while writing tcd `cs`):
-// XFAIL: *
+// A buggy kernel found while writing the library's persistent resident-centroid kernel (session
+// 35; missed until the race check let a loop with bounds the model cannot evaluate run with an
+// unknown counter), and the finding cake-verify gives it.
 // RUN: not cake-opt %s --cake-verify -o /dev/null 2>&1 | FileCheck %s
-// CHECK: error: {{.*}}[race.missing-barrier]
+// CHECK: error: {{.*}}[race.missing-barrier] expected a block barrier between this write of shared memory and the read by other threads in the previous iteration of the loop
 // BUG: libraries/kmeans/families/tcd.py's persistent resident-centroid kernel (bf16, kn 1, v 8,
 // cs 64, pg 3) without the barrier before each batch's copy: a block that meets a second batch
 // overwrites %csm while its other warps may still read the first batch's copy (the trailing
-// barrier only orders the copy before the reads). Caught when the batch loop starts at a
-// constant or the tile loop has constant bounds; here both bounds come from the block's share.
+// barrier only orders the copy before the reads). The copy's stores are guarded (`se < total`)
+// and the batch loop's bounds come from the block's share of the tiles.
 cake.kernel @km_bf16_tcd_r1_n1_v8_cs64_g3(%x: !cake.tensor<[B, N, D], bf16> {cake.name = "x"},
     %c: !cake.tensor<[B, K, D], bf16> {cake.name = "c"},
     %csq: !cake.tensor<[B, K], f32> {cake.name = "csq"},
