@@ -815,6 +815,87 @@ static bool verifyRefills(KernelOp kernel, ArrayRef<std::pair<int64_t, Trace>> t
   return ok;
 }
 
+namespace {
+bool happensBefore(const Trace &a, int64_t from, const Trace &b, int64_t to);
+} // namespace
+
+/// The block barriers (and pipeline creations) a thread passed before `step`.
+static int64_t epochAt(const Trace &trace, int64_t step) {
+  int64_t epoch = 0;
+  for (auto &[at, key, op] : trace.syncEvents)
+    if (!key.first && at < step)
+      ++epoch;
+  return epoch;
+}
+
+/// `mbarrier.stage-read-race`: a generic read of a stage that a TMA copy writes, ordered neither
+/// after the copy nor before it. After: a thread passed a wait on the barrier the copy completes
+/// on, at the copy's phase or later, before the read (the reader itself, or a thread a block
+/// barrier or an mbarrier phase orders before the read). Before: the copy's issuer passed a
+/// wait on a barrier the reader arrived on after the read, or a block barrier separates them.
+/// Kernels with named or cluster barriers are left alone (the paths do not follow them).
+static bool verifyStageReads(KernelOp kernel, ArrayRef<std::pair<int64_t, Trace>> traces,
+                             StringRef sizes, llvm::DenseSet<Operation *> &reported) {
+  if (hasUnfollowedSync(kernel, /*pipelines=*/false))
+    return true;
+  bool ok = true;
+  for (auto &[writer, writerTrace] : traces) {
+    for (auto &[written, write] : writerTrace.writes) {
+      if (!write.publishedBy || !isa<TmaLoadOp>(write.op))
+        continue;
+      // Copies, not bindings: the lambda below captures them (C++17).
+      const BarrierKey key = write.publishedBy->first;
+      const int64_t phase = write.publishedBy->second;
+      for (auto &[readerId, readerTraceRef] : traces) {
+        const int64_t reader = readerId;
+        const Trace &readerTrace = readerTraceRef;
+        for (auto &[read, atRef] : readerTrace.reads) {
+          const At &at = atRef;
+          if (!read.overlaps(written) || reported.contains(at.op))
+            continue;
+          // Before the copy: program order, a block barrier, or the issuer waited for the
+          // reader's arrival after the read.
+          if (reader == writer ? at.seq < write.seq : at.epoch < write.epoch)
+            continue;
+          if (reader != writer && happensBefore(readerTrace, at.seq, writerTrace, write.seq))
+            continue;
+          // After it: a wait for the copy's phase (or a later one) ordered before the read.
+          bool published = llvm::any_of(traces, [&](const std::pair<int64_t, Trace> &other) {
+            auto waits = other.second.passed.find(key);
+            if (waits == other.second.passed.end() ||
+                phase >= static_cast<int64_t>(waits->second.size()))
+              return false;
+            int64_t waited = waits->second[phase]; // the earliest wait w >= phase (path order)
+            if (other.first == reader)
+              return waited < at.seq;
+            return epochAt(other.second, waited) < at.epoch ||
+                   happensBefore(other.second, waited, readerTrace, at.seq);
+          });
+          if (published)
+            continue;
+          reported.insert(at.op);
+          ok = false;
+          InFlightDiagnostic diag =
+              emitFinding(at.op, "mbarrier.stage-read-race")
+              << "expected this read of the buffer"
+              << (read.slot ? " (stage " + std::to_string(*read.slot) + ")" : std::string())
+              << " to wait for the TMA copy into it (phase " << phase << " of barrier "
+              << key.second << ") or to finish before that copy is issued, but in thread "
+              << reader << " with " << sizes << (at.where.empty() ? "" : " (" + at.where + ")")
+              << " neither holds";
+          diag.attachNote(write.op->getLoc())
+              << "the copy (thread " << writer
+              << (write.where.empty() ? "" : ", " + write.where) << ")";
+          attachFix(diag, at.op, "mbarrier.stage-read-race",
+                    "read the stage the wait covers (the same index as the barrier waited on), "
+                    "and release it (arrive on its empty barrier) only after the last read");
+        }
+      }
+    }
+  }
+  return ok;
+}
+
 bool mlir::cake::verifyParitySequences(KernelOp kernel, ThreadModel &model) {
   bool hasWait = false;
   kernel.walk([&](MbarrierWaitOp) { hasWait = true; });
@@ -878,6 +959,9 @@ bool mlir::cake::verifyParitySequences(KernelOp kernel, ThreadModel &model) {
     if (!ok)
       return false;
     ok &= verifyRefills(kernel, traces, sizes, reported);
+    if (!ok)
+      return false;
+    ok &= verifyStageReads(kernel, traces, sizes, reported);
     if (!ok)
       return false;
     ok &= verifyArrivalCounts(kernel, model, traces, sizes);

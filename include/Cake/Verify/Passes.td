@@ -231,6 +231,12 @@ def CakeVerifyMbarrierPass : Pass<"cake-verify-mbarrier"> {
       copied into before, while other warps read that stage, with no wait passed in between
       that could order it after their reads (a first wait with parity 1 passes at once and does
       not count): the producer overwrites data the consumers may still read;
+    - `mbarrier.stage-read-race`: along the same paths, a generic read of a stage that a TMA
+      copy writes, ordered neither after the copy (a wait for the copy's phase or a later one,
+      by the reader or by a thread a block barrier or mbarrier phase orders before the read)
+      nor before it (the copy's issuer waits for an arrival the reader makes after the read, or
+      a block barrier separates them): e.g. a consumer that waits on one stage's barrier and
+      reads another stage;
     - `deadlock.replay` (judged last, over every size): every warp's first thread replayed
       together, round robin one event at a time, against one state of the mbarriers (each
       warp's arrivals counted by the lanes that reach the arriving op; TMA bytes assumed to
