@@ -816,7 +816,33 @@ static bool verifyRefills(KernelOp kernel, ArrayRef<std::pair<int64_t, Trace>> t
 }
 
 namespace {
-bool happensBefore(const Trace &a, int64_t from, const Trace &b, int64_t to);
+/// Whether step `from` of thread A is ordered before step `to` of thread B through a barrier:
+/// A arrives on it after `from` (its i-th arrival there) and B, before `to`, passes a wait for
+/// that phase or a later one (its w-th wait, w >= i).
+/// Both lists are in path order (steps never decrease along a path), so the first arrival at or
+/// after `from` is found by bisection and the earliest of B's waits w >= i is the i-th.
+bool happensBefore(const Trace &a, int64_t from, const Trace &b, int64_t to) {
+  for (auto &[key, arrivalSeqs] : a.arrivals) {
+    auto waits = b.passed.find(key);
+    if (waits == b.passed.end())
+      continue;
+    size_t i = llvm::partition_point(arrivalSeqs, [&](int64_t s) { return s < from; }) -
+               arrivalSeqs.begin();
+    if (i < arrivalSeqs.size() && i < waits->second.size() && waits->second[i] < to)
+      return true;
+  }
+  return false;
+}
+
+/// The step at which `trace` passed its earliest wait on `key` for phase `phase` or a later one
+/// (waits are in path order: its phase-th wait), if it did.
+std::optional<int64_t> passedPhase(const Trace &trace, const BarrierKey &key, int64_t phase) {
+  auto waits = trace.passed.find(key);
+  if (waits == trace.passed.end() || phase < 0 ||
+      phase >= static_cast<int64_t>(waits->second.size()))
+    return std::nullopt;
+  return waits->second[phase];
+}
 } // namespace
 
 /// The block barriers (and pipeline creations) a thread passed before `step`.
@@ -826,6 +852,23 @@ static int64_t epochAt(const Trace &trace, int64_t step) {
     if (!key.first && at < step)
       ++epoch;
   return epoch;
+}
+
+/// Whether some thread passed a wait for phase `phase` (or a later one) of `key` that is ordered
+/// before step `at` of `reader`: the reader itself earlier on its path, or another thread before
+/// a block barrier or an mbarrier phase that orders it before the read.
+static bool waitedBefore(ArrayRef<std::pair<int64_t, Trace>> traces, const BarrierKey &key,
+                         int64_t phase, int64_t reader, const Trace &readerTrace, const At &at) {
+  for (auto &[thread, trace] : traces) {
+    std::optional<int64_t> waited = passedPhase(trace, key, phase);
+    if (!waited)
+      continue;
+    if (thread == reader ? *waited < at.seq
+                         : epochAt(trace, *waited) < at.epoch ||
+                               happensBefore(trace, *waited, readerTrace, at.seq))
+      return true;
+  }
+  return false;
 }
 
 /// `mbarrier.stage-read-race`: a generic read of a stage that a TMA copy writes, ordered neither
@@ -843,14 +886,9 @@ static bool verifyStageReads(KernelOp kernel, ArrayRef<std::pair<int64_t, Trace>
     for (auto &[written, write] : writerTrace.writes) {
       if (!write.publishedBy || !isa<TmaLoadOp>(write.op))
         continue;
-      // Copies, not bindings: the lambda below captures them (C++17).
-      const BarrierKey key = write.publishedBy->first;
-      const int64_t phase = write.publishedBy->second;
-      for (auto &[readerId, readerTraceRef] : traces) {
-        const int64_t reader = readerId;
-        const Trace &readerTrace = readerTraceRef;
-        for (auto &[read, atRef] : readerTrace.reads) {
-          const At &at = atRef;
+      auto &[key, phase] = *write.publishedBy;
+      for (auto &[reader, readerTrace] : traces) {
+        for (auto &[read, at] : readerTrace.reads) {
           if (!read.overlaps(written) || reported.contains(at.op))
             continue;
           // Before the copy: program order, a block barrier, or the issuer waited for the
@@ -860,18 +898,7 @@ static bool verifyStageReads(KernelOp kernel, ArrayRef<std::pair<int64_t, Trace>
           if (reader != writer && happensBefore(readerTrace, at.seq, writerTrace, write.seq))
             continue;
           // After it: a wait for the copy's phase (or a later one) ordered before the read.
-          bool published = llvm::any_of(traces, [&](const std::pair<int64_t, Trace> &other) {
-            auto waits = other.second.passed.find(key);
-            if (waits == other.second.passed.end() ||
-                phase >= static_cast<int64_t>(waits->second.size()))
-              return false;
-            int64_t waited = waits->second[phase]; // the earliest wait w >= phase (path order)
-            if (other.first == reader)
-              return waited < at.seq;
-            return epochAt(other.second, waited) < at.epoch ||
-                   happensBefore(other.second, waited, readerTrace, at.seq);
-          });
-          if (published)
+          if (waitedBefore(traces, key, phase, reader, readerTrace, at))
             continue;
           reported.insert(at.op);
           ok = false;
@@ -1044,24 +1071,6 @@ static bool verifyArrivalCounts(KernelOp kernel, ThreadModel &model,
 }
 
 namespace {
-/// Whether step `from` of thread A is ordered before step `to` of thread B through a barrier:
-/// A arrives on it after `from` (its i-th arrival there) and B, before `to`, passes a wait for
-/// that phase or a later one (its w-th wait, w >= i).
-/// Both lists are in path order (steps never decrease along a path), so the first arrival at or
-/// after `from` is found by bisection and the earliest of B's waits w >= i is the i-th.
-bool happensBefore(const Trace &a, int64_t from, const Trace &b, int64_t to) {
-  for (auto &[key, arrivalSeqs] : a.arrivals) {
-    auto waits = b.passed.find(key);
-    if (waits == b.passed.end())
-      continue;
-    size_t i = llvm::partition_point(arrivalSeqs, [&](int64_t s) { return s < from; }) -
-               arrivalSeqs.begin();
-    if (i < arrivalSeqs.size() && i < waits->second.size() && waits->second[i] < to)
-      return true;
-  }
-  return false;
-}
-
 /// Whether `write` (by `writer`) is ordered against a group's read `store` (issued by
 /// `issuer`): before it (a block barrier the issuer passed after the write, or a barrier phase
 /// that publishes the write to the issuer), or after the group's retiring wait (a block barrier
@@ -1075,11 +1084,9 @@ bool ordered(int64_t writer, const Trace &writerTrace, const At &write, int64_t 
   if (happensBefore(writerTrace, write.seq, issuerTrace, store.seq))
     return true;
   if (write.publishedBy) { // a TMA copy: ordered before every wait that passes its phase
-    auto &[key, phase] = *write.publishedBy;
-    auto waits = issuerTrace.passed.find(key);
-    // The earliest wait w >= phase is the phase-th (path order).
-    if (waits != issuerTrace.passed.end() && phase >= 0 &&
-        phase < static_cast<int64_t>(waits->second.size()) && waits->second[phase] < store.seq)
+    std::optional<int64_t> waited =
+        passedPhase(issuerTrace, write.publishedBy->first, write.publishedBy->second);
+    if (waited && *waited < store.seq)
       return true;
   }
   return retired && happensBefore(issuerTrace, retired->seq, writerTrace, write.seq);

@@ -51,10 +51,9 @@ def _sizes_and_ids(w, batch_from_grid=True):
     """The problem sizes, the block's (point tile, batch) and the thread's warp and lane.
     `batch_from_grid` False: a persistent kernel that walks the batches itself (no %b here)."""
     for line in ('%kdim = cake.problem_size "K"', '%ddim = cake.problem_size "D"',
-                 '%ndim = cake.problem_size "N"', "%bx = cake.block_id x", "%b = cake.block_id y",
-                 "%wp = cake.warp_id", "%lane = cake.lane_id"):
-        if batch_from_grid or not line.startswith("%b ="):
-            w("  " + line)
+                 '%ndim = cake.problem_size "N"', "%bx = cake.block_id x") + \
+            (("%b = cake.block_id y",) if batch_from_grid else ()) + ("%wp = cake.warp_id", "%lane = cake.lane_id"):
+        w("  " + line)
 
 
 def _clamp_bounds(w, v):

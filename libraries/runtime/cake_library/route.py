@@ -119,10 +119,10 @@ def width_groups(variants):
     return out
 
 
-def judged_at_own_points_only(config, variant):
-    """Whether a configuration is judged only at the points that measured it: a 32-bit twin or
-    a table-only variant (module docstring)."""
-    return config.endswith(TWIN_SUFFIX) or bool(variant.get("table_only"))
+def own_points_only(variants):
+    """The configurations judged only at the points that measured them: 32-bit twins and
+    table-only variants (module docstring). The generated dispatcher takes the same set."""
+    return {v["config"] for v in variants if v["config"].endswith(TWIN_SUFFIX) or v.get("table_only")}
 
 
 def dtype_distance(a, b):
@@ -225,6 +225,7 @@ class Router:
         self.neighbours = int(table.get("neighbours", NEIGHBOURS))
         self.twin_preferred = twin_preferences(self.variants, self.points)
         self.width_group = width_groups(self.variants)
+        self.own_points_only = own_points_only(self.variants)
         self._routes = {}
 
     def legal(self, B, N, D, K, dtype):
@@ -279,7 +280,7 @@ class Router:
         below, above = {}, {}
         for cfg, ms in point["ms"].items():
             g, width = self.width_group.get(cfg, (None, 0))
-            if g not in picks or cfg.endswith(TWIN_SUFFIX):
+            if g not in picks or cfg in self.own_points_only:
                 continue
             if width <= picks[g][0]:
                 if g not in below or width > below[g][0]:
@@ -334,7 +335,7 @@ class Router:
         near = near[:1] if exact else near[:self.neighbours]
         # Outside the table: 64-bit configurations only (their twins' times are biased, above),
         # and no table-only one.
-        scored = by_config if exact else {c: v for c, v in by_config.items() if not judged_at_own_points_only(c, v)}
+        scored = by_config if exact else {c: v for c, v in by_config.items() if c not in self.own_points_only}
         score, seen = {}, {}
         if exact:                  # the shape's own times
             own = near[0][1]["ms"]

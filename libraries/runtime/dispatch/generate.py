@@ -14,7 +14,7 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from cake_library.route import (DEFAULT_CONFIG, DISTANCE_SOFTENING, NEIGHBOURS, SMALL_DEFAULT,  # noqa: E402
                                 STAGINGS, TWIN_SUFFIX, WIDTH_HALVING_COST, dtype_distance,
-                                judged_at_own_points_only, twin_preferences, width_groups)
+                                own_points_only, twin_preferences, width_groups)
 
 SYMBOLS = ["B", "N", "K", "D", "KP", "BKP", "BND", "BKD"]          # Dispatch.cpp's Symbol order
 TENSORS = ["x", "c", "csq", "idx"]                   # Dispatch.cpp's Tensor order
@@ -96,7 +96,7 @@ def generate(definition):
     # route.py's rules for configurations judged only at their own points (32-bit twins and
     # table-only variants), and the preferred twin of each.
     preferred = twin_preferences(variants, table.get("points", []))
-    own_only = {v["config"] for v in variants if judged_at_own_points_only(v["config"], v)}
+    own_only = own_points_only(variants)
     w("const bool kConfigOwnPointsOnly[] = {" + ", ".join("true" if c in own_only else "false"
                                                           for c in configs) + "};")
     w("const int kPreferredTwin[] = {" + ", ".join(
