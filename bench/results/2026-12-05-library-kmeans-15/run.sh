@@ -15,3 +15,9 @@ python3 bench/library/route_cv.py --library .device/klib
 # here: export to .device/kpkg; prune_package.py --package .device/kpkg --out .device/kpkg-b16;
 #         (cd .device && tar czf call-b16.tgz kpkg-b16)
 # gpu (not run: no machine lent): bash $R/call2.sh   (carry .device/call-b16.tgz, .device/wheels) -> final-b16-0.*
+# here: the verifier timing (README "Also in this session"): /tmp/cake-opt-old = build/bin/cake-opt built
+#         with d112c25's lib/Verify/PathSimulation.cpp, then
+farm-bench -n 5 --timeout 200 --vs "/tmp/cake-opt-old examples/kmeans_hopper_f32.mlir --cake-verify -o /dev/null" \
+  -- build/bin/cake-opt examples/kmeans_hopper_f32.mlir --cake-verify -o /dev/null
+farm-bench -n 5 --timeout 200 --vs "/tmp/cake-opt-old examples/kmeans_hopper.mlir --cake-verify -o /dev/null" \
+  -- build/bin/cake-opt examples/kmeans_hopper.mlir --cake-verify -o /dev/null
