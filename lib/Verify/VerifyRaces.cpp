@@ -60,11 +60,12 @@ struct Access {
 /// Values of loop counters (induction variables) bound for one evaluation.
 using Env = DenseMap<Value, int64_t>;
 
-/// The iterations of one loop to try: the counter values, or none bound (the counter stays the
-/// model's uniform unknown).
+/// The iterations of one loop to try: per iteration the values of its counters (an scf.for's
+/// induction variable; an scf.while's integer arguments, in both regions), or none bound (the
+/// counters stay the model's uniform unknowns).
 struct Pick {
-  Value counter;
-  SmallVector<int64_t> values;
+  SmallVector<Value, 2> counters;
+  SmallVector<SmallVector<int64_t, 2>> values;
 };
 
 /// A region of the buffer, per dimension (kind, start, extent); and which threads touch it: the
@@ -411,11 +412,10 @@ struct CakeVerifyRacesPass
   /// The threads that certainly execute `op` in the iterations `env` binds, when the model's
   /// reach cannot say (a guard that depends on a loop counter: `if tid < (128 >> lvl)`): every
   /// enclosing scf.if must take `op`'s side in the thread under the bound counters, and every
-  /// enclosing loop must be an scf.for. A counter `env` does not bind (bounds the model cannot
+  /// enclosing loop must be an scf.for or scf.while. A counter `env` does not bind (bounds the model cannot
   /// evaluate: a persistent kernel's share of the tiles) stays unknown: a guard or index that
   /// depends on it is not known, so nothing is claimed from it; the loop itself is taken to
-  /// run, as a bound one's first iteration is. Anything else around `op` (roles, while loops):
-  /// nullopt.
+  /// run, as a bound one's first iteration is. Anything else around `op` (roles): nullopt.
   std::optional<llvm::BitVector> boundExecutors(Operation *op, const Env &env,
                                                 BoundEvaluator &eval) {
     llvm::BitVector runs(model->getNumThreads(), true);
@@ -427,7 +427,7 @@ struct CakeVerifyRacesPass
         for (int64_t t = 0; t < model->getNumThreads(); ++t)
           if (cond[t].kind != Lat::Known || (cond[t].value != 0) != thenSide)
             runs.reset(t);
-      } else if (!isa<scf::ForOp>(p)) {
+      } else if (!isa<scf::ForOp, scf::WhileOp>(p)) {
         return std::nullopt;
       }
     }
@@ -472,11 +472,13 @@ struct CakeVerifyRacesPass
         return fn(env);
       if (picks[i].values.empty())
         return rec(i + 1);
-      for (int64_t v : picks[i].values) {
-        env[picks[i].counter] = v;
+      for (ArrayRef<int64_t> values : picks[i].values) {
+        for (auto [counter, v] : llvm::zip(picks[i].counters, values))
+          env[counter] = v;
         rec(i + 1);
       }
-      env.erase(picks[i].counter);
+      for (Value counter : picks[i].counters)
+        env.erase(counter);
     };
     rec(0);
   }
@@ -494,9 +496,92 @@ struct CakeVerifyRacesPass
     return c && *c >= 0 && *c < (int64_t(1) << 31) ? c : std::nullopt;
   }
 
-  /// The iterations of `loop` to try; nullopt when the loop certainly runs no iteration.
+  /// The iterations of `loop` (scf.for or scf.while) to try; nullopt when the loop certainly
+  /// runs no iteration.
+  std::optional<Pick> pick(Operation *loop, Which which) {
+    if (auto counted = dyn_cast<scf::ForOp>(loop))
+      return pick(counted, which);
+    auto whileLoop = cast<scf::WhileOp>(loop);
+    Pick p{whileCounters(whileLoop), {}};
+    bool ends = false;
+    SmallVector<SmallVector<int64_t, 2>> runs = whileIterations(whileLoop, ends);
+    if (runs.empty())
+      return ends ? std::nullopt : std::optional<Pick>(p);
+    if (which == Which::Last) {
+      if (ends)
+        p.values = {runs.back()};
+    } else if (which == Which::First) {
+      p.values = {runs.front()};
+    } else {
+      p.values = std::move(runs);
+    }
+    return p;
+  }
+
+  /// The integer arguments of an scf.while, of its condition region then of its body: the
+  /// values whileIterations binds.
+  static SmallVector<Value, 2> whileCounters(scf::WhileOp loop) {
+    SmallVector<Value, 2> out;
+    for (Block *block : {&loop.getBefore().front(), &loop.getAfter().front()})
+      for (BlockArgument arg : block->getArguments())
+        if (arg.getType().isIntOrIndex())
+          out.push_back(arg);
+    return out;
+  }
+
+  /// The iterations of an scf.while that certainly run (at most kMaxIterations), as the values
+  /// of whileCounters: the inits, then per iteration the condition's forwarded values and the
+  /// body's yielded ones folded under the previous ones, while they are the same constant in
+  /// every thread (a tree reduction's halving stride: 128, 64, ... 1). `ends`: the condition is
+  /// known false after the last one.
+  SmallVector<SmallVector<int64_t, 2>> whileIterations(scf::WhileOp loop, bool &ends) {
+    ends = false;
+    SmallVector<SmallVector<int64_t, 2>> out;
+    Block &before = loop.getBefore().front(), &after = loop.getAfter().front();
+    scf::ConditionOp condition = loop.getConditionOp();
+    // The condition region's arguments: the inits, then what the body yields.
+    SmallVector<std::optional<int64_t>, 2> args;
+    for (Value init : loop.getInits())
+      args.push_back(init.getType().isIntOrIndex() ? evaluateWith(*model, init, -1, Env())
+                                                   : std::nullopt);
+    while (out.size() < kMaxIterations) {
+      Env env;
+      SmallVector<int64_t, 2> values;
+      for (auto [arg, value] : llvm::zip(before.getArguments(), args)) {
+        if (!arg.getType().isIntOrIndex())
+          continue;
+        if (!value)
+          return out;
+        env[arg] = *value;
+        values.push_back(*value);
+      }
+      std::optional<int64_t> go = evaluateWith(*model, condition.getCondition(), -1, env);
+      if (!go)
+        return out;
+      if (*go == 0) {
+        ends = true;
+        return out;
+      }
+      for (auto [arg, forwarded] : llvm::zip(after.getArguments(), condition.getArgs())) {
+        if (!arg.getType().isIntOrIndex())
+          continue;
+        std::optional<int64_t> value = evaluateWith(*model, forwarded, -1, env);
+        if (!value)
+          return out;
+        env[arg] = *value;
+        values.push_back(*value);
+      }
+      out.push_back(std::move(values));
+      args.clear();
+      for (Value yielded : loop.getYieldOp().getResults())
+        args.push_back(yielded.getType().isIntOrIndex() ? evaluateWith(*model, yielded, -1, env)
+                                                        : std::nullopt);
+    }
+    return out;
+  }
+
   std::optional<Pick> pick(scf::ForOp loop, Which which) {
-    Pick p{loop.getInductionVar(), {}};
+    Pick p{{loop.getInductionVar()}, {}};
     std::optional<int64_t> lb = small(loop.getLowerBound()), ub = small(loop.getUpperBound()),
                            step = small(loop.getStep());
     if (lb && ub && step && *step > 0) {
@@ -504,15 +589,15 @@ struct CakeVerifyRacesPass
       if (trips == 0)
         return std::nullopt;
       if (which == Which::Last)
-        p.values = {*lb + (trips - 1) * *step};
+        p.values = {{*lb + (trips - 1) * *step}};
       else if (which == Which::First)
-        p.values = {*lb};
+        p.values = {{*lb}};
       else
         for (int64_t i = 0; i < trips && i < static_cast<int64_t>(kMaxIterations); ++i)
-          p.values.push_back(*lb + i * *step);
+          p.values.push_back({*lb + i * *step});
     } else if (lb && which != Which::Last) {
       // The first iteration runs whenever the loop does.
-      p.values = {*lb};
+      p.values = {{*lb}};
     }
     return p;
   }
@@ -534,13 +619,14 @@ struct CakeVerifyRacesPass
     }
   }
 
-  /// The scf.for ops enclosing `op`, innermost first, up to (not including) `stop`.
-  static SmallVector<scf::ForOp> loopsOf(Operation *op, Operation *stop) {
-    SmallVector<scf::ForOp> loops;
+  /// The loops (scf.for, scf.while) enclosing `op`, innermost first, up to (not including)
+  /// `stop`.
+  static SmallVector<Operation *> loopsOf(Operation *op, Operation *stop) {
+    SmallVector<Operation *> loops;
     for (Operation *p = op->getParentOp(); p && p != stop && !isa<KernelOp>(p);
          p = p->getParentOp())
-      if (auto loop = dyn_cast<scf::ForOp>(p))
-        loops.push_back(loop);
+      if (isa<scf::ForOp, scf::WhileOp>(p))
+        loops.push_back(p);
     return loops;
   }
 
@@ -548,9 +634,9 @@ struct CakeVerifyRacesPass
 
   /// Picks for `loops` on one side: `which`, or (when the loop's body holds a sync op, so that
   /// only its first or last iteration reaches the other access unsynchronized) `ifSync`.
-  bool sidePicks(ArrayRef<scf::ForOp> loops, Which ifSync, SmallVector<Pick> &out,
+  bool sidePicks(ArrayRef<Operation *> loops, Which ifSync, SmallVector<Pick> &out,
                  size_t cap = kMaxEnvironments) {
-    for (scf::ForOp loop : loops) {
+    for (Operation *loop : loops) {
       std::optional<Pick> p = pick(loop, loopHasSync(loop) ? ifSync : Which::Any);
       if (!p)
         return false;
@@ -563,11 +649,12 @@ struct CakeVerifyRacesPass
   /// A witness that `first` (in threads of one warp) and `second` (in another's) touch one
   /// element: `shared` loops take the same iteration on both sides; `firstLoops` and
   /// `secondLoops` their own (with `firstWhich` / `secondWhich` for loops with a sync op inside);
-  /// `nextLoop` is the loop whose next iteration `second` runs in (its counter bound to its first
-  /// and second iteration on the two sides, when known).
+  /// `nextLoop` is the loop whose next iteration `second` runs in (its counters bound to two
+  /// consecutive iterations on the two sides, when known: an scf.for's first two, each pair of
+  /// an scf.while's known ones).
   std::optional<Witness> check(const Access &first, const Access &second,
-                               ArrayRef<scf::ForOp> shared, ArrayRef<scf::ForOp> firstLoops,
-                               Which firstWhich, ArrayRef<scf::ForOp> secondLoops,
+                               ArrayRef<Operation *> shared, ArrayRef<Operation *> firstLoops,
+                               Which firstWhich, ArrayRef<Operation *> secondLoops,
                                Which secondWhich, Operation *nextLoop = nullptr,
                                bool sameWarp = false,
                                const llvm::BitVector *excludedFirst = nullptr,
@@ -577,7 +664,8 @@ struct CakeVerifyRacesPass
         !sidePicks(firstLoops, firstWhich, firstPicks) ||
         !sidePicks(secondLoops, secondWhich, secondPicks))
       return std::nullopt;
-    Env firstBase, secondBase;
+    // (first side, second side) bindings of nextLoop's counters; one unbound pair without.
+    SmallVector<std::pair<Env, Env>> bases;
     if (auto counted = dyn_cast_or_null<scf::ForOp>(nextLoop)) {
       // Iterations lb and lb + step, when both are known to run.
       std::optional<int64_t> lb = small(counted.getLowerBound()),
@@ -585,25 +673,46 @@ struct CakeVerifyRacesPass
       if (ub && lb && step && *ub - *lb <= *step)
         return std::nullopt; // fewer than two iterations
       if (lb && step) {
-        firstBase[counted.getInductionVar()] = *lb;
-        secondBase[counted.getInductionVar()] = *lb + *step;
+        Value iv = counted.getInductionVar();
+        bases.push_back({Env{{iv, *lb}}, Env{{iv, *lb + *step}}});
       }
+    } else if (auto whileLoop = dyn_cast_or_null<scf::WhileOp>(nextLoop)) {
+      bool ends = false;
+      SmallVector<SmallVector<int64_t, 2>> runs = whileIterations(whileLoop, ends);
+      if (ends && runs.size() < 2)
+        return std::nullopt; // fewer than two iterations
+      SmallVector<Value, 2> counters = whileCounters(whileLoop);
+      auto bind = [&](ArrayRef<int64_t> values) {
+        Env env;
+        for (auto [counter, v] : llvm::zip(counters, values))
+          env[counter] = v;
+        return env;
+      };
+      for (size_t i = 0; i + 1 < runs.size(); ++i)
+        bases.push_back({bind(runs[i]), bind(runs[i + 1])});
     }
+    if (bases.empty())
+      bases.emplace_back();
     std::optional<Witness> found;
-    forEachEnv(sharedPicks, Env(), [&](const Env &env) {
+    for (const std::pair<Env, Env> &base : bases) {
+      const Env &firstBase = base.first, &secondBase = base.second;
+      forEachEnv(sharedPicks, Env(), [&](const Env &env) {
+        if (found)
+          return;
+        Env a = env, b = env;
+        a.insert(firstBase.begin(), firstBase.end());
+        b.insert(secondBase.begin(), secondBase.end());
+        Regions ra, rb;
+        regions(first, a, firstPicks, nullptr, ra, excludedFirst);
+        regions(second, b, secondPicks, nextLoop, rb, excludedSecond);
+        // Threads of two warps first (the classic message); lanes of one warp otherwise.
+        found = findWitness(ra, rb, false);
+        if (!found && sameWarp)
+          found = findWitness(ra, rb, true);
+      });
       if (found)
-        return;
-      Env a = env, b = env;
-      a.insert(firstBase.begin(), firstBase.end());
-      b.insert(secondBase.begin(), secondBase.end());
-      Regions ra, rb;
-      regions(first, a, firstPicks, nullptr, ra, excludedFirst);
-      regions(second, b, secondPicks, nextLoop, rb, excludedSecond);
-      // Threads of two warps first (the classic message); lanes of one warp otherwise.
-      found = findWitness(ra, rb, false);
-      if (!found && sameWarp)
-        found = findWitness(ra, rb, true);
-    });
+        break;
+    }
     return found;
   }
 
@@ -619,16 +728,16 @@ struct CakeVerifyRacesPass
       orders.push_back({&y, &x});
     for (const auto &order : orders) {
       const Access *first = order.first, *second = order.second;
-      SmallVector<scf::ForOp> firstLoops = loopsOf(first->op, nullptr);
-      SmallVector<scf::ForOp> secondLoops = loopsOf(second->op, nullptr);
-      SmallVector<scf::ForOp> common;
-      for (scf::ForOp loop : firstLoops)
+      SmallVector<Operation *> firstLoops = loopsOf(first->op, nullptr);
+      SmallVector<Operation *> secondLoops = loopsOf(second->op, nullptr);
+      SmallVector<Operation *> common;
+      for (Operation *loop : firstLoops)
         if (llvm::is_contained(secondLoops, loop))
           common.push_back(loop);
       // The loops around one side only (innermost first, up to the first common one).
-      auto own = [&](ArrayRef<scf::ForOp> loops) {
-        SmallVector<scf::ForOp> out;
-        for (scf::ForOp loop : loops) {
+      auto own = [&](ArrayRef<Operation *> loops) {
+        SmallVector<Operation *> out;
+        for (Operation *loop : loops) {
           if (llvm::is_contained(common, loop))
             break;
           out.push_back(loop);
@@ -672,14 +781,14 @@ struct CakeVerifyRacesPass
           continue;
         // Loops inside `loop` run independently on each side; the common ones outside it take
         // the same iteration on both.
-        SmallVector<scf::ForOp> firstInside, secondInside, outside;
-        for (scf::ForOp l : firstLoops)
+        SmallVector<Operation *> firstInside, secondInside, outside;
+        for (Operation *l : firstLoops)
           if (loop->isProperAncestor(l))
             firstInside.push_back(l);
-        for (scf::ForOp l : secondLoops)
+        for (Operation *l : secondLoops)
           if (loop->isProperAncestor(l))
             secondInside.push_back(l);
-        for (scf::ForOp l : common)
+        for (Operation *l : common)
           if (l->isProperAncestor(loop))
             outside.push_back(l);
         bool sameWarp = !warpSyncBetween(pos(first->op), loopEnd + 1) &&
@@ -875,7 +984,7 @@ struct CakeVerifyRacesPass
                                std::max<Operation *>(x.role, y.role));
     if (reported.count(key) || mayOrder(x, y, roles) || mayOrder(y, x, roles))
       return;
-    SmallVector<scf::ForOp> shared = loopsOf(roles, nullptr);
+    SmallVector<Operation *> shared = loopsOf(roles, nullptr);
     std::optional<Witness> w =
         check(first, second, shared, loopsOf(first.op, first.role), Which::Any,
               loopsOf(second.op, second.role), Which::Any);

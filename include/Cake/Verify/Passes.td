@@ -475,7 +475,11 @@ def CakeVerifyRacesPass : Pass<"cake-verify-races"> {
       loop's body holds one), or around the back edge of a loop around both: the rest of the body
       after the first access and the body up to the second in the next iteration (the missing
       second `__syncthreads` of a tiled loop; reported when the loop runs at least twice; an
-      `scf.while` whose condition every thread computes alike counts as such a loop). A block
+      `scf.while` whose condition every thread computes alike counts as such a loop). Loop
+      counters are bound to iterations that certainly run: an `scf.for`'s from constant bounds,
+      an `scf.while`'s integer arguments folded per iteration while they are the same constant in
+      every thread (a tree reduction's stride 128, 64, ..., 1), so that guards such as
+      `tid < s` say which threads run each iteration. A block
       barrier under a condition that the loop's last iteration does not take (`%i + 1 < %n`)
       does not order that iteration's accesses with the code after the loop. An
       asynchronous write (`cp.async`, TMA) counts as issued where it is; its completion mechanism
