@@ -111,8 +111,10 @@ class FamilyTest(unittest.TestCase):
         # the class), a persistent grid walking batch-major runs of point tiles; cake-verify
         # checks the copy's barriers and bounds (a tile past N, a batch past B), for an odd D (x
         # read element by element) and fp32's split.
-        # `ck`: several passes over K on a copy of ck rows, x held in registers (hx).
+        # `ck`: several passes over K on a copy of ck rows, x held in registers (hx). Two row
+        # tiles per warp (up to kn 8) read each centroid fragment once for both.
         for p in ({"dtype": "bfloat16", "r": 1, "kn": 9, "v": 1, "cs": 160, "pg": 3},
+                  {"dtype": "float16", "r": 2, "kn": 5, "v": 1, "cs": 128, "pg": 2},
                   {"dtype": "float32", "r": 1, "kn": 3, "v": 4, "cs": 64, "pg": 2},
                   {"dtype": "float16", "r": 1, "kn": 4, "v": 2, "cs": 32, "ck": 512, "hx": 1, "pg": 4}):
             r = subprocess.run([os.path.join(BIN, "cake-opt"), "-", "--cake-verify", "-o", os.devnull],
@@ -120,16 +122,35 @@ class FamilyTest(unittest.TestCase):
             self.assertEqual(r.returncode, 0, r.stderr)
         self.assertEqual(family.tcd_domain({"dtype": "bfloat16", "r": 1, "kn": 9, "v": 1, "cs": 160, "pg": 3}),
                          ["K <= 72", "D <= 160"])
+        self.assertEqual(family.tcd_domain({"dtype": "float16", "r": 2, "kn": 5, "v": 1, "cs": 128, "pg": 2}),
+                         ["K <= 40", "D <= 128"])
         self.assertEqual(family.tcd_domain({"dtype": "float32", "r": 1, "kn": 4, "v": 1, "cs": 16, "ck": 768,
                                             "hx": 1, "pg": 3}), ["K <= 768", "D <= 16"])
         for bad in ({"cs": 160, "pg": 3, "ws": 4}, {"cs": 150, "pg": 3}, {"cs": 160, "pg": 3, "kn": 17},
-                    {"cs": 160, "pg": 3, "r": 2}, {"cs": 160, "pg": 3, "hx": 1}, {"cs": 160},
+                    {"cs": 160, "pg": 3, "r": 2}, {"cs": 160, "pg": 3, "r": 3, "kn": 2},
+                    {"cs": 160, "pg": 3, "hx": 1}, {"cs": 160},
                     {"cs": 160, "pg": 5}, {"pg": 3}, {"cs": 160, "pg": 3, "tt": 4},
                     {"cs": 32, "pg": 3, "ck": 144}, {"cs": 32, "pg": 3, "ck": 150, "hx": 1},
                     {"cs": 64, "pg": 3, "ck": 144, "hx": 1}, {"cs": 32, "pg": 3, "ck": 72, "hx": 1},
                     {"ck": 144, "hx": 1}):
             with self.assertRaises(ValueError):
                 family.generate_tcd(dict({"dtype": "bfloat16", "r": 1, "kn": 9, "v": 1}, **bad))
+
+    def test_pipelined_tcd_verifies(self):
+        # `pf`: each D step's x and c loads issued one step ahead, carried as the D loop's
+        # arguments (the last step's prefetch reads clamped columns, zeroed); with split D too.
+        for p in ({"dtype": "bfloat16", "r": 1, "kn": 8, "v": 1, "pf": 1},
+                  {"dtype": "float32", "r": 2, "kn": 4, "v": 4, "pf": 1},
+                  {"dtype": "float16", "r": 1, "kn": 2, "v": 2, "ws": 4, "pf": 1}):
+            ir = family.generate_tcd(p)
+            self.assertIn("%dqn = arith.addi %dq", ir)
+            r = subprocess.run([os.path.join(BIN, "cake-opt"), "-", "--cake-verify", "-o", os.devnull],
+                               input=ir, capture_output=True, text=True)
+            self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertNotIn("%dqn", family.generate_tcd({"dtype": "bfloat16", "r": 1, "kn": 8, "v": 1}))
+        for bad in ({"pf": 2}, {"pf": 1, "hx": 1}, {"pf": 1, "fl": 1, "v": 8}, {"pf": 1, "cs": 128, "pg": 3}):
+            with self.assertRaises(ValueError):
+                family.generate_tcd(dict({"dtype": "bfloat16", "r": 1, "kn": 8, "v": 1}, **bad))
 
     def test_cpw_alignment_is_in_its_domain(self):
         # cpw reads x and c as flat arrays: the manifest cannot see a row's alignment, so the

@@ -13,7 +13,9 @@ a third of the mma and none of the split's ALU work. Rows past N and centroids p
 clamped (not stored / |c|^2 = +inf), columns past D read as zero.
 
 `hx` (D of one step): the lane's x is loaded once, before the passes over K, so any K runs with
-small tiles (TCD_HOIST_KN). `fl` (tcd_flat.py, opt-in): x and c as flat arrays. `cs`
+small tiles (TCD_HOIST_KN). `pf`: the D loop software-pipelined by one step (the next step's x
+and c loads issued before this step's mma, carried as the loop's arguments), for warps that
+walk a wide D with few points, bound by load latency. `fl` (tcd_flat.py, opt-in): x and c as flat arrays. `cs`
 (persistent_tiles and stage_centroids below): a persistent grid of `pg` blocks per SM, each
 copying its batch's centroids into shared memory once, one pass over K <= 8 kn for kn up to 16.
 """
@@ -57,8 +59,14 @@ TCD_CS_UNROLL = 8                           # the copy's independent loads per t
 TCD_CS_BLOCKS_PER_SM = (2, 3, 4)
 # The plan's `cs` variants: centroid tiles a pass (K <= 8 kn) and D classes (the copy's pitch;
 # the D loop still stops at D, so a wider class costs shared memory only, not work).
-TCD_CS_KN = (1, 2, 3, 4, 6, 8, 10, 12, 16)
+# Every kn up to 10 (session 36: K71 ran kn 10 at 168 registers and 78.8 us where session 34's
+# non-persistent kn 9 took 67.3): the tightest tile for each K up to 80.
+TCD_CS_KN = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 16)
 TCD_CS_CLASSES = (64, 128, 192, 256)
+# Row tiles per warp: 2 halves the shared-memory reads of c per point (each centroid fragment
+# feeds two mma) at twice the accumulators, so only up to kn 8 (r 2, kn 16 spills in the
+# non-resident kernels: TCD_TILES).
+TCD_CS_ROW_TILES = {1: TCD_CS_MAX_KN, 2: 8}
 # Several passes over a resident copy of `ck` rows with x in registers (`hx`, D of one step):
 # small D with K past one pass (build 15: D 1-11, K 97-359 among the rows below flashlib).
 # Opt-in (tcd_resident_variants' `passes`): slower than the table's best at all 25 points tried.
@@ -180,9 +188,12 @@ def tcd_variants(dtypes=DTYPES, flat=False):
            for v in (1, 2, 4, 8) if v <= tcd_span(d)]
     out += [{"dtype": d, "r": r, "kn": kn, "v": v, "ws": ws} for d in dtypes for r, kn in TCD_SPLIT_TILES
             for v in (1, 2, 4, 8) if v <= tcd_span(d) for ws in TCD_SPLITS if tcd_split_fits(r, kn, ws)]
+    out += [dict(p, pf=1) for p in out]
     if flat:
-        out += [dict(p, fl=1) for p in out if p["v"] == tcd_span(p["dtype"]) and (p["r"], p["kn"]) not in TCD_FLAT_SPILLS]
-    out += [dict(p, hx=1) for p in out if "ws" not in p and "fl" not in p and p["kn"] in TCD_HOIST_KN]
+        out += [dict(p, fl=1) for p in out if p["v"] == tcd_span(p["dtype"]) and (p["r"], p["kn"]) not in TCD_FLAT_SPILLS
+                and "pf" not in p]
+    out += [dict(p, hx=1) for p in out if "ws" not in p and "fl" not in p and "pf" not in p
+            and p["kn"] in TCD_HOIST_KN]
     out += tcd_resident_variants(dtypes)
     return out + [dict(p, tf=1) for p in out if p["dtype"] == "float32"]
 
@@ -199,8 +210,9 @@ def tcd_resident_variants(dtypes, passes=False):
     other tcd kernels read c an element at a time too; at even D (v 2, 8) and with several
     passes (ck) never. Table-only (registry.py): served only at the table points that measured
     them. `passes`: the several-pass (ck, hx) ones too (not in the plan)."""
-    out = [{"dtype": d, "r": 1, "kn": kn, "v": 1, "cs": cs, "pg": pg} for d in dtypes
-           for kn in TCD_CS_KN for cs in TCD_CS_CLASSES if tcd_resident_fits(d, 8 * kn, cs)
+    out = [{"dtype": d, "r": r, "kn": kn, "v": 1, "cs": cs, "pg": pg} for d in dtypes
+           for r, most in TCD_CS_ROW_TILES.items() for kn in TCD_CS_KN if kn <= most
+           for cs in TCD_CS_CLASSES if tcd_resident_fits(d, 8 * kn, cs)
            for pg in TCD_CS_BLOCKS_PER_SM]
     if passes:
         out += [{"dtype": d, "r": 1, "kn": kn, "v": v, "cs": 4 * tcd_span(d), "ck": ck, "hx": 1, "pg": pg}
@@ -212,14 +224,14 @@ def tcd_resident_variants(dtypes, passes=False):
 def tcd_suffix(p, config=False):
     """`_s<ws>` for split D; `_tf` for fp32 as one tf32 product (the default is 3xTF32); `_fl`
     for x and c read as flat arrays (16-byte loads at any D); `_hx` for x held in registers
-    across the passes (D of one step); `_cs<class>_k<ck>_g<pg>` for the resident centroids. The
+    across the passes (D of one step); `_pf` for each step's loads issued one step ahead; `_cs<class>_k<ck>_g<pg>` for the resident centroids. The
     configuration's name leaves out the D class (`_cs`): like wgmma's column chunks, the classes
     of one configuration are one choice measured at any D (the router takes the smallest class
     that covers a shape's D: tcd_widest)."""
     resident = ("_cs" + ("" if config else str(p["cs"])) + _count_suffix(p, "ck", "k") + f"_g{p['pg']}"
                 if p.get("cs") else "")
     return _count_suffix(p, "ws", "s") + ("_tf" if p.get("tf") else "") + ("_fl" if p.get("fl") else "") + \
-        ("_hx" if p.get("hx") else "") + resident
+        ("_hx" if p.get("hx") else "") + ("_pf" if p.get("pf") else "") + resident
 
 
 def tcd_widest(p):
@@ -235,14 +247,15 @@ def generate_tcd(p):
     ty = DTYPES[p["dtype"]][0]
     r_tiles, kn, v, ws, tf, fl = p["r"], p["kn"], p["v"], p.get("ws", 1), p.get("tf", 0), p.get("fl", 0)
     hx, cs, pg, ck = p.get("hx", 0), p.get("cs", 0), p.get("pg", 0), p.get("ck", 0)
+    pf = p.get("pf", 0)
     span = tcd_span(p["dtype"])
-    # `cs`: one row tile, no split, D class in whole steps, any kn up to TCD_CS_MAX_KN (one pass
-    # over K) within static shared memory, always persistent (`pg` blocks per SM); `pg` only with
-    # it. The others take a listed tile.
+    # `cs`: 1 or 2 row tiles (TCD_CS_ROW_TILES: the most kn of each), no split, D class in whole
+    # steps, any kn up to TCD_CS_MAX_KN (one pass over K) within static shared memory, always
+    # persistent (`pg` blocks per SM); `pg` only with it. The others take a listed tile.
     # Several passes (`ck` rows, a multiple of 8 kn) only with x in registers (`hx`, one step of D:
     # x would be re-read per pass otherwise).
-    cs_legal = (ws == 1 and not fl and r_tiles == 1 and cs % (4 * span) == 0
-                and 1 <= kn <= TCD_CS_MAX_KN and tcd_resident_fits(p["dtype"], cs_rows(p), cs)
+    cs_legal = (ws == 1 and not fl and cs % (4 * span) == 0
+                and 1 <= kn <= TCD_CS_ROW_TILES.get(r_tiles, 0) and tcd_resident_fits(p["dtype"], cs_rows(p), cs)
                 and pg in TCD_CS_BLOCKS_PER_SM and bool(hx) == bool(ck)
                 and (not ck or (ck % (8 * kn) == 0 and ck > 8 * kn and cs == 4 * span)))
     if (pg and not cs) or (ck and not cs) or (cs and not cs_legal) or "tt" in p:
@@ -250,7 +263,8 @@ def generate_tcd(p):
     tile_listed = cs or (r_tiles, kn) in (TCD_TILES if ws == 1 else TCD_SPLIT_TILES)
     if not tile_listed or v not in (1, 2, 4, 8) \
             or v > span or (ws != 1 and (ws not in TCD_SPLITS or not tcd_split_fits(r_tiles, kn, ws))) \
-            or (tf and ty != "f32") or (fl and v != span) or (hx and (ws != 1 or fl)):
+            or (tf and ty != "f32") or (fl and v != span) or (hx and (ws != 1 or fl)) \
+            or (pf and (pf != 1 or hx or fl or cs)):
         raise ValueError("illegal tcd variant %s" % p)
     split3 = ty == "f32" and not tf             # the 3xTF32 split; tf: the values go in as they are
     per, step = span // 2, 4 * span            # columns per sub-step and lane; columns per step
@@ -312,22 +326,36 @@ def generate_tcd(p):
             w(f"  %rowc{i}_{h} = arith.minui %row{i}_{h}, %nlast : index")
             rows.append((i, h))
 
-    def step_columns(ind, first):
+    def step_columns(ind, first, sfx=""):
         """%cc<j> and %in<j>: the lane's v-wide column j of a step starting at column `first`,
-        clamped to the last one (the loads clamp), and whether it lies inside D."""
+        clamped to the last one (the loads clamp), and whether it lies inside D. `sfx` names
+        another step's values (pf: the prologue's and the next step's)."""
         for j in range(loads):
             col = first if j == 0 else f"{first}{j}"
             if j:
                 w(f"{ind}{col} = arith.addi {first}, %c{j * v} : index")
-            w(f"{ind}%cc{j} = arith.minui {col}, %dlast : index")
-            w(f"{ind}%in{j} = arith.cmpi ult, {col}, %ddim : index")
+            w(f"{ind}%cc{j}{sfx} = arith.minui {col}, %dlast : index")
+            w(f"{ind}%in{j}{sfx} = arith.cmpi ult, {col}, %ddim : index")
 
-    def x_loads(ind):
+    def x_loads(ind, sfx=""):
         """The lane's x columns of the step (%cc<j>, %in<j>): past D read as zero."""
         for i, h in rows:
             for j in range(loads):
-                w(f"{ind}%xr{i}_{h}_{j} = cake.load %x[%b, %rowc{i}_{h}, %cc{j}] : {xt} -> {vt}")
-                w(f"{ind}%x{i}_{h}_{j} = arith.select %in{j}, %xr{i}_{h}_{j}, %zx : {vt}")
+                w(f"{ind}%xr{i}_{h}_{j}{sfx} = cake.load %x[%b, %rowc{i}_{h}, %cc{j}{sfx}] : {xt} -> {vt}")
+                w(f"{ind}%x{i}_{h}_{j}{sfx} = arith.select %in{j}{sfx}, %xr{i}_{h}_{j}{sfx}, %zx : {vt}")
+
+    def c_loads(ind, sfx=""):
+        """The lane's centroid columns of the step, one row per tile of 8 (zeros past D in x
+        make their products zero)."""
+        for n in range(kn):
+            for j in range(loads):
+                w(f"{ind}%y{n}_{j}{sfx} = cake.load %c[%b, %kc{n}, %cc{j}{sfx}] : {ct} -> {vt}")
+
+    # pf: the step's x and c values are the loop's iteration arguments, loaded one step ahead
+    # (the prologue before the D loop, the next step's loads before this step's mma), so that
+    # a latency-bound warp has a step of loads in flight while it computes.
+    carried_loads = [f"%x{i}_{h}_{j}" for i, h in rows for j in range(loads)] + \
+        [f"%y{n}_{j}" for n in range(kn) for j in range(loads)] if pf else []
     if fl:
         flat_bases(w, span, rows)
     if hx:                                   # the one step of D (d = 0): x before the passes
@@ -360,21 +388,32 @@ def generate_tcd(p):
         centroid_norms()
     acc = [(i, n) for i in range(r_tiles) for n in range(kn)]
     inits = ", ".join(f"%a{i}_{n} = %zacc" for i, n in acc)
-    w(f"    %acc:{len(acc)} = scf.for %d = {dstart} to %ddim step %c{ws * step} iter_args({inits}) -> "
-      f"({', '.join([acct] * len(acc))}) {{")
+    if pf:                                   # the first step's loads
+        w(f"    %dqp = arith.addi {dstart}, %qs : index")
+        step_columns("    ", "%dqp", "p")
+        x_loads("    ", "p")
+        c_loads("    ", "p")
+        inits += "".join(f", {name} = {name}p" for name in carried_loads)
+    results = [acct] * len(acc) + [vt] * len(carried_loads)
+    w(f"    %acc:{len(results)} = scf.for %d = {dstart} to %ddim step %c{ws * step} iter_args({inits}) -> "
+      f"({', '.join(results)}) {{")
     w("      %dq = arith.addi %d, %qs : index")
-    if fl:
+    if pf:                                   # the next step's loads (clamped past D: zeros)
+        w(f"      %dqn = arith.addi %dq, %c{ws * step} : index")
+        step_columns("      ", "%dqn", "n")
+        x_loads("      ", "n")
+        c_loads("      ", "n")
+    elif fl:
         flat_step_loads(w, p, rows, kn, xt, ct, vt)
     else:                                    # every load of the step first (hx: x is loaded)
         if not hx:
             step_columns("      ", "%dq")
             x_loads("      ")
-        for n in range(kn):
-            if cs:                           # one 16-byte read of the resident row (zeros past K, D)
+        if cs:                               # one 16-byte read of the resident row (zeros past K, D)
+            for n in range(kn):
                 w(f"      %y{n}_0 = cake.load %csm[%kg{n}, %dq] : {csm_type(ty, cs_rows(p), cs)} -> vector<{span}x{ty}>")
-                continue
-            for j in range(loads):
-                w(f"      %y{n}_{j} = cake.load %c[%b, %kc{n}, %cc{j}] : {ct} -> {vt}")
+        else:
+            c_loads("      ")
 
     def part(prefix, s, tag, width=v):
         """Columns per*s .. per*s + per - 1 of the lane's span of one row, as a vector<per>
@@ -425,7 +464,8 @@ def generate_tcd(p):
                     w(f"      %m{s}_{i}_{n}_{t} = cake.mma_sync {a}, {b}, {prev} : {at}, {bt}, {acct}")
                     prev = f"%m{s}_{i}_{n}_{t}"
                 outs[(i, n)] = prev
-    w(f"      scf.yield {', '.join(outs[a] for a in acc)} : {', '.join([acct] * len(acc))}")
+    yielded = [outs[a] for a in acc] + [name + "n" for name in carried_loads]
+    w(f"      scf.yield {', '.join(yielded)} : {', '.join(results)}")
     w("    }")
     sums = [f"%acc#{x}" for x in range(len(acc))]
     if ws > 1:
