@@ -138,17 +138,20 @@ class FamilyTest(unittest.TestCase):
 
     def test_pipelined_tcd_verifies(self):
         # `pf`: each D step's x and c loads issued one step ahead, carried as the D loop's
-        # arguments (the last step's prefetch reads clamped columns, zeroed); with split D too.
+        # arguments (the last step's prefetch reads clamped columns, zeroed); with split D too,
+        # and with resident centroids (x only: c is read from shared memory in its step).
         for p in ({"dtype": "bfloat16", "r": 1, "kn": 8, "v": 1, "pf": 1},
                   {"dtype": "float32", "r": 2, "kn": 4, "v": 4, "pf": 1},
-                  {"dtype": "float16", "r": 1, "kn": 2, "v": 2, "ws": 4, "pf": 1}):
+                  {"dtype": "float16", "r": 1, "kn": 2, "v": 2, "ws": 4, "pf": 1},
+                  {"dtype": "bfloat16", "r": 1, "kn": 9, "v": 1, "cs": 192, "pg": 3, "pf": 1}):
             ir = family.generate_tcd(p)
             self.assertIn("%dqn = arith.addi %dq", ir)
             r = subprocess.run([os.path.join(BIN, "cake-opt"), "-", "--cake-verify", "-o", os.devnull],
                                input=ir, capture_output=True, text=True)
             self.assertEqual(r.returncode, 0, r.stderr)
         self.assertNotIn("%dqn", family.generate_tcd({"dtype": "bfloat16", "r": 1, "kn": 8, "v": 1}))
-        for bad in ({"pf": 2}, {"pf": 1, "hx": 1}, {"pf": 1, "fl": 1, "v": 8}, {"pf": 1, "cs": 128, "pg": 3}):
+        for bad in ({"pf": 2}, {"pf": 1, "hx": 1}, {"pf": 1, "fl": 1, "v": 8},
+                    {"pf": 1, "cs": 32, "pg": 3, "kn": 4, "ck": 512, "hx": 1}):
             with self.assertRaises(ValueError):
                 family.generate_tcd(dict({"dtype": "bfloat16", "r": 1, "kn": 8, "v": 1}, **bad))
 

@@ -7,7 +7,8 @@ with the new tiles (kn 5, 7, 9; two row tiles per warp).
 Every routing-table point (none is held out) with K <= 128, D <= 256 and a D the widest x load
 does not divide (call 1 of kmeans-15: cs won only where the other tcd kernels read x in narrow
 loads) gets the configurations that serve it most tightly: the smallest kn with 8 kn >= K, the
-smallest D class >= D, one and (kn <= 8) two row tiles, each of the 2-4 blocks per SM, both
+smallest D class >= D, one and (kn <= 8) two row tiles, one row tile with x prefetched a step
+ahead (pf), each of the 2-4 blocks per SM, both
 index widths (and fp32's both precisions). Each also gets the table's best configuration and
 its best cs one where it has one, for a same-call comparison.
 """
@@ -36,11 +37,14 @@ for t in table:
         continue
     v = max(x for x in (1, 2, span) if t["D"] % x == 0)
     cfgs = []
-    for r in (r for r, most in sorted(TCD_CS_ROW_TILES.items()) if kn <= most):
+    forms = [(r, 0) for r, most in sorted(TCD_CS_ROW_TILES.items()) if kn <= most] + [(1, 1)]
+    for r, pf in forms:
         for pg in TCD_CS_BLOCKS_PER_SM:
             for tf in ((0, 1) if d == "float32" else (0,)):
                 for bits in (64, 32):
                     p = {"dtype": d, "r": r, "kn": kn, "v": v, "cs": cs, "pg": pg}
+                    if pf:
+                        p["pf"] = 1
                     if tf:
                         p["tf"] = 1
                     if bits == 32:

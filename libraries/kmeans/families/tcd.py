@@ -214,6 +214,7 @@ def tcd_resident_variants(dtypes, passes=False):
            for r, most in TCD_CS_ROW_TILES.items() for kn in TCD_CS_KN if kn <= most
            for cs in TCD_CS_CLASSES if tcd_resident_fits(d, 8 * kn, cs)
            for pg in TCD_CS_BLOCKS_PER_SM]
+    out += [dict(p, pf=1) for p in out if p["r"] == 1]
     if passes:
         out += [{"dtype": d, "r": 1, "kn": kn, "v": v, "cs": 4 * tcd_span(d), "ck": ck, "hx": 1, "pg": pg}
                 for d in dtypes for kn in TCD_CS_HX_KN for ck in TCD_CS_HX_ROWS
@@ -264,7 +265,7 @@ def generate_tcd(p):
     if not tile_listed or v not in (1, 2, 4, 8) \
             or v > span or (ws != 1 and (ws not in TCD_SPLITS or not tcd_split_fits(r_tiles, kn, ws))) \
             or (tf and ty != "f32") or (fl and v != span) or (hx and (ws != 1 or fl)) \
-            or (pf and (pf != 1 or hx or fl or cs)):
+            or (pf and (pf != 1 or hx or fl or ck)):
         raise ValueError("illegal tcd variant %s" % p)
     split3 = ty == "f32" and not tf             # the 3xTF32 split; tf: the values go in as they are
     per, step = span // 2, 4 * span            # columns per sub-step and lane; columns per step
@@ -353,9 +354,10 @@ def generate_tcd(p):
 
     # pf: the step's x and c values are the loop's iteration arguments, loaded one step ahead
     # (the prologue before the D loop, the next step's loads before this step's mma), so that
-    # a latency-bound warp has a step of loads in flight while it computes.
+    # a latency-bound warp has a step of loads in flight while it computes. With `cs` only x's
+    # (c is read from shared memory in the step itself).
     carried_loads = [f"%x{i}_{h}_{j}" for i, h in rows for j in range(loads)] + \
-        [f"%y{n}_{j}" for n in range(kn) for j in range(loads)] if pf else []
+        ([] if cs else [f"%y{n}_{j}" for n in range(kn) for j in range(loads)]) if pf else []
     if fl:
         flat_bases(w, span, rows)
     if hx:                                   # the one step of D (d = 0): x before the passes
@@ -392,7 +394,8 @@ def generate_tcd(p):
         w(f"    %dqp = arith.addi {dstart}, %qs : index")
         step_columns("    ", "%dqp", "p")
         x_loads("    ", "p")
-        c_loads("    ", "p")
+        if not cs:
+            c_loads("    ", "p")
         inits += "".join(f", {name} = {name}p" for name in carried_loads)
     results = [acct] * len(acc) + [vt] * len(carried_loads)
     w(f"    %acc:{len(results)} = scf.for %d = {dstart} to %ddim step %c{ws * step} iter_args({inits}) -> "
@@ -402,11 +405,12 @@ def generate_tcd(p):
         w(f"      %dqn = arith.addi %dq, %c{ws * step} : index")
         step_columns("      ", "%dqn", "n")
         x_loads("      ", "n")
-        c_loads("      ", "n")
-    elif fl:
+        if not cs:
+            c_loads("      ", "n")
+    if fl:
         flat_step_loads(w, p, rows, kn, xt, ct, vt)
-    else:                                    # every load of the step first (hx: x is loaded)
-        if not hx:
+    elif not pf or cs:                       # every load of the step first (hx, pf: x is loaded)
+        if not hx and not pf:
             step_columns("      ", "%dq")
             x_loads("      ")
         if cs:                               # one 16-byte read of the resident row (zeros past K, D)
