@@ -17,6 +17,7 @@
 #include "PathSimulation.h"
 #include "Cake/Verify/Passes.h"
 #include "KernelCheck.h"
+#include "ShapeProbes.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "llvm/ADT/BitVector.h"
@@ -264,11 +265,34 @@ struct CakeVerifyRacesPass
   /// (buffer, role, role) between roles.
   std::set<std::tuple<Operation *, Operation *, Operation *>> reported;
   Operation *buffer = nullptr;
+  /// Per probe size set with blocks: the problem sizes bound (cake.problem_size results) and
+  /// how a finding names them.
+  SmallVector<std::pair<Env, std::string>> sizeSets;
+  /// Why a sync op between two accesses cannot be counted on (mayNotRun), for the note.
+  DenseMap<Operation *, std::string> notRunning;
 
   void verifyKernel(KernelOp kernel) {
     syncs.clear();
     reported.clear();
     warpSyncs.clear();
+    sizeSets.clear();
+    notRunning.clear();
+    for (const ShapeProbe &probe : getProbeSizeSets(kernel)) {
+      if (probe.gridDim[0] < 1 || probe.gridDim[1] < 1 || probe.gridDim[2] < 1)
+        continue;
+      Env env;
+      kernel.walk([&](ProblemSizeOp size) {
+        auto it = probe.sizes.find(size.getSymbol());
+        if (it != probe.sizes.end())
+          env[size.getResult()] = it->second;
+      });
+      std::string named;
+      for (StringRef symbol : kernel.getSymbolNames())
+        if (probe.sizes.count(symbol))
+          named += (named.empty() ? "" : ", ") + symbol.str() + " = " +
+                   std::to_string(probe.sizes.lookup(symbol));
+      sizeSets.push_back({std::move(env), std::move(named)});
+    }
     kernel.walk([&](Operation *op) {
       if (isSync(op))
         syncs.push_back({order.lookup(op), op});
@@ -336,6 +360,53 @@ struct CakeVerifyRacesPass
     return false;
   }
 
+  /// Whether `sync` (between `first` and `second`, inside neither's enclosing region) may not
+  /// run on the way from one to the other: at some probe size set, a block-uniform scf.if around
+  /// it takes the other side, or an scf.for or scf.while around it runs no iteration (the only
+  /// barrier inside `for ch = 0 to K / 32`, K < 32). Records the reason in `notRunning`.
+  bool mayNotRun(Operation *sync, Operation *first, Operation *second) {
+    for (const auto &[env, named] : sizeSets) {
+      for (Operation *child = sync, *p = sync->getParentOp(); p && !isa<KernelOp>(p);
+           child = p, p = p->getParentOp()) {
+        if (p->isAncestor(first) || p->isAncestor(second))
+          break;
+        std::string why;
+        if (auto branch = dyn_cast<scf::IfOp>(p)) {
+          bool inThen = &branch.getThenRegion() == child->getParentRegion();
+          std::optional<int64_t> taken = evaluateWith(*model, branch.getCondition(), -1, env);
+          if (taken && (*taken != 0) != inThen)
+            why = "its condition is " + std::string(inThen ? "false" : "true");
+        } else if (auto loop = dyn_cast<scf::ForOp>(p)) {
+          std::optional<int64_t> lb = evaluateWith(*model, loop.getLowerBound(), -1, env),
+                                 ub = evaluateWith(*model, loop.getUpperBound(), -1, env);
+          if (lb && ub && *ub <= *lb)
+            why = "its loop runs no iteration";
+        } else if (auto loop = dyn_cast<scf::WhileOp>(p)) {
+          Env start = env;
+          bool known = true;
+          for (auto [arg, init] : llvm::zip(loop.getBefore().front().getArguments(), loop.getInits())) {
+            if (!arg.getType().isIntOrIndex())
+              continue;
+            std::optional<int64_t> value = evaluateWith(*model, init, -1, env);
+            known &= value.has_value();
+            if (value)
+              start[arg] = *value;
+          }
+          std::optional<int64_t> go =
+              known ? evaluateWith(*model, loop.getConditionOp().getCondition(), -1, start)
+                    : std::nullopt;
+          if (go && *go == 0)
+            why = "its loop runs no iteration";
+        }
+        if (!why.empty()) {
+          notRunning[sync] = "this barrier does not run when " + named + " (" + why + ")";
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
   /// A sync op between `first` and `second` (in program order) that the path from one to the
   /// other certainly passes; the syncs it cannot count on go to `skipped`. Named barriers order
   /// only the threads that take part: when they are the only syncs in between, `participants`
@@ -345,7 +416,7 @@ struct CakeVerifyRacesPass
                           llvm::BitVector &participants, SmallVector<Operation *> &named) {
     for (auto it = syncAfter(pos(first)); it != syncs.end() && it->first < pos(second); ++it) {
       Operation *sync = it->second;
-      if (skippedOnLastIteration(sync, first, second)) {
+      if (skippedOnLastIteration(sync, first, second) || mayNotRun(sync, first, second)) {
         skipped.push_back(sync);
         continue;
       }
@@ -827,10 +898,13 @@ struct CakeVerifyRacesPass
     if (!same)
       diag.attachNote(first.op->getLoc())
           << "the " << noun(first) << (loop ? " in the previous iteration" : "") << " is here";
-    for (Operation *sync : skipped)
+    for (Operation *sync : skipped) {
+      auto why = notRunning.find(sync);
       diag.attachNote(sync->getLoc())
-          << "this barrier does not run in the loop's last iteration (its condition is false "
-             "there)";
+          << (why != notRunning.end() ? why->second
+                                      : "this barrier does not run in the loop's last iteration "
+                                        "(its condition is false there)");
+    }
     for (Operation *sync : partial)
       diag.attachNote(sync->getLoc())
           << "this named barrier orders only the threads that execute it, not threads "

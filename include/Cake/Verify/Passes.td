@@ -479,7 +479,11 @@ def CakeVerifyRacesPass : Pass<"cake-verify-races"> {
       counters are bound to iterations that certainly run: an `scf.for`'s from constant bounds,
       an `scf.while`'s integer arguments folded per iteration while they are the same constant in
       every thread (a tree reduction's stride 128, 64, ..., 1), so that guards such as
-      `tid < s` say which threads run each iteration. A block
+      `tid < s` say which threads run each iteration. A sync op between the two accesses that
+      may not run on the way counts for nothing: at one of the probe sizes (as
+      `cake-verify-shapes` binds them) a block-uniform `scf.if` around it takes the other side,
+      or a loop around it runs no iteration (the only barrier inside `for ch = 0 to K / 32`);
+      the note names the sizes. A block
       barrier under a condition that the loop's last iteration does not take (`%i + 1 < %n`)
       does not order that iteration's accesses with the code after the loop. An
       asynchronous write (`cp.async`, TMA) counts as issued where it is; its completion mechanism
