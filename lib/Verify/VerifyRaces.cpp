@@ -382,20 +382,8 @@ struct CakeVerifyRacesPass
           if (lb && ub && *ub <= *lb)
             why = "its loop runs no iteration";
         } else if (auto loop = dyn_cast<scf::WhileOp>(p)) {
-          Env start = env;
-          bool known = true;
-          for (auto [arg, init] : llvm::zip(loop.getBefore().front().getArguments(), loop.getInits())) {
-            if (!arg.getType().isIntOrIndex())
-              continue;
-            std::optional<int64_t> value = evaluateWith(*model, init, -1, env);
-            known &= value.has_value();
-            if (value)
-              start[arg] = *value;
-          }
-          std::optional<int64_t> go =
-              known ? evaluateWith(*model, loop.getConditionOp().getCondition(), -1, start)
-                    : std::nullopt;
-          if (go && *go == 0)
+          bool ends = false;
+          if (whileIterations(loop, ends, env, 1).empty() && ends)
             why = "its loop runs no iteration";
         }
         if (!why.empty()) {
@@ -604,8 +592,11 @@ struct CakeVerifyRacesPass
   /// of whileCounters: the inits, then per iteration the condition's forwarded values and the
   /// body's yielded ones folded under the previous ones, while they are the same constant in
   /// every thread (a tree reduction's halving stride: 128, 64, ... 1). `ends`: the condition is
-  /// known false after the last one.
-  SmallVector<SmallVector<int64_t, 2>> whileIterations(scf::WhileOp loop, bool &ends) {
+  /// known false after the last one. `base`: values bound besides (problem sizes), `limit`: the
+  /// most iterations to fold.
+  SmallVector<SmallVector<int64_t, 2>> whileIterations(scf::WhileOp loop, bool &ends,
+                                                       const Env &base = Env(),
+                                                       size_t limit = kMaxIterations) {
     ends = false;
     SmallVector<SmallVector<int64_t, 2>> out;
     Block &before = loop.getBefore().front(), &after = loop.getAfter().front();
@@ -613,10 +604,10 @@ struct CakeVerifyRacesPass
     // The condition region's arguments: the inits, then what the body yields.
     SmallVector<std::optional<int64_t>, 2> args;
     for (Value init : loop.getInits())
-      args.push_back(init.getType().isIntOrIndex() ? evaluateWith(*model, init, -1, Env())
+      args.push_back(init.getType().isIntOrIndex() ? evaluateWith(*model, init, -1, base)
                                                    : std::nullopt);
-    while (out.size() < kMaxIterations) {
-      Env env;
+    while (out.size() < limit) {
+      Env env = base;
       SmallVector<int64_t, 2> values;
       for (auto [arg, value] : llvm::zip(before.getArguments(), args)) {
         if (!arg.getType().isIntOrIndex())
