@@ -14,5 +14,4 @@ python3 $R/pf_plan.py
 #   python3 bench/library/prune_package.py --package .device/kpkg --out .device/kpkg-pf --grid $R/pf-grid.json --only $R/pf-only.json
 #   (cd .device && tar czf call-cs2.tgz kpkg-cs2 kpkg-pf)
 # gpu: bash $R/call2.sh   (carry .device/call-cs2.tgz, .device/wheels) -> tune-cs2-0.*, tune-pf-0.*
-# here: the figures of README's "Call 2" section: a short script over tune-cs2-0.json, tune-pf-0.json and
-#   libraries/kmeans/table.json (per point the call's fastest; pf against its base in the same call).
+python3 $R/tune_summary.py   # README "Call 2": over tune-cs2-0.json, tune-pf-0.json and the table
