@@ -15,9 +15,10 @@ clamped (not stored / |c|^2 = +inf), columns past D read as zero.
 `hx` (D of one step): the lane's x is loaded once, before the passes over K, so any K runs with
 small tiles (TCD_HOIST_KN). `pf`: the D loop software-pipelined by one step (the next step's x
 and c loads issued before this step's mma, carried as the loop's arguments), for warps that
-walk a wide D with few points, bound by load latency. `fl` (tcd_flat.py, opt-in): x and c as flat arrays. `cs`
-(persistent_tiles and stage_centroids below): a persistent grid of `pg` blocks per SM, each
-copying its batch's centroids into shared memory once, one pass over K <= 8 kn for kn up to 16.
+walk a wide D with few points, bound by load latency. `fl` (tcd_flat.py, opt-in): x and c as
+flat arrays. `cs` (persistent_tiles and stage_centroids below): a persistent grid of `pg` blocks
+per SM, each copying its batch's centroids into shared memory once, one pass over K <= 8 kn for
+kn up to 16.
 """
 from .common import DTYPES, SM_COUNT, _argmin_step, _clamp_bounds, _count_suffix, _sizes_and_ids, _unstaged_head
 from .tcd_flat import flat_bases, flat_constants, flat_row, flat_step_loads
@@ -209,7 +210,8 @@ def tcd_resident_variants(dtypes, passes=False):
     kmeans-15, 166 table points, 1,600 pairs): they won at 5 points, all of odd D, where the
     other tcd kernels read c an element at a time too; at even D (v 2, 8) and with several
     passes (ck) never. Table-only (registry.py): served only at the table points that measured
-    them. `passes`: the several-pass (ck, hx) ones too (not in the plan)."""
+    them. Since session 36 also two row tiles (TCD_CS_ROW_TILES) and, for one, x prefetched a
+    step ahead (pf). `passes`: the several-pass (ck, hx) ones too (not in the plan)."""
     out = [{"dtype": d, "r": r, "kn": kn, "v": 1, "cs": cs, "pg": pg} for d in dtypes
            for r, most in TCD_CS_ROW_TILES.items() for kn in TCD_CS_KN if kn <= most
            for cs in TCD_CS_CLASSES if tcd_resident_fits(d, 8 * kn, cs)
@@ -225,8 +227,8 @@ def tcd_resident_variants(dtypes, passes=False):
 def tcd_suffix(p, config=False):
     """`_s<ws>` for split D; `_tf` for fp32 as one tf32 product (the default is 3xTF32); `_fl`
     for x and c read as flat arrays (16-byte loads at any D); `_hx` for x held in registers
-    across the passes (D of one step); `_pf` for each step's loads issued one step ahead; `_cs<class>_k<ck>_g<pg>` for the resident centroids. The
-    configuration's name leaves out the D class (`_cs`): like wgmma's column chunks, the classes
+    across the passes (D of one step); `_pf` for each step's loads issued one step ahead;
+    `_cs<class>_k<ck>_g<pg>` for the resident centroids. The configuration's name leaves out the D class (`_cs`): like wgmma's column chunks, the classes
     of one configuration are one choice measured at any D (the router takes the smallest class
     that covers a shape's D: tcd_widest)."""
     resident = ("_cs" + ("" if config else str(p["cs"])) + _count_suffix(p, "ck", "k") + f"_g{p['pg']}"
@@ -352,6 +354,14 @@ def generate_tcd(p):
             for j in range(loads):
                 w(f"{ind}%y{n}_{j}{sfx} = cake.load %c[%b, %kc{n}, %cc{j}{sfx}] : {ct} -> {vt}")
 
+    def step_loads(ind, first, sfx):
+        """pf: the loads of the step starting at column `first`, named with `sfx` (c only
+        without `cs`: the resident copy is read in its step)."""
+        step_columns(ind, first, sfx)
+        x_loads(ind, sfx)
+        if not cs:
+            c_loads(ind, sfx)
+
     # pf: the step's x and c values are the loop's iteration arguments, loaded one step ahead
     # (the prologue before the D loop, the next step's loads before this step's mma), so that
     # a latency-bound warp has a step of loads in flight while it computes. With `cs` only x's
@@ -392,10 +402,7 @@ def generate_tcd(p):
     inits = ", ".join(f"%a{i}_{n} = %zacc" for i, n in acc)
     if pf:                                   # the first step's loads
         w(f"    %dqp = arith.addi {dstart}, %qs : index")
-        step_columns("    ", "%dqp", "p")
-        x_loads("    ", "p")
-        if not cs:
-            c_loads("    ", "p")
+        step_loads("    ", "%dqp", "p")
         inits += "".join(f", {name} = {name}p" for name in carried_loads)
     results = [acct] * len(acc) + [vt] * len(carried_loads)
     w(f"    %acc:{len(results)} = scf.for %d = {dstart} to %ddim step %c{ws * step} iter_args({inits}) -> "
@@ -403,10 +410,7 @@ def generate_tcd(p):
     w("      %dq = arith.addi %d, %qs : index")
     if pf:                                   # the next step's loads (clamped past D: zeros)
         w(f"      %dqn = arith.addi %dq, %c{ws * step} : index")
-        step_columns("      ", "%dqn", "n")
-        x_loads("      ", "n")
-        if not cs:
-            c_loads("      ", "n")
+        step_loads("      ", "%dqn", "n")
     if fl:
         flat_step_loads(w, p, rows, kn, xt, ct, vt)
     elif not pf or cs:                       # every load of the step first (hx, pf: x is loaded)
