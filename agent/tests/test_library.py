@@ -155,6 +155,30 @@ class FamilyTest(unittest.TestCase):
             with self.assertRaises(ValueError):
                 family.generate_tcd(dict({"dtype": "bfloat16", "r": 1, "kn": 8, "v": 1}, **bad))
 
+    def test_split_simt_merges_through_shared_memory_and_stays_in_its_domain(self):
+        # `sk` warps per point: each warp's partial argmin goes to shared memory, a barrier, then
+        # the point's first warp merges them. Without the barrier the verifier finds the race.
+        ir = family.generate_simt({"dtype": "bfloat16", "ppb": 4, "u": 4, "kr": 2, "sk": 4})
+        self.assertIn("block = array<i64: 512>", ir)
+        self.assertIn("step %c256", ir)                   # 32 lanes x kr 2 x sk 4 centroids a step
+        for text, ok in ((ir, True), (ir.replace("  cake.barrier\n", ""), False)):
+            r = subprocess.run([os.path.join(BIN, "cake-opt"), "-", "--cake-verify", "-o", os.devnull],
+                               input=text, capture_output=True, text=True)
+            self.assertEqual(r.returncode == 0, ok, r.stderr)
+            if not ok:
+                self.assertIn("race.missing-barrier", r.stderr)
+        with self.assertRaises(ValueError):               # 64 warps: more than a block holds
+            family.generate_simt({"dtype": "bfloat16", "ppb": 2, "u": 4, "kr": 2, "sk": 32})
+        committed = [v for v in load_json(os.path.join(KMEANS, "variants.json"))["variants"]
+                     if v["family"] == "simt" and v["params"].get("sk")]
+        self.assertTrue(committed)
+        for v in committed:
+            self.assertIn("B * N <= 8192", v["constraints"])
+        r = Router({"op": "kmeans_assign", "variants": committed, "table": {"points": []}})
+        self.assertTrue(r.legal(4, 142, 2, 6063, "bfloat16"))
+        with self.assertRaises(NoKernel):                 # many points: outside the domain
+            r.legal(8, 200000, 2, 6063, "bfloat16")
+
     def test_cpw_alignment_is_in_its_domain(self):
         # cpw reads x and c as flat arrays: the manifest cannot see a row's alignment, so the
         # family's domain carries it (v elements per copy), and the router never extrapolates past it.
@@ -184,6 +208,7 @@ class FamilyTest(unittest.TestCase):
                  {"dtype": "bfloat16", "r": 2, "kn": 8, "v": 1, "hx": 1},
                  {"dtype": "float32", "r": 1, "kn": 2, "v": 2, "tf": 1, "hx": 1},
                  {"dtype": "bfloat16", "ppb": 2, "u": 8, "kr": 2}, {"dtype": "float32", "ppb": 8, "u": 4},
+                 {"dtype": "float32", "ppb": 1, "u": 8, "kr": 2, "sk": 32},
                  {"dtype": "float16", "pts": 128, "tk": 32, "dmax": 128},
                  {"dtype": "float32", "pts": 64, "tk": 8, "dmax": 256},
                  {"dtype": "float32", "g": 1, "bk": 128, "wg": 2, "st": 4, "v": 1},

@@ -12,7 +12,7 @@ build.py, the tests and the bench scripts as before:
     wgmma.py     `wgmma`: TMA + wgmma per D class of column chunks (with what the host must give)
     splitd.py    `splitd`: TMA + wgmma with D streamed in groups of chunks (any D)
     cpw.py       `cpw`: cp.async + wgmma straight from the user's tensors (no staging)
-    simt.py      `simt`: one warp per point, any D and dtype
+    simt.py      `simt`: one warp (or sk warps, split K) per point, any D and dtype
     direct.py    `direct`: one thread per point, D classes, no staging
     lanes.py     `lanes`: a group of lanes per point, small K, no staging
     tcd.py       `tcd`: mma.sync fed straight from the user's tensors, no staging

@@ -14,9 +14,9 @@ from .direct import direct_name, generate_direct
 from .lanes import LANES_MAX_K, generate_lanes, lanes_name, lanes_suffix
 from .mma import mma_name
 from .pad import generate_pad, pad_name
-from .simt import generate_simt, simt_name, simt_suffix
+from .simt import generate_simt, simt_domain, simt_name, simt_suffix
 from .splitd import generate_splitd, splitd_name
-from .tcd import generate_tcd, tcd_domain, tcd_name, tcd_suffix, tcd_widest
+from .tcd import generate_tcd, tcd_domain, tcd_name, tcd_suffix, tcd_table_only, tcd_widest
 from .update import generate_update, update_name
 from .wgmma import generate, max_d, name, wgmma_domain
 
@@ -40,7 +40,8 @@ FAMILIES = {
                      lambda p: "sd{g}_k{bk}_w{wg}_{gr}".format(gr=_grid_letter(p), **p), "rows+csq"),
     "mma": Family(mma_name, None, lambda p: "mma_r{rows}_t{tile}".format(**p), "rows",
                   lambda p: p["dp"]),
-    "simt": Family(simt_name, generate_simt, lambda p: "simt_w{ppb}".format(**p) + simt_suffix(p), "none"),
+    "simt": Family(simt_name, generate_simt, lambda p: "simt_w{ppb}".format(**p) + simt_suffix(p), "none",
+                   domain=simt_domain),
     "direct": Family(direct_name, generate_direct, lambda p: "direct_p{pts}_k{tk}".format(**p), "none",
                      lambda p: p["dmax"]),
     "lanes": Family(lanes_name, generate_lanes,
@@ -48,7 +49,7 @@ FAMILIES = {
                     domain=lambda p: [f"K <= {LANES_MAX_K}"]),
     "tcd": Family(tcd_name, generate_tcd,
                   lambda p: "tcd_r{r}_n{kn}_v{v}".format(**p) + tcd_suffix(p, config=True), "none",
-                  tcd_widest, tcd_domain, table_only=lambda p: bool(p.get("cs"))),
+                  tcd_widest, tcd_domain, table_only=tcd_table_only),
     "cpw": Family(cpw_name, generate_cpw, lambda p: "cpw{g}_k{bk}_w{wg}_s{st}_v{v}".format(**p), "none",
                   domain=cpw_domain),
     # Not routed: the centroid update and the staging kernel.

@@ -8,15 +8,30 @@ one centroid per K step, a lane waits (K / 32) * D times. `u` > 1 reads u column
 (clamped, zeroed past D: all u loads in flight before the FMAs) and `kr` > 1 serves kr centroids
 per lane and K step (k, k + 32, ...; clamped, |c|^2 = +inf past K), so the chain is
 (K / (32 kr)) * ceil(D / u) round trips. The default (u = kr = 1) is also the mma family's seed.
+
+`sk` > 1 splits the centroids of a point over sk warps of the block (warp s of a point starts at
+centroid 32 kr s and steps 32 kr sk), their partial argmins merged through shared memory: for few
+points and many centroids, where one warp per point leaves most SMs idle and each warp walks all
+of K (B4 N142 D2 K6063: 568 warps, 190 dependent steps each). Its domain (SIMT_SPLIT_DOMAIN)
+keeps it to few points and little work: the router never extrapolates it to large problems.
 """
 from .common import DTYPES, _argmin_step, _count_suffix, _unstaged_head, _warp_per_point
 
 SIMT_PPB = (2, 4, 8, 16)
 SIMT_UNROLL = ((1, 1), (4, 1), (8, 1), (4, 2), (8, 2))     # (u, kr)
+# (points per block, warps per point, u, kr) of the split-K kernels: 8 to 32 warps per block.
+SIMT_SPLITS = tuple((ppb, sk, u, kr) for ppb, sk in ((1, 8), (1, 16), (1, 32), (4, 4))
+                    for u, kr in ((4, 2), (8, 2)))
+# Where a split kernel is meant to be fast: few points, little work (2^30 CUDA-core FMAs).
+SIMT_SPLIT_DOMAIN = ["B * N <= 8192", "B * N * K * D <= 1073741824"]
 
 
 def simt_suffix(p):
-    return _count_suffix(p, "u", "u") + _count_suffix(p, "kr", "k")
+    return _count_suffix(p, "u", "u") + _count_suffix(p, "kr", "k") + _count_suffix(p, "sk", "sk")
+
+
+def simt_domain(p):
+    return SIMT_SPLIT_DOMAIN if p.get("sk", 1) > 1 else []
 
 
 def simt_name(p):
@@ -24,16 +39,20 @@ def simt_name(p):
 
 
 def simt_variants(dtypes=DTYPES):
-    return [{"dtype": d, "ppb": w, **({"u": u} if u > 1 else {}), **({"kr": kr} if kr > 1 else {})}
-            for d in dtypes for w in SIMT_PPB for u, kr in SIMT_UNROLL]
+    out = [{"dtype": d, "ppb": w, **({"u": u} if u > 1 else {}), **({"kr": kr} if kr > 1 else {})}
+           for d in dtypes for w in SIMT_PPB for u, kr in SIMT_UNROLL]
+    return out + [{"dtype": d, "ppb": w, "u": u, "kr": kr, "sk": sk}
+                  for d in dtypes for w, sk, u, kr in SIMT_SPLITS]
 
 
 def generate_simt(p):
     ty = DTYPES[p["dtype"]][0]
     ppb = p["ppb"]
-    if ppb not in SIMT_PPB or (p.get("u", 1), p.get("kr", 1)) not in SIMT_UNROLL:
+    sk = p.get("sk", 1)
+    if (p.get("u", 1), p.get("kr", 1)) not in SIMT_UNROLL or \
+            (ppb not in SIMT_PPB if sk == 1 else (ppb, sk, p.get("u", 1), p.get("kr", 1)) not in SIMT_SPLITS):
         raise ValueError("illegal simt variant %s" % p)
-    if (p.get("u", 1), p.get("kr", 1)) != (1, 1):
+    if (p.get("u", 1), p.get("kr", 1), sk) != (1, 1, 1):
         return _generate_simt_unrolled(p)
     xt, ct = f"!cake.tensor<[B, N, D], {ty}>", f"!cake.tensor<[B, K, D], {ty}>"
     L = []
@@ -81,10 +100,40 @@ def _scalars(w, ppb):
     w("  %ddim = cake.problem_size \"D\"")
 
 
-def _close_with_warp_argmin(w, L):
-    """The lanes' (best score, index) reduced across the warp; lane 0 stores the point's index."""
+def _close_with_warp_argmin(w, L, ppb=1, sk=1):
+    """The lanes' (best score, index) reduced across the warp; lane 0 stores the point's index.
+    `sk` > 1 warps per point: each warp's lane 0 puts its pair in shared memory, and after a
+    barrier the point's first warp reduces the sk pairs (ties to the smaller index, as in the
+    warp) and stores it."""
     w("  %ms, %mk = cake.warp_arg_reduce argmin %best#0, %best#1 : f32, i32")
     w("  %first = arith.cmpi eq, %lane, %c0 : index")
+    if sk > 1:
+        fs, ks = f"!cake.smem<{ppb * sk}xf32>", f"!cake.smem<{ppb * sk}xi32>"
+        w(f"  %pms = cake.alloc_smem : {fs}")
+        w(f"  %pmk = cake.alloc_smem : {ks}")
+        w("  scf.if %first {")
+        w(f"    cake.store %ms, %pms[%wid] : f32, {fs}")
+        w(f"    cake.store %mk, %pmk[%wid] : i32, {ks}")
+        w("  }")
+        w("  cake.barrier")
+        w("  %lead = arith.cmpi eq, %slice, %c0 : index")
+        w("  scf.if %lead {")
+        w(f"    %csk = arith.constant {sk - 1} : index")
+        w("    %li = arith.minui %lane, %csk : index")
+        w("    %slot = arith.addi %wp, %li : index")
+        w(f"    %qs = cake.load %pms[%slot] : {fs} -> f32")
+        w(f"    %qk = cake.load %pmk[%slot] : {ks} -> i32")
+        w("    %mine = arith.cmpi ule, %lane, %csk : index")
+        w("    %rs = arith.select %mine, %qs, %inf : f32")
+        w("    %rk = arith.select %mine, %qk, %kbig : i32")
+        w("    %ts, %tk = cake.warp_arg_reduce argmin %rs, %rk : f32, i32")
+        w("    scf.if %first {")
+        w("      cake.store %tk, %idx[%b, %i] masked : i32, !cake.tensor<[B, N], i32>")
+        w("    }")
+        w("  }")
+        w("  cake.return")
+        w("}")
+        return "\n".join(L) + "\n"
     w("  scf.if %first {")
     w("    cake.store %mk, %idx[%b, %i] masked : i32, !cake.tensor<[B, N], i32>")
     w("  }")
@@ -96,24 +145,39 @@ def _close_with_warp_argmin(w, L):
 def _generate_simt_unrolled(p):
     """The simt kernel with u columns per D step and kr centroids per lane and K step."""
     ty = DTYPES[p["dtype"]][0]
-    ppb, u, kr = p["ppb"], p.get("u", 1), p.get("kr", 1)
+    ppb, u, kr, sk = p["ppb"], p.get("u", 1), p.get("kr", 1), p.get("sk", 1)
     xt, ct = f"!cake.tensor<[B, N, D], {ty}>", f"!cake.tensor<[B, K, D], {ty}>"
     L = []
     w = L.append
-    _unstaged_head(w, p, simt_name(p), 32 * ppb, ppb)
-    for c in sorted({0, 1, 32, 32 * kr, u} | {32 * r for r in range(kr)} | set(range(u))):
+    _unstaged_head(w, p, simt_name(p), 32 * ppb * sk, ppb)
+    for c in sorted({0, 1, 32, 32 * kr * sk, u} | {32 * r for r in range(kr)} | set(range(u))):
         w(f"  %c{c} = arith.constant {c} : index")
     _scalars(w, ppb)
     w("  %ndim = cake.problem_size \"N\"")
-    _warp_per_point(w, "%i")
+    if sk > 1:       # warps wp .. wp + sk - 1 serve one point; %wp is the first's, %slice this one's
+        w("  %bx = cake.block_id x")
+        w("  %b = cake.block_id y")
+        w("  %wid = cake.warp_id")
+        w("  %lane = cake.lane_id")
+        w(f"  %csk0 = arith.constant {sk} : index")
+        w("  %pt = arith.divui %wid, %csk0 : index")
+        w("  %slice = arith.remui %wid, %csk0 : index")
+        w("  %wp = arith.subi %wid, %slice : index")
+        w("  %p0 = arith.muli %bx, %cppb : index")
+        w("  %i = arith.addi %p0, %pt : index")
+        w(f"  %cstart = arith.constant {32 * kr} : index")
+        w("  %koff = arith.muli %slice, %cstart : index")
+        w("  %kfirst = arith.addi %lane, %koff : index")
+    else:
+        _warp_per_point(w, "%i")
     # Clamped indices instead of masked loads (a masked load is a branch: loads behind it wait).
     w("  %nlast = arith.subi %ndim, %c1 : index")
     w("  %klast = arith.subi %kdim, %c1 : index")
     w("  %dlast = arith.subi %ddim, %c1 : index")
     w("  %ic = arith.minui %i, %nlast : index")
     w("  %kbig = arith.index_cast %kdim : index to i32")
-    w(f"  %best:2 = scf.for %k = %lane to %kdim step %c{32 * kr} iter_args(%bs = %inf, %bk = %kbig) "
-      "-> (f32, i32) {")
+    w(f"  %best:2 = scf.for %k = {'%kfirst' if sk > 1 else '%lane'} to %kdim step %c{32 * kr * sk} "
+      "iter_args(%bs = %inf, %bk = %kbig) -> (f32, i32) {")
     for r in range(kr):
         k = "%k" if r == 0 else f"%k_{r}"
         if r:
@@ -159,4 +223,4 @@ def _generate_simt_unrolled(p):
         best = _argmin_step(w, "    ", f"{r}", f"%s{r}", f"%ki{r}", best)
     w(f"    scf.yield {best[0]}, {best[1]} : f32, i32")
     w("  }")
-    return _close_with_warp_argmin(w, L)
+    return _close_with_warp_argmin(w, L, ppb, sk)

@@ -177,6 +177,16 @@ def tcd_domain(p):
     return out
 
 
+def tcd_table_only(p):
+    """Served only at the table points that measured them (route.py): the resident-centroid
+    (cs) kernels, tuned only where their tile fits tightly, and the pipelined (pf) ones, slower
+    than their plain tile overall (base/pf 0.874 over 270 pairs, bench/results/2026-12-05-
+    library-kmeans-16) and faster only at a few few-point wide-D shapes. Leave-one-out over the
+    merged table (route_cv.py, session 37): 1.120 with pf table-only; as ordinary configurations
+    neighbours would route 166 of 376 shapes to a pf kernel their own point never measured."""
+    return bool(p.get("cs") or p.get("pf"))
+
+
 def tcd_span(dtype):
     """Columns a lane reads per row and step: 16 bytes."""
     return 16 // DTYPES[dtype][1]

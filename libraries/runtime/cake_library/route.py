@@ -26,8 +26,8 @@ and cpw's "v") are scored as one group: the shape's widest legal width, judged a
 member of the widest width not above it (else the narrowest, WIDTH_HALVING_COST slower per
 halving), since an odd-D neighbour could only measure v = 1.
 A shape of the table itself (same dtype and sizes) takes its own fastest legal configuration.
-Table-only configurations (variants with "table_only": true, tcd's resident-centroid ones,
-measured only at the shapes their tile fits tightly) serve the points that measured them and
+Table-only configurations (variants with "table_only": true: tcd's resident-centroid and
+pipelined ones, measured only where the tuner aimed them) serve the points that measured them and
 are not judged elsewhere: their times exist only where the tuner aimed them, so neighbours would
 judge them on a biased sample (leave-one-out over the table, session 35: regret 1.121 when
 neighbours judged them, 1.114 as table-only; bench/results/2026-12-05-library-kmeans-15).
