@@ -179,6 +179,26 @@ class FamilyTest(unittest.TestCase):
         with self.assertRaises(NoKernel):                 # many points: outside the domain
             r.legal(8, 200000, 2, 6063, "bfloat16")
 
+    def test_k_split_tcd_merges_ties_to_the_smaller_index(self):
+        # `kw` warps on the same rows, warp w taking centroid tiles w, w + kw, ...: their argmins
+        # meet in shared memory after a barrier, a tie going to the smaller index (the warps'
+        # centroids interleave, so warp order is not index order). Without the barrier: a race.
+        ir = family.generate_tcd({"dtype": "bfloat16", "r": 1, "kn": 8, "v": 1, "kw": 8})
+        self.assertIn("block = array<i64: 256>", ir)
+        self.assertIn("step %c512", ir)                   # 8 warps x 64 centroids a step
+        self.assertIn("arith.cmpf oeq", ir)
+        for text, ok in ((ir, True), (ir.replace("  cake.barrier\n", ""), False)):
+            r = subprocess.run([os.path.join(BIN, "cake-opt"), "-", "--cake-verify", "-o", os.devnull],
+                               input=text, capture_output=True, text=True)
+            self.assertEqual(r.returncode == 0, ok, r.stderr)
+        for bad in ({"kw": 3}, {"kw": 8, "ws": 4}, {"kw": 8, "pf": 1}, {"kw": 4, "kn": 16}):
+            with self.assertRaises(ValueError):
+                family.generate_tcd(dict({"dtype": "bfloat16", "r": 1, "kn": 8, "v": 1}, **bad))
+        committed = {v["config"]: v for v in load_json(os.path.join(KMEANS, "variants.json"))["variants"]
+                     if v["family"] == "tcd" and v["dtype"] == "float16"}
+        self.assertEqual(committed["tcd_r1_n8_v8_kw16"]["constraints"][-1], "B * N <= 16384")
+        self.assertIn("D <= 32", committed["tcd_r1_n4_v1_kw4_hx"]["constraints"])
+
     def test_cpw_alignment_is_in_its_domain(self):
         # cpw reads x and c as flat arrays: the manifest cannot see a row's alignment, so the
         # family's domain carries it (v elements per copy), and the router never extrapolates past it.

@@ -36,6 +36,13 @@ TCD_MAX_PASSES = 2
 TCD_SPLITS = (4, 8)
 TCD_SPLIT_TILES = ((1, 2), (1, 4), (1, 8), (1, 16), (2, 4))
 TCD_STATIC_SMEM = 48 * 1024                 # the split's partial sums are static shared memory
+# Split K (`kw` warps per block on the same rows, warp w taking the centroid tiles w, w + kw, ...,
+# their argmins merged through shared memory): few points and many centroids, where one warp per
+# row tile walks all of K (B6 N2 D1224 K6577: 6 warps for the whole problem). Any K (x is a few
+# rows, re-read from L1); its domain keeps it to few points (TCD_KSPLIT_POINTS).
+TCD_KSPLITS = (4, 8, 16)
+TCD_KSPLIT_TILES = ((1, 4), (1, 8))
+TCD_KSPLIT_POINTS = 16384
 # Tiles whose `fl` build spills (ptxas, sm_90a: kn = 16 holds 2 x 18 vectors of the step at once
 # beside 16 accumulators; r = 4, kn = 1 spills 36 bytes at 168 registers).
 TCD_FLAT_SPILLS = ((1, 16), (4, 1))
@@ -157,6 +164,43 @@ def stage_centroids(w, ty, rows, cs):
     w("  cake.barrier")
 
 
+def merge_k_split(w, rows, kw):
+    """Split K: each warp's quad leader puts its rows' (score, index) in shared memory; after a
+    barrier warp 0's leaders fold the kw pairs of their rows (the smaller score, on a tie the
+    smaller index: the warps' centroids interleave) onto its own. Returns {row: merged index}
+    (every warp computes it from the same shared memory; warp 0 stores)."""
+    n, merged = len(rows), {}
+    fs, ks = f"!cake.smem<{kw}x{n}x8xf32>", f"!cake.smem<{kw}x{n}x8xi32>"
+    w(f"  %kms = cake.alloc_smem : {fs}")
+    w(f"  %kmk = cake.alloc_smem : {ks}")
+    w("  %kq0 = arith.cmpi eq, %q, %c0 : index")
+    w("  scf.if %kq0 {")
+    for x, (i, h) in enumerate(rows):
+        w(f"    %kslot{x} = arith.constant {x} : index")
+        w(f"    cake.store %rv{i}_{h}, %kms[%wp, %kslot{x}, %g] : f32, {fs}")
+        w(f"    cake.store %ri{i}_{h}, %kmk[%wp, %kslot{x}, %g] : i32, {ks}")
+    w("  }")
+    w("  cake.barrier")
+    for x, (i, h) in enumerate(rows):
+        ps, pk = f"%rv{i}_{h}", f"%ri{i}_{h}"
+        w(f"  %kslotr{x} = arith.constant {x} : index")
+        for u in range(1, kw):
+            t = f"{x}_{u}"
+            w(f"  %kw{t} = arith.constant {u} : index")
+            w(f"  %kv{t} = cake.load %kms[%kw{t}, %kslotr{x}, %g] : {fs} -> f32")
+            w(f"  %kk{t} = cake.load %kmk[%kw{t}, %kslotr{x}, %g] : {ks} -> i32")
+            w(f"  %klt{t} = arith.cmpf olt, %kv{t}, {ps} : f32")
+            w(f"  %keq{t} = arith.cmpf oeq, %kv{t}, {ps} : f32")
+            w(f"  %kle{t} = arith.cmpi slt, %kk{t}, {pk} : i32")
+            w(f"  %ktie{t} = arith.andi %keq{t}, %kle{t} : i1")
+            w(f"  %ktake{t} = arith.ori %klt{t}, %ktie{t} : i1")
+            w(f"  %kps{t} = arith.select %ktake{t}, %kv{t}, {ps} : f32")
+            w(f"  %kpk{t} = arith.select %ktake{t}, %kk{t}, {pk} : i32")
+            ps, pk = f"%kps{t}", f"%kpk{t}"
+        merged[i, h] = pk
+    return merged
+
+
 def tcd_split_fits(r_tiles, kn, ws):
     """Whether the ws warps' partial accumulators (32 lanes x 4 f32 per tile) fit static smem."""
     return ws * r_tiles * kn * 32 * 4 * 4 <= TCD_STATIC_SMEM
@@ -170,7 +214,10 @@ def tcd_domain(p):
     if p.get("cs"):            # the centroids resident in shared memory: K and D of the copy
         return [f"K <= {cs_rows(p)}", f"D <= {p['cs']}"]
     if p.get("hx"):            # x in registers across the passes: any K, one step of D
-        return [f"D <= {4 * tcd_span(p['dtype'])}"]
+        return [f"D <= {4 * tcd_span(p['dtype'])}"] + \
+            ([f"B * N <= {TCD_KSPLIT_POINTS}"] if p.get("kw", 1) > 1 else [])
+    if p.get("kw", 1) > 1:     # split K: any K, few points
+        return [f"B * N <= {TCD_KSPLIT_POINTS}"]
     out = [f"K <= {min(TCD_MAX_K, TCD_MAX_PASSES * 8 * p['kn'])}"]
     if p.get("ws", 1) > 1:     # split D: every warp at least one step of D
         out.append(f"D >= {p['ws'] * 4 * tcd_span(p['dtype'])}")
@@ -206,6 +253,8 @@ def tcd_variants(dtypes=DTYPES, flat=False):
     out += [dict(p, hx=1) for p in out if "ws" not in p and "fl" not in p and "pf" not in p
             and p["kn"] in TCD_HOIST_KN]
     out += tcd_resident_variants(dtypes)
+    out += [{"dtype": d, "r": r, "kn": kn, "v": v, "kw": kw, **hx} for d in dtypes for r, kn in TCD_KSPLIT_TILES
+            for v in sorted({1, tcd_span(d)}) for kw in TCD_KSPLITS for hx in ({}, {"hx": 1})]
     return out + [dict(p, tf=1) for p in out if p["dtype"] == "float32"]
 
 
@@ -235,7 +284,7 @@ def tcd_resident_variants(dtypes, passes=False):
 
 
 def tcd_suffix(p, config=False):
-    """`_s<ws>` for split D; `_tf` for fp32 as one tf32 product (the default is 3xTF32); `_fl`
+    """`_s<ws>` for split D; `_kw<kw>` for split K; `_tf` for fp32 as one tf32 product (the default is 3xTF32); `_fl`
     for x and c read as flat arrays (16-byte loads at any D); `_hx` for x held in registers
     across the passes (D of one step); `_pf` for each step's loads issued one step ahead;
     `_cs<class>_k<ck>_g<pg>` for the resident centroids. The configuration's name leaves out the D class (`_cs`): like wgmma's column chunks, the classes
@@ -243,7 +292,7 @@ def tcd_suffix(p, config=False):
     that covers a shape's D: tcd_widest)."""
     resident = ("_cs" + ("" if config else str(p["cs"])) + _count_suffix(p, "ck", "k") + f"_g{p['pg']}"
                 if p.get("cs") else "")
-    return _count_suffix(p, "ws", "s") + ("_tf" if p.get("tf") else "") + ("_fl" if p.get("fl") else "") + \
+    return _count_suffix(p, "ws", "s") + _count_suffix(p, "kw", "kw") + ("_tf" if p.get("tf") else "") + ("_fl" if p.get("fl") else "") + \
         ("_hx" if p.get("hx") else "") + ("_pf" if p.get("pf") else "") + resident
 
 
@@ -260,7 +309,7 @@ def generate_tcd(p):
     ty = DTYPES[p["dtype"]][0]
     r_tiles, kn, v, ws, tf, fl = p["r"], p["kn"], p["v"], p.get("ws", 1), p.get("tf", 0), p.get("fl", 0)
     hx, cs, pg, ck = p.get("hx", 0), p.get("cs", 0), p.get("pg", 0), p.get("ck", 0)
-    pf = p.get("pf", 0)
+    pf, kw = p.get("pf", 0), p.get("kw", 1)
     span = tcd_span(p["dtype"])
     # `cs`: 1 or 2 row tiles (TCD_CS_ROW_TILES: the most kn of each), no split, D class in whole
     # steps, any kn up to TCD_CS_MAX_KN (one pass over K) within static shared memory, always
@@ -277,12 +326,14 @@ def generate_tcd(p):
     if not tile_listed or v not in (1, 2, 4, 8) \
             or v > span or (ws != 1 and (ws not in TCD_SPLITS or not tcd_split_fits(r_tiles, kn, ws))) \
             or (tf and ty != "f32") or (fl and v != span) or (hx and (ws != 1 or fl)) \
-            or (pf and (pf != 1 or hx or fl or ck)):
+            or (pf and (pf != 1 or hx or fl or ck)) \
+            or (kw != 1 and (kw not in TCD_KSPLITS or (r_tiles, kn) not in TCD_KSPLIT_TILES
+                             or ws != 1 or cs or pf or fl)):
         raise ValueError("illegal tcd variant %s" % p)
     split3 = ty == "f32" and not tf             # the 3xTF32 split; tf: the values go in as they are
     per, step = span // 2, 4 * span            # columns per sub-step and lane; columns per step
-    warps = TCD_WARPS if ws == 1 else ws
-    ppb = (TCD_WARPS if ws == 1 else 1) * 16 * r_tiles
+    warps = ws if ws > 1 else kw if kw > 1 else TCD_WARPS
+    ppb = (TCD_WARPS if ws == kw == 1 else 1) * 16 * r_tiles
     if fl:
         xt, ct = f"!cake.tensor<[BND], {ty}>", f"!cake.tensor<[BKD], {ty}>"
     else:
@@ -295,7 +346,7 @@ def generate_tcd(p):
     w = L.append
     _unstaged_head(w, p, tcd_name(p), 32 * warps, ppb, flat=fl, blocks=SM_COUNT * pg if cs else None)
     dstart = "%c0" if ws == 1 else "%dstart"
-    consts = {0, 1, 4, span, step, v, 8 * kn, 16 * r_tiles, ppb, ws * step} | \
+    consts = {0, 1, 4, span, step, v, 8 * kn, 8 * kn * kw, 16 * r_tiles, ppb, ws * step} | \
         {8 * i for i in range(2 * r_tiles)} | {8 * n for n in range(kn)} | {j * v for j in range(loads)} | \
         (set(range(max(r_tiles * kn, ws))) if ws > 1 else set())
     for c in sorted(consts):
@@ -323,7 +374,10 @@ def generate_tcd(p):
         w(f"  %pb = arith.muli %tile, %c{ppb} : index")
     else:
         w(f"  %pb = arith.muli %bx, %c{ppb} : index")
-    if ws == 1:                               # each warp its own rows
+    if kw > 1:                                # every warp the block's rows, every kw-th centroid tile
+        w("  %p0 = arith.addi %pb, %c0 : index")
+        w(f"  %kfirst = arith.muli %wp, %c{8 * kn} : index")
+    elif ws == 1:                             # each warp its own rows
         w(f"  %pw = arith.muli %wp, %c{16 * r_tiles} : index")
         w("  %p0 = arith.addi %pb, %pw : index")
     else:                                     # every warp the block's rows, every ws-th step of D
@@ -385,7 +439,8 @@ def generate_tcd(p):
         x_loads("  ")
     w("  %kbig = arith.index_cast %kdim : index to i32")
     carried = ", ".join(f"%bs{i}_{h} = %inf, %bk{i}_{h} = %kbig" for i, h in rows)
-    w(f"  %best:{2 * len(rows)} = scf.for %k0 = %c0 to %kdim step %c{8 * kn} iter_args({carried}) -> "
+    w(f"  %best:{2 * len(rows)} = scf.for %k0 = {'%kfirst' if kw > 1 else '%c0'} to %kdim step %c{8 * kn * kw} "
+      f"iter_args({carried}) -> "
       f"({', '.join(['f32, i32'] * len(rows))}) {{")
     for n in range(kn):
         w(f"    %kr{n} = arith.addi %k0, %c{8 * n} : index")
@@ -522,7 +577,7 @@ def generate_tcd(p):
     w("  }")
     # The quad's four lanes hold the row's candidates for different centroids: one argmin across
     # them (ties to the smaller index), then lane q = 0 stores.
-    if ws > 1:                               # every warp holds the result: warp 0 stores it
+    if ws > 1 or kw > 1:                     # every warp holds the result (ws) / warp 0 merged it (kw)
         w("  %q0 = arith.cmpi eq, %q, %c0 : index")
         w("  %w0 = arith.cmpi eq, %wp, %c0 : index")
         w("  %lead = arith.andi %q0, %w0 : i1")
@@ -531,9 +586,10 @@ def generate_tcd(p):
     for x, (i, h) in enumerate(rows):
         w(f"  %rv{i}_{h}, %ri{i}_{h} = cake.warp_arg_reduce argmin %best#{2 * x}, %best#{2 * x + 1} "
           "{lanes = 4 : i64} : f32, i32")
+    chosen = merge_k_split(w, rows, kw) if kw > 1 else {(i, h): f"%ri{i}_{h}" for i, h in rows}
     w("  scf.if %lead {")
     for i, h in rows:
-        w(f"    cake.store %ri{i}_{h}, %idx[%b, %row{i}_{h}] masked : i32, !cake.tensor<[B, N], i32>")
+        w(f"    cake.store {chosen[i, h]}, %idx[%b, %row{i}_{h}] masked : i32, !cake.tensor<[B, N], i32>")
     w("  }")
     if cs:
         w("  }")
