@@ -7,4 +7,4 @@ R=bench/results/2026-12-06-library-kmeans-17
 rm -rf .device/kpkg-split && tar xzf .device/call-split.tgz -C .device
 nvidia-smi -L
 LIB=.device/kpkg-split/cake_library/library GRID=$R/split-grid.json ONLY=$R/split-only.json TAG=split \
-  timeout ${TUNE_S:-420} bash bench/library/run_h200.sh tune 0 0
+  timeout ${TUNE_S:-300} bash bench/library/run_h200.sh tune 0 0
