@@ -21,6 +21,7 @@ from cake_library.route import Router  # noqa: E402
 
 def loo(definition, neighbours=None):
     points = definition["table"]["points"]
+    Router(definition)                       # checks the variants once
     out = []
     for i, p in enumerate(points):
         if not p["ms"]:
@@ -28,7 +29,7 @@ def loo(definition, neighbours=None):
         table = dict(definition["table"], points=points[:i] + points[i + 1:])
         if neighbours:
             table["neighbours"] = neighbours
-        r = Router(dict(definition, table=table))
+        r = Router(dict(definition, table=table), variants_checked=True)
         cfg = r.route(p["B"], p["N"], p["D"], p["K"], p["dtype"])["config"]
         best = min(p["ms"].values())
         out.append((p, cfg, p["ms"].get(cfg), best))

@@ -168,16 +168,17 @@ def _is_int(v, least):
     return isinstance(v, int) and not isinstance(v, bool) and v >= least
 
 
-def check_definition(definition):
+def check_definition(definition, check_variants=True):
     """Raises ValueError naming the first thing a routing definition lacks or gets wrong (so that
-    routing never fails on the definition itself)."""
+    routing never fails on the definition itself). `check_variants` False: the list of variants
+    is not looked into (checked before)."""
     if not isinstance(definition, dict) or definition.get("op") != "kmeans_assign":
         op = definition.get("op") if isinstance(definition, dict) else None
         raise ValueError(f"not a KMeans assignment library: op {op!r}")
     variants = definition.get("variants")
     if not isinstance(variants, list) or not variants:
         raise ValueError("the library lists no variants")
-    for i, v in enumerate(variants):
+    for i, v in enumerate(variants if check_variants else ()):
         missing = [k for k in VARIANT_KEYS if not isinstance(v, dict) or k not in v]
         if missing:
             raise ValueError(f"variant {i}: missing {', '.join(missing)}")
@@ -217,8 +218,10 @@ def check_definition(definition):
 
 
 class Router:
-    def __init__(self, definition):
-        check_definition(definition)
+    def __init__(self, definition, variants_checked=False):
+        """`variants_checked`: the definition's variants already passed check_definition (a
+        leave-one-out over the table builds hundreds of routers over the same variants)."""
+        check_definition(definition, check_variants=not variants_checked)
         self.variants = definition["variants"]
         table = definition.get("table") or {}
         self.points = table.get("points", [])
