@@ -22,8 +22,10 @@ SIMT_UNROLL = ((1, 1), (4, 1), (8, 1), (4, 2), (8, 2))     # (u, kr)
 # (points per block, warps per point, u, kr) of the split-K kernels: 8 to 32 warps per block.
 SIMT_SPLITS = tuple((ppb, sk, u, kr) for ppb, sk in ((1, 8), (1, 16), (1, 32), (4, 4))
                     for u, kr in ((4, 2), (8, 2)))
-# Where a split kernel is meant to be fast: few points, little work (2^30 CUDA-core FMAs).
-SIMT_SPLIT_DOMAIN = ["B * N <= 8192", "B * N * K * D <= 1073741824"]
+# Where a split kernel is meant to be fast: few points, little work (2^30 CUDA-core FMAs), and
+# K >= 128, where it was tuned (bench/results/2026-12-06-library-kmeans-17: with fewer centroids
+# a warp walks at most 4 steps; neighbours must not extrapolate it there unmeasured).
+SIMT_SPLIT_DOMAIN = ["B * N <= 8192", "B * N * K * D <= 1073741824", "K >= 128"]
 
 
 def simt_suffix(p):

@@ -43,6 +43,7 @@ TCD_STATIC_SMEM = 48 * 1024                 # the split's partial sums are stati
 TCD_KSPLITS = (4, 8, 16)
 TCD_KSPLIT_TILES = ((1, 4), (1, 8))
 TCD_KSPLIT_POINTS = 16384
+TCD_KSPLIT_MIN_K = 128                      # tuned from here up (kmeans-17): not extrapolated below
 # Tiles whose `fl` build spills (ptxas, sm_90a: kn = 16 holds 2 x 18 vectors of the step at once
 # beside 16 accumulators; r = 4, kn = 1 spills 36 bytes at 168 registers).
 TCD_FLAT_SPILLS = ((1, 16), (4, 1))
@@ -211,13 +212,13 @@ def tcd_domain(p):
     kn tiles of 8 centroids); split D only where each of its warps gets a step of D. Measured: a
     kn = 2 kernel routed at K = 116 by neighbours of smaller K ran 14x slower than the best (8
     passes over a wide x)."""
+    kw_domain = [f"B * N <= {TCD_KSPLIT_POINTS}", f"K >= {TCD_KSPLIT_MIN_K}"]
     if p.get("cs"):            # the centroids resident in shared memory: K and D of the copy
         return [f"K <= {cs_rows(p)}", f"D <= {p['cs']}"]
     if p.get("hx"):            # x in registers across the passes: any K, one step of D
-        return [f"D <= {4 * tcd_span(p['dtype'])}"] + \
-            ([f"B * N <= {TCD_KSPLIT_POINTS}"] if p.get("kw", 1) > 1 else [])
-    if p.get("kw", 1) > 1:     # split K: any K, few points
-        return [f"B * N <= {TCD_KSPLIT_POINTS}"]
+        return [f"D <= {4 * tcd_span(p['dtype'])}"] + (kw_domain if p.get("kw", 1) > 1 else [])
+    if p.get("kw", 1) > 1:     # split K: any K from TCD_KSPLIT_MIN_K, few points
+        return kw_domain
     out = [f"K <= {min(TCD_MAX_K, TCD_MAX_PASSES * 8 * p['kn'])}"]
     if p.get("ws", 1) > 1:     # split D: every warp at least one step of D
         out.append(f"D >= {p['ws'] * 4 * tcd_span(p['dtype'])}")
