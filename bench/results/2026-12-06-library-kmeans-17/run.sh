@@ -17,3 +17,6 @@ python3 bench/library/route_cv.py --library .device/klib
 # here: agent/cake library export --library .device/klib --out .device/kpkg
 #   python3 bench/library/prune_package.py --package .device/kpkg --out .device/kpkg-b17; (cd .device && tar czf call-b17.tgz kpkg-b17)
 # gpu: bash $R/call2.sh   (carry .device/call-b17.tgz, .device/wheels) -> final-b17-0.*
+python3 $R/split_summary.py       # README "Call 1"
+python3 bench/library/rows_table.py $R/final-b17-0.json --before bench/results/2026-12-05-library-kmeans-14/rows.json > $R/rows-table-b17.md
+python3 $R/compare.py             # README "Call 2"
