@@ -285,16 +285,16 @@ def tcd_resident_variants(dtypes, passes=False):
 
 
 def tcd_suffix(p, config=False):
-    """`_s<ws>` for split D; `_kw<kw>` for split K; `_tf` for fp32 as one tf32 product (the default is 3xTF32); `_fl`
-    for x and c read as flat arrays (16-byte loads at any D); `_hx` for x held in registers
+    """`_s<ws>` for split D; `_kw<kw>` for split K; `_tf` for fp32 as one tf32 product (the
+    default is 3xTF32); `_fl` for x and c read as flat arrays (16-byte loads at any D); `_hx` for x held in registers
     across the passes (D of one step); `_pf` for each step's loads issued one step ahead;
     `_cs<class>_k<ck>_g<pg>` for the resident centroids. The configuration's name leaves out the D class (`_cs`): like wgmma's column chunks, the classes
     of one configuration are one choice measured at any D (the router takes the smallest class
     that covers a shape's D: tcd_widest)."""
     resident = ("_cs" + ("" if config else str(p["cs"])) + _count_suffix(p, "ck", "k") + f"_g{p['pg']}"
                 if p.get("cs") else "")
-    return _count_suffix(p, "ws", "s") + _count_suffix(p, "kw", "kw") + ("_tf" if p.get("tf") else "") + ("_fl" if p.get("fl") else "") + \
-        ("_hx" if p.get("hx") else "") + ("_pf" if p.get("pf") else "") + resident
+    return _count_suffix(p, "ws", "s") + _count_suffix(p, "kw", "kw") + ("_tf" if p.get("tf") else "") + \
+        ("_fl" if p.get("fl") else "") + ("_hx" if p.get("hx") else "") + ("_pf" if p.get("pf") else "") + resident
 
 
 def tcd_widest(p):
