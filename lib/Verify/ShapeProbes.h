@@ -9,6 +9,7 @@
 
 #include "Cake/Analysis/ThreadModel.h"
 
+#include <string>
 #include <vector>
 
 namespace mlir::cake {
@@ -16,6 +17,11 @@ namespace mlir::cake {
 /// a row stride read with vector accesses or TMA keeps 16-byte rows, as the manifest requires),
 /// with the grid extents evaluated: one probe per size set.
 std::vector<ShapeProbe> getProbeSizeSets(KernelOp kernel);
+/// Whether the probe's grid has at least one block in every dimension.
+bool hasBlocks(const ShapeProbe &probe);
+/// "N = 1001, D = 16 (block (3, 0, 0))": the launch a finding happens in (its sizes only when
+/// `withBlock` is false).
+std::string describeProbe(KernelOp kernel, const ShapeProbe &probe, bool withBlock = true);
 } // namespace mlir::cake
 
 #endif // CAKE_TRANSFORMS_SHAPEPROBES_H

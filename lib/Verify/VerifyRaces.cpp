@@ -278,7 +278,7 @@ struct CakeVerifyRacesPass
     sizeSets.clear();
     notRunning.clear();
     for (const ShapeProbe &probe : getProbeSizeSets(kernel)) {
-      if (probe.gridDim[0] < 1 || probe.gridDim[1] < 1 || probe.gridDim[2] < 1)
+      if (!hasBlocks(probe))
         continue;
       Env env;
       kernel.walk([&](ProblemSizeOp size) {
@@ -286,12 +286,7 @@ struct CakeVerifyRacesPass
         if (it != probe.sizes.end())
           env[size.getResult()] = it->second;
       });
-      std::string named;
-      for (StringRef symbol : kernel.getSymbolNames())
-        if (probe.sizes.count(symbol))
-          named += (named.empty() ? "" : ", ") + symbol.str() + " = " +
-                   std::to_string(probe.sizes.lookup(symbol));
-      sizeSets.push_back({std::move(env), std::move(named)});
+      sizeSets.push_back({std::move(env), describeProbe(kernel, probe, /*withBlock=*/false)});
     }
     kernel.walk([&](Operation *op) {
       if (isSync(op))

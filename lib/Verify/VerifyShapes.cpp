@@ -146,12 +146,26 @@ std::vector<ShapeProbe> mlir::cake::getProbeSizeSets(KernelOp kernel) {
   return out;
 }
 
+bool mlir::cake::hasBlocks(const ShapeProbe &probe) {
+  return probe.gridDim[0] >= 1 && probe.gridDim[1] >= 1 && probe.gridDim[2] >= 1;
+}
+
+/// "N = 1001, D = 16 (block (3, 0, 0))": the launch a finding happens in (its sizes only when
+/// `withBlock` is false).
+std::string mlir::cake::describeProbe(KernelOp kernel, const ShapeProbe &probe, bool withBlock) {
+  std::string text;
+  for (StringRef symbol : kernel.getSymbolNames())
+    text += (text.empty() ? "" : ", ") + symbol.str() + " = " +
+            std::to_string(probe.sizes.lookup(symbol));
+  if (!withBlock)
+    return text;
+  return text + " (block (" + std::to_string(probe.blockId[0]) + ", " +
+         std::to_string(probe.blockId[1]) + ", " + std::to_string(probe.blockId[2]) + "))";
+}
+
 namespace {
 std::vector<ShapeProbe> getSizeSets(KernelOp kernel) { return getProbeSizeSets(kernel); }
 
-bool hasBlocks(const ShapeProbe &probe) {
-  return probe.gridDim[0] >= 1 && probe.gridDim[1] >= 1 && probe.gridDim[2] >= 1;
-}
 
 /// The launches to model: for each probe size set with blocks, the first block and the last
 /// block of the grid (the one with the ragged tile).
@@ -168,19 +182,6 @@ std::vector<ShapeProbe> getProbes(KernelOp kernel) {
       out.push_back(std::move(last));
   }
   return out;
-}
-
-/// "N = 1001, D = 16 (block (3, 0, 0))": the launch a finding happens in (its sizes only when
-/// `withBlock` is false).
-std::string describeProbe(KernelOp kernel, const ShapeProbe &probe, bool withBlock = true) {
-  std::string text;
-  for (StringRef symbol : kernel.getSymbolNames())
-    text += (text.empty() ? "" : ", ") + symbol.str() + " = " +
-            std::to_string(probe.sizes.lookup(symbol));
-  if (!withBlock)
-    return text;
-  return text + " (block (" + std::to_string(probe.blockId[0]) + ", " +
-         std::to_string(probe.blockId[1]) + ", " + std::to_string(probe.blockId[2]) + "))";
 }
 
 /// True when thread `t` surely reaches `op` at least once in this launch: every enclosing

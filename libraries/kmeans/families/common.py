@@ -65,13 +65,23 @@ def _clamp_bounds(w, v):
     w(f"  %dlast = arith.subi %ddim, %c{v} : index")
 
 
-def _argmin_step(w, ind, tag, score, index, best):
+def _argmin_step(w, ind, tag, score, index, best, ties_by_index=False):
     """Folds (score, index) into the running (best score, best index): strictly smaller wins, so
-    ties keep the earlier (smaller) centroid index. Returns the new pair."""
+    ties keep the earlier (smaller) centroid index. Returns the new pair. `ties_by_index`: the
+    candidates do not come in index order (partial argmins of interleaved centroid sets), so a
+    tie goes to the smaller index explicitly."""
     ps, pk = best
     w(f"{ind}%lt{tag} = arith.cmpf olt, {score}, {ps} : f32")
-    w(f"{ind}%ms{tag} = arith.select %lt{tag}, {score}, {ps} : f32")
-    w(f"{ind}%mk{tag} = arith.select %lt{tag}, {index}, {pk} : i32")
+    if ties_by_index:
+        w(f"{ind}%eq{tag} = arith.cmpf oeq, {score}, {ps} : f32")
+        w(f"{ind}%le{tag} = arith.cmpi slt, {index}, {pk} : i32")
+        w(f"{ind}%tie{tag} = arith.andi %eq{tag}, %le{tag} : i1")
+        w(f"{ind}%tk{tag} = arith.ori %lt{tag}, %tie{tag} : i1")
+        take = f"%tk{tag}"
+    else:
+        take = f"%lt{tag}"
+    w(f"{ind}%ms{tag} = arith.select {take}, {score}, {ps} : f32")
+    w(f"{ind}%mk{tag} = arith.select {take}, {index}, {pk} : i32")
     return f"%ms{tag}", f"%mk{tag}"
 
 

@@ -109,6 +109,7 @@ def _close_with_warp_argmin(w, L, ppb=1, sk=1):
     warp) and stores it."""
     w("  %ms, %mk = cake.warp_arg_reduce argmin %best#0, %best#1 : f32, i32")
     w("  %first = arith.cmpi eq, %lane, %c0 : index")
+    ind, chosen = "  ", "%mk"
     if sk > 1:
         fs, ks = f"!cake.smem<{ppb * sk}xf32>", f"!cake.smem<{ppb * sk}xi32>"
         w(f"  %pms = cake.alloc_smem : {fs}")
@@ -129,16 +130,12 @@ def _close_with_warp_argmin(w, L, ppb=1, sk=1):
         w("    %rs = arith.select %mine, %qs, %inf : f32")
         w("    %rk = arith.select %mine, %qk, %kbig : i32")
         w("    %ts, %tk = cake.warp_arg_reduce argmin %rs, %rk : f32, i32")
-        w("    scf.if %first {")
-        w("      cake.store %tk, %idx[%b, %i] masked : i32, !cake.tensor<[B, N], i32>")
-        w("    }")
+        ind, chosen = "    ", "%tk"
+    w(f"{ind}scf.if %first {{")
+    w(f"{ind}  cake.store {chosen}, %idx[%b, %i] masked : i32, !cake.tensor<[B, N], i32>")
+    w(f"{ind}}}")
+    if sk > 1:
         w("  }")
-        w("  cake.return")
-        w("}")
-        return "\n".join(L) + "\n"
-    w("  scf.if %first {")
-    w("    cake.store %mk, %idx[%b, %i] masked : i32, !cake.tensor<[B, N], i32>")
-    w("  }")
     w("  cake.return")
     w("}")
     return "\n".join(L) + "\n"

@@ -166,10 +166,10 @@ def stage_centroids(w, ty, rows, cs):
 
 
 def merge_k_split(w, rows, kw):
-    """Split K: each warp's quad leader puts its rows' (score, index) in shared memory; after a
-    barrier warp 0's leaders fold the kw pairs of their rows (the smaller score, on a tie the
-    smaller index: the warps' centroids interleave) onto its own. Returns {row: merged index}
-    (every warp computes it from the same shared memory; warp 0 stores)."""
+    """Split K: each warp's quad leaders put their rows' (score, index) in shared memory; after a
+    barrier every warp folds the kw pairs of its rows onto its own (the smaller score, on a tie
+    the smaller index: the warps' centroids interleave), the same result in each; warp 0 stores.
+    Returns {row: merged index}. Needs the constants %c0 .. %c<max(rows, kw) - 1>."""
     n, merged = len(rows), {}
     fs, ks = f"!cake.smem<{kw}x{n}x8xf32>", f"!cake.smem<{kw}x{n}x8xi32>"
     w(f"  %kms = cake.alloc_smem : {fs}")
@@ -177,28 +177,18 @@ def merge_k_split(w, rows, kw):
     w("  %kq0 = arith.cmpi eq, %q, %c0 : index")
     w("  scf.if %kq0 {")
     for x, (i, h) in enumerate(rows):
-        w(f"    %kslot{x} = arith.constant {x} : index")
-        w(f"    cake.store %rv{i}_{h}, %kms[%wp, %kslot{x}, %g] : f32, {fs}")
-        w(f"    cake.store %ri{i}_{h}, %kmk[%wp, %kslot{x}, %g] : i32, {ks}")
+        w(f"    cake.store %rv{i}_{h}, %kms[%wp, %c{x}, %g] : f32, {fs}")
+        w(f"    cake.store %ri{i}_{h}, %kmk[%wp, %c{x}, %g] : i32, {ks}")
     w("  }")
     w("  cake.barrier")
     for x, (i, h) in enumerate(rows):
-        ps, pk = f"%rv{i}_{h}", f"%ri{i}_{h}"
-        w(f"  %kslotr{x} = arith.constant {x} : index")
+        best = (f"%rv{i}_{h}", f"%ri{i}_{h}")
         for u in range(1, kw):
-            t = f"{x}_{u}"
-            w(f"  %kw{t} = arith.constant {u} : index")
-            w(f"  %kv{t} = cake.load %kms[%kw{t}, %kslotr{x}, %g] : {fs} -> f32")
-            w(f"  %kk{t} = cake.load %kmk[%kw{t}, %kslotr{x}, %g] : {ks} -> i32")
-            w(f"  %klt{t} = arith.cmpf olt, %kv{t}, {ps} : f32")
-            w(f"  %keq{t} = arith.cmpf oeq, %kv{t}, {ps} : f32")
-            w(f"  %kle{t} = arith.cmpi slt, %kk{t}, {pk} : i32")
-            w(f"  %ktie{t} = arith.andi %keq{t}, %kle{t} : i1")
-            w(f"  %ktake{t} = arith.ori %klt{t}, %ktie{t} : i1")
-            w(f"  %kps{t} = arith.select %ktake{t}, %kv{t}, {ps} : f32")
-            w(f"  %kpk{t} = arith.select %ktake{t}, %kk{t}, {pk} : i32")
-            ps, pk = f"%kps{t}", f"%kpk{t}"
-        merged[i, h] = pk
+            t = f"k{x}_{u}"
+            w(f"  %kv{t} = cake.load %kms[%c{u}, %c{x}, %g] : {fs} -> f32")
+            w(f"  %kk{t} = cake.load %kmk[%c{u}, %c{x}, %g] : {ks} -> i32")
+            best = _argmin_step(w, "  ", t, f"%kv{t}", f"%kk{t}", best, ties_by_index=True)
+        merged[i, h] = best[1]
     return merged
 
 
@@ -349,7 +339,8 @@ def generate_tcd(p):
     dstart = "%c0" if ws == 1 else "%dstart"
     consts = {0, 1, 4, span, step, v, 8 * kn, 8 * kn * kw, 16 * r_tiles, ppb, ws * step} | \
         {8 * i for i in range(2 * r_tiles)} | {8 * n for n in range(kn)} | {j * v for j in range(loads)} | \
-        (set(range(max(r_tiles * kn, ws))) if ws > 1 else set())
+        (set(range(max(r_tiles * kn, ws))) if ws > 1 else set()) | \
+        (set(range(max(2 * r_tiles, kw))) if kw > 1 else set())
     for c in sorted(consts):
         w(f"  %c{c} = arith.constant {c} : index")
     w("  %inf = arith.constant 0x7F800000 : f32")

@@ -34,3 +34,4 @@ cake.kernel @flip_then_dot(%x: !cake.tensor<[M, 128], f32> {cake.name = "x"},
   cake.store %o, %y[%row, %tid] masked : f32, !cake.tensor<[M, 128], f32>
   cake.return
 }
+// CHECK: :24:5: note: this barrier does not run when M = 3, K = 3 (its loop runs no iteration)

@@ -23,3 +23,4 @@ cake.kernel @flip_if(%x: !cake.tensor<[M, 128], f32> {cake.name = "x"},
   cake.store %f, %y[%row, %tid] masked : f32, !cake.tensor<[M, 128], f32>
   cake.return
 }
+// CHECK: :19:5: note: this barrier does not run when M = 3, K = 3 (its condition is false)
