@@ -265,7 +265,9 @@ def final(torch, lib, shapes, anchors, out):
                         correct, row["error"] = False, "wrong after the timed replays"
                     # The same kernels launched the ordinary way (no overlap with the previous
                     # call of the stream): the share of cake_ms that programmatic launch saves.
-                    if lib.native is not None:
+                    # CAKE_BENCH_SERIAL=0 skips it: a diagnostic, a quarter of the timing work,
+                    # what a whole-grid final on an H100 cannot spare in one 600 s call.
+                    if lib.native is not None and os.environ.get("CAKE_BENCH_SERIAL", "1") != "0":
                         lib.native.set_programmatic_launch(False)
                         try:
                             row["cake_serial_ms"] = graph_time(torch, cake)
