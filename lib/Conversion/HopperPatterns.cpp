@@ -415,8 +415,9 @@ struct WgmmaLowering : OpConversionPattern<WgmmaOp> {
 /// wgmma with A from registers. NVVM's wgmma op takes only shared-memory descriptors, so this
 /// form is inline PTX: the accumulator registers are outputs tied to the inputs ("0".."n-1"), A is
 /// four 32-bit registers ("r"), B's descriptor a 64-bit one ("l"); scale-d is 1 (accumulate), the
-/// scales of A and B are 1, and B is K-major (imm-trans-b 0). From a zero accumulator, scale-d is
-/// 0 and the outputs are tied to nothing (startsFromZero).
+/// scales of A and B are 1, and B is K-major (imm-trans-b 0; tf32 takes no imm-trans-b operand:
+/// its operands are K-major by definition, and ptxas rejects the operand). From a zero
+/// accumulator, scale-d is 0 and the outputs are tied to nothing (startsFromZero).
 struct WgmmaRegsLowering : OpConversionPattern<WgmmaRegsOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(WgmmaRegsOp op, OpAdaptor adaptor,
@@ -454,7 +455,8 @@ struct WgmmaRegsLowering : OpConversionPattern<WgmmaRegsOp> {
                       ", 0;\nwgmma.mma_async.sync.aligned.m64n" +
                       std::to_string(op.getN()) + "k" + std::to_string(op.getK()) + ".f32." +
                       type.str() + "." + type.str() + " {" + dRegs + "}, " + a + ", $" +
-                      std::to_string(count + 4) + ", p, 1, 1, 0;\n}";
+                      std::to_string(count + 4) + ", p, 1, 1" + (type == "tf32" ? "" : ", 0") +
+                      ";\n}";
     auto structType = LLVM::LLVMStructType::getLiteral(ctx, SmallVector<Type>(count, f32));
     Operation *asmOp = createInlinePtx(rewriter, loc, structType, operands, ptx, constraints);
     rewriter.replaceOp(op, structToVector(rewriter, loc, asmOp->getResult(0), op.getAcc().getType()));

@@ -112,13 +112,22 @@ def describe(p, manifest):
             **({"table_only": True} if fam.table_only(p) else {})}
 
 
-def deepest(dtype, chunks, bk, wg, grid):
-    """The variant with the most pipeline stages that fits, or None."""
-    for xs, cs in ((2, 4), (2, 3), (2, 2), (1, 4), (1, 3), (1, 2)):
-        p = {"dtype": dtype, "chunks": chunks, "bk": bk, "wg": wg, "xs": xs, "cs": cs, "grid": grid}
+def deepest(dtype, chunks, bk, wg, grid, ra=False):
+    """The variant with the most pipeline stages that fits, or None. With `ra` the point stage is
+    released as soon as its fragments are in registers, so one stage suffices and the shared
+    memory goes to centroid stages."""
+    stages = ((1, 4), (1, 3), (1, 2)) if ra else ((2, 4), (2, 3), (2, 2), (1, 4), (1, 3), (1, 2))
+    for xs, cs in stages:
+        p = {"dtype": dtype, "chunks": chunks, "bk": bk, "wg": wg, "xs": xs, "cs": cs, "grid": grid,
+             **({"ra": True} if ra else {})}
         if family.legal(p):
             return p
     return None
+
+
+# The A-in-registers configurations (wgmma.py `ra`): the large tiles of two consumer warpgroups,
+# where shared-memory bandwidth bounds the wgmma chain.
+RA_CONFIGS = [(bk, 2, grid) for grid in ("persistent", "tiles") for bk in (64, 128, 256)]
 
 
 def plan(dtypes, max_chunks, flat_tcd=False, tails=True):
@@ -137,12 +146,12 @@ def plan(dtypes, max_chunks, flat_tcd=False, tails=True):
                     break
     for dtype in dtypes:
         for chunks in range(1, max_chunks + 1):
-            for bk, wg, grid in CONFIGS:
-                p = deepest(dtype, chunks, bk, wg, grid)
+            for bk, wg, grid, ra in [c + (False,) for c in CONFIGS] + [c + (True,) for c in RA_CONFIGS]:
+                p = deepest(dtype, chunks, bk, wg, grid, ra)
                 if p:
                     # The full class, then its trimmed ones (wgmma.py: `tail`), same stages.
                     steps = family.steps_per_chunk(dtype) if tails else 1
-                    out += [p] + [dict(p, tail=t) for t in range(1, steps)]
+                    out += [p] + [dict(p, tail=t) for t in range(1, steps) if family.legal(dict(p, tail=t))]
     return out
 
 

@@ -680,3 +680,20 @@ cake.kernel @wgmma_regs_from_zero() attributes {target = "sm_90a", block = array
   cake.wgmma.wait 0
   cake.return
 }
+
+// -----
+
+// tf32 (f32 operands, k8): A is four f32 values as b32 registers, and the instruction ends at
+// imm-scale-b: tf32 takes no imm-trans-b (ptxas: "Arguments mismatch" with one).
+// CHECK-LABEL: gpu.func @wgmma_regs_tf32
+// CHECK: vector.bitcast %{{.*}} : vector<4xf32> to vector<4xi32>
+// CHECK: llvm.inline_asm has_side_effects {{.*}}wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32 {$0, {{.*}}$31}, {$32, $33, $34, $35}, $36, p, 1, 1;{{.*}}"=f,{{.*}},r,r,r,r,l,0,{{.*}},31"
+cake.kernel @wgmma_regs_tf32() attributes {target = "sm_90a", block = array<i64: 128>, grid = affine_map<() -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %b = cake.alloc_smem : !cake.smem<64x32xf32, swizzle = 128>
+  %a = arith.constant dense<1.0> : vector<4xf32>
+  %acc = arith.constant dense<2.0> : vector<32xf32>
+  %d = cake.wgmma.regs %a, %b[%c0, %c0], %acc : vector<4xf32>, !cake.smem<64x32xf32, swizzle = 128>, vector<32xf32>
+  cake.wgmma.wait 0
+  cake.return
+}

@@ -133,16 +133,23 @@ def _store_and_close(w, before=()):
 
 
 def _wgmma_chain(w, indent, xslot, cslot, nchunks, cw, kstep, xsm, csm, acc, prev, prefix,
-                 last_steps=None):
+                 last_steps=None, frags=None):
     """The wgmmas over `nchunks` column chunks of the point stage `xslot` and the centroid stage
     `cslot`, accumulating onto `prev` (the last chunk's first `last_steps` k-steps only, when
-    given); returns the last accumulator's name."""
+    given); with `frags` ({(chunk, step): (name, type)}) A comes from those registers instead
+    (cake.wgmma.regs). Returns the last accumulator's name."""
     n = 0
     for j in range(nchunks):
         steps = last_steps if last_steps and j == nchunks - 1 else cw // kstep
         for s in range(steps):
-            w(f"{indent}%{prefix}{n} = cake.wgmma %xbuf[{xslot}, %c{j}, %c0, %row, %c{kstep * s}], "
-              f"%cbuf[{cslot}, %c{j}, %c0, %c0, %c{kstep * s}], {prev}")
-            w(f"{indent}    : {xsm}, {csm}, {acc}")
+            b = f"%cbuf[{cslot}, %c{j}, %c0, %c0, %c{kstep * s}]"
+            if frags:
+                a, at = frags[(j, s)]
+                w(f"{indent}%{prefix}{n} = cake.wgmma.regs {a}, {b}, {prev}")
+                w(f"{indent}    : {at}, {csm}, {acc}")
+            else:
+                w(f"{indent}%{prefix}{n} = cake.wgmma %xbuf[{xslot}, %c{j}, %c0, %row, %c{kstep * s}], "
+                  f"{b}, {prev}")
+                w(f"{indent}    : {xsm}, {csm}, {acc}")
             prev, n = f"%{prefix}{n}", n + 1
     return prev

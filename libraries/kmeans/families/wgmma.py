@@ -23,6 +23,13 @@ steps instead of 28). TMA still fills the whole last chunk (zeros past D, no ext
 the tensor-core work shrinks, which is what bounds the large-K shapes. Its configuration is the full
 variant's: the router serves each configuration from its narrowest D class that covers D.
 
+`ra` (optional, true) keeps each consumer warp's 16 rows of the point tile in registers: after the
+point stage lands, ldmatrix copies every k-step's A fragment out (16 registers per column chunk),
+the stage goes back to the producer at once (it loads the next tile under this one's centroid
+loop), and every centroid tile runs `cake.wgmma.regs` (B alone from shared memory). With A from
+shared memory an m64n64k16 step reads 4 KB in 32 tensor-core cycles, the SM's whole 128 B/clk:
+the wide-D tiles (bk 64, forced by their shared-memory footprint) were bound there.
+
 Each variant is one kernel; `name(params)` is its symbol and file name.
 """
 from .common import DTYPES, SMEM_LIMIT, chunk_width
@@ -32,7 +39,25 @@ from .tma import (BK, _consumer_open, _fold, _producer_close, _producer_open, _s
 
 def name(p):
     return "km_{t}_c{chunks}{q}_k{bk}_w{wg}_x{xs}_s{cs}_{g}".format(
-        t=DTYPES[p["dtype"]][0], g=p["grid"][0], q="q%d" % p["tail"] if "tail" in p else "", **p)
+        t=DTYPES[p["dtype"]][0], g=p["grid"][0], q="q%d" % p["tail"] if "tail" in p else "",
+        **p) + ra_suffix(p)
+
+
+def ra_suffix(p):
+    return "_ra" if p.get("ra") else ""
+
+
+# Registers a consumer thread may give to A fragments and the accumulator with `ra`: at two
+# consumer warpgroups (168 registers a thread) ptxas fits every variant up to 140 without
+# spilling and bk 256 over one whole chunk (144) with a 16-byte spill; bk 256 over two chunks
+# (160) spills 28 bytes even at one warpgroup's 255 registers.
+RA_REGS = 144
+
+
+def ra_registers(p):
+    """A fragments (4 registers per k-step, 4 k-steps per chunk) plus the bk / 2 accumulator."""
+    steps = (p["chunks"] - 1) * steps_per_chunk(p["dtype"]) + p.get("tail", steps_per_chunk(p["dtype"]))
+    return 4 * steps + p["bk"] // 2
 
 
 def steps_per_chunk(dtype):
@@ -49,13 +74,25 @@ def smem_bytes(p):
 def legal(p):
     """Whether the variant fits the hardware (shared memory, registers, wgmma shapes)."""
     return (p["bk"] in BK and p["wg"] in (1, 2) and p["xs"] >= 1 and p["cs"] >= 2
-            and 1 <= p.get("tail", 1) < steps_per_chunk(p["dtype"]) and smem_bytes(p) <= SMEM_LIMIT)
+            and 1 <= p.get("tail", 1) < steps_per_chunk(p["dtype"]) and smem_bytes(p) <= SMEM_LIMIT
+            and (not p.get("ra") or ra_registers(p) <= RA_REGS))
 
 
 def max_d(p):
     """The widest D the variant serves: its chunks, the last one cut to `tail` k-steps."""
     last = p.get("tail", steps_per_chunk(p["dtype"])) * DTYPES[p["dtype"]][2]
     return (p["chunks"] - 1) * chunk_width(p["dtype"]) + last
+
+
+def wgmma_table_only(p):
+    """`ra` variants serve only the table points that measured them (route.py): tuned at the
+    62 points where a wgmma tile was among the three fastest and at six large probes, they were the
+    fastest at 14 (1.02-1.10x, the most on D = 256: bf16 B1 N262144 K8192 659 TFLOP/s against
+    640, fp16 B1 N524288 K4096 676 against 612) and 0.62-0.8x on small problems, where the
+    fragment prologue of every point tile costs more than the shared-memory reads it saves
+    (bench/results/2026-12-06-library-kmeans-18). Judged by neighbours, their sparse
+    measurements routed tiny held-out shapes to them."""
+    return bool(p.get("ra"))
 
 
 def wgmma_domain(p):
@@ -79,7 +116,8 @@ def generate(p):
     xbytes = nch * bn * cw * el
     cbytes = nch * bk * cw * el + csq_box(bk) * 4
     consts = sorted({0, 1, 64, bn, bk} | set(range(nch)) | {cw * j for j in range(nch)}
-                    | {kstep * s for s in range(cw // kstep)})
+                    | {kstep * s for s in range(cw // kstep)}
+                    | ({2, 4, 8, 16, kstep // 2} if p.get("ra") else set()))
     L = []
     w = L.append
     txt, tct, tqt = _tma_kernel_head(w, p, name(p), ty, bn, bk, cw, consts)
@@ -115,6 +153,7 @@ def generate(p):
     _consumer_open(w, wg, bn, acc)
     w(f"        cake.pipeline.consumer_wait %xpipe[%i] : {xp}")
     w(f"        %xslot = cake.pipeline.slot %xpipe[%i] : {xp}")
+    frags = _load_a_fragments(w, p, xsm, xp) if p.get("ra") else None
     w("        %it0 = arith.muli %i, %ktiles : index")
     w("        %best:2 = scf.for %kt = %c0 to %ktiles step %c1 iter_args(%bv = %inf, %bi = %none)")
     w("            -> (vector<2xf32>, vector<2xi32>) {")
@@ -123,7 +162,7 @@ def generate(p):
     w(f"          %cslot = cake.pipeline.slot %cpipe[%it] : {cp}")
     w("          cake.wgmma.fence")
     last = _wgmma_chain(w, "          ", "%xslot", "%cslot", nch, cw, kstep, xsm, csm, acc, "%zero",
-                        "a", p.get("tail"))
+                        "a", p.get("tail"), frags)
     w("          cake.wgmma.commit")
     w("          cake.wgmma.wait 0")
     w(f"          %k0 = arith.muli %kt, %c{bk} : index")
@@ -132,5 +171,34 @@ def generate(p):
     w(f"              %csqbuf[%cslot, %c0] : {acc}, {qsm}")
     w(f"          cake.pipeline.consumer_release %cpipe[%it] : {cp}")
     _fold(w)
-    _store_and_close(w, [f"        cake.pipeline.consumer_release %xpipe[%i] : {xp}"])
+    _store_and_close(w, [] if frags else [f"        cake.pipeline.consumer_release %xpipe[%i] : {xp}"])
     return "\n".join(L) + "\n"
+
+
+def _load_a_fragments(w, p, xsm, xp):
+    """`ra`: every k-step's A fragment of this warp's 16 rows, by ldmatrix.x4 (lane l passes row
+    l % 8 + 8 ((l / 8) % 2) of the warp's rows and column k0 + (kstep / 2) (l / 16): the mma.sync /
+    wgmma register layout, for tf32 too), then the point stage is released. Returns
+    {(chunk, step): (name, type)}."""
+    ty, _, kstep = DTYPES[p["dtype"]]
+    cw, nch = chunk_width(p["dtype"]), p["chunks"]
+    ft = f"vector<{8 if kstep == 16 else 4}x{ty}>"
+    ind = "        "
+    for line in ("%fwarp = cake.warp_id", "%fw4 = arith.remui %fwarp, %c4 : index",
+                 "%fw16 = arith.muli %fw4, %c16 : index", "%flane = cake.lane_id",
+                 "%fl8 = arith.remui %flane, %c8 : index", "%flq = arith.divui %flane, %c8 : index",
+                 "%flq2 = arith.remui %flq, %c2 : index", "%flr = arith.muli %flq2, %c8 : index",
+                 "%flc = arith.divui %flane, %c16 : index",
+                 f"%flcol = arith.muli %flc, %c{kstep // 2} : index",
+                 "%frow0 = arith.addi %row, %fw16 : index", "%frow1 = arith.addi %frow0, %fl8 : index",
+                 "%frow = arith.addi %frow1, %flr : index"):
+        w(ind + line)
+    frags = {}
+    for j in range(nch):
+        steps = p["tail"] if "tail" in p and j == nch - 1 else cw // kstep
+        for s in range(steps):
+            w(f"{ind}%fcol{j}_{s} = arith.addi %flcol, %c{kstep * s} : index")
+            w(f"{ind}%fa{j}_{s} = cake.ldmatrix %xbuf[%xslot, %c{j}, %c0, %frow, %fcol{j}_{s}] : {xsm} -> {ft}")
+            frags[(j, s)] = (f"%fa{j}_{s}", ft)
+    w(f"{ind}cake.pipeline.consumer_release %xpipe[%i] : {xp}")
+    return frags
