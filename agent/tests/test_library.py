@@ -464,13 +464,21 @@ class MergeTuneTest(unittest.TestCase):
             with open(second, "w") as f:     # simt re-measured, a new configuration added
                 json.dump({"points": [dict(shape, ms={"simt_w4": 2.0, "k16_w2_p": 0.5},
                                            failed={"k32_w2_p": "wrong"})], "neighbours": 4}, f)
-            r = subprocess.run([sys.executable, os.path.join(ROOT, "bench", "library", "merge_tune.py"),
-                                "--out", out, first, second], capture_output=True, text=True)
-            self.assertEqual(r.returncode, 0, r.stderr)
-            points = {p["N"]: p for p in load_json(out)["points"]}
-            self.assertEqual(points[10]["ms"], {"simt_w4": 2.0, "k128_w2_p": 1.0, "k16_w2_p": 0.5})
+            def merge(*extra):
+                r = subprocess.run([sys.executable, os.path.join(ROOT, "bench", "library", "merge_tune.py"),
+                                    "--out", out, *extra, first, second], capture_output=True, text=True)
+                self.assertEqual(r.returncode, 0, r.stderr)
+                return {p["N"]: p for p in load_json(out)["points"]}
+            # simt re-timed at 2/3 of its old time (another card): k128's older time follows it.
+            points = merge()
+            self.assertEqual(set(points[10]["ms"]), {"simt_w4", "k128_w2_p", "k16_w2_p"})
+            self.assertEqual(points[10]["ms"]["simt_w4"], 2.0)
+            self.assertAlmostEqual(points[10]["ms"]["k128_w2_p"], 2.0 / 3.0)
+            self.assertEqual(points[10]["ms"]["k16_w2_p"], 0.5)
             self.assertEqual(points[10]["failed"], {"k32_w2_p": "wrong"})
-            self.assertEqual(points[20]["ms"], {"simt_w4": 5.0})
+            self.assertEqual(points[20]["ms"], {"simt_w4": 5.0})      # nothing re-timed: as it was
+            points = merge("--no-rescale")
+            self.assertEqual(points[10]["ms"], {"simt_w4": 2.0, "k128_w2_p": 1.0, "k16_w2_p": 0.5})
 
 
 class RetimeListTest(unittest.TestCase):

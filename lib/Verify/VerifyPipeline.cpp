@@ -348,12 +348,63 @@ struct CakeVerifyPipelinePass
     verifyReleases(p);
   }
 
+  /// `v` as a sum of leaf values plus a constant, through arith.addi and constants (a few
+  /// levels deep): enough to tell `%it0 + 2q` from `%it0 + (2q + 1)`.
+  void linearize(Value v, SmallVectorImpl<Value> &leaves, int64_t &constant, unsigned depth = 0) {
+    if (std::optional<int64_t> c = model->getConstant(v)) {
+      constant += *c;
+      return;
+    }
+    if (auto add = v.getDefiningOp<arith::AddIOp>(); add && depth < 6) {
+      linearize(add.getLhs(), leaves, constant, depth + 1);
+      linearize(add.getRhs(), leaves, constant, depth + 1);
+      return;
+    }
+    leaves.push_back(v);
+  }
+
+  /// Whether iterations `a` and `b` provably differ: the same leaves, different constants.
+  bool differentIterations(Value a, Value b) {
+    SmallVector<Value> la, lb;
+    int64_t ca = 0, cb = 0;
+    linearize(a, la, ca);
+    linearize(b, lb, cb);
+    if (ca == cb || la.size() != lb.size())
+      return false;
+    SmallVector<bool> used(lb.size(), false);
+    for (Value x : la) {
+      bool found = false;
+      for (size_t i = 0; i < lb.size() && !found; ++i)
+        if (!used[i] && same(x, lb[i]))
+          used[i] = found = true;
+      if (!found)
+        return false;
+    }
+    return true;
+  }
+
   void verifyReleases(Pipeline &p) {
     int64_t consumers = p.create.getConsumers();
-    // The threads that release per iteration, grouped by loop.
-    llvm::MapVector<Operation *, SmallVector<Operation *>> groups;
-    for (PipelineConsumerReleaseOp release : p.releases)
-      groups[release->getParentOfType<scf::ForOp>()].push_back(release);
+    // The threads that release per iteration, grouped by loop and, within a loop, by the
+    // iteration released: a loop body may release several stages (tiles taken in pairs:
+    // %it and %it + 1), each by all the consumers. Releases join one group unless their
+    // iterations provably differ.
+    llvm::MapVector<Operation *, SmallVector<SmallVector<Operation *>>> byLoop;
+    for (PipelineConsumerReleaseOp release : p.releases) {
+      auto &groups = byLoop[release->getParentOfType<scf::ForOp>()];
+      size_t i = 0;
+      while (i < groups.size() &&
+             differentIterations(cast<PipelineConsumerReleaseOp>(groups[i].front()).getIteration(),
+                                 release.getIteration()))
+        ++i;
+      if (i == groups.size())
+        groups.emplace_back();
+      groups[i].push_back(release);
+    }
+    SmallVector<std::pair<Operation *, SmallVector<Operation *>>> groups;
+    for (auto &[loop, list] : byLoop)
+      for (auto &g : list)
+        groups.push_back({loop, g});
     for (auto &[loop, group] : groups) {
       int64_t sum = 0;
       bool exact = true;

@@ -14,7 +14,9 @@ of centroids (bk 16/32/64/128/256), the consumer warpgroups (1 or 2) and the gri
 one block per tile), each with the deepest pipelines that fit in shared memory, and each also with its
 last chunk trimmed to 1, 2 or 3 of its 4 wgmma k-steps (`tail`: finer D classes of the same
 configuration, 2196 more kernels; 1.072x on the 67 tuned grid shapes they serve, none slower:
-bench/results/2026-12-04-library-kmeans-13; `--no-tails` leaves them out). Every variant is
+bench/results/2026-12-04-library-kmeans-13; `--no-tails` leaves them out), and the `ra` tiles of two
+consumer warpgroups (A fragments in registers, table-only: RA_CONFIGS; `--ov` adds the overlapped
+`ov` experiment, OV_CONFIGS). Every variant is
 verified (cake-opt --cake-verify) and compiled by cake-translate; one that fails stops the build with the
 tool's diagnostic. Besides: the centroid-update kernels (`update`) and one staging kernel per
 dtype (`pad`: rows zero-padded to 16 bytes for the tensor-core families). `--table` (default: table.json beside this script, when present) is the routing
@@ -112,25 +114,37 @@ def describe(p, manifest):
             **({"table_only": True} if fam.table_only(p) else {})}
 
 
-def deepest(dtype, chunks, bk, wg, grid, ra=False):
+def deepest(dtype, chunks, bk, wg, grid, ra=False, ov=False):
     """The variant with the most pipeline stages that fits, or None. With `ra` the point stage is
     released as soon as its fragments are in registers, so one stage suffices and the shared
-    memory goes to centroid stages."""
-    stages = ((1, 4), (1, 3), (1, 2)) if ra else ((2, 4), (2, 3), (2, 2), (1, 4), (1, 3), (1, 2))
+    memory goes to centroid stages; `ov` consumes centroid stages in pairs, so four come first."""
+    if ra:
+        stages = ((1, 4), (1, 3), (1, 2))
+    elif ov:
+        stages = ((2, 4), (1, 4), (2, 3), (1, 3), (2, 2), (1, 2))
+    else:
+        stages = ((2, 4), (2, 3), (2, 2), (1, 4), (1, 3), (1, 2))
     for xs, cs in stages:
         p = {"dtype": dtype, "chunks": chunks, "bk": bk, "wg": wg, "xs": xs, "cs": cs, "grid": grid,
-             **({"ra": True} if ra else {})}
+             **({"ra": True} if ra else {}), **({"ov": True} if ov else {})}
         if family.legal(p):
             return p
     return None
 
 
 # The A-in-registers configurations (wgmma.py `ra`): the large tiles of two consumer warpgroups,
-# where shared-memory bandwidth bounds the wgmma chain.
-RA_CONFIGS = [(bk, 2, grid) for grid in ("persistent", "tiles") for bk in (64, 128, 256)]
+# where shared-memory bandwidth bounds the wgmma chain. Then the overlapped ones (`ov`: a tile's
+# argmin under the next tile's chain; two accumulators, so bk <= 128), fp16 and bf16, with and
+# without `ra`: (bk, wg, grid, ra, ov, dtypes). `ov` is an experiment, built only with --ov: it
+# was slower at all 44 shapes it was tuned at (0.59-0.99x, geomean 0.80; the two consumer
+# warpgroups already hide each other's argmin, and bk 128 halves the tile;
+# bench/results/2026-12-06-library-kmeans-18).
+RA_CONFIGS = [(bk, 2, grid, True, False, None) for grid in ("persistent", "tiles") for bk in (64, 128, 256)]
+OV_CONFIGS = [(bk, 2, grid, ra, True, ("float16", "bfloat16")) for grid in ("persistent", "tiles")
+              for bk, ra in ((128, False), (64, False), (64, True))]
 
 
-def plan(dtypes, max_chunks, flat_tcd=False, tails=True):
+def plan(dtypes, max_chunks, flat_tcd=False, tails=True, ov=False):
     out = list(family.simt_variants(dtypes)) + family.direct_variants(dtypes) + family.lanes_variants(dtypes) \
         + family.tcd_variants(dtypes, flat=flat_tcd) + family.cpw_variants(dtypes)
     for dtype in dtypes:
@@ -146,8 +160,9 @@ def plan(dtypes, max_chunks, flat_tcd=False, tails=True):
                     break
     for dtype in dtypes:
         for chunks in range(1, max_chunks + 1):
-            for bk, wg, grid, ra in [c + (False,) for c in CONFIGS] + [c + (True,) for c in RA_CONFIGS]:
-                p = deepest(dtype, chunks, bk, wg, grid, ra)
+            configs = [c + (False, False, None) for c in CONFIGS] + RA_CONFIGS + (OV_CONFIGS if ov else [])
+            for bk, wg, grid, ra, overlap, only in configs:
+                p = deepest(dtype, chunks, bk, wg, grid, ra, overlap) if not only or dtype in only else None
                 if p:
                     # The full class, then its trimmed ones (wgmma.py: `tail`), same stages.
                     steps = family.steps_per_chunk(dtype) if tails else 1
@@ -227,6 +242,8 @@ def main():
     ap.add_argument("--flat-tcd", action="store_true",
                     help="also the tcd `fl` configurations (x and c as flat arrays; an experiment, slower: "
                          "bench/results/2026-12-04-library-kmeans-11)")
+    ap.add_argument("--ov", action="store_true",
+                    help="also the wgmma family's overlapped `ov` variants (an experiment: slower)")
     ap.add_argument("--no-tails", dest="tails", action="store_false",
                     help="without the wgmma family's trimmed D classes (the library before build 13: "
                          "bench/results/2026-12-04-library-kmeans-13)")
@@ -246,7 +263,7 @@ def main():
     updates = [{"update": True, "dtype": d, "ppb": w} for d in dtypes for w in family.UPDATE_PPB] + \
         [{"update": True, "dtype": d, "ppb": 8, "chunk": c} for d in dtypes for c in family.UPDATE_CHUNKS]
     pads = [{"pad": True, "dtype": d} for d in dtypes]
-    todo = with_twins(plan(dtypes, args.max_chunks, args.flat_tcd, args.tails) + updates + pads)
+    todo = with_twins(plan(dtypes, args.max_chunks, args.flat_tcd, args.tails, args.ov) + updates + pads)
     variants, update_variants, pad_variants, failed = [], [], [], []
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
         for p, rc, err in pool.map(lambda p: compile_one(args.tools, kdir, p, args.programmatic_launch,

@@ -881,3 +881,103 @@ cake.kernel @skip_too_many(%a: !cake.tensor<[M, K], bf16> {cake.name = "a"},
   }
   cake.return
 }
+
+// -----
+
+// Stages taken in pairs: each iteration of the consumers' loop waits for and releases two
+// iterations, %it = 2q and %it + 1, each by the 128 consumers (the wgmma family's `ov`). The
+// releases are of different stages, so each stage gets 128 arrivals: no finding.
+cake.kernel @release_pairs(%a: !cake.tensor<[M, K], bf16> {cake.name = "a"},
+               %ta: !cake.tma<[M, K], bf16, box [64, 64], swizzle = 128> {cake.name = "ta", cake.describes = "a"})
+    attributes {target = "sm_90a", block = array<i64: 256>, symbols = ["M", "K"],
+                grid = affine_map<()[m, k] -> (m ceildiv 64)>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %n = cake.problem_size "K"
+  %n2 = arith.muli %n, %c2 : index
+  %buf = cake.alloc_smem : !cake.smem<4x64x64xbf16, swizzle = 128>
+  %pipe = cake.pipeline.create consumers 128 : !cake.pipeline<4>
+  cake.warp_roles {
+    cake.role "producer" warps [0, 4) {
+      %warp = cake.warp_id
+      %w0 = arith.cmpi eq, %warp, %c0 : index
+      scf.if %w0 {
+        %leader = cake.elect_one
+        scf.if %leader {
+          scf.for %i = %c0 to %n2 step %c1 {
+            cake.pipeline.producer_acquire %pipe[%i] : !cake.pipeline<4>
+            cake.pipeline.producer_commit %pipe[%i], tx_bytes 8192 : !cake.pipeline<4>
+            %s = cake.pipeline.slot %pipe[%i] : !cake.pipeline<4>
+            cake.tma.load %ta[%c0, %i], %buf[%s], %pipe[%i]
+                : !cake.tma<[M, K], bf16, box [64, 64], swizzle = 128>, !cake.smem<4x64x64xbf16, swizzle = 128>, !cake.pipeline<4>
+          }
+        }
+      }
+    }
+    cake.role "consumer" warps [4, 8) {
+      %lane = cake.lane_id
+      scf.for %q = %c0 to %n step %c1 {
+        %ita = arith.muli %q, %c2 : index
+        %itb = arith.addi %ita, %c1 : index
+        cake.pipeline.consumer_wait %pipe[%ita] : !cake.pipeline<4>
+        %sa = cake.pipeline.slot %pipe[%ita] : !cake.pipeline<4>
+        %va = cake.load %buf[%sa, %c0, %lane] : !cake.smem<4x64x64xbf16, swizzle = 128> -> bf16
+        cake.pipeline.consumer_wait %pipe[%itb] : !cake.pipeline<4>
+        %sb = cake.pipeline.slot %pipe[%itb] : !cake.pipeline<4>
+        %vb = cake.load %buf[%sb, %c0, %lane] : !cake.smem<4x64x64xbf16, swizzle = 128> -> bf16
+        cake.pipeline.consumer_release %pipe[%ita] : !cake.pipeline<4>
+        cake.pipeline.consumer_release %pipe[%itb] : !cake.pipeline<4>
+      }
+    }
+  }
+  cake.return
+}
+
+// -----
+
+// The same stage released twice per iteration through two spellings of one iteration (%i and
+// %i + 0): 256 arrivals where the barriers count 128. Only provably different iterations split.
+cake.kernel @release_same_twice(%a: !cake.tensor<[M, K], bf16> {cake.name = "a"},
+               %ta: !cake.tma<[M, K], bf16, box [64, 64], swizzle = 128> {cake.name = "ta", cake.describes = "a"})
+    attributes {target = "sm_90a", block = array<i64: 256>, symbols = ["M", "K"],
+                grid = affine_map<()[m, k] -> (m ceildiv 64)>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = cake.problem_size "K"
+  %buf = cake.alloc_smem : !cake.smem<2x64x64xbf16, swizzle = 128>
+  // expected-note @+1 {{the empty barriers expect 128 arrivals per stage (consumers)}}
+  %pipe = cake.pipeline.create consumers 128 : !cake.pipeline<2>
+  cake.warp_roles {
+    cake.role "producer" warps [0, 4) {
+      %warp = cake.warp_id
+      %w0 = arith.cmpi eq, %warp, %c0 : index
+      scf.if %w0 {
+        %leader = cake.elect_one
+        scf.if %leader {
+          scf.for %i = %c0 to %n step %c1 {
+            cake.pipeline.producer_acquire %pipe[%i] : !cake.pipeline<2>
+            cake.pipeline.producer_commit %pipe[%i], tx_bytes 8192 : !cake.pipeline<2>
+            %s = cake.pipeline.slot %pipe[%i] : !cake.pipeline<2>
+            cake.tma.load %ta[%c0, %i], %buf[%s], %pipe[%i]
+                : !cake.tma<[M, K], bf16, box [64, 64], swizzle = 128>, !cake.smem<2x64x64xbf16, swizzle = 128>, !cake.pipeline<2>
+          }
+        }
+      }
+    }
+    cake.role "consumer" warps [4, 8) {
+      %lane = cake.lane_id
+      scf.for %i = %c0 to %n step %c1 {
+        cake.pipeline.consumer_wait %pipe[%i] : !cake.pipeline<2>
+        %s = cake.pipeline.slot %pipe[%i] : !cake.pipeline<2>
+        %v = cake.load %buf[%s, %c0, %lane] : !cake.smem<2x64x64xbf16, swizzle = 128> -> bf16
+        %i0 = arith.addi %i, %c0 : index
+        // expected-error @+2 {{[pipeline.consumer-count] expected 128 threads to release each stage (the pipeline's consumers), got 256}}
+        // expected-note @+1 {{fix: set consumers 256 on cake.pipeline.create, or release from exactly that many threads}}
+        cake.pipeline.consumer_release %pipe[%i] : !cake.pipeline<2>
+        cake.pipeline.consumer_release %pipe[%i0] : !cake.pipeline<2>
+      }
+    }
+  }
+  cake.return
+}

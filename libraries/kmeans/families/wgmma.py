@@ -30,6 +30,12 @@ loop), and every centroid tile runs `cake.wgmma.regs` (B alone from shared memor
 shared memory an m64n64k16 step reads 4 KB in 32 tensor-core cycles, the SM's whole 128 B/clk:
 the wide-D tiles (bk 64, forced by their shared-memory footprint) were bound there.
 
+`ov` (optional, true) overlaps the argmin of one centroid tile with the wgmma chain of the next:
+the consumers take the tiles in pairs, issue both chains into two accumulators, and reduce the
+first after `wgmma.wait 1` while the second runs (the producer loads an even number of tiles; a
+last tile past K is TMA's zero fill, and its argmin finds no valid column). Two accumulators:
+bk <= 128.
+
 Each variant is one kernel; `name(params)` is its symbol and file name.
 """
 from .common import DTYPES, SMEM_LIMIT, chunk_width
@@ -44,7 +50,7 @@ def name(p):
 
 
 def ra_suffix(p):
-    return "_ra" if p.get("ra") else ""
+    return ("_ra" if p.get("ra") else "") + ("_ov" if p.get("ov") else "")
 
 
 # Registers a consumer thread may give to A fragments and the accumulator with `ra`: at two
@@ -55,9 +61,10 @@ RA_REGS = 144
 
 
 def ra_registers(p):
-    """A fragments (4 registers per k-step, 4 k-steps per chunk) plus the bk / 2 accumulator."""
+    """A fragments (4 registers per k-step, 4 k-steps per chunk; none without `ra`) plus the
+    bk / 2 accumulator (two with `ov`)."""
     steps = (p["chunks"] - 1) * steps_per_chunk(p["dtype"]) + p.get("tail", steps_per_chunk(p["dtype"]))
-    return 4 * steps + p["bk"] // 2
+    return (4 * steps if p.get("ra") else 0) + (2 if p.get("ov") else 1) * p["bk"] // 2
 
 
 def steps_per_chunk(dtype):
@@ -75,7 +82,7 @@ def legal(p):
     """Whether the variant fits the hardware (shared memory, registers, wgmma shapes)."""
     return (p["bk"] in BK and p["wg"] in (1, 2) and p["xs"] >= 1 and p["cs"] >= 2
             and 1 <= p.get("tail", 1) < steps_per_chunk(p["dtype"]) and smem_bytes(p) <= SMEM_LIMIT
-            and (not p.get("ra") or ra_registers(p) <= RA_REGS))
+            and (not (p.get("ra") or p.get("ov")) or ra_registers(p) <= RA_REGS))
 
 
 def max_d(p):
@@ -92,7 +99,7 @@ def wgmma_table_only(p):
     fragment prologue of every point tile costs more than the shared-memory reads it saves
     (bench/results/2026-12-06-library-kmeans-18). Judged by neighbours, their sparse
     measurements routed tiny held-out shapes to them."""
-    return bool(p.get("ra"))
+    return bool(p.get("ra") or p.get("ov"))
 
 
 def wgmma_domain(p):
@@ -117,11 +124,16 @@ def generate(p):
     cbytes = nch * bk * cw * el + csq_box(bk) * 4
     consts = sorted({0, 1, 64, bn, bk} | set(range(nch)) | {cw * j for j in range(nch)}
                     | {kstep * s for s in range(cw // kstep)}
-                    | ({2, 4, 8, 16, kstep // 2} if p.get("ra") else set()))
+                    | ({2, 4, 8, 16, kstep // 2} if p.get("ra") else set())
+                    | ({2} if p.get("ov") else set()))
     L = []
     w = L.append
     txt, tct, tqt = _tma_kernel_head(w, p, name(p), ty, bn, bk, cw, consts)
-    _tile_counts(w, bk, bn)
+    ov = bool(p.get("ov"))
+    # `ov`: tiles in pairs, so the producer loads an even count (the last may lie past K).
+    ntiles = "%ktiles_ev" if ov else "%ktiles"
+    _tile_counts(w, bk, bn, ["  %kt_pairs = arith.ceildivui %ktiles, %c2 : index",
+                             "  %ktiles_ev = arith.muli %kt_pairs, %c2 : index"] if ov else ())
     w(f"  %xbuf = cake.alloc_smem : {xsm}")
     w(f"  %cbuf = cake.alloc_smem : {csm}")
     w(f"  %csqbuf = cake.alloc_smem : {qsm}")
@@ -134,9 +146,9 @@ def generate(p):
     for j in range(nch):
         w(f"            cake.tma.load %tx[%b, %m0, %c{cw * j}], %xbuf[%xslot, %c{j}], %xpipe[%i]")
         w(f"                : {txt}, {xsm}, {xp}")
-    w("            %it0 = arith.muli %i, %ktiles : index")
+    w(f"            %it0 = arith.muli %i, {ntiles} : index")
     w("            %kbase = arith.muli %b, %kpitch : index")
-    w("            scf.for %kt = %c0 to %ktiles step %c1 {")
+    w(f"            scf.for %kt = %c0 to {ntiles} step %c1 {{")
     w("              %it = arith.addi %it0, %kt : index")
     w(f"              cake.pipeline.producer_acquire %cpipe[%it] : {cp}")
     w(f"              cake.pipeline.producer_commit %cpipe[%it], tx_bytes {cbytes} : {cp}")
@@ -154,25 +166,66 @@ def generate(p):
     w(f"        cake.pipeline.consumer_wait %xpipe[%i] : {xp}")
     w(f"        %xslot = cake.pipeline.slot %xpipe[%i] : {xp}")
     frags = _load_a_fragments(w, p, xsm, xp) if p.get("ra") else None
-    w("        %it0 = arith.muli %i, %ktiles : index")
-    w("        %best:2 = scf.for %kt = %c0 to %ktiles step %c1 iter_args(%bv = %inf, %bi = %none)")
-    w("            -> (vector<2xf32>, vector<2xi32>) {")
-    w("          %it = arith.addi %it0, %kt : index")
-    w(f"          cake.pipeline.consumer_wait %cpipe[%it] : {cp}")
-    w(f"          %cslot = cake.pipeline.slot %cpipe[%it] : {cp}")
-    w("          cake.wgmma.fence")
-    last = _wgmma_chain(w, "          ", "%xslot", "%cslot", nch, cw, kstep, xsm, csm, acc, "%zero",
-                        "a", p.get("tail"), frags)
-    w("          cake.wgmma.commit")
-    w("          cake.wgmma.wait 0")
-    w(f"          %k0 = arith.muli %kt, %c{bk} : index")
-    w("          %valid = arith.subi %kdim, %k0 : index")
-    w(f"          %v, %col = cake.wgmma.row_arg_reduce argmin {last}, scale -2.0, valid %valid,")
-    w(f"              %csqbuf[%cslot, %c0] : {acc}, {qsm}")
-    w(f"          cake.pipeline.consumer_release %cpipe[%it] : {cp}")
-    _fold(w)
+    w(f"        %it0 = arith.muli %i, {ntiles} : index")
+    if ov:
+        _overlapped_tiles(w, p, xsm, csm, qsm, cp, acc, frags)
+    else:
+        w("        %best:2 = scf.for %kt = %c0 to %ktiles step %c1 iter_args(%bv = %inf, %bi = %none)")
+        w("            -> (vector<2xf32>, vector<2xi32>) {")
+        w("          %it = arith.addi %it0, %kt : index")
+        w(f"          cake.pipeline.consumer_wait %cpipe[%it] : {cp}")
+        w(f"          %cslot = cake.pipeline.slot %cpipe[%it] : {cp}")
+        w("          cake.wgmma.fence")
+        last = _wgmma_chain(w, "          ", "%xslot", "%cslot", nch, cw, kstep, xsm, csm, acc, "%zero",
+                            "a", p.get("tail"), frags)
+        w("          cake.wgmma.commit")
+        w("          cake.wgmma.wait 0")
+        w(f"          %k0 = arith.muli %kt, %c{bk} : index")
+        w("          %valid = arith.subi %kdim, %k0 : index")
+        w(f"          %v, %col = cake.wgmma.row_arg_reduce argmin {last}, scale -2.0, valid %valid,")
+        w(f"              %csqbuf[%cslot, %c0] : {acc}, {qsm}")
+        w(f"          cake.pipeline.consumer_release %cpipe[%it] : {cp}")
+        _fold(w)
     _store_and_close(w, [] if frags else [f"        cake.pipeline.consumer_release %xpipe[%i] : {xp}"])
     return "\n".join(L) + "\n"
+
+
+def _overlapped_tiles(w, p, xsm, csm, qsm, cp, acc, frags):
+    """`ov`: the loop over pairs of centroid tiles; both chains issued, the first reduced while
+    the second runs (wgmma.wait 1), then the second. Leaves %best#0/1 as the plain loop does."""
+    _, _, kstep = DTYPES[p["dtype"]]
+    cw, nch, bk = chunk_width(p["dtype"]), p["chunks"], p["bk"]
+    ind = "          "
+    w("        %best:2 = scf.for %q = %c0 to %kt_pairs step %c1 iter_args(%bv = %inf, %bi = %none)")
+    w("            -> (vector<2xf32>, vector<2xi32>) {")
+    w(f"{ind}%kta = arith.muli %q, %c2 : index")
+    w(f"{ind}%ktb = arith.addi %kta, %c1 : index")
+    last = {}
+    for h in ("a", "b"):
+        w(f"{ind}%it{h} = arith.addi %it0, %kt{h} : index")
+        w(f"{ind}cake.pipeline.consumer_wait %cpipe[%it{h}] : {cp}")
+        w(f"{ind}%cslot{h} = cake.pipeline.slot %cpipe[%it{h}] : {cp}")
+        w(f"{ind}cake.wgmma.fence")
+        last[h] = _wgmma_chain(w, ind, "%xslot", f"%cslot{h}", nch, cw, kstep, xsm, csm, acc, "%zero",
+                               "p" + h, p.get("tail"), frags)
+        w(f"{ind}cake.wgmma.commit")
+    best = ("%bv", "%bi")
+    for h, pending in (("a", 1), ("b", 0)):
+        w(f"{ind}cake.wgmma.wait {pending}")
+        w(f"{ind}%k0{h} = arith.muli %kt{h}, %c{bk} : index")
+        w(f"{ind}%valid{h} = arith.subi %kdim, %k0{h} : index")
+        w(f"{ind}%v{h}, %col{h} = cake.wgmma.row_arg_reduce argmin {last[h]}, scale -2.0, valid %valid{h},")
+        w(f"{ind}    %csqbuf[%cslot{h}, %c0] : {acc}, {qsm}")
+        w(f"{ind}cake.pipeline.consumer_release %cpipe[%it{h}] : {cp}")
+        w(f"{ind}%k0i{h} = arith.index_cast %k0{h} : index to i32")
+        w(f"{ind}%k0v{h} = vector.broadcast %k0i{h} : i32 to vector<2xi32>")
+        w(f"{ind}%colk{h} = arith.addi %col{h}, %k0v{h} : vector<2xi32>")
+        w(f"{ind}%closer{h} = arith.cmpf olt, %v{h}, {best[0]} : vector<2xf32>")
+        w(f"{ind}%nbv{h} = arith.select %closer{h}, %v{h}, {best[0]} : vector<2xi1>, vector<2xf32>")
+        w(f"{ind}%nbi{h} = arith.select %closer{h}, %colk{h}, {best[1]} : vector<2xi1>, vector<2xi32>")
+        best = (f"%nbv{h}", f"%nbi{h}")
+    w(f"{ind}scf.yield {best[0]}, {best[1]} : vector<2xf32>, vector<2xi32>")
+    w("        }")
 
 
 def _load_a_fragments(w, p, xsm, xp):
