@@ -18,7 +18,7 @@ from .simt import generate_simt, simt_domain, simt_name, simt_suffix
 from .splitd import generate_splitd, splitd_name
 from .tcd import generate_tcd, tcd_domain, tcd_name, tcd_suffix, tcd_table_only, tcd_widest
 from .update import generate_update, update_name
-from .wgmma import generate, max_d, name, ra_suffix, wgmma_domain, wgmma_table_only
+from .wgmma import generate, max_d, name, mode_suffix, wgmma_domain, wgmma_table_only
 
 
 class Family:
@@ -34,7 +34,7 @@ def _grid_letter(p):
 
 
 FAMILIES = {
-    "wgmma": Family(name, generate, lambda p: "k{bk}_w{wg}_{g}".format(g=_grid_letter(p), **p) + ra_suffix(p),
+    "wgmma": Family(name, generate, lambda p: "k{bk}_w{wg}_{g}".format(g=_grid_letter(p), **p) + mode_suffix(p),
                     "rows+csq", max_d, wgmma_domain, table_only=wgmma_table_only),
     "splitd": Family(splitd_name, generate_splitd,
                      lambda p: "sd{g}_k{bk}_w{wg}_{gr}".format(gr=_grid_letter(p), **p), "rows+csq"),

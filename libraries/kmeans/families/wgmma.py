@@ -46,14 +46,14 @@ from .tma import (BK, _consumer_open, _fold, _producer_close, _producer_open, _s
 def name(p):
     return "km_{t}_c{chunks}{q}_k{bk}_w{wg}_x{xs}_s{cs}_{g}".format(
         t=DTYPES[p["dtype"]][0], g=p["grid"][0], q="q%d" % p["tail"] if "tail" in p else "",
-        **p) + ra_suffix(p)
+        **p) + mode_suffix(p)
 
 
-def ra_suffix(p):
+def mode_suffix(p):
     return ("_ra" if p.get("ra") else "") + ("_ov" if p.get("ov") else "")
 
 
-# Registers a consumer thread may give to A fragments and the accumulator with `ra`: at two
+# Registers a consumer thread may give to A fragments and accumulators with `ra` or `ov`: at two
 # consumer warpgroups (168 registers a thread) ptxas fits every variant up to 140 without
 # spilling and bk 256 over one whole chunk (144) with a 16-byte spill; bk 256 over two chunks
 # (160) spills 28 bytes even at one warpgroup's 255 registers.
@@ -92,7 +92,7 @@ def max_d(p):
 
 
 def wgmma_table_only(p):
-    """`ra` variants serve only the table points that measured them (route.py): tuned at the
+    """`ra` (and `ov`) variants serve only the table points that measured them (route.py): tuned at the
     62 points where a wgmma tile was among the three fastest and at six large probes, they were the
     fastest at 14 (1.02-1.10x, the most on D = 256: bf16 B1 N262144 K8192 659 TFLOP/s against
     640, fp16 B1 N524288 K4096 676 against 612) and 0.62-0.8x on small problems, where the
