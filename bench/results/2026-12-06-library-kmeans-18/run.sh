@@ -6,9 +6,7 @@ R=bench/results/2026-12-06-library-kmeans-18
 #   agent/cake library export --library .device/klib --out .device/kpkg
 #   python3 bench/library/prune_package.py --package .device/kpkg --out .device/kpkg-b17; (cd .device && tar czf call-b17.tgz kpkg-b17)
 # gpu: bash $R/call1.sh   (carry .device/call-b17.tgz, .device/wheels; timeout_s 600) -> final-b17-0.*
-cp $R/final-b17-0.json $R/rows.json
-python3 bench/library/rows_table.py $R/rows.json --before bench/results/2026-12-05-library-kmeans-14/rows.json > $R/rows-table.md
-python3 bench/library/heldout_gap.py $R/rows.json
+# (rows.json was call 1's until call 5 ran: below)
 # here: build 18: the wgmma ra variants (build.py --keep-built; cp .device/klib/variants.json libraries/kmeans/)
 # here: python3 $R/ra_plan.py   (with the table of 2b62d3c and variants.json with ra)
 # here: agent/cake library export --library .device/klib --out .device/kpkg
@@ -24,3 +22,9 @@ python3 bench/library/heldout_gap.py $R/rows.json
 # here: python3 $R/ov_plan.py   (with variants.json built with --ov)
 #   prune_package.py --package .device/kpkg --out .device/kpkg-ov --grid $R/ov-grid.json --only $R/ov-only.json; tar czf call-ov.tgz kpkg-ov
 # gpu: bash $R/call4.sh   (carry .device/call-ov.tgz, .device/wheels) -> tune-ov-0.*
+# here: build 18 as committed (build.py --keep-built), export, prune_package.py --out .device/kpkg-b18f; tar czf call-b18f.tgz kpkg-b18f
+# gpu: bash $R/call5.sh   (carry .device/call-b18f.tgz, .device/wheels) -> final-b18-0.* (saved here as final-b18full-0.*)
+cp $R/final-b18full-0.json $R/rows.json
+python3 bench/library/rows_table.py $R/rows.json --before bench/results/2026-12-05-library-kmeans-14/rows.json > $R/rows-table.md
+python3 bench/library/rows_table.py $R/final-b17-0.json --before bench/results/2026-12-05-library-kmeans-14/rows.json > $R/rows-table-b17.md
+python3 bench/library/heldout_gap.py $R/rows.json
