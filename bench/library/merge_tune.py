@@ -62,8 +62,9 @@ def merge():
 
 
 def rescale(old, new):
-    """The geomean of new / old over the configurations both time (1.0 when none)."""
-    shared = [c for c in new if c in old]
+    """The geomean of new / old over the configurations both time (1.0 when none; a time that
+    is not positive is no evidence of the card's speed)."""
+    shared = [c for c in new if c in old and new[c] > 0 and old[c] > 0]
     if not shared:
         return 1.0
     return math.exp(sum(math.log(new[c] / old[c]) for c in shared) / len(shared))

@@ -389,22 +389,19 @@ struct CakeVerifyPipelinePass
     // iteration released: a loop body may release several stages (tiles taken in pairs:
     // %it and %it + 1), each by all the consumers. Releases join one group unless their
     // iterations provably differ.
-    llvm::MapVector<Operation *, SmallVector<SmallVector<Operation *>>> byLoop;
-    for (PipelineConsumerReleaseOp release : p.releases) {
-      auto &groups = byLoop[release->getParentOfType<scf::ForOp>()];
-      size_t i = 0;
-      while (i < groups.size() &&
-             differentIterations(cast<PipelineConsumerReleaseOp>(groups[i].front()).getIteration(),
-                                 release.getIteration()))
-        ++i;
-      if (i == groups.size())
-        groups.emplace_back();
-      groups[i].push_back(release);
-    }
     SmallVector<std::pair<Operation *, SmallVector<Operation *>>> groups;
-    for (auto &[loop, list] : byLoop)
-      for (auto &g : list)
-        groups.push_back({loop, g});
+    for (PipelineConsumerReleaseOp release : p.releases) {
+      Operation *loop = release->getParentOfType<scf::ForOp>();
+      auto *group = llvm::find_if(groups, [&](const auto &g) {
+        return g.first == loop &&
+               !differentIterations(cast<PipelineConsumerReleaseOp>(g.second.front()).getIteration(),
+                                    release.getIteration());
+      });
+      if (group == groups.end())
+        groups.push_back({loop, {release}});
+      else
+        group->second.push_back(release);
+    }
     for (auto &[loop, group] : groups) {
       int64_t sum = 0;
       bool exact = true;

@@ -106,15 +106,22 @@ def _consumer_open(w, wg, bn, acc):
     _tile_of(w, "        ", bn)
 
 
+def _fold_step(w, ind, best=("%bv", "%bi"), sfx=""):
+    """Folds the centroid tile at %k0{sfx} ((value, column) per row in %v{sfx}, %col{sfx}) into
+    the running argmin `best` (ties: first); returns the new (value, index) names."""
+    w(f"{ind}%k0i{sfx} = arith.index_cast %k0{sfx} : index to i32")
+    w(f"{ind}%k0v{sfx} = vector.broadcast %k0i{sfx} : i32 to vector<2xi32>")
+    w(f"{ind}%colk{sfx} = arith.addi %col{sfx}, %k0v{sfx} : vector<2xi32>")
+    w(f"{ind}%closer{sfx} = arith.cmpf olt, %v{sfx}, {best[0]} : vector<2xf32>")
+    w(f"{ind}%nbv{sfx} = arith.select %closer{sfx}, %v{sfx}, {best[0]} : vector<2xi1>, vector<2xf32>")
+    w(f"{ind}%nbi{sfx} = arith.select %closer{sfx}, %colk{sfx}, {best[1]} : vector<2xi1>, vector<2xi32>")
+    return f"%nbv{sfx}", f"%nbi{sfx}"
+
+
 def _fold(w, ind="          "):
     """Folds a centroid tile's (value, column) per row into the running argmin (ties: first) and
     closes the loop over centroid tiles (its body indented `ind`)."""
-    w(f"{ind}%k0i = arith.index_cast %k0 : index to i32")
-    w(f"{ind}%k0v = vector.broadcast %k0i : i32 to vector<2xi32>")
-    w(f"{ind}%colk = arith.addi %col, %k0v : vector<2xi32>")
-    w(f"{ind}%closer = arith.cmpf olt, %v, %bv : vector<2xf32>")
-    w(f"{ind}%nbv = arith.select %closer, %v, %bv : vector<2xi1>, vector<2xf32>")
-    w(f"{ind}%nbi = arith.select %closer, %colk, %bi : vector<2xi1>, vector<2xi32>")
+    _fold_step(w, ind)
     w(f"{ind}scf.yield %nbv, %nbi : vector<2xf32>, vector<2xi32>")
     w(f"{ind[:-2]}}}")
 

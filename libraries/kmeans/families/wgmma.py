@@ -39,7 +39,7 @@ bk <= 128.
 Each variant is one kernel; `name(params)` is its symbol and file name.
 """
 from .common import DTYPES, SMEM_LIMIT, chunk_width
-from .tma import (BK, _consumer_open, _fold, _producer_close, _producer_open, _store_and_close,
+from .tma import (BK, _consumer_open, _fold, _fold_step, _producer_close, _producer_open, _store_and_close,
                   _tile_counts, _tma_kernel_head, _wgmma_chain, csq_box)
 
 
@@ -57,10 +57,10 @@ def mode_suffix(p):
 # consumer warpgroups (168 registers a thread) ptxas fits every variant up to 140 without
 # spilling and bk 256 over one whole chunk (144) with a 16-byte spill; bk 256 over two chunks
 # (160) spills 28 bytes even at one warpgroup's 255 registers.
-RA_REGS = 144
+TILE_REGS = 144
 
 
-def ra_registers(p):
+def tile_registers(p):
     """A fragments (4 registers per k-step, 4 k-steps per chunk; none without `ra`) plus the
     bk / 2 accumulator (two with `ov`)."""
     steps = (p["chunks"] - 1) * steps_per_chunk(p["dtype"]) + p.get("tail", steps_per_chunk(p["dtype"]))
@@ -82,7 +82,7 @@ def legal(p):
     """Whether the variant fits the hardware (shared memory, registers, wgmma shapes)."""
     return (p["bk"] in BK and p["wg"] in (1, 2) and p["xs"] >= 1 and p["cs"] >= 2
             and 1 <= p.get("tail", 1) < steps_per_chunk(p["dtype"]) and smem_bytes(p) <= SMEM_LIMIT
-            and (not (p.get("ra") or p.get("ov")) or ra_registers(p) <= RA_REGS))
+            and (not (p.get("ra") or p.get("ov")) or tile_registers(p) <= TILE_REGS))
 
 
 def max_d(p):
@@ -217,13 +217,7 @@ def _overlapped_tiles(w, p, xsm, csm, qsm, cp, acc, frags):
         w(f"{ind}%v{h}, %col{h} = cake.wgmma.row_arg_reduce argmin {last[h]}, scale -2.0, valid %valid{h},")
         w(f"{ind}    %csqbuf[%cslot{h}, %c0] : {acc}, {qsm}")
         w(f"{ind}cake.pipeline.consumer_release %cpipe[%it{h}] : {cp}")
-        w(f"{ind}%k0i{h} = arith.index_cast %k0{h} : index to i32")
-        w(f"{ind}%k0v{h} = vector.broadcast %k0i{h} : i32 to vector<2xi32>")
-        w(f"{ind}%colk{h} = arith.addi %col{h}, %k0v{h} : vector<2xi32>")
-        w(f"{ind}%closer{h} = arith.cmpf olt, %v{h}, {best[0]} : vector<2xf32>")
-        w(f"{ind}%nbv{h} = arith.select %closer{h}, %v{h}, {best[0]} : vector<2xi1>, vector<2xf32>")
-        w(f"{ind}%nbi{h} = arith.select %closer{h}, %colk{h}, {best[1]} : vector<2xi1>, vector<2xi32>")
-        best = (f"%nbv{h}", f"%nbi{h}")
+        best = _fold_step(w, ind, best, h)
     w(f"{ind}scf.yield {best[0]}, {best[1]} : vector<2xf32>, vector<2xi32>")
     w("        }")
 
