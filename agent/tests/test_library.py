@@ -76,11 +76,36 @@ class FamilyTest(unittest.TestCase):
         self.assertEqual(family.max_d(dict(p, dtype="float32", tail=1)), 6 * 32 + 8)
         for bad in (0, 4):
             self.assertFalse(family.legal(dict(p, tail=bad)))
-        # In the plan unless build.py --no-tails: three trimmed classes per full wgmma class.
+        # In the plan unless build.py --no-tails: three trimmed classes per full wgmma class
+        # (split-K variants have none).
         full = kbuild.plan(["bfloat16"], 8, tails=False)
         default = kbuild.plan(["bfloat16"], 8)
         self.assertFalse(any("tail" in q for q in full))
-        self.assertEqual(sum("tail" in q for q in default), 3 * sum(kbuild.family_of(q) == "wgmma" for q in full))
+        self.assertEqual(sum("tail" in q for q in default),
+                         3 * sum(kbuild.family_of(q) == "wgmma" and not family.split_k(q) for q in full))
+
+    def test_split_k_variant(self):
+        """Split-K (tma.py's split_k): one block per point tile and span of `ks` centroid tiles,
+        argmins merged into `best` by an atomic minimum; served only where few point tiles
+        leave the GPU idle; the finish kernel is not routed and has no 32-bit twin."""
+        p = {"dtype": "float16", "chunks": 2, "bk": 128, "wg": 1, "xs": 1, "cs": 4, "grid": "tiles", "ks": 4}
+        self.assertTrue(family.legal(p))
+        self.assertFalse(family.legal(dict(p, ra=True)))
+        self.assertEqual(family.name(p), "km_f16_c2_k128_w1_x1_s4_t_ks4")
+        self.assertEqual(family.FAMILIES["wgmma"].config(p), "k128_w1_t_ks4")
+        self.assertEqual(family.FAMILIES["wgmma"].domain(p), ["B * ceildiv(N, 64) <= 66", "K > 128"])
+        ir = family.generate(p)
+        self.assertIn("(b * (n ceildiv 64) * (k ceildiv 512))", ir)
+        self.assertIn('{cake.name = "best"}', ir)
+        self.assertNotIn('{cake.name = "idx"}', ir)
+        self.assertEqual(ir.count("masked min : vector<2xi64>"), 1)
+        d = {"dtype": "bfloat16", "g": 1, "bk": 256, "wg": 1, "st": 2, "grid": "tiles", "ks": 1}
+        self.assertEqual(family.FAMILIES["splitd"].config(d), "sd1_k256_w1_t_ks1")
+        self.assertIn("masked min", family.generate_splitd(d))
+        planned = kbuild.plan(["float16"], 8)
+        self.assertTrue(any(family.split_k(q) and kbuild.family_of(q) == "splitd" for q in planned))
+        self.assertEqual([kbuild.variant_name(q) for q in kbuild.with_twins([{"finish": True}])],
+                         ["km_best_finish"])
 
     def test_committed_variants_are_the_plan(self):
         committed = load_json(os.path.join(KMEANS, "variants.json"))["variants"]
@@ -692,8 +717,8 @@ class NativeDispatcherTest(unittest.TestCase):
         `pads`, the library has its staging kernel (pad_variants)."""
         built = os.path.join(tmp, "built")
         os.makedirs(os.path.join(built, "kernels"))
-        variants, pad_variants = [], []
-        for p in kbuild.with_twins(kbuild.plan([dtype], max_chunks) +
+        variants, pad_variants, finish_variants = [], [], []
+        for p in kbuild.with_twins(kbuild.plan([dtype], max_chunks) + [{"finish": True}] +
                                    ([{"pad": True, "dtype": dtype}] if pads else [])):
             name = kbuild.variant_name(p)
             manifest = self.MANIFESTS.get(name)
@@ -708,13 +733,15 @@ class NativeDispatcherTest(unittest.TestCase):
             if kbuild.family_of(p) == "pad":
                 pad_variants.append({"name": name, "dtype": dtype, "index_bits": kbuild.index_bits(p),
                                      "manifest": manifest})
+            elif kbuild.family_of(p) == "finish":
+                finish_variants.append({"name": name, "manifest": manifest})
             else:
                 variants.append(kbuild.describe(p, manifest))
             open(os.path.join(built, "kernels", name + ".cubin"), "wb").close()
         table = load_json(os.path.join(KMEANS, "table.json"))
         with open(os.path.join(built, "library.json"), "w") as f:
             json.dump({"op": "kmeans_assign", "variants": variants, "table": table,
-                       "pad_variants": pad_variants}, f)
+                       "pad_variants": pad_variants, "finish_variants": finish_variants}, f)
         pkg = os.path.join(tmp, "pkg")
         r = cake("library", "export", "--library", built, "--out", pkg)
         self.assertEqual(r.returncode, 0, r.stderr)
@@ -820,6 +847,36 @@ class NativeDispatcherTest(unittest.TestCase):
             self.assertEqual(launch["name"], v["name"])
             self.assertEqual(launch["params"][:2], [pad["params"][1], self.C])
 
+    def test_split_k_against_a_fake_driver(self):
+        """A split-K variant: `best` is a workspace of B * N int64 filled with ones once (kept
+        per shape, not filled again), the kernel merges into it, then the finish kernel writes
+        idx from it (best, idx, B * N; one thread per element)."""
+        if not have_cuda_headers() or not shutil.which("cc"):
+            self.skipTest("no cuda.h or no C compiler")
+        with tempfile.TemporaryDirectory() as tmp:
+            pkg, variants, table = self.export_subset(tmp, pads=True)
+            fake = self.fake_driver(tmp)
+            router = Router({"op": "kmeans_assign", "variants": variants, "table": table})
+            B, N, D, K = 2, 70, 64, 3000
+            v = next(v for v in router.legal(B, N, D, K, "bfloat16")
+                     if "_ks" in v["config"] and v["index_bits"] == 64)
+            env = {"FAKE_CUDA_PARAMS_" + v["name"]: str(len(v["manifest"]["params"])),
+                   "FAKE_CUDA_PARAMS_km_best_finish": "3",
+                   "FAKE_CUDA_PARAMS_km_bf16_pad": "13", "FAKE_CUDA_PARAMS_km_bf16_pad_i32": "13"}
+            rc, error, calls = self.run_fake(tmp, pkg, fake, (B, N, D, K), env, variant=v["name"])
+            self.assertEqual(rc, 0, error)
+            fills = [c for c in calls if c["call"] == "cuMemsetD8" and c["value"] == 255]
+            self.assertEqual([c["bytes"] for c in fills], [B * N * 8])
+            launches = [c for c in calls if c["call"] == "cuLaunchKernel"]
+            self.assertEqual([c["name"] for c in launches][-2:], [v["name"], "km_best_finish"])
+            names = [p["name"] for p in v["manifest"]["params"]]
+            self.assertNotIn("idx", names)
+            best = launches[-2]["params"][names.index("best")]
+            self.assertEqual(best, fills[0]["dst"])
+            self.assertEqual(launches[-1]["params"], [best, self.OUT, B * N])
+            self.assertEqual(launches[-1]["grid"], [-(-B * N // 256), 1, 1])
+            self.assertEqual(launches[-1]["programmatic"], 1)
+
     @staticmethod
     def fake_driver(tmp):
         """Builds agent/tests/data/fake_libcuda.c as TMP/fake/libcuda.so.1; returns the folder."""
@@ -879,7 +936,7 @@ class NativeDispatcherTest(unittest.TestCase):
             if huge:
                 self.assertEqual(v["index_bits"], 64, v["name"])
             pad_name = "km_bf16_pad" if huge else "km_bf16_pad_i32"
-            env = {"FAKE_CUDA_PARAMS_" + v["name"]: str(len(m["params"])),
+            env = {"FAKE_CUDA_PARAMS_" + v["name"]: str(len(m["params"])), "FAKE_CUDA_PARAMS_km_best_finish": "3",
                    "FAKE_CUDA_PARAMS_km_bf16_pad": "13", "FAKE_CUDA_PARAMS_km_bf16_pad_i32": "13"}
             rc, error, calls = self.run_fake(tmp, pkg, fake, (B, N, D, K), env)
             self.assertEqual(rc, 0, error)
@@ -887,6 +944,13 @@ class NativeDispatcherTest(unittest.TestCase):
             copies = [c for c in calls if c["call"] == "cuMemcpy2DAsync"]
             launches = [c for c in calls if c["call"] == "cuLaunchKernel"]
             ptr = {"x": self.X, "c": self.C, "csq": self.CSQ, "idx": self.OUT}
+            # A split-K variant is followed by the finish kernel (test_split_k_against_a_fake_driver).
+            finish = [c for c in launches if c["name"] == "km_best_finish"]
+            launches = [c for c in launches if c["name"] != "km_best_finish"]
+            split = any(p["name"] == "best" for p in m["params"])
+            self.assertEqual(len(finish), int(split), v["name"])
+            if split:
+                ptr["best"] = finish[0]["params"][0]
             el = 2
             staged = v["staging"] != "none" and s["D"] != D
             staged_csq = "KP" in s and s["KP"] != K
@@ -941,7 +1005,7 @@ class NativeDispatcherTest(unittest.TestCase):
             # Every kernel waits for its predecessor before touching memory (the tactic), so each
             # launch may overlap the previous kernel of the stream.
             self.assertTrue(m.get("programmatic_launch"), v["name"])
-            self.assertEqual([c["programmatic"] for c in launches], [1] * len(launches))
+            self.assertEqual([c["programmatic"] for c in launches + finish], [1] * len(launches + finish))
             self.assertEqual(launch["grid"], [expr.evaluate(g, s) for g in m["grid"]])
             self.assertEqual(launch["block"], m["block"])
             self.assertEqual(launch["smem"], m["dynamic_shared_bytes"])

@@ -162,10 +162,12 @@ def load_anchors(site):
     return flashlib_assign, fk_assign
 
 
-def tune(torch, lib, shapes, out, families=None, configs=None, only=None):
+def tune(torch, lib, shapes, out, families=None, configs=None, only=None, clustered=False):
     """`families`: measure only these; `configs`: only configurations matching one of these
     fnmatch patterns (new or re-measured configurations merged into an existing table);
-    `only`: {(dtype, B, N, D, K): [configuration, ...]}, re-measure just those (finalists)."""
+    `only`: {(dtype, B, N, D, K): [configuration, ...]}, re-measure just those (finalists);
+    `clustered`: each pair is also checked on clustered data (points near centroids: the
+    nearest distances |c|^2 - 2 x.c are negative), as the final checks the routed kernel."""
     points, gen = [], torch.Generator(device="cuda")
     for i, s in enumerate(shapes):
         if s["heldout"]:
@@ -183,17 +185,23 @@ def tune(torch, lib, shapes, out, families=None, configs=None, only=None):
             continue
         gen.manual_seed(1000 + i)
         x, c, csq, _ = make_inputs(torch, s, False, gen)
+        near = make_inputs(torch, s, True, gen)[:3] if clustered else None
         idx = torch.empty(s["B"], s["N"], device="cuda", dtype=torch.int32)
         ms, bad = {}, {}
         for v in legal:
             try:
                 fn = lambda: lib.assign(x, c, c_sq=csq, out=idx, kernel=v["name"])   # noqa: E731
-                idx.fill_(-1)
-                fn()
-                torch.cuda.synchronize()
-                ex, ok = judge(torch, s, x, c, idx)
-                if not ok:
-                    bad[v["config"]] = "wrong (exact %.5f)" % ex
+                wrong = None
+                for data in ((x, c, csq),) + ((near,) if near else ()):
+                    idx.fill_(-1)
+                    lib.assign(*data[:2], c_sq=data[2], out=idx, kernel=v["name"])
+                    torch.cuda.synchronize()
+                    ex, ok = judge(torch, s, data[0], data[1], idx)
+                    if not ok:
+                        wrong = "wrong (exact %.5f%s)" % (ex, ", clustered" if data is near else "")
+                        break
+                if wrong:
+                    bad[v["config"]] = wrong
                     continue
                 ms[v["config"]] = graph_time(torch, fn)
             except Exception as e:          # a broken variant must not stop the sweep
@@ -206,7 +214,7 @@ def tune(torch, lib, shapes, out, families=None, configs=None, only=None):
               flush=True)
         for cfg, why in bad.items():
             print(f"    {cfg}: {why}", flush=True)
-        del x, c, csq, idx
+        del x, c, csq, idx, near
         with open(out, "w") as f:      # after every shape: a call cut short keeps its points
             json.dump({"points": points}, f, indent=0)
     with open(out, "w") as f:
@@ -428,6 +436,8 @@ def main():
     ap.add_argument("--configs", default="",
                     help="tune: only configurations matching these patterns (comma-separated "
                          "fnmatch patterns), e.g. 'simt_*,k16_*,sd?_k16_*'")
+    ap.add_argument("--clustered", action="store_true",
+                    help="tune: check every pair on clustered data too (points near centroids)")
     ap.add_argument("--only", default="",
                     help="a JSON file [{dtype, B, N, D, K, configs: [...]}, ...]: tune re-measures "
                          "just these configurations of these shapes; final and lloyd run just "
@@ -449,7 +459,7 @@ def main():
     try:
         if args.phase == "tune":
             tune(torch, lib, shapes, args.out, {f for f in args.families.split(",") if f},
-                 [c for c in args.configs.split(",") if c], only)
+                 [c for c in args.configs.split(",") if c], only, args.clustered)
         elif args.phase == "lloyd":
             lloyd(torch, lib, shapes, args.anchors, args.out)
         else:

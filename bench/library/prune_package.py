@@ -5,7 +5,7 @@
         [--grid libraries/kmeans/grid.json] [--only finalists.json]
 
 The device tool carries at most 64 MiB and a package with both index widths is ~47 MiB of cubins.
-Kept: the staging and update kernels, and per grid shape the variant the package's router picks
+Kept: the staging, update and split-K finish kernels, and per grid shape the variant the package's router picks
 (a final) or, with --only, every legal variant of the listed configurations (a tune). The
 manifests and library.json stay whole: the dispatcher loads a cubin when it first launches it,
 so a pruned kernel is only an error if something launches it.
@@ -23,7 +23,8 @@ from cake_library.route import NoKernel, Router  # noqa: E402
 
 def needed(library, shapes, only):
     router = Router(library)
-    keep = {v["name"] for v in library["update_variants"] + library["pad_variants"]}
+    keep = {v["name"] for v in library["update_variants"] + library["pad_variants"] +
+            library.get("finish_variants", [])}
     for s in shapes:
         sizes = (s["B"], s["N"], s["D"], s["K"], s["dtype"])
         try:

@@ -6,7 +6,8 @@
 # tune then times every forced configuration through the dispatcher too (as the final does).
 # FAMILIES=splitd,mma tunes only those families, CONFIGS='simt_*,k16_*' only those configurations
 # (fnmatch patterns), ONLY=finalists.json only the listed configurations of the listed shapes
-# (final, lloyd: only those shapes); merge_tune.py merges the points into the table. TAG=name puts it in the output names.
+# (final, lloyd: only those shapes); merge_tune.py merges the points into the table. CLUSTERED=1:
+# tune checks every pair on clustered data too. TAG=name puts it in the output names.
 # GRID=file measures another grid than libraries/kmeans/grid.json (probe_routing.py's probe shapes).
 set -u
 PHASE=$1; START=${2:-0}; LIMIT=${3:-0}
@@ -16,7 +17,7 @@ export TRITON_CACHE_DIR=/tmp/cake-triton-cache
 nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,temperature.gpu --format=csv,noheader
 python3 bench/library/kmeans_bench.py --library "${LIB:-.device/klib}" --grid "${GRID:-libraries/kmeans/grid.json}" \
   --phase "$PHASE" --anchors $SITE --start "$START" --limit "$LIMIT" --families "${FAMILIES:-}" \
-  --configs "${CONFIGS:-}" --only "${ONLY:-}" \
+  --configs "${CONFIGS:-}" --only "${ONLY:-}" ${CLUSTERED:+--clustered} \
   --out "$OUT/$PHASE${TAG:+-$TAG}-$START.json" \
   > "$OUT/$PHASE${TAG:+-$TAG}-$START.log" 2>&1
 rc=$?

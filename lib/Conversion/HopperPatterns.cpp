@@ -549,7 +549,7 @@ struct WgmmaRowArgReduceLowering : OpConversionPattern<WgmmaRowArgReduceOp> {
   }
 };
 
-/// The first lane of each quad stores its two rows' values.
+/// The first lane of each quad stores (or, with `min`, merges) its two rows' values.
 struct WgmmaStoreRowsLowering : OpConversionPattern<WgmmaStoreRowsOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(WgmmaStoreRowsOp op, OpAdaptor adaptor,
@@ -568,8 +568,12 @@ struct WgmmaStoreRowsLowering : OpConversionPattern<WgmmaStoreRowsOp> {
                                       arith::ConstantIndexOp::create(rewriter, loc, 8 * half));
       indices.back() = arith::AddIOp::create(rewriter, loc, indices.back(), r);
       Value value = vector::ExtractOp::create(rewriter, loc, adaptor.getValues(), half);
-      emitGlobalStore(rewriter, loc, op, tensor, adaptor.getDest(), indices, value,
-                      op.getMasked(), /*checkAligned=*/false);
+      if (op.getMin())
+        emitGlobalAtomic(rewriter, loc, op, tensor, adaptor.getDest(), indices, value,
+                         LLVM::AtomicBinOp::umin, op.getMasked());
+      else
+        emitGlobalStore(rewriter, loc, op, tensor, adaptor.getDest(), indices, value,
+                        op.getMasked(), /*checkAligned=*/false);
     }
     rewriter.eraseOp(op);
     return success();

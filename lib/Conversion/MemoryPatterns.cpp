@@ -70,6 +70,22 @@ void mlir::cake::emitGlobalStore(OpBuilder &b, Location loc, Operation *user,
   }
 }
 
+void mlir::cake::emitGlobalAtomic(OpBuilder &b, Location loc, Operation *user,
+                                  GlobalTensorType tensor, Value base, ValueRange indices,
+                                  Value value, LLVM::AtomicBinOp kind, bool masked) {
+  AccessBuilder ab{b, loc};
+  Value offset = ab.tensorOffset(tensor, indices, user);
+  Value address = ab.gep(base, tensor.getElementType(), offset);
+  OpBuilder::InsertionGuard guard(b);
+  if (masked) {
+    auto [rowOk, extent] = ab.outerBounds(tensor, indices, user);
+    Value ok = ab.laneInBounds(rowOk, indices.back(), 0, extent);
+    auto ifOp = scf::IfOp::create(b, loc, TypeRange{}, ok, /*withElse=*/false);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+  }
+  LLVM::AtomicRMWOp::create(b, loc, kind, address, value, LLVM::AtomicOrdering::monotonic);
+}
+
 namespace {
 
 struct AllocSmemLowering : OpConversionPattern<AllocSmemOp> {
@@ -190,28 +206,15 @@ template <typename AtomicOp> struct AtomicLowering : OpConversionPattern<AtomicO
     AccessBuilder ab{rewriter, loc};
     Value value = adaptor.getValue();
     LLVM::AtomicBinOp kind = atomicKind(op, value.getType());
-    auto emit = [&](Value address) {
-      LLVM::AtomicRMWOp::create(rewriter, loc, kind, address, value,
-                                LLVM::AtomicOrdering::monotonic);
-    };
     if (auto smem = dyn_cast<SmemType>(op.getDest().getType())) {
-      emit(ab.smemAddress(smem, adaptor.getDest(), adaptor.getIndices()));
+      LLVM::AtomicRMWOp::create(rewriter, loc, kind,
+                                ab.smemAddress(smem, adaptor.getDest(), adaptor.getIndices()),
+                                value, LLVM::AtomicOrdering::monotonic);
       rewriter.eraseOp(op);
       return success();
     }
-    auto tensor = cast<GlobalTensorType>(op.getDest().getType());
-    Value offset = ab.tensorOffset(tensor, adaptor.getIndices(), op);
-    Value address = ab.gep(adaptor.getDest(), tensor.getElementType(), offset);
-    if (!op.getMasked()) {
-      emit(address);
-      rewriter.eraseOp(op);
-      return success();
-    }
-    auto [rowOk, extent] = ab.outerBounds(tensor, adaptor.getIndices(), op);
-    Value ok = ab.laneInBounds(rowOk, adaptor.getIndices().back(), 0, extent);
-    auto ifOp = scf::IfOp::create(rewriter, loc, TypeRange{}, ok, /*withElse=*/false);
-    rewriter.setInsertionPointToStart(ifOp.thenBlock());
-    emit(address);
+    emitGlobalAtomic(rewriter, loc, op, cast<GlobalTensorType>(op.getDest().getType()),
+                     adaptor.getDest(), adaptor.getIndices(), value, kind, op.getMasked());
     rewriter.eraseOp(op);
     return success();
   }

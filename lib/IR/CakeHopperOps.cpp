@@ -241,6 +241,8 @@ LogicalResult WgmmaStoreRowsOp::verify() {
   if (getIndices().size() != dest.getRank())
     return emitOpError() << "expected " << dest.getRank() << " indices, got "
                          << getIndices().size();
+  if (getMin() && !element.isInteger())
+    return emitOpError() << "'min' merges integers (i32 or i64), got " << element;
   return success();
 }
 

@@ -118,6 +118,11 @@ void WgmmaStoreOp::getMemoryAccesses(SmallVectorImpl<MemoryAccess> &accesses) {
                          .withBoundsMask(getMasked()));
 }
 void WgmmaStoreRowsOp::getMemoryAccesses(SmallVectorImpl<MemoryAccess> &accesses) {
+  if (getMin()) { // an atomic read-modify-write, as cake.atomic_min
+    accesses.push_back(generic(getDest(), AccessKind::Read, getIndices()).asAtomic());
+    accesses.push_back(generic(getDest(), AccessKind::Write, getIndices()).asAtomic());
+    return;
+  }
   accesses.push_back(generic(getDest(), AccessKind::Write, getIndices()));
 }
 void WgmmaRowArgReduceOp::getMemoryAccesses(SmallVectorImpl<MemoryAccess> &accesses) {

@@ -19,7 +19,8 @@ consumer warpgroups (A fragments in registers, table-only: RA_CONFIGS; `--ov` ad
 `ov` experiment, OV_CONFIGS). Every variant is
 verified (cake-opt --cake-verify) and compiled by cake-translate; one that fails stops the build with the
 tool's diagnostic. Besides: the centroid-update kernels (`update`) and one staging kernel per
-dtype (`pad`: rows zero-padded to 16 bytes for the tensor-core families). `--table` (default: table.json beside this script, when present) is the routing
+dtype (`pad`: rows zero-padded to 16 bytes for the tensor-core families) and the split-K finish
+(`finish`: SPLIT_K_CONFIGS). `--table` (default: table.json beside this script, when present) is the routing
 table learned from measurements (libraries/README.md).
 
 Every kernel but the updates is built twice: with a 64-bit `index` (any shape) and as its 32-bit
@@ -57,10 +58,11 @@ def index_bits(p):
 
 
 def twin_legal(p):
-    """Whether the variant gets a 32-bit twin: every family but the updates. (The wgmma kernels
+    """Whether the variant gets a 32-bit twin: every family but the updates and the split-K
+    finish. (The wgmma kernels
     with two consumer warpgroups over one x stage need the compiler's workaround for a ptxas
     miscompile, in wgmmaDescriptor: bench/results/2026-12-04-library-kmeans-9, README.)"""
-    return family_of(p) != "update"
+    return family_of(p) not in ("update", "finish")
 
 
 def with_twins(variants):
@@ -114,11 +116,12 @@ def describe(p, manifest):
             **({"table_only": True} if fam.table_only(p) else {})}
 
 
-def deepest(dtype, chunks, bk, wg, grid, ra=False, ov=False):
+def deepest(dtype, chunks, bk, wg, grid, ra=False, ov=False, ks=None):
     """The variant with the most pipeline stages that fits, or None. With `ra` the point stage is
     released as soon as its fragments are in registers, so one stage suffices and the shared
-    memory goes to centroid stages; `ov` consumes centroid stages in pairs, so four come first."""
-    if ra:
+    memory goes to centroid stages (so with split-K `ks`, whose blocks mostly run one point
+    tile); `ov` consumes centroid stages in pairs, so four come first."""
+    if ra or ks:
         stages = ((1, 4), (1, 3), (1, 2))
     elif ov:
         stages = ((2, 4), (1, 4), (2, 3), (1, 3), (2, 2), (1, 2))
@@ -126,7 +129,7 @@ def deepest(dtype, chunks, bk, wg, grid, ra=False, ov=False):
         stages = ((2, 4), (2, 3), (2, 2), (1, 4), (1, 3), (1, 2))
     for xs, cs in stages:
         p = {"dtype": dtype, "chunks": chunks, "bk": bk, "wg": wg, "xs": xs, "cs": cs, "grid": grid,
-             **({"ra": True} if ra else {}), **({"ov": True} if ov else {})}
+             **({"ra": True} if ra else {}), **({"ov": True} if ov else {}), **({"ks": ks} if ks else {})}
         if family.legal(p):
             return p
     return None
@@ -142,6 +145,31 @@ def deepest(dtype, chunks, bk, wg, grid, ra=False, ov=False):
 RA_CONFIGS = [(bk, 2, grid, True, False, None) for grid in ("persistent", "tiles") for bk in (64, 128, 256)]
 OV_CONFIGS = [(bk, 2, grid, ra, True, ("float16", "bfloat16")) for grid in ("persistent", "tiles")
               for bk, ra in ((128, False), (64, False), (64, True))]
+
+
+# Split-K (tma.py's split_k: work items of a point tile and `ks` centroid tiles, argmins merged
+# by atomic minimums, then the finish kernel), for few point tiles and many centroids, where the
+# unsplit kernels run a handful of blocks (the wide-D few-point shapes streamed centroids at
+# 0.1-0.4 TB/s): one consumer warpgroup (64-point tiles), one block per item; (bk, ks).
+SPLIT_K_CONFIGS = [(bk, ks) for bk in (64, 128, 256) for ks in (1, 4)]
+SPLITD_SPLIT_K_CONFIGS = [(g, bk, ks) for g in (1, 2) for bk in (128, 256) for ks in (1, 4)]
+
+
+def split_k_variants(dtypes, max_chunks):
+    out = []
+    for dtype in dtypes:
+        for chunks in range(1, max_chunks + 1):
+            for bk, ks in SPLIT_K_CONFIGS:
+                p = deepest(dtype, chunks, bk, 1, "tiles", ks=ks)
+                if p:
+                    out.append(p)
+        for g, bk, ks in SPLITD_SPLIT_K_CONFIGS:
+            for st in (4, 3, 2):
+                p = {"dtype": dtype, "g": g, "bk": bk, "wg": 1, "st": st, "grid": "tiles", "ks": ks}
+                if family.splitd_legal(p):
+                    out.append(p)
+                    break
+    return out
 
 
 def plan(dtypes, max_chunks, flat_tcd=False, tails=True, ov=False):
@@ -167,7 +195,7 @@ def plan(dtypes, max_chunks, flat_tcd=False, tails=True, ov=False):
                     # The full class, then its trimmed ones (wgmma.py: `tail`), same stages.
                     steps = family.steps_per_chunk(dtype) if tails else 1
                     out += [p] + [dict(p, tail=t) for t in range(1, steps) if family.legal(dict(p, tail=t))]
-    return out
+    return out + split_k_variants(dtypes, max_chunks)
 
 
 def up_to_date(tools, kdir, name, text, keep_built=False):
@@ -263,8 +291,9 @@ def main():
     updates = [{"update": True, "dtype": d, "ppb": w} for d in dtypes for w in family.UPDATE_PPB] + \
         [{"update": True, "dtype": d, "ppb": 8, "chunk": c} for d in dtypes for c in family.UPDATE_CHUNKS]
     pads = [{"pad": True, "dtype": d} for d in dtypes]
-    todo = with_twins(plan(dtypes, args.max_chunks, args.flat_tcd, args.tails, args.ov) + updates + pads)
-    variants, update_variants, pad_variants, failed = [], [], [], []
+    todo = with_twins(plan(dtypes, args.max_chunks, args.flat_tcd, args.tails, args.ov) + updates + pads
+                      + [{"finish": True}])
+    variants, update_variants, pad_variants, finish_variants, failed = [], [], [], [], []
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
         for p, rc, err in pool.map(lambda p: compile_one(args.tools, kdir, p, args.programmatic_launch,
                                                          args.keep_built), todo):
@@ -276,6 +305,8 @@ def main():
             if family_of(p) == "pad":
                 pad_variants.append({"name": variant_name(p), "dtype": p["dtype"],
                                      "index_bits": index_bits(p), "manifest": manifest})
+            elif family_of(p) == "finish":
+                finish_variants.append({"name": variant_name(p), "manifest": manifest})
             elif family_of(p) == "update":
                 update_variants.append({"name": variant_name(p), "dtype": p["dtype"], "ppb": p["ppb"],
                                         **({"chunk": p["chunk"]} if "chunk" in p else {}),
@@ -295,14 +326,15 @@ def main():
         json.dump({"op": "kmeans_assign", "family": "libraries/kmeans/family.py",
                    "variants": variants, "table": table,
                    "update_variants": sorted(update_variants, key=lambda v: v["name"]),
-                   "pad_variants": sorted(pad_variants, key=lambda v: v["name"])}, f, indent=1)
+                   "pad_variants": sorted(pad_variants, key=lambda v: v["name"]),
+                   "finish_variants": finish_variants}, f, indent=1)
     # What routing needs, without the manifests: the definition folder commits this file so
     # that `cake library route` answers from the definition without building anything.
     with open(os.path.join(args.out, "variants.json"), "w") as f:
         json.dump({"op": "kmeans_assign", "variants": [
             {k: v for k, v in x.items() if k != "manifest"} for x in variants]}, f, indent=0)
-    print(f"build.py: {len(variants)} assignment, {len(update_variants)} update and "
-          f"{len(pad_variants)} staging kernels in {kdir}")
+    print(f"build.py: {len(variants)} assignment, {len(update_variants)} update, "
+          f"{len(pad_variants)} staging and {len(finish_variants)} finish kernels in {kdir}")
 
 
 if __name__ == "__main__":

@@ -19,6 +19,7 @@ build.py, the tests and the bench scripts as before:
     mma.py       `mma`: the simt kernel's seed for the tensorize tactic
     update.py    `update`: the centroid sums and counts of a Lloyd iteration (plain, privatized)
     pad.py       `pad`: the staging kernel
+    finish.py    `finish`: idx from the split-K kernels' merged argmins (tma.py's split_k)
     registry.py  `Family`, `FAMILIES` (a new family is one module and one entry there), `family_of`
 """
 from families.common import CHUNK_BYTES, DTYPES, SMEM_LIMIT, chunk_width, d_align
@@ -27,13 +28,14 @@ from families.direct import DIRECT_CONFIGS, STAGE_UNROLL, direct_name, direct_va
 from families.lanes import (LANES_MAX_K, LANES_WARPS, generate_lanes, lanes_configs, lanes_name,
                             lanes_suffix, lanes_unroll, lanes_variants)
 from families.mma import MMA_DP, generate_mma_seed, mma_name, mma_tactic
+from families.finish import FINISH_BLOCK, finish_name, generate_finish
 from families.pad import PAD_BLOCK, generate_pad, pad_name
 from families.registry import FAMILIES, Family, family_of
 from families.simt import SIMT_PPB, generate_simt, simt_name, simt_variants
 from families.splitd import generate_splitd, splitd_legal, splitd_name, splitd_smem_bytes
 from families.tcd import (TCD_MAX_K, TCD_MAX_PASSES, TCD_SPLIT_TILES, TCD_SPLITS, TCD_TILES, TCD_WARPS,
                           TF32_HI, generate_tcd, tcd_domain, tcd_name, tcd_span, tcd_suffix, tcd_variants)
-from families.tma import BK, csq_box
+from families.tma import BK, SPLIT_K_MAX_POINT_TILES, csq_box, split_k
 from families.update import (UPDATE_CHUNKS, UPDATE_PPB, UPDATE_SMEM_COUNTS, UPDATE_SMEM_SUMS,
                              generate_update, generate_update_private, update_name)
 from families.wgmma import generate, legal, max_d, name, smem_bytes, steps_per_chunk
@@ -46,12 +48,13 @@ __all__ = [
     "lanes_unroll", "lanes_variants",
     "MMA_DP", "generate_mma_seed", "mma_name", "mma_tactic",
     "PAD_BLOCK", "generate_pad", "pad_name",
+    "FINISH_BLOCK", "finish_name", "generate_finish",
     "FAMILIES", "Family", "family_of",
     "SIMT_PPB", "generate_simt", "simt_name", "simt_variants",
     "generate_splitd", "splitd_legal", "splitd_name", "splitd_smem_bytes",
     "TCD_MAX_K", "TCD_MAX_PASSES", "TCD_SPLIT_TILES", "TCD_SPLITS", "TCD_TILES", "TCD_WARPS",
     "TF32_HI", "generate_tcd", "tcd_domain", "tcd_name", "tcd_span", "tcd_suffix", "tcd_variants",
-    "BK", "csq_box",
+    "BK", "SPLIT_K_MAX_POINT_TILES", "csq_box", "split_k",
     "UPDATE_CHUNKS", "UPDATE_PPB", "UPDATE_SMEM_COUNTS", "UPDATE_SMEM_SUMS",
     "generate_update", "generate_update_private", "update_name",
     "generate", "legal", "max_d", "name", "smem_bytes", "steps_per_chunk",

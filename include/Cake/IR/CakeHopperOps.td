@@ -611,15 +611,20 @@ def Cake_WgmmaStoreRowsOp : Cake_Op<"wgmma.store_rows", [DeclareOpInterfaceMetho
     at the last index; leading indices select the rest. One lane of each row's quad stores. With
     `masked`, rows outside the tensor are skipped.
 
+    With `min` (i32 or i64 values) each row's value is merged into the element instead, by an
+    atomic unsigned minimum (as `cake.atomic_min`): how blocks that each saw a share of the
+    centroids (split-K) merge packed `(distance key << 32) | index` argmins into one row.
+
     ```mlir
     cake.wgmma.store_rows %cols, %idx[%b, %m0] masked : vector<2xi32>, !cake.tensor<[B, N], i32>
+    cake.wgmma.store_rows %packed, %best[%b, %m0] masked min : vector<2xi64>, !cake.tensor<[B, N], i64>
     ```
   }];
-  let arguments = (ins VectorOfLengthAndType<[2], [I32, F32]>:$values, Cake_TensorType:$dest,
-                       Variadic<Index>:$indices, UnitAttr:$masked);
+  let arguments = (ins VectorOfLengthAndType<[2], [I32, I64, F32]>:$values, Cake_TensorType:$dest,
+                       Variadic<Index>:$indices, UnitAttr:$masked, UnitAttr:$min);
   let assemblyFormat = [{
-    $values `,` $dest `[` $indices `]` (`masked` $masked^)? attr-dict `:` type($values) `,`
-    qualified(type($dest))
+    $values `,` $dest `[` $indices `]` (`masked` $masked^)? (`min` $min^)? attr-dict `:`
+    type($values) `,` qualified(type($dest))
   }];
   let hasVerifier = 1;
 }

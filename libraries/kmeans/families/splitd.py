@@ -7,12 +7,17 @@ centroid tile (from L2 in practice).
 """
 from .common import DTYPES, SMEM_LIMIT, chunk_width
 from .tma import (BK, _consumer_open, _fold, _producer_close, _producer_open, _store_and_close,
-                  _tile_counts, _tma_kernel_head, _wgmma_chain, csq_box)
+                  _tile_counts, _tma_kernel_head, _wgmma_chain, centroid_tile, centroid_tiles, csq_box,
+                  split_k, split_k_domain, split_k_suffix)
 
 
 def splitd_name(p):
     return "km_{t}_sd{g}_k{bk}_w{wg}_s{st}_{gr}".format(
-        t=DTYPES[p["dtype"]][0], gr=p["grid"][0], **p)
+        t=DTYPES[p["dtype"]][0], gr=p["grid"][0], **p) + split_k_suffix(p)
+
+
+def splitd_domain(p):
+    return split_k_domain(p, 64 * p["wg"])
 
 
 def splitd_smem_bytes(p):
@@ -23,7 +28,7 @@ def splitd_smem_bytes(p):
 
 def splitd_legal(p):
     return (p["bk"] in BK and p["wg"] in (1, 2) and p["g"] >= 1 and p["st"] >= 2
-            and splitd_smem_bytes(p) <= SMEM_LIMIT)
+            and splitd_smem_bytes(p) <= SMEM_LIMIT and p.get("ks", 1) >= 1)
 
 
 def generate_splitd(p):
@@ -43,20 +48,21 @@ def generate_splitd(p):
     L = []
     w = L.append
     txt, tct, tqt = _tma_kernel_head(w, p, splitd_name(p), ty, bn, bk, cw, consts)
+    ks, ntiles = split_k(p), centroid_tiles(p)
     _tile_counts(w, bk, bn, [
         "  %ddim = cake.problem_size \"D\"",
         f"  %groups = arith.ceildivui %ddim, %c{G * cw} : index",
         "  %last = arith.subi %groups, %c1 : index",
-        "  %per_tile = arith.muli %ktiles, %groups : index"])
+        f"  %per_tile = arith.muli {ntiles}, %groups : index"], ks)
     w(f"  %xbuf = cake.alloc_smem : {xsm}")
     w(f"  %cbuf = cake.alloc_smem : {csm}")
     w(f"  %qbuf = cake.alloc_smem : {qsm}")
     w(f"  %pipe = cake.pipeline.create consumers {128 * wg} : {pp}")
-    _producer_open(w, bn)
+    _producer_open(w, bn, ks)
     w("            %kbase = arith.muli %b, %kpitch : index")
     w("            %i0 = arith.muli %i, %per_tile : index")
-    w("            scf.for %kt = %c0 to %ktiles step %c1 {")
-    w(f"              %k0 = arith.muli %kt, %c{bk} : index")
+    w(f"            scf.for %kt = %c0 to {ntiles} step %c1 {{")
+    centroid_tile(w, "              ", p)
     w("              %kflat = arith.addi %kbase, %k0 : index")
     w("              %kt0 = arith.muli %kt, %groups : index")
     w("              %g0 = arith.addi %i0, %kt0 : index")
@@ -77,9 +83,9 @@ def generate_splitd(p):
     w("              }")
     w("            }")
     _producer_close(w)
-    _consumer_open(w, wg, bn, acc)
+    _consumer_open(w, wg, bn, acc, ks)
     w("        %i0 = arith.muli %i, %per_tile : index")
-    w("        %best:2 = scf.for %kt = %c0 to %ktiles step %c1 iter_args(%bv = %inf, %bi = %none)")
+    w(f"        %best:2 = scf.for %kt = %c0 to {ntiles} step %c1 iter_args(%bv = %inf, %bi = %none)")
     w("            -> (vector<2xf32>, vector<2xi32>) {")
     w("          %kt0 = arith.muli %kt, %groups : index")
     w("          %g0 = arith.addi %i0, %kt0 : index")
@@ -102,11 +108,11 @@ def generate_splitd(p):
     last = _wgmma_chain(w, "          ", "%slotl", "%slotl", G, cw, kstep, xsm, csm, acc, "%part", "l")
     w("          cake.wgmma.commit")
     w("          cake.wgmma.wait 0")
-    w(f"          %k0 = arith.muli %kt, %c{bk} : index")
+    centroid_tile(w, "          ", p)
     w("          %valid = arith.subi %kdim, %k0 : index")
     w(f"          %v, %col = cake.wgmma.row_arg_reduce argmin {last}, scale -2.0, valid %valid,")
     w(f"              %qbuf[%slotl, %c0] : {acc}, {qsm}")
     w(f"          cake.pipeline.consumer_release %pipe[%itl] : {pp}")
     _fold(w)
-    _store_and_close(w)
+    _store_and_close(w, ks=ks)
     return "\n".join(L) + "\n"

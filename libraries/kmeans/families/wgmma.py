@@ -40,7 +40,8 @@ Each variant is one kernel; `name(params)` is its symbol and file name.
 """
 from .common import DTYPES, SMEM_LIMIT, chunk_width
 from .tma import (BK, _consumer_open, _fold, _fold_step, _producer_close, _producer_open, _store_and_close,
-                  _tile_counts, _tma_kernel_head, _wgmma_chain, csq_box)
+                  _tile_counts, _tma_kernel_head, _wgmma_chain, centroid_tile, centroid_tiles, csq_box,
+                  split_k, split_k_domain, split_k_suffix)
 
 
 def name(p):
@@ -50,7 +51,7 @@ def name(p):
 
 
 def mode_suffix(p):
-    return ("_ra" if p.get("ra") else "") + ("_ov" if p.get("ov") else "")
+    return ("_ra" if p.get("ra") else "") + ("_ov" if p.get("ov") else "") + split_k_suffix(p)
 
 
 # Registers a consumer thread may give to A fragments and accumulators with `ra` or `ov`: at two
@@ -82,7 +83,8 @@ def legal(p):
     """Whether the variant fits the hardware (shared memory, registers, wgmma shapes)."""
     return (p["bk"] in BK and p["wg"] in (1, 2) and p["xs"] >= 1 and p["cs"] >= 2
             and 1 <= p.get("tail", 1) < steps_per_chunk(p["dtype"]) and smem_bytes(p) <= SMEM_LIMIT
-            and (not (p.get("ra") or p.get("ov")) or tile_registers(p) <= TILE_REGS))
+            and (not (p.get("ra") or p.get("ov")) or tile_registers(p) <= TILE_REGS)
+            and (not split_k(p) or (p["ks"] >= 1 and not (p.get("ra") or p.get("ov")))))
 
 
 def max_d(p):
@@ -104,8 +106,9 @@ def wgmma_table_only(p):
 
 def wgmma_domain(p):
     """A trimmed variant computes nothing past its D class: the router (and the dispatcher)
-    must never give it a wider D, though its TMA boxes would take one."""
-    return [f"D <= {max_d(p)}"] if "tail" in p else []
+    must never give it a wider D, though its TMA boxes would take one. Split-K variants: tma.py's
+    split_k_domain."""
+    return ([f"D <= {max_d(p)}"] if "tail" in p else []) + split_k_domain(p, 64 * p["wg"])
 
 
 def generate(p):
@@ -131,15 +134,16 @@ def generate(p):
     txt, tct, tqt = _tma_kernel_head(w, p, name(p), ty, bn, bk, cw, consts)
     ov = bool(p.get("ov"))
     # `ov`: tiles in pairs, so the producer loads an even count (the last may lie past K).
-    ntiles = "%ktiles_ev" if ov else "%ktiles"
+    ks = split_k(p)
+    ntiles = "%ktiles_ev" if ov else centroid_tiles(p)
     _tile_counts(w, bk, bn, ["  %kt_pairs = arith.ceildivui %ktiles, %c2 : index",
-                             "  %ktiles_ev = arith.muli %kt_pairs, %c2 : index"] if ov else ())
+                             "  %ktiles_ev = arith.muli %kt_pairs, %c2 : index"] if ov else (), ks)
     w(f"  %xbuf = cake.alloc_smem : {xsm}")
     w(f"  %cbuf = cake.alloc_smem : {csm}")
     w(f"  %csqbuf = cake.alloc_smem : {qsm}")
     w(f"  %xpipe = cake.pipeline.create consumers {128 * wg} : {xp}")
     w(f"  %cpipe = cake.pipeline.create consumers {128 * wg} : {cp}")
-    _producer_open(w, bn)
+    _producer_open(w, bn, ks)
     w(f"            cake.pipeline.producer_acquire %xpipe[%i] : {xp}")
     w(f"            cake.pipeline.producer_commit %xpipe[%i], tx_bytes {xbytes} : {xp}")
     w(f"            %xslot = cake.pipeline.slot %xpipe[%i] : {xp}")
@@ -153,7 +157,7 @@ def generate(p):
     w(f"              cake.pipeline.producer_acquire %cpipe[%it] : {cp}")
     w(f"              cake.pipeline.producer_commit %cpipe[%it], tx_bytes {cbytes} : {cp}")
     w(f"              %cslot = cake.pipeline.slot %cpipe[%it] : {cp}")
-    w(f"              %k0 = arith.muli %kt, %c{bk} : index")
+    centroid_tile(w, "              ", p)
     for j in range(nch):
         w(f"              cake.tma.load %tc[%b, %k0, %c{cw * j}], %cbuf[%cslot, %c{j}], %cpipe[%it]")
         w(f"                  : {tct}, {csm}, {cp}")
@@ -162,7 +166,7 @@ def generate(p):
     w(f"                  : {tqt}, {qsm}, {cp}")
     w("            }")
     _producer_close(w)
-    _consumer_open(w, wg, bn, acc)
+    _consumer_open(w, wg, bn, acc, ks)
     w(f"        cake.pipeline.consumer_wait %xpipe[%i] : {xp}")
     w(f"        %xslot = cake.pipeline.slot %xpipe[%i] : {xp}")
     frags = _load_a_fragments(w, p, xsm, xp) if p.get("ra") else None
@@ -170,7 +174,7 @@ def generate(p):
     if ov:
         _overlapped_tiles(w, p, xsm, csm, qsm, cp, acc, frags)
     else:
-        w("        %best:2 = scf.for %kt = %c0 to %ktiles step %c1 iter_args(%bv = %inf, %bi = %none)")
+        w(f"        %best:2 = scf.for %kt = %c0 to {ntiles} step %c1 iter_args(%bv = %inf, %bi = %none)")
         w("            -> (vector<2xf32>, vector<2xi32>) {")
         w("          %it = arith.addi %it0, %kt : index")
         w(f"          cake.pipeline.consumer_wait %cpipe[%it] : {cp}")
@@ -180,13 +184,13 @@ def generate(p):
                             "a", p.get("tail"), frags)
         w("          cake.wgmma.commit")
         w("          cake.wgmma.wait 0")
-        w(f"          %k0 = arith.muli %kt, %c{bk} : index")
+        centroid_tile(w, "          ", p)
         w("          %valid = arith.subi %kdim, %k0 : index")
         w(f"          %v, %col = cake.wgmma.row_arg_reduce argmin {last}, scale -2.0, valid %valid,")
         w(f"              %csqbuf[%cslot, %c0] : {acc}, {qsm}")
         w(f"          cake.pipeline.consumer_release %cpipe[%it] : {cp}")
         _fold(w)
-    _store_and_close(w, [] if frags else [f"        cake.pipeline.consumer_release %xpipe[%i] : {xp}"])
+    _store_and_close(w, [] if frags else [f"        cake.pipeline.consumer_release %xpipe[%i] : {xp}"], ks)
     return "\n".join(L) + "\n"
 
 

@@ -21,7 +21,8 @@ class KMeansLibrary:
         self.folder = folder
         self.router = Router(self.definition)
         self._variants = {v["name"]: v for v in (self.definition["variants"] +
-                                                 self.definition.get("update_variants", []))}
+                                                 self.definition.get("update_variants", []) +
+                                                 self.definition.get("finish_variants", []))}
         self._driver = None
         self._kernels = {}       # name -> drv.Kernel, loaded on first use
         self._maps = {}          # (kernel, pointers, sizes) -> device tensor of encoded TMA maps
@@ -103,10 +104,20 @@ class KMeansLibrary:
         else:
             csq = c_sq
         ptrs = {"x": x3.data_ptr(), "c": c3.data_ptr(), "csq": csq.data_ptr(), "idx": idx.data_ptr()}
+        split = any(p["name"] == "best" for p in self._variants[r["kernel"]]["manifest"]["params"])
+        if split:
+            # Split-K (families/tma.py's split_k): the kernel merges packed argmins into `best`,
+            # the finish kernel writes idx from it and fills it with ones again for the next call.
+            best = self._workspace(("best", x.device, B, N), (B, N), torch.int64, fill=-1)
+            ptrs["best"] = best.data_ptr()
         if k.has_tensor_maps:
             ptrs.update(self._tensor_maps(r["kernel"], ptrs, sizes, x.device))
         with torch.cuda.device(x.device):
-            k.launch(ptrs, sizes, torch.cuda.current_stream().cuda_stream)
+            stream = torch.cuda.current_stream().cuda_stream
+            k.launch(ptrs, sizes, stream)
+            if split:
+                self.kernel(self.definition["finish_variants"][0]["name"]).launch(
+                    {"best": ptrs["best"], "idx": ptrs["idx"]}, {"BN": B * N}, stream)
         return idx if x.dim() == 3 else idx.view(N)
 
     def update(self, x, idx, K, kernel=None):
@@ -175,7 +186,7 @@ class KMeansLibrary:
             self._maps[key] = maps
         return maps[1]
 
-    def _workspace(self, key, shape, dtype):
+    def _workspace(self, key, shape, dtype, fill=0):
         import torch
         ws = self._spaces.get(key)
         if ws is None:
@@ -183,7 +194,7 @@ class KMeansLibrary:
             if len(self._spaces) > 32:
                 self._spaces.clear()
                 self._maps.clear()
-            ws = self._spaces[key] = torch.zeros(shape, dtype=dtype, device=key[1])
+            ws = self._spaces[key] = torch.full(shape, fill, dtype=dtype, device=key[1])
         return ws
 
     def _staged(self, what, t, width):
