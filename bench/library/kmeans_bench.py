@@ -162,6 +162,41 @@ def load_anchors(site):
     return flashlib_assign, fk_assign
 
 
+def _prewarm_worker(job):
+    """One process of prewarm_anchors: both anchors called once per shape (nothing measured)."""
+    site, shapes = job
+    import torch
+    flashlib_assign, fk_assign = load_anchors(site)
+    gen = torch.Generator(device="cuda")
+    for s in shapes:
+        try:
+            x, c, csq, xsq = make_inputs(torch, s, False, gen)
+            o = torch.empty(s["B"], s["N"], device="cuda", dtype=torch.int32)
+            flashlib_assign(x, c, o, c_sq=csq)
+            fk_assign(x, c, xsq, o, c_sq=csq)
+            torch.cuda.synchronize()
+            del x, c, csq, xsq, o
+        except Exception:      # the final reports an anchor that fails; here it only compiles
+            pass
+        torch.cuda.empty_cache()
+    return len(shapes)
+
+
+def prewarm_anchors(shapes, site, workers):
+    """Compiles the anchors' Triton kernels for every shape in `workers` processes before the
+    final measures anything: Triton's on-disk cache (TRITON_CACHE_DIR) then hands the measuring
+    process compiled kernels. The anchors choose their configuration by a fixed heuristic (no
+    autotuning), so no choice is made under the workers' contention; compiling one shape at a
+    time in the measuring process took most of a final's 1.2-1.5 s per shape on an H100 host,
+    and a whole-grid final (420 shapes) did not always fit one 600 s call."""
+    import multiprocessing
+    t0 = time.time()
+    with multiprocessing.get_context("spawn").Pool(workers) as pool:
+        done = sum(pool.map(_prewarm_worker, [(site, shapes[i::workers]) for i in range(workers)]))
+    print(f"prewarm: the anchors compiled for {done} shapes in {workers} processes, "
+          f"{time.time() - t0:.1f} s", flush=True)
+
+
 def tune(torch, lib, shapes, out, families=None, configs=None, only=None, clustered=False):
     """`families`: measure only these; `configs`: only configurations matching one of these
     fnmatch patterns (new or re-measured configurations merged into an existing table);
@@ -436,6 +471,8 @@ def main():
     ap.add_argument("--configs", default="",
                     help="tune: only configurations matching these patterns (comma-separated "
                          "fnmatch patterns), e.g. 'simt_*,k16_*,sd?_k16_*'")
+    ap.add_argument("--prewarm", type=int, default=0,
+                    help="final: compile the anchors for every shape in this many processes first")
     ap.add_argument("--clustered", action="store_true",
                     help="tune: check every pair on clustered data too (points near centroids)")
     ap.add_argument("--only", default="",
@@ -463,6 +500,11 @@ def main():
         elif args.phase == "lloyd":
             lloyd(torch, lib, shapes, args.anchors, args.out)
         else:
+            if args.prewarm > 0:
+                try:        # only a speed-up: the final compiles whatever it did not
+                    prewarm_anchors(shapes, args.anchors, args.prewarm)
+                except Exception:
+                    traceback.print_exc()
             final(torch, lib, shapes, load_anchors(args.anchors), args.out)
     except Exception:
         traceback.print_exc()

@@ -150,9 +150,12 @@ OV_CONFIGS = [(bk, 2, grid, ra, True, ("float16", "bfloat16")) for grid in ("per
 # Split-K (tma.py's split_k: work items of a point tile and `ks` centroid tiles, argmins merged
 # by atomic minimums, then the finish kernel), for few point tiles and many centroids, where the
 # unsplit kernels run a handful of blocks (the wide-D few-point shapes streamed centroids at
-# 0.1-0.4 TB/s): one consumer warpgroup (64-point tiles), one block per item; (bk, ks).
-SPLIT_K_CONFIGS = [(bk, ks) for bk in (64, 128, 256) for ks in (1, 4)]
-SPLITD_SPLIT_K_CONFIGS = [(g, bk, ks) for g in (1, 2) for bk in (128, 256) for ks in (1, 4)]
+# 0.1-0.4 TB/s): one consumer warpgroup (64-point tiles), one block per item; (bk, ks). The
+# narrowest tiles of one span (k32_ks1, sd*_k64_ks1) came after session 39's tune found the
+# narrowest tried (k64_ks1, sd*_k128_ks1) fastest at 54 of its 89 split-K wins.
+SPLIT_K_CONFIGS = [(bk, ks) for bk in (64, 128, 256) for ks in (1, 4)] + [(32, 1)]
+SPLITD_SPLIT_K_CONFIGS = [(g, bk, ks) for g in (1, 2) for bk in (128, 256) for ks in (1, 4)] + \
+    [(g, 64, 1) for g in (1, 2)]
 
 
 def split_k_variants(dtypes, max_chunks):

@@ -14,14 +14,15 @@ R=bench/results/2026-12-06-library-kmeans-19
 #   export; prune_package.py --package .device/kpkg --out .device/kpkg-b19; (cd .device && tar czf call-b19.tgz kpkg-b19)
 # gpu: bash $R/call2.sh   (carry .device/call-b19.tgz, .device/wheels; timeout_s 600) -> final-b19-0.*
 # gpu: bash $R/call3.sh   (the same carry) -> final-b19-380.*
-python3 - <<'PY'
-import json
-R = "bench/results/2026-12-06-library-kmeans-19"
-a, b = json.load(open(f"{R}/final-b19-0.json")), json.load(open(f"{R}/final-b19-380.json"))
-for call, rows in ((2, a), (3, b)):
-    for r in rows:
-        r["call"] = call
-json.dump(a + b, open(f"{R}/rows.json", "w"), indent=0)
-PY
+# here: build 20: SPLIT_K_CONFIGS + k32_ks1, SPLITD + k64_ks1 (build.py --keep-built; cp variants.json)
+#   python3 $R/split_plan.py --only-configs k32_w1_t_ks1,sd1_k64_w1_t_ks1,sd2_k64_w1_t_ks1 --top 3 --tag split2
+#   export; prune_package.py --package .device/kpkg --out .device/kpkg-sk3 --grid $R/split2-grid.json --only $R/split2-only.json
+# gpu: bash $R/call4.sh   (carry .device/call-sk3.tgz, .device/wheels) -> tune-split2-0.*
+# here: merge_tune.py --out libraries/kmeans/table.json <build 19's table.json> $R/tune-split2-0.json; build.py --keep-built
+#   export; prune_package.py --package .device/kpkg --out .device/kpkg-b20; (cd .device && tar czf call-b20.tgz kpkg-b20)
+# gpu: bash $R/call5.sh   (carry .device/call-b20.tgz, .device/wheels) -> final-b20-0.*
+# gpu: bash $R/call6.sh   (carry .device/call-b19.tgz, .device/call-b20.tgz, .device/wheels) -> final-b19-c6-0.*, final-b20-c6-0.*
+cp $R/final-b20-c6-0.json $R/rows.json
 python3 bench/library/rows_table.py $R/rows.json --before bench/results/2026-12-06-library-kmeans-18/rows.json > $R/rows-table.md
+python3 bench/library/rows_table.py $R/final-b19-c6-0.json --before bench/results/2026-12-06-library-kmeans-18/rows.json > $R/rows-table-b19-c6.md
 python3 bench/library/heldout_gap.py $R/rows.json
