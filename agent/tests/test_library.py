@@ -803,12 +803,8 @@ class NativeDispatcherTest(unittest.TestCase):
     def test_forced_variant_against_a_fake_driver(self):
         """Tuning forces a variant through the same C++ path: a legal one launches (with its
         staging), one that does not serve the shape launches nothing and says why."""
-        if not have_cuda_headers() or not shutil.which("cc"):
-            self.skipTest("no cuda.h or no C compiler")
         with tempfile.TemporaryDirectory() as tmp:
-            pkg, variants, table = self.export_subset(tmp, pads=True)
-            fake = self.fake_driver(tmp)
-            router = Router({"op": "kmeans_assign", "variants": variants, "table": table})
+            pkg, variants, fake, router = self.fake_package(tmp)
             B, N, D, K = 2, 700, 61, 97
             routed = router.route(B, N, D, K, "bfloat16")["kernel"]
             others = [v for v in router.legal(B, N, D, K, "bfloat16") if v["name"] != routed]
@@ -848,15 +844,12 @@ class NativeDispatcherTest(unittest.TestCase):
             self.assertEqual(launch["params"][:2], [pad["params"][1], self.C])
 
     def test_split_k_against_a_fake_driver(self):
-        """A split-K variant: `best` is a workspace of B * N int64 filled with ones once (kept
-        per shape, not filled again), the kernel merges into it, then the finish kernel writes
-        idx from it (best, idx, B * N; one thread per element)."""
-        if not have_cuda_headers() or not shutil.which("cc"):
-            self.skipTest("no cuda.h or no C compiler")
+        """A split-K variant: `best` is a workspace of B * N int64 filled with ones when it is
+        allocated (kept per shape: the finish kernel fills it again), the kernel merges into
+        it, then the finish kernel writes idx from it (best, idx, B * N; one thread per
+        element)."""
         with tempfile.TemporaryDirectory() as tmp:
-            pkg, variants, table = self.export_subset(tmp, pads=True)
-            fake = self.fake_driver(tmp)
-            router = Router({"op": "kmeans_assign", "variants": variants, "table": table})
+            pkg, variants, fake, router = self.fake_package(tmp)
             B, N, D, K = 2, 70, 64, 3000
             v = next(v for v in router.legal(B, N, D, K, "bfloat16")
                      if "_ks" in v["config"] and v["index_bits"] == 64)
@@ -876,6 +869,15 @@ class NativeDispatcherTest(unittest.TestCase):
             self.assertEqual(launches[-1]["params"], [best, self.OUT, B * N])
             self.assertEqual(launches[-1]["grid"], [-(-B * N // 256), 1, 1])
             self.assertEqual(launches[-1]["programmatic"], 1)
+
+    def fake_package(self, tmp):
+        """A bf16 package with its staging kernel and the fake driver (skips the test without
+        cuda.h or a C compiler): (package, variants, fake driver folder, router)."""
+        if not have_cuda_headers() or not shutil.which("cc"):
+            self.skipTest("no cuda.h or no C compiler")
+        pkg, variants, table = self.export_subset(tmp, pads=True)
+        return pkg, variants, self.fake_driver(tmp), Router({"op": "kmeans_assign", "variants": variants,
+                                                             "table": table})
 
     @staticmethod
     def fake_driver(tmp):
