@@ -19,8 +19,8 @@ consumer warpgroups (A fragments in registers, table-only: RA_CONFIGS; `--ov` ad
 `ov` experiment, OV_CONFIGS). Every variant is
 verified (cake-opt --cake-verify) and compiled by cake-translate; one that fails stops the build with the
 tool's diagnostic. Besides: the centroid-update kernels (`update`) and one staging kernel per
-dtype (`pad`: rows zero-padded to 16 bytes for the tensor-core families) and the split-K finish
-(`finish`: SPLIT_K_CONFIGS). `--table` (default: table.json beside this script, when present) is the routing
+dtype (`pad`: rows zero-padded to 16 bytes for the tensor-core families), and the split-K
+variants of wgmma and splitd (SPLIT_K_CONFIGS) with their `finish` kernel. `--table` (default: table.json beside this script, when present) is the routing
 table learned from measurements (libraries/README.md).
 
 Every kernel but the updates is built twice: with a 64-bit `index` (any shape) and as its 32-bit
@@ -147,6 +147,15 @@ OV_CONFIGS = [(bk, 2, grid, ra, True, ("float16", "bfloat16")) for grid in ("per
               for bk, ra in ((128, False), (64, False), (64, True))]
 
 
+def deepest_splitd(dtype, g, bk, wg, grid, ks=None):
+    """The splitd variant with the most pipeline stages (4, 3 or 2) that fits, or None."""
+    for st in (4, 3, 2):
+        p = {"dtype": dtype, "g": g, "bk": bk, "wg": wg, "st": st, "grid": grid, **({"ks": ks} if ks else {})}
+        if family.splitd_legal(p):
+            return p
+    return None
+
+
 # Split-K (tma.py's split_k: work items of a point tile and `ks` centroid tiles, argmins merged
 # by atomic minimums, then the finish kernel), for few point tiles and many centroids, where the
 # unsplit kernels run a handful of blocks (the wide-D few-point shapes streamed centroids at
@@ -167,11 +176,9 @@ def split_k_variants(dtypes, max_chunks):
                 if p:
                     out.append(p)
         for g, bk, ks in SPLITD_SPLIT_K_CONFIGS:
-            for st in (4, 3, 2):
-                p = {"dtype": dtype, "g": g, "bk": bk, "wg": 1, "st": st, "grid": "tiles", "ks": ks}
-                if family.splitd_legal(p):
-                    out.append(p)
-                    break
+            p = deepest_splitd(dtype, g, bk, 1, "tiles", ks)
+            if p:
+                out.append(p)
     return out
 
 
@@ -184,11 +191,9 @@ def plan(dtypes, max_chunks, flat_tcd=False, tails=True, ov=False):
                     for rows, tile in ((16, 64), (16, 128), (32, 64))]
     for dtype in dtypes:
         for g, bk, wg, grid in itertools.product((1, 2), (128, 256, 16), (2, 1), ("persistent", "tiles")):
-            for st in (4, 3, 2):
-                p = {"dtype": dtype, "g": g, "bk": bk, "wg": wg, "st": st, "grid": grid}
-                if family.splitd_legal(p):
-                    out.append(p)
-                    break
+            p = deepest_splitd(dtype, g, bk, wg, grid)
+            if p:
+                out.append(p)
     for dtype in dtypes:
         for chunks in range(1, max_chunks + 1):
             configs = [c + (False, False, None) for c in CONFIGS] + RA_CONFIGS + (OV_CONFIGS if ov else [])

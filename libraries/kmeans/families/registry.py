@@ -16,10 +16,10 @@ from .mma import mma_name
 from .pad import generate_pad, pad_name
 from .simt import generate_simt, simt_domain, simt_name, simt_suffix
 from .finish import finish_name, generate_finish
-from .splitd import generate_splitd, splitd_domain, splitd_name
+from .splitd import generate_splitd, splitd_name
 from .tcd import generate_tcd, tcd_domain, tcd_name, tcd_suffix, tcd_table_only, tcd_widest
 from .update import generate_update, update_name
-from .tma import split_k_suffix
+from .tma import split_k_domain, split_k_suffix
 from .wgmma import generate, max_d, name, mode_suffix, wgmma_domain, wgmma_table_only
 
 
@@ -40,7 +40,7 @@ FAMILIES = {
                     "rows+csq", max_d, wgmma_domain, table_only=wgmma_table_only),
     "splitd": Family(splitd_name, generate_splitd,
                      lambda p: "sd{g}_k{bk}_w{wg}_{gr}".format(gr=_grid_letter(p), **p) + split_k_suffix(p),
-                     "rows+csq", domain=splitd_domain),
+                     "rows+csq", domain=split_k_domain),
     "mma": Family(mma_name, None, lambda p: "mma_r{rows}_t{tile}".format(**p), "rows",
                   lambda p: p["dp"]),
     "simt": Family(simt_name, generate_simt, lambda p: "simt_w{ppb}".format(**p) + simt_suffix(p), "none",

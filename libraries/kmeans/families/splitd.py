@@ -8,16 +8,13 @@ centroid tile (from L2 in practice).
 from .common import DTYPES, SMEM_LIMIT, chunk_width
 from .tma import (BK, _consumer_open, _fold, _producer_close, _producer_open, _store_and_close,
                   _tile_counts, _tma_kernel_head, _wgmma_chain, centroid_tile, centroid_tiles, csq_box,
-                  split_k, split_k_domain, split_k_suffix)
+                  split_k, split_k_suffix)
 
 
 def splitd_name(p):
     return "km_{t}_sd{g}_k{bk}_w{wg}_s{st}_{gr}".format(
         t=DTYPES[p["dtype"]][0], gr=p["grid"][0], **p) + split_k_suffix(p)
 
-
-def splitd_domain(p):
-    return split_k_domain(p, 64 * p["wg"])
 
 
 def splitd_smem_bytes(p):

@@ -17,6 +17,10 @@ def csq_box(bk):
 BK = (16, 32, 64, 128, 256)
 
 
+# Point tiles up to which split-K kernels serve a shape: half the H100/H200's 132 SMs.
+SPLIT_K_MAX_POINT_TILES = 66
+
+
 def split_k(p):
     """`ks` (optional): split-K. A work item is a point tile and a span of `ks` centroid tiles
     (the last span ends at the last tile, overlapping the one before: a centroid seen twice
@@ -30,15 +34,11 @@ def split_k_suffix(p):
     return f"_ks{p['ks']}" if split_k(p) else ""
 
 
-def split_k_domain(p, bn):
-    """Where a split kernel is meant to be fast: point tiles that leave most SMs idle, and
-    centroid tiles to split."""
-    return ([f"B * ceildiv(N, {bn}) <= {SPLIT_K_MAX_POINT_TILES}", f"K > {p['bk']}"]
+def split_k_domain(p):
+    """Where a split kernel is meant to be fast (wgmma's and splitd's domain): point tiles of
+    64 x wg that leave most SMs idle, and centroid tiles to split."""
+    return ([f"B * ceildiv(N, {64 * p['wg']}) <= {SPLIT_K_MAX_POINT_TILES}", f"K > {p['bk']}"]
             if split_k(p) else [])
-
-
-# Point tiles up to which split-K kernels serve a shape: half the H100/H200's 132 SMs.
-SPLIT_K_MAX_POINT_TILES = 66
 
 
 def _tma_kernel_head(w, p, entry, ty, bn, bk, cw, consts):

@@ -108,7 +108,7 @@ def wgmma_domain(p):
     """A trimmed variant computes nothing past its D class: the router (and the dispatcher)
     must never give it a wider D, though its TMA boxes would take one. Split-K variants: tma.py's
     split_k_domain."""
-    return ([f"D <= {max_d(p)}"] if "tail" in p else []) + split_k_domain(p, 64 * p["wg"])
+    return ([f"D <= {max_d(p)}"] if "tail" in p else []) + split_k_domain(p)
 
 
 def generate(p):

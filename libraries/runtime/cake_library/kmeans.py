@@ -23,6 +23,10 @@ class KMeansLibrary:
         self._variants = {v["name"]: v for v in (self.definition["variants"] +
                                                  self.definition.get("update_variants", []) +
                                                  self.definition.get("finish_variants", []))}
+        # Split-K variants (families/tma.py's split_k) write `best`; the finish kernel writes idx.
+        self._split_k = {v["name"] for v in self.definition["variants"]
+                         if any(p.get("name") == "best" for p in v.get("manifest", {}).get("params", ()))}
+        self._finish = next((v["name"] for v in self.definition.get("finish_variants", [])), None)
         self._driver = None
         self._kernels = {}       # name -> drv.Kernel, loaded on first use
         self._maps = {}          # (kernel, pointers, sizes) -> device tensor of encoded TMA maps
@@ -104,7 +108,7 @@ class KMeansLibrary:
         else:
             csq = c_sq
         ptrs = {"x": x3.data_ptr(), "c": c3.data_ptr(), "csq": csq.data_ptr(), "idx": idx.data_ptr()}
-        split = any(p["name"] == "best" for p in self._variants[r["kernel"]]["manifest"]["params"])
+        split = r["kernel"] in self._split_k
         if split:
             # Split-K (families/tma.py's split_k): the kernel merges packed argmins into `best`,
             # the finish kernel writes idx from it and fills it with ones again for the next call.
@@ -116,7 +120,7 @@ class KMeansLibrary:
             stream = torch.cuda.current_stream().cuda_stream
             k.launch(ptrs, sizes, stream)
             if split:
-                self.kernel(self.definition["finish_variants"][0]["name"]).launch(
+                self.kernel(self._finish).launch(
                     {"best": ptrs["best"], "idx": ptrs["idx"]}, {"BN": B * N}, stream)
         return idx if x.dim() == 3 else idx.view(N)
 
