@@ -475,6 +475,29 @@ class UpdateChoiceTest(unittest.TestCase):
         self.assertIsNone(private_chunk(1, 10 ** 7, 1025, 4))       # more counts than it keeps
 
 
+class FinishEntryTest(unittest.TestCase):
+    """The dispatcher's generator refuses a library whose split-K variants have no finish kernel,
+    or a finish kernel whose parameters are not (best, idx, BN), naming what is wrong."""
+
+    def test_finish_entry(self):
+        sys.path.insert(0, os.path.join(RUNTIME, "dispatch"))
+        import generate
+        split = {"name": "km_x_ks1", "manifest": {"params": [{"name": "best", "kind": "tensor"}]}}
+        plain = {"name": "km_x", "manifest": {"params": [{"name": "idx", "kind": "tensor"}]}}
+        finish = {"name": "km_best_finish", "manifest": {
+            "block": [256, 1, 1], "grid": ["ceildiv(BN, 256)", "1", "1"], "programmatic_launch": True,
+            "params": [{"name": n} for n in ("best", "idx", "BN")]}}
+        self.assertEqual(generate.finish_entry({"variants": [plain]}), "{nullptr, 0, 0, false}")
+        with self.assertRaisesRegex(ValueError, "split-K variants but no finish kernel"):
+            generate.finish_entry({"variants": [plain, split]})
+        self.assertEqual(generate.finish_entry({"variants": [split], "finish_variants": [finish]}),
+                         '{"km_best_finish", 256, 256, true}')
+        swapped = json.loads(json.dumps(finish))
+        swapped["manifest"]["params"].reverse()
+        with self.assertRaisesRegex(ValueError, "finish kernel parameters"):
+            generate.finish_entry({"variants": [split], "finish_variants": [swapped]})
+
+
 class MergeTuneTest(unittest.TestCase):
     """bench/library/merge_tune.py: a family or configurations tuned later merge into the table."""
 
