@@ -24,7 +24,7 @@ import sys
 _ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 RUNTIME = os.path.join(_ROOT, "libraries", "runtime", "cake_library")
 sys.path.insert(0, os.path.dirname(RUNTIME))
-from cake_library import kda as kda_runtime  # noqa: E402
+from cake_library import autotune, kda as kda_runtime  # noqa: E402
 from cake_library.route import NoKernel, Router, check_definition  # noqa: E402
 
 from . import disk, jsonfile, outputs  # noqa: E402
@@ -152,8 +152,13 @@ def cmd_route(args):
     except NoKernel as e:
         raise LibraryError(str(e)) from None
     v = next(v for v in router.variants if v["name"] == r["kernel"])
+    # What the Python API times on the shape's first call (autotune.py): one kernel for a shape
+    # of the table.
+    candidates = [c["kernel"] for c in router.candidates(s["B"], s["N"], s["D"], s["K"], s["dtype"],
+                                                         autotune.DEFAULT_CANDIDATES)]
     print(json.dumps({"kernel": r["kernel"], "family": v["family"], "config": r["config"],
-                      "shape": s, "sizes": r["sizes"], "basis": r["basis"]}))
+                      "shape": s, "sizes": r["sizes"], "basis": r["basis"],
+                      "autotune_candidates": candidates}))
     return 0
 
 
@@ -258,6 +263,9 @@ CAKE build tree. Put this folder on PYTHONPATH:
     idx = cake_library.kmeans_assign(x, c)            # or (x, c, c_sq=..., out=...)
     cake_library.route(B=3, N=75599, D=96, K=999, dtype="float16")
 
+A shape outside the routing table times the router's 4 best-ranked kernels on its first call and
+keeps the fastest (one host synchronization, then no cost; CAKE_AUTOTUNE=n candidates, 0 or 1:
+static routing; cake_library/autotune.py).
 `cake_library/library/library.json` holds every kernel's manifest and the routing table;
 `cake_library/library/kernels/` the cubins (sm_90a); `cake_library/library/libcake_library.so`
 the generated C++ dispatcher (C ABI, `cake_library_route`, `cake_library_kmeans_assign`) when it

@@ -462,6 +462,105 @@ class RouterTest(unittest.TestCase):
             self.assertTrue(v["max_d"] is None or v["max_d"] >= s["D"])
 
 
+class AutotuneTest(unittest.TestCase):
+    """The router's candidates and the first-call autotuner (cake_library/autotune.py), with a
+    fake timer: no GPU, no torch."""
+
+    POINTS = [{"dtype": "float16", "B": 1, "N": 1000, "D": 64, "K": 40,
+               "ms": {"simt_w4": 0.010, "k128_w2_p": 0.004, "k64_w1_t": 0.006, "sd1_k128_w2_p": 0.008}},
+              {"dtype": "float16", "B": 1, "N": 4000, "D": 64, "K": 40,
+               "ms": {"simt_w4": 0.030, "k128_w2_p": 0.012, "k64_w1_t": 0.011, "sd1_k128_w2_p": 0.020}}]
+
+    def test_candidates_rank_like_the_router(self):
+        r = Router(synthetic_definition(self.POINTS))
+        shape = (1, 2000, 64, 40, "float16")                 # outside the table
+        cands = r.candidates(*shape, 3)
+        self.assertEqual(cands[0]["kernel"], r.route(*shape)["kernel"])
+        self.assertEqual([c["config"] for c in cands],
+                         [c for c, _ in r.ranking(*shape)][:3])
+        legal = {v["name"] for v in r.legal(*shape)}
+        self.assertTrue(all(c["kernel"] in legal for c in cands))
+        variants = {v["name"]: v for v in r.variants}
+        for c in cands:
+            self.assertEqual(c["sizes"], launch_sizes(variants[c["kernel"]], 1, 2000, 64, 40))
+        self.assertEqual(len(r.candidates(*shape, 1)), 1)
+        self.assertEqual(len(r.candidates(*shape, 50)), 4)  # every measured legal configuration
+        # A shape of the table is served by its own measurements: nothing to time.
+        self.assertEqual([c["config"] for c in r.candidates(1, 1000, 64, 40, "float16", 4)], ["k128_w2_p"])
+        with self.assertRaises(NoKernel):
+            r.candidates(1, 1, 1, 1, "float32", 4)
+
+    def tuner(self, count, times):
+        from cake_library.autotune import Autotuner
+        calls = []
+
+        def timer(runs):
+            for run in runs:
+                run()
+            return [times[name] for name in calls[-len(runs):]]
+        tuner = Autotuner(Router(synthetic_definition(self.POINTS)), count, timer)
+        return tuner, calls
+
+    def test_first_call_keeps_the_fastest(self):
+        key = (1, 2000, 64, 40, "float16", "cuda:0")
+        tuner, calls = self.tuner(4, {"w_1_k128_w2_p": 3.0, "w_1_k64_w1_t": 1.0, "sd": 2.0, "simt": 9.0})
+        launch = lambda r: calls.append(r["kernel"])           # noqa: E731
+        pick = tuner.choose(key, launch, lambda: False)
+        self.assertEqual(pick["kernel"], "w_1_k64_w1_t")
+        self.assertEqual(sorted(calls), ["sd", "simt", "w_1_k128_w2_p", "w_1_k64_w1_t"])
+        self.assertEqual(tuner.records[key]["w_1_k64_w1_t"], 1.0)
+        # Later calls of the shape: the kept kernel, nothing timed again.
+        self.assertIs(tuner.choose(key, launch, lambda: False), pick)
+        self.assertEqual(len(calls), 4)
+
+    def test_routed_kernel_fastest_or_nothing_to_time(self):
+        tuner, calls = self.tuner(4, {"w_1_k128_w2_p": 1.0, "w_1_k64_w1_t": 1.0, "sd": 2.0, "simt": 9.0})
+        launch = lambda r: calls.append(r["kernel"])           # noqa: E731
+        first = Router(synthetic_definition(self.POINTS)).route(1, 2000, 64, 40, "float16")["kernel"]
+        self.assertEqual(first, "w_1_k128_w2_p")
+        # A tie keeps the routed (first) kernel: None means "route()'s kernel".
+        self.assertIsNone(tuner.choose((1, 2000, 64, 40, "float16", 0), launch, lambda: False))
+        # A shape of the table, a count of 1, an unserved shape: nothing is timed.
+        n = len(calls)
+        self.assertIsNone(tuner.choose((1, 1000, 64, 40, "float16", 0), launch, lambda: False))
+        self.assertIsNone(tuner.choose((1, 1, 1, 1, "float32", 0), launch, lambda: False))
+        off, off_calls = self.tuner(1, {})
+        self.assertIsNone(off.choose((1, 2000, 64, 40, "float16", 0), launch, lambda: False))
+        self.assertEqual((len(calls), off_calls), (n, []))
+
+    def test_nothing_timed_while_capturing_nor_kept(self):
+        tuner, calls = self.tuner(4, {"w_1_k128_w2_p": 3.0, "w_1_k64_w1_t": 1.0, "sd": 2.0, "simt": 9.0})
+        launch = lambda r: calls.append(r["kernel"])           # noqa: E731
+        key = (1, 2000, 64, 40, "float16", 0)
+        self.assertIsNone(tuner.choose(key, launch, lambda: True))
+        self.assertEqual(calls, [])
+        self.assertEqual(tuner.choose(key, launch, lambda: False)["kernel"], "w_1_k64_w1_t")
+
+    def test_every_candidate_failing_keeps_the_route(self):
+        tuner, calls = self.tuner(4, {"w_1_k128_w2_p": float("inf"), "w_1_k64_w1_t": float("inf"),
+                                      "sd": float("inf"), "simt": float("inf")})
+        key = (1, 2000, 64, 40, "float16", 0)
+        self.assertIsNone(tuner.choose(key, lambda r: calls.append(r["kernel"]), lambda: False))
+        self.assertNotIn(key, tuner.records)
+
+    def test_environment_count(self):
+        from cake_library import autotune
+        old = os.environ.get("CAKE_AUTOTUNE")
+        try:
+            for text, want in (("", 4), ("0", 0), ("1", 1), ("6", 6)):
+                os.environ["CAKE_AUTOTUNE"] = text
+                self.assertEqual(autotune.candidates_from_env(), want)
+            for bad in ("-1", "four", "2.5"):
+                os.environ["CAKE_AUTOTUNE"] = bad
+                with self.assertRaisesRegex(ValueError, "CAKE_AUTOTUNE"):
+                    autotune.candidates_from_env()
+        finally:
+            if old is None:
+                os.environ.pop("CAKE_AUTOTUNE", None)
+            else:
+                os.environ["CAKE_AUTOTUNE"] = old
+
+
 class UpdateChoiceTest(unittest.TestCase):
     """The centroid update is privatized where many points share a centroid (lloyd-0.* of
     bench/results/2026-12-02-library-kmeans-6) and its partial sums fit in shared memory."""

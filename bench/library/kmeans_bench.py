@@ -256,6 +256,19 @@ def tune(torch, lib, shapes, out, families=None, configs=None, only=None, cluste
         json.dump({"points": points}, f, indent=0)
 
 
+def _autotuned(lib, row, s, device):
+    """After a shape's first call: the kernel it launches from now on (autotune.py) as the row's
+    kernel; where autotuning moved it off the routed one, the routed one in routed_kernel. The
+    candidates' first-call times in autotune_ms."""
+    key = (s["B"], s["N"], s["D"], s["K"], s["dtype"], device)
+    if key in lib.autotuner.records:
+        row["autotune_ms"] = lib.autotuner.records[key]
+    launched = lib.launched_kernel(*key)
+    if row["kernel"] and launched != row["kernel"]:
+        row["routed_kernel"], row["kernel"] = row["kernel"], launched
+        row["family"] = next(v["family"] for v in lib.router.variants if v["name"] == launched)
+
+
 def final(torch, lib, shapes, anchors, out):
     flashlib_assign, fk_assign = anchors
     rows, gen = [], torch.Generator(device="cuda")
@@ -280,8 +293,10 @@ def final(torch, lib, shapes, anchors, out):
             out_idx = torch.full((B, N), -1, device="cuda", dtype=torch.int32)
             if row["kernel"]:
                 try:
-                    lib.assign(x, c, c_sq=csq, out=out_idx)
+                    lib.assign(x, c, c_sq=csq, out=out_idx)   # a shape outside the table: autotuned
                     torch.cuda.synchronize()
+                    if not clustered:
+                        _autotuned(lib, row, s, x.device)
                     ex, ok = judge(torch, s, x, c, out_idx)
                 except Exception as e:
                     ex, ok, row["error"] = 0.0, False, f"{type(e).__name__}: {e}"[:300]
@@ -301,6 +316,9 @@ def final(torch, lib, shapes, anchors, out):
                 if row["kernel"] and "error" not in row:
                     cake = lambda: lib.assign(x, c, c_sq=csq, out=out_idx)  # noqa: E731
                     row["cake_ms"] = graph_time(torch, cake)
+                    if row.get("routed_kernel"):   # what static routing would have run
+                        row["cake_static_ms"] = graph_time(
+                            torch, lambda: lib.assign(x, c, c_sq=csq, out=out_idx, kernel=row["routed_kernel"]))
                     # The replays overlapped each call with the previous one (programmatic
                     # launch): what they left in out_idx must still be the right answer.
                     torch.cuda.synchronize()
@@ -455,6 +473,13 @@ def summarize(rows):
             print(f"{part:<9} vs {a:<12}: geomean {geomean(served):.3f} min "
                   f"{min(served) if served else float('nan'):.3f} over {len(served)} of {len(sel)} "
                   f"shapes (unserved or wrong: {len(sel) - len(served)})")
+        moved = [r for r in sel if r.get("cake_static_ms") and r["correct"]]
+        if moved:   # autotuning's gain: the same rows with the statically routed kernel
+            for a in ("flashlib", "flash_kmeans"):
+                static = [r[a + "_ms"] / (r.get("cake_static_ms") or r["cake_ms"]) for r in sel
+                          if r["correct"] and r.get(a + "_ms") and r.get("cake_ms")]
+                print(f"{part:<9} vs {a:<12}: geomean {geomean(static):.3f} with static routing "
+                      f"({len(moved)} rows autotuned to another kernel)")
 
 
 def main():

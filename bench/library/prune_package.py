@@ -5,8 +5,10 @@
         [--grid libraries/kmeans/grid.json] [--only finalists.json]
 
 The device tool carries at most 64 MiB and a package with both index widths is ~47 MiB of cubins.
-Kept: the staging, update and split-K finish kernels, and per grid shape the variant the package's router picks
-(a final) or, with --only, every legal variant of the listed configurations (a tune). The
+Kept: the staging, update and split-K finish kernels, and per grid shape the kernels the Python
+API may launch (a final: the router's pick and the other candidates its first-call autotuning
+times, --candidates, default autotune.py's) or, with --only, every legal variant of the listed
+configurations (a tune). The
 manifests and library.json stay whole: the dispatcher loads a cubin when it first launches it,
 so a pruned kernel is only an error if something launches it.
 """
@@ -18,10 +20,11 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "libraries", "runtime"))
+from cake_library.autotune import DEFAULT_CANDIDATES  # noqa: E402
 from cake_library.route import NoKernel, Router  # noqa: E402
 
 
-def needed(library, shapes, only):
+def needed(library, shapes, only, candidates=DEFAULT_CANDIDATES):
     router = Router(library)
     keep = {v["name"] for v in library["update_variants"] + library["pad_variants"] +
             library.get("finish_variants", [])}
@@ -29,7 +32,7 @@ def needed(library, shapes, only):
         sizes = (s["B"], s["N"], s["D"], s["K"], s["dtype"])
         try:
             if only is None:
-                keep.add(router.route(*sizes)["kernel"])
+                keep |= {c["kernel"] for c in router.candidates(*sizes, max(candidates, 1))}
             else:
                 configs = set(only.get((s["dtype"], s["B"], s["N"], s["D"], s["K"]), ()))
                 keep |= {v["name"] for v in router.legal(*sizes) if v["config"] in configs}
@@ -51,6 +54,8 @@ def prune():
     ap.add_argument("--out", required=True)
     ap.add_argument("--grid", default=os.path.join(HERE, "..", "..", "libraries", "kmeans", "grid.json"))
     ap.add_argument("--only", default="", help="tune: {dtype, B, N, D, K, configs} list")
+    ap.add_argument("--candidates", type=int, default=DEFAULT_CANDIDATES,
+                    help="a final: the autotuning candidates kept per shape (1: the routed kernel)")
     args = ap.parse_args()
     lib_dir = os.path.join(args.package, "cake_library", "library")
     with open(os.path.join(lib_dir, "library.json")) as f:
@@ -62,7 +67,7 @@ def prune():
         with open(args.only) as f:
             only = {(o["dtype"], o["B"], o["N"], o["D"], o["K"]): o["configs"] for o in json.load(f)}
         shapes = [s for s in shapes if (s["dtype"], s["B"], s["N"], s["D"], s["K"]) in only]
-    keep = needed(library, shapes, only)
+    keep = needed(library, shapes, only, args.candidates)
     if os.path.exists(args.out):
         shutil.rmtree(args.out)
     shutil.copytree(args.package, args.out,

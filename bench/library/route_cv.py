@@ -3,8 +3,10 @@
 routed with a table that lacks it, and the chosen configuration's time at that shape (measured)
 is compared with the shape's best. What held-out shapes lose to routing, without a GPU.
 
-    python3 bench/library/route_cv.py --library .device/klib [--neighbours 4]
+    python3 bench/library/route_cv.py --library .device/klib [--neighbours 4] [--candidates 4]
 
+`--candidates n`: the time of the fastest of the router's n best-ranked kernels instead (what the
+Python API's first-call autotuning keeps, cake_library/autotune.py; timing assumed exact).
 Prints the geomean regret (chosen / best time; 1.0 = always the best), the share of shapes routed
 to their best, the worst shapes, and how many choices had no measurement at the shape (a
 configuration the shape did not measure: unknown, not counted in the regret).
@@ -19,7 +21,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from cake_library.route import Router  # noqa: E402
 
 
-def loo(definition, neighbours=None):
+def loo(definition, neighbours=None, candidates=1):
     points = definition["table"]["points"]
     Router(definition)                       # checks the variants once
     out = []
@@ -30,9 +32,16 @@ def loo(definition, neighbours=None):
         if neighbours:
             table["neighbours"] = neighbours
         r = Router(dict(definition, table=table), variants_checked=True)
-        cfg = r.route(p["B"], p["N"], p["D"], p["K"], p["dtype"])["config"]
+        shape = (p["B"], p["N"], p["D"], p["K"], p["dtype"])
+        cfg = r.route(*shape)["config"]
         best = min(p["ms"].values())
-        out.append((p, cfg, p["ms"].get(cfg), best))
+        t = p["ms"].get(cfg)
+        if candidates > 1:
+            times = {c["config"]: p["ms"][c["config"]] for c in r.candidates(*shape, candidates)
+                     if c["config"] in p["ms"]}
+            cfg = min(times, key=times.get) if times else cfg
+            t = times.get(cfg)
+        out.append((p, cfg, t, best))
     return out
 
 
@@ -41,6 +50,7 @@ def main():
     ap.add_argument("--library", required=True, help="a built library (library.json) or a definition folder")
     ap.add_argument("--table", help="a routing table to use instead of the library's")
     ap.add_argument("--neighbours", type=int)
+    ap.add_argument("--candidates", type=int, default=1, help="the fastest of the n best-ranked (autotuning)")
     ap.add_argument("--worst", type=int, default=10)
     args = ap.parse_args()
     try:
@@ -49,7 +59,7 @@ def main():
         if args.table:
             with open(args.table) as f:
                 definition["table"] = json.load(f)
-        rows = loo(definition, args.neighbours)
+        rows = loo(definition, args.neighbours, args.candidates)
     except (OSError, ValueError, KeyError, TypeError) as e:
         sys.exit(f"route_cv.py: {type(e).__name__}: {e}")
     if not rows:

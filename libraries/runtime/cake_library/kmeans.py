@@ -9,17 +9,23 @@ import os
 
 from . import driver as drv
 from . import native
+from .autotune import Autotuner, candidates_from_env
 from .route import NoKernel, Router, launch_sizes
 
 _TORCH_DTYPES = ("float16", "bfloat16", "float32")
+_UNTUNED = object()
 
 
 class KMeansLibrary:
-    def __init__(self, folder):
+    def __init__(self, folder, autotune=None):
+        """`autotune`: how many of the router's best-ranked kernels a shape outside the routing
+        table times on its first call (autotune.py; default CAKE_AUTOTUNE, else 4; 0 or 1: static
+        routing)."""
         with open(os.path.join(folder, "library.json")) as f:
             self.definition = json.load(f)
         self.folder = folder
         self.router = Router(self.definition)
+        self.autotuner = Autotuner(self.router, candidates_from_env() if autotune is None else autotune)
         self._variants = {v["name"]: v for v in (self.definition["variants"] +
                                                  self.definition.get("update_variants", []) +
                                                  self.definition.get("finish_variants", []))}
@@ -46,7 +52,8 @@ class KMeansLibrary:
         return self._kernels[name]
 
     def assign(self, x, c, c_sq=None, out=None, kernel=None):
-        """`kernel` forces one variant by name (tuning); otherwise the router chooses."""
+        """`kernel` forces one variant by name (tuning); otherwise the router chooses, and a
+        shape outside its table is autotuned on its first call (autotune.py)."""
         import torch
         x3, c3, B, N, D, K = _check(torch, x, c)
         dtype = str(x.dtype).replace("torch.", "")
@@ -61,6 +68,28 @@ class KMeansLibrary:
             # graph capture of this call needs no new upload).
             c_sq = self._workspace(("csq_auto", x.device, B, K), (B, K), torch.float32)
             torch.sum(c3.float() ** 2, -1, out=c_sq)
+        tuned = None
+        if kernel is None and self.autotuner.count > 1:
+            key = (B, N, D, K, dtype, x.device)
+            tuned = self.autotuner.chosen.get(key, _UNTUNED)    # the usual case: known
+            if tuned is _UNTUNED:
+                tuned = self.autotuner.choose(
+                    key, lambda r: self._launch(torch, x, x3, c3, c_sq, idx, B, N, D, K, dtype, r["kernel"], r),
+                    torch.cuda.is_current_stream_capturing)
+        if tuned is not None:
+            kernel = tuned["kernel"]
+        self._launch(torch, x, x3, c3, c_sq, idx, B, N, D, K, dtype, kernel, tuned)
+        return idx if x.dim() == 3 else idx.view(N)
+
+    def launched_kernel(self, B, N, D, K, dtype, device):
+        """The kernel assign() launches for a shape on `device`: the autotuned one once the shape
+        was timed there (autotune.py), else route()'s."""
+        tuned = self.autotuner.chosen.get((B, N, D, K, dtype, device))
+        return tuned["kernel"] if tuned else self.route(B, N, D, K, dtype)["kernel"]
+
+    def _launch(self, torch, x, x3, c3, c_sq, idx, B, N, D, K, dtype, kernel=None, r=None):
+        """One launch on the current stream: route()'s kernel, or the named `kernel` (`r`: its
+        route answer, when the caller has it)."""
         if self.native is not None:
             # The host cost of a call is mostly Python: the raw stream handle and the device
             # check are the cheap spellings (a Stream object or a device context costs µs). A
@@ -76,11 +105,11 @@ class KMeansLibrary:
             else:
                 with torch.cuda.device(dev):
                     call(*args)
-            return idx if x.dim() == 3 else idx.view(N)
+            return
         try:
-            if kernel is None:
+            if r is None and kernel is None:
                 r = self.route(B, N, D, K, dtype)
-            else:
+            elif r is None:
                 legal = {v["name"]: v for v in self.router.legal(B, N, D, K, dtype)}
                 if kernel not in legal:
                     raise NoKernel(f"kernel {kernel} does not serve B={B} N={N} D={D} K={K} {dtype}")
@@ -122,7 +151,6 @@ class KMeansLibrary:
             if split:
                 self.kernel(self._finish).launch(
                     {"best": ptrs["best"], "idx": ptrs["idx"]}, {"BN": B * N}, stream)
-        return idx if x.dim() == 3 else idx.view(N)
 
     def update(self, x, idx, K, kernel=None):
         """(sums [B, K, D] f32, counts [B, K] i32) of the points of each cluster: the centroid

@@ -229,7 +229,14 @@ class Router:
         self.twin_preferred = twin_preferences(self.variants, self.points)
         self.width_group = width_groups(self.variants)
         self.own_points_only = own_points_only(self.variants)
+        # Per dtype, the variants grouped by what legality reads (widest D, alignment, staging,
+        # constraints): ~600 groups of a dtype's ~2,900 variants, checked once each per shape.
+        self._by_dtype = {}
+        for v in self.variants:
+            groups = self._by_dtype.setdefault(v["dtype"], {})
+            groups.setdefault((v["max_d"], v["d_align"], v["staging"], tuple(v["constraints"])), []).append(v)
         self._routes = {}
+        self._judged = {}        # shape -> (by_config, exact, score, seen) of its route
 
     def legal(self, B, N, D, K, dtype):
         for name, v in (("B", B), ("N", N), ("D", D), ("K", K)):
@@ -239,21 +246,29 @@ class Router:
             if count > MAX_ELEMENTS:
                 raise NoKernel(f"B={B} N={N} D={D} K={K}: {name} would hold {count} elements, more than "
                                f"the kernels address (2^62)")
-        dtypes = sorted({v["dtype"] for v in self.variants})
-        if dtype not in dtypes:
-            raise NoKernel(f"dtype {dtype!r}: this library serves {', '.join(dtypes)}")
+        if dtype not in self._by_dtype:
+            raise NoKernel(f"dtype {dtype!r}: this library serves {', '.join(sorted(self._by_dtype))}")
         out, widest = [], 0
-        for v in self.variants:
-            if v["dtype"] != dtype:
-                continue
-            width = v["max_d"] if v["max_d"] is not None else math.inf
+        # The groups share ~100 distinct constraints and a few launch sizes (one per staging and
+        # alignment): each constraint is evaluated once per distinct sizes.
+        sizes_of, holds = {}, {}
+        for (max_d, d_align, staging, constraints), members in self._by_dtype[dtype].items():
+            width = max_d if max_d is not None else math.inf
             widest = max(widest, width)
-            if round_up(D, v["d_align"]) > width:
+            if round_up(D, d_align) > width:
                 continue
-            sizes = launch_sizes(v, B, N, D, K)
-            if any(not expr.evaluate(c, sizes) for c in v["constraints"]):
-                continue
-            out.append(v)
+            if (staging, d_align) not in sizes_of:
+                sizes = launch_sizes(members[0], B, N, D, K)
+                sizes_of[(staging, d_align)] = (sizes, tuple(sizes.items()))
+            sizes, skey = sizes_of[(staging, d_align)]
+            for c in constraints:
+                r = holds.get((c, skey))
+                if r is None:
+                    r = holds[(c, skey)] = bool(expr.evaluate(c, sizes))
+                if not r:
+                    break
+            else:
+                out.extend(members)
         if not out:
             raise NoKernel(f"B={B} N={N} D={D} K={K} dtype={dtype}: no kernel serves it "
                            f"(the widest {dtype} kernel takes D <= {widest})")
@@ -273,6 +288,7 @@ class Router:
         if hit is None:
             if len(self._routes) > 4096:
                 self._routes.clear()
+                self._judged.clear()
             hit = self._routes[key] = self._route(B, N, D, K, dtype)
         return hit
 
@@ -308,6 +324,7 @@ class Router:
         legal = self.legal(B, N, D, K, dtype)
         by_config = {v["config"]: v for v in legal}
         exact, near, score, seen = self._scores(B, N, D, K, dtype, by_config)
+        self._judged[(B, N, D, K, dtype)] = (by_config, exact, score, seen)
         if score:
             cfg = min(score, key=lambda c: (score[c] / seen[c], c))
             basis = {"neighbours": [[p["B"], p["N"], p["D"], p["K"]] for _, p in near],
@@ -318,11 +335,35 @@ class Router:
             if cfg not in by_config:
                 raise NoKernel(f"B={B} N={N} D={D} K={K} dtype={dtype}: no measured neighbour and no "
                                f"default kernel ({DEFAULT_CONFIG}, {SMALL_DEFAULT}) serves it")
-        if not exact and self.twin_preferred.get(cfg) and cfg + TWIN_SUFFIX in by_config:
-            cfg = cfg + TWIN_SUFFIX
+        cfg = self._twin(cfg, by_config, exact)
         v = by_config[cfg]
         return {"kernel": v["name"], "config": cfg,
                 "sizes": launch_sizes(v, B, N, D, K), "basis": basis}
+
+    def _twin(self, cfg, by_config, exact):
+        """Outside the table, the configuration's 32-bit twin where it is legal and preferred."""
+        if not exact and self.twin_preferred.get(cfg) and cfg + TWIN_SUFFIX in by_config:
+            return cfg + TWIN_SUFFIX
+        return cfg
+
+    def candidates(self, B, N, D, K, dtype, count):
+        """Up to `count` kernels for a shape, best-ranked first, each as route() answers it
+        ({"kernel", "config", "sizes"}); the first is route()'s own choice. What an autotuning
+        caller times on the shape's first call (autotune.py). A shape of the table has its own
+        measurements: its choice alone. Raises NoKernel as route() does."""
+        first = self.route(B, N, D, K, dtype)
+        by_config, exact, score, seen = self._judged[(B, N, D, K, dtype)]
+        out = [{k: first[k] for k in ("kernel", "config", "sizes")}]
+        if exact:
+            return out
+        for cfg in sorted(score, key=lambda c: (score[c] / seen[c], c)):
+            if len(out) >= count:
+                break
+            cfg = self._twin(cfg, by_config, exact)
+            if all(r["config"] != cfg for r in out):
+                v = by_config[cfg]
+                out.append({"kernel": v["name"], "config": cfg, "sizes": launch_sizes(v, B, N, D, K)})
+        return out
 
     def _scores(self, B, N, D, K, dtype, by_config):
         """(exact, near, score, seen): whether the shape is a point of the table, the points

@@ -1,0 +1,138 @@
+"""Autotuning on first use: a shape the routing table never measured times the router's
+best-ranked kernels once, on the GPU it runs on, and keeps the fastest.
+
+The router judges a shape outside its table by the measured points nearest to it; over the
+table, leave-one-out, that choice is 1.12x slower than the shape's fastest kernel (geomean), and
+the fastest of its 4 best-ranked kernels is 1.05x (bench/library/route_cv.py --candidates). So,
+as Triton's autotune does, the first call of such a shape launches each of the router's
+`count` best-ranked kernels a few times between CUDA events and waits for them (one host
+synchronization); every later call of the shape (same sizes, dtype and device) launches the kept
+kernel at no extra cost. Every candidate is a legal kernel of the shape, so the first call's
+output is right whichever runs last. A shape of the table is never timed (its kernel is the
+measured fastest), nor is anything timed during CUDA graph capture: the routed kernel runs, and
+the shape is tuned at its next eager call.
+
+CAKE_AUTOTUNE=n sets the number of candidates (default 4); 0 or 1 routes statically (the C++
+dispatcher, called directly, always routes statically).
+"""
+import math
+import os
+
+from .route import NoKernel
+
+DEFAULT_CANDIDATES = 4
+# Shapes remembered per library object before the memory is cleared (then re-tuned on use).
+MAX_SHAPES = 4096
+
+
+def candidates_from_env(default=DEFAULT_CANDIDATES):
+    """CAKE_AUTOTUNE as a candidate count (>= 0); `default` when unset. A value that is not a
+    non-negative integer is an error naming the variable (a typo must not silently disable it)."""
+    text = os.environ.get("CAKE_AUTOTUNE")
+    if text is None or text == "":
+        return default
+    try:
+        n = int(text)
+    except ValueError:
+        n = -1
+    if n < 0:
+        raise ValueError(f"CAKE_AUTOTUNE={text!r}: expected a number of candidates >= 0 (0 or 1: off)")
+    return n
+
+
+class Autotuner:
+    """The kernel a shape runs: route()'s, or the fastest of the router's candidates once timed.
+
+    `timer(runs)` launches each zero-argument callable and returns their times (ms, inf for one
+    that failed); by default torch_timer, created on first use."""
+
+    def __init__(self, router, count, timer=None):
+        self.router, self.count, self.timer = router, count, timer
+        self.chosen = {}     # shape key -> the chosen candidate ({"kernel", "config", "sizes"}) or None
+        self.records = {}    # shape key -> {kernel: ms}, as timed
+
+    def choose(self, key, run, capturing):
+        """None to launch route()'s kernel, or the candidate to launch instead. `key` is
+        (B, N, D, K, dtype, device); `run(candidate)` launches a candidate once on the current
+        stream; `capturing()` says whether the stream is being captured into a CUDA graph."""
+        if key in self.chosen:
+            return self.chosen[key]
+        if self.count < 2:
+            return None
+        try:
+            cands = self.router.candidates(*key[:5], self.count)
+        except NoKernel:
+            return None          # the launch path raises the error naming why
+        if len(cands) > 1 and capturing():
+            return None
+        pick = None
+        if len(cands) > 1:
+            if self.timer is None:
+                import torch
+                self.timer = torch_timer(torch)
+            names = [c["kernel"] for c in cands]
+            times = self.timer([lambda c=c: run(c) for c in cands])
+            best = min(range(len(cands)), key=lambda i: (times[i], i))
+            if math.isfinite(times[best]):
+                pick = cands[best] if best else None
+                if len(self.records) >= MAX_SHAPES:
+                    self.records.clear()
+                self.records[key] = dict(zip(names, times))
+        if len(self.chosen) >= MAX_SHAPES:
+            self.chosen.clear()
+        self.chosen[key] = pick
+        return pick
+
+
+# The host enqueues one launch in about this long (the Python API, worst case): the spin kernel
+# before a timed batch lasts as long as enqueuing the batch, so the launches queue behind it and
+# the events time the GPU, not the host.
+HOST_US_PER_LAUNCH = 30
+SPIN_CYCLES_PER_US = 2000            # about the boost clock (cycles of torch.cuda._sleep)
+
+
+def torch_timer(torch, rounds=3, batch_ms=0.02, max_reps=16):
+    """timer(runs) -> ms per launch of each run: each launched once first (modules loaded, tensor
+    maps and workspaces made), one launch each as an estimate, then `rounds` rounds in rotated
+    order of enough back-to-back launches (up to max_reps) to last batch_ms each; the median
+    round. A run that raises on its first launch gets inf and is not timed."""
+    sleep = getattr(torch.cuda, "_sleep", None)
+
+    def timer(runs):
+        alive = []
+        for i, run in enumerate(runs):
+            try:
+                run()
+                alive.append(i)
+            except (ValueError, RuntimeError):
+                pass
+        times = [math.inf] * len(runs)
+        if not alive:
+            return times
+
+        def batch(order, reps):
+            if sleep is not None:
+                sleep(min(HOST_US_PER_LAUNCH * SPIN_CYCLES_PER_US * sum(reps[i] for i in order), 40_000_000))
+            marks = []
+            for i in order:
+                a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+                a.record()
+                for _ in range(reps[i]):
+                    runs[i]()
+                b.record()
+                marks.append((i, a, b))
+            marks[-1][2].synchronize()
+            return [(i, a.elapsed_time(b) / reps[i]) for i, a, b in marks]
+
+        estimate = dict(batch(alive, dict.fromkeys(alive, 1)))
+        reps = {i: max(1, min(max_reps, math.ceil(batch_ms / max(estimate[i], 1e-4)))) for i in alive}
+        samples = {i: [] for i in alive}
+        for r in range(rounds):
+            shift = r % len(alive)
+            for i, t in batch(alive[shift:] + alive[:shift], reps):
+                samples[i].append(t)
+        for i in alive:
+            times[i] = sorted(samples[i])[len(samples[i]) // 2]
+        return times
+
+    return timer
