@@ -416,7 +416,8 @@ def lloyd(torch, lib, shapes, site, out):
             row["cake_ms"], row["error"] = None, f"{type(e).__name__}: {e}"[:300]
         # The privatized updates (shared-memory partial sums per chunk of points), same call,
         # same inputs: measured beside the default before they may replace it.
-        for v in lib.definition.get("update_variants", []):
+        # CAKE_BENCH_PRIVATE=0 skips them (a diagnostic: a whole-grid Lloyd in one call).
+        for v in lib.definition.get("update_variants", []) if os.environ.get("CAKE_BENCH_PRIVATE", "1") != "0" else ():
             if v["dtype"] != s["dtype"] or "chunk" not in v:
                 continue
             try:
@@ -523,6 +524,8 @@ def main():
             tune(torch, lib, shapes, args.out, {f for f in args.families.split(",") if f},
                  [c for c in args.configs.split(",") if c], only, args.clustered)
         elif args.phase == "lloyd":
+            # No prewarm: session 40's try (flashlib's Lloyd step compiled for the 420 grid
+            # shapes in 12 processes) had not finished after 540 s and measured nothing.
             lloyd(torch, lib, shapes, args.anchors, args.out)
         else:
             if args.prewarm > 0:
