@@ -265,7 +265,8 @@ CAKE build tree. Put this folder on PYTHONPATH:
 
 A shape outside the routing table times the router's 4 best-ranked kernels on its first call and
 keeps the fastest (one host synchronization, then no cost; CAKE_AUTOTUNE=n candidates, 0 or 1:
-static routing; cake_library/autotune.py).
+static routing; CAKE_AUTOTUNE_CACHE=FILE keeps the choices across processes;
+cake_library/autotune.py).
 `cake_library/library/library.json` holds every kernel's manifest and the routing table;
 `cake_library/library/kernels/` the cubins (sm_90a); `cake_library/library/libcake_library.so`
 the generated C++ dispatcher (C ABI, `cake_library_route`, `cake_library_kmeans_assign`) when it

@@ -543,6 +543,45 @@ class AutotuneTest(unittest.TestCase):
         self.assertIsNone(tuner.choose(key, lambda r: calls.append(r["kernel"]), lambda: False))
         self.assertNotIn(key, tuner.records)
 
+    def test_store_keeps_choices_across_processes(self):
+        from cake_library.autotune import Autotuner, TuneStore
+        times = {"w_1_k128_w2_p": 3.0, "w_1_k64_w1_t": 1.0, "sd": 2.0, "simt": 9.0}
+        shape = (1, 2000, 64, 40, "float16")
+
+        def tuned(store, gpu, kernel_times=times):
+            """The kernel a fresh tuner (another process) keeps for the shape."""
+            tuner, calls = self.tuner(4, kernel_times)
+            tuner.store, tuner.gpu = store, (lambda device: gpu)
+            return tuner.choose(shape + (0,), lambda r: calls.append(r["kernel"]), lambda: False)["kernel"]
+
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "tune.json")
+            self.assertEqual(tuned(TuneStore(path, "lib1"), "H100"), "w_1_k64_w1_t")
+            self.assertEqual(load_json(path), {"lib1|H100": {"1,2000,64,40,float16": "w_1_k64_w1_t"}})
+
+            def no_timing(runs):
+                raise AssertionError("timed again")
+            # Another process, the same GPU model and library: no timing.
+            again = Autotuner(Router(synthetic_definition(self.POINTS)), 4, no_timing,
+                              TuneStore(path, "lib1"), lambda device: "H100")
+            self.assertEqual(again.choose(shape + (1,), lambda r: None, lambda: False)["kernel"],
+                             "w_1_k64_w1_t")
+            self.assertEqual(again.records, {})
+            # Another GPU model or another library: timed, and kept beside the first entry.
+            self.assertEqual(tuned(TuneStore(path, "lib1"), "H200", dict(times, sd=0.5)), "sd")
+            self.assertEqual(tuned(TuneStore(path, "lib2"), "H100", dict(times, sd=0.5)), "sd")
+            self.assertEqual(sorted(load_json(path)), ["lib1|H100", "lib1|H200", "lib2|H100"])
+            # A kept kernel that is no longer a candidate is timed again; so is a shape whose
+            # file is unreadable (a warning, not an error), and the file is written whole again.
+            with open(path, "w") as f:
+                json.dump({"lib1|H100": {"1,2000,64,40,float16": "gone"}}, f)
+            self.assertEqual(tuned(TuneStore(path, "lib1"), "H100"), "w_1_k64_w1_t")
+            with open(path, "w") as f:
+                f.write("{not json")
+            with self.assertWarnsRegex(UserWarning, "not read"):
+                self.assertEqual(tuned(TuneStore(path, "lib1"), "H100"), "w_1_k64_w1_t")
+            self.assertEqual(load_json(path), {"lib1|H100": {"1,2000,64,40,float16": "w_1_k64_w1_t"}})
+
     def test_environment_count(self):
         from cake_library import autotune
         old = os.environ.get("CAKE_AUTOTUNE")

@@ -13,10 +13,15 @@ measured fastest), nor is anything timed during CUDA graph capture: the routed k
 the shape is tuned at its next eager call.
 
 CAKE_AUTOTUNE=n sets the number of candidates (default 4); 0 or 1 routes statically (the C++
-dispatcher, called directly, always routes statically).
+dispatcher, called directly, always routes statically). CAKE_AUTOTUNE_CACHE=FILE keeps the
+choices across processes (TuneStore): a shape tuned once on a GPU model with this library is not
+timed again by another process.
 """
+import json
 import math
 import os
+import tempfile
+import warnings
 
 from .route import NoKernel
 
@@ -40,14 +45,61 @@ def candidates_from_env(default=DEFAULT_CANDIDATES):
     return n
 
 
+class TuneStore:
+    """Autotuning choices in a JSON file shared by processes: {scope: {"B,N,D,K,dtype": kernel}},
+    a scope per library (a digest of its library.json) and GPU model. Read when first needed; a
+    new choice is merged into the file's current content and written to a temporary file that
+    replaces it, so readers never see half a file (two processes writing at once may lose one of
+    their new entries: it is timed again later). A file that cannot be read or written is a
+    warning, never an error: the choices are only a cache."""
+
+    def __init__(self, path, library_digest):
+        self.path, self.digest = path, library_digest
+        self._entries = None
+
+    def _read(self):
+        try:
+            with open(self.path) as f:
+                data = json.load(f)
+            return data if isinstance(data, dict) else {}
+        except FileNotFoundError:
+            return {}
+        except (OSError, ValueError) as e:
+            warnings.warn(f"CAKE_AUTOTUNE_CACHE {self.path}: not read ({e}); shapes are timed again")
+            return {}
+
+    def get(self, gpu, shape):
+        if self._entries is None:
+            self._entries = self._read()
+        kernel = self._entries.get(f"{self.digest}|{gpu}", {}).get(",".join(map(str, shape)))
+        return kernel if isinstance(kernel, str) else None
+
+    def put(self, gpu, shape, kernel):
+        data = self._read()
+        scope = data.get(f"{self.digest}|{gpu}")
+        if not isinstance(scope, dict):
+            scope = data[f"{self.digest}|{gpu}"] = {}
+        scope[",".join(map(str, shape))] = kernel
+        self._entries = data
+        try:
+            folder = os.path.dirname(os.path.abspath(self.path))
+            with tempfile.NamedTemporaryFile("w", dir=folder, delete=False, suffix=".tmp") as f:
+                json.dump(data, f)
+            os.replace(f.name, self.path)
+        except OSError as e:
+            warnings.warn(f"CAKE_AUTOTUNE_CACHE {self.path}: not written ({e})")
+
+
 class Autotuner:
     """The kernel a shape runs: route()'s, or the fastest of the router's candidates once timed.
 
     `timer(runs)` launches each zero-argument callable and returns their times (ms, inf for one
-    that failed); by default torch_timer, created on first use."""
+    that failed); by default torch_timer, created on first use. `store`: a TuneStore, consulted
+    before timing; `gpu(device)` names the device's GPU model for it (default: torch's name)."""
 
-    def __init__(self, router, count, timer=None):
+    def __init__(self, router, count, timer=None, store=None, gpu=None):
         self.router, self.count, self.timer = router, count, timer
+        self.store, self.gpu = store, gpu
         self.chosen = {}     # shape key -> the chosen candidate ({"kernel", "config", "sizes"}) or None
         self.records = {}    # shape key -> {kernel: ms}, as timed
 
@@ -67,21 +119,35 @@ class Autotuner:
             return None
         pick = None
         if len(cands) > 1:
-            if self.timer is None:
-                import torch
-                self.timer = torch_timer(torch)
             names = [c["kernel"] for c in cands]
-            times = self.timer([lambda c=c: run(c) for c in cands])
-            best = min(range(len(cands)), key=lambda i: (times[i], i))
-            if math.isfinite(times[best]):
-                pick = cands[best] if best else None
-                if len(self.records) >= MAX_SHAPES:
-                    self.records.clear()
-                self.records[key] = dict(zip(names, times))
+            gpu = self._gpu(key[5]) if self.store else None
+            kept = self.store.get(gpu, key[:5]) if self.store else None
+            if kept in names:            # chosen by an earlier process on this GPU model
+                pick = cands[names.index(kept)] if kept != names[0] else None
+            else:
+                if self.timer is None:
+                    import torch
+                    self.timer = torch_timer(torch)
+                times = self.timer([lambda c=c: run(c) for c in cands])
+                best = min(range(len(cands)), key=lambda i: (times[i], i))
+                if math.isfinite(times[best]):
+                    pick = cands[best] if best else None
+                    if len(self.records) >= MAX_SHAPES:
+                        self.records.clear()
+                    self.records[key] = dict(zip(names, times))
+                    if self.store:
+                        self.store.put(gpu, key[:5], names[best])
         if len(self.chosen) >= MAX_SHAPES:
             self.chosen.clear()
         self.chosen[key] = pick
         return pick
+
+
+    def _gpu(self, device):
+        if self.gpu is None:
+            import torch
+            self.gpu = torch.cuda.get_device_name
+        return self.gpu(device)
 
 
 # The host enqueues one launch in about this long (the Python API, worst case): the spin kernel

@@ -4,12 +4,13 @@ x [B, N, D] (or [N, D]) and c [B, K, D] (or [K, D]) of one dtype (float16, bfloa
 contiguous, on one CUDA device; c_sq [B, K] float32 = |c|^2 if the caller has it; out [B, N] int32.
 Runs on the current stream. Errors name the argument and launch nothing.
 """
+import hashlib
 import json
 import os
 
 from . import driver as drv
 from . import native
-from .autotune import Autotuner, candidates_from_env
+from .autotune import Autotuner, TuneStore, candidates_from_env
 from .route import NoKernel, Router, launch_sizes
 
 _TORCH_DTYPES = ("float16", "bfloat16", "float32")
@@ -21,11 +22,15 @@ class KMeansLibrary:
         """`autotune`: how many of the router's best-ranked kernels a shape outside the routing
         table times on its first call (autotune.py; default CAKE_AUTOTUNE, else 4; 0 or 1: static
         routing)."""
-        with open(os.path.join(folder, "library.json")) as f:
-            self.definition = json.load(f)
+        with open(os.path.join(folder, "library.json"), "rb") as f:
+            raw = f.read()
+        self.definition = json.loads(raw)
         self.folder = folder
         self.router = Router(self.definition)
-        self.autotuner = Autotuner(self.router, candidates_from_env() if autotune is None else autotune)
+        cache = os.environ.get("CAKE_AUTOTUNE_CACHE")
+        store = TuneStore(cache, hashlib.sha1(raw).hexdigest()[:16]) if cache else None
+        self.autotuner = Autotuner(self.router, candidates_from_env() if autotune is None else autotune,
+                                   store=store)
         self._variants = {v["name"]: v for v in (self.definition["variants"] +
                                                  self.definition.get("update_variants", []) +
                                                  self.definition.get("finish_variants", []))}
