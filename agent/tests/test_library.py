@@ -784,7 +784,9 @@ class CommandTest(unittest.TestCase):
         rows = [{"B": 1, "N": 10, "D": 8, "K": 4, "dtype": "float16", "kernel": "a", "cake_ms": 0.01,
                  "flashlib_ms": 0.02, "flash_kmeans_ms": 0.01, "correct": True, "tuned": True},
                 {"B": 2, "N": 10, "D": 800, "K": 4000, "dtype": "float32", "kernel": "b", "cake_ms": 1.0,
-                 "flashlib_ms": 0.5, "flash_kmeans_ms": 0.5, "correct": True, "tuned": False}]
+                 "flashlib_ms": 0.5, "flash_kmeans_ms": 0.5, "correct": True, "tuned": False,
+                 # a row the first-call autotuner moved (kmeans_bench's final): extra fields
+                 "routed_kernel": "c", "cake_static_ms": 1.5, "autotune_times": {"b": 1.0, "c": 1.5}}]
         with tempfile.TemporaryDirectory() as tmp:
             with open(os.path.join(tmp, "rows.json"), "w") as f:
                 json.dump(rows, f)
@@ -797,6 +799,9 @@ class CommandTest(unittest.TestCase):
             self.assertIn("<td>all</td><td>2</td><td>2</td><td>1.00</td><td>0.50</td><td>0.71</td>", page)
             self.assertIn("<td class='bad'>0.50 (1)<br><small>b</small></td>", page)
             self.assertIn("<td>held-out</td><td>1</td>", page)
+            # Static routing: the moved row at its routed kernel's time (0.5 / 1.5), the other as is.
+            self.assertIn("<td>held-out, static routing</td><td>1</td><td>1</td><td>0.33</td>", page)
+            self.assertIn("<td>all, static routing</td><td>2</td><td>2</td><td>0.82</td>", page)
             with open(os.path.join(tmp, "bad.json"), "w") as f:
                 f.write("{}")
             self.assertEqual(cake("library", "report", "--rows", os.path.join(tmp, "bad.json")).returncode, 2)

@@ -259,10 +259,10 @@ def tune(torch, lib, shapes, out, families=None, configs=None, only=None, cluste
 def _autotuned(lib, row, s, device):
     """After a shape's first call: the kernel it launches from now on (autotune.py) as the row's
     kernel; where autotuning moved it off the routed one, the routed one in routed_kernel. The
-    candidates' first-call times in autotune_ms."""
+    candidates' first-call times (ms) in autotune_times."""
     key = (s["B"], s["N"], s["D"], s["K"], s["dtype"], device)
     if key in lib.autotuner.records:
-        row["autotune_ms"] = lib.autotuner.records[key]
+        row["autotune_times"] = lib.autotuner.records[key]
     launched = lib.launched_kernel(*key)
     if row["kernel"] and launched != row["kernel"]:
         row["routed_kernel"], row["kernel"] = row["kernel"], launched
