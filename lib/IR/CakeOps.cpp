@@ -459,6 +459,10 @@ template <typename AtomicOp> static LogicalResult verifyAtomic(AtomicOp op) {
 }
 LogicalResult AtomicAddOp::verify() { return verifyAtomic(*this); }
 LogicalResult AtomicMinOp::verify() { return verifyAtomic(*this); }
+LogicalResult AtomicFetchAddOp::verify() {
+  return verifyAccess(*this, getDest().getType(), getValue().getType(), getIndices().size(),
+                      /*masked=*/false);
+}
 
 bool mlir::cake::isMbarrierArrival(Operation *op) {
   return isa<MbarrierArriveOp, MbarrierArriveExpectTxOp, Tcgen05CommitOp>(op);

@@ -64,4 +64,11 @@ def Cake_ArgReduceKind : I32EnumAttr<"ArgReduceKind", "a warp argument reduction
 }
 def Cake_ArgReduceKindAttr : EnumAttr<Cake_Dialect, Cake_ArgReduceKind, "arg_reduce_kind">;
 
+def Cake_MemoryScope : I32EnumAttr<"MemoryScope", "the threads a fence orders memory for", [
+    I32EnumAttrCase<"cta", 0>, I32EnumAttrCase<"gpu", 1>]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::mlir::cake";
+}
+def Cake_MemoryScopeAttr : EnumAttr<Cake_Dialect, Cake_MemoryScope, "memory_scope">;
+
 #endif // CAKE_IR_CAKEDIALECT_TD

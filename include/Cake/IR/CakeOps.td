@@ -330,9 +330,58 @@ def Cake_AtomicMinOp : Cake_AtomicRmwOp<"atomic_min", [I32, I64]> {
   }];
 }
 
+def Cake_AtomicFetchAddOp : Cake_MemoryAccessOp<"atomic_fetch_add",
+          [CakeAtomic<CakeRead<"getDest()", "getIndices()">>,
+           CakeAtomic<CakeWrite<"getDest()", "getIndices()">>],
+          [Cake_InKernel, MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "an atomic add to one i32 element that returns the element's previous value";
+  let description = [{
+    Adds `value` to the element at the given indices as one indivisible read-modify-write and
+    returns the value the element held before (PTX `atom.add.u32`). With `acq_rel` the operation
+    also orders memory for the whole device (global memory; the block for shared memory): what
+    this thread wrote before it is visible to a thread whose `acq_rel` fetch-add reads the
+    result, and what that thread reads after its fetch-add sees it. This is how the last of
+    several blocks learns that it is last and reads what the others wrote: each block writes its
+    part, makes its threads' writes visible (`cake.fence gpu` in each writer, then
+    `cake.barrier`), and one thread counts the block in with an `acq_rel` fetch-add; the block
+    whose fetch-add returns count - 1 ran last. There is no `masked` form: an element that is
+    not touched has no previous value to return.
+
+    ```mlir
+    %old = cake.atomic_fetch_add %one, %count[%tile] acq_rel : !cake.tensor<[T], i32>
+    %slot = cake.atomic_fetch_add %one, %next[%c0] : !cake.smem<1xi32>
+    ```
+  }];
+  let arguments = (ins I32:$value, Cake_MemoryType:$dest, Variadic<Index>:$indices,
+                       UnitAttr:$acq_rel);
+  let results = (outs I32:$old);
+  let assemblyFormat = [{
+    $value `,` $dest `[` $indices `]` (`acq_rel` $acq_rel^)? attr-dict `:` type($dest)
+  }];
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Synchronization
 //===----------------------------------------------------------------------===//
+
+def Cake_FenceOp : Cake_Op<"fence", [Cake_InKernel, MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "an acquire-release memory fence for the block (cta) or the whole device (gpu)";
+  let description = [{
+    Orders this thread's memory accesses before the fence against those after it, for every
+    thread of the scope (PTX `fence.acq_rel.cta` or `fence.acq_rel.gpu`): writes before a `gpu`
+    fence are visible to another block that observes a later write of this thread (for example
+    a counter bumped by an `acq_rel` `cake.atomic_fetch_add`) and fences before reading. A block
+    barrier orders shared memory within the block; between blocks only fences and `acq_rel`
+    atomics do.
+
+    ```mlir
+    cake.fence gpu
+    ```
+  }];
+  let arguments = (ins Cake_MemoryScopeAttr:$scope);
+  let assemblyFormat = "$scope attr-dict";
+}
 
 def Cake_BarrierOp : Cake_Op<"barrier", [Cake_InKernel]> {
   let summary = "a block-wide barrier (bar.sync 0)";
