@@ -269,7 +269,8 @@ static routing; CAKE_AUTOTUNE_CACHE=FILE keeps the choices across processes;
 cake_library/autotune.py).
 `cake_library/library/library.json` holds every kernel's manifest and the routing table;
 `cake_library/library/kernels/` the cubins (sm_90a); `cake_library/library/libcake_library.so`
-the generated C++ dispatcher (C ABI, `cake_library_route`, `cake_library_kmeans_assign`) when it
+the generated C++ dispatcher (C ABI, `cake_library_route`, `cake_library_kmeans_assign`,
+`cake_library_route_candidates`, `cake_library_kmeans_assign_variant`) when it
 was built; its sources and `build.sh` are in `cake_library/dispatch_src/` (set CAKE_LIBRARY_NATIVE=0
 to use the Python launcher instead).
 """

@@ -17,6 +17,7 @@ sys.path.insert(0, RUNTIME)
 import build as kbuild  # noqa: E402
 import family  # noqa: E402
 import grid  # noqa: E402
+from cake_library.native import Native  # noqa: E402
 from cake_library.route import NoKernel, Router, launch_sizes  # noqa: E402
 from families.pad import PAD_BLOCK, pad_group  # noqa: E402
 
@@ -498,7 +499,7 @@ class AutotuneTest(unittest.TestCase):
             for run in runs:
                 run()
             return [times[name] for name in calls[-len(runs):]]
-        tuner = Autotuner(Router(synthetic_definition(self.POINTS)), count, timer)
+        tuner = Autotuner(Router(synthetic_definition(self.POINTS)).candidates, count, timer)
         return tuner, calls
 
     def test_first_call_keeps_the_fastest(self):
@@ -562,7 +563,7 @@ class AutotuneTest(unittest.TestCase):
             def no_timing(runs):
                 raise AssertionError("timed again")
             # Another process, the same GPU model and library: no timing.
-            again = Autotuner(Router(synthetic_definition(self.POINTS)), 4, no_timing,
+            again = Autotuner(Router(synthetic_definition(self.POINTS)).candidates, 4, no_timing,
                               TuneStore(path, "lib1"), lambda device: "H100")
             self.assertEqual(again.choose(shape + (1,), lambda r: None, lambda: False)["kernel"],
                              "w_1_k64_w1_t")
@@ -933,6 +934,7 @@ class NativeDispatcherTest(unittest.TestCase):
             shapes = [(s["B"], s["N"], s["D"], s["K"]) for s in load_json(os.path.join(KMEANS, "grid.json"))["shapes"]]
             shapes += [(rng.randint(1, 9), int(2 ** rng.uniform(0, 18)), int(2 ** rng.uniform(0, 12)),
                         int(2 ** rng.uniform(0, 13))) for _ in range(300)]
+            native = Native(so, os.path.join(pkg, "cake_library", "library", "kernels"))
             for B, N, D, K in shapes:
                 sizes = (ctypes.c_int64 * 8)()
                 i = lib.cake_library_route(B, N, D, K, 1, sizes)
@@ -940,6 +942,11 @@ class NativeDispatcherTest(unittest.TestCase):
                 self.assertGreaterEqual(i, 0, lib.cake_library_error())
                 self.assertEqual(lib.cake_library_variant(i).decode(), want["kernel"], (B, N, D, K))
                 self.assertEqual(list(sizes), [want["sizes"].get(k, 0) for k in ("B", "N", "K", "D", "KP", "BKP", "BND", "BKD")])
+                # The autotuner's candidates: the same kernels in the same order.
+                self.assertEqual([c["kernel"] for c in native.candidates(B, N, D, K, "bfloat16", 4)],
+                                 [c["kernel"] for c in router.candidates(B, N, D, K, "bfloat16", 4)], (B, N, D, K))
+            with self.assertRaisesRegex(NoKernel, "float16"):
+                native.candidates(1, 1, 1, 1, "float16", 4)
             lib.cake_library_kmeans_assign.argtypes = [ctypes.c_uint64] * 4 + [ctypes.c_int64] * 4 + [
                 ctypes.c_int, ctypes.c_void_p]
             self.assertEqual(lib.cake_library_kmeans_assign(16, 0, 16, 16, 1, 1, 8, 1, 1, None), -1)

@@ -93,12 +93,14 @@ class TuneStore:
 class Autotuner:
     """The kernel a shape runs: route()'s, or the fastest of the router's candidates once timed.
 
-    `timer(runs)` launches each zero-argument callable and returns their times (ms, inf for one
-    that failed); by default torch_timer, created on first use. `store`: a TuneStore, consulted
-    before timing; `gpu(device)` names the device's GPU model for it (default: torch's name)."""
+    `candidates(B, N, D, K, dtype, count)` ranks a shape's kernels as Router.candidates does
+    (route.py, or the generated dispatcher's copy: native.py); `timer(runs)` launches each
+    zero-argument callable and returns their times (ms, inf for one that failed); by default
+    torch_timer, created on first use. `store`: a TuneStore, consulted before timing; `gpu(device)`
+    names the device's GPU model for it (default: torch's name)."""
 
-    def __init__(self, router, count, timer=None, store=None, gpu=None):
-        self.router, self.count, self.timer = router, count, timer
+    def __init__(self, candidates, count, timer=None, store=None, gpu=None):
+        self.candidates, self.count, self.timer = candidates, count, timer
         self.store, self.gpu = store, gpu
         self.chosen = {}     # shape key -> the chosen candidate ({"kernel", "config", "sizes"}) or None
         self.records = {}    # shape key -> {kernel: ms}, as timed
@@ -112,7 +114,7 @@ class Autotuner:
         if self.count < 2:
             return None
         try:
-            cands = self.router.candidates(*key[:5], self.count)
+            cands = self.candidates(*key[:5], self.count)
         except NoKernel:
             return None          # the launch path raises the error naming why
         if len(cands) > 1 and capturing():

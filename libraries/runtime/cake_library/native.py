@@ -7,6 +7,8 @@ built dispatcher; the pure-Python launcher (kmeans.py) is used then.
 import ctypes
 import os
 
+from .route import NoKernel
+
 DTYPE_CODES = {"float16": 0, "bfloat16": 1, "float32": 2}
 
 
@@ -22,6 +24,8 @@ class Native:
         self.lib.cake_library_kmeans_assign_variant.argtypes = (
             [ctypes.c_int] + [ctypes.c_uint64] * 4 + [ctypes.c_int64] * 4 + [ctypes.c_int, ctypes.c_void_p])
         self.lib.cake_library_variant_index.argtypes = [ctypes.c_char_p]
+        self.lib.cake_library_route_candidates.argtypes = [ctypes.c_int64] * 4 + [
+            ctypes.c_int, ctypes.c_int, ctypes.POINTER(ctypes.c_int)]
         self.lib.cake_library_set_kernel_dir.argtypes = [ctypes.c_char_p]
         self._index = {}
         self.lib.cake_library_set_kernel_dir(kernel_dir.encode())
@@ -44,6 +48,18 @@ class Native:
         if i < 0:
             raise ValueError(self.error())
         return self.lib.cake_library_variant(i).decode(), list(sizes)
+
+    def candidates(self, B, N, D, K, dtype, count):
+        """route.py's Router.candidates from the dispatcher: [{"kernel": name}, ...] best-ranked
+        first, the routed kernel first; NoKernel with the dispatcher's reason."""
+        for name, v in (("B", B), ("N", N), ("D", D), ("K", K)):
+            if isinstance(v, int) and not -2 ** 63 <= v < 2 ** 63:
+                raise NoKernel(f"{name} = {v}: more than a 64-bit size holds")
+        out = (ctypes.c_int * max(count, 1))()
+        n = self.lib.cake_library_route_candidates(B, N, D, K, DTYPE_CODES.get(dtype, -1), max(count, 1), out)
+        if n < 0:
+            raise NoKernel(self.error())
+        return [{"kernel": self.lib.cake_library_variant(out[i]).decode()} for i in range(n)]
 
     def assign(self, x, c, csq, out, B, N, D, K, dtype, stream):
         rc = self.lib.cake_library_kmeans_assign(x, c, csq, out, B, N, D, K, DTYPE_CODES[dtype],

@@ -133,7 +133,10 @@ const char *kDtypeNames[] = {"float16", "bfloat16", "float32"};
 
 /// route.py's Router._route: legal variants, then the configuration with the lowest weighted mean log
 /// relative time over the nearest measured points of the dtype and its kin. Returns the variant or -1.
-int routeUncached(int64_t B, int64_t N, int64_t D, int64_t K, int dtype, int64_t *sizes) {
+/// With `ranked`: also route.py's Router.candidates, up to `count` variants best-ranked first (the
+/// routed one first; each configuration's preferred twin; a shape of the table: the routed one).
+int routeUncached(int64_t B, int64_t N, int64_t D, int64_t K, int dtype, int64_t *sizes,
+                  std::vector<int> *ranked = nullptr, int count = 1) {
   if (B < 1 || N < 1 || D < 1 || K < 1)
     return fail("sizes must be integers >= 1 (B=" + std::to_string(B) + " N=" + std::to_string(N) +
                 " D=" + std::to_string(D) + " K=" + std::to_string(K) + ")", -1);
@@ -263,12 +266,32 @@ int routeUncached(int64_t B, int64_t N, int64_t D, int64_t K, int dtype, int64_t
     chosen = kDefaultConfig >= 0 && byConfig[kDefaultConfig] >= 0 ? kDefaultConfig
                                                                    : kSmallDefaultConfig;
   // route.py's twin rule: the chosen configuration's 32-bit twin where legal and faster.
-  if (chosen >= 0 && !exact && kPreferredTwin[chosen] >= 0 && byConfig[kPreferredTwin[chosen]] >= 0)
-    chosen = kPreferredTwin[chosen];
+  auto twin = [&](int c) {
+    return !exact && kPreferredTwin[c] >= 0 && byConfig[kPreferredTwin[c]] >= 0 ? kPreferredTwin[c] : c;
+  };
+  if (chosen >= 0)
+    chosen = twin(chosen);
   int variant = chosen >= 0 ? byConfig[chosen] : -1;
   if (variant < 0)
     return fail("no default kernel serves the shape", -1);
   launchSizes(kVariants[variant], B, N, D, K, sizes);
+  if (ranked) {
+    ranked->assign(1, variant);
+    std::vector<int> order;
+    for (int c = 0; c < kNumConfigs && !exact; ++c)
+      if (seen[c] > 0)
+        order.push_back(c);
+    // route.py sorts by (relative time, configuration name); configurations are indexed by name.
+    std::stable_sort(order.begin(), order.end(),
+                     [&](int a, int b) { return score[a] / seen[a] < score[b] / seen[b]; });
+    for (int c : order) {
+      if (static_cast<int>(ranked->size()) >= count)
+        break;
+      int v = byConfig[twin(c)];
+      if (v >= 0 && std::find(ranked->begin(), ranked->end(), v) == ranked->end())
+        ranked->push_back(v);
+    }
+  }
   return variant;
 }
 
@@ -518,6 +541,22 @@ int cake_library_route(int64_t B, int64_t N, int64_t D, int64_t K, int dtype, in
   if (sizes)
     std::copy(it->second.second.begin(), it->second.second.end(), sizes);
   return it->second.first;
+}
+
+/// The kernels a first-call autotuner times for a shape (route.py's Router.candidates): up to
+/// `count` variant indices in `variants`, best-ranked first, the routed one first. Returns how
+/// many (>= 1), or -1 (no kernel serves the shape; cake_library_error() says why).
+int cake_library_route_candidates(int64_t B, int64_t N, int64_t D, int64_t K, int dtype, int count,
+                                  int *variants) {
+  std::lock_guard<std::mutex> lock(stateMutex);
+  if (count < 1 || !variants)
+    return fail("route_candidates: count must be >= 1 and variants not null", -1);
+  int64_t s[NumSymbols] = {0};
+  std::vector<int> ranked;
+  if (routeUncached(B, N, D, K, dtype, s, &ranked, count) < 0)
+    return -1;
+  std::copy(ranked.begin(), ranked.end(), variants);
+  return static_cast<int>(ranked.size());
 }
 
 /// idx[b, n] = argmin_k |x_bn - c_bk|^2 on `stream`. x [B, N, D] and c [B, K, D] of `dtype`,
