@@ -38,6 +38,9 @@ def prepare(out):
 
 
 def run(folder, cake_run):
+    for need in (cake_run, os.path.join(folder, "k.cubin")):
+        if not os.path.isfile(need):
+            sys.exit(f"last_block_check.py: {need} not found (build cake-run; run `prepare` first)")
     bad = 0
     for n in SIZES:
         res = os.path.join(folder, f"out{n}")
@@ -46,7 +49,10 @@ def run(folder, cake_run):
                "--sizes", f"N={n}", "--input", f"x={folder}/x{n}.bin,count={folder}/zero.bin",
                "--outputs", "parts,total,order", "--output-dir", res, "--no-time"]
         p = subprocess.run(cmd, capture_output=True, text=True)
-        record = json.loads(p.stdout or "{}")
+        try:
+            record = json.loads(p.stdout)
+        except ValueError:
+            record = {"status": "no record", "error": (p.stderr or p.stdout)[-300:]}
         x = np.fromfile(os.path.join(folder, f"x{n}.bin"), np.float32)
         checks = {"cake-run ok (count back at 0)": record.get("status") == "ok"}
         if checks["cake-run ok (count back at 0)"]:

@@ -55,10 +55,11 @@ void emitGlobalStore(OpBuilder &b, Location loc, Operation *user, GlobalTensorTy
                      bool checkAligned);
 
 /// An atomic read-modify-write (`kind`, monotonic) of `value` into the element at `indices` of a
-/// global tensor; with `masked`, skipped when the element is outside the tensor.
-void emitGlobalAtomic(OpBuilder &b, Location loc, Operation *user, GlobalTensorType tensor,
-                      Value base, ValueRange indices, Value value, LLVM::AtomicBinOp kind,
-                      bool masked);
+/// global tensor; with `masked`, skipped when the element is outside the tensor. Returns the
+/// element's previous value (a null Value when masked).
+Value emitGlobalAtomic(OpBuilder &b, Location loc, Operation *user, GlobalTensorType tensor,
+                       Value base, ValueRange indices, Value value, LLVM::AtomicBinOp kind,
+                       bool masked);
 
 /// Defines the hang report globals (kHangReportSymbol, kHangClaimSymbol) at `b`'s insertion point.
 void addHangDebugGlobals(OpBuilder &b, Location loc);

@@ -70,9 +70,9 @@ void mlir::cake::emitGlobalStore(OpBuilder &b, Location loc, Operation *user,
   }
 }
 
-void mlir::cake::emitGlobalAtomic(OpBuilder &b, Location loc, Operation *user,
-                                  GlobalTensorType tensor, Value base, ValueRange indices,
-                                  Value value, LLVM::AtomicBinOp kind, bool masked) {
+Value mlir::cake::emitGlobalAtomic(OpBuilder &b, Location loc, Operation *user,
+                                   GlobalTensorType tensor, Value base, ValueRange indices,
+                                   Value value, LLVM::AtomicBinOp kind, bool masked) {
   AccessBuilder ab{b, loc};
   Value offset = ab.tensorOffset(tensor, indices, user);
   Value address = ab.gep(base, tensor.getElementType(), offset);
@@ -83,7 +83,22 @@ void mlir::cake::emitGlobalAtomic(OpBuilder &b, Location loc, Operation *user,
     auto ifOp = scf::IfOp::create(b, loc, TypeRange{}, ok, /*withElse=*/false);
     b.setInsertionPointToStart(ifOp.thenBlock());
   }
-  LLVM::AtomicRMWOp::create(b, loc, kind, address, value, LLVM::AtomicOrdering::monotonic);
+  Value old =
+      LLVM::AtomicRMWOp::create(b, loc, kind, address, value, LLVM::AtomicOrdering::monotonic);
+  return masked ? Value() : old;
+}
+
+/// A relaxed atomic read-modify-write of a cake.atomic_* op's element, shared memory or global
+/// (masked: see emitGlobalAtomic); the previous value, except for a masked global access.
+static Value emitAtomic(OpBuilder &b, Location loc, Operation *op, Type destType, Value dest,
+                        ValueRange indices, Value value, LLVM::AtomicBinOp kind, bool masked) {
+  if (auto smem = dyn_cast<SmemType>(destType)) {
+    AccessBuilder ab{b, loc};
+    return LLVM::AtomicRMWOp::create(b, loc, kind, ab.smemAddress(smem, dest, indices), value,
+                                     LLVM::AtomicOrdering::monotonic);
+  }
+  return emitGlobalAtomic(b, loc, op, cast<GlobalTensorType>(destType), dest, indices, value, kind,
+                          masked);
 }
 
 namespace {
@@ -202,19 +217,9 @@ template <typename AtomicOp> struct AtomicLowering : OpConversionPattern<AtomicO
 
   LogicalResult matchAndRewrite(AtomicOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    AccessBuilder ab{rewriter, loc};
     Value value = adaptor.getValue();
-    LLVM::AtomicBinOp kind = atomicKind(op, value.getType());
-    if (auto smem = dyn_cast<SmemType>(op.getDest().getType())) {
-      LLVM::AtomicRMWOp::create(rewriter, loc, kind,
-                                ab.smemAddress(smem, adaptor.getDest(), adaptor.getIndices()),
-                                value, LLVM::AtomicOrdering::monotonic);
-      rewriter.eraseOp(op);
-      return success();
-    }
-    emitGlobalAtomic(rewriter, loc, op, cast<GlobalTensorType>(op.getDest().getType()),
-                     adaptor.getDest(), adaptor.getIndices(), value, kind, op.getMasked());
+    emitAtomic(rewriter, op.getLoc(), op, op.getDest().getType(), adaptor.getDest(),
+               adaptor.getIndices(), value, atomicKind(op, value.getType()), op.getMasked());
     rewriter.eraseOp(op);
     return success();
   }
@@ -251,21 +256,12 @@ struct AtomicFetchAddLowering : OpConversionPattern<AtomicFetchAddOp> {
   LogicalResult matchAndRewrite(AtomicFetchAddOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    AccessBuilder ab{rewriter, loc};
-    Value address;
-    MemoryScope scope = MemoryScope::gpu;
-    if (auto smem = dyn_cast<SmemType>(op.getDest().getType())) {
-      address = ab.smemAddress(smem, adaptor.getDest(), adaptor.getIndices());
-      scope = MemoryScope::cta;
-    } else {
-      auto tensor = cast<GlobalTensorType>(op.getDest().getType());
-      address = ab.gep(adaptor.getDest(), tensor.getElementType(),
-                       ab.tensorOffset(tensor, adaptor.getIndices(), op));
-    }
+    MemoryScope scope = isa<SmemType>(op.getDest().getType()) ? MemoryScope::cta : MemoryScope::gpu;
     if (op.getAcqRel())
       emitFence(rewriter, loc, scope);
-    Value old = LLVM::AtomicRMWOp::create(rewriter, loc, LLVM::AtomicBinOp::add, address,
-                                          adaptor.getValue(), LLVM::AtomicOrdering::monotonic);
+    Value old = emitAtomic(rewriter, loc, op, op.getDest().getType(), adaptor.getDest(),
+                           adaptor.getIndices(), adaptor.getValue(), LLVM::AtomicBinOp::add,
+                           /*masked=*/false);
     if (op.getAcqRel())
       emitFence(rewriter, loc, scope);
     rewriter.replaceOp(op, old);

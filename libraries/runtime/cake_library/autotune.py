@@ -102,7 +102,7 @@ class Autotuner:
     def __init__(self, candidates, count, timer=None, store=None, gpu=None):
         self.candidates, self.count, self.timer = candidates, count, timer
         self.store, self.gpu = store, gpu
-        self.chosen = {}     # shape key -> the chosen candidate ({"kernel", "config", "sizes"}) or None
+        self.chosen = {}     # shape key -> the chosen candidate (a `candidates` entry) or None
         self.records = {}    # shape key -> {kernel: ms}, as timed
 
     def choose(self, key, run, capturing):
@@ -119,31 +119,34 @@ class Autotuner:
             return None          # the launch path raises the error naming why
         if len(cands) > 1 and capturing():
             return None
-        pick = None
-        if len(cands) > 1:
-            names = [c["kernel"] for c in cands]
-            gpu = self._gpu(key[5]) if self.store else None
-            kept = self.store.get(gpu, key[:5]) if self.store else None
-            if kept in names:            # chosen by an earlier process on this GPU model
-                pick = cands[names.index(kept)] if kept != names[0] else None
-            else:
-                if self.timer is None:
-                    import torch
-                    self.timer = torch_timer(torch)
-                times = self.timer([lambda c=c: run(c) for c in cands])
-                best = min(range(len(cands)), key=lambda i: (times[i], i))
-                if math.isfinite(times[best]):
-                    pick = cands[best] if best else None
-                    if len(self.records) >= MAX_SHAPES:
-                        self.records.clear()
-                    self.records[key] = dict(zip(names, times))
-                    if self.store:
-                        self.store.put(gpu, key[:5], names[best])
+        best = self._fastest(key, cands, run) if len(cands) > 1 else None
+        pick = cands[best] if best else None      # index 0 is route()'s own choice
         if len(self.chosen) >= MAX_SHAPES:
             self.chosen.clear()
         self.chosen[key] = pick
         return pick
 
+    def _fastest(self, key, cands, run):
+        """The index of the fastest candidate: an earlier process's choice on this GPU model (the
+        store), else timed now (and kept in records and the store); None when every one failed."""
+        names = [c["kernel"] for c in cands]
+        gpu = self._gpu(key[5]) if self.store else None
+        kept = self.store.get(gpu, key[:5]) if self.store else None
+        if kept in names:
+            return names.index(kept)
+        if self.timer is None:
+            import torch
+            self.timer = torch_timer(torch)
+        times = self.timer([lambda c=c: run(c) for c in cands])
+        best = min(range(len(cands)), key=lambda i: (times[i], i))
+        if not math.isfinite(times[best]):
+            return None
+        if len(self.records) >= MAX_SHAPES:
+            self.records.clear()
+        self.records[key] = dict(zip(names, times))
+        if self.store:
+            self.store.put(gpu, key[:5], names[best])
+        return best
 
     def _gpu(self, device):
         if self.gpu is None:

@@ -40,9 +40,7 @@ class Native:
 
     def route(self, B, N, D, K, dtype):
         """(kernel name, launch sizes B N K D KP BKP BND BKD) or ValueError with the dispatcher's reason."""
-        for name, v in (("B", B), ("N", N), ("D", D), ("K", K)):
-            if isinstance(v, int) and not -2 ** 63 <= v < 2 ** 63:   # ctypes would wrap it
-                raise ValueError(f"{name} = {v}: more than a 64-bit size holds")
+        _fit_int64(B, N, D, K)
         sizes = (ctypes.c_int64 * 8)()
         i = self.lib.cake_library_route(B, N, D, K, DTYPE_CODES.get(dtype, -1), sizes)
         if i < 0:
@@ -52,9 +50,7 @@ class Native:
     def candidates(self, B, N, D, K, dtype, count):
         """route.py's Router.candidates from the dispatcher: [{"kernel": name}, ...] best-ranked
         first, the routed kernel first; NoKernel with the dispatcher's reason."""
-        for name, v in (("B", B), ("N", N), ("D", D), ("K", K)):
-            if isinstance(v, int) and not -2 ** 63 <= v < 2 ** 63:
-                raise NoKernel(f"{name} = {v}: more than a 64-bit size holds")
+        _fit_int64(B, N, D, K)
         out = (ctypes.c_int * max(count, 1))()
         n = self.lib.cake_library_route_candidates(B, N, D, K, DTYPE_CODES.get(dtype, -1), max(count, 1), out)
         if n < 0:
@@ -83,6 +79,13 @@ class Native:
             raise ValueError(self.error())
         if rc != 0:
             raise RuntimeError(self.error())
+
+
+def _fit_int64(B, N, D, K):
+    """NoKernel (a ValueError) naming a size ctypes would wrap into int64."""
+    for name, v in (("B", B), ("N", N), ("D", D), ("K", K)):
+        if isinstance(v, int) and not -2 ** 63 <= v < 2 ** 63:
+            raise NoKernel(f"{name} = {v}: more than a 64-bit size holds")
 
 
 def load(folder):

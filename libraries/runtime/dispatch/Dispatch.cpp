@@ -277,9 +277,9 @@ int routeUncached(int64_t B, int64_t N, int64_t D, int64_t K, int dtype, int64_t
   launchSizes(kVariants[variant], B, N, D, K, sizes);
   if (ranked) {
     ranked->assign(1, variant);
-    std::vector<int> order;
-    for (int c = 0; c < kNumConfigs && !exact; ++c)
-      if (seen[c] > 0)
+    std::vector<int> order; // a shape of the table: its own choice alone
+    for (int c = 0; c < kNumConfigs; ++c)
+      if (!exact && seen[c] > 0)
         order.push_back(c);
     // route.py sorts by (relative time, configuration name); configurations are indexed by name.
     std::stable_sort(order.begin(), order.end(),
