@@ -7,7 +7,7 @@
 // cake.atomic_fetch_add and cake.fence: the last of a grid's blocks finds out that it is last
 // and reads what every other block wrote (a split-K merge finished by the last block, a state
 // handed from block to block). Every thread writes its value, makes it visible to the device
-// (fence gpu) and the block meets at a barrier; one thread counts the block in with an acq_rel
+// (fence gpu) and the block meets at a barrier; then one thread counts the block in with an acq_rel
 // fetch-add; the block that read P - 1 sums all the parts and puts the counter back to 0 for the
 // next launch. A shared-memory fetch-add hands out slots within the block.
 // ROUNDTRIP: cake.fence gpu
@@ -49,6 +49,7 @@ cake.kernel @last_block_sum(%x: !cake.tensor<[N], f32> {cake.name = "x"},
   %v = cake.load %x[%i] masked : !cake.tensor<[N], f32> -> f32
   cake.store %v, %parts[%i] masked : f32, !cake.tensor<[N], f32>
   cake.fence gpu
+  cake.barrier
   %flag = cake.alloc_smem : !cake.smem<1xi32>
   %first = arith.cmpi eq, %tid, %c0 : index
   scf.if %first {
