@@ -3,7 +3,8 @@
 # (cake.atomic_fetch_add acq_rel, cake.fence); (2) A/B on the 102 grid shapes kmeans-20 served
 # with split-K: build 21 (finish kernel, session 40's runtime, .device/old) then build 22
 # (finished in the kernel); (3) the whole grid's final with build 22 (rows.json);
-# (4) the first call of fresh shapes through the dispatcher's candidates (autotune_check).
+# (4) the first call of fresh shapes through the dispatcher's candidates (autotune_check);
+# (5) the Python API's host time per step (host_breakdown.py).
 R=bench/results/2026-12-06-library-kmeans-21
 rm -rf .device/kpkg-b21 .device/kpkg-b22
 tar xzf .device/call-b21.tgz -C .device && tar xzf .device/call-b22.tgz -C .device
@@ -26,3 +27,5 @@ timeout 60 python3 bench/library/autotune_check.py --library .device/kpkg-b22/ca
   --grid bench/results/2026-12-06-library-kmeans-20/probe-grid.json --limit 20 \
   --out $OUT/autotune-check.json > $OUT/autotune-check.log 2>&1
 tail -2 $OUT/autotune-check.log
+timeout 60 python3 bench/library/host_breakdown.py --library .device/kpkg-b22/cake_library/library \
+  --out $OUT/host-breakdown.json 2>&1 | tail -3
