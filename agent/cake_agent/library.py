@@ -180,7 +180,7 @@ def cmd_export(args):
     definition = load_definition(args.library)
     kdir = os.path.join(args.library, "kernels")
     kernels = (definition["variants"] + definition.get("update_variants", []) +
-               definition.get("pad_variants", []))
+               definition.get("pad_variants", []) + definition.get("finish_variants", []))
     # A variant is one kernel (its name) or several ("kernels": a KDA variant's passes).
     cubins = sorted({k["name"] for v in kernels for k in v.get("kernels", [v])})
     missing = [n for n in cubins if not os.path.isfile(os.path.join(kdir, n + ".cubin"))]

@@ -87,9 +87,8 @@ class FamilyTest(unittest.TestCase):
 
     def test_split_k_variant(self):
         """Split-K (tma.py's split_k): one block per point tile and span of `ks` centroid tiles,
-        argmins merged into `best` by an atomic minimum, the point tile's last block (counted in
-        on `count` with an acq_rel fetch-add) writes idx; served only where few point tiles
-        leave the GPU idle."""
+        argmins merged into `best` by an atomic minimum; served only where few point tiles
+        leave the GPU idle; the finish kernel is not routed and has no 32-bit twin."""
         p = {"dtype": "float16", "chunks": 2, "bk": 128, "wg": 1, "xs": 1, "cs": 4, "grid": "tiles", "ks": 4}
         self.assertTrue(family.legal(p))
         self.assertFalse(family.legal(dict(p, ra=True)))
@@ -98,23 +97,16 @@ class FamilyTest(unittest.TestCase):
         self.assertEqual(family.FAMILIES["wgmma"].domain(p), ["B * ceildiv(N, 64) <= 66", "K > 128"])
         ir = family.generate(p)
         self.assertIn("(b * (n ceildiv 64) * (k ceildiv 512))", ir)
-        for param in ("idx", "best", "count"):
-            self.assertIn(f'{{cake.name = "{param}"}}', ir)
+        self.assertIn('{cake.name = "best"}', ir)
+        self.assertNotIn('{cake.name = "idx"}', ir)
         self.assertEqual(ir.count("masked min : vector<2xi64>"), 1)
-        # The last block: the consumers' named barrier (the producer warps run ahead), one
-        # thread's acq_rel count (its fences order the block's minimums and the reads), idx from
-        # best, best and the counter put back.
-        self.assertEqual(ir.count("cake.named_barrier 1, threads 128"), 2)
-        self.assertNotIn("cake.fence", ir)
-        self.assertIn("cake.atomic_fetch_add %f_one, %arrivals[%b, %tb] acq_rel", ir)
-        self.assertIn("cake.store %f_index, %idx[%b, %f_n] masked", ir)
-        self.assertIn("cake.store %f_ones, %merged[%b, %f_n] masked", ir)
-        self.assertIn("cake.store %f_zero, %arrivals[%b, %tb]", ir)
         d = {"dtype": "bfloat16", "g": 1, "bk": 256, "wg": 1, "st": 2, "grid": "tiles", "ks": 1}
         self.assertEqual(family.FAMILIES["splitd"].config(d), "sd1_k256_w1_t_ks1")
         self.assertIn("masked min", family.generate_splitd(d))
         planned = kbuild.plan(["float16"], 8)
         self.assertTrue(any(family.split_k(q) and kbuild.family_of(q) == "splitd" for q in planned))
+        self.assertEqual([kbuild.variant_name(q) for q in kbuild.with_twins([{"finish": True}])],
+                         ["km_best_finish"])
 
     def test_committed_variants_are_the_plan(self):
         committed = load_json(os.path.join(KMEANS, "variants.json"))["variants"]
@@ -622,25 +614,27 @@ class UpdateChoiceTest(unittest.TestCase):
         self.assertIsNone(private_chunk(1, 10 ** 7, 1025, 4))       # more counts than it keeps
 
 
-class SplitKParamsTest(unittest.TestCase):
-    """A split-K variant finishes in the kernel: the router's split_k_names and the dispatcher's
-    generator refuse one without idx, best and count (a library built when a separate kernel
-    finished them would leave idx unwritten), naming it."""
+class FinishEntryTest(unittest.TestCase):
+    """The dispatcher's generator refuses a library whose split-K variants have no finish kernel,
+    or a finish kernel whose parameters are not (best, idx, BN), naming what is wrong."""
 
-    def test_split_k_needs_count(self):
+    def test_finish_entry(self):
         sys.path.insert(0, os.path.join(RUNTIME, "dispatch"))
         import generate
-        from cake_library.route import split_k_names
-        params = lambda *names: {"params": [{"name": n, "kind": "tensor"} for n in names]}  # noqa: E731
-        split = {"name": "km_x_ks1", "manifest": params("x", "idx", "best", "count")}
-        plain = {"name": "km_x", "manifest": params("x", "idx")}
-        stale = {"name": "km_old_ks1", "manifest": params("x", "best")}
-        self.assertEqual(split_k_names([plain, split]), {"km_x_ks1"})
-        self.assertEqual(split_k_names([plain]), set())
-        with self.assertRaisesRegex(ValueError, "km_old_ks1: a split-K kernel needs parameters idx, best, count"):
-            split_k_names([plain, stale])
-        with self.assertRaisesRegex(ValueError, "km_old_ks1.*rebuild the library"):
-            generate.generate({"variants": [plain, stale], "table": {}})
+        split = {"name": "km_x_ks1", "manifest": {"params": [{"name": "best", "kind": "tensor"}]}}
+        plain = {"name": "km_x", "manifest": {"params": [{"name": "idx", "kind": "tensor"}]}}
+        finish = {"name": "km_best_finish", "manifest": {
+            "block": [256, 1, 1], "grid": ["ceildiv(BN, 256)", "1", "1"], "programmatic_launch": True,
+            "params": [{"name": n} for n in ("best", "idx", "BN")]}}
+        self.assertEqual(generate.finish_entry({"variants": [plain]}), "{nullptr, 0, 0, false}")
+        with self.assertRaisesRegex(ValueError, "split-K variants but no finish kernel"):
+            generate.finish_entry({"variants": [plain, split]})
+        self.assertEqual(generate.finish_entry({"variants": [split], "finish_variants": [finish]}),
+                         '{"km_best_finish", 256, 256, true}')
+        swapped = json.loads(json.dumps(finish))
+        swapped["manifest"]["params"].reverse()
+        with self.assertRaisesRegex(ValueError, "finish kernel parameters"):
+            generate.finish_entry({"variants": [split], "finish_variants": [swapped]})
 
 
 class MergeTuneTest(unittest.TestCase):
@@ -890,8 +884,8 @@ class NativeDispatcherTest(unittest.TestCase):
         `pads`, the library has its staging kernel (pad_variants)."""
         built = os.path.join(tmp, "built")
         os.makedirs(os.path.join(built, "kernels"))
-        variants, pad_variants = [], []
-        for p in kbuild.with_twins(kbuild.plan([dtype], max_chunks) +
+        variants, pad_variants, finish_variants = [], [], []
+        for p in kbuild.with_twins(kbuild.plan([dtype], max_chunks) + [{"finish": True}] +
                                    ([{"pad": True, "dtype": dtype}] if pads else [])):
             name = kbuild.variant_name(p)
             manifest = self.MANIFESTS.get(name)
@@ -906,13 +900,15 @@ class NativeDispatcherTest(unittest.TestCase):
             if kbuild.family_of(p) == "pad":
                 pad_variants.append({"name": name, "dtype": dtype, "index_bits": kbuild.index_bits(p),
                                      "manifest": manifest})
+            elif kbuild.family_of(p) == "finish":
+                finish_variants.append({"name": name, "manifest": manifest})
             else:
                 variants.append(kbuild.describe(p, manifest))
             open(os.path.join(built, "kernels", name + ".cubin"), "wb").close()
         table = load_json(os.path.join(KMEANS, "table.json"))
         with open(os.path.join(built, "library.json"), "w") as f:
             json.dump({"op": "kmeans_assign", "variants": variants, "table": table,
-                       "pad_variants": pad_variants}, f)
+                       "pad_variants": pad_variants, "finish_variants": finish_variants}, f)
         pkg = os.path.join(tmp, "pkg")
         r = cake("library", "export", "--library", built, "--out", pkg)
         self.assertEqual(r.returncode, 0, r.stderr)
@@ -1021,31 +1017,30 @@ class NativeDispatcherTest(unittest.TestCase):
             self.assertEqual(launch["params"][:2], [pad["params"][1], self.C])
 
     def test_split_k_against_a_fake_driver(self):
-        """A split-K variant: `best` is a workspace of B * N int64 filled with ones and `count`
-        one of B * N int32 zeros when they are allocated (kept per shape: the kernel's last
-        blocks put them back), the kernel gets them beside idx, and nothing else is launched."""
+        """A split-K variant: `best` is a workspace of B * N int64 filled with ones when it is
+        allocated (kept per shape: the finish kernel fills it again), the kernel merges into
+        it, then the finish kernel writes idx from it (best, idx, B * N; one thread per
+        element)."""
         with tempfile.TemporaryDirectory() as tmp:
             pkg, variants, fake, router = self.fake_package(tmp)
             B, N, D, K = 2, 70, 64, 3000
             v = next(v for v in router.legal(B, N, D, K, "bfloat16")
                      if "_ks" in v["config"] and v["index_bits"] == 64)
             env = {"FAKE_CUDA_PARAMS_" + v["name"]: str(len(v["manifest"]["params"])),
+                   "FAKE_CUDA_PARAMS_km_best_finish": "3",
                    "FAKE_CUDA_PARAMS_km_bf16_pad": "13", "FAKE_CUDA_PARAMS_km_bf16_pad_i32": "13"}
             rc, error, calls = self.run_fake(tmp, pkg, fake, (B, N, D, K), env, variant=v["name"])
             self.assertEqual(rc, 0, error)
-            ones = [c for c in calls if c["call"] == "cuMemsetD8" and c["value"] == 255]
-            zeros = [c for c in calls if c["call"] == "cuMemsetD8" and c["value"] == 0
-                     and c["bytes"] == B * N * 4]
-            self.assertEqual([c["bytes"] for c in ones], [B * N * 8])
-            self.assertEqual(len(zeros), 1)
+            fills = [c for c in calls if c["call"] == "cuMemsetD8" and c["value"] == 255]
+            self.assertEqual([c["bytes"] for c in fills], [B * N * 8])
             launches = [c for c in calls if c["call"] == "cuLaunchKernel"]
-            self.assertEqual([c["name"] for c in launches][-1:], [v["name"]])
-            self.assertNotIn("km_best_finish", [c["name"] for c in launches])
+            self.assertEqual([c["name"] for c in launches][-2:], [v["name"], "km_best_finish"])
             names = [p["name"] for p in v["manifest"]["params"]]
-            params = launches[-1]["params"]
-            self.assertEqual(params[names.index("idx")], self.OUT)
-            self.assertEqual(params[names.index("best")], ones[0]["dst"])
-            self.assertEqual(params[names.index("count")], zeros[0]["dst"])
+            self.assertNotIn("idx", names)
+            best = launches[-2]["params"][names.index("best")]
+            self.assertEqual(best, fills[0]["dst"])
+            self.assertEqual(launches[-1]["params"], [best, self.OUT, B * N])
+            self.assertEqual(launches[-1]["grid"], [-(-B * N // 256), 1, 1])
             self.assertEqual(launches[-1]["programmatic"], 1)
 
     def fake_package(self, tmp):
@@ -1116,7 +1111,7 @@ class NativeDispatcherTest(unittest.TestCase):
             if huge:
                 self.assertEqual(v["index_bits"], 64, v["name"])
             pad_name = "km_bf16_pad" if huge else "km_bf16_pad_i32"
-            env = {"FAKE_CUDA_PARAMS_" + v["name"]: str(len(m["params"])),
+            env = {"FAKE_CUDA_PARAMS_" + v["name"]: str(len(m["params"])), "FAKE_CUDA_PARAMS_km_best_finish": "3",
                    "FAKE_CUDA_PARAMS_km_bf16_pad": "13", "FAKE_CUDA_PARAMS_km_bf16_pad_i32": "13"}
             rc, error, calls = self.run_fake(tmp, pkg, fake, (B, N, D, K), env)
             self.assertEqual(rc, 0, error)
@@ -1124,11 +1119,13 @@ class NativeDispatcherTest(unittest.TestCase):
             copies = [c for c in calls if c["call"] == "cuMemcpy2DAsync"]
             launches = [c for c in calls if c["call"] == "cuLaunchKernel"]
             ptr = {"x": self.X, "c": self.C, "csq": self.CSQ, "idx": self.OUT}
-            # A split-K variant gets its workspaces (test_split_k_against_a_fake_driver).
-            names = [p["name"] for p in m["params"]]
-            if "best" in names:
-                ptr["best"] = launches[-1]["params"][names.index("best")]
-                ptr["count"] = launches[-1]["params"][names.index("count")]
+            # A split-K variant is followed by the finish kernel (test_split_k_against_a_fake_driver).
+            finish = [c for c in launches if c["name"] == "km_best_finish"]
+            launches = [c for c in launches if c["name"] != "km_best_finish"]
+            split = any(p["name"] == "best" for p in m["params"])
+            self.assertEqual(len(finish), int(split), v["name"])
+            if split:
+                ptr["best"] = finish[0]["params"][0]
             el = 2
             staged = v["staging"] != "none" and s["D"] != D
             staged_csq = "KP" in s and s["KP"] != K
@@ -1183,7 +1180,7 @@ class NativeDispatcherTest(unittest.TestCase):
             # Every kernel waits for its predecessor before touching memory (the tactic), so each
             # launch may overlap the previous kernel of the stream.
             self.assertTrue(m.get("programmatic_launch"), v["name"])
-            self.assertEqual([c["programmatic"] for c in launches], [1] * len(launches))
+            self.assertEqual([c["programmatic"] for c in launches + finish], [1] * len(launches + finish))
             self.assertEqual(launch["grid"], [expr.evaluate(g, s) for g in m["grid"]])
             self.assertEqual(launch["block"], m["block"])
             self.assertEqual(launch["smem"], m["dynamic_shared_bytes"])

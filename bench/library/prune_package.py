@@ -5,7 +5,7 @@
         [--grid libraries/kmeans/grid.json] [--only finalists.json]
 
 The device tool carries at most 64 MiB and a package with both index widths is ~47 MiB of cubins.
-Kept: the staging and update kernels, and per grid shape the kernels the Python
+Kept: the staging, update and split-K finish kernels, and per grid shape the kernels the Python
 API may launch (a final: the router's pick and the other candidates its first-call autotuning
 times, --candidates, default autotune.py's) or, with --only, every legal variant of the listed
 configurations (a tune). The
@@ -26,7 +26,8 @@ from cake_library.route import NoKernel, Router  # noqa: E402
 
 def needed(library, shapes, only, candidates=DEFAULT_CANDIDATES):
     router = Router(library)
-    keep = {v["name"] for v in library["update_variants"] + library["pad_variants"]}
+    keep = {v["name"] for v in library["update_variants"] + library["pad_variants"] +
+            library.get("finish_variants", [])}
     for s in shapes:
         sizes = (s["B"], s["N"], s["D"], s["K"], s["dtype"])
         try:

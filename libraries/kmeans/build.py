@@ -20,7 +20,7 @@ consumer warpgroups (A fragments in registers, table-only: RA_CONFIGS; `--ov` ad
 verified (cake-opt --cake-verify) and compiled by cake-translate; one that fails stops the build with the
 tool's diagnostic. Besides: the centroid-update kernels (`update`) and one staging kernel per
 dtype (`pad`: rows zero-padded to 16 bytes for the tensor-core families), and the split-K
-variants of wgmma and splitd (SPLIT_K_CONFIGS; their last block per point tile writes idx). `--table` (default: table.json beside this script, when present) is the routing
+variants of wgmma and splitd (SPLIT_K_CONFIGS) with their `finish` kernel. `--table` (default: table.json beside this script, when present) is the routing
 table learned from measurements (libraries/README.md).
 
 Every kernel but the updates is built twice: with a 64-bit `index` (any shape) and as its 32-bit
@@ -58,10 +58,11 @@ def index_bits(p):
 
 
 def twin_legal(p):
-    """Whether the variant gets a 32-bit twin: every family but the updates. (The wgmma kernels
+    """Whether the variant gets a 32-bit twin: every family but the updates and the split-K
+    finish. (The wgmma kernels
     with two consumer warpgroups over one x stage need the compiler's workaround for a ptxas
     miscompile, in wgmmaDescriptor: bench/results/2026-12-04-library-kmeans-9, README.)"""
-    return family_of(p) != "update"
+    return family_of(p) not in ("update", "finish")
 
 
 def with_twins(variants):
@@ -156,7 +157,7 @@ def deepest_splitd(dtype, g, bk, wg, grid, ks=None):
 
 
 # Split-K (tma.py's split_k: work items of a point tile and `ks` centroid tiles, argmins merged
-# by atomic minimums, idx written by each point tile's last block), for few point tiles and many centroids, where the
+# by atomic minimums, then the finish kernel), for few point tiles and many centroids, where the
 # unsplit kernels run a handful of blocks (the wide-D few-point shapes streamed centroids at
 # 0.1-0.4 TB/s): one consumer warpgroup (64-point tiles), one block per item; (bk, ks). The
 # narrowest tiles of one span (k32_ks1, sd*_k64_ks1) came after session 39's tune found the
@@ -298,8 +299,9 @@ def main():
     updates = [{"update": True, "dtype": d, "ppb": w} for d in dtypes for w in family.UPDATE_PPB] + \
         [{"update": True, "dtype": d, "ppb": 8, "chunk": c} for d in dtypes for c in family.UPDATE_CHUNKS]
     pads = [{"pad": True, "dtype": d} for d in dtypes]
-    todo = with_twins(plan(dtypes, args.max_chunks, args.flat_tcd, args.tails, args.ov) + updates + pads)
-    variants, update_variants, pad_variants, failed = [], [], [], []
+    todo = with_twins(plan(dtypes, args.max_chunks, args.flat_tcd, args.tails, args.ov) + updates + pads
+                      + [{"finish": True}])
+    variants, update_variants, pad_variants, finish_variants, failed = [], [], [], [], []
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
         for p, rc, err in pool.map(lambda p: compile_one(args.tools, kdir, p, args.programmatic_launch,
                                                          args.keep_built), todo):
@@ -311,6 +313,8 @@ def main():
             if family_of(p) == "pad":
                 pad_variants.append({"name": variant_name(p), "dtype": p["dtype"],
                                      "index_bits": index_bits(p), "manifest": manifest})
+            elif family_of(p) == "finish":
+                finish_variants.append({"name": variant_name(p), "manifest": manifest})
             elif family_of(p) == "update":
                 update_variants.append({"name": variant_name(p), "dtype": p["dtype"], "ppb": p["ppb"],
                                         **({"chunk": p["chunk"]} if "chunk" in p else {}),
@@ -330,14 +334,15 @@ def main():
         json.dump({"op": "kmeans_assign", "family": "libraries/kmeans/family.py",
                    "variants": variants, "table": table,
                    "update_variants": sorted(update_variants, key=lambda v: v["name"]),
-                   "pad_variants": sorted(pad_variants, key=lambda v: v["name"])}, f, indent=1)
+                   "pad_variants": sorted(pad_variants, key=lambda v: v["name"]),
+                   "finish_variants": finish_variants}, f, indent=1)
     # What routing needs, without the manifests: the definition folder commits this file so
     # that `cake library route` answers from the definition without building anything.
     with open(os.path.join(args.out, "variants.json"), "w") as f:
         json.dump({"op": "kmeans_assign", "variants": [
             {k: v for k, v in x.items() if k != "manifest"} for x in variants]}, f, indent=0)
     print(f"build.py: {len(variants)} assignment, {len(update_variants)} update, "
-          f"{len(pad_variants)} staging kernels in {kdir}")
+          f"{len(pad_variants)} staging and {len(finish_variants)} finish kernels in {kdir}")
 
 
 if __name__ == "__main__":

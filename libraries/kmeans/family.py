@@ -19,6 +19,7 @@ build.py, the tests and the bench scripts as before:
     mma.py       `mma`: the simt kernel's seed for the tensorize tactic
     update.py    `update`: the centroid sums and counts of a Lloyd iteration (plain, privatized)
     pad.py       `pad`: the staging kernel
+    finish.py    `finish`: idx from the split-K kernels' merged argmins (tma.py's split_k)
     registry.py  `Family`, `FAMILIES` (a new family is one module and one entry there), `family_of`
 """
 from families.common import CHUNK_BYTES, DTYPES, SMEM_LIMIT, chunk_width, d_align
@@ -27,6 +28,7 @@ from families.direct import DIRECT_CONFIGS, STAGE_UNROLL, direct_name, direct_va
 from families.lanes import (LANES_MAX_K, LANES_WARPS, generate_lanes, lanes_configs, lanes_name,
                             lanes_suffix, lanes_unroll, lanes_variants)
 from families.mma import MMA_DP, generate_mma_seed, mma_name, mma_tactic
+from families.finish import FINISH_BLOCK, finish_name, generate_finish
 from families.pad import PAD_BLOCK, generate_pad, pad_name
 from families.registry import FAMILIES, Family, family_of
 from families.simt import SIMT_PPB, generate_simt, simt_name, simt_variants
@@ -46,6 +48,7 @@ __all__ = [
     "lanes_unroll", "lanes_variants",
     "MMA_DP", "generate_mma_seed", "mma_name", "mma_tactic",
     "PAD_BLOCK", "generate_pad", "pad_name",
+    "FINISH_BLOCK", "finish_name", "generate_finish",
     "FAMILIES", "Family", "family_of",
     "SIMT_PPB", "generate_simt", "simt_name", "simt_variants",
     "generate_splitd", "splitd_legal", "splitd_name", "splitd_smem_bytes",

@@ -15,6 +15,7 @@ from .lanes import LANES_MAX_K, generate_lanes, lanes_name, lanes_suffix
 from .mma import mma_name
 from .pad import generate_pad, pad_name
 from .simt import generate_simt, simt_domain, simt_name, simt_suffix
+from .finish import finish_name, generate_finish
 from .splitd import generate_splitd, splitd_name
 from .tcd import generate_tcd, tcd_domain, tcd_name, tcd_suffix, tcd_table_only, tcd_widest
 from .update import generate_update, update_name
@@ -54,15 +55,16 @@ FAMILIES = {
                   tcd_widest, tcd_domain, table_only=tcd_table_only),
     "cpw": Family(cpw_name, generate_cpw, lambda p: "cpw{g}_k{bk}_w{wg}_s{st}_v{v}".format(**p), "none",
                   domain=cpw_domain),
-    # Not routed: the centroid update and the staging kernel.
+    # Not routed: the centroid update, the staging kernel and the split-K finish.
     "update": Family(update_name, generate_update, lambda p: "update_w{ppb}".format(**p), None),
     "pad": Family(pad_name, generate_pad, lambda p: "pad", None),
+    "finish": Family(finish_name, generate_finish, lambda p: "finish", None),
 }
 
 
 def family_of(p):
     """A variant's family, from the parameters that only it has."""
-    for key, fam in (("update", "update"), ("pad", "pad"), ("rows", "mma"), ("dmax", "direct"),
+    for key, fam in (("update", "update"), ("pad", "pad"), ("finish", "finish"), ("rows", "mma"), ("dmax", "direct"),
                      ("kt", "lanes"), ("kn", "tcd"), ("v", "cpw"), ("ppb", "simt"),
                      ("st", "splitd")):
         if key in p:

@@ -111,5 +111,5 @@ def generate_splitd(p):
     w(f"              %qbuf[%slotl, %c0] : {acc}, {qsm}")
     w(f"          cake.pipeline.consumer_release %pipe[%itl] : {pp}")
     _fold(w)
-    _store_and_close(w, p)
+    _store_and_close(w, ks=ks)
     return "\n".join(L) + "\n"

@@ -190,7 +190,7 @@ def generate(p):
         w(f"              %csqbuf[%cslot, %c0] : {acc}, {qsm}")
         w(f"          cake.pipeline.consumer_release %cpipe[%it] : {cp}")
         _fold(w)
-    _store_and_close(w, p, [] if frags else [f"        cake.pipeline.consumer_release %xpipe[%i] : {xp}"])
+    _store_and_close(w, [] if frags else [f"        cake.pipeline.consumer_release %xpipe[%i] : {xp}"], ks)
     return "\n".join(L) + "\n"
 
 

@@ -11,7 +11,7 @@ import os
 from . import driver as drv
 from . import native
 from .autotune import Autotuner, TuneStore, candidates_from_env
-from .route import NoKernel, Router, launch_sizes, split_k_names
+from .route import NoKernel, Router, launch_sizes
 
 _TORCH_DTYPES = ("float16", "bfloat16", "float32")
 _UNTUNED = object()
@@ -36,10 +36,12 @@ class KMeansLibrary:
         self.autotuner = Autotuner(ranked, candidates_from_env() if autotune is None else autotune,
                                    store=store)
         self._variants = {v["name"]: v for v in (self.definition["variants"] +
-                                                 self.definition.get("update_variants", []))}
-        # Split-K variants (families/tma.py's split_k) merge into workspaces that their last
-        # blocks put back (best: ones, count: zeros).
-        self._split_k = split_k_names(self.definition["variants"])
+                                                 self.definition.get("update_variants", []) +
+                                                 self.definition.get("finish_variants", []))}
+        # Split-K variants (families/tma.py's split_k) write `best`; the finish kernel writes idx.
+        self._split_k = {v["name"] for v in self.definition["variants"]
+                         if any(p.get("name") == "best" for p in v.get("manifest", {}).get("params", ()))}
+        self._finish = next((v["name"] for v in self.definition.get("finish_variants", [])), None)
         self._driver = None
         self._kernels = {}       # name -> drv.Kernel, loaded on first use
         self._maps = {}          # (kernel, pointers, sizes) -> device tensor of encoded TMA maps
@@ -145,22 +147,18 @@ class KMeansLibrary:
         ptrs = {"x": x3.data_ptr(), "c": c3.data_ptr(), "csq": csq.data_ptr(), "idx": idx.data_ptr()}
         split = r["kernel"] in self._split_k
         if split:
-            # Split-K (families/tma.py's split_k): the blocks merge packed argmins into `best` and
-            # count themselves in on `count`; the last block of a point tile writes idx and puts
-            # both back (ones, zeros) for the next call.
-            ptrs["best"] = self._workspace(("best", x.device, B, N), (B, N), torch.int64, fill=-1).data_ptr()
-            ptrs["count"] = self._workspace(("count", x.device, B, N), (B, N), torch.int32).data_ptr()
+            # Split-K (families/tma.py's split_k): the kernel merges packed argmins into `best`,
+            # the finish kernel writes idx from it and fills it with ones again for the next call.
+            best = self._workspace(("best", x.device, B, N), (B, N), torch.int64, fill=-1)
+            ptrs["best"] = best.data_ptr()
         if k.has_tensor_maps:
             ptrs.update(self._tensor_maps(r["kernel"], ptrs, sizes, x.device))
         with torch.cuda.device(x.device):
             stream = torch.cuda.current_stream().cuda_stream
-            try:
-                k.launch(ptrs, sizes, stream)
-            except Exception:
-                if split:       # the workspaces' state is unknown: fresh ones on the next call
-                    for what in ("best", "count"):
-                        self._spaces.pop((what, x.device, B, N), None)
-                raise
+            k.launch(ptrs, sizes, stream)
+            if split:
+                self.kernel(self._finish).launch(
+                    {"best": ptrs["best"], "idx": ptrs["idx"]}, {"BN": B * N}, stream)
 
     def update(self, x, idx, K, kernel=None):
         """(sums [B, K, D] f32, counts [B, K] i32) of the points of each cluster: the centroid

@@ -168,24 +168,6 @@ def _is_int(v, least):
     return isinstance(v, int) and not isinstance(v, bool) and v >= least
 
 
-SPLIT_K_PARAMS = ("idx", "best", "count")
-
-
-def split_k_names(variants):
-    """The names of the split-K variants (families/tma.py's split_k: a `best` parameter), which
-    finish in the kernel and so need idx, best and count. A variant built when a separate kernel
-    finished them (no count) would leave idx unwritten: a ValueError naming it."""
-    names = set()
-    for v in variants:
-        params = {p.get("name") for p in v.get("manifest", {}).get("params", ())}
-        if "best" in params:
-            if not set(SPLIT_K_PARAMS) <= params:
-                raise ValueError(f"{v.get('name')}: a split-K kernel needs parameters {', '.join(SPLIT_K_PARAMS)}"
-                                 f" (built before split-K finished in the kernel: rebuild the library)")
-            names.add(v["name"])
-    return names
-
-
 def check_definition(definition, check_variants=True):
     """Raises ValueError naming the first thing a routing definition lacks or gets wrong (so that
     routing never fails on the definition itself). `check_variants` False: the list of variants

@@ -32,10 +32,9 @@ namespace {
 /// |c|^2 in rows of pitch KP (16-byte aligned starts, for TMA).
 enum Staging { AsIs = 0, Rows = 1, RowsAndCsq = 2 };
 enum Symbol { SB = 0, SN, SK, SD, SKP, SBKP, SBND, SBKD, NumSymbols };
-/// TBest, TCount: a split-K kernel's workspaces (families/tma.py's split_k): B * N int64 merged
-/// argmins kept filled with ones between calls, and B * N int32 arrival counters kept at zero
-/// (the last block of each point tile puts both back).
-enum Tensor { TX = 0, TC, TCsq, TIdx, TBest, TCount, NumTensors };
+/// TBest: a split-K kernel's merged argmins (families/tma.py's split_k), a workspace of B * N
+/// int64 kept filled with ones between calls (the finish kernel fills it again).
+enum Tensor { TX = 0, TC, TCsq, TIdx, TBest, NumTensors };
 enum ParamKind { PTensor = 0, PTma = 1, PSymbol = 2 };
 
 using Expr = int64_t (*)(const int64_t *);
@@ -81,6 +80,14 @@ struct PadKernel {
   int64_t perBlock; // elements covered by one block
   int roles[NumPadRoles]; // PadRole of each kernel parameter, in the manifest's order
   bool (*legal)(const int64_t *values); // its manifest's constraints, over PadRole values
+  bool programmaticLaunch;
+};
+
+/// The split-K finish kernel (families/finish.py): parameters best, idx, BN.
+struct FinishKernel {
+  const char *name; // nullptr: the library has none (and no split-K variant)
+  unsigned block;
+  int64_t perBlock;
   bool programmaticLaunch;
 };
 
@@ -470,11 +477,24 @@ bool stage(CUcontext ctx, int dtype, const Segment &x, const Segment &c, const S
 int launch(int index, const int64_t *s, uint64_t x, uint64_t c, uint64_t csq, uint64_t out,
            int64_t B, int64_t N, int64_t D, int64_t K, void *stream);
 
-/// Forgets a split-K call's workspaces after a failed launch: a fresh pair (ones, zeros) is
-/// allocated on the next call, so no later call merges into stale minimums or counts.
-void forgetWorkspaces(CUdeviceptr best, CUdeviceptr count) {
-  for (auto it = workspaces.begin(); it != workspaces.end();)
-    it = it->second == best || it->second == count ? workspaces.erase(it) : std::next(it);
+/// After a split-K launch: idx from `best`, and `best` filled with ones again. If this launch
+/// fails, the workspace is forgotten (a fresh one is filled on the next call) so that no later
+/// call merges into stale minimums.
+int finishSplitK(CUcontext ctx, CUdeviceptr best, uint64_t idx, int64_t elements, CUstream stream) {
+  CUfunction f = function(ctx, kFinish.name, 0);
+  uint64_t storage[3] = {best, idx, uint64_t(elements)};
+  void *args[3] = {&storage[0], &storage[1], &storage[2]};
+  const unsigned grid[3] = {unsigned((elements + kFinish.perBlock - 1) / kFinish.perBlock), 1, 1},
+                 block[3] = {kFinish.block, 1, 1};
+  if (f && launchKernel(f, grid, block, 0, stream, args, kFinish.programmaticLaunch,
+                        "cuLaunchKernel (split-K finish)"))
+    return 0;
+  for (auto it = workspaces.begin(); it != workspaces.end(); ++it)
+    if (it->second == best) {
+      workspaces.erase(it);
+      break;
+    }
+  return -2;
 }
 
 /// -1 naming the first null device pointer (x, c, csq, else out).
@@ -604,14 +624,15 @@ int launch(int index, const int64_t *s, uint64_t x, uint64_t c, uint64_t csq, ui
   CUfunction f = function(ctx, v.name, v.sharedBytes);
   if (!f)
     return -2;
-  uint64_t ptr[NumTensors] = {x, c, csq, out, 0, 0};
+  uint64_t ptr[NumTensors] = {x, c, csq, out, 0};
   bool splitK = false;
   for (int i = 0; i < v.numParams; ++i)
     splitK |= v.params[i].kind == PTensor && v.params[i].index == TBest;
   if (splitK) {
+    if (!kFinish.name)
+      return fail(std::string(v.name) + ": a split-K kernel but no finish kernel in the library", -2);
     ptr[TBest] = workspace(ctx, 4, B * N, 1, 8, st, 0xFF);
-    ptr[TCount] = ptr[TBest] ? workspace(ctx, 5, B * N, 1, 4, st, 0) : 0;
-    if (!ptr[TCount])
+    if (!ptr[TBest])
       return -2;
   }
   {
@@ -712,11 +733,8 @@ int launch(int index, const int64_t *s, uint64_t x, uint64_t c, uint64_t csq, ui
     g[d] = static_cast<unsigned>(e);
   }
   if (!launchKernel(f, g, v.block, v.sharedBytes, st, args.data(), v.programmaticLaunch,
-                    "cuLaunchKernel")) {
-    if (splitK)
-      forgetWorkspaces(ptr[TBest], ptr[TCount]);
+                    "cuLaunchKernel"))
     return -2;
-  }
-  return 0;
+  return splitK ? finishSplitK(ctx, ptr[TBest], out, B * N, st) : 0;
 }
 } // namespace

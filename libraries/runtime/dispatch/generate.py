@@ -14,10 +14,10 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from cake_library.route import (DEFAULT_CONFIG, DISTANCE_SOFTENING, NEIGHBOURS, SMALL_DEFAULT,  # noqa: E402
                                 STAGINGS, TWIN_SUFFIX, WIDTH_HALVING_COST, dtype_distance,
-                                own_points_only, split_k_names, twin_preferences, width_groups)
+                                own_points_only, twin_preferences, width_groups)
 
 SYMBOLS = ["B", "N", "K", "D", "KP", "BKP", "BND", "BKD"]          # Dispatch.cpp's Symbol order
-TENSORS = ["x", "c", "csq", "idx", "best", "count"]  # Dispatch.cpp's Tensor order
+TENSORS = ["x", "c", "csq", "idx", "best"]           # Dispatch.cpp's Tensor order
 DTYPES = {"float16": 0, "bfloat16": 1, "float32": 2}
 TMA_DTYPES = {"f16": 6, "bf16": 9, "f32": 7, "f64": 8, "i32": 3, "i64": 5, "i8": 0,
               "f8e4m3": 0, "f8e5m2": 0}  # fp8 moves as bytes (UINT8)
@@ -51,7 +51,6 @@ def to_cpp(text, symbols=SYMBOLS):
 
 def generate(definition):
     variants = definition["variants"]
-    split_k_names(variants)          # refuses a split-K kernel that cannot finish
     table = definition.get("table") or {}
     configs = sorted({v["config"] for v in variants})
     families = sorted({v["family"] for v in variants})   # labels: they only group D classes
@@ -143,6 +142,7 @@ def generate(definition):
         entries += [pad_entry(None)] * (PAD_SLOTS - len(entries))
         w("  {" + ", ".join(entries) + "},")
     w("};")
+    w(f"const FinishKernel kFinish = {finish_entry(definition)};")
     points = table.get("points", [])
     for j, p in enumerate(points):
         ms = ", ".join(repr(float(p["ms"][c])) if c in p["ms"] else "NAN" for c in configs)
@@ -173,6 +173,25 @@ def pad_entry(v, legal="nullptr"):
     roles = ", ".join(str(PAD_PARAMS.index(n)) for n in names)
     return (f'{{{json.dumps(v["name"])}, {int(m["block"][0])}, {elements_per_block(v)}, '
             f'{{{roles}}}, {legal}, {"true" if m.get("programmatic_launch") else "false"}}}')
+
+
+FINISH_PARAMS = ["best", "idx", "BN"]                            # Dispatch.cpp's finish call
+
+
+def finish_entry(definition):
+    """{name, block, elements per block, programmatic launch} of the split-K finish kernel
+    (families/finish.py), or an empty one when the library has none."""
+    finish = definition.get("finish_variants", [])
+    if not finish:
+        if any(p["name"] == "best" for v in definition["variants"] for p in v["manifest"]["params"]):
+            raise ValueError("split-K variants but no finish kernel (finish_variants)")
+        return "{nullptr, 0, 0, false}"
+    m = finish[0]["manifest"]
+    names = [p["name"] for p in m["params"]]
+    if names != FINISH_PARAMS:
+        raise ValueError(f"{finish[0]['name']}: finish kernel parameters {names}, expected {FINISH_PARAMS}")
+    return (f'{{{json.dumps(finish[0]["name"])}, {int(m["block"][0])}, {elements_per_block(finish[0])}, '
+            f'{"true" if m.get("programmatic_launch") else "false"}}}')
 
 
 def elements_per_block(v):
