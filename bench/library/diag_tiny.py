@@ -4,8 +4,12 @@ the kernels each call launches with their median GPU durations (torch profiler: 
 depend on how the host feeds the GPU), and the routed kernel's registers, block and grid.
 The difference between graph time and duration is launch cost; between durations, the kernel.
 
-    python3 bench/library/diag_tiny.py PACKAGE/cake_library/library ANCHOR_SITE
+    python3 bench/library/diag_tiny.py PACKAGE/cake_library/library ANCHOR_SITE [SHAPES.json]
+
+SHAPES.json (optional): [[B, N, D, K, dtype], ...] instead of the built-in shapes; flash-kmeans'
+assign (c_sq and |x|^2 given) is timed beside flashlib's.
 """
+import json
 import sys
 
 sys.path.insert(0, "bench/library")
@@ -16,6 +20,7 @@ from kernel_times import kernel_times, median  # noqa: E402
 from kmeans_bench import graph_time  # noqa: E402
 from cake_library import load  # noqa: E402
 from flashlib.primitives.kmeans.triton.assign import euclid_assign_triton  # noqa: E402
+from flash_kmeans.assign_euclid_triton import euclid_assign_triton as fk_assign  # noqa: E402
 
 SHAPES = [(1, 5, 4, 7, "float16"), (2, 852, 4, 2, "float16"), (1, 29, 10, 67, "bfloat16"),
           (2, 82, 4, 105, "bfloat16"), (4, 11, 22, 37, "float32"), (1, 192, 1, 1, "float16"),
@@ -31,6 +36,9 @@ def durations(fn, calls=50):
     return {n: (len(t) / calls, round(median(t), 3)) for n, t in names.items()}
 
 
+if len(sys.argv) > 3:
+    with open(sys.argv[3]) as f:
+        SHAPES = [tuple(s) for s in json.load(f)]
 lib = load(sys.argv[1])
 for B, N, D, K, dtype in SHAPES:
     x = torch.randn(B, N, D, device="cuda", dtype=DT[dtype])
@@ -39,8 +47,10 @@ for B, N, D, K, dtype in SHAPES:
     out = torch.empty(B, N, device="cuda", dtype=torch.int32)
     route = lib.route(B, N, D, K, dtype)
     k = lib.kernel(route["kernel"])
+    xsq = (x.float() ** 2).sum(-1)
     paths = {"cake": lambda: lib.assign(x, c, c_sq=csq, out=out),
-             "flashlib": lambda: euclid_assign_triton(x, c, out, c_sq=csq)}
+             "flashlib": lambda: euclid_assign_triton(x, c, out, c_sq=csq),
+             "fk": lambda: fk_assign(x, c, xsq, out, c_sq=csq)}
     print(f"B{B} N{N} D{D} K{K} {dtype}: {route['kernel']} block {k.block if hasattr(k, 'block') else '?'} "
           f"grid {k.grid(route['sizes']) if hasattr(k, 'grid') else '?'}", flush=True)
     for label, fn in paths.items():
