@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""Pairs the split-K A/B rows of call 1 by shape: build 21 (finish kernel) against build 22
-(finished in the kernel), GPU time and host time per call through the dispatcher.
+"""Pairs two finals' rows by shape (call 3: build 21 with the finish kernel against builds 22,
+23 finished in the kernel): GPU time and host time per call on the rows both ran split-K.
 
-    python3 bench/results/2026-12-06-library-kmeans-21/ab.py DIR     # DIR: the call's files
+    python3 bench/results/2026-12-06-library-kmeans-21/ab.py OLD.json NEW.json
+    # e.g. call3-splitk-b21.json call3-splitk-b23.json
 """
 import json
 import math
@@ -23,18 +24,18 @@ def median(v):
     return v[len(v) // 2] if v else float("nan")
 
 
-old, new = rows(sys.argv[1] + "/splitk-b21.json"), rows(sys.argv[1] + "/splitk-b22.json")
+old, new = rows(sys.argv[1]), rows(sys.argv[2])
 both = [k for k in old if k in new]
 split = [k for k in both if "_ks" in new[k]["kernel"] and "_ks" in old[k]["kernel"]]
 speed = [old[k]["cake_ms"] / new[k]["cake_ms"] for k in split]
 print(f"{len(both)} shapes in both, {len(split)} ran split-K in both; all correct: "
       f"{all(old[k]['correct'] and new[k]['correct'] for k in both)}")
-print(f"GPU time build 21 / build 22 on split-K rows: geomean {geomean(speed):.3f}, min {min(speed):.3f}, "
+print(f"GPU time old / new on split-K rows: geomean {geomean(speed):.3f}, min {min(speed):.3f}, "
       f"max {max(speed):.3f}; median saved {median([(old[k]['cake_ms'] - new[k]['cake_ms']) * 1e3 for k in split]):.2f} us")
 for field in ("host_us_dispatch", "host_us", "host_us_python"):
     a = [old[k][field] for k in split if old[k].get(field)]
     b = [new[k][field] for k in split if new[k].get(field)]
     print(f"{field}: median {median(a):.1f} -> {median(b):.1f} us")
-for name, side in (("build 21", old), ("build 22", new)):
+for name, side in (("old", old), ("new", new)):
     print(f"{name} vs flashlib {geomean([side[k]['speedup_flashlib'] for k in both]):.3f}, "
           f"vs flash-kmeans {geomean([side[k]['speedup_flash_kmeans'] for k in both]):.3f}")

@@ -9,8 +9,8 @@ SITE=/tmp/cake-anchors
 [ -d $SITE/flashlib ] || pip install -q --no-deps --target $SITE .device/wheels/*.whl
 export TRITON_CACHE_DIR=/tmp/cake-triton-cache
 nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,temperature.gpu --format=csv,noheader | tee $OUT/gpu.txt
-timeout 110 python3 bench/library/diag_tiny.py .device/kpkg-b24/cake_library/library $SITE $R/below1-small.json \
+timeout ${DIAG_S:-100} python3 bench/library/diag_tiny.py .device/kpkg-b24/cake_library/library $SITE $R/below1-small.json \
   > $OUT/diag-tiny.log 2>&1
 tail -3 $OUT/diag-tiny.log
-CAKE_BENCH_PRIVATE=0 ONLY=$R/lloyd-sample2.json LIB=.device/kpkg-b24/cake_library/library TAG=sample2 timeout 220 \
+CAKE_BENCH_PRIVATE=0 ONLY=$R/lloyd-sample2.json LIB=.device/kpkg-b24/cake_library/library TAG=sample2 timeout ${LLOYD_S:-90} \
   bash bench/library/run_h200.sh lloyd 0 0
