@@ -15,4 +15,4 @@ git archive ac6994d libraries/runtime bench/library agent/cake_agent/expr.py | t
 # GPU (device tool): bash $R/call1.sh (carry call-b21/b22.tgz, wheels, old, lbc, splitk-grid.json,
 # build/bin/cake-run); bash $R/call3.sh (call-b21/b22/b23.tgz, wheels, old, splitk-grid.json);
 # bash $R/call4.sh (call-b24.tgz, wheels; call 2, a Lloyd-only call, never started: its shapes
-# went into call 4). Pairing: python3 $R/ab.py DIR (call 1's layout).
+# went into call 4). Pairing: python3 $R/ab.py $R/call3-splitk-b21.json $R/call3-splitk-b23.json.
