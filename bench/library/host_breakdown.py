@@ -9,22 +9,13 @@ import argparse
 import json
 import os
 import sys
-import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "libraries", "runtime"))
+sys.path.insert(0, HERE)
+from kmeans_bench import host_time  # noqa: E402   (median host us of one call, no sync inside)
 
 SHAPES = [dict(B=1, N=4096, D=64, K=256, dtype="float16"), dict(B=4, N=997, D=7, K=67, dtype="bfloat16")]
-
-
-def median_us(fn, calls=400):
-    fn()
-    t = []
-    for _ in range(calls):
-        t0 = time.perf_counter()
-        fn()
-        t.append((time.perf_counter() - t0) * 1e6)
-    return sorted(t)[calls // 2]
 
 
 def main():
@@ -62,7 +53,7 @@ def main():
             "current_device": lambda: torch.cuda.current_device(),
             "native.assign (ctypes + C++)": lambda: lib.native.assign(*native_args),
         }
-        row = dict(s, **{k: round(median_us(f), 2) for k, f in steps.items()})
+        row = dict(s, **{k: round(host_time(torch, f, calls=400), 2) for k, f in steps.items()})
         torch.cuda.synchronize()
         rows.append(row)
         print(json.dumps(row))

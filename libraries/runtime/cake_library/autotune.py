@@ -68,18 +68,23 @@ class TuneStore:
             warnings.warn(f"CAKE_AUTOTUNE_CACHE {self.path}: not read ({e}); shapes are timed again")
             return {}
 
+    def _keys(self, gpu, shape):
+        """(scope, shape) keys of the file: "<digest>|<gpu>", "B,N,D,K,dtype"."""
+        return f"{self.digest}|{gpu}", ",".join(map(str, shape))
+
     def get(self, gpu, shape):
         if self._entries is None:
             self._entries = self._read()
-        kernel = self._entries.get(f"{self.digest}|{gpu}", {}).get(",".join(map(str, shape)))
+        scope, key = self._keys(gpu, shape)
+        kernel = self._entries.get(scope, {}).get(key)
         return kernel if isinstance(kernel, str) else None
 
     def put(self, gpu, shape, kernel):
         data = self._read()
-        scope = data.get(f"{self.digest}|{gpu}")
-        if not isinstance(scope, dict):
-            scope = data[f"{self.digest}|{gpu}"] = {}
-        scope[",".join(map(str, shape))] = kernel
+        scope, key = self._keys(gpu, shape)
+        if not isinstance(data.get(scope), dict):
+            data[scope] = {}
+        data[scope][key] = kernel
         self._entries = data
         try:
             folder = os.path.dirname(os.path.abspath(self.path))
