@@ -43,7 +43,7 @@ def main():
             lib.assign(x, c, c_sq=csq, out=out)
             torch.cuda.synchronize()
             walls.append((time.perf_counter() - t) * 1e3)
-        key = (s["B"], s["N"], s["D"], s["K"], s["dtype"], x.device)
+        key = lib.tune_key(s["B"], s["N"], s["D"], s["K"], s["dtype"], x.device)
         row = {k: s[k] for k in ("B", "N", "D", "K", "dtype")}
         row.update(first_call_ms=walls[0], second_call_ms=walls[1],
                    routed=lib.route(*key[:5])["kernel"], kept=lib.launched_kernel(*key),

@@ -260,7 +260,7 @@ def _autotuned(lib, row, s, device):
     """After a shape's first call: the kernel it launches from now on (autotune.py) as the row's
     kernel; where autotuning moved it off the routed one, the routed one in routed_kernel. The
     candidates' first-call times (ms) in autotune_times."""
-    key = (s["B"], s["N"], s["D"], s["K"], s["dtype"], device)
+    key = lib.tune_key(s["B"], s["N"], s["D"], s["K"], s["dtype"], device)
     if key in lib.autotuner.records:
         row["autotune_times"] = lib.autotuner.records[key]
     launched = lib.launched_kernel(*key)

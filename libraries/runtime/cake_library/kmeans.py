@@ -62,50 +62,56 @@ class KMeansLibrary:
     def assign(self, x, c, c_sq=None, out=None, kernel=None):
         """`kernel` forces one variant by name (tuning); otherwise the router chooses, and a
         shape outside its table is autotuned on its first call (autotune.py)."""
-        import torch
-        x3, c3, B, N, D, K = _check(torch, x, c)
-        dtype = str(x.dtype).replace("torch.", "")
+        # The Python API's host time is the call's floor for small shapes (the issue's target:
+        # 10 us): the checks read each tensor attribute once, and no view is made on the C++
+        # dispatcher's path (it takes pointers and sizes).
+        torch = _torch()
+        B, N, D, K, dev, dtype = _check(torch, x, c)
         if c_sq is not None:
-            _need(torch, c_sq, "c_sq", (B, K), torch.float32, x.device)
+            _need(torch, c_sq, "c_sq", (B, K), torch.float32, dev)
         if out is not None:
-            _need(torch, out, "out", (B, N), torch.int32, x.device)
-        idx = out.view(B, N) if out is not None else torch.empty(B, N, device=x.device,
-                                                                  dtype=torch.int32)
+            _need(torch, out, "out", (B, N), torch.int32, dev)
+            idx = out
+        else:
+            idx = torch.empty(x.shape[:-1], device=x.device, dtype=torch.int32)
         if c_sq is None:
             # Into a kept workspace: a stable address keeps the tensor maps cached (and a CUDA
             # graph capture of this call needs no new upload).
-            c_sq = self._workspace(("csq_auto", x.device, B, K), (B, K), torch.float32)
-            torch.sum(c3.float() ** 2, -1, out=c_sq)
+            c_sq = self._workspace(("csq_auto", dev, B, K), (B, K), torch.float32)
+            torch.sum(c.view(B, K, D).float() ** 2, -1, out=c_sq)
         tuned = None
         if kernel is None and self.autotuner.count > 1:
-            key = (B, N, D, K, dtype, x.device)
+            key = (B, N, D, K, dtype, dev)
             tuned = self.autotuner.chosen.get(key, _UNTUNED)    # the usual case: known
             if tuned is _UNTUNED:
                 tuned = self.autotuner.choose(
-                    key, lambda r: self._launch(torch, x, x3, c3, c_sq, idx, B, N, D, K, dtype, r["kernel"], r),
+                    key, lambda r: self._launch(torch, x, c, c_sq, idx, B, N, D, K, dtype, dev, r["kernel"], r),
                     torch.cuda.is_current_stream_capturing)
         if tuned is not None:
             kernel = tuned["kernel"]
-        self._launch(torch, x, x3, c3, c_sq, idx, B, N, D, K, dtype, kernel, tuned)
-        return idx if x.dim() == 3 else idx.view(N)
+        self._launch(torch, x, c, c_sq, idx, B, N, D, K, dtype, dev, kernel, tuned)
+        return idx if idx.dim() == x.dim() else idx.view(x.shape[:-1])
+
+    def tune_key(self, B, N, D, K, dtype, device):
+        """The autotuner's key of a shape on `device` (a torch.device or its index)."""
+        return (B, N, D, K, dtype, getattr(device, "index", device))
 
     def launched_kernel(self, B, N, D, K, dtype, device):
         """The kernel assign() launches for a shape on `device`: the autotuned one once the shape
         was timed there (autotune.py), else route()'s."""
-        tuned = self.autotuner.chosen.get((B, N, D, K, dtype, device))
+        tuned = self.autotuner.chosen.get(self.tune_key(B, N, D, K, dtype, device))
         return tuned["kernel"] if tuned else self.route(B, N, D, K, dtype)["kernel"]
 
-    def _launch(self, torch, x, x3, c3, c_sq, idx, B, N, D, K, dtype, kernel=None, r=None):
-        """One launch on the current stream: route()'s kernel, or the named `kernel` (`r`: its
-        route answer, when the caller has it; without launch sizes, they are computed here)."""
+    def _launch(self, torch, x, c, c_sq, idx, B, N, D, K, dtype, dev, kernel=None, r=None):
+        """One launch on the current stream of device `dev`: route()'s kernel, or the named
+        `kernel` (`r`: its route answer, when the caller has it; without launch sizes, they are
+        computed here)."""
         if self.native is not None:
-            # The host cost of a call is mostly Python: the raw stream handle and the device
-            # check are the cheap spellings (a Stream object or a device context costs µs). A
-            # forced kernel (tuning) takes the same C++ path as a routed one, so that tune
-            # times and final times are measured alike.
-            dev = x.get_device()
-            args = (x3.data_ptr(), c3.data_ptr(), c_sq.data_ptr(), idx.data_ptr(), B, N, D, K, dtype,
-                    _raw_stream(torch, dev))
+            # The raw stream handle and the device index are the cheap spellings (a Stream
+            # object or a device context costs us). A forced kernel (tuning) takes the same C++
+            # path as a routed one, so that tune times and final times are measured alike.
+            args = (x.data_ptr(), c.data_ptr(), c_sq.data_ptr(), idx.data_ptr(), B, N, D, K, dtype,
+                    _raw_stream(dev))
             call = self.native.assign if kernel is None else \
                 (lambda *a: self.native.assign_variant(kernel, *a))
             if dev == torch.cuda.current_device():
@@ -114,6 +120,7 @@ class KMeansLibrary:
                 with torch.cuda.device(dev):
                     call(*args)
             return
+        x3, c3 = x.view(B, N, D), c.view(B, K, D)
         try:
             if r is None and kernel is None:
                 r = self.route(B, N, D, K, dtype)
@@ -140,7 +147,7 @@ class KMeansLibrary:
         if kp is None:
             csq = c_sq.view(B, K)
         elif kp != K or c_sq.data_ptr() % 16:
-            csq = self._workspace(("csq", x.device, B, kp), (B, kp), torch.float32)
+            csq = self._workspace(("csq", dev, B, kp), (B, kp), torch.float32)
             csq[:, :K].copy_(c_sq.view(B, K))
         else:
             csq = c_sq
@@ -149,12 +156,12 @@ class KMeansLibrary:
         if split:
             # Split-K (families/tma.py's split_k): the kernel merges packed argmins into `best`,
             # the finish kernel writes idx from it and fills it with ones again for the next call.
-            best = self._workspace(("best", x.device, B, N), (B, N), torch.int64, fill=-1)
+            best = self._workspace(("best", dev, B, N), (B, N), torch.int64, fill=-1)
             ptrs["best"] = best.data_ptr()
         if k.has_tensor_maps:
-            ptrs.update(self._tensor_maps(r["kernel"], ptrs, sizes, x.device))
-        with torch.cuda.device(x.device):
-            stream = torch.cuda.current_stream().cuda_stream
+            ptrs.update(self._tensor_maps(r["kernel"], ptrs, sizes, dev))
+        with torch.cuda.device(dev):
+            stream = _raw_stream(dev)
             k.launch(ptrs, sizes, stream)
             if split:
                 self.kernel(self._finish).launch(
@@ -164,14 +171,12 @@ class KMeansLibrary:
         """(sums [B, K, D] f32, counts [B, K] i32) of the points of each cluster: the centroid
         update of a Lloyd iteration, with cake.atomic_add (the `update` family). `kernel` forces
         an update variant by name (the privatized `_c` ones: measured against the default)."""
-        import torch
-        _tensor(torch, x, "x")
-        x3 = x if x.dim() == 3 else x.unsqueeze(0)
-        B, N, D = x3.shape
-        _need(torch, idx, "idx", (B, N), torch.int32, x.device)
+        torch = _torch()
+        dev, dtype = _tensor(torch, x, "x")
+        B, N, D = x.shape if x.dim() == 3 else (1, *x.shape)
+        _need(torch, idx, "idx", (B, N), torch.int32, dev)
         if not isinstance(K, int) or K < 1:
             raise ValueError(f"K = {K!r}: expected an integer >= 1")
-        dtype = str(x.dtype).replace("torch.", "")
         updates = [v for v in self.definition.get("update_variants", []) if v["dtype"] == dtype]
         if kernel:
             v = next((v for v in updates if v["name"] == kernel), None)
@@ -185,11 +190,10 @@ class KMeansLibrary:
                              (f" named {kernel}" if kernel else ""))
         sums = torch.zeros(B, K, D, device=x.device, dtype=torch.float32)
         counts = torch.zeros(B, K, device=x.device, dtype=torch.int32)
-        ptrs = {"x": x3.data_ptr(), "idx": idx.data_ptr(), "sums": sums.data_ptr(),
+        ptrs = {"x": x.data_ptr(), "idx": idx.data_ptr(), "sums": sums.data_ptr(),
                 "counts": counts.data_ptr()}
-        with torch.cuda.device(x.device):
-            self.kernel(v["name"]).launch(ptrs, {"B": B, "N": N, "K": K, "D": D},
-                                          torch.cuda.current_stream().cuda_stream)
+        with torch.cuda.device(dev):
+            self.kernel(v["name"]).launch(ptrs, {"B": B, "N": N, "K": K, "D": D}, _raw_stream(dev))
         return sums, counts
 
     def lloyd_step(self, x, c, update_kernel=None):
@@ -269,26 +273,46 @@ def _not_capturing(torch, what):
                            "before capturing")
 
 
-def _raw_stream(torch, device_index):
+_TORCH = None
+_RAW_STREAM = None
+_DTYPE_NAMES = {}            # torch dtype -> its name, for the served ones
+
+
+def _torch():
+    """torch, imported on the first call (the module imports without it: route() is CPU-only)."""
+    global _TORCH, _RAW_STREAM
+    if _TORCH is None:
+        import torch
+        _DTYPE_NAMES.update({getattr(torch, n): n for n in _TORCH_DTYPES})
+        raw = getattr(getattr(torch, "_C", None), "_cuda_getCurrentRawStream", None)
+        _RAW_STREAM = raw or (lambda dev: torch.cuda.current_stream(dev).cuda_stream)
+        _TORCH = torch
+    return _TORCH
+
+
+def _raw_stream(device_index):
     """The current stream of a device as a raw CUstream handle."""
-    raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)
-    return raw(device_index) if raw is not None else torch.cuda.current_stream(device_index).cuda_stream
+    return _RAW_STREAM(device_index)
 
 
 def _need(torch, t, name, shape, dtype, device):
+    """t is a contiguous `dtype` tensor of `shape` (or shape[1:] when shape[0] is 1: the 2-D
+    call) on CUDA device index `device`, or an error naming it."""
     if not isinstance(t, torch.Tensor):
         raise TypeError(f"{name}: expected a torch tensor, got {type(t).__name__}")
-    if t.device != device:
-        raise ValueError(f"{name}: on {t.device}, x is on {device}")
+    if not t.is_cuda or t.get_device() != device:
+        raise ValueError(f"{name}: on {t.device}, x is on cuda:{device}")
     if t.dtype != dtype:
         raise TypeError(f"{name}: dtype {t.dtype}, expected {dtype}")
-    if tuple(t.shape) not in (tuple(shape), tuple(shape[1:])) or not t.is_contiguous():
+    got = t.shape
+    if not (got == shape or (shape[0] == 1 and got == shape[1:])) or not t.is_contiguous():
         raise ValueError(f"{name}: expected a contiguous tensor of shape {list(shape)}, "
-                         f"got {list(t.shape)}{'' if t.is_contiguous() else ' (not contiguous)'}")
+                         f"got {list(got)}{'' if t.is_contiguous() else ' (not contiguous)'}")
 
 
 def _tensor(torch, t, name):
-    """A contiguous CUDA tensor [B, rows, D] or [rows, D] of a served dtype, or an error naming it."""
+    """(device index, dtype name) of a contiguous CUDA tensor [B, rows, D] or [rows, D] of a
+    served dtype, or an error naming it."""
     if not isinstance(t, torch.Tensor):
         raise TypeError(f"{name}: expected a torch tensor, got {type(t).__name__}")
     if not t.is_cuda:
@@ -297,23 +321,26 @@ def _tensor(torch, t, name):
         raise ValueError(f"{name}: expected [B, rows, D] or [rows, D], got shape {list(t.shape)}")
     if not t.is_contiguous():
         raise ValueError(f"{name}: not contiguous")
-    if str(t.dtype).replace("torch.", "") not in _TORCH_DTYPES:
+    dtype = _DTYPE_NAMES.get(t.dtype)
+    if dtype is None:
         raise TypeError(f"{name}: dtype {t.dtype}; served: float16, bfloat16, float32")
+    return t.get_device(), dtype
 
 
 def _check(torch, x, c):
-    _tensor(torch, x, "x")
-    _tensor(torch, c, "c")
-    if c.device != x.device:
+    """(B, N, D, K, device index, dtype name) of x [B, N, D] and c [B, K, D] (or [N, D] and
+    [K, D]), or an error naming the argument."""
+    dev, dtype = _tensor(torch, x, "x")
+    cdev, _ = _tensor(torch, c, "c")
+    if cdev != dev:
         raise ValueError(f"c: on {c.device}, x is on {x.device}")
     if c.dtype != x.dtype:
         raise TypeError(f"c: dtype {c.dtype} differs from x's {x.dtype}")
-    if c.dim() != x.dim():
-        raise ValueError(f"c: {c.dim()}-D while x is {x.dim()}-D")
-    x3 = x if x.dim() == 3 else x.unsqueeze(0)
-    c3 = c if c.dim() == 3 else c.unsqueeze(0)
-    B, N, D = x3.shape
-    Bc, K, Dc = c3.shape
+    xs, cs = x.shape, c.shape
+    if len(cs) != len(xs):
+        raise ValueError(f"c: {len(cs)}-D while x is {len(xs)}-D")
+    B, N, D = xs if len(xs) == 3 else (1, *xs)
+    Bc, K, Dc = cs if len(cs) == 3 else (1, *cs)
     if Bc != B:
         raise ValueError(f"c: batch {Bc}, x has {B}")
     if Dc != D:
@@ -321,4 +348,4 @@ def _check(torch, x, c):
     for name, v in (("x: N", N), ("x: D", D), ("c: K", K), ("x: B", B)):
         if v == 0:
             raise ValueError(f"{name} = 0: nothing to assign")
-    return x3, c3, B, N, D, K
+    return B, N, D, K, dev, dtype
