@@ -23,3 +23,7 @@ timeout 300 ncu --profile-from-start off --clock-control none --section SpeedOfL
   python3 bench/library/profile_shapes.py --library $LIB --anchors $SITE --shapes $R/profile-shapes.json \
   > $OUT/ncu.txt 2>&1
 tail -2 $OUT/ncu.txt
+# (5) Lloyd on the rest of session 41's second grid sample (lloyd-sample3.json: its 57 shapes
+# not measured yet), as many as 200 s allow.
+CAKE_BENCH_PRIVATE=0 ONLY=$R/lloyd-sample3.json LIB=$LIB TAG=sample3 timeout 200 \
+  bash bench/library/run_h200.sh lloyd 0 0
