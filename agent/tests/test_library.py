@@ -181,6 +181,30 @@ class FamilyTest(unittest.TestCase):
             with self.assertRaises(ValueError):
                 family.generate_tcd(dict({"dtype": "bfloat16", "r": 1, "kn": 8, "v": 1}, **bad))
 
+    def test_one_substep_tcd_halves_the_mma_of_small_d(self):
+        # `sub1` (with hx): a step of one mma k-step, a lane reading `per` columns of a row: D <= 16
+        # (fp32: 8) in one mma per tile and pass instead of two; v at most half the 16-byte span.
+        for p, mma in (({"dtype": "bfloat16", "r": 4, "kn": 2, "v": 1, "hx": 1, "sub1": 1}, 8),
+                       ({"dtype": "float16", "r": 2, "kn": 4, "v": 4, "hx": 1, "sub1": 1}, 8),
+                       ({"dtype": "float32", "r": 1, "kn": 8, "v": 2, "hx": 1, "sub1": 1, "tf": 1}, 8),
+                       ({"dtype": "float32", "r": 1, "kn": 2, "v": 1, "hx": 1, "sub1": 1}, 6)):
+            ir = family.generate_tcd(p)
+            self.assertEqual(ir.count("cake.mma_sync"), mma, p)
+            base = family.generate_tcd({k: v for k, v in p.items() if k != "sub1"})
+            self.assertEqual(base.count("cake.mma_sync"), 2 * mma, p)
+            r = subprocess.run([os.path.join(BIN, "cake-opt"), "-", "--cake-verify", "-o", os.devnull],
+                               input=ir, capture_output=True, text=True)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            span = family.tcd_span(p["dtype"]) // 2
+            self.assertEqual(family.tcd_domain(p)[0], f"D <= {4 * span}")
+        for bad in ({"sub1": 1}, {"sub1": 1, "hx": 1, "v": 8}, {"sub1": 2, "hx": 1},
+                    {"sub1": 1, "v": 8, "fl": 1}):
+            with self.assertRaises(ValueError):
+                family.generate_tcd(dict({"dtype": "bfloat16", "r": 1, "kn": 8, "v": 1}, **bad))
+        planned = [p for p in family.tcd_variants() if p.get("sub1")]
+        self.assertTrue(planned)
+        self.assertTrue(all(p.get("hx") and 2 * p["v"] <= family.tcd_span(p["dtype"]) for p in planned))
+
     def test_split_simt_merges_through_shared_memory_and_stays_in_its_domain(self):
         # `sk` warps per point: each warp's partial argmin goes to shared memory, a barrier, then
         # the point's first warp merges them. Without the barrier the verifier finds the race.

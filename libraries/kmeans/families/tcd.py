@@ -13,7 +13,9 @@ a third of the mma and none of the split's ALU work. Rows past N and centroids p
 clamped (not stored / |c|^2 = +inf), columns past D read as zero.
 
 `hx` (D of one step): the lane's x is loaded once, before the passes over K, so any K runs with
-small tiles (TCD_HOIST_KN). `pf`: the D loop software-pipelined by one step (the next step's x
+small tiles (TCD_HOIST_KN). `sub1` (with hx): a step of one mma k-step (16 columns; fp32 8): a
+lane reads `per` consecutive columns of each row instead of `span`, so D <= 16 costs one mma per
+tile and pass instead of two (the second sub-step of a 32-column step multiplies zeros there). `pf`: the D loop software-pipelined by one step (the next step's x
 and c loads issued before this step's mma, carried as the loop's arguments), for warps that
 walk a wide D with few points, bound by load latency. `fl` (tcd_flat.py, opt-in): x and c as
 flat arrays. `cs` (persistent_tiles and stage_centroids below): a persistent grid of `pg` blocks
@@ -197,6 +199,11 @@ def tcd_split_fits(r_tiles, kn, ws):
     return ws * r_tiles * kn * 32 * 4 * 4 <= TCD_STATIC_SMEM
 
 
+def tcd_lane_columns(p):
+    """Columns a lane reads per row and step: 16 bytes, or half of that with `sub1`."""
+    return tcd_span(p["dtype"]) // (2 if p.get("sub1") else 1)
+
+
 def tcd_domain(p):
     """Where a configuration is meant to be fast: x read at most TCD_MAX_PASSES times (one pass per
     kn tiles of 8 centroids); split D only where each of its warps gets a step of D. Measured: a
@@ -206,7 +213,7 @@ def tcd_domain(p):
     if p.get("cs"):            # the centroids resident in shared memory: K and D of the copy
         return [f"K <= {cs_rows(p)}", f"D <= {p['cs']}"]
     if p.get("hx"):            # x in registers across the passes: any K, one step of D
-        return [f"D <= {4 * tcd_span(p['dtype'])}"] + (kw_domain if p.get("kw", 1) > 1 else [])
+        return [f"D <= {4 * tcd_lane_columns(p)}"] + (kw_domain if p.get("kw", 1) > 1 else [])
     if p.get("kw", 1) > 1:     # split K: any K from TCD_KSPLIT_MIN_K, few points
         return kw_domain
     out = [f"K <= {min(TCD_MAX_K, TCD_MAX_PASSES * 8 * p['kn'])}"]
@@ -243,6 +250,7 @@ def tcd_variants(dtypes=DTYPES, flat=False):
                 and "pf" not in p]
     out += [dict(p, hx=1) for p in out if "ws" not in p and "fl" not in p and "pf" not in p
             and p["kn"] in TCD_HOIST_KN]
+    out += [dict(p, sub1=1) for p in out if p.get("hx") and 2 * p["v"] <= tcd_span(p["dtype"])]
     out += tcd_resident_variants(dtypes)
     out += [{"dtype": d, "r": r, "kn": kn, "v": v, "kw": kw, **hx} for d in dtypes for r, kn in TCD_KSPLIT_TILES
             for v in sorted({1, tcd_span(d)}) for kw in TCD_KSPLITS for hx in ({}, {"hx": 1})]
@@ -277,14 +285,15 @@ def tcd_resident_variants(dtypes, passes=False):
 def tcd_suffix(p, config=False):
     """`_s<ws>` for split D; `_kw<kw>` for split K; `_tf` for fp32 as one tf32 product (the
     default is 3xTF32); `_fl` for x and c read as flat arrays (16-byte loads at any D); `_hx` for x held in registers
-    across the passes (D of one step); `_pf` for each step's loads issued one step ahead;
+    across the passes (D of one step); `_sub1` for a step of one mma k-step; `_pf` for each step's loads issued one step ahead;
     `_cs<class>_k<ck>_g<pg>` for the resident centroids. The configuration's name leaves out the D class (`_cs`): like wgmma's column chunks, the classes
     of one configuration are one choice measured at any D (the router takes the smallest class
     that covers a shape's D: tcd_widest)."""
     resident = ("_cs" + ("" if config else str(p["cs"])) + _count_suffix(p, "ck", "k") + f"_g{p['pg']}"
                 if p.get("cs") else "")
     return _count_suffix(p, "ws", "s") + _count_suffix(p, "kw", "kw") + ("_tf" if p.get("tf") else "") + \
-        ("_fl" if p.get("fl") else "") + ("_hx" if p.get("hx") else "") + ("_pf" if p.get("pf") else "") + resident
+        ("_fl" if p.get("fl") else "") + ("_hx" if p.get("hx") else "") + ("_sub1" if p.get("sub1") else "") + \
+        ("_pf" if p.get("pf") else "") + resident
 
 
 def tcd_widest(p):
@@ -300,8 +309,8 @@ def generate_tcd(p):
     ty = DTYPES[p["dtype"]][0]
     r_tiles, kn, v, ws, tf, fl = p["r"], p["kn"], p["v"], p.get("ws", 1), p.get("tf", 0), p.get("fl", 0)
     hx, cs, pg, ck = p.get("hx", 0), p.get("cs", 0), p.get("pg", 0), p.get("ck", 0)
-    pf, kw = p.get("pf", 0), p.get("kw", 1)
-    span = tcd_span(p["dtype"])
+    pf, kw, sub1 = p.get("pf", 0), p.get("kw", 1), p.get("sub1", 0)
+    span = tcd_lane_columns(p)
     # `cs`: 1 or 2 row tiles (TCD_CS_ROW_TILES: the most kn of each), no split, D class in whole
     # steps, any kn up to TCD_CS_MAX_KN (one pass over K) within static shared memory, always
     # persistent (`pg` blocks per SM); `pg` only with it. The others take a listed tile.
@@ -318,11 +327,13 @@ def generate_tcd(p):
             or v > span or (ws != 1 and (ws not in TCD_SPLITS or not tcd_split_fits(r_tiles, kn, ws))) \
             or (tf and ty != "f32") or (fl and v != span) or (hx and (ws != 1 or fl)) \
             or (pf and (pf != 1 or hx or fl or ck)) \
+            or (sub1 and (sub1 != 1 or not hx or cs or fl)) \
             or (kw != 1 and (kw not in TCD_KSPLITS or (r_tiles, kn) not in TCD_KSPLIT_TILES
                              or ws != 1 or cs or pf or fl)):
         raise ValueError("illegal tcd variant %s" % p)
     split3 = ty == "f32" and not tf             # the 3xTF32 split; tf: the values go in as they are
-    per, step = span // 2, 4 * span            # columns per sub-step and lane; columns per step
+    subs = 1 if sub1 else 2                    # mma k-steps per step of D
+    per, step = span // subs, 4 * span         # columns per sub-step and lane; columns per step
     warps = ws if ws > 1 else kw if kw > 1 else TCD_WARPS
     ppb = (TCD_WARPS if ws == kw == 1 else 1) * 16 * r_tiles
     if fl:
@@ -510,7 +521,7 @@ def generate_tcd(p):
     # (g+8,2q+9); m16n8k8 tf32: (g,q) (g+8,q) (g,q+4) (g+8,q+4). B takes the part as it is.
     order = "0, 2, 1, 3" if ty == "f32" else "0, 1, 4, 5, 2, 3, 6, 7"
     outs = {}
-    for s in range(2):
+    for s in range(subs):
         frag_b = {n: part(f"%y{n}", s, f"%fb{s}_{n}", span if cs else v) for n in range(kn)}
         if split3:
             frag_b = {n: split(b, bt, "%hib", f"%sb{s}_{n}") for n, b in frag_b.items()}
