@@ -73,10 +73,11 @@ TCD_CS_BLOCKS_PER_SM = (2, 3, 4)
 # Every kn up to 10 (session 36: K71 ran kn 10 at 168 registers and 78.8 us where session 34's
 # non-persistent kn 9 took 67.3): the tightest tile for each K up to 80.
 TCD_CS_KN = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 16)
-# 512-1536 (session 42): small K with wide D, where x and c both came a v-element load at a time
-# (odd D) and the split-D kernels streamed x at ~55% of DRAM bandwidth: the copy holds 8 kn rows
-# of the class within static shared memory (bf16 1536: kn <= 2).
-TCD_CS_CLASSES = (64, 128, 192, 256, 512, 1024, 1536)
+# Classes 512-1536 for small K at wide D (session 42: c read 16 bytes at a time from the copy
+# where the split-D kernels read it an element at a time) measured 0.53x the routed kernels on 8
+# tuned rows (D 361-1407, K 1-11; bench/results/2026-12-06-library-kmeans-22): those kernels are
+# latency-bound with one warp walking all of D, not bound by the load unit. Not built.
+TCD_CS_CLASSES = (64, 128, 192, 256)
 # Row tiles per warp: 2 halves the shared-memory reads of c per point (each centroid fragment
 # feeds two mma) at twice the accumulators, so only up to kn 8 (r 2, kn 16 spills in the
 # non-resident kernels: TCD_TILES).
