@@ -62,9 +62,10 @@ class KMeansLibrary:
     def assign(self, x, c, c_sq=None, out=None, kernel=None):
         """`kernel` forces one variant by name (tuning); otherwise the router chooses, and a
         shape outside its table is autotuned on its first call (autotune.py)."""
-        # The Python API's host time is the call's floor for small shapes (the issue's target:
-        # 10 us): the checks read each tensor attribute once, and no view is made on the C++
-        # dispatcher's path (it takes pointers and sizes).
+        # The checks read each tensor attribute once and make no view on the C++ dispatcher's
+        # path (it takes pointers and sizes). Measured against session 41's spelling in one
+        # process (bench/library/host_ab.py, kmeans-22 call 2): the same host time (15-18 us on
+        # that H100 host, of which the ctypes + C++ dispatcher call is 7-10).
         torch = _torch()
         B, N, D, K, dev, dtype = _check(torch, x, c)
         if c_sq is not None:
