@@ -31,6 +31,13 @@ class FakeTensor:
     def is_contiguous(self):
         return self._contiguous
 
+    def data_ptr(self):
+        return 1 << 20
+
+    def view(self, *shape):
+        shape = shape[0] if len(shape) == 1 and isinstance(shape[0], tuple) else shape
+        return FakeTensor(shape, self.dtype, self._dev, self._contiguous)
+
 
 def fake_torch():
     t = types.ModuleType("torch")
@@ -41,7 +48,8 @@ def fake_torch():
     def launched(*a, **k):
         raise AssertionError("the checks let a bad call through to allocation or launch")
     t.empty = t.full = t.sum = launched
-    t.cuda = types.SimpleNamespace(current_device=lambda: 0, is_current_stream_capturing=lambda: False)
+    t.cuda = types.SimpleNamespace(current_device=lambda: 0, is_current_stream_capturing=lambda: False,
+                                   current_stream=lambda dev: types.SimpleNamespace(cuda_stream=0))
     return t
 
 
@@ -110,6 +118,20 @@ class ArgumentCheckTest(unittest.TestCase):
         self.bad(ValueError, ["out:", "[2, 10]"], x, c, out=self.T((10,), "int32"))
         km._need(self.torch, self.T((10,), "int32"), "out", (1, 10), self.torch.int32, 0)
         km._need(self.torch, self.T((1, 10), "int32"), "out", (1, 10), self.torch.int32, 0)
+
+    def test_the_result_has_the_shape_of_x_without_d(self):
+        # [B, N] for x [B, N, D], [N] for x [N, D], whichever form `out` came in; the launch
+        # (a stand-in dispatcher here) gets the shape's sizes.
+        launched = []
+        self.lib.native = types.SimpleNamespace(assign=lambda *a: launched.append(a[4:9]))
+        for xs, cs, outs, want in (((2, 10, 4), (2, 3, 4), (2, 10), (2, 10)), ((1, 10, 4), (1, 3, 4), (10,), (1, 10)),
+                                   ((10, 4), (3, 4), (1, 10), (10,)), ((10, 4), (3, 4), (10,), (10,))):
+            out = self.T(outs, "int32")
+            got = self.lib.assign(self.T(xs), self.T(cs), c_sq=self.T(cs[:-1], "float32"), out=out)
+            self.assertEqual(got.shape, want)
+            if outs == want:
+                self.assertIs(got, out)
+        self.assertEqual(launched[0], (2, 10, 4, 3, "float16"))
 
     def test_update_names_a_bad_idx(self):
         x = self.T((2, 10, 4))

@@ -91,7 +91,8 @@ class KMeansLibrary:
         if tuned is not None:
             kernel = tuned["kernel"]
         self._launch(torch, x, c, c_sq, idx, B, N, D, K, dtype, dev, kernel, tuned)
-        return idx if idx.dim() == x.dim() else idx.view(x.shape[:-1])
+        # [B, N] for x [B, N, D], [N] for x [N, D], whichever of the two forms `out` had.
+        return idx if idx.dim() == x.dim() - 1 else idx.view(x.shape[:-1])
 
     def tune_key(self, B, N, D, K, dtype, device):
         """The autotuner's key of a shape on `device` (a torch.device or its index)."""
