@@ -63,9 +63,9 @@ class KMeansLibrary:
         """`kernel` forces one variant by name (tuning); otherwise the router chooses, and a
         shape outside its table is autotuned on its first call (autotune.py)."""
         # The checks read each tensor attribute once and make no view on the C++ dispatcher's
-        # path (it takes pointers and sizes). Measured against session 41's spelling in one
-        # process (bench/library/host_ab.py, kmeans-22 call 2): the same host time (15-18 us on
-        # that H100 host, of which the ctypes + C++ dispatcher call is 7-10).
+        # path (it takes pointers and sizes): 1.28-1.33x less host time than session 41's
+        # spelling, paired in one process (bench/library/host_ab.py, kmeans-22 call 3; 17-18 us
+        # on that H100 host, of which the ctypes + C++ dispatcher call is 7-10).
         torch = _torch()
         B, N, D, K, dev, dtype = _check(torch, x, c)
         if c_sq is not None:
