@@ -16,7 +16,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from host_breakdown import SHAPES  # noqa: E402
+from host_breakdown import SHAPES, inputs  # noqa: E402
 from kmeans_bench import host_time  # noqa: E402
 
 
@@ -42,11 +42,7 @@ def main():
     libs = {arm: load_runtime(path, "cake_library_" + arm).KMeansLibrary(args.library)
             for arm, path in (("a", args.a), ("b", args.b))}
     for s in SHAPES:
-        dt = getattr(torch, s["dtype"])
-        B, N, D, K = s["B"], s["N"], s["D"], s["K"]
-        x = torch.randn(B, N, D, device="cuda").to(dt)
-        c = torch.randn(B, K, D, device="cuda").to(dt)
-        csq = (c.float() ** 2).sum(-1).contiguous()
+        B, N, D, K, x, c, csq = inputs(torch, s)
         outs = {arm: torch.empty(B, N, device="cuda", dtype=torch.int32) for arm in libs}
         for arm, lib in libs.items():
             lib.assign(x, c, c_sq=csq, out=outs[arm])

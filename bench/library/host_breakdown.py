@@ -20,6 +20,15 @@ from kmeans_bench import host_time  # noqa: E402   (median host us of one call, 
 SHAPES = [dict(B=1, N=4096, D=64, K=256, dtype="float16"), dict(B=4, N=997, D=7, K=67, dtype="bfloat16")]
 
 
+def inputs(torch, s):
+    """(B, N, D, K, x, c, |c|^2) of a shape: random CUDA tensors of its dtype."""
+    B, N, D, K = s["B"], s["N"], s["D"], s["K"]
+    dt = getattr(torch, s["dtype"])
+    x = torch.randn(B, N, D, device="cuda").to(dt)
+    c = torch.randn(B, K, D, device="cuda").to(dt)
+    return B, N, D, K, x, c, (c.float() ** 2).sum(-1).contiguous()
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--library", required=True)
@@ -33,11 +42,7 @@ def main():
     lib = km.KMeansLibrary(args.library)
     rows = []
     for s in SHAPES:
-        dt = getattr(torch, s["dtype"])
-        B, N, D, K = s["B"], s["N"], s["D"], s["K"]
-        x = torch.randn(B, N, D, device="cuda").to(dt)
-        c = torch.randn(B, K, D, device="cuda").to(dt)
-        csq = (c.float() ** 2).sum(-1).contiguous()
+        B, N, D, K, x, c, csq = inputs(torch, s)
         out = torch.empty(B, N, device="cuda", dtype=torch.int32)
         calls = {
             "assign(x, c, c_sq, out)": lambda: lib.assign(x, c, c_sq=csq, out=out),
