@@ -5,6 +5,9 @@ agent/tests/test_kmeans_args.py checks the same logic on the CPU with a fake tor
 that real tensors answer the attributes as the fake does.
 
     python3 bench/library/bad_input_check.py --library PKG/cake_library/library
+
+The good call at the end is B2 N100 D64 K16 float16: a package pruned for a GPU call must keep
+that shape's kernels (add it to prune_package.py's --grid; kmeans-22's call 1 missed it).
 """
 import argparse
 import os
