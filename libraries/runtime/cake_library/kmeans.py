@@ -175,7 +175,7 @@ class KMeansLibrary:
         an update variant by name (the privatized `_c` ones: measured against the default)."""
         torch = _torch()
         dev, dtype = _tensor(torch, x, "x")
-        B, N, D = x.shape if x.dim() == 3 else (1, *x.shape)
+        B, N, D = _batched(x.shape)
         _need(torch, idx, "idx", (B, N), torch.int32, dev)
         if not isinstance(K, int) or K < 1:
             raise ValueError(f"K = {K!r}: expected an integer >= 1")
@@ -329,6 +329,11 @@ def _tensor(torch, t, name):
     return t.get_device(), dtype
 
 
+def _batched(shape):
+    """(B, rows, D) of a [B, rows, D] or [rows, D] shape (one batch)."""
+    return tuple(shape) if len(shape) == 3 else (1, *shape)
+
+
 def _check(torch, x, c):
     """(B, N, D, K, device index, dtype name) of x [B, N, D] and c [B, K, D] (or [N, D] and
     [K, D]), or an error naming the argument."""
@@ -341,8 +346,8 @@ def _check(torch, x, c):
     xs, cs = x.shape, c.shape
     if len(cs) != len(xs):
         raise ValueError(f"c: {len(cs)}-D while x is {len(xs)}-D")
-    B, N, D = xs if len(xs) == 3 else (1, *xs)
-    Bc, K, Dc = cs if len(cs) == 3 else (1, *cs)
+    B, N, D = _batched(xs)
+    Bc, K, Dc = _batched(cs)
     if Bc != B:
         raise ValueError(f"c: batch {Bc}, x has {B}")
     if Dc != D:
