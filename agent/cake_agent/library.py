@@ -25,7 +25,7 @@ _ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__
 RUNTIME = os.path.join(_ROOT, "libraries", "runtime", "cake_library")
 sys.path.insert(0, os.path.dirname(RUNTIME))
 from cake_library import autotune, kda as kda_runtime  # noqa: E402
-from cake_library.route import NoKernel, Router, check_definition  # noqa: E402
+from cake_library.route import NoKernel, Router, auxiliary_kernels, check_definition  # noqa: E402
 
 from . import disk, jsonfile, outputs  # noqa: E402
 
@@ -179,8 +179,7 @@ def cmd_build(args):
 def cmd_export(args):
     definition = load_definition(args.library)
     kdir = os.path.join(args.library, "kernels")
-    kernels = (definition["variants"] + definition.get("update_variants", []) +
-               definition.get("pad_variants", []) + definition.get("finish_variants", []))
+    kernels = definition["variants"] + auxiliary_kernels(definition)
     # A variant is one kernel (its name) or several ("kernels": a KDA variant's passes).
     cubins = sorted({k["name"] for v in kernels for k in v.get("kernels", [v])})
     missing = [n for n in cubins if not os.path.isfile(os.path.join(kdir, n + ".cubin"))]
@@ -230,7 +229,7 @@ def export_native(definition, pkg):
     import generate  # noqa: E402  (libraries/runtime/dispatch/generate.py)
     src = os.path.join(pkg, "dispatch_src")
     os.makedirs(src)
-    for name in ("Dispatch.cpp", "build.sh"):
+    for name in ("Dispatch.cpp", "PyEntry.c", "build.sh"):
         shutil.copyfile(os.path.join(DISPATCH, name), os.path.join(src, name))
     for name in ("CudaDriver.h", "CudaDriver.cpp", "CudaFunctions.def"):
         shutil.copyfile(os.path.join(CAKE_RUN, name), os.path.join(src, name))
@@ -251,7 +250,9 @@ def export_native(definition, pkg):
     r = subprocess.run(["sh", os.path.join(src, "build.sh"), out], capture_output=True, text=True)
     if r.returncode != 0:
         raise LibraryError(f"building the native dispatcher failed:\n{r.stderr[-2000:]}")
-    return f"native dispatcher: {out}"
+    entry = os.path.join(os.path.dirname(out), "_cake_native.abi3.so")
+    return f"native dispatcher: {out}" + (f" (CPython entry points: {entry})" if os.path.isfile(entry)
+                                           else " (called through ctypes: " + r.stdout.strip() + ")")
 
 
 PACKAGE_README = """# CAKE kernel library: {op} ({count} kernels)
@@ -271,8 +272,10 @@ cake_library/autotune.py).
 `cake_library/library/kernels/` the cubins (sm_90a); `cake_library/library/libcake_library.so`
 the generated C++ dispatcher (C ABI, `cake_library_route`, `cake_library_kmeans_assign`,
 `cake_library_route_candidates`, `cake_library_kmeans_assign_variant`) when it
-was built; its sources and `build.sh` are in `cake_library/dispatch_src/` (set CAKE_LIBRARY_NATIVE=0
-to use the Python launcher instead).
+was built, and beside it `_cake_native.abi3.so`, its CPython (>= 3.10) entry points, which the
+Python module calls instead of ctypes where it loads (CAKE_LIBRARY_CTYPES=1: ctypes); their
+sources and `build.sh` are in `cake_library/dispatch_src/` (set CAKE_LIBRARY_NATIVE=0 to use the
+Python launcher instead).
 """
 
 

@@ -905,11 +905,13 @@ class NativeDispatcherTest(unittest.TestCase):
     def export_subset(self, tmp, dtype="bfloat16", max_chunks=2, pads=False):
         """A library of `dtype`'s variants up to `max_chunks` (manifests from cake-translate,
         empty cubins), exported with its dispatcher: (package folder, variants, table); with
-        `pads`, the library has its staging kernel (pad_variants)."""
+        `pads`, the library has its staging kernel (pad_variants); it always has its |c|^2 kernel
+        (csq_variants)."""
         built = os.path.join(tmp, "built")
         os.makedirs(os.path.join(built, "kernels"))
-        variants, pad_variants, finish_variants = [], [], []
+        variants, pad_variants, finish_variants, csq_variants = [], [], [], []
         for p in kbuild.with_twins(kbuild.plan([dtype], max_chunks) + [{"finish": True}] +
+                                   [{"csq": True, "dtype": dtype}] +
                                    ([{"pad": True, "dtype": dtype}] if pads else [])):
             name = kbuild.variant_name(p)
             manifest = self.MANIFESTS.get(name)
@@ -926,13 +928,16 @@ class NativeDispatcherTest(unittest.TestCase):
                                      "manifest": manifest})
             elif kbuild.family_of(p) == "finish":
                 finish_variants.append({"name": name, "manifest": manifest})
+            elif kbuild.family_of(p) == "csq":
+                csq_variants.append({"name": name, "dtype": dtype, "manifest": manifest})
             else:
                 variants.append(kbuild.describe(p, manifest))
             open(os.path.join(built, "kernels", name + ".cubin"), "wb").close()
         table = load_json(os.path.join(KMEANS, "table.json"))
         with open(os.path.join(built, "library.json"), "w") as f:
             json.dump({"op": "kmeans_assign", "variants": variants, "table": table,
-                       "pad_variants": pad_variants, "finish_variants": finish_variants}, f)
+                       "pad_variants": pad_variants, "finish_variants": finish_variants,
+                       "csq_variants": csq_variants}, f)
         pkg = os.path.join(tmp, "pkg")
         r = cake("library", "export", "--library", built, "--out", pkg)
         self.assertEqual(r.returncode, 0, r.stderr)
@@ -975,6 +980,11 @@ class NativeDispatcherTest(unittest.TestCase):
                 ctypes.c_int, ctypes.c_void_p]
             self.assertEqual(lib.cake_library_kmeans_assign(16, 0, 16, 16, 1, 1, 8, 1, 1, None), -1)
             self.assertIn(b"null device pointer for c", lib.cake_library_error())
+            # csq = 0 only where the library computes |c|^2 (bfloat16 here: its csq kernel).
+            self.assertEqual([native.computes_csq(d) for d in ("float16", "bfloat16", "float32")],
+                             [False, True, False])
+            self.assertEqual(lib.cake_library_kmeans_assign(16, 16, 0, 16, 1, 1, 8, 1, 0, None), -1)
+            self.assertIn(b"null device pointer for csq", lib.cake_library_error())
             sizes = (ctypes.c_int64 * 8)()
             self.assertEqual(lib.cake_library_route(1, 1, 1, 1, 0, sizes), -1)    # no float16 here
             self.assertIn(b"float16", lib.cake_library_error())
@@ -1040,6 +1050,89 @@ class NativeDispatcherTest(unittest.TestCase):
             self.assertEqual(launch["name"], v["name"])
             self.assertEqual(launch["params"][:2], [pad["params"][1], self.C])
 
+    def test_a_call_without_csq_computes_it_first(self):
+        """csq = 0: the dispatcher runs the dtype's |c|^2 kernel (c, a workspace of B * K floats,
+        R = B * K, D) and the variant reads that workspace as csq, directly or through the
+        staging kernel; the workspace is kept per shape (a second call launches the same)."""
+        with tempfile.TemporaryDirectory() as tmp:
+            pkg, variants, fake, router = self.fake_package(tmp)
+            for B, N, D, K in ((2, 5000, 64, 1001), (3, 700, 61, 97), (1, 9, 128, 7)):
+                want = router.route(B, N, D, K, "bfloat16")
+                v = next(v for v in variants if v["name"] == want["kernel"])
+                env = {"FAKE_CUDA_PARAMS_" + v["name"]: str(len(v["manifest"]["params"])),
+                       "FAKE_CUDA_PARAMS_km_bf16_csq": "4", "FAKE_CUDA_PARAMS_km_best_finish": "3",
+                       "FAKE_CUDA_PARAMS_km_bf16_pad": "13", "FAKE_CUDA_PARAMS_km_bf16_pad_i32": "13"}
+                rc, error, calls = self.run_fake(tmp, pkg, fake, (B, N, D, K), env, csq=0)
+                self.assertEqual(rc, 0, error)
+                launches = [c for c in calls if c["call"] == "cuLaunchKernel"]
+                csq = launches[0]
+                self.assertEqual(csq["name"], "km_bf16_csq")
+                ws = csq["params"][1]
+                self.assertEqual(csq["params"], [self.C, ws, B * K, D])
+                self.assertEqual(csq["grid"], [-(-B * K // 8), 1, 1])
+                self.assertIn({"call": "cuMemAlloc", "bytes": B * K * 4, "ptr": ws},
+                              [{k: c.get(k) for k in ("call", "bytes", "ptr")} for c in calls])
+                main = next(c for c in launches if c["name"] == v["name"])
+                names = [p["name"] for p in v["manifest"]["params"]]
+                staged = [c for c in launches if c["name"].startswith("km_bf16_pad")]
+                if "csq" in names and not staged:
+                    self.assertEqual(main["params"][names.index("csq")], ws)
+                elif v["staging"] == "rows+csq":     # the staging kernel copies it at pitch KP
+                    self.assertEqual(staged[0]["params"][4], ws)
+
+    def test_cpython_entry_points_launch_as_ctypes(self):
+        """The exported package's _cake_native (dispatch/PyEntry.c) makes the same driver calls
+        as the ctypes path (a routed shape with staging, a forced variant) and raises the same
+        errors with the same words; it shares the library's state (one libcake_library.so)."""
+        import sysconfig
+        with tempfile.TemporaryDirectory() as tmp:
+            pkg, variants, fake, router = self.fake_package(tmp)
+            folder = os.path.join(pkg, "cake_library", "library")
+            if not os.path.isfile(os.path.join(sysconfig.get_paths()["include"], "Python.h")):
+                self.skipTest("no CPython headers: the export builds no _cake_native")
+            self.assertTrue(os.path.isfile(os.path.join(folder, "_cake_native.abi3.so")))
+            B, N, D, K = 2, 700, 61, 97
+            forced = next(v for v in router.legal(B, N, D, K, "bfloat16")
+                          if v["name"] != router.route(B, N, D, K, "bfloat16")["kernel"])
+            code = f"""
+import sys
+sys.path.insert(0, {pkg!r})
+from cake_library import native
+n = native.load({folder!r})
+print("entry", n.entry is not None)
+n.assign({self.X}, {self.C}, {self.CSQ}, {self.OUT}, {B}, {N}, {D}, {K}, "bfloat16", None)
+n.assign_variant({forced["name"]!r}, {self.X}, {self.C}, {self.CSQ}, {self.OUT}, {B}, {N}, {D}, {K}, "bfloat16", 7)
+for bad in ((0, {self.C}, {self.CSQ}, {self.OUT}, {B}, {N}, {D}, {K}, "bfloat16", None),
+            ({self.X}, {self.C}, {self.CSQ}, {self.OUT}, {B}, {N}, 0, {K}, "bfloat16", None)):
+    try:
+        n.assign(*bad)
+    except ValueError as e:
+        print("ValueError", e)
+import ctypes
+try:
+    n.assign_coded({self.X}, {self.C}, {self.CSQ}, {self.OUT}, {B}, {N}, {D}, {K}, 1, 1.5)
+except (TypeError, ctypes.ArgumentError):
+    print("not a stream")
+"""
+            logs = {}
+            for arm in ("ctypes", "cpython"):
+                log = os.path.join(tmp, arm + ".jsonl")
+                env = dict(os.environ, LD_LIBRARY_PATH=fake, FAKE_CUDA_LOG=log, FAKE_CUDA_PARAMS="5",
+                           CAKE_LIBRARY_CTYPES="1" if arm == "ctypes" else "0")
+                r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+                self.assertEqual(r.returncode, 0, r.stderr)
+                with open(log) as f:
+                    logs[arm] = (r.stdout.splitlines(), [json.loads(line) for line in f])
+            (out_c, calls_c), (out_p, calls_p) = logs["ctypes"], logs["cpython"]
+            self.assertEqual((out_c[0], out_p[0]), ("entry False", "entry True"))
+            self.assertEqual(out_c[1:], out_p[1:])
+            self.assertEqual(out_p[1:], ["ValueError null device pointer for x",
+                                         f"ValueError sizes must be integers >= 1 (B={B} N={N} D=0 K={K})",
+                                         "not a stream"])
+            self.assertEqual(calls_c, calls_p)
+            self.assertEqual([c["name"] for c in calls_p if c["call"] == "cuLaunchKernel"][-1],
+                             forced["name"])
+
     def test_split_k_against_a_fake_driver(self):
         """A split-K variant: `best` is a workspace of B * N int64 filled with ones when it is
         allocated (kept per shape: the finish kernel fills it again), the kernel merges into
@@ -1087,9 +1180,10 @@ class NativeDispatcherTest(unittest.TestCase):
                         "-o", os.path.join(fake, "libcuda.so.1")], check=True)
         return fake
 
-    def run_fake(self, tmp, pkg, fake, shape, env, variant=None, x=None):
+    def run_fake(self, tmp, pkg, fake, shape, env, variant=None, x=None, csq=None):
         """One cake_library_kmeans_assign (or, with `variant`, the forced-variant entry) under
-        the fake driver: (rc, error, logged calls)."""
+        the fake driver, with x and csq at their usual addresses unless given: (rc, error,
+        logged calls)."""
         B, N, D, K = shape
         log = os.path.join(tmp, "log%d_%d_%d_%d_%d.jsonl" % (shape + (len(os.listdir(tmp)),)))
         call = ("lib.cake_library_kmeans_assign(" if variant is None else
@@ -1100,7 +1194,7 @@ class NativeDispatcherTest(unittest.TestCase):
                 "lib.cake_library_kmeans_assign_variant.argtypes = [ctypes.c_int] + "
                 "[ctypes.c_uint64] * 4 + [ctypes.c_int64] * 4 + [ctypes.c_int, ctypes.c_void_p]; "
                 "lib.cake_library_set_kernel_dir(sys.argv[2].encode()); "
-                f"rc = {call}{x or self.X}, {self.C}, {self.CSQ}, {self.OUT}, "
+                f"rc = {call}{x or self.X}, {self.C}, {self.CSQ if csq is None else csq}, {self.OUT}, "
                 f"{B}, {N}, {D}, {K}, 1, None); print(rc, lib.cake_library_error().decode())")
         r = subprocess.run([sys.executable, "-c", code,
                             os.path.join(pkg, "cake_library", "library", "libcake_library.so"),

@@ -21,13 +21,12 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "libraries", "runtime"))
 from cake_library.autotune import DEFAULT_CANDIDATES  # noqa: E402
-from cake_library.route import NoKernel, Router  # noqa: E402
+from cake_library.route import NoKernel, Router, auxiliary_kernels  # noqa: E402
 
 
 def needed(library, shapes, only, candidates=DEFAULT_CANDIDATES):
     router = Router(library)
-    keep = {v["name"] for v in library["update_variants"] + library["pad_variants"] +
-            library.get("finish_variants", [])}
+    keep = {v["name"] for v in auxiliary_kernels(library)}
     for s in shapes:
         sizes = (s["B"], s["N"], s["D"], s["K"], s["dtype"])
         try:

@@ -20,10 +20,11 @@ consumer warpgroups (A fragments in registers, table-only: RA_CONFIGS; `--ov` ad
 verified (cake-opt --cake-verify) and compiled by cake-translate; one that fails stops the build with the
 tool's diagnostic. Besides: the centroid-update kernels (`update`) and one staging kernel per
 dtype (`pad`: rows zero-padded to 16 bytes for the tensor-core families), and the split-K
-variants of wgmma and splitd (SPLIT_K_CONFIGS) with their `finish` kernel. `--table` (default: table.json beside this script, when present) is the routing
+variants of wgmma and splitd (SPLIT_K_CONFIGS) with their `finish` kernel, and one |c|^2 kernel
+per dtype (`csq`: the dispatcher's when the caller passes no c_sq). `--table` (default: table.json beside this script, when present) is the routing
 table learned from measurements (libraries/README.md).
 
-Every kernel but the updates is built twice: with a 64-bit `index` (any shape) and as its 32-bit
+Every kernel but the updates, the finish and |c|^2 is built twice: with a 64-bit `index` (any shape) and as its 32-bit
 twin (`<name>_i32`, configuration `<config>_i32`: the same IR with `index_bitwidth = 32` on the
 kernel, whose manifest bounds the shapes it serves); the router decides per shape which width
 runs (route.py).
@@ -58,11 +59,11 @@ def index_bits(p):
 
 
 def twin_legal(p):
-    """Whether the variant gets a 32-bit twin: every family but the updates and the split-K
-    finish. (The wgmma kernels
+    """Whether the variant gets a 32-bit twin: every family but the updates, the split-K
+    finish and |c|^2. (The wgmma kernels
     with two consumer warpgroups over one x stage need the compiler's workaround for a ptxas
     miscompile, in wgmmaDescriptor: bench/results/2026-12-04-library-kmeans-9, README.)"""
-    return family_of(p) not in ("update", "finish")
+    return family_of(p) not in ("update", "finish", "csq")
 
 
 def with_twins(variants):
@@ -299,9 +300,11 @@ def main():
     updates = [{"update": True, "dtype": d, "ppb": w} for d in dtypes for w in family.UPDATE_PPB] + \
         [{"update": True, "dtype": d, "ppb": 8, "chunk": c} for d in dtypes for c in family.UPDATE_CHUNKS]
     pads = [{"pad": True, "dtype": d} for d in dtypes]
+    csqs = [{"csq": True, "dtype": d} for d in dtypes]
     todo = with_twins(plan(dtypes, args.max_chunks, args.flat_tcd, args.tails, args.ov) + updates + pads
-                      + [{"finish": True}])
+                      + [{"finish": True}] + csqs)
     variants, update_variants, pad_variants, finish_variants, failed = [], [], [], [], []
+    csq_variants = []
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
         for p, rc, err in pool.map(lambda p: compile_one(args.tools, kdir, p, args.programmatic_launch,
                                                          args.keep_built), todo):
@@ -315,6 +318,8 @@ def main():
                                      "index_bits": index_bits(p), "manifest": manifest})
             elif family_of(p) == "finish":
                 finish_variants.append({"name": variant_name(p), "manifest": manifest})
+            elif family_of(p) == "csq":
+                csq_variants.append({"name": variant_name(p), "dtype": p["dtype"], "manifest": manifest})
             elif family_of(p) == "update":
                 update_variants.append({"name": variant_name(p), "dtype": p["dtype"], "ppb": p["ppb"],
                                         **({"chunk": p["chunk"]} if "chunk" in p else {}),
@@ -335,14 +340,16 @@ def main():
                    "variants": variants, "table": table,
                    "update_variants": sorted(update_variants, key=lambda v: v["name"]),
                    "pad_variants": sorted(pad_variants, key=lambda v: v["name"]),
-                   "finish_variants": finish_variants}, f, indent=1)
+                   "finish_variants": finish_variants,
+                   "csq_variants": sorted(csq_variants, key=lambda v: v["name"])}, f, indent=1)
     # What routing needs, without the manifests: the definition folder commits this file so
     # that `cake library route` answers from the definition without building anything.
     with open(os.path.join(args.out, "variants.json"), "w") as f:
         json.dump({"op": "kmeans_assign", "variants": [
             {k: v for k, v in x.items() if k != "manifest"} for x in variants]}, f, indent=0)
     print(f"build.py: {len(variants)} assignment, {len(update_variants)} update, "
-          f"{len(pad_variants)} staging and {len(finish_variants)} finish kernels in {kdir}")
+          f"{len(pad_variants)} staging, {len(finish_variants)} finish and {len(csq_variants)} |c|^2 "
+          f"kernels in {kdir}")
 
 
 if __name__ == "__main__":

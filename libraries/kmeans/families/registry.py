@@ -10,6 +10,7 @@ configurations). `generate` None: built from
 a seed by a tactic (build.py).
 """
 from .cpw import cpw_domain, cpw_name, generate_cpw
+from .csq import csq_name, generate_csq
 from .direct import direct_name, generate_direct
 from .lanes import LANES_MAX_K, generate_lanes, lanes_name, lanes_suffix
 from .mma import mma_name
@@ -55,16 +56,17 @@ FAMILIES = {
                   tcd_widest, tcd_domain, table_only=tcd_table_only),
     "cpw": Family(cpw_name, generate_cpw, lambda p: "cpw{g}_k{bk}_w{wg}_s{st}_v{v}".format(**p), "none",
                   domain=cpw_domain),
-    # Not routed: the centroid update, the staging kernel and the split-K finish.
+    # Not routed: the centroid update, the staging kernel, the split-K finish and |c|^2.
     "update": Family(update_name, generate_update, lambda p: "update_w{ppb}".format(**p), None),
     "pad": Family(pad_name, generate_pad, lambda p: "pad", None),
     "finish": Family(finish_name, generate_finish, lambda p: "finish", None),
+    "csq": Family(csq_name, generate_csq, lambda p: "csq", None),
 }
 
 
 def family_of(p):
     """A variant's family, from the parameters that only it has."""
-    for key, fam in (("update", "update"), ("pad", "pad"), ("finish", "finish"), ("rows", "mma"), ("dmax", "direct"),
+    for key, fam in (("update", "update"), ("pad", "pad"), ("finish", "finish"), ("csq", "csq"), ("rows", "mma"), ("dmax", "direct"),
                      ("kt", "lanes"), ("kn", "tcd"), ("v", "cpw"), ("ppb", "simt"),
                      ("st", "splitd")):
         if key in p:

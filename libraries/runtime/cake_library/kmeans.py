@@ -4,6 +4,7 @@ x [B, N, D] (or [N, D]) and c [B, K, D] (or [K, D]) of one dtype (float16, bfloa
 contiguous, on one CUDA device; c_sq [B, K] float32 = |c|^2 if the caller has it; out [B, N] int32.
 Runs on the current stream. Errors name the argument and launch nothing.
 """
+import functools
 import hashlib
 import json
 import os
@@ -11,7 +12,7 @@ import os
 from . import driver as drv
 from . import native
 from .autotune import Autotuner, TuneStore, candidates_from_env
-from .route import NoKernel, Router, launch_sizes
+from .route import NoKernel, Router, auxiliary_kernels, launch_sizes
 
 _TORCH_DTYPES = ("float16", "bfloat16", "float32")
 _UNTUNED = object()
@@ -30,14 +31,16 @@ class KMeansLibrary:
         cache = os.environ.get("CAKE_AUTOTUNE_CACHE")
         store = TuneStore(cache, hashlib.sha1(raw).hexdigest()[:16]) if cache else None
         self.native = native.load(folder)   # the generated C++ dispatcher, when built
+        # The dtypes whose |c|^2 the dispatcher computes when the caller has none (families/csq.py).
+        self._native_csq = {d for d in native.DTYPE_CODES
+                            if self.native is not None and self.native.computes_csq(d)}
         # The dispatcher ranks a new shape's candidates in microseconds, the Python router in
         # milliseconds (the same answer: test_generated_dispatcher_routes_as_python).
         ranked = self.native.candidates if self.native is not None else self.router.candidates
         self.autotuner = Autotuner(ranked, candidates_from_env() if autotune is None else autotune,
                                    store=store)
-        self._variants = {v["name"]: v for v in (self.definition["variants"] +
-                                                 self.definition.get("update_variants", []) +
-                                                 self.definition.get("finish_variants", []))}
+        self._variants = {v["name"]: v for v in self.definition["variants"] +
+                          auxiliary_kernels(self.definition)}
         # Split-K variants (families/tma.py's split_k) write `best`; the finish kernel writes idx.
         self._split_k = {v["name"] for v in self.definition["variants"]
                          if any(p.get("name") == "best" for p in v.get("manifest", {}).get("params", ()))}
@@ -75,9 +78,10 @@ class KMeansLibrary:
             idx = out
         else:
             idx = torch.empty(x.shape[:-1], device=x.device, dtype=torch.int32)
-        if c_sq is None:
+        if c_sq is None and dtype not in self._native_csq:
             # Into a kept workspace: a stable address keeps the tensor maps cached (and a CUDA
-            # graph capture of this call needs no new upload).
+            # graph capture of this call needs no new upload). With the dispatcher's |c|^2 kernel
+            # c_sq stays None: the dispatcher computes it (one launch instead of three in torch).
             c_sq = self._workspace(("csq_auto", dev, B, K), (B, K), torch.float32)
             torch.sum(c.view(B, K, D).float() ** 2, -1, out=c_sq)
         tuned = None
@@ -90,7 +94,13 @@ class KMeansLibrary:
                     torch.cuda.is_current_stream_capturing)
         if tuned is not None:
             kernel = tuned["kernel"]
-        self._launch(torch, x, c, c_sq, idx, B, N, D, K, dtype, dev, kernel, tuned)
+        if kernel is None and self.native is not None and dev == _CURRENT_DEVICE():
+            # The usual call, spelled out here (no _launch frame with its 13 arguments).
+            self.native.assign_coded(x.data_ptr(), c.data_ptr(), 0 if c_sq is None else c_sq.data_ptr(),
+                                     idx.data_ptr(), B, N, D, K, native.DTYPE_CODES[dtype],
+                                     _RAW_STREAM(dev))
+        else:
+            self._launch(torch, x, c, c_sq, idx, B, N, D, K, dtype, dev, kernel, tuned)
         # [B, N] for x [B, N, D], [N] for x [N, D], whichever of the two forms `out` had.
         return idx if idx.dim() == x.dim() - 1 else idx.view(x.shape[:-1])
 
@@ -112,11 +122,11 @@ class KMeansLibrary:
             # The raw stream handle and the device index are the cheap spellings (a Stream
             # object or a device context costs us). A forced kernel (tuning) takes the same C++
             # path as a routed one, so that tune times and final times are measured alike.
-            args = (x.data_ptr(), c.data_ptr(), c_sq.data_ptr(), idx.data_ptr(), B, N, D, K, dtype,
-                    _raw_stream(dev))
-            call = self.native.assign if kernel is None else \
-                (lambda *a: self.native.assign_variant(kernel, *a))
-            if dev == torch.cuda.current_device():
+            args = (x.data_ptr(), c.data_ptr(), 0 if c_sq is None else c_sq.data_ptr(),
+                    idx.data_ptr(), B, N, D, K, native.DTYPE_CODES[dtype], _RAW_STREAM(dev))
+            call = self.native.assign_coded if kernel is None else \
+                functools.partial(self.native.assign_variant_coded, kernel)
+            if dev == _CURRENT_DEVICE():
                 call(*args)
             else:
                 with torch.cuda.device(dev):
@@ -277,17 +287,22 @@ def _not_capturing(torch, what):
 
 _TORCH = None
 _RAW_STREAM = None
+_CURRENT_DEVICE = None
 _DTYPE_NAMES = {}            # torch dtype -> its name, for the served ones
 
 
 def _torch():
     """torch, imported on the first call (the module imports without it: route() is CPU-only)."""
-    global _TORCH, _RAW_STREAM
+    global _TORCH, _RAW_STREAM, _CURRENT_DEVICE
     if _TORCH is None:
         import torch
         _DTYPE_NAMES.update({getattr(torch, n): n for n in _TORCH_DTYPES})
+        # torch's own calls under its public ones (a third of their cost: no lazy-init check,
+        # which a CUDA tensor in hand has passed), where this torch has them.
         raw = getattr(getattr(torch, "_C", None), "_cuda_getCurrentRawStream", None)
         _RAW_STREAM = raw or (lambda dev: torch.cuda.current_stream(dev).cuda_stream)
+        _CURRENT_DEVICE = getattr(getattr(torch, "_C", None), "_cuda_getDevice", None) or \
+            torch.cuda.current_device
         _TORCH = torch
     return _TORCH
 

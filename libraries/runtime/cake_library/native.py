@@ -1,10 +1,15 @@
-"""The generated C++ dispatcher (libcake_library.so, built by `cake library export`) through ctypes.
+"""The generated C++ dispatcher (libcake_library.so, built by `cake library export`).
 
 One C call per kmeans_assign: routing, staging and the launch happen in C++, so the host cost is
-the argument checks plus one foreign call. `load(folder)` returns None when the library has no
-built dispatcher; the pure-Python launcher (kmeans.py) is used then.
+the argument checks plus one foreign call. That call goes through the module _cake_native
+(dispatch/PyEntry.c: CPython entry points linked to the library) where the export built it and
+this CPython loads it, through ctypes otherwise (CAKE_LIBRARY_CTYPES=1 forces ctypes, for
+comparisons). `load(folder)` returns None when the library has no built dispatcher; the
+pure-Python launcher (kmeans.py) is used then.
 """
 import ctypes
+import importlib.machinery
+import importlib.util
 import os
 
 from .route import NoKernel
@@ -29,6 +34,18 @@ class Native:
         self.lib.cake_library_set_kernel_dir.argtypes = [ctypes.c_char_p]
         self._index = {}
         self.lib.cake_library_set_kernel_dir(kernel_dir.encode())
+        self.entry = _entry_points(os.path.dirname(path))
+        # assign_coded(x, c, csq, out, B, N, D, K, dtype code, stream): the launch with nothing
+        # around it (kmeans.py's hot path); ValueError / RuntimeError with the dispatcher's reason.
+        self.assign_coded = self.entry.kmeans_assign if self.entry else self._assign_ctypes
+        self._variant_coded = (self.entry.kmeans_assign_variant if self.entry
+                               else self._assign_variant_ctypes)
+
+    def computes_csq(self, dtype):
+        """Whether a call of `dtype` may pass csq = 0: the library has its |c|^2 kernel
+        (families/csq.py) and the dispatcher runs it (a library exported before it: no)."""
+        f = getattr(self.lib, "cake_library_computes_csq", None)
+        return bool(f and f(DTYPE_CODES[dtype]))
 
     def set_programmatic_launch(self, on):
         """Launch kernels whose manifests allow it so that they may overlap the stream's previous
@@ -58,23 +75,31 @@ class Native:
         return [{"kernel": self.lib.cake_library_variant(out[i]).decode()} for i in range(n)]
 
     def assign(self, x, c, csq, out, B, N, D, K, dtype, stream):
-        # The stream goes as an int (argtypes convert it), not as a c_void_p object.
-        rc = self.lib.cake_library_kmeans_assign(x, c, csq, out, B, N, D, K, DTYPE_CODES[dtype], stream)
-        if rc == -1:
-            raise ValueError(self.error())
-        if rc != 0:
-            raise RuntimeError(self.error())
-
+        """cake_library_kmeans_assign on device addresses, `dtype` by name; ValueError (no kernel,
+        a bad shape) or RuntimeError (the driver) with the dispatcher's reason."""
+        self.assign_coded(x, c, csq, out, B, N, D, K, DTYPE_CODES[dtype], stream)
 
     def assign_variant(self, name, x, c, csq, out, B, N, D, K, dtype, stream):
         """assign with the named variant (ValueError when it does not serve the shape)."""
+        self.assign_variant_coded(name, x, c, csq, out, B, N, D, K, DTYPE_CODES[dtype], stream)
+
+    def assign_variant_coded(self, name, *args):
+        """assign_coded with the named variant."""
         i = self._index.get(name)
         if i is None:
             i = self._index[name] = self.lib.cake_library_variant_index(name.encode())
         if i < 0:
             raise ValueError(f"kernel {name}: not in this library")
-        rc = self.lib.cake_library_kmeans_assign_variant(i, x, c, csq, out, B, N, D, K,
-                                                         DTYPE_CODES[dtype], stream)
+        self._variant_coded(i, *args)
+
+    def _assign_ctypes(self, *args):
+        # The stream goes as an int (argtypes convert it), not as a c_void_p object.
+        self._raise(self.lib.cake_library_kmeans_assign(*args))
+
+    def _assign_variant_ctypes(self, *args):
+        self._raise(self.lib.cake_library_kmeans_assign_variant(*args))
+
+    def _raise(self, rc):
         if rc == -1:
             raise ValueError(self.error())
         if rc != 0:
@@ -86,6 +111,22 @@ def _fit_int64(B, N, D, K):
     for name, v in (("B", B), ("N", N), ("D", D), ("K", K)):
         if isinstance(v, int) and not -2 ** 63 <= v < 2 ** 63:
             raise NoKernel(f"{name} = {v}: more than a 64-bit size holds")
+
+
+def _entry_points(folder):
+    """The module _cake_native built beside libcake_library.so, or None (not built, another
+    CPython than it serves, CAKE_LIBRARY_CTYPES=1)."""
+    path = os.path.join(folder, "_cake_native.abi3.so")
+    if os.environ.get("CAKE_LIBRARY_CTYPES") == "1" or not os.path.isfile(path):
+        return None
+    try:
+        loader = importlib.machinery.ExtensionFileLoader("_cake_native", path)
+        spec = importlib.util.spec_from_file_location("_cake_native", path, loader=loader)
+        module = importlib.util.module_from_spec(spec)
+        loader.exec_module(module)
+        return module
+    except (ImportError, OSError):
+        return None
 
 
 def load(folder):

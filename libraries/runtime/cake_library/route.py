@@ -140,6 +140,15 @@ def round_up(v, m):
 
 STAGINGS = ("none", "rows", "rows+csq")
 
+# The kernels a library holds besides its routed variants (library.json's lists): the centroid
+# updates, the staging kernels, the split-K finish and |c|^2 (families/*.py).
+AUXILIARY_LISTS = ("update_variants", "pad_variants", "finish_variants", "csq_variants")
+
+
+def auxiliary_kernels(definition):
+    """Every entry of a definition's auxiliary lists (each names one kernel)."""
+    return [v for key in AUXILIARY_LISTS for v in definition.get(key, [])]
+
 
 def launch_sizes(variant, B, N, D, K):
     """The kernel's symbols for a user shape. Staging "none": the user's sizes; "rows": D padded

@@ -91,6 +91,15 @@ struct FinishKernel {
   bool programmaticLaunch;
 };
 
+/// The |c|^2 kernel of a dtype (families/csq.py): parameters c [R, D], q [R], R, D; a warp per
+/// row, perBlock rows per block.
+struct CsqKernel {
+  const char *name; // nullptr: the library has none for this dtype (c_sq is then required)
+  unsigned block;
+  int64_t perBlock;
+  bool programmaticLaunch;
+};
+
 struct Point {
   int dtype;
   int64_t B, N, D, K;
@@ -497,10 +506,36 @@ int finishSplitK(CUcontext ctx, CUdeviceptr best, uint64_t idx, int64_t elements
   return -2;
 }
 
+/// Whether a call lacks a pointer it needs: x, c, out, and csq unless the library computes |c|^2
+/// for the dtype (an unknown dtype is refused later, by the router).
+bool missingPointer(uint64_t x, uint64_t c, uint64_t csq, uint64_t out, int dtype) {
+  bool computesCsq = dtype >= 0 && dtype < 3 && kCsq[dtype].name;
+  return !x || !c || !out || (!csq && !computesCsq);
+}
+
 /// -1 naming the first null device pointer (x, c, csq, else out).
 int nullPointer(uint64_t x, uint64_t c, uint64_t csq) {
   return fail(std::string("null device pointer for ") + (!x ? "x" : !c ? "c" : !csq ? "csq" : "out"),
               -1);
+}
+
+/// |c|^2 of the rows of c [rows, D] into a workspace kept per shape (a stable address: tensor
+/// maps stay cached and a captured graph replays it), on `stream`; 0 on a driver error.
+CUdeviceptr squaredNorms(CUcontext ctx, int dtype, uint64_t c, int64_t rows, int64_t D,
+                         CUstream stream) {
+  const CsqKernel &k = kCsq[dtype];
+  CUdeviceptr q = workspace(ctx, 5, rows, 1, 4, stream);
+  CUfunction f = q ? function(ctx, k.name, 0) : nullptr;
+  if (!f)
+    return 0;
+  uint64_t storage[4] = {c, q, uint64_t(rows), uint64_t(D)};
+  void *args[4] = {&storage[0], &storage[1], &storage[2], &storage[3]};
+  const unsigned grid[3] = {unsigned((rows + k.perBlock - 1) / k.perBlock), 1, 1},
+                 block[3] = {k.block, 1, 1};
+  return launchKernel(f, grid, block, 0, stream, args, k.programmaticLaunch,
+                      "cuLaunchKernel (|c|^2)")
+             ? q
+             : 0;
 }
 } // namespace
 
@@ -560,18 +595,24 @@ int cake_library_route_candidates(int64_t B, int64_t N, int64_t D, int64_t K, in
 }
 
 /// idx[b, n] = argmin_k |x_bn - c_bk|^2 on `stream`. x [B, N, D] and c [B, K, D] of `dtype`,
-/// csq [B, K] float32 (= |c|^2), out [B, N] int32, all contiguous device memory of the current
-/// context. Returns 0, or -1 (no kernel / bad shape) or -2 (driver error) with
+/// csq [B, K] float32 (= |c|^2; 0: computed here, when the library has the dtype's |c|^2
+/// kernel, cake_library_computes_csq), out [B, N] int32, all contiguous device memory of the
+/// current context. Returns 0, or -1 (no kernel / bad shape) or -2 (driver error) with
 /// cake_library_error() saying why; nothing is launched on an error found before the launch.
 int cake_library_kmeans_assign(uint64_t x, uint64_t c, uint64_t csq, uint64_t out, int64_t B,
                                int64_t N, int64_t D, int64_t K, int dtype, void *stream) {
-  if (!x || !c || !csq || !out)
+  if (missingPointer(x, c, csq, out, dtype))
     return nullPointer(x, c, csq);
   int64_t s[NumSymbols];
   int index = cake_library_route(B, N, D, K, dtype, s);
   if (index < 0)
     return -1;
   return launch(index, s, x, c, csq, out, B, N, D, K, stream);
+}
+
+/// 1 when a call of `dtype` may pass csq = 0 (the library computes |c|^2 for it), else 0.
+int cake_library_computes_csq(int dtype) {
+  return dtype >= 0 && dtype < 3 && kCsq[dtype].name ? 1 : 0;
 }
 
 /// The index of the variant named `name`, or -1.
@@ -588,7 +629,7 @@ int cake_library_variant_index(const char *name) {
 int cake_library_kmeans_assign_variant(int index, uint64_t x, uint64_t c, uint64_t csq,
                                        uint64_t out, int64_t B, int64_t N, int64_t D, int64_t K,
                                        int dtype, void *stream) {
-  if (!x || !c || !csq || !out)
+  if (missingPointer(x, c, csq, out, dtype))
     return nullPointer(x, c, csq);
   if (index < 0 || index >= kNumVariants)
     return fail("variant " + std::to_string(index) + ": no such variant", -1);
@@ -623,6 +664,8 @@ int launch(int index, const int64_t *s, uint64_t x, uint64_t c, uint64_t csq, ui
   CUstream st = static_cast<CUstream>(stream);
   CUfunction f = function(ctx, v.name, v.sharedBytes);
   if (!f)
+    return -2;
+  if (!csq && !(csq = squaredNorms(ctx, v.dtype, c, B * K, D, st)))
     return -2;
   uint64_t ptr[NumTensors] = {x, c, csq, out, 0};
   bool splitK = false;

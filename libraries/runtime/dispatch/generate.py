@@ -143,6 +143,8 @@ def generate(definition):
         w("  {" + ", ".join(entries) + "},")
     w("};")
     w(f"const FinishKernel kFinish = {finish_entry(definition)};")
+    w("// The |c|^2 kernel per dtype (families/csq.py), for a call without c_sq.")
+    w("const CsqKernel kCsq[] = {" + ", ".join(csq_entry(definition, d) for d in DTYPES) + "};")
     points = table.get("points", [])
     for j, p in enumerate(points):
         ms = ", ".join(repr(float(p["ms"][c])) if c in p["ms"] else "NAN" for c in configs)
@@ -191,6 +193,26 @@ def finish_entry(definition):
     if names != FINISH_PARAMS:
         raise ValueError(f"{finish[0]['name']}: finish kernel parameters {names}, expected {FINISH_PARAMS}")
     return (f'{{{json.dumps(finish[0]["name"])}, {int(m["block"][0])}, {elements_per_block(finish[0])}, '
+            f'{"true" if m.get("programmatic_launch") else "false"}}}')
+
+
+CSQ_PARAMS = ["c", "q", "R", "D"]                                # Dispatch.cpp's |c|^2 call
+
+
+def csq_entry(definition, dtype):
+    """{name, block, rows per block, programmatic launch} of the |c|^2 kernel of `dtype`
+    (families/csq.py), or an empty one when the library has none."""
+    found = [v for v in definition.get("csq_variants", []) if v["dtype"] == dtype]
+    if not found:
+        return "{nullptr, 0, 0, false}"
+    if len(found) > 1:
+        raise ValueError(f"{len(found)} |c|^2 kernels for {dtype} (csq_variants): one expected")
+    v = found[0]
+    m = v["manifest"]
+    names = [p["name"] for p in m["params"]]
+    if names != CSQ_PARAMS:
+        raise ValueError(f"{v['name']}: |c|^2 kernel parameters {names}, expected {CSQ_PARAMS}")
+    return (f'{{{json.dumps(v["name"])}, {int(m["block"][0])}, {elements_per_block(v)}, '
             f'{"true" if m.get("programmatic_launch") else "false"}}}')
 
 
