@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """A call without c_sq (the dispatcher's |c|^2 kernel, families/csq.py) against the same call with
 torch's |c|^2 (GPU machine): assignments judged against fp64 (kmeans_bench.judge) on random and
-clustered data, the share of points where the two calls agree, and the host time of both forms
-(median us per call, no synchronization inside). One JSON line per shape; exit 1 when a call
+clustered data, the share of points where the two calls agree, the host time of both forms
+(median us per call, no synchronization inside) and their GPU time with the old default's
+(torch's |c|^2 then the assignment) beside them. One JSON line per shape; exit 1 when a call
 without c_sq is wrong or fails.
 
     python3 bench/library/csq_check.py --library PKG/cake_library/library --grid G.json [--count 40]
@@ -16,13 +17,14 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "..", "libraries", "runtime"))
-from kmeans_bench import host_time, judge, make_inputs  # noqa: E402
+from kmeans_bench import graph_time, host_time, judge, make_inputs  # noqa: E402
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--library", required=True)
-    ap.add_argument("--grid", required=True, help="shapes: a list of {B, N, D, K, dtype}")
+    ap.add_argument("--grid", required=True, help="shapes: {\"shapes\": [...]} (grid.json) or a list of "
+                    "{B, N, D, K, dtype}")
     ap.add_argument("--count", type=int, default=40, help="shapes drawn from the grid (seed 11)")
     args = ap.parse_args()
     import torch
@@ -30,6 +32,7 @@ def main():
     lib = KMeansLibrary(args.library)
     with open(args.grid) as f:
         grid = json.load(f)
+    grid = grid["shapes"] if isinstance(grid, dict) else grid       # grid.json's form or a list
     shapes = random.Random(11).sample(grid, min(args.count, len(grid)))
     print(json.dumps({"computes_csq": sorted(lib._native_csq), "entry_points": bool(
         lib.native and lib.native.entry)}), flush=True)
@@ -52,6 +55,14 @@ def main():
             out = torch.empty(B, N, device="cuda", dtype=torch.int32)
             row["host_us_no_csq"] = round(host_time(torch, lambda: lib.assign(x, c, out=out), calls=200), 2)
             row["host_us_csq"] = round(host_time(torch, lambda: lib.assign(x, c, c_sq=csq, out=out), calls=200), 2)
+            # GPU time (CUDA graph replays): without c_sq (|c|^2 kernel + assignment), with it
+            # given, and the old default (torch's |c|^2, three kernels, then the assignment).
+            ws = torch.empty(B, K, device="cuda", dtype=torch.float32)
+            for name, fn in (("no_csq", lambda: lib.assign(x, c, out=out)),
+                             ("csq_given", lambda: lib.assign(x, c, c_sq=csq, out=out)),
+                             ("torch_csq", lambda: (torch.sum(c.view(B, K, D).float() ** 2, -1, out=ws),
+                                                    lib.assign(x, c, c_sq=ws, out=out)))):
+                row["gpu_ms_" + name] = round(graph_time(torch, fn), 5)
         except Exception as e:          # noqa: BLE001  (reported per shape; the exit code counts it)
             row["error"] = f"{type(e).__name__}: {e}"[:300]
             bad += 1

@@ -2,7 +2,7 @@
 """The Python API's host time per kmeans_assign under two runtimes in one process (GPU machine):
 A and B are cake_library folders imported side by side under different names, called with the
 same tensors on the same library, in alternating rounds (median host microseconds of 400 calls
-per round, no synchronization inside). Separate processes differ by more than the effect
+per round, no synchronization inside), with c_sq and out given and without c_sq. Separate processes differ by more than the effect
 (kmeans-22 call 1: 16-23 us for the same runtime).
 
     python3 bench/library/host_ab.py --library PKG/cake_library/library --a OLD/runtime --b NEW/runtime
@@ -48,15 +48,20 @@ def main():
             lib.assign(x, c, c_sq=csq, out=outs[arm])
         torch.cuda.synchronize()
         same = bool((outs["a"] == outs["b"]).all())
-        times = {arm: [] for arm in libs}
-        for r in range(args.rounds):
-            for arm in (("a", "b") if r % 2 == 0 else ("b", "a")):
-                lib, out = libs[arm], outs[arm]
-                times[arm].append(host_time(torch, lambda: lib.assign(x, c, c_sq=csq, out=out), calls=400))
-        med = {arm: sorted(t)[len(t) // 2] for arm, t in times.items()}
-        print(json.dumps(dict(s, a_us=round(med["a"], 2), b_us=round(med["b"], 2),
-                              a_over_b=round(med["a"] / med["b"], 3), same_output=same,
-                              rounds={arm: [round(v, 2) for v in t] for arm, t in times.items()})), flush=True)
+        for form in ("assign(x, c, c_sq, out)", "assign(x, c, out=out)"):
+            with_csq = form.startswith("assign(x, c, c_sq")
+            times = {arm: [] for arm in libs}
+            for r in range(args.rounds):
+                for arm in (("a", "b") if r % 2 == 0 else ("b", "a")):
+                    lib, out = libs[arm], outs[arm]
+                    call = (lambda: lib.assign(x, c, c_sq=csq, out=out)) if with_csq else \
+                        (lambda: lib.assign(x, c, out=out))
+                    times[arm].append(host_time(torch, call, calls=400))
+            med = {arm: sorted(t)[len(t) // 2] for arm, t in times.items()}
+            print(json.dumps(dict(s, form=form, a_us=round(med["a"], 2), b_us=round(med["b"], 2),
+                                  a_over_b=round(med["a"] / med["b"], 3), same_output=same,
+                                  rounds={arm: [round(v, 2) for v in t] for arm, t in times.items()})),
+                  flush=True)
 
 
 if __name__ == "__main__":

@@ -184,8 +184,8 @@ class KMeansLibrary:
         update of a Lloyd iteration, with cake.atomic_add (the `update` family). `kernel` forces
         an update variant by name (the privatized `_c` ones: measured against the default)."""
         torch = _torch()
-        dev, dtype = _tensor(torch, x, "x")
-        B, N, D = _batched(x.shape)
+        dev, dtype, _, shape = _tensor(torch, x, "x")
+        B, N, D = _batched(shape)
         _need(torch, idx, "idx", (B, N), torch.int32, dev)
         if not isinstance(K, int) or K < 1:
             raise ValueError(f"K = {K!r}: expected an integer >= 1")
@@ -328,20 +328,23 @@ def _need(torch, t, name, shape, dtype, device):
 
 
 def _tensor(torch, t, name):
-    """(device index, dtype name) of a contiguous CUDA tensor [B, rows, D] or [rows, D] of a
-    served dtype, or an error naming it."""
+    """(device index, dtype name, torch dtype, shape) of a contiguous CUDA tensor [B, rows, D] or
+    [rows, D] of a served dtype, or an error naming it. Each attribute is read once (the checks
+    are most of the host time of a call)."""
     if not isinstance(t, torch.Tensor):
         raise TypeError(f"{name}: expected a torch tensor, got {type(t).__name__}")
     if not t.is_cuda:
         raise ValueError(f"{name}: on {t.device}; a CUDA tensor is needed")
-    if t.dim() not in (2, 3):
-        raise ValueError(f"{name}: expected [B, rows, D] or [rows, D], got shape {list(t.shape)}")
+    shape = t.shape
+    if len(shape) not in (2, 3):
+        raise ValueError(f"{name}: expected [B, rows, D] or [rows, D], got shape {list(shape)}")
     if not t.is_contiguous():
         raise ValueError(f"{name}: not contiguous")
-    dtype = _DTYPE_NAMES.get(t.dtype)
+    tdtype = t.dtype
+    dtype = _DTYPE_NAMES.get(tdtype)
     if dtype is None:
-        raise TypeError(f"{name}: dtype {t.dtype}; served: float16, bfloat16, float32")
-    return t.get_device(), dtype
+        raise TypeError(f"{name}: dtype {tdtype}; served: float16, bfloat16, float32")
+    return t.get_device(), dtype, tdtype, shape
 
 
 def _batched(shape):
@@ -352,13 +355,12 @@ def _batched(shape):
 def _check(torch, x, c):
     """(B, N, D, K, device index, dtype name) of x [B, N, D] and c [B, K, D] (or [N, D] and
     [K, D]), or an error naming the argument."""
-    dev, dtype = _tensor(torch, x, "x")
-    cdev, _ = _tensor(torch, c, "c")
+    dev, dtype, xdtype, xs = _tensor(torch, x, "x")
+    cdev, _, cdtype, cs = _tensor(torch, c, "c")
     if cdev != dev:
         raise ValueError(f"c: on {c.device}, x is on {x.device}")
-    if c.dtype != x.dtype:
-        raise TypeError(f"c: dtype {c.dtype} differs from x's {x.dtype}")
-    xs, cs = x.shape, c.shape
+    if cdtype != xdtype:
+        raise TypeError(f"c: dtype {cdtype} differs from x's {xdtype}")
     if len(cs) != len(xs):
         raise ValueError(f"c: {len(cs)}-D while x is {len(xs)}-D")
     B, N, D = _batched(xs)

@@ -1,0 +1,18 @@
+#!/bin/bash
+# Session 43: the CPython entry points of the dispatcher and |c|^2 in the dispatcher. Here (CPU):
+set -e
+R=bench/results/2026-12-06-library-kmeans-23
+python3 libraries/kmeans/build.py --out .device/klib --keep-built --jobs 2   # build 27 (+ csq kernels)
+rm -rf .device/kpkg && agent/cake library export --library .device/klib --out .device/kpkg
+# The dispatcher's host cost on the CPU against the fake driver (cpu-dispatch.jsonl):
+mkdir -p /tmp/fake && cc -O2 -shared -fPIC -I${CUDA_HOME:-/usr/local/cuda}/include \
+  agent/tests/data/fake_libcuda.c -o /tmp/fake/libcuda.so.1
+LD_LIBRARY_PATH=/tmp/fake python3 bench/library/dispatch_host_cpu.py .device/kpkg/cake_library/library \
+  --rounds 9 --calls 20000 > $R/cpu-dispatch.jsonl
+# Call 1's package (call1-prune.json: csq_check's 40 shapes, the host and bad-input shapes,
+# lloyd-sample5.json) and the A arm of the host-time comparison (session 42's runtime):
+rm -rf .device/kpkg-d1 .device/rt-s42
+python3 bench/library/prune_package.py --package .device/kpkg --out .device/kpkg-d1 --grid $R/call1-prune.json
+mkdir -p .device/rt-s42 && git archive 62f6856 libraries/runtime agent/cake_agent/expr.py | tar x -C .device/rt-s42
+(cd .device && tar czf call-d1.tgz kpkg-d1 rt-s42)
+# GPU (device tool): bash $R/call1.sh (carry .device/call-d1.tgz, .device/wheels)
