@@ -133,6 +133,20 @@ class ArgumentCheckTest(unittest.TestCase):
                 self.assertIs(got, out)
         self.assertEqual(launched[0], (2, 10, 4, 3, 0))     # dtype code 0: float16
 
+    def test_a_call_without_c_sq_leaves_it_to_the_dispatcher(self):
+        # A library whose dispatcher computes |c|^2 for the dtype gets csq = 0 (nothing computed
+        # in torch: the fake's sum and allocations refuse); one without gets torch's |c|^2.
+        launched = []
+        self.lib.native = types.SimpleNamespace(assign_coded=lambda *a: launched.append(a))
+        x, c, out = self.T((2, 10, 4)), self.T((2, 3, 4)), self.T((2, 10), "int32")
+        self.lib._native_csq = {"float16"}
+        self.lib.assign(x, c, out=out)
+        self.assertEqual(launched[0][2:9], (0, out.data_ptr(), 2, 10, 4, 3, 0))
+        self.lib._native_csq = {"bfloat16"}
+        with self.assertRaisesRegex(AssertionError, "allocation or launch"):
+            self.lib.assign(x, c, out=out)
+        self.assertEqual(len(launched), 1)
+
     def test_update_names_a_bad_idx(self):
         x = self.T((2, 10, 4))
         for idx, words in ((self.T((10,), "int32"), ["idx:", "[2, 10]"]),
