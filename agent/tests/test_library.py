@@ -1132,6 +1132,30 @@ except (TypeError, ctypes.ArgumentError):
             self.assertEqual(calls_c, calls_p)
             self.assertEqual([c["name"] for c in calls_p if c["call"] == "cuLaunchKernel"][-1],
                              forced["name"])
+            # Two packages in one process: each module calls its own library (A lacks the routed
+            # kernel's cubin, B has it), whichever was loaded first.
+            routed = router.route(B, N, D, K, "bfloat16")["kernel"]
+            two = {}
+            for arm in ("a", "b"):
+                two[arm] = os.path.join(tmp, "two", arm)
+                shutil.copytree(os.path.join(pkg, "cake_library"), os.path.join(two[arm], "cake_library"))
+            os.remove(os.path.join(two["a"], "cake_library", "library", "kernels", routed + ".cubin"))
+            code = f"""
+import sys
+sys.path.insert(0, {pkg!r})
+from cake_library import native
+libs = {{arm: native.load(folder + "/cake_library/library") for arm, folder in {two!r}.items()}}
+for arm in ("b", "a"):
+    try:
+        libs[arm].assign({self.X}, {self.C}, {self.CSQ}, {self.OUT}, {B}, {N}, {D}, {K}, "bfloat16", None)
+        print(arm, "launched", libs[arm].entry is not None)
+    except RuntimeError as e:
+        print(arm, "RuntimeError", "cannot read" in str(e))
+"""
+            r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                               env=dict(os.environ, LD_LIBRARY_PATH=fake, FAKE_CUDA_PARAMS="5"))
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertEqual(r.stdout.split("\n")[:2], ["b launched True", "a RuntimeError True"])
 
     def test_split_k_against_a_fake_driver(self):
         """A split-K variant: `best` is a workspace of B * N int64 filled with ones when it is

@@ -34,7 +34,7 @@ class Native:
         self.lib.cake_library_set_kernel_dir.argtypes = [ctypes.c_char_p]
         self._index = {}
         self.lib.cake_library_set_kernel_dir(kernel_dir.encode())
-        self.entry = _entry_points(os.path.dirname(path))
+        self.entry = _entry_points(os.path.dirname(path), self.lib)
         # assign_coded(x, c, csq, out, B, N, D, K, dtype code, stream): the launch with nothing
         # around it (kmeans.py's hot path); ValueError / RuntimeError with the dispatcher's reason.
         self.assign_coded = self.entry.kmeans_assign if self.entry else self._assign_ctypes
@@ -113,9 +113,10 @@ def _fit_int64(B, N, D, K):
             raise NoKernel(f"{name} = {v}: more than a 64-bit size holds")
 
 
-def _entry_points(folder):
-    """The module _cake_native built beside libcake_library.so, or None (not built, another
-    CPython than it serves, CAKE_LIBRARY_CTYPES=1)."""
+def _entry_points(folder, lib):
+    """The module _cake_native built beside libcake_library.so, bound to `lib`'s functions (the
+    ctypes handle: one dispatcher state for both paths), or None (not built, another CPython than
+    it serves, CAKE_LIBRARY_CTYPES=1)."""
     path = os.path.join(folder, "_cake_native.abi3.so")
     if os.environ.get("CAKE_LIBRARY_CTYPES") == "1" or not os.path.isfile(path):
         return None
@@ -124,9 +125,12 @@ def _entry_points(folder):
         spec = importlib.util.spec_from_file_location("_cake_native", path, loader=loader)
         module = importlib.util.module_from_spec(spec)
         loader.exec_module(module)
-        return module
     except (ImportError, OSError):
         return None
+    address = lambda f: ctypes.cast(f, ctypes.c_void_p).value   # noqa: E731
+    module.bind(address(lib.cake_library_error), address(lib.cake_library_kmeans_assign),
+                address(lib.cake_library_kmeans_assign_variant))
+    return module
 
 
 def load(folder):
