@@ -67,6 +67,14 @@ def main():
             row["error"] = f"{type(e).__name__}: {e}"[:300]
             bad += 1
         print(json.dumps(row), flush=True)
+        if i == 0:
+            # lloyd_step on [N, D] / [K, D] (the first batch) gives what it gives on [1, N, D].
+            new2, idx2 = lib.lloyd_step(x[0], c[0])
+            new3, idx3 = lib.lloyd_step(x[:1], c[:1])
+            same = bool(torch.equal(new2, new3[0]) and torch.equal(idx2, idx3[0]))
+            print(json.dumps({"lloyd_2d_matches_3d": same, "shapes": [list(new2.shape), list(idx2.shape)]}),
+                  flush=True)
+            bad += not same
     sys.exit(1 if bad else 0)
 
 

@@ -212,13 +212,11 @@ class KMeansLibrary:
         """One Lloyd iteration: (new centroids, assignments). Assignment and sums/counts run as
         CAKE kernels; the division (and keeping the centroid of an empty cluster) in torch."""
         import torch
-        idx = self.assign(x, c)
-        x3 = x if x.dim() == 3 else x.unsqueeze(0)
-        c3 = c if c.dim() == 3 else c.unsqueeze(0)
-        sums, counts = self.update(x3, idx if idx.dim() == 2 else idx.unsqueeze(0), c3.shape[1],
-                                   kernel=update_kernel)
+        idx = self.assign(x, c)          # no c_sq: the dispatcher computes |c|^2 where it can
+        # update() takes x and idx in either form; sums [B, K, D] broadcast against c [K, D].
+        sums, counts = self.update(x, idx, c.shape[-2], kernel=update_kernel)
         filled = counts.unsqueeze(-1) > 0
-        new = torch.where(filled, sums / counts.clamp(min=1).unsqueeze(-1).float(), c3.float())
+        new = torch.where(filled, sums / counts.clamp(min=1).unsqueeze(-1).float(), c.float())
         new = new.to(c.dtype)
         return (new if c.dim() == 3 else new.squeeze(0)), idx
 
