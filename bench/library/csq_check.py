@@ -67,7 +67,7 @@ def main():
             row["error"] = f"{type(e).__name__}: {e}"[:300]
             bad += 1
         print(json.dumps(row), flush=True)
-        if i == 0:
+        if i == 0 and "error" not in row:
             # lloyd_step on [N, D] / [K, D] (the first batch) gives what it gives on [1, N, D].
             new2, idx2 = lib.lloyd_step(x[0], c[0])
             new3, idx3 = lib.lloyd_step(x[:1], c[:1])
