@@ -271,7 +271,8 @@ cake_library/autotune.py).
 `cake_library/library/library.json` holds every kernel's manifest and the routing table;
 `cake_library/library/kernels/` the cubins (sm_90a); `cake_library/library/libcake_library.so`
 the generated C++ dispatcher (C ABI, `cake_library_route`, `cake_library_kmeans_assign`,
-`cake_library_route_candidates`, `cake_library_kmeans_assign_variant`) when it
+`cake_library_route_candidates`, `cake_library_kmeans_assign_variant`,
+`cake_library_computes_csq`: whether csq may be 0, |c|^2 then computed by the library) when it
 was built, and beside it `_cake_native.abi3.so`, its CPython (>= 3.10) entry points, which the
 Python module calls instead of ctypes where it loads (CAKE_LIBRARY_CTYPES=1: ctypes); their
 sources and `build.sh` are in `cake_library/dispatch_src/` (set CAKE_LIBRARY_NATIVE=0 to use the
