@@ -2,9 +2,9 @@
 
 One C call per kmeans_assign: routing, staging and the launch happen in C++, so the host cost is
 the argument checks plus one foreign call. That call goes through the module _cake_native
-(dispatch/PyEntry.c: CPython entry points bound to the library's functions) where the export built it and
-this CPython loads it, through ctypes otherwise (CAKE_LIBRARY_CTYPES=1 forces ctypes, for
-comparisons). `load(folder)` returns None when the library has no built dispatcher; the
+(dispatch/PyEntry.c: CPython entry points bound to the library's functions) where the export
+built it and this CPython loads it, through ctypes otherwise (CAKE_LIBRARY_CTYPES=1 forces
+ctypes, for comparisons). `load(folder)` returns None when the library has no built dispatcher; the
 pure-Python launcher (kmeans.py) is used then.
 """
 import ctypes
