@@ -524,14 +524,19 @@ int nullPointer(uint64_t x, uint64_t c, uint64_t csq) {
 CUdeviceptr squaredNorms(CUcontext ctx, int dtype, uint64_t c, int64_t rows, int64_t D,
                          CUstream stream) {
   const CsqKernel &k = kCsq[dtype];
+  int64_t blocks = (rows + k.perBlock - 1) / k.perBlock;
+  if (blocks > 0x7FFFFFFF) { // past a grid's x: pass c_sq
+    fail("|c|^2 of " + std::to_string(rows) + " centroid rows: more blocks than a grid holds; "
+         "pass c_sq", -2);
+    return 0;
+  }
   CUdeviceptr q = workspace(ctx, 5, rows, 1, 4, stream);
   CUfunction f = q ? function(ctx, k.name, 0) : nullptr;
   if (!f)
     return 0;
   uint64_t storage[4] = {c, q, uint64_t(rows), uint64_t(D)};
   void *args[4] = {&storage[0], &storage[1], &storage[2], &storage[3]};
-  const unsigned grid[3] = {unsigned((rows + k.perBlock - 1) / k.perBlock), 1, 1},
-                 block[3] = {k.block, 1, 1};
+  const unsigned grid[3] = {unsigned(blocks), 1, 1}, block[3] = {k.block, 1, 1};
   return launchKernel(f, grid, block, 0, stream, args, k.programmaticLaunch,
                       "cuLaunchKernel (|c|^2)")
              ? q
