@@ -2,12 +2,16 @@
 the centroids, in f32. The dispatcher runs it, into a workspace kept per shape, when the caller
 passes no c_sq: the Python API computed it with torch before (c.float() ** 2 summed: three torch
 kernels, 44 of the 61 us of host time of assign(x, c) in kmeans-22's host_breakdown). One warp per
-row, its lanes over D (coalesced loads), a shuffle sum; CSQ_ROWS rows per block. Rows past R read
-the last row (every lane reaches the shuffle) and store nothing.
+row, its lanes over D (coalesced loads), a shuffle sum; CSQ_ROWS rows per block. A step loads
+CSQ_UNROLL columns per lane (clamped, zero past D) into as many accumulators, so a wide row waits
+for D / (32 * CSQ_UNROLL) round trips instead of D / 32 (a few warps per SM cannot hide one load
+at a time: at D = 4096 that was ~128 dependent round trips). Rows past R read the last row
+(every lane reaches the shuffle) and store nothing.
 """
 from .common import DTYPES
 
 CSQ_ROWS = 8
+CSQ_UNROLL = 8
 
 
 def csq_name(p):
@@ -39,17 +43,33 @@ def generate_csq(p):
     w("  %row = arith.addi %r0, %wp : index")
     w("  %rlast = arith.subi %rdim, %c1 : index")
     w("  %rc = arith.minui %row, %rlast : index")
-    w("  %part = scf.for %d = %lane to %ddim step %c32 iter_args(%acc = %fzero) -> (f32) {")
-    if ty == "f32":
-        w(f"    %v = cake.load %c[%rc, %d] : {ct} -> f32")
-    else:
-        w(f"    %h = cake.load %c[%rc, %d] : {ct} -> {ty}")
-        w(f"    %v = arith.extf %h : {ty} to f32")
-    w("    %sq = arith.mulf %v, %v : f32")
-    w("    %next = arith.addf %acc, %sq : f32")
-    w("    scf.yield %next : f32")
+    u = CSQ_UNROLL
+    accs = [f"%acc{j}" for j in range(u)]
+    w(f"  %cstep = arith.constant {32 * u} : index")
+    w("  %dlast = arith.subi %ddim, %c1 : index")
+    w(f"  %part:{u} = scf.for %d = %lane to %ddim step %cstep iter_args("
+      + ", ".join(f"{a} = %fzero" for a in accs) + ") -> (" + ", ".join(["f32"] * u) + ") {")
+    for j in range(u):
+        w(f"    %o{j} = arith.constant {32 * j} : index")
+        w(f"    %d{j} = arith.addi %d, %o{j} : index")
+        w(f"    %in{j} = arith.cmpi ult, %d{j}, %ddim : index")
+        w(f"    %dc{j} = arith.minui %d{j}, %dlast : index")
+        if ty == "f32":
+            w(f"    %l{j} = cake.load %c[%rc, %dc{j}] : {ct} -> f32")
+        else:
+            w(f"    %h{j} = cake.load %c[%rc, %dc{j}] : {ct} -> {ty}")
+            w(f"    %l{j} = arith.extf %h{j} : {ty} to f32")
+        w(f"    %v{j} = arith.select %in{j}, %l{j}, %fzero : f32")
+    for j in range(u):
+        w(f"    %sq{j} = arith.mulf %v{j}, %v{j} : f32")
+        w(f"    %n{j} = arith.addf {accs[j]}, %sq{j} : f32")
+    w("    scf.yield " + ", ".join(f"%n{j}" for j in range(u)) + " : " + ", ".join(["f32"] * u))
     w("  }")
-    w("  %total = cake.warp_reduce sum %part : f32")
+    total = "%part#0"
+    for j in range(1, u):          # a fixed order: the same sum on every call
+        w(f"  %t{j} = arith.addf {total}, %part#{j} : f32")
+        total = f"%t{j}"
+    w(f"  %total = cake.warp_reduce sum {total} : f32")
     w("  %inside = arith.cmpi ult, %row, %rdim : index")
     w("  %first = arith.cmpi eq, %lane, %c0 : index")
     w("  %store = arith.andi %inside, %first : i1")
