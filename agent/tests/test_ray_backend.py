@@ -173,23 +173,29 @@ class RayGpuTest(_Cluster):
         # From call 4 on, every cake-run stops its worker (SIGSTOP): the seed passed, then no measure
         # job answers. Each is cancelled at --ray-timeout and tried twice more; then the candidates
         # fail with worker_timeout, the whole generation so: an environment error, exit 7.
+        # The timeout must also let the seed's check (a worker's start and 3 calls) answer on a
+        # loaded machine: at 4 s it did not in about 1 run of 10 with the other core busy (as under
+        # lit -j2), and the seed failed its check instead (likely session 42's CI failure, whose
+        # log did not name the test).
         from cake_agent import learn
         bin_dir = self.fake_bin({"cake-run": self.tool(util.FAKE_CAKE_RUN, "SIGSTOP", start=4)})
         db_path = os.path.join(self.tmp, "r.db")
         rc, out, err = self.evolve(db_path, bin_dir, "ray", "--candidates", "2", "--generation", "2",
-                                   "--screen", "1", "--ray-timeout", "4")
+                                   "--screen", "1", "--ray-timeout", "12")
         self.assertEqual(rc, 7, out + err)
         self.assertIn("every candidate of generation 0 failed for the tools' or the machine's reasons", err)
-        self.assertIn("worker_timeout: no answer after 4 s (3 attempts)", err)
+        self.assertIn("worker_timeout: no answer after 12 s (3 attempts)", err)
         db = util.open_db(self, db_path)
         self.assertEqual({(r["status"], r["failure_class"]) for r in db.candidates(1)},
                          {("failed", "worker_timeout")})
         self.assertTrue(learn.is_infrastructure("worker_timeout"))
         self.assertEqual(learn.clusters(db), {})  # nothing to learn a rule from
         self.assertEqual(db.run(1)["status"], "interrupted")
-        # The seed, then each candidate's attempts: the first reached cake-run and hung; a retry
-        # that is still starting its worker when its deadline passes (a loaded machine) never does.
-        self.assertIn(self.calls(), range(SHAPES + 2, SHAPES + 2 * 3 + 1))
+        # The seed's calls, then at most one hung call per attempt of each candidate (3 each): an
+        # attempt reaches cake-run and hangs there, or (a loaded machine) is still starting its
+        # worker when its deadline passes and never does (all 6 did not, once, with the other core
+        # busy: 12 s was not enough for a first attempt's worker there).
+        self.assertIn(self.calls(), range(SHAPES, SHAPES + 2 * 3 + 1))
 
     def test_commands_run_one_per_gpu_and_bring_their_files_back(self):
         # A library's measure slices: each command sees only its GPU and its output comes back.
