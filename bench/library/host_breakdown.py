@@ -69,8 +69,11 @@ def main():
                 "4 data_ptr": lambda: (x.data_ptr(), c.data_ptr(), csq.data_ptr(), out.data_ptr()),
                 "_raw_stream": lambda: km._raw_stream(dev),
                 "current_device": lambda: torch.cuda.current_device(),
-                "native.assign (ctypes + C++)": lambda: lib.native.assign(*native_args),
+                "_CURRENT_DEVICE (what assign calls)": lambda: km._CURRENT_DEVICE(),
+                # Through _cake_native where it loaded (row's "entry_points"), else ctypes.
+                "native.assign (foreign call + C++ + driver)": lambda: lib.native.assign(*native_args),
             }
+            row["entry_points"] = lib.native.entry is not None
             row.update({k: round(host_time(torch, f, calls=400), 2) for k, f in steps.items()})
         torch.cuda.synchronize()
         rows.append(row)

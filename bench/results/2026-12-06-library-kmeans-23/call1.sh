@@ -5,7 +5,8 @@
 #     agreement with the c_sq call, host and GPU time of both forms; (2) the bad-input contract;
 # (3) host time, session 42's runtime (A, ctypes) against this one (B) in one process, both
 #     forms; the breakdown with --steps, and the whole call through ctypes (CAKE_LIBRARY_CTYPES=1);
-# (4) Lloyd on 60 grid shapes not measured yet (lloyd-sample5.json), as long as 200 s allow.
+# (4) Lloyd on 60 grid shapes not measured yet (lloyd-sample5.json), as long as 150 s allow.
+# At most ~570 s in all (the timeouts); run it with timeout_s 600.
 # Carry: .device/call-d1.tgz, .device/wheels.
 R=bench/results/2026-12-06-library-kmeans-23
 L=.device/kpkg-d1/cake_library/library
@@ -15,13 +16,13 @@ SITE=/tmp/cake-anchors
 export TRITON_CACHE_DIR=/tmp/cake-triton-cache
 nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,temperature.gpu --format=csv,noheader | tee $OUT/gpu.txt
 python3 --version >> $OUT/gpu.txt
-timeout 150 python3 bench/library/csq_check.py --library $L --grid libraries/kmeans/grid.json --count 40 \
+timeout 120 python3 bench/library/csq_check.py --library $L --grid libraries/kmeans/grid.json --count 40 \
   > $OUT/csq.jsonl 2> $OUT/csq.err; echo "csq_check rc=$?" >> $OUT/gpu.txt
 timeout 60 python3 bench/library/bad_input_check.py --library $L > $OUT/checks.log 2>&1; echo "bad_input rc=$?" >> $OUT/gpu.txt
-timeout 120 python3 bench/library/host_ab.py --library $L --a .device/rt-s42/libraries/runtime \
+timeout 90 python3 bench/library/host_ab.py --library $L --a .device/rt-s42/libraries/runtime \
   --b libraries/runtime --rounds 5 > $OUT/host.jsonl 2>> $OUT/checks.log
 timeout 60 python3 bench/library/host_breakdown.py --library $L --steps >> $OUT/host.jsonl 2>> $OUT/checks.log
 CAKE_LIBRARY_CTYPES=1 timeout 60 python3 bench/library/host_breakdown.py --library $L >> $OUT/host.jsonl 2>> $OUT/checks.log
 tail -3 $OUT/gpu.txt; tail -4 $OUT/host.jsonl | cut -c1-300
-CAKE_BENCH_PRIVATE=0 ONLY=$R/lloyd-sample5.json LIB=$L TAG=sample5 timeout 200 \
+CAKE_BENCH_PRIVATE=0 ONLY=$R/lloyd-sample5.json LIB=$L TAG=sample5 timeout 150 \
   bash bench/library/run_h200.sh lloyd 0 0 | tail -3
