@@ -69,7 +69,8 @@ def main():
                 "4 data_ptr": lambda: (x.data_ptr(), c.data_ptr(), csq.data_ptr(), out.data_ptr()),
                 "_raw_stream": lambda: km._raw_stream(dev),
                 "current_device": lambda: torch.cuda.current_device(),
-                "_CURRENT_DEVICE (what assign calls)": lambda: km._CURRENT_DEVICE(),
+                "_CURRENT_DEVICE (what assign calls)":
+                    getattr(km, "_CURRENT_DEVICE", None) or torch.cuda.current_device,
                 # Through _cake_native where it loaded (row's "entry_points"), else ctypes.
                 "native.assign (foreign call + C++ + driver)": lambda: lib.native.assign(*native_args),
             }
