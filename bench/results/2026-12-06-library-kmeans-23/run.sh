@@ -9,6 +9,9 @@ mkdir -p /tmp/fake && cc -O2 -shared -fPIC -I${CUDA_HOME:-/usr/local/cuda}/inclu
   agent/tests/data/fake_libcuda.c -o /tmp/fake/libcuda.so.1
 LD_LIBRARY_PATH=/tmp/fake python3 bench/library/dispatch_host_cpu.py .device/kpkg/cake_library/library \
   --rounds 9 --calls 20000 > $R/cpu-dispatch.jsonl
+cc -O2 bench/library/dispatch_loop.c -o /tmp/dispatch_loop -ldl
+LD_LIBRARY_PATH=/tmp/fake /tmp/dispatch_loop .device/kpkg/cake_library/library/libcake_library.so \
+  .device/kpkg/cake_library/library/kernels > $R/cpu-dispatch-loop.txt
 # Call 1's package (call1-prune.json: csq_check's 40 shapes, the host and bad-input shapes,
 # lloyd-sample5.json) and the A arm of the host-time comparison (session 42's runtime):
 rm -rf .device/kpkg-d1 .device/rt-s42

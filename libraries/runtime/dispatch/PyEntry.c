@@ -4,7 +4,8 @@
  * that call libcake_library.so's C ABI. It exists for the host time per call: ctypes converts ten
  * arguments through argtypes objects. On the CPU machine with the fake driver
  * (bench/library/dispatch_host_cpu.py, paired rounds) a call cost 1.6-1.9 us through ctypes and
- * 0.17-0.39 us through these entry points, of which the C++ dispatcher is 0.12-0.22 us.
+ * 0.17-0.38 us through these entry points, of which the C++ dispatcher is 0.12-0.24 us
+ * (bench/library/dispatch_loop.c).
  *
  * The module does not link the library: `bind` takes the addresses of the library's functions
  * from the ctypes handle that cake_library/native.py already holds, so both share one dispatcher
