@@ -4,8 +4,9 @@
 # (1) a call without c_sq (the dispatcher's |c|^2) on 40 grid shapes: correct against fp64,
 #     agreement with the c_sq call, host and GPU time of both forms; (2) the bad-input contract;
 # (3) host time, session 42's runtime (A, ctypes) against this one (B) in one process, both
-#     forms; the breakdown with --steps, and the whole call through ctypes (CAKE_LIBRARY_CTYPES=1);
-# (4) Lloyd on 60 grid shapes not measured yet (lloyd-sample5.json), as long as 150 s allow.
+#     forms; the breakdown with --steps, the whole call through ctypes (CAKE_LIBRARY_CTYPES=1)
+#     and without programmatic launch (CAKE_PROGRAMMATIC_LAUNCH=0);
+# (4) Lloyd on 60 grid shapes not measured yet (lloyd-sample5.json), as long as 130 s allow.
 # At most ~570 s in all (the timeouts); run it with timeout_s 600.
 # Carry: .device/call-d1.tgz, .device/wheels.
 R=bench/results/2026-12-06-library-kmeans-23
@@ -23,6 +24,9 @@ timeout 90 python3 bench/library/host_ab.py --library $L --a .device/rt-s42/libr
   --b libraries/runtime --rounds 5 > $OUT/host.jsonl 2>> $OUT/checks.log
 timeout 60 python3 bench/library/host_breakdown.py --library $L --steps >> $OUT/host.jsonl 2>> $OUT/checks.log
 CAKE_LIBRARY_CTYPES=1 timeout 60 python3 bench/library/host_breakdown.py --library $L >> $OUT/host.jsonl 2>> $OUT/checks.log
+# The driver's share: the same with every launch the ordinary way (cuLaunchKernel, no
+# programmatic-launch attribute): does cuLaunchKernelEx cost host time?
+CAKE_PROGRAMMATIC_LAUNCH=0 timeout 40 python3 bench/library/host_breakdown.py --library $L >> $OUT/host.jsonl 2>> $OUT/checks.log
 tail -3 $OUT/gpu.txt; tail -4 $OUT/host.jsonl | cut -c1-300
-CAKE_BENCH_PRIVATE=0 ONLY=$R/lloyd-sample5.json LIB=$L TAG=sample5 timeout 150 \
+CAKE_BENCH_PRIVATE=0 ONLY=$R/lloyd-sample5.json LIB=$L TAG=sample5 timeout 130 \
   bash bench/library/run_h200.sh lloyd 0 0 | tail -3
