@@ -2,8 +2,8 @@
 """The Python API's host time per kmeans_assign under two runtimes in one process (GPU machine):
 A and B are cake_library folders imported side by side under different names, called with the
 same tensors on the same library, in alternating rounds (median host microseconds of 400 calls
-per round, no synchronization inside), with c_sq and out given and without c_sq. Separate processes differ by more than the effect
-(kmeans-22 call 1: 16-23 us for the same runtime).
+per round, no synchronization inside), with c_sq and out given and without c_sq. Separate
+processes differ by more than the effect (kmeans-22 call 1: 16-23 us for the same runtime).
 
     python3 bench/library/host_ab.py --library PKG/cake_library/library --a OLD/runtime --b NEW/runtime
 """
@@ -48,8 +48,7 @@ def main():
             lib.assign(x, c, c_sq=csq, out=outs[arm])
         torch.cuda.synchronize()
         same = bool((outs["a"] == outs["b"]).all())
-        for form in ("assign(x, c, c_sq, out)", "assign(x, c, out=out)"):
-            with_csq = form.startswith("assign(x, c, c_sq")
+        for form, with_csq in (("assign(x, c, c_sq, out)", True), ("assign(x, c, out=out)", False)):
             times = {arm: [] for arm in libs}
             for r in range(args.rounds):
                 for arm in (("a", "b") if r % 2 == 0 else ("b", "a")):

@@ -37,6 +37,7 @@ sys.path.insert(0, os.path.join(HERE, "..", "..", "libraries", "runtime"))
 RATES = {"float16": 674e12, "bfloat16": 721e12, "float32": 360e12}   # ANCHORS.md, cuBLAS 8192^3
 BANDWIDTH = 4.24e12
 TOL = {"float16": 1e-5, "bfloat16": 1e-5, "float32": 2e-3}
+LLOYD_TOL = {"float16": 2e-3, "bfloat16": 1e-2, "float32": 1e-4}   # new centroids' relative error
 
 
 def floor_ms(s):
@@ -378,7 +379,6 @@ def lloyd(torch, lib, shapes, site, out):
     sys.path.insert(0, site)
     from flashlib.primitives.kmeans.triton.assign import euclid_assign_triton as fl_assign
     from flashlib.primitives.kmeans.triton.update import triton_lloyd_centroid_step_euclid as fl_step
-    tol = {"float16": 2e-3, "bfloat16": 1e-2, "float32": 1e-4}
     rows, gen = [], torch.Generator(device="cuda")
 
     def reference(x, c, idx):
@@ -426,7 +426,7 @@ def lloyd(torch, lib, shapes, site, out):
                 torch.cuda.synchronize()
                 err = error(new_v, reference(x, c, idx_v))
                 row.setdefault("cake_private", {})[v["name"]] = {
-                    "err": err, "correct": err <= tol[s["dtype"]], "ms": graph_time(torch, step_v)}
+                    "err": err, "correct": err <= LLOYD_TOL[s["dtype"]], "ms": graph_time(torch, step_v)}
             except Exception as e:
                 row.setdefault("cake_private", {})[v["name"]] = {"error": f"{type(e).__name__}: {e}"[:300]}
         try:
@@ -440,8 +440,9 @@ def lloyd(torch, lib, shapes, site, out):
             row["flashlib_ms"] = graph_time(torch, step)
         except Exception as e:
             row["flashlib_ms"], row["flashlib_error"] = None, f"{type(e).__name__}: {e}"[:300]
-        row["correct"] = (row.get("cake_err") is not None and row["cake_err"] <= tol[s["dtype"]]
-                          and row.get("cake_err_chain", 0.0) <= tol[s["dtype"]])
+        tol = LLOYD_TOL[s["dtype"]]
+        row["correct"] = (row.get("cake_err") is not None and row["cake_err"] <= tol
+                          and row.get("cake_err_chain", 0.0) <= tol)
         if row.get("cake_ms") and row.get("flashlib_ms"):
             row["speedup_flashlib"] = row["flashlib_ms"] / row["cake_ms"]
         rows.append(row)

@@ -5,8 +5,8 @@
         [--grid libraries/kmeans/grid.json] [--only finalists.json]
 
 The device tool carries at most 64 MiB and a package with both index widths is ~47 MiB of cubins.
-Kept: the auxiliary kernels (update, staging, split-K finish, |c|^2), and per grid shape the kernels the Python
-API may launch (a final: the router's pick and the other candidates its first-call autotuning
+Kept: the auxiliary kernels (update, staging, split-K finish, |c|^2), and per grid shape the
+kernels the Python API may launch (a final: the router's pick and the other candidates its first-call autotuning
 times, --candidates, default autotune.py's) or, with --only, every legal variant of the listed
 configurations (a tune). The
 manifests and library.json stay whole: the dispatcher loads a cubin when it first launches it,

@@ -21,11 +21,12 @@ verified (cake-opt --cake-verify) and compiled by cake-translate; one that fails
 tool's diagnostic. Besides: the centroid-update kernels (`update`) and one staging kernel per
 dtype (`pad`: rows zero-padded to 16 bytes for the tensor-core families), and the split-K
 variants of wgmma and splitd (SPLIT_K_CONFIGS) with their `finish` kernel, and one |c|^2 kernel
-per dtype (`csq`: the dispatcher's when the caller passes no c_sq). `--table` (default: table.json beside this script, when present) is the routing
-table learned from measurements (libraries/README.md).
+per dtype (`csq`: the dispatcher's when the caller passes no c_sq). `--table` (default:
+table.json beside this script, when present) is the routing table learned from measurements
+(libraries/README.md).
 
-Every kernel but the updates, the finish and |c|^2 is built twice: with a 64-bit `index` (any shape) and as its 32-bit
-twin (`<name>_i32`, configuration `<config>_i32`: the same IR with `index_bitwidth = 32` on the
+Every kernel but the updates, the finish and |c|^2 is built twice: with a 64-bit `index` (any
+shape) and as its 32-bit twin (`<name>_i32`, configuration `<config>_i32`: the same IR with `index_bitwidth = 32` on the
 kernel, whose manifest bounds the shapes it serves); the router decides per shape which width
 runs (route.py).
 """

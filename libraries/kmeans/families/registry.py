@@ -66,8 +66,8 @@ FAMILIES = {
 
 def family_of(p):
     """A variant's family, from the parameters that only it has."""
-    for key, fam in (("update", "update"), ("pad", "pad"), ("finish", "finish"), ("csq", "csq"), ("rows", "mma"), ("dmax", "direct"),
-                     ("kt", "lanes"), ("kn", "tcd"), ("v", "cpw"), ("ppb", "simt"),
+    for key, fam in (("update", "update"), ("pad", "pad"), ("finish", "finish"), ("csq", "csq"),
+                     ("rows", "mma"), ("dmax", "direct"), ("kt", "lanes"), ("kn", "tcd"), ("v", "cpw"), ("ppb", "simt"),
                      ("st", "splitd")):
         if key in p:
             return fam

@@ -15,9 +15,10 @@ clamped (not stored / |c|^2 = +inf), columns past D read as zero.
 `hx` (D of one step): the lane's x is loaded once, before the passes over K, so any K runs with
 small tiles (TCD_HOIST_KN). `sub1` (with hx): a step of one mma k-step (16 columns; fp32 8): a
 lane reads `per` consecutive columns of each row instead of `span`, so D <= 16 costs one mma per
-tile and pass instead of two (the second sub-step of a 32-column step multiplies zeros there). `pf`: the D loop software-pipelined by one step (the next step's x
-and c loads issued before this step's mma, carried as the loop's arguments), for warps that
-walk a wide D with few points, bound by load latency. `fl` (tcd_flat.py, opt-in): x and c as
+tile and pass instead of two (the second sub-step of a 32-column step multiplies zeros there).
+`pf`: the D loop software-pipelined by one step (the next step's x and c loads issued before
+this step's mma, carried as the loop's arguments), for warps that walk a wide D with few points,
+bound by load latency. `fl` (tcd_flat.py, opt-in): x and c as
 flat arrays. `cs` (persistent_tiles and stage_centroids below): a persistent grid of `pg` blocks
 per SM, each copying its batch's centroids into shared memory once, one pass over K <= 8 kn for
 kn up to 16.
@@ -289,7 +290,8 @@ def tcd_resident_variants(dtypes, passes=False):
 def tcd_suffix(p, config=False):
     """`_s<ws>` for split D; `_kw<kw>` for split K; `_tf` for fp32 as one tf32 product (the
     default is 3xTF32); `_fl` for x and c read as flat arrays (16-byte loads at any D); `_hx` for x held in registers
-    across the passes (D of one step); `_sub1` for a step of one mma k-step; `_pf` for each step's loads issued one step ahead;
+    across the passes (D of one step); `_sub1` for a step of one mma k-step; `_pf` for each
+    step's loads issued one step ahead;
     `_cs<class>_k<ck>_g<pg>` for the resident centroids. The configuration's name leaves out the D class (`_cs`): like wgmma's column chunks, the classes
     of one configuration are one choice measured at any D (the router takes the smallest class
     that covers a shape's D: tcd_widest)."""

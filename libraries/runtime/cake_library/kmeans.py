@@ -68,7 +68,8 @@ class KMeansLibrary:
         # The checks read each tensor attribute once and make no view on the C++ dispatcher's
         # path (it takes pointers and sizes): 1.28-1.33x less host time than session 41's
         # spelling, paired in one process (bench/library/host_ab.py, kmeans-22 call 3; 17-18 us
-        # on that H100 host, of which the ctypes + C++ dispatcher call is 7-10).
+        # on that H100 host, of which the foreign call, the C++ dispatcher and the driver's
+        # launch were 7-10).
         torch = _torch()
         B, N, D, K, dev, dtype = _check(torch, x, c)
         if c_sq is not None:
@@ -295,8 +296,8 @@ def _torch():
     if _TORCH is None:
         import torch
         _DTYPE_NAMES.update({getattr(torch, n): n for n in _TORCH_DTYPES})
-        # torch's own calls under its public ones (a third of their cost: no lazy-init check,
-        # which a CUDA tensor in hand has passed), where this torch has them.
+        # torch's own calls under its public ones (no lazy-init check: a CUDA tensor in hand
+        # has passed it), where this torch has them.
         raw = getattr(getattr(torch, "_C", None), "_cuda_getCurrentRawStream", None)
         _RAW_STREAM = raw or (lambda dev: torch.cuda.current_stream(dev).cuda_stream)
         _CURRENT_DEVICE = getattr(getattr(torch, "_C", None), "_cuda_getDevice", None) or \

@@ -83,18 +83,11 @@ struct PadKernel {
   bool programmaticLaunch;
 };
 
-/// The split-K finish kernel (families/finish.py): parameters best, idx, BN.
-struct FinishKernel {
-  const char *name; // nullptr: the library has none (and no split-K variant)
-  unsigned block;
-  int64_t perBlock;
-  bool programmaticLaunch;
-};
-
-/// The |c|^2 kernel of a dtype (families/csq.py): parameters c [R, D], q [R], R, D; a warp per
-/// row, perBlock rows per block.
-struct CsqKernel {
-  const char *name; // nullptr: the library has none for this dtype (c_sq is then required)
+/// A helper kernel with a one-dimensional grid of ceildiv(elements, perBlock) blocks: the split-K
+/// finish (families/finish.py: parameters best, idx, BN) and the |c|^2 kernel of each dtype
+/// (families/csq.py: c [R, D], q [R], R, D; elements are rows).
+struct HelperKernel {
+  const char *name; // nullptr: the library has none (no split-K variant; c_sq then required)
   unsigned block;
   int64_t perBlock;
   bool programmaticLaunch;
@@ -486,17 +479,31 @@ bool stage(CUcontext ctx, int dtype, const Segment &x, const Segment &c, const S
 int launch(int index, const int64_t *s, uint64_t x, uint64_t c, uint64_t csq, uint64_t out,
            int64_t B, int64_t N, int64_t D, int64_t K, void *stream);
 
+/// Launches helper kernel `k` over `elements` (its blocks must fit a grid's x) with the
+/// parameters `values` (8 bytes each, in the manifest's order).
+template <size_t N>
+bool launchHelper(CUcontext ctx, const HelperKernel &k, int64_t elements,
+                  const uint64_t (&values)[N], CUstream stream, const char *what) {
+  CUfunction f = function(ctx, k.name, 0);
+  if (!f)
+    return false;
+  uint64_t storage[N];
+  void *args[N];
+  for (size_t i = 0; i < N; ++i) {
+    storage[i] = values[i];
+    args[i] = &storage[i];
+  }
+  const unsigned grid[3] = {unsigned((elements + k.perBlock - 1) / k.perBlock), 1, 1},
+                 block[3] = {k.block, 1, 1};
+  return launchKernel(f, grid, block, 0, stream, args, k.programmaticLaunch, what);
+}
+
 /// After a split-K launch: idx from `best`, and `best` filled with ones again. If this launch
 /// fails, the workspace is forgotten (a fresh one is filled on the next call) so that no later
 /// call merges into stale minimums.
 int finishSplitK(CUcontext ctx, CUdeviceptr best, uint64_t idx, int64_t elements, CUstream stream) {
-  CUfunction f = function(ctx, kFinish.name, 0);
-  uint64_t storage[3] = {best, idx, uint64_t(elements)};
-  void *args[3] = {&storage[0], &storage[1], &storage[2]};
-  const unsigned grid[3] = {unsigned((elements + kFinish.perBlock - 1) / kFinish.perBlock), 1, 1},
-                 block[3] = {kFinish.block, 1, 1};
-  if (f && launchKernel(f, grid, block, 0, stream, args, kFinish.programmaticLaunch,
-                        "cuLaunchKernel (split-K finish)"))
+  const uint64_t values[3] = {best, idx, uint64_t(elements)};
+  if (launchHelper(ctx, kFinish, elements, values, stream, "cuLaunchKernel (split-K finish)"))
     return 0;
   for (auto it = workspaces.begin(); it != workspaces.end(); ++it)
     if (it->second == best) {
@@ -506,11 +513,13 @@ int finishSplitK(CUcontext ctx, CUdeviceptr best, uint64_t idx, int64_t elements
   return -2;
 }
 
+/// Whether the library has the |c|^2 kernel of `dtype` (a call may then pass csq = 0).
+bool computesCsq(int dtype) { return dtype >= 0 && dtype < 3 && kCsq[dtype].name; }
+
 /// Whether a call lacks a pointer it needs: x, c, out, and csq unless the library computes |c|^2
 /// for the dtype (an unknown dtype is refused later, by the router).
 bool missingPointer(uint64_t x, uint64_t c, uint64_t csq, uint64_t out, int dtype) {
-  bool computesCsq = dtype >= 0 && dtype < 3 && kCsq[dtype].name;
-  return !x || !c || !out || (!csq && !computesCsq);
+  return !x || !c || !out || (!csq && !computesCsq(dtype));
 }
 
 /// -1 naming the first null device pointer (x, c, csq, else out).
@@ -523,24 +532,15 @@ int nullPointer(uint64_t x, uint64_t c, uint64_t csq) {
 /// maps stay cached and a captured graph replays it), on `stream`; 0 on a driver error.
 CUdeviceptr squaredNorms(CUcontext ctx, int dtype, uint64_t c, int64_t rows, int64_t D,
                          CUstream stream) {
-  const CsqKernel &k = kCsq[dtype];
-  int64_t blocks = (rows + k.perBlock - 1) / k.perBlock;
-  if (blocks > 0x7FFFFFFF) { // past a grid's x: pass c_sq
+  const HelperKernel &k = kCsq[dtype];
+  if ((rows + k.perBlock - 1) / k.perBlock > 0x7FFFFFFF) { // past a grid's x: pass c_sq
     fail("|c|^2 of " + std::to_string(rows) + " centroid rows: more blocks than a grid holds; "
          "pass c_sq", -2);
     return 0;
   }
   CUdeviceptr q = workspace(ctx, 5, rows, 1, 4, stream);
-  CUfunction f = q ? function(ctx, k.name, 0) : nullptr;
-  if (!f)
-    return 0;
-  uint64_t storage[4] = {c, q, uint64_t(rows), uint64_t(D)};
-  void *args[4] = {&storage[0], &storage[1], &storage[2], &storage[3]};
-  const unsigned grid[3] = {unsigned(blocks), 1, 1}, block[3] = {k.block, 1, 1};
-  return launchKernel(f, grid, block, 0, stream, args, k.programmaticLaunch,
-                      "cuLaunchKernel (|c|^2)")
-             ? q
-             : 0;
+  const uint64_t values[4] = {c, q, uint64_t(rows), uint64_t(D)};
+  return q && launchHelper(ctx, k, rows, values, stream, "cuLaunchKernel (|c|^2)") ? q : 0;
 }
 } // namespace
 
@@ -616,9 +616,7 @@ int cake_library_kmeans_assign(uint64_t x, uint64_t c, uint64_t csq, uint64_t ou
 }
 
 /// 1 when a call of `dtype` may pass csq = 0 (the library computes |c|^2 for it), else 0.
-int cake_library_computes_csq(int dtype) {
-  return dtype >= 0 && dtype < 3 && kCsq[dtype].name ? 1 : 0;
-}
+int cake_library_computes_csq(int dtype) { return computesCsq(dtype) ? 1 : 0; }
 
 /// The index of the variant named `name`, or -1.
 int cake_library_variant_index(const char *name) {

@@ -142,9 +142,9 @@ def generate(definition):
         entries += [pad_entry(None)] * (PAD_SLOTS - len(entries))
         w("  {" + ", ".join(entries) + "},")
     w("};")
-    w(f"const FinishKernel kFinish = {finish_entry(definition)};")
+    w(f"const HelperKernel kFinish = {finish_entry(definition)};")
     w("// The |c|^2 kernel per dtype (families/csq.py), for a call without c_sq.")
-    w("const CsqKernel kCsq[] = {" + ", ".join(csq_entry(definition, d) for d in DTYPES) + "};")
+    w("const HelperKernel kCsq[] = {" + ", ".join(csq_entry(definition, d) for d in DTYPES) + "};")
     points = table.get("points", [])
     for j, p in enumerate(points):
         ms = ", ".join(repr(float(p["ms"][c])) if c in p["ms"] else "NAN" for c in configs)
@@ -178,42 +178,39 @@ def pad_entry(v, legal="nullptr"):
 
 
 FINISH_PARAMS = ["best", "idx", "BN"]                            # Dispatch.cpp's finish call
+CSQ_PARAMS = ["c", "q", "R", "D"]                                # Dispatch.cpp's |c|^2 call
+NO_HELPER = "{nullptr, 0, 0, false}"
+
+
+def helper_entry(v, params, what):
+    """Dispatch.cpp's HelperKernel {name, block, elements per block, programmatic launch} of a
+    one-dimensional helper kernel (`what`) whose manifest's parameters must be `params`."""
+    m = v["manifest"]
+    names = [p["name"] for p in m["params"]]
+    if names != params:
+        raise ValueError(f"{v['name']}: {what} parameters {names}, expected {params}")
+    return (f'{{{json.dumps(v["name"])}, {int(m["block"][0])}, {elements_per_block(v)}, '
+            f'{"true" if m.get("programmatic_launch") else "false"}}}')
 
 
 def finish_entry(definition):
-    """{name, block, elements per block, programmatic launch} of the split-K finish kernel
-    (families/finish.py), or an empty one when the library has none."""
+    """The split-K finish kernel's entry (families/finish.py), or an empty one when the library
+    has none."""
     finish = definition.get("finish_variants", [])
     if not finish:
         if any(p["name"] == "best" for v in definition["variants"] for p in v["manifest"]["params"]):
             raise ValueError("split-K variants but no finish kernel (finish_variants)")
-        return "{nullptr, 0, 0, false}"
-    m = finish[0]["manifest"]
-    names = [p["name"] for p in m["params"]]
-    if names != FINISH_PARAMS:
-        raise ValueError(f"{finish[0]['name']}: finish kernel parameters {names}, expected {FINISH_PARAMS}")
-    return (f'{{{json.dumps(finish[0]["name"])}, {int(m["block"][0])}, {elements_per_block(finish[0])}, '
-            f'{"true" if m.get("programmatic_launch") else "false"}}}')
-
-
-CSQ_PARAMS = ["c", "q", "R", "D"]                                # Dispatch.cpp's |c|^2 call
+        return NO_HELPER
+    return helper_entry(finish[0], FINISH_PARAMS, "finish kernel")
 
 
 def csq_entry(definition, dtype):
-    """{name, block, rows per block, programmatic launch} of the |c|^2 kernel of `dtype`
-    (families/csq.py), or an empty one when the library has none."""
+    """The entry of the |c|^2 kernel of `dtype` (families/csq.py), or an empty one when the
+    library has none."""
     found = [v for v in definition.get("csq_variants", []) if v["dtype"] == dtype]
-    if not found:
-        return "{nullptr, 0, 0, false}"
     if len(found) > 1:
         raise ValueError(f"{len(found)} |c|^2 kernels for {dtype} (csq_variants): one expected")
-    v = found[0]
-    m = v["manifest"]
-    names = [p["name"] for p in m["params"]]
-    if names != CSQ_PARAMS:
-        raise ValueError(f"{v['name']}: |c|^2 kernel parameters {names}, expected {CSQ_PARAMS}")
-    return (f'{{{json.dumps(v["name"])}, {int(m["block"][0])}, {elements_per_block(v)}, '
-            f'{"true" if m.get("programmatic_launch") else "false"}}}')
+    return helper_entry(found[0], CSQ_PARAMS, "|c|^2 kernel") if found else NO_HELPER
 
 
 def elements_per_block(v):
