@@ -1157,6 +1157,135 @@ for arm in ("b", "a"):
             self.assertEqual(r.returncode, 0, r.stderr)
             self.assertEqual(r.stdout.split("\n")[:2], ["b launched True", "a RuntimeError True"])
 
+    def test_the_usual_call_from_tensors_in_one_c_call(self):
+        """kmeans.py's fast path (PyEntry.c's assign_tensors), with a stand-in torch: a shape's
+        first call runs the Python checks and records its kernel; later calls make the same
+        driver calls from C without them, in both forms (3-D and 2-D) and for a kernel the
+        autotuner chose; a call the fast path does not serve (a bad argument, c_sq missing where
+        the library has no |c|^2 kernel, another current device) takes the Python path, which
+        names the argument and launches nothing."""
+        import sysconfig
+        if not os.path.isfile(os.path.join(sysconfig.get_paths()["include"], "Python.h")):
+            self.skipTest("no CPython headers: the export builds no _cake_native")
+        with tempfile.TemporaryDirectory() as tmp:
+            pkg, variants, fake, router = self.fake_package(tmp)
+            B, N, D, K = 2, 700, 61, 97
+            forced = next(v for v in router.legal(1, N, D, K, "bfloat16")
+                          if v["name"] != router.route(1, N, D, K, "bfloat16")["kernel"])
+            log = os.path.join(tmp, "calls.jsonl")
+            code = f"""
+import sys, types
+sys.path.insert(0, {pkg!r})
+torch = types.ModuleType("torch")
+for name in ("float16", "bfloat16", "float32", "int32", "float64"):
+    setattr(torch, name, type(name, (), {{"__repr__": lambda self, n=name: "torch." + n}})())
+class Tensor:
+    def __init__(self, shape, dtype, ptr, device=0, contiguous=True):
+        self.shape, self.dtype, self.ptr, self.dev, self.contiguous = tuple(shape), dtype, ptr, device, contiguous
+    is_cuda = property(lambda self: self.dev >= 0)
+    device = property(lambda self: "cuda:%d" % self.dev if self.dev >= 0 else "cpu")
+    def get_device(self): return self.dev
+    def is_contiguous(self): return self.contiguous
+    def data_ptr(self): return self.ptr
+    def dim(self): return len(self.shape)
+torch.Tensor = Tensor
+current = [0]
+torch._C = types.SimpleNamespace(_cuda_getDevice=lambda: current[0], _cuda_getCurrentRawStream=lambda dev: 0)
+import contextlib
+@contextlib.contextmanager
+def device(index):
+    saved, current[0] = current[0], index
+    yield
+    current[0] = saved
+torch.cuda = types.SimpleNamespace(is_current_stream_capturing=lambda: False, device=device)
+sys.modules["torch"] = torch
+from cake_library import kmeans as km
+checked = [0]
+plain_check = km._check
+def counted(*a):
+    checked[0] += 1
+    return plain_check(*a)
+km._check = counted
+lib = km.KMeansLibrary({os.path.join(pkg, "cake_library", "library")!r}, autotune=1)
+bf = torch.bfloat16
+def T(shape, ptr, dtype=bf, **kw): return Tensor(shape, dtype, ptr, **kw)
+x, c, csq, out = T(({B}, {N}, {D}), {self.X}), T(({B}, {K}, {D}), {self.C}), T(({B}, {K}), {self.CSQ}, torch.float32), T(({B}, {N}), {self.OUT}, torch.int32)
+x2, c2, csq2, out2 = T(({N}, {D}), {self.X}), T(({K}, {D}), {self.C}), T(({K},), {self.CSQ}, torch.float32), T(({N},), {self.OUT}, torch.int32)
+def mark(what):
+    print(what, checked[0], sum(1 for _ in open({log!r})), flush=True)
+def call(what, *a, **kw):
+    try:
+        r = lib.assign(*a, **kw)
+        mark(what + (" out" if r is a[-1] or r is kw.get("out") else " other"))
+    except Exception as e:
+        mark(what + " " + type(e).__name__ + " " + str(e).split(":")[0].split(" ")[0])
+call("3d first", x, c, csq, out)
+call("3d again", x, c, csq, out)
+call("3d no csq", x, c, None, out)
+call("2d first", x2, c2, csq2, out2)
+call("2d again", x2, c2, csq2, out2)
+call("bad out", x, c, csq, T(({B}, {N} + 1), {self.OUT}, torch.int32))
+call("cpu x", T(({B}, {N}, {D}), {self.X}, device=-1), c, csq, out)
+call("strided c", x, T(({B}, {K}, {D}), {self.C}, contiguous=False), csq, out)
+call("f16 c", x, T(({B}, {K}, {D}), {self.C}, torch.float16), csq, out)
+call("out f32", x, c, csq, T(({B}, {N}), {self.OUT}, torch.float32))
+call("not a tensor", [1.0], c, csq, out)
+current[0] = 1
+call("other device", x, c, csq, out)
+current[0] = 0
+lib._native_csq.discard("bfloat16")
+lib._configured = False
+lib._entry.configure(torch.Tensor, (torch.float16, torch.bfloat16, torch.float32), km._TORCH_DTYPES, torch.int32, km._CURRENT_DEVICE, km._RAW_STREAM, 0)
+call("no csq kernel", x, c, None, out)
+lib.autotuner.count = 4
+lib.autotuner.chosen[(1, {N}, {D}, {K}, "bfloat16", 0)] = {{"kernel": {forced["name"]!r}}}
+lib._routes.clear()
+call("tuned first", x2, c2, csq2, out2)
+call("tuned again", x2, c2, csq2, out2)
+"""
+            env = dict(os.environ, LD_LIBRARY_PATH=fake, FAKE_CUDA_LOG=log, CAKE_LIBRARY_CTYPES="0",
+                       FAKE_CUDA_PARAMS_km_bf16_csq="4", FAKE_CUDA_PARAMS_km_best_finish="3",
+                       FAKE_CUDA_PARAMS_km_bf16_pad="13", FAKE_CUDA_PARAMS_km_bf16_pad_i32="13",
+                       **{"FAKE_CUDA_PARAMS_" + v["name"]: str(len(v["manifest"]["params"])) for v in variants})
+            open(log, "w").close()
+            r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            with open(log) as f:
+                calls = [json.loads(line) for line in f]
+            marks, seen, steps = {}, (0, 0), {}
+            for line in r.stdout.splitlines():
+                *what, checks, lines = line.split(" ")
+                checks, lines = int(checks), int(lines)
+                what = " ".join(what)
+                # (Python checks run, driver calls made) by this call
+                steps[what] = (checks - seen[0], [c for c in calls[seen[1]:lines] if c["call"] == "cuLaunchKernel"])
+                seen = (checks, lines)
+            launches = lambda what: [(c["name"], c["params"], c["grid"]) for c in steps[what][1]]  # noqa: E731
+            self.assertEqual(steps["3d first out"][0], 1)
+            self.assertEqual(steps["3d again out"][0], 0)
+            self.assertTrue(launches("3d first out"))
+            self.assertEqual(launches("3d again out"), launches("3d first out"))
+            # Without c_sq: the dispatcher's |c|^2 kernel, straight from C (the shape is known).
+            self.assertEqual(steps["3d no csq out"][0], 0)
+            self.assertEqual(launches("3d no csq out")[0][0], "km_bf16_csq")
+            self.assertEqual((steps["2d first out"][0], steps["2d again out"][0]), (1, 0))
+            self.assertEqual(launches("2d again out"), launches("2d first out"))
+            for what, error in (("bad out", "ValueError out"), ("cpu x", "ValueError x"),
+                                ("strided c", "ValueError c"), ("f16 c", "TypeError c"),
+                                ("out f32", "TypeError out"), ("not a tensor", "TypeError x")):
+                self.assertEqual((steps[what + " " + error][0], launches(what + " " + error)), (1, []), what)
+            # Another current device: the Python path, which launches on x's device.
+            self.assertEqual(steps["other device out"][0], 1)
+            self.assertEqual(launches("other device out"), launches("3d first out"))
+            # No |c|^2 kernel for the dtype: the Python path, to torch's |c|^2 (which this
+            # stand-in torch lacks: the call fails there, before any launch).
+            failed = next(k for k in steps if k.startswith("no csq kernel"))
+            self.assertEqual((steps[failed][0], launches(failed)), (1, []), failed)
+            self.assertEqual(steps["tuned first out"][0], 1)
+            self.assertEqual(steps["tuned again out"][0], 0)
+            self.assertEqual(launches("tuned again out"), launches("tuned first out"))
+            self.assertEqual(launches("tuned again out")[-1][0], forced["name"])
+
     def test_split_k_against_a_fake_driver(self):
         """A split-K variant: `best` is a workspace of B * N int64 filled with ones when it is
         allocated (kept per shape: the finish kernel fills it again), the kernel merges into

@@ -14,7 +14,8 @@ from . import native
 from .autotune import Autotuner, TuneStore, candidates_from_env
 from .route import NoKernel, Router, auxiliary_kernels, launch_sizes
 
-_TORCH_DTYPES = ("float16", "bfloat16", "float32")
+_TORCH_DTYPES = ("float16", "bfloat16", "float32")      # in the order of native.DTYPE_CODES
+MAX_ROUTES = 4096        # shapes remembered for the C fast path before the memory is cleared
 _UNTUNED = object()
 
 
@@ -49,6 +50,14 @@ class KMeansLibrary:
         self._kernels = {}       # name -> drv.Kernel, loaded on first use
         self._maps = {}          # (kernel, pointers, sizes) -> device tensor of encoded TMA maps
         self._spaces = {}        # staging buffers (padded copies, |c|^2), kept per shape
+        # The usual call from the tensors in one C call (dispatch/PyEntry.c's assign_tensors),
+        # where the package has the CPython entry points: configured on the first call; `_routes`
+        # holds each shape's kernel as decided by its first call (-1: routed, else a variant index).
+        # (A package exported before it has entry points without it: its calls take the Python path.)
+        entry = self.native.entry if self.native is not None else None
+        self._entry = entry if hasattr(entry, "assign_tensors") else None
+        self._configured = False
+        self._routes = {}
 
     def route(self, B, N, D, K, dtype):
         return self.router.route(B, N, D, K, dtype)
@@ -71,6 +80,14 @@ class KMeansLibrary:
         # on that H100 host, of which the foreign call, the C++ dispatcher and the driver's
         # launch were 7-10).
         torch = _torch()
+        if kernel is None and self._entry is not None:
+            # The usual call in one C call (PyEntry.c's assign_tensors); None where this path
+            # must run instead (a bad argument, a first call of the shape, another device).
+            if out is None and isinstance(x, torch.Tensor) and x.dim() >= 2:
+                out = torch.empty(x.shape[:-1], device=x.device, dtype=torch.int32)
+            done = self._entry.assign_tensors(x, c, c_sq, out, self._routes)
+            if done is not None:
+                return done
         B, N, D, K, dev, dtype = _check(torch, x, c)
         if c_sq is not None:
             _need(torch, c_sq, "c_sq", (B, K), torch.float32, dev)
@@ -100,10 +117,28 @@ class KMeansLibrary:
             self.native.assign_coded(x.data_ptr(), c.data_ptr(), 0 if c_sq is None else c_sq.data_ptr(),
                                      idx.data_ptr(), B, N, D, K, native.DTYPE_CODES[dtype],
                                      _RAW_STREAM(dev))
+            self._decided(torch, (B, N, D, K, dtype, dev), -1)
         else:
             self._launch(torch, x, c, c_sq, idx, B, N, D, K, dtype, dev, kernel, tuned)
+            if tuned is not None and self.native is not None:
+                self._decided(torch, (B, N, D, K, dtype, dev), self.native.variant_index(kernel))
         # [B, N] for x [B, N, D], [N] for x [N, D], whichever of the two forms `out` had.
         return idx if idx.dim() == x.dim() - 1 else idx.view(x.shape[:-1])
+
+    def _decided(self, torch, key, variant):
+        """Records a shape's kernel for assign_tensors (-1: routed, else the variant's index)
+        once it is final: static routing, or the autotuner has chosen (a shape whose first call
+        came during a graph capture is tuned at a later call)."""
+        if self._entry is None or (self.autotuner.count > 1 and key not in self.autotuner.chosen):
+            return
+        if not self._configured:
+            self._entry.configure(torch.Tensor, tuple(getattr(torch, n) for n in _TORCH_DTYPES),
+                                  _TORCH_DTYPES, torch.int32, _CURRENT_DEVICE, _RAW_STREAM,
+                                  sum(1 << native.DTYPE_CODES[d] for d in self._native_csq))
+            self._configured = True
+        if len(self._routes) > MAX_ROUTES:
+            self._routes.clear()
+        self._routes[key] = variant
 
     def tune_key(self, B, N, D, K, dtype, device):
         """The autotuner's key of a shape on `device` (a torch.device or its index)."""

@@ -83,14 +83,18 @@ class Native:
         """assign with the named variant (ValueError when it does not serve the shape)."""
         self.assign_variant_coded(name, x, c, csq, out, B, N, D, K, DTYPE_CODES[dtype], stream)
 
-    def assign_variant_coded(self, name, *args):
-        """assign_coded with the named variant."""
+    def variant_index(self, name):
+        """The dispatcher's index of the named variant; ValueError when the library lacks it."""
         i = self._index.get(name)
         if i is None:
             i = self._index[name] = self.lib.cake_library_variant_index(name.encode())
         if i < 0:
             raise ValueError(f"kernel {name}: not in this library")
-        self._variant_coded(i, *args)
+        return i
+
+    def assign_variant_coded(self, name, *args):
+        """assign_coded with the named variant."""
+        self._variant_coded(self.variant_index(name), *args)
 
     def _assign_ctypes(self, *args):
         # The stream goes as an int (argtypes convert it), not as a c_void_p object.
