@@ -1,6 +1,8 @@
 #!/bin/bash
 # Call 1 (prepared in session 43, which had no device time; run it first in the next session):
-# build 27 (build 26's kernels + the |c|^2 kernels), exported with the CPython entry points.
+# build 27 (build 26's kernels + the |c|^2 kernels), exported with the CPython entry points;
+# session 44 rebuilt its _cake_native with assign_tensors (commit f85789f: the usual call from
+# the tensors in one C call) and copied that runtime into the package (call-d2.tgz).
 # (1) a call without c_sq (the dispatcher's |c|^2) on 40 grid shapes: correct against fp64,
 #     agreement with the c_sq call, host and GPU time of both forms; (2) the bad-input contract;
 # (3) host time, session 42's runtime (A, ctypes) against this one (B) in one process, both
@@ -8,10 +10,10 @@
 #     and without programmatic launch (CAKE_PROGRAMMATIC_LAUNCH=0);
 # (4) Lloyd on 60 grid shapes not measured yet (lloyd-sample5.json), as long as 130 s allow.
 # At most ~570 s in all (the timeouts); run it with timeout_s 600.
-# Carry: .device/call-d1.tgz, .device/wheels.
+# Carry: .device/call-d2.tgz, .device/wheels.
 R=bench/results/2026-12-06-library-kmeans-23
 L=.device/kpkg-d1/cake_library/library
-rm -rf .device/kpkg-d1 .device/rt-s42 && tar xzf .device/call-d1.tgz -C .device
+rm -rf .device/kpkg-d1 .device/rt-s42 && tar xzf .device/call-d2.tgz -C .device
 SITE=/tmp/cake-anchors
 [ -d $SITE/flashlib ] || pip install -q --no-deps --target $SITE .device/wheels/*.whl
 export TRITON_CACHE_DIR=/tmp/cake-triton-cache
