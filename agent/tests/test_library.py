@@ -638,9 +638,10 @@ class UpdateChoiceTest(unittest.TestCase):
         self.assertIsNone(private_chunk(1, 10 ** 7, 1025, 4))       # more counts than it keeps
 
 
-class FinishEntryTest(unittest.TestCase):
+class HelperEntryTest(unittest.TestCase):
     """The dispatcher's generator refuses a library whose split-K variants have no finish kernel,
-    or a finish kernel whose parameters are not (best, idx, BN), naming what is wrong."""
+    or a finish kernel whose parameters are not (best, idx, BN), naming what is wrong; it lists
+    the |c|^2 kernels of a dtype narrowest first."""
 
     def test_finish_entry(self):
         sys.path.insert(0, os.path.join(RUNTIME, "dispatch"))
@@ -660,6 +661,31 @@ class FinishEntryTest(unittest.TestCase):
         with self.assertRaisesRegex(ValueError, "finish kernel parameters"):
             generate.finish_entry({"variants": [split], "finish_variants": [swapped]})
 
+
+    def test_csq_entries(self):
+        """|c|^2 kernels per dtype: narrowest max D first, one serving every D (an older library's
+        single entry without max_d serves every D); none, or none for every D, is refused."""
+        sys.path.insert(0, os.path.join(RUNTIME, "dispatch"))
+        import generate
+
+        def csq(name, max_d="absent", rows=256):
+            v = {"name": name, "dtype": "float16", "manifest": {
+                "block": [256, 1, 1], "grid": [f"ceildiv(R, {rows})", "1", "1"],
+                "params": [{"name": n} for n in ("c", "q", "R", "D")]}}
+            if max_d != "absent":
+                v["max_d"] = max_d
+            return v
+        lib = {"csq_variants": [csq("w", None, 8), csq("l1", 16), csq("l4", 64, 64)]}
+        self.assertEqual(generate.csq_entries(lib, "float16"),
+                         ['{16, {"l1", 256, 256, false}}', '{64, {"l4", 256, 64, false}}',
+                          '{-1, {"w", 256, 8, false}}'])
+        self.assertEqual(generate.csq_entries(lib, "bfloat16"), [])
+        self.assertEqual(generate.csq_entries({"csq_variants": [csq("old", rows=8)]}, "float16"),
+                         ['{-1, {"old", 256, 8, false}}'])
+        with self.assertRaisesRegex(ValueError, "none serves every D"):
+            generate.csq_entries({"csq_variants": [csq("l1", 16)]}, "float16")
+        with self.assertRaisesRegex(ValueError, "more than one serves every D"):
+            generate.csq_entries({"csq_variants": [csq("a", None), csq("b")]}, "float16")
 
 class MergeTuneTest(unittest.TestCase):
     """bench/library/merge_tune.py: a family or configurations tuned later merge into the table."""
@@ -905,13 +931,13 @@ class NativeDispatcherTest(unittest.TestCase):
     def export_subset(self, tmp, dtype="bfloat16", max_chunks=2, pads=False):
         """A library of `dtype`'s variants up to `max_chunks` (manifests from cake-translate,
         empty cubins), exported with its dispatcher: (package folder, variants, table); with
-        `pads`, the library has its staging kernel (pad_variants); it always has its |c|^2 kernel
+        `pads`, the library has its staging kernel (pad_variants); it always has its |c|^2 kernels
         (csq_variants)."""
         built = os.path.join(tmp, "built")
         os.makedirs(os.path.join(built, "kernels"))
         variants, pad_variants, finish_variants, csq_variants = [], [], [], []
         for p in kbuild.with_twins(kbuild.plan([dtype], max_chunks) + [{"finish": True}] +
-                                   [{"csq": True, "dtype": dtype}] +
+                                   kbuild.csq_plans([dtype]) +
                                    ([{"pad": True, "dtype": dtype}] if pads else [])):
             name = kbuild.variant_name(p)
             manifest = self.MANIFESTS.get(name)
@@ -929,7 +955,7 @@ class NativeDispatcherTest(unittest.TestCase):
             elif kbuild.family_of(p) == "finish":
                 finish_variants.append({"name": name, "manifest": manifest})
             elif kbuild.family_of(p) == "csq":
-                csq_variants.append({"name": name, "dtype": dtype, "manifest": manifest})
+                csq_variants.append(kbuild.csq_record(p, manifest))
             else:
                 variants.append(kbuild.describe(p, manifest))
             open(os.path.join(built, "kernels", name + ".cubin"), "wb").close()
@@ -1056,20 +1082,24 @@ class NativeDispatcherTest(unittest.TestCase):
         staging kernel; the workspace is kept per shape (a second call launches the same)."""
         with tempfile.TemporaryDirectory() as tmp:
             pkg, variants, fake, router = self.fake_package(tmp)
-            for B, N, D, K in ((2, 5000, 64, 1001), (3, 700, 61, 97), (1, 9, 128, 7)):
+            # The narrowest |c|^2 kernel that serves D: 1 lane per row up to D = 16, 4 up to
+            # 64, a warp above (32 / lanes rows per warp, 8 warps per block).
+            for B, N, D, K, lanes in ((2, 5000, 64, 1001, 4), (3, 700, 61, 97, 4), (1, 9, 128, 7, 32),
+                                      (2, 300, 3, 5000, 1), (1, 40, 17, 9, 4), (1, 40, 65, 9, 32)):
                 want = router.route(B, N, D, K, "bfloat16")
                 v = next(v for v in variants if v["name"] == want["kernel"])
                 env = {"FAKE_CUDA_PARAMS_" + v["name"]: str(len(v["manifest"]["params"])),
-                       "FAKE_CUDA_PARAMS_km_bf16_csq": "4", "FAKE_CUDA_PARAMS_km_best_finish": "3",
-                       "FAKE_CUDA_PARAMS_km_bf16_pad": "13", "FAKE_CUDA_PARAMS_km_bf16_pad_i32": "13"}
+                       "FAKE_CUDA_PARAMS_km_best_finish": "3",
+                       "FAKE_CUDA_PARAMS_km_bf16_pad": "13", "FAKE_CUDA_PARAMS_km_bf16_pad_i32": "13",
+                       **{"FAKE_CUDA_PARAMS_km_bf16_csq" + s: "4" for s in ("", "_l1", "_l4")}}
                 rc, error, calls = self.run_fake(tmp, pkg, fake, (B, N, D, K), env, csq=0)
                 self.assertEqual(rc, 0, error)
                 launches = [c for c in calls if c["call"] == "cuLaunchKernel"]
                 csq = launches[0]
-                self.assertEqual(csq["name"], "km_bf16_csq")
+                self.assertEqual(csq["name"], "km_bf16_csq" + ("" if lanes == 32 else f"_l{lanes}"), (D, lanes))
                 ws = csq["params"][1]
                 self.assertEqual(csq["params"], [self.C, ws, B * K, D])
-                self.assertEqual(csq["grid"], [-(-B * K // 8), 1, 1])
+                self.assertEqual(csq["grid"], [-(-B * K // (8 * 32 // lanes)), 1, 1])
                 self.assertIn({"call": "cuMemAlloc", "bytes": B * K * 4, "ptr": ws},
                               [{k: c.get(k) for k in ("call", "bytes", "ptr")} for c in calls])
                 main = next(c for c in launches if c["name"] == v["name"])
@@ -1244,7 +1274,7 @@ call("tuned first", x2, c2, csq2, out2)
 call("tuned again", x2, c2, csq2, out2)
 """
             env = dict(os.environ, LD_LIBRARY_PATH=fake, FAKE_CUDA_LOG=log, CAKE_LIBRARY_CTYPES="0",
-                       FAKE_CUDA_PARAMS_km_bf16_csq="4", FAKE_CUDA_PARAMS_km_best_finish="3",
+                       FAKE_CUDA_PARAMS_km_bf16_csq_l4="4", FAKE_CUDA_PARAMS_km_best_finish="3",
                        FAKE_CUDA_PARAMS_km_bf16_pad="13", FAKE_CUDA_PARAMS_km_bf16_pad_i32="13",
                        **{"FAKE_CUDA_PARAMS_" + v["name"]: str(len(v["manifest"]["params"])) for v in variants})
             open(log, "w").close()
@@ -1267,7 +1297,7 @@ call("tuned again", x2, c2, csq2, out2)
             self.assertEqual(launches("3d again out"), launches("3d first out"))
             # Without c_sq: the dispatcher's |c|^2 kernel, straight from C (the shape is known).
             self.assertEqual(steps["3d no csq out"][0], 0)
-            self.assertEqual(launches("3d no csq out")[0][0], "km_bf16_csq")
+            self.assertEqual(launches("3d no csq out")[0][0], "km_bf16_csq_l4")     # D = 61
             self.assertEqual((steps["2d first out"][0], steps["2d again out"][0]), (1, 0))
             self.assertEqual(launches("2d again out"), launches("2d first out"))
             for what, error in (("bad out", "ValueError out"), ("cpu x", "ValueError x"),

@@ -268,6 +268,18 @@ def compile_one(tools, kdir, p, programmatic_launch=True, keep_built=False):
     return p, r.returncode, r.stderr
 
 
+def csq_plans(dtypes):
+    """The |c|^2 kernels to build (families/csq.py): every lane count per dtype."""
+    return [{"csq": True, "dtype": d, "lanes": g} for d in dtypes for g in family.CSQ_LANES]
+
+
+def csq_record(p, manifest):
+    """library.json's csq_variants entry of a built |c|^2 kernel (the dispatcher picks the
+    narrowest `max_d` that covers a call's D; null serves any D)."""
+    return {"name": variant_name(p), "dtype": p["dtype"], "lanes": p["lanes"],
+            "max_d": family.CSQ_MAX_D[p["lanes"]], "manifest": manifest}
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", required=True)
@@ -301,7 +313,7 @@ def main():
     updates = [{"update": True, "dtype": d, "ppb": w} for d in dtypes for w in family.UPDATE_PPB] + \
         [{"update": True, "dtype": d, "ppb": 8, "chunk": c} for d in dtypes for c in family.UPDATE_CHUNKS]
     pads = [{"pad": True, "dtype": d} for d in dtypes]
-    csqs = [{"csq": True, "dtype": d} for d in dtypes]
+    csqs = csq_plans(dtypes)
     todo = with_twins(plan(dtypes, args.max_chunks, args.flat_tcd, args.tails, args.ov) + updates + pads
                       + [{"finish": True}] + csqs)
     variants, update_variants, pad_variants, finish_variants, failed = [], [], [], [], []
@@ -320,7 +332,7 @@ def main():
             elif family_of(p) == "finish":
                 finish_variants.append({"name": variant_name(p), "manifest": manifest})
             elif family_of(p) == "csq":
-                csq_variants.append({"name": variant_name(p), "dtype": p["dtype"], "manifest": manifest})
+                csq_variants.append(csq_record(p, manifest))
             elif family_of(p) == "update":
                 update_variants.append({"name": variant_name(p), "dtype": p["dtype"], "ppb": p["ppb"],
                                         **({"chunk": p["chunk"]} if "chunk" in p else {}),

@@ -28,6 +28,7 @@ from families.direct import DIRECT_CONFIGS, STAGE_UNROLL, direct_name, direct_va
 from families.lanes import (LANES_MAX_K, LANES_WARPS, generate_lanes, lanes_configs, lanes_name,
                             lanes_suffix, lanes_unroll, lanes_variants)
 from families.mma import MMA_DP, generate_mma_seed, mma_name, mma_tactic
+from families.csq import CSQ_LANES, CSQ_MAX_D, csq_name, generate_csq
 from families.finish import FINISH_BLOCK, finish_name, generate_finish
 from families.pad import PAD_BLOCK, generate_pad, pad_name
 from families.registry import FAMILIES, Family, family_of
@@ -48,6 +49,7 @@ __all__ = [
     "lanes_unroll", "lanes_variants",
     "MMA_DP", "generate_mma_seed", "mma_name", "mma_tactic",
     "PAD_BLOCK", "generate_pad", "pad_name",
+    "CSQ_LANES", "CSQ_MAX_D", "csq_name", "generate_csq",
     "FINISH_BLOCK", "finish_name", "generate_finish",
     "FAMILIES", "Family", "family_of",
     "SIMT_PPB", "generate_simt", "simt_name", "simt_variants",

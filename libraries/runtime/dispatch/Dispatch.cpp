@@ -93,6 +93,12 @@ struct HelperKernel {
   bool programmaticLaunch;
 };
 
+/// A |c|^2 kernel and the widest D it serves (-1: any); kCsq lists a dtype's narrowest first.
+struct CsqKernel {
+  int64_t maxD;
+  HelperKernel kernel;
+};
+
 struct Point {
   int dtype;
   int64_t B, N, D, K;
@@ -513,8 +519,20 @@ int finishSplitK(CUcontext ctx, CUdeviceptr best, uint64_t idx, int64_t elements
   return -2;
 }
 
-/// Whether the library has the |c|^2 kernel of `dtype` (a call may then pass csq = 0).
-bool computesCsq(int dtype) { return dtype >= 0 && dtype < 3 && kCsq[dtype].name; }
+/// The |c|^2 kernel of `dtype` for rows of D elements: the narrowest that serves D (few lanes
+/// per row at small D, families/csq.py), or nullptr when the library has none (generate.py
+/// checks that a dtype with any has one for every D).
+const HelperKernel *csqKernel(int dtype, int64_t D) {
+  if (dtype < 0 || dtype >= 3)
+    return nullptr;
+  for (const CsqKernel &k : kCsq[dtype])
+    if (k.kernel.name && (k.maxD < 0 || D <= k.maxD))
+      return &k.kernel;
+  return nullptr;
+}
+
+/// Whether the library has the |c|^2 kernels of `dtype` (a call may then pass csq = 0).
+bool computesCsq(int dtype) { return csqKernel(dtype, INT64_MAX) != nullptr; }
 
 /// Whether a call lacks a pointer it needs: x, c, out, and csq unless the library computes |c|^2
 /// for the dtype (an unknown dtype is refused later, by the router).
@@ -532,7 +550,7 @@ int nullPointer(uint64_t x, uint64_t c, uint64_t csq) {
 /// maps stay cached and a captured graph replays it), on `stream`; 0 on a driver error.
 CUdeviceptr squaredNorms(CUcontext ctx, int dtype, uint64_t c, int64_t rows, int64_t D,
                          CUstream stream) {
-  const HelperKernel &k = kCsq[dtype];
+  const HelperKernel &k = *csqKernel(dtype, D); // the caller checked computesCsq(dtype)
   if ((rows + k.perBlock - 1) / k.perBlock > 0x7FFFFFFF) { // past a grid's x: pass c_sq
     fail("|c|^2 of " + std::to_string(rows) + " centroid rows: more blocks than a grid holds; "
          "pass c_sq", -2);

@@ -143,8 +143,13 @@ def generate(definition):
         w("  {" + ", ".join(entries) + "},")
     w("};")
     w(f"const HelperKernel kFinish = {finish_entry(definition)};")
-    w("// The |c|^2 kernel per dtype (families/csq.py), for a call without c_sq.")
-    w("const HelperKernel kCsq[] = {" + ", ".join(csq_entry(definition, d) for d in DTYPES) + "};")
+    csqs = {d: csq_entries(definition, d) for d in DTYPES}
+    width = max(1, *(len(e) for e in csqs.values()))
+    w("// The |c|^2 kernels per dtype (families/csq.py), narrowest D first, for a call without c_sq.")
+    w(f"const CsqKernel kCsq[3][{width}] = {{")
+    for d in DTYPES:
+        w("  {" + ", ".join(csqs[d] + [NO_CSQ] * (width - len(csqs[d]))) + "},")
+    w("};")
     points = table.get("points", [])
     for j, p in enumerate(points):
         ms = ", ".join(repr(float(p["ms"][c])) if c in p["ms"] else "NAN" for c in configs)
@@ -180,6 +185,7 @@ def pad_entry(v, legal="nullptr"):
 FINISH_PARAMS = ["best", "idx", "BN"]                            # Dispatch.cpp's finish call
 CSQ_PARAMS = ["c", "q", "R", "D"]                                # Dispatch.cpp's |c|^2 call
 NO_HELPER = "{nullptr, 0, 0, false}"
+NO_CSQ = "{-1, " + NO_HELPER + "}"
 
 
 def helper_entry(v, params, what):
@@ -204,13 +210,18 @@ def finish_entry(definition):
     return helper_entry(finish[0], FINISH_PARAMS, "finish kernel")
 
 
-def csq_entry(definition, dtype):
-    """The entry of the |c|^2 kernel of `dtype` (families/csq.py), or an empty one when the
-    library has none."""
-    found = [v for v in definition.get("csq_variants", []) if v["dtype"] == dtype]
-    if len(found) > 1:
-        raise ValueError(f"{len(found)} |c|^2 kernels for {dtype} (csq_variants): one expected")
-    return helper_entry(found[0], CSQ_PARAMS, "|c|^2 kernel") if found else NO_HELPER
+def csq_entries(definition, dtype):
+    """Dispatch.cpp's CsqKernel entries {max D (-1: any), kernel} of the |c|^2 kernels of `dtype`
+    (families/csq.py), narrowest max D first; none when the library has none. One of them must
+    serve any D (a library exported before the `max_d` field had one kernel per dtype: any D)."""
+    found = sorted((v for v in definition.get("csq_variants", []) if v["dtype"] == dtype),
+                   key=lambda v: (v.get("max_d") is None, v.get("max_d") or 0))
+    if found and found[-1].get("max_d") is not None:
+        raise ValueError(f"|c|^2 kernels of {dtype} (csq_variants): none serves every D (max_d null)")
+    if sum(v.get("max_d") is None for v in found) > 1:
+        raise ValueError(f"|c|^2 kernels of {dtype} (csq_variants): more than one serves every D")
+    return [f'{{{-1 if v.get("max_d") is None else int(v["max_d"])}, '
+            f'{helper_entry(v, CSQ_PARAMS, "|c|^2 kernel")}}}' for v in found]
 
 
 def elements_per_block(v):
