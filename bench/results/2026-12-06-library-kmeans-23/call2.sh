@@ -14,8 +14,8 @@ SITE=/tmp/cake-anchors
 [ -d $SITE/flashlib ] || pip install -q --no-deps --target $SITE .device/wheels/*.whl
 export TRITON_CACHE_DIR=/tmp/cake-triton-cache
 nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,temperature.gpu --format=csv,noheader | tee $OUT/gpu.txt
-timeout 100 python3 bench/library/csq_check.py --library $L --grid libraries/kmeans/grid.json --count 40 \
+timeout 90 python3 bench/library/csq_check.py --library $L --grid libraries/kmeans/grid.json --count 40 \
   > $OUT/csq.jsonl 2> $OUT/csq.err; echo "csq_check rc=$?" >> $OUT/gpu.txt
 CAKE_BENCH_SERIAL=0 PREWARM=12 LIB=$L TAG=b28 timeout 270 bash bench/library/run_h200.sh final 0 0 | tail -4
-CAKE_BENCH_PRIVATE=0 ONLY=$R/lloyd-sample5.json LIB=$L TAG=sample5 timeout 150 \
+CAKE_BENCH_PRIVATE=0 ONLY=$R/lloyd-sample5.json LIB=$L TAG=sample5 timeout 120 \
   bash bench/library/run_h200.sh lloyd 0 0 | tail -3
