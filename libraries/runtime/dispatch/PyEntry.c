@@ -218,9 +218,8 @@ typedef struct {
   uint64_t ptr;
 } TensorView;
 
-/* An integer result of calling t.<method>(), or -1 with an exception set. */
-static long long callForInt(PyObject *t, PyObject *method) {
-  PyObject *r = PyObject_CallMethodObjArgs(t, method, NULL);
+/* The integer a call returned (the reference consumed), or -1 with an exception set. */
+static long long takeInt(PyObject *r) {
   if (!r)
     return -1;
   long long v = PyLong_AsLongLong(r);
@@ -258,10 +257,10 @@ static int view(PyObject *t, TensorView *v) {
   if (!dtype)
     goto done;
   v->dtype = dtype; /* compared by identity only; torch's dtypes are singletons */
-  v->device = (long)callForInt(t, torchApi.getDevice);
+  v->device = (long)takeInt(PyObject_CallMethodObjArgs(t, torchApi.getDevice, NULL));
   if (v->device < 0)
     goto done;
-  long long ptr = callForInt(t, torchApi.dataPtr);
+  long long ptr = takeInt(PyObject_CallMethodObjArgs(t, torchApi.dataPtr, NULL));
   if (ptr == -1 && PyErr_Occurred())
     goto done;
   v->ptr = (uint64_t)ptr;
@@ -283,16 +282,6 @@ static int matches(const TensorView *v, PyObject *dtype, long device, int rank, 
     if (v->size[i] != size[i])
       return 0;
   return 1;
-}
-
-/* An int from `fn`(arg) (`fn`() when arg is NULL), or -1 with an exception set. */
-static long long callIntFn(PyObject *fn, PyObject *arg) {
-  PyObject *r = PyObject_CallFunctionObjArgs(fn, arg, NULL);
-  if (!r)
-    return -1;
-  long long v = PyLong_AsLongLong(r);
-  Py_DECREF(r);
-  return v;
 }
 
 static PyObject *assign_tensors(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
@@ -337,7 +326,7 @@ static PyObject *assign_tensors(PyObject *self, PyObject *const *args, Py_ssize_
       Py_RETURN_NONE;
     csqPtr = csq.ptr;
   }
-  long long current = callIntFn(torchApi.currentDevice, NULL);
+  long long current = takeInt(PyObject_CallFunctionObjArgs(torchApi.currentDevice, NULL));
   if (current != x.device) {
     PyErr_Clear();
     Py_RETURN_NONE;
@@ -370,7 +359,7 @@ static PyObject *assign_tensors(PyObject *self, PyObject *const *args, Py_ssize_
   PyObject *device = PyLong_FromLong(x.device);
   if (!device)
     return NULL;
-  long long handle = callIntFn(torchApi.rawStream, device);
+  long long handle = takeInt(PyObject_CallFunctionObjArgs(torchApi.rawStream, device, NULL));
   Py_DECREF(device);
   if (handle == -1 && PyErr_Occurred())
     return NULL;
