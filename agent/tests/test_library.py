@@ -1272,6 +1272,12 @@ lib.autotuner.chosen[(1, {N}, {D}, {K}, "bfloat16", 0)] = {{"kernel": {forced["n
 lib._routes.clear()
 call("tuned first", x2, c2, csq2, out2)
 call("tuned again", x2, c2, csq2, out2)
+for bad in ((lambda: lib._entry.configure(1, 2)), (lambda: lib._entry.assign_tensors(x, c, csq, out))):
+    try:
+        bad()
+    except TypeError as e:
+        print("TypeError", str(e).split("(")[0], 0, 0)
+print("routes not a dict", lib._entry.assign_tensors(x, c, csq, out, []) is None, 0, 0)
 """
             env = dict(os.environ, LD_LIBRARY_PATH=fake, FAKE_CUDA_LOG=log, CAKE_LIBRARY_CTYPES="0",
                        FAKE_CUDA_PARAMS_km_bf16_csq_l4="4", FAKE_CUDA_PARAMS_km_best_finish="3",
@@ -1282,14 +1288,18 @@ call("tuned again", x2, c2, csq2, out2)
             self.assertEqual(r.returncode, 0, r.stderr)
             with open(log) as f:
                 calls = [json.loads(line) for line in f]
-            marks, seen, steps = {}, (0, 0), {}
-            for line in r.stdout.splitlines():
-                *what, checks, lines = line.split(" ")
-                checks, lines = int(checks), int(lines)
-                what = " ".join(what)
-                # (Python checks run, driver calls made) by this call
-                steps[what] = (checks - seen[0], [c for c in calls[seen[1]:lines] if c["call"] == "cuLaunchKernel"])
-                seen = (checks, lines)
+            lines = r.stdout.splitlines()
+            # The entry points' own argument errors, and a routes table that is not a dict.
+            self.assertEqual(lines[-3:], ["TypeError configure 0 0", "TypeError assign_tensors 0 0",
+                                          "routes not a dict True 0 0"])
+            seen, steps = (0, 0), {}
+            for line in lines[:-3]:
+                # Each call printed: what it was, the Python checks run so far, the log's length.
+                *what, checks, logged = line.split(" ")
+                checks, logged = int(checks), int(logged)
+                steps[" ".join(what)] = (checks - seen[0], [c for c in calls[seen[1]:logged]
+                                                            if c["call"] == "cuLaunchKernel"])
+                seen = (checks, logged)
             launches = lambda what: [(c["name"], c["params"], c["grid"]) for c in steps[what][1]]  # noqa: E731
             self.assertEqual(steps["3d first out"][0], 1)
             self.assertEqual(steps["3d again out"][0], 0)
