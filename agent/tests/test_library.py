@@ -1278,6 +1278,12 @@ for bad in ((lambda: lib._entry.configure(1, 2)), (lambda: lib._entry.assign_ten
     except TypeError as e:
         print("TypeError", str(e).split("(")[0], 0, 0)
 print("routes not a dict", lib._entry.assign_tensors(x, c, csq, out, []) is None, 0, 0)
+# The fast path keeps no reference it took (tensors, their dtypes, the result).
+held = (x2, c2, csq2, out2, bf, torch.float32, torch.int32)
+before = [sys.getrefcount(o) for o in held]
+for _ in range(100):
+    lib.assign(x2, c2, csq2, out2)
+print("references kept", [sys.getrefcount(o) for o in held] != before, 0, 0)
 """
             env = dict(os.environ, LD_LIBRARY_PATH=fake, FAKE_CUDA_LOG=log, CAKE_LIBRARY_CTYPES="0",
                        FAKE_CUDA_PARAMS_km_bf16_csq_l4="4", FAKE_CUDA_PARAMS_km_best_finish="3",
@@ -1290,10 +1296,10 @@ print("routes not a dict", lib._entry.assign_tensors(x, c, csq, out, []) is None
                 calls = [json.loads(line) for line in f]
             lines = r.stdout.splitlines()
             # The entry points' own argument errors, and a routes table that is not a dict.
-            self.assertEqual(lines[-3:], ["TypeError configure 0 0", "TypeError assign_tensors 0 0",
-                                          "routes not a dict True 0 0"])
+            self.assertEqual(lines[-4:], ["TypeError configure 0 0", "TypeError assign_tensors 0 0",
+                                          "routes not a dict True 0 0", "references kept False 0 0"])
             seen, steps = (0, 0), {}
-            for line in lines[:-3]:
+            for line in lines[:-4]:
                 # Each call printed: what it was, the Python checks run so far, the log's length.
                 *what, checks, logged = line.split(" ")
                 checks, logged = int(checks), int(logged)
