@@ -14,7 +14,7 @@ from . import native
 from .autotune import Autotuner, TuneStore, candidates_from_env
 from .route import NoKernel, Router, auxiliary_kernels, launch_sizes
 
-_TORCH_DTYPES = ("float16", "bfloat16", "float32")      # in the order of native.DTYPE_CODES
+_TORCH_DTYPES = ("float16", "bfloat16", "float32")
 MAX_ROUTES = 4096        # shapes remembered for the C fast path before the memory is cleared
 _UNTUNED = object()
 
@@ -131,8 +131,9 @@ class KMeansLibrary:
         if self._entry is None or (self.autotuner.count > 1 and key not in self.autotuner.chosen):
             return
         if not self._configured:
-            self._entry.configure(torch.Tensor, tuple(getattr(torch, n) for n in _TORCH_DTYPES),
-                                  _TORCH_DTYPES, torch.int32, _CURRENT_DEVICE, _RAW_STREAM,
+            names = tuple(sorted(native.DTYPE_CODES, key=native.DTYPE_CODES.get))   # code order
+            self._entry.configure(torch.Tensor, tuple(getattr(torch, n) for n in names), names,
+                                  torch.int32, _CURRENT_DEVICE, _RAW_STREAM,
                                   sum(1 << native.DTYPE_CODES[d] for d in self._native_csq))
             self._configured = True
         if len(self._routes) > MAX_ROUTES:
