@@ -20,8 +20,9 @@ consumer warpgroups (A fragments in registers, table-only: RA_CONFIGS; `--ov` ad
 verified (cake-opt --cake-verify) and compiled by cake-translate; one that fails stops the build with the
 tool's diagnostic. Besides: the centroid-update kernels (`update`) and one staging kernel per
 dtype (`pad`: rows zero-padded to 16 bytes for the tensor-core families), and the split-K
-variants of wgmma and splitd (SPLIT_K_CONFIGS) with their `finish` kernel, and one |c|^2 kernel
-per dtype (`csq`: the dispatcher's when the caller passes no c_sq). `--table` (default:
+variants of wgmma and splitd (SPLIT_K_CONFIGS) with their `finish` kernel, and the |c|^2
+kernels of each dtype (`csq`, 1, 4 and 32 lanes per row: the dispatcher's when the caller passes
+no c_sq). `--table` (default:
 table.json beside this script, when present) is the routing table learned from measurements
 (libraries/README.md).
 

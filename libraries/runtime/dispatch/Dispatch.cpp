@@ -437,6 +437,26 @@ bool copyRows(CUdeviceptr dst, size_t dstPitch, CUdeviceptr src, size_t srcPitch
   return check(driver.cuMemcpy2DAsync(&m, stream), "cuMemcpy2DAsync (staging)");
 }
 
+/// Launches one-dimensional kernel `k` (the staging, split-K finish or |c|^2 kernel) over
+/// `elements` (its blocks must fit a grid's x) with the parameters `values` (8 bytes each, in
+/// the manifest's order).
+template <size_t N>
+bool launchHelper(CUcontext ctx, const HelperKernel &k, int64_t elements,
+                  const uint64_t (&values)[N], CUstream stream, const char *what) {
+  CUfunction f = function(ctx, k.name, 0);
+  if (!f)
+    return false;
+  uint64_t storage[N];
+  void *args[N];
+  for (size_t i = 0; i < N; ++i) {
+    storage[i] = values[i];
+    args[i] = &storage[i];
+  }
+  const unsigned grid[3] = {unsigned((elements + k.perBlock - 1) / k.perBlock), 1, 1},
+                 block[3] = {k.block, 1, 1};
+  return launchKernel(f, grid, block, 0, stream, args, k.programmaticLaunch, what);
+}
+
 /// One staged tensor: dst [rows, dstPitch] <- src [rows, width] (rows = 0: not staged).
 struct Segment {
   CUdeviceptr src = 0, dst = 0;
@@ -461,48 +481,21 @@ bool stage(CUcontext ctx, int dtype, const Segment &x, const Segment &c, const S
   for (const PadKernel &candidate : kPads[dtype])
     if (!chosen && candidate.name && candidate.legal(sizes))
       chosen = &candidate;
-  const PadKernel &k = chosen ? *chosen : kPads[dtype][0];
   if (!chosen) // the workspaces are kept per shape: their zero padding is never overwritten
     return (!x.rows || copyRows(x.dst, DP * el, x.src, D * el, D * el, x.rows, stream)) &&
            (!c.rows || copyRows(c.dst, DP * el, c.src, D * el, D * el, c.rows, stream)) &&
            (!q.rows || copyRows(q.dst, KP * 4, q.src, K * 4, K * 4, q.rows, stream));
-  CUfunction f = function(ctx, k.name, 0);
-  if (!f)
-    return false;
-  uint64_t storage[NumPadRoles];
-  void *args[NumPadRoles];
-  for (int i = 0; i < NumPadRoles; ++i) {
-    storage[i] = values[k.roles[i]];
-    args[i] = &storage[i];
-  }
-  int64_t elements = (x.rows + c.rows) * DP + q.rows * KP;
-  int64_t blocks = (elements + k.perBlock - 1) / k.perBlock;
-  const unsigned grid[3] = {unsigned(blocks), 1, 1}, block[3] = {k.block, 1, 1};
-  return launchKernel(f, grid, block, 0, stream, args, k.programmaticLaunch,
+  const PadKernel &k = *chosen;
+  uint64_t ordered[NumPadRoles]; // the manifest's parameter order
+  for (int i = 0; i < NumPadRoles; ++i)
+    ordered[i] = values[k.roles[i]];
+  const HelperKernel launched = {k.name, k.block, k.perBlock, k.programmaticLaunch};
+  return launchHelper(ctx, launched, (x.rows + c.rows) * DP + q.rows * KP, ordered, stream,
                       "cuLaunchKernel (staging)");
 }
 
 int launch(int index, const int64_t *s, uint64_t x, uint64_t c, uint64_t csq, uint64_t out,
            int64_t B, int64_t N, int64_t D, int64_t K, void *stream);
-
-/// Launches helper kernel `k` over `elements` (its blocks must fit a grid's x) with the
-/// parameters `values` (8 bytes each, in the manifest's order).
-template <size_t N>
-bool launchHelper(CUcontext ctx, const HelperKernel &k, int64_t elements,
-                  const uint64_t (&values)[N], CUstream stream, const char *what) {
-  CUfunction f = function(ctx, k.name, 0);
-  if (!f)
-    return false;
-  uint64_t storage[N];
-  void *args[N];
-  for (size_t i = 0; i < N; ++i) {
-    storage[i] = values[i];
-    args[i] = &storage[i];
-  }
-  const unsigned grid[3] = {unsigned((elements + k.perBlock - 1) / k.perBlock), 1, 1},
-                 block[3] = {k.block, 1, 1};
-  return launchKernel(f, grid, block, 0, stream, args, k.programmaticLaunch, what);
-}
 
 /// After a split-K launch: idx from `best`, and `best` filled with ones again. If this launch
 /// fails, the workspace is forgotten (a fresh one is filled on the next call) so that no later
