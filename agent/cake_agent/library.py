@@ -5,6 +5,8 @@
     cake library route  --library KDA_DIR --shape T=8192,H=96,N=1[,lower_bound=-5]
     cake library report --rows rows.json --out report.html
     cake library export --library DIR --out PACKAGE
+    cake library evolve --definition libraries/kmeans --db lib.db --work DIR [--backend batch]
+    cake library evolve-ingest --db lib.db --work DIR; cake library winners --db lib.db
 
 `route` answers from a definition folder (variants.json + table.json), a built library
 (library.json) or an exported package alike: one JSON object with at least {"kernel"}, exit 0;
@@ -27,7 +29,8 @@ sys.path.insert(0, os.path.dirname(RUNTIME))
 from cake_library import autotune, kda as kda_runtime  # noqa: E402
 from cake_library.route import NoKernel, Router, auxiliary_kernels, check_definition  # noqa: E402
 
-from . import disk, jsonfile, outputs  # noqa: E402
+from . import disk, jsonfile, library_evolve, outputs  # noqa: E402
+from .task import TaskError  # noqa: E402
 
 SHAPE_KEYS = ("B", "N", "D", "K")
 DTYPES = ("float16", "bfloat16", "float32")
@@ -419,15 +422,16 @@ def parser():
     e = sub.add_parser("export", help="a self-contained package from a built library")
     e.add_argument("--library", required=True)
     e.add_argument("--out", required=True)
+    library_evolve.add_parsers(sub, _ROOT)
     return p
 
 
 def main(argv):
     args = parser().parse_args(argv)
     try:
-        return {"build": cmd_build, "route": cmd_route, "report": cmd_report,
-                "export": cmd_export}[args.cmd](args)
-    except (LibraryError, outputs.OutputError) as e:
+        return dict({"build": cmd_build, "route": cmd_route, "report": cmd_report,
+                     "export": cmd_export}, **library_evolve.COMMANDS)[args.cmd](args)
+    except (LibraryError, outputs.OutputError, library_evolve.EvolveError, TaskError) as e:
         print(f"cake: error: {e}", file=sys.stderr)
         return 2
     except OSError as e:  # writing an output: the disk, permissions

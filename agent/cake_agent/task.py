@@ -1,11 +1,14 @@
 """Task files (docs/Tasks.md): loading, validation, tunable spaces and seed instantiation.
 
 A task is JSON. Seeds are CAKE IR with ``{{expr}}`` placeholders over the tunables; instantiating a
-genome (seed index + one value per tunable) substitutes every placeholder and nothing else.
+genome (seed index + one value per tunable) substitutes every placeholder and nothing else. A task may
+name a ``generator`` instead (a Python function that returns a genome's IR): for kernel families whose
+structure, not only their constants, follows the parameters (libraries/*/evolve.py writes such tasks).
 Validation type-checks every field first, then collects every contradiction, and raises one
 TaskError listing them all.
 """
 import hashlib
+import importlib.util
 import itertools
 import json
 import os
@@ -21,7 +24,8 @@ DEFAULT_TIMEOUTS = {"verify": 30, "cost": 30, "compile": 120, "run": 120}
 DEFAULT_FLOOR = {"bandwidth": 4.24e12, "flops_per_s": 51e12}  # ANCHORS.md, H200 measured
 KNOWN_KEYS = {"name", "description", "class", "seeds", "kernel", "tunables", "constraints", "start",
               "shapes", "grid", "reference", "ref_entry", "rtol", "scalars", "objective", "floor",
-              "budget", "timeouts", "interface", "allow_ops", "inputs", "comment"}
+              "budget", "timeouts", "interface", "allow_ops", "inputs", "comment", "generator"}
+GENERATOR_KEYS = {"path", "function", "fixed"}
 TUNABLE_KEYS = {"type", "values", "min", "max", "step", "pow2", "comment"}
 FLOOR_KEYS = {"bytes", "flops", "bandwidth", "flops_per_s"}
 OBJECTIVE_KEYS = {"kind", "weights"}
@@ -36,14 +40,17 @@ class TaskError(ValueError):
 class Task:
     """A validated task. Build with load_task(); attributes mirror the JSON (docs/Tasks.md)."""
 
-    def __init__(self, path, data, seed_texts, tunables):
+    def __init__(self, path, data, seed_texts, tunables, generator=None):
         self.path = os.path.abspath(path)
         self.dir = os.path.dirname(self.path)
         self.data = data
+        # (function, fixed parameters) of a generator task; seed_texts then holds its module's source
+        self.generator = generator
+        self._generated = {}  # signature -> IR text or the generator's error
         self.name = data["name"]
         self.task_class = data.get("class", self.name)
         self.kernel = data.get("kernel")
-        self.seed_paths = data["seeds"]
+        self.seed_paths = data.get("seeds") or [data["generator"]["path"]]
         self.seed_texts = seed_texts
         self.tunables = tunables  # ordered dict name -> list of allowed values
         self.constraints = data.get("constraints", [])
@@ -76,11 +83,35 @@ class Task:
             return False
         if any(params[k] not in vals for k, vals in self.tunables.items()):
             return False
-        return all(expr.evaluate(c, params) for c in self.constraints)
+        if not all(expr.evaluate(c, params) for c in self.constraints):
+            return False
+        return self.generator is None or not isinstance(self._generate(params), TaskError)
+
+    def _generate(self, params):
+        """The generator's IR for ``params``, or the TaskError saying why it gave none (cached: the
+        search asks about a genome several times). A generator refuses a combination it cannot
+        build by raising; that genome is then not legal, like one failing a constraint."""
+        key = signature((0, params))
+        if key not in self._generated:
+            function, fixed = self.generator
+            try:
+                text = function(dict(fixed, **params), self.kernel)
+                self._generated[key] = text if isinstance(text, str) else TaskError(
+                    f"generator {self.seed_paths[0]}: returned {type(text).__name__}, not IR text")
+            except Exception as e:  # the generator's own refusal (ValueError, AssertionError, ...)
+                self._generated[key] = TaskError(f"generator {self.seed_paths[0]}: {params}: "
+                                                 f"{type(e).__name__}: {e}")
+        return self._generated[key]
 
     def instantiate(self, genome):
-        """The IR text of a genome (raises TaskError if a placeholder cannot be evaluated)."""
+        """The IR text of a genome (raises TaskError if a placeholder cannot be evaluated or the
+        generator gives no IR for it)."""
         seed, params = genome
+        if self.generator is not None:
+            text = self._generate(params)
+            if isinstance(text, TaskError):
+                raise text
+            return text
         def sub(m):
             try:
                 return str(expr.evaluate(m.group(1), params))
@@ -212,6 +243,15 @@ def _check_types(data, problems):
             for i, s in enumerate(seeds):
                 if not isinstance(s, str) or not s.strip():
                     wrong("seeds", f"seeds[{i}] must be a file path (a string), got {s!r}")
+    if "generator" in data:
+        gen = data["generator"]
+        if not isinstance(gen, dict) or not isinstance(gen.get("path"), str) or not isinstance(
+                gen.get("function"), str) or not isinstance(gen.get("fixed", {}), dict):
+            wrong("generator", "'generator' must be an object {\"path\": a Python file, \"function\": its "
+                  f"name, \"fixed\": an object of parameters}}, got {gen!r}")
+        elif set(gen) - GENERATOR_KEYS:
+            wrong("generator", f"generator: unknown keys {sorted(set(gen) - GENERATOR_KEYS)} (known: "
+                  f"{', '.join(sorted(GENERATOR_KEYS))})")
     if "tunables" in data and not isinstance(data["tunables"], dict):
         wrong("tunables", f"'tunables' must be an object (name -> allowed values), got {data['tunables']!r}")
     if "constraints" in data:
@@ -310,9 +350,12 @@ def load_task(path):
     if not isinstance(data, dict):
         raise TaskError(f"{path}: expected a JSON object")
     problems = []
-    for key in ("name", "seeds", "reference", "rtol", "floor"):
+    for key in ("name", "reference", "rtol", "floor"):
         if key not in data:
             problems.append(f"missing field '{key}'")
+    if ("seeds" in data) == ("generator" in data):
+        problems.append("give either 'seeds' (IR files with placeholders) or 'generator' (a Python function), "
+                        + ("not both" if "seeds" in data else "one is needed"))
     for key in sorted(set(data) - KNOWN_KEYS):
         problems.append(f"unknown field '{key}'")
     if not data.get("shapes") and not data.get("grid"):
@@ -329,9 +372,18 @@ def load_task(path):
         problems.append("allow_ops: expected a list of rule ids (ops.atomic) or op names (llvm.atomicrmw)")
     task_data, data = data, {k: v for k, v in data.items() if k not in mistyped}  # the checks below see well-typed fields
 
-    # Seeds.
+    # Seeds (or the generator: its module's source stands for them, so the digest follows it).
     seed_texts, base = [], os.path.dirname(os.path.abspath(path))
     seeds = data.get("seeds", [])
+    generator = None
+    if "generator" in data:
+        generator = _load_generator(data["generator"], base, problems)
+        gen_path = data["generator"]["path"]
+        try:
+            with open(gen_path if os.path.isabs(gen_path) else os.path.join(base, gen_path)) as f:
+                seed_texts.append(f.read())
+        except OSError:
+            pass  # _load_generator said so
     for s in seeds:
         p = s if os.path.isabs(s) else os.path.join(base, s)
         try:
@@ -360,7 +412,7 @@ def load_task(path):
             for n in sorted(ns - set(tunables) if "tunables" not in mistyped else ()):
                 problems.append(f"seed '{s}': placeholder {{{{{m.group(1)}}}}} uses '{n}', which is not a tunable")
     for n in sorted(set(tunables) - used):
-        if seed_texts:
+        if seeds and seed_texts:
             problems.append(f"tunable '{n}' appears in no seed placeholder")
 
     # Start values and constraints.
@@ -434,4 +486,31 @@ def load_task(path):
                         f"({budget['candidates']}): every GPU evaluation is of a candidate")
     if problems:
         raise TaskError(f"{path}: invalid task:\n  - " + "\n  - ".join(problems))
-    return Task(path, task_data, seed_texts, tunables)
+    task = Task(path, task_data, seed_texts, tunables, generator)
+    if generator is not None:  # the start genome must give IR, or nothing can be evolved
+        text = task._generate(task.start)
+        if isinstance(text, TaskError):
+            raise TaskError(f"{path}: invalid task:\n  - the start values give no IR: {text}")
+    return task
+
+
+def _load_generator(spec, base, problems):
+    """(function, fixed) of a task's ``generator``: ``function(params, kernel)`` from the Python
+    file ``path`` (relative to the task), called with ``fixed`` and the genome's values merged."""
+    path = spec["path"] if os.path.isabs(spec["path"]) else os.path.join(base, spec["path"])
+    name = "cake_task_generator_" + hashlib.sha256(os.path.abspath(path).encode()).hexdigest()[:12]
+    try:
+        module_spec = importlib.util.spec_from_file_location(name, path)
+        module = importlib.util.module_from_spec(module_spec)
+        module_spec.loader.exec_module(module)
+    except (OSError, ImportError) as e:
+        problems.append(f"generator: cannot load {spec['path']}: {e}")
+        return None
+    except Exception as e:  # the module's own code failed: say so rather than crash
+        problems.append(f"generator: loading {spec['path']} raised {type(e).__name__}: {e}")
+        return None
+    function = getattr(module, spec["function"], None)
+    if not callable(function):
+        problems.append(f"generator: {spec['path']} has no function '{spec['function']}'")
+        return None
+    return function, dict(spec.get("fixed", {}))

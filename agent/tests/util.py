@@ -94,7 +94,8 @@ class TempDir(unittest.TestCase):
 
 
 # A stand-in for cake-run on the GPU machine, for tests only: it echoes the planned sizes, seed and
-# cubin, and reports FAKE_STATUS / FAKE_TIME_MS (or FAKE_SEED_DELTA to answer for another seed).
+# cubin, and reports FAKE_STATUS / FAKE_TIME_MS (or FAKE_SEED_DELTA to answer for another seed;
+# FAKE_TIME_FILE: a JSON object cubin -> ms for the cubins it names).
 # `cake-run --check-sizes` (the evaluator's shape check at compile time): every size is fine.
 FAKE_CHECK_SIZES = r'''
 import json as _json, sys as _sys
@@ -112,10 +113,12 @@ if os.environ.get("FAKE_HANG"):
     time.sleep(60)
 sizes = {k: int(v) for k, v in (kv.split("=") for kv in opt("--sizes").split(","))}
 status = os.environ.get("FAKE_STATUS", "ok")
+times = json.load(open(os.environ["FAKE_TIME_FILE"])) if os.environ.get("FAKE_TIME_FILE") else {}  # cubin -> ms
 codes = {"ok": 0, "wrong_result": 1, "bad_arguments": 2, "launch_failure": 3, "timeout": 4, "no_device": 5}
 rec = {"status": status, "exit_code": codes[status], "error": None if status == "ok" else "fake " + status,
        "cubin": opt("--cubin"), "sizes": sizes, "seed": int(opt("--seed")) + int(os.environ.get("FAKE_SEED_DELTA", "0")),
-       "device": "fake-gpu", "time_ms": float(os.environ.get("FAKE_TIME_MS", "1.0")) if status == "ok" else None,
+       "device": "fake-gpu", "time_ms": float(times.get(opt("--cubin"), os.environ.get("FAKE_TIME_MS", "1.0")))
+       if status == "ok" else None,
        "outputs": [{"name": n, "rel_err": 1e-7, "checked_by": "rel_l2", "pass": status == "ok"}
                    for n in ",".join(filter(None, (opt("--outputs"), opt("--inouts")))).split(",") if n]
                   or [{"name": "z", "rel_err": 1e-7, "checked_by": "rel_l2", "pass": status == "ok"}]}

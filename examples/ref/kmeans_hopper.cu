@@ -4,12 +4,12 @@
 extern "C" __global__ void kmeans_hopper_ref(const __half *x, const void *tx, const __half *c, const void *tc,
                                                  const float *csq, const void *tcsq, int *idx, long long B,
                                                  long long N, long long K) {
-  assignReference<__half, 128>(x, c, csq, idx, B, N, K);
+  assignReference<__half>(x, c, csq, idx, B, N, K, 128);
 }
 
 extern "C" __global__ void kmeans_hopper_ref_check(const __half *x, const void *tx, const __half *c,
                                                        const void *tc, const float *csq, const void *tcsq,
                                                        const int *idx, long long B, long long N, long long K,
                                                        double rtol, unsigned long long *bad) {
-  checkAssignment<__half, 128>(x, c, csq, idx, B, N, K, rtol, bad);
+  checkAssignment<__half>(x, c, csq, idx, B, N, K, 128, rtol, bad);
 }

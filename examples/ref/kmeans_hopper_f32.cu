@@ -4,12 +4,12 @@
 extern "C" __global__ void kmeans_hopper_f32_ref(const float *x, const void *tx, const float *c, const void *tc,
                                                      const float *csq, const void *tcsq, int *idx, long long B,
                                                      long long N, long long K) {
-  assignReference<float, 64>(x, c, csq, idx, B, N, K);
+  assignReference<float>(x, c, csq, idx, B, N, K, 64);
 }
 
 extern "C" __global__ void kmeans_hopper_f32_ref_check(const float *x, const void *tx, const float *c,
                                                            const void *tc, const float *csq, const void *tcsq,
                                                            const int *idx, long long B, long long N, long long K,
                                                            double rtol, unsigned long long *bad) {
-  checkAssignment<float, 64>(x, c, csq, idx, B, N, K, rtol, bad);
+  checkAssignment<float>(x, c, csq, idx, B, N, K, 64, rtol, bad);
 }

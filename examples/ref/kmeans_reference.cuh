@@ -2,6 +2,8 @@
 // features of type T), idx[b, n] = argmin_k (csq[b, k] - 2 x[b, n] . c[b, k]) in fp64 (lowest k on
 // exact ties). With csq = |c|^2 that is the nearest centroid; the runner fills csq with random
 // values, which keeps the function well defined. The TMA descriptor parameters are unused.
+// D is a run-time argument: CAKE_KMEANS_REFERENCE passes its constant (the compiler specializes the
+// loops as before), CAKE_KMEANS_REFERENCE_ANY_D the kernel's own D symbol.
 #pragma once
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
@@ -10,30 +12,30 @@ __device__ inline double toDouble(__half v) { return (double)__half2float(v); }
 __device__ inline double toDouble(__nv_bfloat16 v) { return (double)__bfloat162float(v); }
 __device__ inline double toDouble(float v) { return (double)v; }
 
-template <typename T, int D>
+template <typename T>
 __device__ double score(const T *x, const T *c, const float *csq, long long b, long long n,
-                        long long k, long long N, long long K) {
+                        long long k, long long N, long long K, long long D) {
   const T *xp = x + (b * N + n) * D, *cp = c + (b * K + k) * D;
   double dot = 0.0;
-  for (int d = 0; d < D; ++d)
+  for (long long d = 0; d < D; ++d)
     dot += toDouble(xp[d]) * toDouble(cp[d]);
   return (double)csq[b * K + k] - 2.0 * dot;
 }
 
 /// sum_d |x_d c_d|: the scale of the dot product's rounding error.
-template <typename T, int D>
+template <typename T>
 __device__ double magnitude(const T *x, const T *c, long long b, long long n, long long k,
-                            long long N, long long K) {
+                            long long N, long long K, long long D) {
   const T *xp = x + (b * N + n) * D, *cp = c + (b * K + k) * D;
   double m = 0.0;
-  for (int d = 0; d < D; ++d)
+  for (long long d = 0; d < D; ++d)
     m += fabs(toDouble(xp[d]) * toDouble(cp[d]));
   return m;
 }
 
-template <typename T, int D>
+template <typename T>
 __device__ void assignReference(const T *x, const T *c, const float *csq, int *idx, long long B,
-                                long long N, long long K) {
+                                long long N, long long K, long long D) {
   long long total = B * N;
   for (long long p = (long long)blockIdx.x * blockDim.x + threadIdx.x; p < total;
        p += (long long)gridDim.x * blockDim.x) {
@@ -41,7 +43,7 @@ __device__ void assignReference(const T *x, const T *c, const float *csq, int *i
     double best = 0.0;
     long long arg = 0;
     for (long long k = 0; k < K; ++k) {
-      double s = score<T, D>(x, c, csq, b, n, k, N, K);
+      double s = score<T>(x, c, csq, b, n, k, N, K, D);
       if (k == 0 || s < best) {
         best = s;
         arg = k;
@@ -53,9 +55,9 @@ __device__ void assignReference(const T *x, const T *c, const float *csq, int *i
 
 /// Counts candidates whose centroid is not a near-argmin: its fp64 score may exceed the true
 /// minimum by at most rtol times the terms' magnitude (the rounding scale of the dot product).
-template <typename T, int D>
+template <typename T>
 __device__ void checkAssignment(const T *x, const T *c, const float *csq, const int *idx,
-                                long long B, long long N, long long K, double rtol,
+                                long long B, long long N, long long K, long long D, double rtol,
                                 unsigned long long *bad) {
   long long total = B * N;
   for (long long p = (long long)blockIdx.x * blockDim.x + threadIdx.x; p < total;
@@ -66,12 +68,12 @@ __device__ void checkAssignment(const T *x, const T *c, const float *csq, const 
       atomicAdd(bad, 1ull);
       continue;
     }
-    double best = score<T, D>(x, c, csq, b, n, 0, N, K);
+    double best = score<T>(x, c, csq, b, n, 0, N, K, D);
     for (long long k = 1; k < K; ++k)
-      best = fmin(best, score<T, D>(x, c, csq, b, n, k, N, K));
-    double s = score<T, D>(x, c, csq, b, n, cand, N, K);
+      best = fmin(best, score<T>(x, c, csq, b, n, k, N, K, D));
+    double s = score<T>(x, c, csq, b, n, cand, N, K, D);
     double slack =
-        rtol * (2.0 * magnitude<T, D>(x, c, b, n, cand, N, K) + fabs(csq[b * K + cand]) + 1.0);
+        rtol * (2.0 * magnitude<T>(x, c, b, n, cand, N, K, D) + fabs(csq[b * K + cand]) + 1.0);
     if (s > best + slack)
       atomicAdd(bad, 1ull);
   }
@@ -82,10 +84,24 @@ __device__ void checkAssignment(const T *x, const T *c, const float *csq, const 
 #define CAKE_KMEANS_REFERENCE(NAME, T, D)                                                          \
   extern "C" __global__ void NAME##_ref(const T *x, const T *c, const float *csq, int *idx,      \
                                         long long B, long long N, long long K) {                \
-    assignReference<T, D>(x, c, csq, idx, B, N, K);                                             \
+    assignReference<T>(x, c, csq, idx, B, N, K, D);                                             \
   }                                                                                              \
   extern "C" __global__ void NAME##_ref_check(const T *x, const T *c, const float *csq,         \
                                               const int *idx, long long B, long long N,         \
                                               long long K, double rtol, unsigned long long *bad) { \
-    checkAssignment<T, D>(x, c, csq, idx, B, N, K, rtol, bad);                                  \
+    checkAssignment<T>(x, c, csq, idx, B, N, K, D, rtol, bad);                                  \
+  }
+
+/// The same for a kernel `NAME(x, c, csq, idx, B, N, K, D)` that takes D as a symbol (the
+/// library's kernels: libraries/kmeans/evolve.py's tasks).
+#define CAKE_KMEANS_REFERENCE_ANY_D(NAME, T)                                                       \
+  extern "C" __global__ void NAME##_ref(const T *x, const T *c, const float *csq, int *idx,      \
+                                        long long B, long long N, long long K, long long D) {   \
+    assignReference<T>(x, c, csq, idx, B, N, K, D);                                             \
+  }                                                                                              \
+  extern "C" __global__ void NAME##_ref_check(const T *x, const T *c, const float *csq,         \
+                                              const int *idx, long long B, long long N,         \
+                                              long long K, long long D, double rtol,            \
+                                              unsigned long long *bad) {                        \
+    checkAssignment<T>(x, c, csq, idx, B, N, K, D, rtol, bad);                                  \
   }

@@ -185,7 +185,27 @@ def split_k_variants(dtypes, max_chunks):
     return out
 
 
-def plan(dtypes, max_chunks, flat_tcd=False, tails=True, ov=False):
+EVOLVED = os.path.join(HERE, "evolved.json")
+
+
+def evolved(dtypes, path=EVOLVED):
+    """The configurations evolution per bucket found (evolve.py, `cake library winners --emit`):
+    parameters of the searched families that the plan does not hold, built like the rest.
+    `path` None: none (the swept plan alone)."""
+    if not path or not os.path.isfile(path):
+        return []
+    with open(path) as f:
+        return [dict(e["params"]) for e in json.load(f)["configs"] if e["params"]["dtype"] in dtypes]
+
+
+def plan(dtypes, max_chunks, flat_tcd=False, tails=True, ov=False, evolved_path=EVOLVED):
+    out = _swept(dtypes, max_chunks, flat_tcd, tails, ov)
+    names = {variant_name(p) for p in out}
+    return out + [p for p in evolved(dtypes, evolved_path) if variant_name(p) not in names]
+
+
+def _swept(dtypes, max_chunks, flat_tcd, tails, ov):
+    """The configurations the tune phase sweeps."""
     out = list(family.simt_variants(dtypes)) + family.direct_variants(dtypes) + family.lanes_variants(dtypes) \
         + family.tcd_variants(dtypes, flat=flat_tcd) + family.cpw_variants(dtypes)
     for dtype in dtypes:

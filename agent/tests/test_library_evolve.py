@@ -1,0 +1,216 @@
+"""Evolution per bucket: generator tasks (docs/Tasks.md), libraries/kmeans/evolve.py's buckets and
+tasks, and `cake library evolve | evolve-ingest | winners` end to end with the batch backend (a
+stand-in cake-run)."""
+import json
+import math
+import os
+import subprocess
+import sys
+
+from tests import util
+from cake_agent.task import TaskError, load_task, signature
+
+KMEANS = os.path.join(util.ROOT, "libraries", "kmeans")
+sys.path.insert(0, KMEANS)
+import build as kbuild  # noqa: E402
+import evolve as kmeans_evolve  # noqa: E402
+
+GENERATOR = '''
+def make(values, kernel):
+    if values["A"] * values["B"] > 8:
+        raise ValueError("A * B > 8 is not built")
+    return f"// {values['style']} {kernel} a={values['A']} b={values['B']}\\n"
+'''
+
+
+class GeneratorTaskTest(util.TempDir):
+    def task(self, **changes):
+        if not os.path.exists(os.path.join(self.tmp, "gen.py")):
+            self.write("gen.py", GENERATOR)
+        d = {"name": "g", "generator": {"path": "gen.py", "function": "make", "fixed": {"style": "x"}},
+             "kernel": "k", "tunables": {"A": {"values": [1, 2, 4]}, "B": {"values": [1, 2, 4]}},
+             "shapes": [{"N": 3}], "reference": "r.cubin", "rtol": 1e-5, "floor": {"bytes": "N", "flops": "N"}}
+        d.update(changes)
+        return self.write_json("t.json", d)
+
+    def test_genomes_the_generator_refuses_are_not_legal(self):
+        t = load_task(self.task())
+        self.assertEqual(t.instantiate(t.start_genome()), "// x k a=1 b=1\n")
+        self.assertTrue(t.genome_ok((0, {"A": 2, "B": 4})))
+        self.assertFalse(t.genome_ok((0, {"A": 4, "B": 4})))
+        with self.assertRaisesRegex(TaskError, "A \\* B > 8 is not built"):
+            t.instantiate((0, {"A": 4, "B": 4}))
+        # The digest follows the generator's source, as it follows a seed's text.
+        before = t.digest()
+        self.write("gen.py", GENERATOR + "\n# changed\n")
+        self.assertNotEqual(load_task(self.task()).digest(), before)
+
+    def test_bad_generator_tasks_are_refused_with_the_reason(self):
+        cases = [({"seeds": ["s.mlir"]}, "either 'seeds'"),
+                 ({"generator": {"path": "gen.py", "function": "nope"}}, "has no function 'nope'"),
+                 ({"generator": {"path": "missing.py", "function": "make"}}, "cannot load missing.py"),
+                 ({"generator": "gen.py"}, "'generator' must be an object"),
+                 ({"generator": {"path": "gen.py", "function": "make", "extra": 1}}, "unknown keys \\['extra'\\]"),
+                 ({"start": {"A": 4, "B": 4}}, "the start values give no IR: .*A \\* B > 8")]
+        for changes, message in cases:
+            with self.subTest(changes=changes):
+                self.write("s.mlir", "// seed\n")
+                with self.assertRaisesRegex(TaskError, message):
+                    load_task(self.task(**changes))
+        self.write("broken.py", "raise RuntimeError('boom')\n")
+        with self.assertRaisesRegex(TaskError, "loading broken.py raised RuntimeError: boom"):
+            load_task(self.task(generator={"path": "broken.py", "function": "make"}))
+
+
+def table():
+    with open(os.path.join(KMEANS, "table.json")) as f:
+        return json.load(f)
+
+
+class KMeansBucketsTest(util.TempDir):
+    def test_every_bucket_task_loads_and_starts_from_the_sweeps_best(self):
+        paths, skipped = kmeans_evolve.tasks(KMEANS, self.tmp)
+        self.assertGreater(len(paths), 20)
+        configs = kmeans_evolve._config_families()
+        points = kmeans_evolve.buckets(table())
+        self.assertEqual(len(paths) + len(skipped), len(points))
+        for path in paths:
+            t = load_task(path)
+            bucket, fam = t.data["comment"]["bucket"], t.data["comment"]["family"]
+            self.assertIn(fam, kmeans_evolve.SEARCHED)
+            ir = t.instantiate(t.start_genome())
+            self.assertIn(f"cake.kernel @{t.kernel}(", ir)
+            # The start is the family's configuration measured at the most points of the bucket,
+            # and among those the least mean log time relative to each point's best.
+            pts = points[bucket]
+            cands = {c for p in pts for c in p["ms"] if configs.get(c, {}).get("family") == fam
+                     and not configs[c].get("table_only")}
+            cover = {c: [p for p in pts if c in p["ms"]] for c in cands}
+            most = max(len(v) for v in cover.values())
+            rel = {c: sum(math.log(p["ms"][c] / min(p["ms"].values())) for p in v) / len(v)
+                   for c, v in cover.items() if len(v) == most}
+            self.assertEqual(t.data["comment"]["start_config"], min(sorted(rel), key=rel.get), bucket)
+            for s in t.shapes:  # the task's shapes are the bucket's
+                self.assertEqual(kmeans_evolve.bucket_of(dict(s, dtype=pts[0]["dtype"])), bucket)
+            # The floor bounds what was measured (a faster time is judged suspicious_fast).
+            for s, best_ms in zip(t.shapes, t.data["comment"]["table_best_ms"]):
+                self.assertLess(t.floor_seconds(s) * 1e3, best_ms, (bucket, s))
+        for name, why in skipped.items():
+            self.assertRegex(why, "none searched|outside the searched space")
+
+    def test_domain_and_twins_limit_the_genomes(self):
+        shapes = [{"B": 1, "N": 1000, "K": 300, "D": 16}]
+        tunables, optional = kmeans_evolve.space("tcd", "bfloat16")
+        fixed = {"family": "tcd", "dtype": "bfloat16", "optional": optional, "shapes": shapes}
+        base = {k: 0 for k in optional}
+        plain = dict(base, r=1, kn=2, v=1, index_bits=64)  # tcd without hx reads x at most twice: K <= 32
+        with self.assertRaisesRegex(ValueError, "excludes the shape"):
+            kmeans_evolve.instantiate(dict(fixed, **plain), "k")
+        hoisted = dict(plain, hx=1)
+        self.assertIn("@k(", kmeans_evolve.instantiate(dict(fixed, **hoisted), "k"))
+        twin = kmeans_evolve.instantiate(dict(fixed, **dict(hoisted, index_bits=32)), "k")
+        self.assertIn("index_bitwidth = 32", twin)
+        self.assertEqual(tunables["index_bits"], [64, 32])
+        self.assertNotIn("cs", tunables)  # table-only parameters are not searched
+
+
+@util.needs_tools
+class LibraryEvolveCommandTest(util.TempDir):
+    def test_batch_generation_of_several_buckets_ingest_resume_and_winners(self):
+        bin_dir = self.fake_bin({"cake-run": util.FAKE_CAKE_RUN})
+        refs = os.path.join(self.tmp, "refs")
+        self.write("refs/kmeans_lib_ref.cubin", "reference")
+        db, work = os.path.join(self.tmp, "lib.db"), os.path.join(self.tmp, "work")
+        paths, _ = kmeans_evolve.tasks(KMEANS, os.path.join(self.tmp, "probe"))
+        names = sorted(load_task(p).data["comment"]["bucket"] for p in paths)
+        chosen = [n for n in names if n.startswith("bf16_")][:1] + [n for n in names if n.startswith("f32_")][:1]
+        args = ("library", "evolve", "--db", db, "--work", work, "--backend", "batch", "--bin", bin_dir,
+                "--refs", refs, "--buckets", ",".join(chosen), "--candidates", "8", "--generation", "2",
+                "--rng-seed", "1", "--jobs", "2")
+        rc, out, err = util.run_cli(*args)
+        self.assertEqual(rc, 0, out + err)
+        gpu = os.path.join(work, "gpu")
+        batches = sorted(d for d in os.listdir(gpu) if os.path.isdir(os.path.join(gpu, d)))
+        self.assertEqual(batches, [f"kmeans_lib_{n}-g0" for n in chosen])
+        self.assertIn("run.sh", out)
+        # One cake-run for every bucket's batch (run.sh passes it).
+        self.assertTrue(os.path.isfile(os.path.join(gpu, "cake-run")))
+        self.assertFalse(any(os.path.exists(os.path.join(gpu, b, "cake-run")) for b in batches))
+        # Again before the GPU ran: every bucket waits for its batch, nothing new is compiled.
+        rc, out, err = util.run_cli(*args)
+        self.assertEqual(rc, 0, out + err)
+        self.assertEqual(out.count("waiting for its batch"), 2)
+        # The stand-in GPU: each bucket's start 3 ms, its last candidate 2 ms, the rest 2.5.
+        d = util.open_db(self, db)
+        times, fastest = {}, {}
+        for run in d.q("SELECT id FROM runs"):
+            cands = d.q("SELECT id, tactics FROM candidates WHERE run_id=? AND status='pending_gpu' ORDER BY id",
+                        (run["id"],))
+            self.assertGreater(len(cands), 1)
+            fastest[run["id"]] = cands[-1]["id"]
+            times.update({f"kernels/c{c['id']}.cubin": 2.5 for c in cands})
+            times.update({f"kernels/c{cands[0]['id']}.cubin": 3.0, f"kernels/c{cands[-1]['id']}.cubin": 2.0})
+        time_file = self.write_json("times.json", times)
+        proc = subprocess.run(["bash", os.path.join(gpu, "run.sh")], capture_output=True, text=True,
+                              env=dict(os.environ, FAKE_TIME_FILE=time_file))
+        self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+        rc, out, err = util.run_cli("library", "evolve-ingest", "--db", db, "--work", work)
+        self.assertEqual(rc, 0, out + err)
+        self.assertIn("ingested 2 batches", out)
+        d = util.open_db(self, db)
+        statuses = {r["status"] for r in d.q("SELECT status FROM candidates")}
+        self.assertIn("measured", statuses)
+        self.assertLessEqual(statuses, {"measured", "screened"})  # screened: the cost model kept them off the GPU
+        self.assertEqual({r["task_class"] for r in d.q("SELECT task_class FROM runs")}, {"kmeans_lib"})
+        # Each run's first candidate is its task's start genome (the sweep's best).
+        for run in d.q("SELECT * FROM runs"):
+            t = load_task(run["task_path"])
+            first = d.q("SELECT signature FROM candidates WHERE run_id=? ORDER BY id LIMIT 1", (run["id"],))[0]
+            self.assertEqual(first["signature"], signature(t.start_genome()))
+        # Resuming exports the next generation of both buckets; winners compares with the start.
+        rc, out, err = util.run_cli(*args)
+        self.assertEqual(rc, 0, out + err)
+        self.assertEqual(len([d for d in os.listdir(gpu) if d.endswith("-g1")]), 2)
+        out_json = os.path.join(self.tmp, "winners.json")
+        rc, out, err = util.run_cli("library", "winners", "--db", db, "--out", out_json)
+        self.assertEqual(rc, 0, err)
+        with open(out_json) as f:
+            rows = json.load(f)
+        self.assertEqual(len(rows), 2)
+        for r in rows:
+            self.assertEqual(r["best"]["candidate"], fastest[r["run"]])
+            self.assertAlmostEqual(r["best_over_start"], 1.5)
+            self.assertEqual(len(r["start"]["ms"]), len(load_task(
+                os.path.join(work, "tasks", r["task"] + ".json")).shapes))
+        # --emit keeps the winners the plan does not hold, as parameters build.py's plan takes.
+        evolved = os.path.join(self.tmp, "evolved.json")
+        rc, out, err = util.run_cli("library", "winners", "--db", db, "--emit", evolved)
+        self.assertEqual(rc, 0, err)
+        swept = {kbuild.variant_name(p) for p in kbuild.plan(["bfloat16", "float32"], 8, evolved_path=None)}
+        with open(evolved) as f:
+            entries = json.load(f)["configs"]
+        want = set()
+        for r in rows:
+            if r["best"]["tactics"]:  # a rewritten kernel is not a configuration: not emitted
+                continue
+            p = dict(kmeans_evolve.params_of(r["best"]["genome"][1], r["fixed"]["optional"]), dtype=r["fixed"]["dtype"])
+            p.pop("index_bits", None)
+            if kbuild.variant_name(p) not in swept:
+                want.add(kbuild.variant_name(p))
+        self.assertEqual({kbuild.variant_name(e["params"]) for e in entries}, want)
+        planned = {kbuild.variant_name(p) for p in kbuild.plan(["bfloat16", "float32"], 8, evolved_path=evolved)}
+        self.assertEqual(planned - swept, want)
+        self.assertIn(f"{len(want)} new configurations", err)
+        # Emitting again adds nothing.
+        rc, out, err = util.run_cli("library", "winners", "--db", db, "--emit", evolved)
+        self.assertIn("0 new configurations", err)
+
+    def test_a_definition_without_the_hook_is_refused(self):
+        rc, out, err = util.run_cli("library", "evolve", "--definition", os.path.join(util.ROOT, "libraries", "kda"),
+                                    "--db", os.path.join(self.tmp, "x.db"), "--work", self.tmp)
+        self.assertEqual(rc, 2)
+        self.assertIn("no evolve.py", err)
+        rc, out, err = util.run_cli("library", "evolve", "--db", os.path.join(self.tmp, "x.db"), "--work", self.tmp,
+                                    "--buckets", "f16_D0-8_K0-16_Wnone")
+        self.assertEqual(rc, 2)
+        self.assertIn("no evolvable bucket", err)

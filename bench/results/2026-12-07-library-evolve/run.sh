@@ -1,0 +1,26 @@
+#!/bin/bash
+# Evolution per bucket, generation by generation (session 45). Here (the compile machine):
+B=$(python3 - <<'PY'
+# The 24 evolvable buckets whose kmeans-23 rows are slowest against flashlib.
+import json, sys
+sys.path.insert(0, "libraries/kmeans")
+import evolve
+rows = json.load(open("bench/results/2026-12-06-library-kmeans-23/rows.json"))
+rows = rows["rows"] if isinstance(rows, dict) else rows
+paths, _ = evolve.tasks("libraries/kmeans", "/tmp/evolve-probe")
+ok = {json.load(open(p))["comment"]["bucket"] for p in paths}
+worst = {}
+for r in rows:
+    b = evolve.bucket_of(r)
+    if b in ok:
+        worst[b] = min(worst.get(b, 9), r["flashlib_ms"] / r["cake_ms"])
+print(",".join(sorted(worst, key=worst.get)[:24]))
+PY
+)
+agent/cake library evolve --db .device/evo-lib/lib.db --work .device/evo-lib --backend batch \
+  --buckets "$B" --rng-seed 45 --jobs 2
+# GPU machine (carry .device/evo-lib/gpu), one call per generation:
+#   nvidia-smi ...; timeout 500 bash .device/evo-lib/gpu/run.sh; tar czf $OUT/results.tgz ...
+# Here: unpack into .device/evo-lib/gpu, then
+#   agent/cake library evolve-ingest --db .device/evo-lib/lib.db --work .device/evo-lib
+#   agent/cake library winners --db .device/evo-lib/lib.db --out bench/results/2026-12-07-library-evolve/winners-g0.json

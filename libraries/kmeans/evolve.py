@@ -1,0 +1,274 @@
+#!/usr/bin/env python3
+"""Evolution per shape bucket (issue #16, item 2): the library's measured shapes in buckets, each a
+harness task (docs/Tasks.md, `generator`) whose candidates are one family's configurations, started
+from the best configuration the table measured in the bucket.
+
+    agent/cake library evolve --definition libraries/kmeans --db lib.db --work DIR [--backend batch]
+
+`cake library evolve` (agent/cake_agent/library_evolve.py) calls `tasks()` and evolves each task
+with the harness's search (tunables and tactics), every bucket's run in one database, so tactic
+statistics (the task class `kmeans_lib`) carry from bucket to bucket; `winners()` reads the result.
+
+Buckets: the table's points (tuning shapes, measured on the GPU) by dtype, D class, K class and work
+class (B N K D; `CLASSES`). A bucket is evolved in the family that is fastest at most of its
+points among the families that read the user's tensors as they are (`SEARCHED`: x [B, N, D],
+c [B, K, D], |c|^2 [B, K], idx [B, N]; the staged families need the host's staging inside the
+measurement, which a cake-run task does not have yet); its start is that family's configuration with
+the lowest mean log time relative to each point's best (what the sweep found). A bucket whose
+points are all won by other families is left out, with the reason (`skipped`).
+
+The tunables are the family's parameters with every value its plan (build.py) uses, crossed: the
+combinations the sweep never built are the search's to find. A parameter that only some plan
+configurations have takes 0 for "absent"; `index_bits` is 64 or 32 (the 32-bit twin). Table-only
+parameters (tcd's resident-centroid `cs`, `pg` and the prefetching `pf`) are not searched. The
+generator refuses a combination its family cannot build, and one whose domain (the constraints the
+router honours, registry.py) excludes a shape of the bucket: the search never proposes those.
+Candidates are checked by cake-run against examples/ref/kmeans_lib.cu (fp64 scores; an index is
+accepted when its score is within rtol of the best, as the library's own check).
+"""
+import json
+import math
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+if HERE not in sys.path:
+    sys.path.insert(0, HERE)
+import build  # noqa: E402
+import family  # noqa: E402
+
+sys.path.insert(0, os.path.join(HERE, "..", "runtime"))
+from cake_library import expr  # noqa: E402
+
+SEARCHED = ("tcd", "lanes", "simt", "direct")
+NOT_SEARCHED_KEYS = {"cs", "pg", "pf"}  # table-only configurations (registry.py)
+# Upper bounds of the classes (the last class is everything above).
+CLASSES = {"D": (8, 32, 128, 512), "K": (16, 64, 512), "work": (1e6, 1e8, 1e10)}
+SHORT = {"float16": "f16", "bfloat16": "bf16", "float32": "f32"}
+ELEMENT_BYTES = {"float16": 2, "bfloat16": 2, "float32": 4}
+RTOL = {"float16": 1e-5, "bfloat16": 1e-5, "float32": 2e-3}  # kmeans_bench's tolerances (tf32 for fp32)
+# The speed-of-light floor must bound every legal kernel from below: tensor-core peaks (dense fp16/bf16;
+# tf32 for fp32, which the library may read as tf32) and the H200's peak DRAM bandwidth (cake-run
+# rotates buffers past the L2, docs/Runner.md), not the harness's CUDA-core default.
+PEAK_FLOPS = {"float16": 989e12, "bfloat16": 989e12, "float32": 494e12}
+PEAK_BANDWIDTH = 4.8e12
+SHAPES_PER_TASK = 3
+
+
+def _class(value, bounds):
+    return next((i for i, b in enumerate(bounds) if value <= b), len(bounds))
+
+
+def _range(i, bounds, fmt=str):
+    lo = fmt(bounds[i - 1]) if i else "0"
+    hi = fmt(bounds[i]) if i < len(bounds) else "inf"
+    return f"{lo}-{hi}"
+
+
+def bucket_of(point):
+    """The bucket's name: dtype, then the D, K and work classes as ranges (file-name safe)."""
+    work = point["B"] * point["N"] * point["K"] * point["D"]
+    dc, kc = _class(point["D"], CLASSES["D"]), _class(point["K"], CLASSES["K"])
+    wc = _class(work, CLASSES["work"])
+    return (f"{SHORT[point['dtype']]}_D{_range(dc, CLASSES['D'])}_K{_range(kc, CLASSES['K'])}"
+            f"_W{_range(wc, CLASSES['work'], lambda v: f'{v:.0e}'.replace('+', ''))}")
+
+
+def space(fam, dtype):
+    """(tunables, optional): each searched parameter's values in the family's plan (0 added for
+    "absent" where only some configurations have it) and the names of the optional ones."""
+    plans = [p for p in build.plan([dtype], 1) if build.family_of(p) == fam
+             and not NOT_SEARCHED_KEYS & set(p)]
+    keys = sorted({k for p in plans for k in p} - {"dtype"})
+    optional = sorted(k for k in keys if any(k not in p for p in plans))
+    tunables = {}
+    for k in keys:
+        values = sorted({p[k] for p in plans if k in p})
+        if k in optional:
+            if 0 in values:
+                raise ValueError(f"{fam}.{k}: 0 is a value of the plan, so it cannot mean 'absent'")
+            values = [0] + values
+        tunables[k] = values
+    tunables["index_bits"] = [64, 32]
+    return tunables, optional
+
+
+def params_of(values, optional):
+    """A family's parameters from a genome's values: absent optional ones dropped."""
+    p = {k: v for k, v in values.items() if not (k in optional and v == 0)}
+    if p.get("index_bits") == 64:
+        del p["index_bits"]
+    return p
+
+
+def instantiate(values, kernel):
+    """The task generator (docs/Tasks.md): the configuration's IR with the task's kernel name.
+    `values`: the fixed ones (family, dtype, optional, shapes) and the genome's."""
+    values = dict(values)
+    fam, optional, shapes = values.pop("family"), values.pop("optional"), values.pop("shapes")
+    p = params_of(values, optional)
+    if build.family_of(p) != fam:
+        raise ValueError(f"the parameters {p} are not a {fam} configuration")
+    if build.index_bits(p) == 32 and not build.twin_legal(p):
+        raise ValueError("no 32-bit twin of this configuration")
+    for c in family.FAMILIES[fam].domain(p):
+        for s in shapes:
+            if not expr.evaluate(c, s):
+                raise ValueError(f"its domain '{c}' excludes the shape {s}")
+    text = build.generate(p)
+    old = "@" + build.variant_name(p) + "("
+    if text.count(old) != 1:
+        raise ValueError(f"expected one kernel {old[:-1]} in the generated IR")
+    return text.replace(old, "@" + kernel + "(")
+
+
+def _config_families():
+    with open(os.path.join(HERE, "variants.json")) as f:
+        return {v["config"]: v for v in json.load(f)["variants"]}
+
+
+def buckets(table, only=None):
+    """{bucket: [points]} of the table (``only``: those bucket names)."""
+    out = {}
+    for point in table["points"]:
+        name = bucket_of(point)
+        if only is None or name in only:
+            out.setdefault(name, []).append(point)
+    return out
+
+
+def _start(points, fam, configs):
+    """(parameters, name, points it was measured at) of the family's configuration measured at the
+    most of the bucket's points (some are measured only where their domain holds), and among those
+    with the lowest mean log time relative to each point's best: the sweep's best for the bucket."""
+    names = {c for p in points for c in p["ms"] if configs.get(c, {}).get("family") == fam
+             and not configs[c].get("table_only")}
+    if not names:
+        return None
+    covered = lambda c: [p for p in points if c in p["ms"]]  # noqa: E731
+    score = lambda c: sum(math.log(p["ms"][c] / min(p["ms"].values())) for p in covered(c)) / len(covered(c))  # noqa: E731
+    best = min(sorted(names), key=lambda c: (-len(covered(c)), score(c)))
+    params = dict(configs[best]["params"], index_bits=configs[best].get("index_bits", 64))
+    return params, best, covered(best)
+
+
+def _spread(points, most):
+    """Up to ``most`` points from the smallest to the largest work (the ends and the middle)."""
+    ranked = sorted(points, key=lambda p: p["B"] * p["N"] * p["K"] * p["D"])
+    if len(ranked) <= most:
+        return ranked
+    return [ranked[round(i * (len(ranked) - 1) / (most - 1))] for i in range(most)]
+
+
+def task_for(name, points, configs, budget):
+    """(task JSON, None) for a bucket, or (None, why it is not evolved)."""
+    winners = {}
+    for p in points:
+        fam = configs.get(min(p["ms"], key=p["ms"].get), {}).get("family")
+        winners[fam] = winners.get(fam, 0) + 1
+    searched = {f: n for f, n in winners.items() if f in SEARCHED}
+    if not searched:
+        return None, f"its {len(points)} points are won by {sorted(map(str, winners))}, none searched"
+    fam = max(sorted(searched), key=searched.get)
+    dtype = points[0]["dtype"]
+    tunables, optional = space(fam, dtype)
+    start = _start(points, fam, configs)
+    if start is None:
+        return None, f"no {fam} configuration was measured at its points"
+    params, start_config, points = start
+    values = {k: params.get(k, 0) for k in tunables}
+    if any(values[k] not in tunables[k] for k in tunables):
+        return None, f"its best {fam} configuration {start_config} is outside the searched space"
+    chosen = _spread(points, SHAPES_PER_TASK)
+    shapes = [{s: p[s] for s in ("B", "N", "K", "D")} for p in chosen]
+    best = [min(p["ms"].values()) for p in chosen]
+    weights = [round(min(best) / b, 6) for b in best]  # each shape counts relative to its best time
+    ty = {"float16": "f16", "bfloat16": "bf16", "float32": "f32"}[dtype]
+    eb = ELEMENT_BYTES[dtype]
+    kernel = f"kmeans_lib_{dtype}"
+    return {
+        "name": f"kmeans_lib_{name}",
+        "description": f"KMeans library bucket {name} ({len(points)} measured points): the {fam} family, "
+                       f"started from the sweep's best configuration {start_config}",
+        "class": "kmeans_lib",
+        "generator": {"path": os.path.abspath(__file__), "function": "instantiate",
+                      "fixed": {"family": fam, "dtype": dtype, "optional": optional, "shapes": shapes}},
+        "kernel": kernel,
+        "tunables": {k: {"type": "int", "values": v} for k, v in tunables.items()},
+        "start": values,
+        "shapes": shapes,
+        "reference": "kmeans_lib_ref.cubin",
+        "rtol": RTOL[dtype],
+        "objective": {"kind": "weighted", "weights": weights},
+        "floor": {"bytes": f"{eb} * (B * N * D + B * K * D) + 4 * B * K + 4 * B * N",
+                  "flops": "2 * B * N * K * D", "flops_per_s": PEAK_FLOPS[dtype],
+                  "bandwidth": PEAK_BANDWIDTH},
+        "budget": budget,
+        "interface": {"kernel": kernel, "symbols": ["B", "N", "K", "D"], "params": [
+            {"name": "x", "dtype": ty, "shape": ["B", "N", "D"], "role": "in"},
+            {"name": "c", "dtype": ty, "shape": ["B", "K", "D"], "role": "in"},
+            {"name": "csq", "dtype": "f32", "shape": ["B", "K"], "role": "in"},
+            {"name": "idx", "dtype": "i32", "shape": ["B", "N"], "role": "out"}]},
+        "comment": {"bucket": name, "family": fam, "start_config": start_config, "points": len(points),
+                    "table_best_ms": best},
+    }, None
+
+
+def tasks(definition, out_dir, only=None, budget=None, dtypes=None):
+    """Writes one task file per evolvable bucket into ``out_dir``; returns ([paths], {bucket: why
+    not}). ``only``: bucket names; ``dtypes``: limit to those; ``budget``: the tasks' budget."""
+    with open(os.path.join(definition, "table.json")) as f:
+        table = json.load(f)
+    configs = _config_families()
+    budget = dict({"candidates": 12, "gpu_evals": 12, "generation": 6, "screen": 2}, **(budget or {}))
+    os.makedirs(out_dir, exist_ok=True)
+    paths, skipped = [], {}
+    for name, points in sorted(buckets(table, only).items()):
+        if dtypes and points[0]["dtype"] not in dtypes:
+            continue
+        task, why = task_for(name, points, configs, budget)
+        if task is None:
+            skipped[name] = why
+            continue
+        path = os.path.join(out_dir, task["name"] + ".json")
+        with open(path, "w") as f:
+            json.dump(task, f, indent=1)
+        paths.append(path)
+    return paths, skipped
+
+
+def record_winners(rows, path=build.EVOLVED, min_gain=1.03):
+    """Adds to ``path`` (evolved.json, which build.py's plan reads) each bucket's fastest candidate
+    that beat its start by ``min_gain`` in the same batch, was measured on all the bucket task's
+    shapes and is not already planned; returns the entries added. A candidate rewritten by a
+    tactic is left out (a configuration is parameters only; its row says so)."""
+    try:
+        with open(path) as f:
+            data = json.load(f)
+    except FileNotFoundError:
+        data = {"comment": "configurations found by evolution per bucket (libraries/README.md); "
+                           "build.py builds them beside the plan's", "configs": []}
+    known = {build.variant_name(p) for p in build.plan(sorted(SHORT), 8, evolved_path=path)}
+    added = []
+    for row in rows:
+        best, start, fixed = row["best"], row.get("start"), row.get("fixed")
+        if not start or not fixed or row.get("best_over_start", 0) < min_gain or best["tactics"]:
+            continue
+        if set(best["ms"]) != set(start["ms"]):
+            continue
+        p = dict(params_of(best["genome"][1], fixed["optional"]), dtype=fixed["dtype"])
+        p.pop("index_bits", None)  # build.py builds the 32-bit twin of every configuration
+        name = build.variant_name(p)
+        if name in known:
+            continue
+        known.add(name)
+        entry = {"params": p, "bucket": row["comment"]["bucket"], "task": row["task"],
+                 "best_over_start": round(row["best_over_start"], 4), "start": row["comment"]["start_config"],
+                 "ms": best["ms"], "start_ms": start["ms"]}
+        data["configs"].append(entry)
+        added.append(entry)
+    with open(path + ".tmp", "w") as f:
+        json.dump(data, f, indent=1)
+        f.write("\n")
+    os.replace(path + ".tmp", path)
+    return added
