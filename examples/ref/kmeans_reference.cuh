@@ -105,3 +105,19 @@ __device__ void checkAssignment(const T *x, const T *c, const float *csq, const 
                                               unsigned long long *bad) {                        \
     checkAssignment<T>(x, c, csq, idx, B, N, K, D, rtol, bad);                                  \
   }
+
+/// The same for a kernel that reads x and c as the flat arrays they are:
+/// `NAME(x [BND], c [BKD], csq, idx, B, N, K, D, BND, BKD)` (BND = B * N * D, BKD = B * K * D).
+#define CAKE_KMEANS_REFERENCE_FLAT(NAME, T)                                                        \
+  extern "C" __global__ void NAME##_ref(const T *x, const T *c, const float *csq, int *idx,      \
+                                        long long B, long long N, long long K, long long D,     \
+                                        long long BND, long long BKD) {                         \
+    assignReference<T>(x, c, csq, idx, B, N, K, D);                                             \
+  }                                                                                              \
+  extern "C" __global__ void NAME##_ref_check(const T *x, const T *c, const float *csq,         \
+                                              const int *idx, long long B, long long N,         \
+                                              long long K, long long D, long long BND,          \
+                                              long long BKD, double rtol,                       \
+                                              unsigned long long *bad) {                        \
+    checkAssignment<T>(x, c, csq, idx, B, N, K, D, rtol, bad);                                  \
+  }

@@ -12,10 +12,12 @@ statistics (the task class `kmeans_lib`) carry from bucket to bucket; `winners()
 Buckets: the table's points (tuning shapes, measured on the GPU) by dtype, D class, K class and work
 class (B N K D; `CLASSES`). A bucket is evolved in the family that is fastest at most of its
 points among the families that read the user's tensors as they are (`SEARCHED`: x [B, N, D],
-c [B, K, D], |c|^2 [B, K], idx [B, N]; the staged families need the host's staging inside the
-measurement, which a cake-run task does not have yet); its start is that family's configuration with
-the lowest mean log time relative to each point's best (what the sweep found). A bucket whose
-points are all won by other families is left out, with the reason (`skipped`).
+c [B, K, D], |c|^2 [B, K], idx [B, N]; `cpw` reads x and c as flat arrays, with the symbols BND
+and BKD besides; the staged families need the host's staging inside the measurement, which a
+cake-run task does not have yet). Its start is that family's configuration measured at the most of
+the bucket's points with the lowest mean log time relative to each point's best there (what the
+sweep found), and the task's shapes are taken from those points. A bucket whose points are all
+won by other families is left out, with the reason (`skipped`).
 
 The tunables are the family's parameters with every value its plan (build.py) uses, crossed: the
 combinations the sweep never built are the search's to find. A parameter that only some plan
@@ -40,7 +42,8 @@ import family  # noqa: E402
 sys.path.insert(0, os.path.join(HERE, "..", "runtime"))
 from cake_library import expr  # noqa: E402
 
-SEARCHED = ("tcd", "lanes", "simt", "direct")
+SEARCHED = ("tcd", "lanes", "simt", "direct", "cpw")
+FLAT = {"cpw"}  # families whose kernels read x and c as flat arrays (symbols BND, BKD besides)
 NOT_SEARCHED_KEYS = {"cs", "pg", "pf"}  # table-only configurations (registry.py)
 # Upper bounds of the classes (the last class is everything above).
 CLASSES = {"D": (8, 32, 128, 512), "K": (16, 64, 512), "work": (1e6, 1e8, 1e10)}
@@ -181,6 +184,9 @@ def task_for(name, points, configs, budget):
         return None, f"its best {fam} configuration {start_config} is outside the searched space"
     chosen = _spread(points, SHAPES_PER_TASK)
     shapes = [{s: p[s] for s in ("B", "N", "K", "D")} for p in chosen]
+    flat = fam in FLAT
+    if flat:
+        shapes = [dict(s, BND=s["B"] * s["N"] * s["D"], BKD=s["B"] * s["K"] * s["D"]) for s in shapes]
     best = [min(p["ms"].values()) for p in chosen]
     weights = [round(min(best) / b, 6) for b in best]  # each shape counts relative to its best time
     ty = {"float16": "f16", "bfloat16": "bf16", "float32": "f32"}[dtype]
@@ -198,15 +204,16 @@ def task_for(name, points, configs, budget):
         "start": values,
         "shapes": shapes,
         "reference": "kmeans_lib_ref.cubin",
+        "ref_entry": f"kmeans_lib_{'flat_' if flat else ''}{dtype}_ref",
         "rtol": RTOL[dtype],
         "objective": {"kind": "weighted", "weights": weights},
         "floor": {"bytes": f"{eb} * (B * N * D + B * K * D) + 4 * B * K + 4 * B * N",
                   "flops": "2 * B * N * K * D", "flops_per_s": PEAK_FLOPS[dtype],
                   "bandwidth": PEAK_BANDWIDTH},
         "budget": budget,
-        "interface": {"kernel": kernel, "symbols": ["B", "N", "K", "D"], "params": [
-            {"name": "x", "dtype": ty, "shape": ["B", "N", "D"], "role": "in"},
-            {"name": "c", "dtype": ty, "shape": ["B", "K", "D"], "role": "in"},
+        "interface": {"kernel": kernel, "symbols": ["B", "N", "K", "D"] + (["BND", "BKD"] if flat else []), "params": [
+            {"name": "x", "dtype": ty, "shape": ["BND"] if flat else ["B", "N", "D"], "role": "in"},
+            {"name": "c", "dtype": ty, "shape": ["BKD"] if flat else ["B", "K", "D"], "role": "in"},
             {"name": "csq", "dtype": "f32", "shape": ["B", "K"], "role": "in"},
             {"name": "idx", "dtype": "i32", "shape": ["B", "N"], "role": "out"}]},
         "comment": {"bucket": name, "family": fam, "start_config": start_config, "points": len(points),
