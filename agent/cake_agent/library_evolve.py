@@ -12,10 +12,11 @@ paths and the buckets it leaves out with the reason. Each bucket is one run of `
 the same database: a new run for a bucket not seen yet, ``--resume`` for one whose batch was
 ingested, nothing for one that waits for its batch or is done. So the command is resumable (run it
 again after each GPU call: it continues every bucket from its database state), and what the
-harness learns per task class (tactic statistics; the cost model's calibration, cake calibrate)
-carries from one bucket to the next. With ``--backend batch`` every bucket's generation is
-exported under DIR/gpu/ with one ``run.sh`` that runs them all: one GPU call per generation of
-every bucket.
+harness learns carries from one bucket to the next: tactic statistics (per task class), and the
+cost model's calibration (``evolve-ingest`` refits the profile to every bucket's measurements so
+far into DIR/profiles, and later ``evolve`` runs screen their proposals with it). With
+``--backend batch`` every bucket's generation is exported under DIR/gpu/ with one ``run.sh`` that
+runs them all: one GPU call per generation of every bucket.
 
 ``winners`` prints per bucket its start (the sweep's best configuration, the task's start genome)
 and its fastest measured candidate with the per-shape times of both, measured in the same batch;
@@ -29,7 +30,7 @@ import os
 import shutil
 import sys
 
-from . import cli
+from . import calibrate, cli
 from .db import Database
 from .task import TaskError, load_task, signature
 
@@ -54,6 +55,11 @@ def _share_cake_run(gpu_dir):
         own = os.path.join(gpu_dir, d, "cake-run")
         if os.path.isfile(own):
             os.replace(own, shared)  # the same binary (the batches of one invocation)
+
+
+REPO_PROFILES = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
+                             "profiles")
+CALIBRATED_TARGET = "sm_90a"  # the library's kernels' target: its default profile is the one refitted
 
 
 class EvolveError(ValueError):
@@ -102,6 +108,21 @@ def cmd_evolve(args):
         print(f"bucket {name}: not evolved ({why})")
     db = Database(args.db) if os.path.exists(args.db) else None
     gpu_dir = os.path.join(args.work, "gpu")
+    profiles = os.path.join(args.work, "profiles")
+    before = os.environ.get("CAKE_PROFILE_DIR")
+    if os.path.isdir(profiles):  # refitted by evolve-ingest: the screen predicts with it
+        os.environ["CAKE_PROFILE_DIR"] = os.path.abspath(profiles)
+        print(f"cost model: the profiles of {profiles} (refitted to the buckets' measurements)")
+    try:
+        return _evolve_buckets(args, paths, skipped, db, gpu_dir)
+    finally:
+        if before is None:
+            os.environ.pop("CAKE_PROFILE_DIR", None)
+        else:
+            os.environ["CAKE_PROFILE_DIR"] = before
+
+
+def _evolve_buckets(args, paths, skipped, db, gpu_dir):
     counts = {}
     for path in paths:
         task = load_task(path)
@@ -162,7 +183,36 @@ def cmd_ingest(args):
         rc = cli.main(["batch-ingest", "--db", args.db, results])
         done += rc == 0
     print(f"ingested {done} batches; next: cake library evolve ... again continues every bucket")
+    if done and args.calibrate:
+        _calibrate(args.db, args.work)
     return 0
+
+
+def _default_profile(folder, target):
+    for name in sorted(os.listdir(folder)):
+        if name.endswith(".json"):
+            with open(os.path.join(folder, name)) as f:
+                if target in json.load(f).get("default_for", []):
+                    return name
+    raise EvolveError(f"{folder}: no profile is the default for {target}")
+
+
+def _calibrate(db_path, work):
+    """Refits the cost model's profile to every bucket's measurements so far (cake calibrate
+    --from-db; the repository's profile is the prior each time, so refits do not drift) into
+    WORK/profiles, with which later `evolve` runs screen their proposals (CAKE_PROFILE_DIR): what
+    one bucket measured steers the next one's screen. A fit that fails leaves the profile as it was."""
+    profiles = os.path.join(work, "profiles")
+    os.makedirs(profiles, exist_ok=True)
+    for name in os.listdir(REPO_PROFILES):
+        if name.endswith(".json") and not os.path.exists(os.path.join(profiles, name)):
+            shutil.copy2(os.path.join(REPO_PROFILES, name), profiles)
+    name = _default_profile(REPO_PROFILES, CALIBRATED_TARGET)
+    rc = calibrate.main(["--from-db", db_path, "--profile", os.path.join(REPO_PROFILES, name),
+                         "-o", os.path.join(profiles, name), "--summary-json",
+                         os.path.join(profiles, "calibration-summary.json")])
+    print(f"calibration: {'profiles/' + name + ' refitted' if rc == 0 else 'not refitted (cake calibrate exited %d)' % rc}"
+          f" for the next generation's screen")
 
 
 def _times(db, cid):
@@ -242,6 +292,8 @@ def add_parsers(sub, root):
     i = sub.add_parser("evolve-ingest", help="store the GPU results of every bucket's batch")
     i.add_argument("--db", required=True)
     i.add_argument("--work", required=True)
+    i.add_argument("--no-calibrate", dest="calibrate", action="store_false",
+                   help="do not refit the cost model's profile to the measurements (WORK/profiles)")
     w = sub.add_parser("winners", help="per bucket: the start and the fastest measured candidate")
     w.add_argument("--db", required=True)
     w.add_argument("--out")

@@ -157,6 +157,9 @@ class LibraryEvolveCommandTest(util.TempDir):
         rc, out, err = util.run_cli("library", "evolve-ingest", "--db", db, "--work", work)
         self.assertEqual(rc, 0, out + err)
         self.assertIn("ingested 2 batches", out)
+        # The cost model's profile is refitted to the measurements for the next generation's screen.
+        self.assertIn("calibration: ", out)
+        self.assertTrue(os.path.isfile(os.path.join(work, "profiles", "h200.json")))
         d = util.open_db(self, db)
         statuses = {r["status"] for r in d.q("SELECT status FROM candidates")}
         self.assertIn("measured", statuses)
@@ -167,9 +170,13 @@ class LibraryEvolveCommandTest(util.TempDir):
             t = load_task(run["task_path"])
             first = d.q("SELECT signature FROM candidates WHERE run_id=? ORDER BY id LIMIT 1", (run["id"],))[0]
             self.assertEqual(first["signature"], signature(t.start_genome()))
-        # Resuming exports the next generation of both buckets; winners compares with the start.
+        # Resuming exports the next generation of both buckets, screened with the refitted profile;
+        # winners compares with the start.
+        env_before = os.environ.get("CAKE_PROFILE_DIR")
         rc, out, err = util.run_cli(*args)
         self.assertEqual(rc, 0, out + err)
+        self.assertIn("cost model: the profiles of", out)
+        self.assertEqual(os.environ.get("CAKE_PROFILE_DIR"), env_before)
         self.assertEqual(len([d for d in os.listdir(gpu) if d.endswith("-g1")]), 2)
         out_json = os.path.join(self.tmp, "winners.json")
         rc, out, err = util.run_cli("library", "winners", "--db", db, "--out", out_json)
