@@ -41,10 +41,14 @@ import family  # noqa: E402
 
 sys.path.insert(0, os.path.join(HERE, "..", "runtime"))
 from cake_library import expr  # noqa: E402
+from cake_library.route import launch_sizes  # noqa: E402
 
-SEARCHED = ("tcd", "lanes", "simt", "direct", "cpw")
+SEARCHED = ("tcd", "lanes", "simt", "direct", "cpw", "wgmma", "splitd")
 FLAT = {"cpw"}  # families whose kernels read x and c as flat arrays (symbols BND, BKD besides)
-NOT_SEARCHED_KEYS = {"cs", "pg", "pf"}  # table-only configurations (registry.py)
+# Configurations not searched: table-only ones (registry.py: tcd's resident-centroid `cs`/`pg`, the
+# prefetching `pf`, wgmma's `ra` and `ov`) and split-K (`ks`: a second kernel finishes the argmin,
+# and a task measures one kernel).
+NOT_SEARCHED_KEYS = {"tcd": {"cs", "pg", "pf"}, "wgmma": {"ks", "ra", "ov"}, "splitd": {"ks"}}
 # Upper bounds of the classes (the last class is everything above).
 CLASSES = {"D": (8, 32, 128, 512), "K": (16, 64, 512), "work": (1e6, 1e8, 1e10)}
 SHORT = {"float16": "f16", "bfloat16": "bf16", "float32": "f32"}
@@ -80,16 +84,17 @@ def bucket_of(point):
 def space(fam, dtype):
     """(tunables, optional): each searched parameter's values in the family's plan (0 added for
     "absent" where only some configurations have it) and the names of the optional ones."""
-    plans = [p for p in build.plan([dtype], 1) if build.family_of(p) == fam
-             and not NOT_SEARCHED_KEYS & set(p)]
+    plans = [p for p in build.plan([dtype], 8) if build.family_of(p) == fam
+             and not NOT_SEARCHED_KEYS.get(fam, set()) & set(p)]
     keys = sorted({k for p in plans for k in p} - {"dtype"})
     optional = sorted(k for k in keys if any(k not in p for p in plans))
     tunables = {}
     for k in keys:
         values = sorted({p[k] for p in plans if k in p})
         if k in optional:
-            if 0 in values:
-                raise ValueError(f"{fam}.{k}: 0 is a value of the plan, so it cannot mean 'absent'")
+            if 0 in values or not all(isinstance(v, int) for v in values):
+                raise ValueError(f"{fam}.{k}: only integer parameters without the value 0 may be optional "
+                                 f"(0 means 'absent')")
             values = [0] + values
         tunables[k] = values
     tunables["index_bits"] = [64, 32]
@@ -114,15 +119,41 @@ def instantiate(values, kernel):
         raise ValueError(f"the parameters {p} are not a {fam} configuration")
     if build.index_bits(p) == 32 and not build.twin_legal(p):
         raise ValueError("no 32-bit twin of this configuration")
-    for c in family.FAMILIES[fam].domain(p):
-        for s in shapes:
-            if not expr.evaluate(c, s):
-                raise ValueError(f"its domain '{c}' excludes the shape {s}")
+    for s in shapes:
+        why = refusal(fam, p, s)
+        if why:
+            raise ValueError(why)
     text = build.generate(p)
     old = "@" + build.variant_name(p) + "("
     if text.count(old) != 1:
         raise ValueError(f"expected one kernel {old[:-1]} in the generated IR")
     return text.replace(old, "@" + kernel + "(")
+
+
+def refusal(fam, p, shape):
+    """Why the configuration `p` does not serve the kernel shape (its family's domain, the router's
+    constraint, or the widest D it serves), or None."""
+    for c in family.FAMILIES[fam].domain(p):
+        if not expr.evaluate(c, shape):
+            return f"its domain '{c}' excludes the shape {shape}"
+    widest = family.FAMILIES[fam].widest(p)
+    if widest is not None and shape["D"] > widest:
+        return f"it serves D up to {widest}, not the shape {shape}"
+    return None
+
+
+def kernel_shape(fam, point):
+    """The sizes a family's kernel is launched with for a table point (route.launch_sizes): the
+    user's, plus BND and BKD for the flat families; D padded to 16-byte rows and |c|^2 rows of
+    pitch KP for the staged ones."""
+    s = {k: point[k] for k in ("B", "N", "K", "D")}
+    if fam in FLAT:
+        return dict(s, BND=s["B"] * s["N"] * s["D"], BKD=s["B"] * s["K"] * s["D"])
+    if family.FAMILIES[fam].staging == "rows+csq":
+        sizes = launch_sizes({"staging": "rows+csq", "d_align": family.d_align(point["dtype"])},
+                             s["B"], s["N"], s["D"], s["K"])
+        return {k: v for k, v in sizes.items() if k not in ("BND", "BKD")}
+    return s
 
 
 def _config_families():
@@ -141,18 +172,21 @@ def buckets(table, only=None):
 
 
 def _start(points, fam, configs):
-    """(parameters, name, points it was measured at) of the family's configuration measured at the
-    most of the bucket's points (some are measured only where their domain holds), and among those
-    with the lowest mean log time relative to each point's best: the sweep's best for the bucket."""
+    """(parameters, name, points) of the family's configuration measured at the most of the bucket's
+    points that it serves (its domain and widest D), and among those with the lowest mean log time
+    relative to each point's best: the sweep's best for the bucket, and the points it serves."""
+    excluded = NOT_SEARCHED_KEYS.get(fam, set())
     names = {c for p in points for c in p["ms"] if configs.get(c, {}).get("family") == fam
-             and not configs[c].get("table_only")}
-    if not names:
+             and not configs[c].get("table_only") and not excluded & set(configs[c]["params"])}
+    cover = {c: [p for p in points if c in p["ms"] and
+                 refusal(fam, configs[c]["params"], kernel_shape(fam, p)) is None] for c in sorted(names)}
+    cover = {c: v for c, v in cover.items() if v}  # the points that measured it and that it serves
+    if not cover:
         return None
-    covered = lambda c: [p for p in points if c in p["ms"]]  # noqa: E731
-    score = lambda c: sum(math.log(p["ms"][c] / min(p["ms"].values())) for p in covered(c)) / len(covered(c))  # noqa: E731
-    best = min(sorted(names), key=lambda c: (-len(covered(c)), score(c)))
+    score = {c: sum(math.log(p["ms"][c] / min(p["ms"].values())) for p in v) / len(v) for c, v in cover.items()}
+    best = min(cover, key=lambda c: (-len(cover[c]), score[c]))
     params = dict(configs[best]["params"], index_bits=configs[best].get("index_bits", 64))
-    return params, best, covered(best)
+    return params, best, cover[best]
 
 
 def _spread(points, most):
@@ -177,22 +211,20 @@ def task_for(name, points, configs, budget):
     tunables, optional = space(fam, dtype)
     start = _start(points, fam, configs)
     if start is None:
-        return None, f"no {fam} configuration was measured at its points"
+        return None, f"no searched {fam} configuration was measured at a point it serves"
     params, start_config, points = start
     values = {k: params.get(k, 0) for k in tunables}
     if any(values[k] not in tunables[k] for k in tunables):
         return None, f"its best {fam} configuration {start_config} is outside the searched space"
     chosen = _spread(points, SHAPES_PER_TASK)
-    shapes = [{s: p[s] for s in ("B", "N", "K", "D")} for p in chosen]
-    flat = fam in FLAT
-    if flat:
-        shapes = [dict(s, BND=s["B"] * s["N"] * s["D"], BKD=s["B"] * s["K"] * s["D"]) for s in shapes]
+    shapes = [kernel_shape(fam, p) for p in chosen]
+    flat, staged = fam in FLAT, family.FAMILIES[fam].staging == "rows+csq"
     best = [min(p["ms"].values()) for p in chosen]
     weights = [round(min(best) / b, 6) for b in best]  # each shape counts relative to its best time
     ty = {"float16": "f16", "bfloat16": "bf16", "float32": "f32"}[dtype]
     eb = ELEMENT_BYTES[dtype]
     kernel = f"kmeans_lib_{dtype}"
-    return {
+    task = {
         "name": f"kmeans_lib_{name}",
         "description": f"KMeans library bucket {name} ({len(points)} measured points): the {fam} family, "
                        f"started from the sweep's best configuration {start_config}",
@@ -200,11 +232,12 @@ def task_for(name, points, configs, budget):
         "generator": {"path": os.path.abspath(__file__), "function": "instantiate",
                       "fixed": {"family": fam, "dtype": dtype, "optional": optional, "shapes": shapes}},
         "kernel": kernel,
-        "tunables": {k: {"type": "int", "values": v} for k, v in tunables.items()},
+        "tunables": {k: {"type": "int" if isinstance(v[0], int) else "enum", "values": v}
+                     for k, v in tunables.items()},
         "start": values,
         "shapes": shapes,
         "reference": "kmeans_lib_ref.cubin",
-        "ref_entry": f"kmeans_lib_{'flat_' if flat else ''}{dtype}_ref",
+        "ref_entry": f"kmeans_lib_{'flat_' if flat else 'staged_' if staged else ''}{dtype}_ref",
         "rtol": RTOL[dtype],
         "objective": {"kind": "weighted", "weights": weights},
         "floor": {"bytes": f"{eb} * (B * N * D + B * K * D) + 4 * B * K + 4 * B * N",
@@ -218,7 +251,10 @@ def task_for(name, points, configs, budget):
             {"name": "idx", "dtype": "i32", "shape": ["B", "N"], "role": "out"}]},
         "comment": {"bucket": name, "family": fam, "start_config": start_config, "points": len(points),
                     "table_best_ms": best},
-    }, None
+    }
+    if staged:  # TMA descriptors have no declared form in an interface yet: the seed's is used (docs/Tasks.md)
+        del task["interface"]
+    return task, None
 
 
 def tasks(definition, out_dir, only=None, budget=None, dtypes=None):
