@@ -214,6 +214,25 @@ class LibraryEvolveCommandTest(util.TempDir):
         rc, out, err = util.run_cli("library", "winners", "--db", db, "--emit", evolved)
         self.assertIn("0 new configurations", err)
 
+    def test_update_variants_builds_only_the_evolved_configurations(self):
+        variants = os.path.join(self.tmp, "variants.json")
+        with open(os.path.join(KMEANS, "variants.json")) as f:
+            committed = json.load(f)
+        self.write_json("variants.json", committed)
+        new = {"dtype": "bfloat16", "r": 1, "kn": 4, "v": 2, "kw": 4}  # split-K warps at v 2: not planned
+        self.assertNotIn(kbuild.variant_name(new), {v["name"] for v in committed["variants"]})
+        evolved = self.write_json("evolved.json", {"configs": [{"params": new}]})
+        proc = subprocess.run([sys.executable, os.path.join(KMEANS, "build.py"), "--out", os.path.join(self.tmp, "o"),
+                               "--tools", util.BIN, "--update-variants", "--variants", variants,
+                               "--evolved", evolved], capture_output=True, text=True)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertIn("2 added, 0 dropped", proc.stdout)  # the configuration and its 32-bit twin
+        with open(variants) as f:
+            names = [v["name"] for v in json.load(f)["variants"]]
+        self.assertEqual(set(names) - {v["name"] for v in committed["variants"]},
+                         {kbuild.variant_name(new), kbuild.variant_name(dict(new, index_bits=32))})
+        self.assertEqual(names, sorted(names))
+
     def test_a_definition_without_the_hook_is_refused(self):
         rc, out, err = util.run_cli("library", "evolve", "--definition", os.path.join(util.ROOT, "libraries", "kda"),
                                     "--db", os.path.join(self.tmp, "x.db"), "--work", self.tmp)

@@ -322,6 +322,13 @@ def main():
                     help="keep a variant's outputs when its IR is unchanged, even if the tools are newer")
     ap.add_argument("--no-programmatic-launch", dest="programmatic_launch", action="store_false",
                     help="build the kernels without cake-tactic-programmatic-launch")
+    ap.add_argument("--evolved", default=EVOLVED, help="the evolved configurations the plan adds (evolved.json)")
+    ap.add_argument("--variants", default=os.path.join(HERE, "variants.json"),
+                    help="--update-variants: the variants.json to update")
+    ap.add_argument("--update-variants", action="store_true",
+                    help="compile only the planned configurations missing from the committed variants.json "
+                         "(those evolved.json added) into --out and update variants.json, instead of a "
+                         "whole library (minutes instead of an hour)")
     args = ap.parse_args()
     dtypes = [d for d in args.dtypes.split(",") if d]
     bad = [d for d in dtypes if d not in family.DTYPES]
@@ -331,11 +338,13 @@ def main():
         sys.exit(2)
     kdir = os.path.join(args.out, "kernels")
     os.makedirs(kdir, exist_ok=True)
+    if args.update_variants:
+        sys.exit(refresh_variants_json(args, dtypes, kdir))
     updates = [{"update": True, "dtype": d, "ppb": w} for d in dtypes for w in family.UPDATE_PPB] + \
         [{"update": True, "dtype": d, "ppb": 8, "chunk": c} for d in dtypes for c in family.UPDATE_CHUNKS]
     pads = [{"pad": True, "dtype": d} for d in dtypes]
     csqs = csq_plans(dtypes)
-    todo = with_twins(plan(dtypes, args.max_chunks, args.flat_tcd, args.tails, args.ov) + updates + pads
+    todo = with_twins(plan(dtypes, args.max_chunks, args.flat_tcd, args.tails, args.ov, args.evolved) + updates + pads
                       + [{"finish": True}] + csqs)
     variants, update_variants, pad_variants, finish_variants, failed = [], [], [], [], []
     csq_variants = []
@@ -384,6 +393,37 @@ def main():
     print(f"build.py: {len(variants)} assignment, {len(update_variants)} update, "
           f"{len(pad_variants)} staging, {len(finish_variants)} finish and {len(csq_variants)} |c|^2 "
           f"kernels in {kdir}")
+
+
+def refresh_variants_json(args, dtypes, kdir):
+    """Brings the committed variants.json to the plan without building the library: compiles the
+    planned configurations it lacks (evolved.json's) and drops those no longer planned."""
+    path = args.variants
+    with open(path) as f:
+        data = json.load(f)
+    planned = with_twins(plan(dtypes, args.max_chunks, args.flat_tcd, args.tails, args.ov, args.evolved))
+    names = {variant_name(p) for p in planned}
+    have = {v["name"] for v in data["variants"]}
+    todo = [p for p in planned if variant_name(p) not in have]
+    added, failed = [], []
+    with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+        for p, rc, err in pool.map(lambda p: compile_one(args.tools, kdir, p, args.programmatic_launch,
+                                                         args.keep_built), todo):
+            if rc != 0:
+                failed.append(f"build.py: {variant_name(p)} failed:\n{err.strip()[-2000:]}")
+                continue
+            with open(os.path.join(kdir, variant_name(p) + ".json")) as f:
+                manifest = json.load(f)["kernels"][0]
+            added.append({k: v for k, v in describe(p, manifest).items() if k != "manifest"})
+    if failed:
+        print("\n".join(failed), file=sys.stderr)
+        return 1
+    kept = [v for v in data["variants"] if v["name"] in names or v["dtype"] not in dtypes]
+    data["variants"] = sorted(kept + added, key=lambda v: v["name"])
+    with open(path, "w") as f:
+        json.dump(data, f, indent=0)
+    print(f"build.py: variants.json: {len(added)} added, {len(have) - len(kept)} dropped")
+    return 0
 
 
 if __name__ == "__main__":
