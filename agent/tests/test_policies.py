@@ -29,6 +29,14 @@ class SearchTest(unittest.TestCase):
         self.assertEqual(props[0].genome, self.task.start_genome())
         self.assertEqual(len({p.signature for p in props}), 4)
 
+    def test_first_generation_explores_the_start_neighbourhood(self):
+        props = SearchPolicy(self.task, random.Random(3)).propose([], 6)
+        start = self.task.start_genome()
+        for p in props[1:]:
+            moved = [k for k in self.task.tunables if p.genome[1][k] != start[1][k]]
+            self.assertIn(len(moved), (1, 2), p.signature)
+            self.assertIs(p.parent_proposal, props[0])  # evolve records the start first and links them
+
     def test_children_are_valid_new_neighbours(self):
         members = [FakeMember(1, self.task.start_genome(), 1.0)]
         props = SearchPolicy(self.task, random.Random(2)).propose(members, 8)

@@ -1,6 +1,7 @@
 """Built-in search: parameter mutations over the task's tunables (and tactics, when any are loaded).
 
-Each child comes from a tournament-selected parent: one or two tunables move to a neighbouring value
+The first generation is the start genome, tactic children of it and its neighbours (one or two
+tunables moved). Each later child comes from a tournament-selected parent: one or two tunables move to a neighbouring value
 (or, less often, a random one); with tactics loaded, a child may instead append an applicable tactic
 to its parent's chain, trying first the tactics with the best statistics for the task's class
 (learn.py; ``stats`` is a callable returning them, re-read every generation). On stagnation (no
@@ -39,6 +40,7 @@ class SearchPolicy:
             out.append(self._proposal(g, (), None))
             seen.add(out[0].signature)
             out += self._seed_tactic_children(out[0], seen, n // 2)
+            out += self._seed_neighbours(out[0], seen, n - len(out))
         for _ in range(self.tries):
             if len(out) >= n:
                 break
@@ -130,6 +132,24 @@ class SearchPolicy:
             prop = self._tactic_child(parent, seen)
             if prop is None:
                 break
+            prop.parent_proposal = seed
+            seen.add(prop.signature)
+            out.append(prop)
+        return out
+
+    def _seed_neighbours(self, seed, seen, most):
+        """Up to ``most`` mutations of the seed proposal (one or two tunables moved), in the seed's
+        generation and linked to it: the start is the task author's best guess (for a library
+        bucket, the sweep's best configuration), so its neighbourhood comes before the rest of the
+        space, which ``propose`` samples only when the neighbours run out."""
+        out = []
+        for _ in range(self.tries):
+            if len(out) >= most:
+                break
+            genome = self.mutate(seed.genome)
+            if genome is None or signature(genome) in seen:
+                continue
+            prop = self._proposal(genome, (), None)
             prop.parent_proposal = seed
             seen.add(prop.signature)
             out.append(prop)
