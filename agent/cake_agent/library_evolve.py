@@ -237,6 +237,7 @@ def winners(db):
         best = cands[0]
         row = {"task": run["task"], "run": run["id"], "measured": len(cands),
                "comment": task.data.get("comment"), "fixed": (task.data.get("generator") or {}).get("fixed"),
+               "shapes": task.shapes,
                "best": _describe(db, best),
                "start": _describe(db, start) if start else None}
         if start:

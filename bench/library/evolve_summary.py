@@ -1,0 +1,71 @@
+#!/usr/bin/env python3
+"""A markdown table of a `cake library evolve` database: per bucket, the start (the sweep's best
+configuration) and the fastest measured candidate, their cake-run times per shape in the same
+batch, the table's time for the start's shapes, and what the generation cost.
+
+    python3 bench/library/evolve_summary.py --db lib.db [--json winners.json]
+"""
+import argparse
+import json
+import math
+import os
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "agent"))
+sys.path.insert(0, os.path.join(ROOT, "libraries", "kmeans"))
+from cake_agent.db import Database  # noqa: E402
+from cake_agent.library_evolve import winners  # noqa: E402
+import evolve  # noqa: E402
+
+
+def geomean(values):
+    return math.exp(sum(math.log(v) for v in values) / len(values)) if values else float("nan")
+
+
+def config_of(row, genome):
+    fixed = row["fixed"]
+    return evolve.build.config_name(dict(evolve.params_of(genome[1], fixed["optional"]), dtype=fixed["dtype"]))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--db", required=True)
+    ap.add_argument("--json", help="also write the winners rows here")
+    args = ap.parse_args()
+    db = Database(args.db, readonly=True)
+    rows = winners(db)
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(rows, f, indent=1)
+    counts = {r["task"]: dict(r) for r in db.q(
+        "SELECT r.task, SUM(c.status='measured') AS measured, SUM(c.status='failed') AS failed, "
+        "SUM(c.status='screened') AS screened FROM candidates c JOIN runs r ON r.id=c.run_id GROUP BY r.task")}
+    print("| bucket | family | start (sweep's best) | best candidate | best/start | start ms (cake-run) | "
+          "table ms | measured / failed / screened |")
+    print("|---|---|---|---|---|---|---|---|")
+    gains, ratios = [], []
+    for r in rows:
+        c = r["comment"]
+        keys = [json.dumps(s, sort_keys=True) for s in r["shapes"]]
+        start_ms = [r["start"]["ms"][k] for k in keys if k in r["start"]["ms"]] if r["start"] else []
+        best = config_of(r, r["best"]["genome"]) + ("+" + "+".join(r["best"]["tactics"]) if r["best"]["tactics"] else "")
+        gain = r.get("best_over_start")
+        if gain:
+            gains.append(gain)
+        if len(start_ms) == len(keys):
+            ratios += [s / t for s, t in zip(start_ms, c["table_best_ms"])]
+        n = counts.get(r["task"], {})
+        print(f"| {c['bucket']} | {c['family']} | {c['start_config']} | {best} | "
+              f"{gain:.3f} | " if gain else f"| {c['bucket']} | {c['family']} | {c['start_config']} | {best} | - | ",
+              end="")
+        print(f"{', '.join(f'{v * 1e3:.1f}' for v in start_ms)} us | "
+              f"{', '.join(f'{v * 1e3:.1f}' for v in c['table_best_ms'])} us | "
+              f"{n.get('measured', 0)} / {n.get('failed', 0)} / {n.get('screened', 0)} |")
+    print(f"\n{len(rows)} buckets measured; best/start geomean {geomean(gains):.3f}, "
+          f"{sum(g >= 1.03 for g in gains)} at >= 1.03x; cake-run's start time / the table's "
+          f"(kmeans_bench) geomean {geomean(ratios):.3f} over {len(ratios)} shapes")
+
+
+if __name__ == "__main__":
+    main()
