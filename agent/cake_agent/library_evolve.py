@@ -36,10 +36,12 @@ from .task import TaskError, load_task, signature
 
 RUN_SH = """#!/bin/bash
 # Runs every exported batch beside this script (one per bucket) not run yet, one after the other,
-# with the one cake-run beside this script. Written by cake library evolve; then, on the compile
-# machine: cake library evolve-ingest.
+# in the order of order.txt (the order --buckets named them: what matters most first, should the
+# call be cut short), with the one cake-run beside this script. Written by cake library evolve;
+# then, on the compile machine: cake library evolve-ingest.
 cd "$(dirname "$0")"
-for d in */; do
+for d in $(cat order.txt 2>/dev/null) */; do
+  d=${d%/}
   [ -f "$d/plan.json" ] && [ ! -f "$d/results.json" ] || continue
   python3 "$d/run_batch.py" --cake-run "$PWD/cake-run" > "$d/run.log" 2>&1
   echo "$d rc=$? $(tail -1 "$d/run.log")"
@@ -103,6 +105,10 @@ def cmd_evolve(args):
     if only and not paths:
         raise EvolveError(f"no evolvable bucket among {sorted(only)}"
                           + "".join(f"; {b}: {why}" for b, why in sorted(skipped.items())))
+    if args.buckets:  # the order given: run.sh runs the batches in it
+        names = args.buckets.split(",")
+        paths = sorted(paths, key=lambda p: next((i for i, b in enumerate(names) if
+                                                  os.path.basename(p)[:-len(".json")].endswith(b)), len(names)))
     paths = paths[:args.max_buckets] if args.max_buckets else paths
     for name, why in sorted(skipped.items()):
         print(f"bucket {name}: not evolved ({why})")
@@ -124,12 +130,16 @@ def cmd_evolve(args):
 
 def _evolve_buckets(args, paths, skipped, db, gpu_dir):
     counts = {}
+    order = []
     for path in paths:
         task = load_task(path)
         run, what = _state(db, task)
         counts[what] = counts.get(what, 0) + 1
         if what in ("waiting", "done"):
             print(f"{task.name}: {'waiting for its batch' if what == 'waiting' else 'done'} (run {run['id']})")
+            if what == "waiting":
+                order += [os.path.basename(b["dir"]) for b in db.q(
+                    "SELECT dir FROM batches WHERE run_id=? AND status='exported'", (run["id"],))]
             continue
         argv = ["evolve", "--db", args.db, "--quiet", "--jobs", str(args.jobs)]
         argv += ["--resume", str(run["id"])] if run else [path, "--backend", args.backend]
@@ -142,6 +152,7 @@ def _evolve_buckets(args, paths, skipped, db, gpu_dir):
             gen = 0 if run is None else db.q("SELECT MAX(generation) AS g FROM candidates WHERE run_id=?",
                                              (run["id"],))[0]["g"] + 1
             out = os.path.join(gpu_dir, f"{task.name}-g{gen}")
+            order.append(os.path.basename(out))
             shutil.rmtree(out, ignore_errors=True)  # a batch folder of this name not ingested is stale
             argv += ["--batch-dir", out]
         print(f"{task.name}: {'resuming run ' + str(run['id']) if run else 'new run'}", flush=True)
@@ -152,6 +163,8 @@ def _evolve_buckets(args, paths, skipped, db, gpu_dir):
         db = db or Database(args.db)
     if os.path.isdir(gpu_dir):
         _share_cake_run(gpu_dir)
+        with open(os.path.join(gpu_dir, "order.txt"), "w") as f:
+            f.write("".join(d + "\n" for d in order))
         with open(os.path.join(gpu_dir, "run.sh"), "w") as f:
             f.write(RUN_SH)
         os.chmod(os.path.join(gpu_dir, "run.sh"), 0o755)

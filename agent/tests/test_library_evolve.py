@@ -125,7 +125,7 @@ class LibraryEvolveCommandTest(util.TempDir):
         db, work = os.path.join(self.tmp, "lib.db"), os.path.join(self.tmp, "work")
         paths, _ = kmeans_evolve.tasks(KMEANS, os.path.join(self.tmp, "probe"))
         names = sorted(load_task(p).data["comment"]["bucket"] for p in paths)
-        chosen = [n for n in names if n.startswith("bf16_")][:1] + [n for n in names if n.startswith("f32_")][:1]
+        chosen = [n for n in names if n.startswith("f32_")][:1] + [n for n in names if n.startswith("bf16_")][:1]
         args = ("library", "evolve", "--db", db, "--work", work, "--backend", "batch", "--bin", bin_dir,
                 "--refs", refs, "--buckets", ",".join(chosen), "--candidates", "8", "--generation", "2",
                 "--rng-seed", "1", "--jobs", "2")
@@ -133,7 +133,9 @@ class LibraryEvolveCommandTest(util.TempDir):
         self.assertEqual(rc, 0, out + err)
         gpu = os.path.join(work, "gpu")
         batches = sorted(d for d in os.listdir(gpu) if os.path.isdir(os.path.join(gpu, d)))
-        self.assertEqual(batches, [f"kmeans_lib_{n}-g0" for n in chosen])
+        self.assertEqual(batches, sorted(f"kmeans_lib_{n}-g0" for n in chosen))
+        with open(os.path.join(gpu, "order.txt")) as f:  # run.sh's order: the one --buckets gave
+            self.assertEqual(f.read().split(), [f"kmeans_lib_{n}-g0" for n in chosen])
         self.assertIn("run.sh", out)
         # One cake-run for every bucket's batch (run.sh passes it).
         self.assertTrue(os.path.isfile(os.path.join(gpu, "cake-run")))
