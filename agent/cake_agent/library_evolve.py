@@ -188,8 +188,12 @@ def cmd_ingest(args):
         results = os.path.join(gpu_dir, d, "results.json")
         if not os.path.isfile(results):
             continue
-        with open(results) as f:
-            bid = json.load(f).get("batch")
+        try:
+            with open(results) as f:
+                bid = json.load(f).get("batch")
+        except (ValueError, AttributeError) as e:  # cut short on the GPU machine, or not a results file
+            print(f"{results}: not a batch results file ({e}); skipped", file=sys.stderr)
+            continue
         row = db.q("SELECT status FROM batches WHERE id=?", (bid,))
         if not row or row[0]["status"] != "exported":
             continue  # ingested before, or another database's

@@ -235,7 +235,7 @@ class LibraryEvolveCommandTest(util.TempDir):
                          {kbuild.variant_name(new), kbuild.variant_name(dict(new, index_bits=32))})
         self.assertEqual(names, sorted(names))
 
-    def test_a_definition_without_the_hook_is_refused(self):
+    def test_bad_definitions_buckets_and_results_are_named(self):
         rc, out, err = util.run_cli("library", "evolve", "--definition", os.path.join(util.ROOT, "libraries", "kda"),
                                     "--db", os.path.join(self.tmp, "x.db"), "--work", self.tmp)
         self.assertEqual(rc, 2)
@@ -244,3 +244,13 @@ class LibraryEvolveCommandTest(util.TempDir):
                                     "--buckets", "f16_D0-8_K0-16_Wnone")
         self.assertEqual(rc, 2)
         self.assertIn("no evolvable bucket", err)
+        # evolve-ingest: no batch folder is an error; a results file cut short is skipped, named.
+        db = os.path.join(self.tmp, "x.db")
+        rc, out, err = util.run_cli("library", "evolve-ingest", "--db", db, "--work", os.path.join(self.tmp, "none"))
+        self.assertEqual(rc, 2)
+        self.assertIn("no such folder", err)
+        self.write("w/gpu/b-g0/results.json", '{"batch": 1, "resu')
+        rc, out, err = util.run_cli("library", "evolve-ingest", "--db", db, "--work", os.path.join(self.tmp, "w"))
+        self.assertEqual(rc, 0, err)
+        self.assertIn("not a batch results file", err)
+        self.assertIn("ingested 0 batches", out)
