@@ -1,7 +1,7 @@
 """Built-in search: parameter mutations over the task's tunables (and tactics, when any are loaded).
 
-The first generation is the start genome, tactic children of it and its neighbours (one or two
-tunables moved). Each later child comes from a tournament-selected parent: one or two tunables move to a neighbouring value
+The first generation is the start genome, each other seed with the start's values, tactic
+children of the start and its neighbours (one or two tunables moved). Each later child comes from a tournament-selected parent: one or two tunables move to a neighbouring value
 (or, less often, a random one); with tactics loaded, a child may instead append an applicable tactic
 to its parent's chain, trying first the tactics with the best statistics for the task's class
 (learn.py; ``stats`` is a callable returning them, re-read every generation). On stagnation (no
@@ -11,6 +11,7 @@ they differ, and the proposal's note says why ("hint: ..."). Genomes already tri
 can be found the space is exhausted and ``propose`` returns fewer (or no) proposals.
 """
 import itertools
+import random
 import types
 
 from .. import population
@@ -39,8 +40,16 @@ class SearchPolicy:
             g = self.task.start_genome()
             out.append(self._proposal(g, (), None))
             seen.add(out[0].signature)
+            for other in range(1, len(self.task.seed_texts)):  # every seed is a starting point
+                alt = (other, dict(g[1]))
+                if len(out) < n and signature(alt) not in seen and self.task.genome_ok(alt):
+                    out.append(self._proposal(alt, (), None))
+                    seen.add(out[-1].signature)
+            # Drawn first: the neighbours do not depend on how many draws the tactic order took
+            # (tactic statistics differ between runs; the same --rng-seed gives the same neighbours).
+            neighbour_rng = random.Random(self.rng.random())
             out += self._seed_tactic_children(out[0], seen, n // 2)
-            out += self._seed_neighbours(out[0], seen, n - len(out))
+            out += self._seed_neighbours(out[0], seen, n - len(out), neighbour_rng)
         for _ in range(self.tries):
             if len(out) >= n:
                 break
@@ -137,7 +146,7 @@ class SearchPolicy:
             out.append(prop)
         return out
 
-    def _seed_neighbours(self, seed, seen, most):
+    def _seed_neighbours(self, seed, seen, most, rng):
         """Up to ``most`` mutations of the seed proposal (one or two tunables moved), in the seed's
         generation and linked to it: the start is the task author's best guess (for a library
         bucket, the sweep's best configuration), so its neighbourhood comes before the rest of the
@@ -146,7 +155,7 @@ class SearchPolicy:
         for _ in range(self.tries):
             if len(out) >= most:
                 break
-            genome = self.mutate(seed.genome)
+            genome = self.mutate(seed.genome, rng)
             if genome is None or signature(genome) in seen:
                 continue
             prop = self._proposal(genome, (), None)
@@ -165,22 +174,24 @@ class SearchPolicy:
                 return self._proposal(parent.genome, chain, parent.id, ir)
         return None
 
-    def mutate(self, genome):
-        """A valid neighbour of ``genome`` (None if 20 attempts found none)."""
+    def mutate(self, genome, rng=None):
+        """A valid neighbour of ``genome`` (None if 20 attempts found none); ``rng``: the random
+        source (default the policy's)."""
+        rng = rng or self.rng
         seed, params = genome
         names = list(self.task.tunables)
         for _ in range(20):
             new = dict(params)
             new_seed = seed
-            if len(self.task.seed_texts) > 1 and self.rng.random() < 0.1:
-                new_seed = self.rng.randrange(len(self.task.seed_texts))
-            for name in self.rng.sample(names, min(len(names), self.rng.choice((1, 1, 2)))) if names else ():
+            if len(self.task.seed_texts) > 1 and rng.random() < 0.1:
+                new_seed = rng.randrange(len(self.task.seed_texts))
+            for name in rng.sample(names, min(len(names), rng.choice((1, 1, 2)))) if names else ():
                 vals = self.task.tunables[name]
                 i = vals.index(new[name])
-                if self.rng.random() < 0.75 and len(vals) > 1:
-                    j = min(max(i + self.rng.choice((-1, 1)), 0), len(vals) - 1)
+                if rng.random() < 0.75 and len(vals) > 1:
+                    j = min(max(i + rng.choice((-1, 1)), 0), len(vals) - 1)
                 else:
-                    j = self.rng.randrange(len(vals))
+                    j = rng.randrange(len(vals))
                 new[name] = vals[j]
             g = (new_seed, new)
             if g != genome and self.task.genome_ok(g):
