@@ -289,6 +289,20 @@ def compile_one(tools, kdir, p, programmatic_launch=True, keep_built=False):
     return p, r.returncode, r.stderr
 
 
+def compile_all(args, kdir, todo):
+    """Compiles `todo` in args.jobs threads: ([(parameters, manifest)], [failure messages])."""
+    built, failed = [], []
+    with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+        for p, rc, err in pool.map(lambda p: compile_one(args.tools, kdir, p, args.programmatic_launch,
+                                                         args.keep_built), todo):
+            if rc != 0:
+                failed.append(f"build.py: {variant_name(p)} failed:\n{err.strip()[-2000:]}")
+                continue
+            with open(os.path.join(kdir, variant_name(p) + ".json")) as f:
+                built.append((p, json.load(f)["kernels"][0]))
+    return built, failed
+
+
 def csq_plans(dtypes):
     """The |c|^2 kernels to build (families/csq.py): every lane count per dtype."""
     return [{"csq": True, "dtype": d, "lanes": g} for d in dtypes for g in family.CSQ_LANES]
@@ -346,33 +360,26 @@ def main():
     csqs = csq_plans(dtypes)
     todo = with_twins(plan(dtypes, args.max_chunks, args.flat_tcd, args.tails, args.ov, args.evolved) + updates + pads
                       + [{"finish": True}] + csqs)
-    variants, update_variants, pad_variants, finish_variants, failed = [], [], [], [], []
+    variants, update_variants, pad_variants, finish_variants = [], [], [], []
     csq_variants = []
-    with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
-        for p, rc, err in pool.map(lambda p: compile_one(args.tools, kdir, p, args.programmatic_launch,
-                                                         args.keep_built), todo):
-            if rc != 0:
-                failed.append((variant_name(p), err.strip()[-2000:]))
-                continue
-            with open(os.path.join(kdir, variant_name(p) + ".json")) as f:
-                manifest = json.load(f)["kernels"][0]
-            if family_of(p) == "pad":
-                pad_variants.append({"name": variant_name(p), "dtype": p["dtype"],
-                                     "index_bits": index_bits(p), "manifest": manifest})
-            elif family_of(p) == "finish":
-                finish_variants.append({"name": variant_name(p), "manifest": manifest})
-            elif family_of(p) == "csq":
-                csq_variants.append(csq_record(p, manifest))
-            elif family_of(p) == "update":
-                update_variants.append({"name": variant_name(p), "dtype": p["dtype"], "ppb": p["ppb"],
-                                        **({"chunk": p["chunk"]} if "chunk" in p else {}),
-                                        "manifest": manifest})
-            else:
-                variants.append(describe(p, manifest))
+    built, failed = compile_all(args, kdir, todo)
     if failed:
-        for name, err in failed:
-            print(f"build.py: {name} failed:\n{err}", file=sys.stderr)
+        print("\n".join(failed), file=sys.stderr)
         sys.exit(1)
+    for p, manifest in built:
+        if family_of(p) == "pad":
+            pad_variants.append({"name": variant_name(p), "dtype": p["dtype"],
+                                 "index_bits": index_bits(p), "manifest": manifest})
+        elif family_of(p) == "finish":
+            finish_variants.append({"name": variant_name(p), "manifest": manifest})
+        elif family_of(p) == "csq":
+            csq_variants.append(csq_record(p, manifest))
+        elif family_of(p) == "update":
+            update_variants.append({"name": variant_name(p), "dtype": p["dtype"], "ppb": p["ppb"],
+                                    **({"chunk": p["chunk"]} if "chunk" in p else {}),
+                                    "manifest": manifest})
+        else:
+            variants.append(describe(p, manifest))
     table = {}
     if args.table and os.path.exists(args.table):
         with open(args.table) as f:
@@ -405,16 +412,8 @@ def refresh_variants_json(args, dtypes, kdir):
     names = {variant_name(p) for p in planned}
     have = {v["name"] for v in data["variants"]}
     todo = [p for p in planned if variant_name(p) not in have]
-    added, failed = [], []
-    with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
-        for p, rc, err in pool.map(lambda p: compile_one(args.tools, kdir, p, args.programmatic_launch,
-                                                         args.keep_built), todo):
-            if rc != 0:
-                failed.append(f"build.py: {variant_name(p)} failed:\n{err.strip()[-2000:]}")
-                continue
-            with open(os.path.join(kdir, variant_name(p) + ".json")) as f:
-                manifest = json.load(f)["kernels"][0]
-            added.append({k: v for k, v in describe(p, manifest).items() if k != "manifest"})
+    built, failed = compile_all(args, kdir, todo)
+    added = [{k: v for k, v in describe(p, manifest).items() if k != "manifest"} for p, manifest in built]
     if failed:
         print("\n".join(failed), file=sys.stderr)
         return 1

@@ -52,7 +52,6 @@ NOT_SEARCHED_KEYS = {"tcd": {"cs", "pg", "pf"}, "wgmma": {"ks", "ra", "ov"}, "sp
 # Upper bounds of the classes (the last class is everything above).
 CLASSES = {"D": (8, 32, 128, 512), "K": (16, 64, 512), "work": (1e6, 1e8, 1e10)}
 SHORT = {"float16": "f16", "bfloat16": "bf16", "float32": "f32"}
-ELEMENT_BYTES = {"float16": 2, "bfloat16": 2, "float32": 4}
 RTOL = {"float16": 1e-5, "bfloat16": 1e-5, "float32": 2e-3}  # kmeans_bench's tolerances (tf32 for fp32)
 # The speed-of-light floor must bound every legal kernel from below: tensor-core peaks (dense fp16/bf16;
 # tf32 for fp32, which the library may read as tf32) and the H200's peak DRAM bandwidth (cake-run
@@ -221,8 +220,7 @@ def task_for(name, points, configs, budget):
     flat, staged = fam in FLAT, family.FAMILIES[fam].staging == "rows+csq"
     best = [min(p["ms"].values()) for p in chosen]
     weights = [round(min(best) / b, 6) for b in best]  # each shape counts relative to its best time
-    ty = {"float16": "f16", "bfloat16": "bf16", "float32": "f32"}[dtype]
-    eb = ELEMENT_BYTES[dtype]
+    ty, eb = family.DTYPES[dtype][:2]  # the IR's element type and its bytes
     kernel = f"kmeans_lib_{dtype}"
     task = {
         "name": f"kmeans_lib_{name}",
@@ -291,7 +289,7 @@ def record_winners(rows, path=build.EVOLVED, min_gain=1.03):
     except FileNotFoundError:
         data = {"comment": "configurations found by evolution per bucket (libraries/README.md); "
                            "build.py builds them beside the plan's", "configs": []}
-    known = {build.variant_name(p) for p in build.plan(sorted(SHORT), 8, evolved_path=path)}
+    known = {build.variant_name(p) for p in build.plan(list(family.DTYPES), 8, evolved_path=path)}
     added = []
     for row in rows:
         best, start, fixed = row["best"], row.get("start"), row.get("fixed")
