@@ -377,13 +377,8 @@ def load_task(path):
     seeds = data.get("seeds", [])
     generator = None
     if "generator" in data:
-        generator = _load_generator(data["generator"], base, problems)
-        gen_path = data["generator"]["path"]
-        try:
-            with open(gen_path if os.path.isabs(gen_path) else os.path.join(base, gen_path)) as f:
-                seed_texts.append(f.read())
-        except OSError:
-            pass  # _load_generator said so
+        generator, source = _load_generator(data["generator"], base, problems)
+        seed_texts += [source] if source is not None else []
     for s in seeds:
         p = s if os.path.isabs(s) else os.path.join(base, s)
         try:
@@ -495,22 +490,26 @@ def load_task(path):
 
 
 def _load_generator(spec, base, problems):
-    """(function, fixed) of a task's ``generator``: ``function(params, kernel)`` from the Python
-    file ``path`` (relative to the task), called with ``fixed`` and the genome's values merged."""
+    """((function, fixed) or None, the module's source or None) of a task's ``generator``:
+    ``function(params, kernel)`` from the Python file ``path`` (relative to the task), called with
+    ``fixed`` and the genome's values merged."""
     path = spec["path"] if os.path.isabs(spec["path"]) else os.path.join(base, spec["path"])
     name = "cake_task_generator_" + hashlib.sha256(os.path.abspath(path).encode()).hexdigest()[:12]
+    source = None
     try:
+        with open(path) as f:
+            source = f.read()
         module_spec = importlib.util.spec_from_file_location(name, path)
         module = importlib.util.module_from_spec(module_spec)
         module_spec.loader.exec_module(module)
     except (OSError, ImportError) as e:
         problems.append(f"generator: cannot load {spec['path']}: {e}")
-        return None
+        return None, source
     except Exception as e:  # the module's own code failed: say so rather than crash
         problems.append(f"generator: loading {spec['path']} raised {type(e).__name__}: {e}")
-        return None
+        return None, source
     function = getattr(module, spec["function"], None)
     if not callable(function):
         problems.append(f"generator: {spec['path']} has no function '{spec['function']}'")
-        return None
-    return function, dict(spec.get("fixed", {}))
+        return None, source
+    return (function, dict(spec.get("fixed", {}))), source
