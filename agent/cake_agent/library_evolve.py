@@ -102,8 +102,9 @@ def cmd_evolve(args):
     only = set(args.buckets.split(",")) if args.buckets else None
     dtypes = set(args.dtypes.split(",")) if args.dtypes else None
     paths, skipped = hook.tasks(definition, os.path.join(args.work, "tasks"), only, budget, dtypes)
-    if only and not paths:
-        raise EvolveError(f"no evolvable bucket among {sorted(only)}"
+    if not paths:  # nothing to do is a mistake in the arguments (a bucket or dtype misspelt)
+        raise EvolveError("no evolvable bucket" + (f" among {sorted(only)}" if only else "")
+                          + (f" of dtypes {sorted(dtypes)}" if dtypes else "")
                           + "".join(f"; {b}: {why}" for b, why in sorted(skipped.items())))
     if args.buckets:  # the order given: run.sh runs the batches in it
         names = args.buckets.split(",")
