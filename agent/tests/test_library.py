@@ -1,5 +1,6 @@
 """The KMeans library: grid, kernel families, router, `cake library` commands and the export."""
 import json
+import math
 import os
 import shutil
 import subprocess
@@ -552,6 +553,68 @@ class AutotuneTest(unittest.TestCase):
         off, off_calls = self.tuner(1, {})
         self.assertIsNone(off.choose((1, 2000, 64, 40, "float16", 0), launch, lambda: False))
         self.assertEqual((len(calls), off_calls), (n, []))
+
+    def test_graph_timer_times_replays_per_launch(self):
+        """graph_timer (autotune_noise.py's "graph" arm) on a fake torch whose GPU clock advances
+        by each launch's cost: per-launch times from replays, inf for a run that raises on its
+        first launch or during its capture, and nothing captured of the first launches."""
+        from cake_library.autotune import graph_timer
+
+        class Cuda:
+            clock, capturing = 0.0, None
+
+            class Event:
+                def __init__(self, enable_timing=False):
+                    self.t = None
+
+                def record(self):
+                    self.t = Cuda.clock
+
+                def synchronize(self):
+                    pass
+
+                def elapsed_time(self, end):
+                    return end.t - self.t
+
+            class CUDAGraph:
+                def __init__(self):
+                    self.work, self.replays = [], 0
+
+                def replay(self):
+                    self.replays += 1
+                    Cuda.clock += sum(self.work)
+
+            class graph:
+                def __init__(self, g):
+                    self.g = g
+
+                def __enter__(self):
+                    Cuda.capturing = self.g
+
+                def __exit__(self, *exc):
+                    Cuda.capturing = None
+
+        graphs = []
+        Cuda.CUDAGraph.__init__ = (lambda old: lambda self: (old(self), graphs.append(self))[0])(
+            Cuda.CUDAGraph.__init__)
+
+        def launch(cost, fails=False, fails_captured=False):
+            def run():
+                if fails or (fails_captured and Cuda.capturing):
+                    raise RuntimeError("no")
+                if Cuda.capturing:
+                    Cuda.capturing.work.append(cost)
+                else:
+                    Cuda.clock += cost
+            return run
+
+        torch = type("torch", (), {"cuda": Cuda})
+        runs = [launch(2.0), launch(1.0), launch(5.0, fails=True), launch(3.0, fails_captured=True)]
+        times = graph_timer(torch, rounds=3, launches=4)(runs)
+        self.assertEqual(times[:2], [2.0, 1.0])
+        self.assertEqual(times[2:], [math.inf, math.inf])
+        self.assertEqual([len(g.work) for g in graphs], [4, 4, 0])   # the failed capture: none kept
+        self.assertEqual([g.replays for g in graphs[:2]], [4, 4])   # a warm replay, then 3 rounds
 
     def test_nothing_timed_while_capturing_nor_kept(self):
         tuner, calls = self.tuner(4, {"w_1_k128_w2_p": 3.0, "w_1_k64_w1_t": 1.0, "sd": 2.0, "simt": 9.0})

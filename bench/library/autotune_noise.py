@@ -10,8 +10,9 @@ clock). Prints one JSON line per shape and a summary line; GPU machine, torch ne
         [--max-ms 0.02] [--repeats 8] [--idle 0.1]
 
 Shapes: the held-out rows of ROWS.json (a final's) whose CAKE time is under --max-ms.
-Settings: "default" (torch_timer's defaults) and "long" (5 rounds of batches of at least 0.1 ms,
-up to 64 launches each).
+Settings: "default" (torch_timer's defaults), "long" (5 rounds of batches of at least 0.1 ms,
+up to 64 launches each) and "graph" (graph_timer: each candidate's launches replayed from a CUDA
+graph, as the truth is timed: whether the eager timer's ranking differs systematically).
 """
 import argparse
 import json
@@ -24,7 +25,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 from kmeans_bench import graph_time, make_inputs  # noqa: E402
 
-SETTINGS = {"default": {}, "long": {"rounds": 5, "batch_ms": 0.1, "max_reps": 64}}
+SETTINGS = {"default": ("torch_timer", {}),
+            "long": ("torch_timer", {"rounds": 5, "batch_ms": 0.1, "max_reps": 64}),
+            "graph": ("graph_timer", {})}
 
 
 def main():
@@ -38,7 +41,7 @@ def main():
     args = ap.parse_args()
     import torch
     from cake_library import kmeans as km
-    from cake_library.autotune import torch_timer
+    from cake_library import autotune
     lib = km.KMeansLibrary(args.library, autotune=1)
     with open(args.rows) as f:
         rows = [r for r in json.load(f) if not r["tuned"] and r["cake_ms"] < args.max_ms]
@@ -57,13 +60,13 @@ def main():
         best = min(truth)
         row = {"B": B, "N": N, "D": D, "K": K, "dtype": dtype, "candidates": names,
                "truth_us": [round(t * 1e3, 3) for t in truth]}
-        for name, kw in SETTINGS.items():
+        for name, (timer, kw) in SETTINGS.items():
             picks = []
             for rep in range(args.repeats):
                 if rep % 2:
                     torch.cuda.synchronize()
                     time.sleep(args.idle)
-                times = torch_timer(torch, **kw)(runs)
+                times = getattr(autotune, timer)(torch, **kw)(runs)
                 picks.append(min(range(len(runs)), key=lambda i: (times[i], i)))
             regret = [truth[i] / best for i in picks]
             regrets[name] += regret

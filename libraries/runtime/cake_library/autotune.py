@@ -175,14 +175,7 @@ def torch_timer(torch, rounds=3, batch_ms=0.02, max_reps=16):
     sleep = getattr(torch.cuda, "_sleep", None)
 
     def timer(runs):
-        alive = []
-        for i, run in enumerate(runs):
-            try:
-                run()
-                alive.append(i)
-            except (ValueError, RuntimeError):
-                pass
-        times = [math.inf] * len(runs)
+        alive, times = _first_launches(runs)
         if not alive:
             return times
 
@@ -208,6 +201,66 @@ def torch_timer(torch, rounds=3, batch_ms=0.02, max_reps=16):
             for i, t in batch(alive[shift:] + alive[:shift], reps):
                 samples[i].append(t)
         for i in alive:
+            times[i] = sorted(samples[i])[len(samples[i]) // 2]
+        return times
+
+    return timer
+
+
+def _first_launches(runs):
+    """Launches each run once (its module loaded, tensor maps and workspaces made, so that nothing
+    of that is timed or captured): the indices of those that launched, and times with inf for
+    those that raised."""
+    alive = []
+    for i, run in enumerate(runs):
+        try:
+            run()
+            alive.append(i)
+        except (ValueError, RuntimeError):
+            pass
+    return alive, [math.inf] * len(runs)
+
+
+def graph_timer(torch, rounds=3, launches=20):
+    """timer(runs) -> ms per launch as the library's final measures it (kmeans_bench.graph_time):
+    each run captured `launches` times into a CUDA graph, then `rounds` rounds in rotated order
+    of one replay each between events, after a warm replay of every graph; the median round.
+    The eager timer's launches queue behind a spin kernel but keep the host's launch path
+    (programmatic launch, stream order) in what it times; a graph replay does not. A run that
+    raises on its first launch, or whose capture fails, gets inf. (An experiment arm of
+    bench/library/autotune_noise.py; not the library's default.)"""
+
+    def timer(runs):
+        alive, times = _first_launches(runs)
+        graphs = {}
+        for i in alive:
+            g = torch.cuda.CUDAGraph()
+            try:
+                with torch.cuda.graph(g):
+                    for _ in range(launches):
+                        runs[i]()
+            except (ValueError, RuntimeError):
+                continue
+            graphs[i] = g
+        order = list(graphs)
+        if not order:
+            return times
+        for i in order:
+            graphs[i].replay()
+        samples = {i: [] for i in order}
+        for r in range(rounds):
+            shift = r % len(order)
+            marks = []
+            for i in order[shift:] + order[:shift]:
+                a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+                a.record()
+                graphs[i].replay()
+                b.record()
+                marks.append((i, a, b))
+            marks[-1][2].synchronize()
+            for i, a, b in marks:
+                samples[i].append(a.elapsed_time(b) / launches)
+        for i in order:
             times[i] = sorted(samples[i])[len(samples[i]) // 2]
         return times
 
