@@ -235,6 +235,31 @@ class LibraryEvolveCommandTest(util.TempDir):
                          {kbuild.variant_name(new), kbuild.variant_name(dict(new, index_bits=32))})
         self.assertEqual(names, sorted(names))
 
+    def test_evolved_finalists_list_each_bucket_point_with_its_best(self):
+        """bench/library/evolved_finalists.py: an evolved configuration (both index widths) at
+        every table point of its bucket, beside the point's best configurations; nothing else."""
+        table = {"points": [
+            {"dtype": "float16", "B": 1, "N": 7, "D": 10, "K": 95, "ms": {"a": 0.003, "b": 0.002, "c": 0.004}},
+            {"dtype": "float16", "B": 2, "N": 9, "D": 11, "K": 70, "ms": {"a": 0.001}},
+            {"dtype": "float32", "B": 1, "N": 7, "D": 10, "K": 95, "ms": {"a": 0.003}}]}
+        buckets = {kmeans_evolve.bucket_of(p) for p in table["points"]}
+        self.assertEqual(len(buckets), 2)
+        new = {"dtype": "float16", "r": 1, "kn": 4, "v": 2, "kw": 4}
+        evolved = self.write_json("evolved.json", {"configs": [
+            {"params": new, "bucket": kmeans_evolve.bucket_of(table["points"][0])}]})
+        proc = subprocess.run([sys.executable, os.path.join(util.ROOT, "bench", "library", "evolved_finalists.py"),
+                               "--evolved", evolved, "--table", self.write_json("table.json", table), "--keep", "2"],
+                              capture_output=True, text=True)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        rows = json.loads(proc.stdout)
+        mine = [kbuild.config_name(new), kbuild.config_name(dict(new, index_bits=32))]
+        self.assertEqual(rows, [{"dtype": "float16", "B": 1, "N": 7, "D": 10, "K": 95, "configs": mine + ["b", "a"]},
+                                {"dtype": "float16", "B": 2, "N": 9, "D": 11, "K": 70, "configs": mine + ["a"]}])
+        proc = subprocess.run([sys.executable, os.path.join(util.ROOT, "bench", "library", "evolved_finalists.py"),
+                               "--evolved", os.path.join(self.tmp, "missing.json")], capture_output=True, text=True)
+        self.assertNotEqual(proc.returncode, 0)
+        self.assertIn("missing.json", proc.stderr)
+
     def test_bad_definitions_buckets_and_results_are_named(self):
         rc, out, err = util.run_cli("library", "evolve", "--definition", os.path.join(util.ROOT, "libraries", "kda"),
                                     "--db", os.path.join(self.tmp, "x.db"), "--work", self.tmp)
