@@ -339,6 +339,10 @@ def main():
     ap.add_argument("--evolved", default=EVOLVED, help="the evolved configurations the plan adds (evolved.json)")
     ap.add_argument("--variants", default=os.path.join(HERE, "variants.json"),
                     help="--update-variants: the variants.json to update")
+    ap.add_argument("--subset", default="",
+                    help="a JSON list of variant names (bench/library/needed_variants.py): build only those "
+                         "assignment kernels (and every auxiliary one) into a library that lists just them: "
+                         "what one GPU call launches, in minutes instead of the whole library's hour")
     ap.add_argument("--update-variants", action="store_true",
                     help="compile only the planned configurations missing from the committed variants.json "
                          "(those evolved.json added) into --out and update variants.json, instead of a "
@@ -358,8 +362,17 @@ def main():
         [{"update": True, "dtype": d, "ppb": 8, "chunk": c} for d in dtypes for c in family.UPDATE_CHUNKS]
     pads = [{"pad": True, "dtype": d} for d in dtypes]
     csqs = csq_plans(dtypes)
-    todo = with_twins(plan(dtypes, args.max_chunks, args.flat_tcd, args.tails, args.ov, args.evolved) + updates + pads
-                      + [{"finish": True}] + csqs)
+    assignment = with_twins(plan(dtypes, args.max_chunks, args.flat_tcd, args.tails, args.ov, args.evolved))
+    if args.subset:
+        with open(args.subset) as f:
+            wanted = set(json.load(f))
+        unknown = wanted - {variant_name(p) for p in assignment}
+        if unknown:
+            print(f"build.py: --subset names {len(unknown)} variants the plan does not have (first: "
+                  f"{sorted(unknown)[0]})", file=sys.stderr)
+            sys.exit(2)
+        assignment = [p for p in assignment if variant_name(p) in wanted]
+    todo = assignment + with_twins(updates + pads + [{"finish": True}] + csqs)
     variants, update_variants, pad_variants, finish_variants = [], [], [], []
     csq_variants = []
     built, failed = compile_all(args, kdir, todo)
