@@ -615,6 +615,11 @@ class AutotuneTest(unittest.TestCase):
         self.assertEqual(times[2:], [math.inf, math.inf])
         self.assertEqual([len(g.work) for g in graphs], [4, 4, 0])   # the failed capture: none kept
         self.assertEqual([g.replays for g in graphs[:2]], [4, 4])   # a warm replay, then 3 rounds
+        # With a fallback (the autotuner's default: torch_timer), a failed capture hands every
+        # run to it, so that one timer ranks them all.
+        fallback = graph_timer(torch, fallback=lambda rs: [7.0] * len(rs))
+        self.assertEqual(fallback(runs), [7.0] * 4)
+        self.assertEqual(fallback(runs[:2]), [2.0, 1.0])
 
     def test_nothing_timed_while_capturing_nor_kept(self):
         tuner, calls = self.tuner(4, {"w_1_k128_w2_p": 3.0, "w_1_k64_w1_t": 1.0, "sd": 2.0, "simt": 9.0})

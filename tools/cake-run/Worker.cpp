@@ -175,7 +175,8 @@ RunStatus DeviceRun::setUp() {
   l2Bytes = l2;
   ccMajor = major;
   ccMinor = minor;
-  record.set("device", Value(name));
+  // json::Value(const char *) only refers to its text: copy it out of the stack buffer.
+  record.set("device", Value(std::string(name)));
   record.set("compute_capability",
              Value(std::to_string(major) + "." +
                                std::to_string(minor)));

@@ -302,12 +302,13 @@ int superviseWorker(RunContext &ctx, Record &record) {
   }
   // The worker's record (device, registers, ...) when it sent one, with the hang added.
   std::optional<int64_t> workerExit;
+  std::string unparsable; // why the worker's output, when it wrote one, is not a record
   if (llvm::Expected<Value> parsed = llvm::json::parse(text)) {
     if (const Object *object = parsed->getAsObject())
       if ((workerExit = object->getInteger("exit_code")))
         record.merge(*object);
   } else {
-    llvm::consumeError(parsed.takeError());
+    unparsable = llvm::toString(parsed.takeError());
   }
   bool haveRecord = workerExit.has_value();
   if (int code = emitHang(ctx, record, timedOut); code >= 0)
@@ -334,7 +335,10 @@ int superviseWorker(RunContext &ctx, Record &record) {
   return emit(record, RunStatus::LaunchFailure,
               "the worker exited with status " +
                   std::to_string(WEXITSTATUS(waitStatus)) +
-                  " without sending a record");
+                  (text.empty() || unparsable.empty()
+                       ? std::string(" without sending a record")
+                       : " and its record is not valid JSON (" + unparsable +
+                             ")"));
 }
 
 } // namespace

@@ -1,0 +1,50 @@
+"""cake-run's record end to end under the fake CUDA driver (agent/tests/data/fake_libcuda.c): a
+real cubin and manifest, every driver call answered by the fake, the record parsed as the harness
+parses it. Session 46's GPU call lost 329 of 330 measurements to a record whose "device" held
+stack garbage (json::Value(const char *) keeps a reference, and the name buffer was gone when the
+record was written): the parent could not parse the worker's record."""
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+import unittest
+
+from tests import util
+
+
+def have_cuda_headers():
+    cuda = os.environ.get("CUDA_HOME", "/usr/local/cuda")
+    return os.path.isfile(os.path.join(cuda, "include", "cuda.h"))
+
+
+@util.needs_tools
+class CakeRunRecordTest(unittest.TestCase):
+    def test_record_under_the_fake_driver_names_the_device(self):
+        runner = os.path.join(util.BIN, "cake-run")
+        if not os.access(runner, os.X_OK) or not have_cuda_headers() or not shutil.which("cc") \
+                or not shutil.which("ptxas", path=os.environ.get("PATH", "") + os.pathsep
+                                    + os.path.join(os.environ.get("CUDA_HOME", "/usr/local/cuda"), "bin")):
+            self.skipTest("no cake-run, cuda.h, C compiler or ptxas")
+        with tempfile.TemporaryDirectory() as tmp:
+            fake = os.path.join(tmp, "fake")
+            os.makedirs(fake)
+            cuda = os.environ.get("CUDA_HOME", "/usr/local/cuda")
+            subprocess.run(["cc", "-shared", "-fPIC", "-I" + os.path.join(cuda, "include"),
+                            os.path.join(os.path.dirname(__file__), "data", "fake_libcuda.c"),
+                            "-o", os.path.join(fake, "libcuda.so.1")], check=True)
+            cubin, manifest = os.path.join(tmp, "k.cubin"), os.path.join(tmp, "k.json")
+            subprocess.run([os.path.join(util.BIN, "cake-translate"), os.path.join(util.ROOT, "examples", "vector_add.mlir"),
+                            "--emit=cubin", "-o", cubin, "--manifest", manifest], check=True,
+                           capture_output=True)
+            env = dict(os.environ, LD_LIBRARY_PATH=fake)
+            proc = subprocess.run([runner, "--cubin", cubin, "--manifest", manifest, "--sizes", "N=1000",
+                                   "--iters", "3", "--timeout", "30"], capture_output=True, text=True, env=env)
+            record = json.loads(proc.stdout)
+            self.assertEqual(record["device"], "fake", proc.stdout[:400])
+            self.assertNotEqual(record["status"], "launch_failure", record.get("error"))
+            self.assertEqual(record["driver_version"], 12080)
+
+
+if __name__ == "__main__":
+    unittest.main()
