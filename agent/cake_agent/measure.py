@@ -26,6 +26,8 @@ def run_argv(cake_run, cubin, manifest, ref, task, shape, seed, iters=50, inputs
     argv = [cake_run, "--cubin", cubin, "--manifest", manifest, "--sizes", sizes_arg(shape),
             "--seed", str(seed), "--ref", ref, "--rtol", repr(task.rtol), "--iters", str(iters),
             "--timeout", str(int(task.timeouts["run"]))]
+    if task.timer != "events":
+        argv += ["--timer", task.timer]
     if task.kernel:
         argv += ["--kernel", task.kernel]
     if task.ref_entry:

@@ -24,7 +24,8 @@ DEFAULT_TIMEOUTS = {"verify": 30, "cost": 30, "compile": 120, "run": 120}
 DEFAULT_FLOOR = {"bandwidth": 4.24e12, "flops_per_s": 51e12}  # ANCHORS.md, H200 measured
 KNOWN_KEYS = {"name", "description", "class", "seeds", "kernel", "tunables", "constraints", "start",
               "shapes", "grid", "reference", "ref_entry", "rtol", "scalars", "objective", "floor",
-              "budget", "timeouts", "interface", "allow_ops", "inputs", "comment", "generator"}
+              "budget", "timeouts", "interface", "allow_ops", "inputs", "comment", "generator", "timer"}
+TIMERS = ("events", "graph")  # cake-run --timer
 GENERATOR_KEYS = {"path", "function", "fixed"}
 TUNABLE_KEYS = {"type", "values", "min", "max", "step", "pow2", "comment"}
 FLOOR_KEYS = {"bytes", "flops", "bandwidth", "flops_per_s"}
@@ -58,6 +59,7 @@ class Task:
         self.reference = data["reference"]
         self.ref_entry = data.get("ref_entry")
         self.rtol = float(data["rtol"])
+        self.timer = data.get("timer", "events")
         self.scalars = data.get("scalars", {})
         self.objective = data.get("objective", {"kind": "median"})
         self.floor = dict(DEFAULT_FLOOR, **data["floor"])
@@ -288,6 +290,8 @@ def _check_types(data, problems):
             if not NAME.fullmatch(sym) or sym in expr.FUNCTIONS:
                 wrong(key, f"{key}: '{sym}' is not a valid symbol name")
                 break
+    if "timer" in data and data["timer"] not in TIMERS:
+        wrong("timer", f"'timer' must be one of {', '.join(TIMERS)} (cake-run --timer), got {data['timer']!r}")
     if "rtol" in data and (not _is_num(data["rtol"]) or data["rtol"] <= 0):
         wrong("rtol", f"'rtol' must be a positive number, got {data['rtol']!r}")
     if "scalars" in data:

@@ -44,6 +44,25 @@ class CakeRunRecordTest(unittest.TestCase):
             self.assertEqual(record["device"], "fake", proc.stdout[:400])
             self.assertNotEqual(record["status"], "launch_failure", record.get("error"))
             self.assertEqual(record["driver_version"], 12080)
+            # The fake's events always say 1 ms: warm-up stops at --warmup-ms' 25 rounds.
+            self.assertEqual((record["timer"], record["warmup_ms"], record["launches_per_replay"]),
+                             ("events", 25, None))
+            # --timer graph: launches captured once, the graph replayed --iters times after one
+            # untimed replay; the time is per launch (1 ms over the replay's launches).
+            log = os.path.join(tmp, "calls.jsonl")
+            proc = subprocess.run([runner, "--cubin", cubin, "--manifest", manifest, "--sizes", "N=1000",
+                                   "--iters", "3", "--timeout", "30", "--timer", "graph", "--warmup-ms", "4"],
+                                  capture_output=True, text=True, env=dict(env, FAKE_CUDA_LOG=log))
+            record = json.loads(proc.stdout)
+            self.assertNotEqual(record["status"], "launch_failure", record.get("error"))
+            with open(log) as f:
+                calls = [json.loads(line)["call"] for line in f]
+            per = record["launches_per_replay"]
+            self.assertEqual((record["timer"], record["warmup_ms"], calls.count("cuGraphLaunch")), ("graph", 4, 4))
+            self.assertEqual(calls.count("cuStreamBeginCapture"), 1)
+            begin, end = calls.index("cuStreamBeginCapture"), calls.index("cuStreamEndCapture")
+            self.assertEqual(calls[begin + 1:end], ["cuLaunchKernel"] * per)
+            self.assertAlmostEqual(record["time_ms"], 1.0 / per)
 
 
 if __name__ == "__main__":

@@ -57,6 +57,25 @@ class JudgeTest(unittest.TestCase):
 
 
 @util.needs_tools
+class TimerTest(util.TempDir):
+    def test_task_timer_reaches_cake_run_and_bad_values_are_named(self):
+        import json
+        from cake_agent.task import TaskError
+        with open(os.path.join(util.TASKS, "vector_add.json")) as f:
+            data = json.load(f)
+        seeds = os.path.join(util.TASKS, "seeds")
+        data["seeds"] = [os.path.join(seeds, os.path.basename(s)) for s in data["seeds"]]
+        t = vector_add()
+        self.assertEqual(t.timer, "events")
+        self.assertNotIn("--timer", measure.run_argv("cake-run", "k", "m", "r", t, t.shapes[0], 1))
+        g = load_task(self.write_json("g.json", dict(data, timer="graph")))
+        argv = measure.run_argv("cake-run", "k", "m", "r", g, g.shapes[0], 1)
+        self.assertEqual(argv[argv.index("--timer") + 1], "graph")
+        with self.assertRaises(TaskError) as e:
+            load_task(self.write_json("b.json", dict(data, timer="wall")))
+        self.assertIn("'timer' must be one of events, graph", str(e.exception))
+
+
 class LocalBackendTest(util.TempDir):
     def prepared(self, bin_dir, t):
         ev = Evaluator(t, Toolchain(bin_dir, util.REFS), os.path.join(self.tmp, "w")).prepare(

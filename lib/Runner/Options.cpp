@@ -124,7 +124,8 @@ constexpr const char *kOverview =
     "           [--input x=x.bin,...] [--output-dir DIR]\n"
     "           [--outputs y,...] [--inouts z,...]\n"
     "           [--ref REF.cubin [--ref-entry ENTRY_ref]] [--rtol 1e-5]\n"
-    "           [--warmup 10] [--iters 50] [--timeout SECONDS]\n"
+    "           [--warmup 10] [--warmup-ms 25] [--iters 50]\n"
+    "           [--timer events|graph] [--timeout SECONDS]\n"
     "           [--no-time] [--device 0]\n"
     "  cake-run --check-sizes --manifest K.json [--kernel ENTRY] --sizes N=1000\n"
     "\n"
@@ -180,6 +181,13 @@ TextOption rtolOption("rtol", "X",
                       "Bound on the relative L2 error of float outputs "
                       "(default 1e-5)");
 TextOption warmupOption("warmup", "N", "Untimed launches (default 10)");
+TextOption warmupMsOption("warmup-ms", "MS",
+                          "Warm up until the GPU has run the kernel this long "
+                          "(default 25; 0: only --warmup launches)");
+TextOption timerOption("timer", "events|graph",
+                       "Time each iteration with an event pair around one launch "
+                       "(events, the default) or as a replayed CUDA graph of launches "
+                       "(graph: no host launch latency)");
 TextOption itersOption("iters", "N",
                        "Timed launches; the median is reported (default 50)");
 TextOption timeoutOption("timeout", "SECONDS",
@@ -306,6 +314,13 @@ bool parseSeconds(std::string_view text, double &out) {
   return parseDouble(text, out) && out >= 0 && out <= 1e6;
 }
 
+bool parseTimer(std::string_view text, std::string &out) {
+  if (text != "events" && text != "graph")
+    return false;
+  out = std::string(text);
+  return true;
+}
+
 bool parseCount(std::string_view text, int64_t &out) {
   return parseInt(text, out) && out >= 0 && out <= 1000000;
 }
@@ -378,6 +393,9 @@ bool readOptions(RunOptions &out, std::string &error) {
                    "a number of seconds, 0 for none", out.timeoutSeconds,
                    error) &&
          readValue(warmupOption, parseCount, count, out.warmup, error) &&
+         readValue(warmupMsOption, parseSeconds,
+                   "a non-negative number of milliseconds", out.warmupMs, error) &&
+         readValue(timerOption, parseTimer, "events or graph", out.timer, error) &&
          readValue(itersOption, parseCount, count, out.iters, error) &&
          readValue(deviceOption, parseCount, count, out.device, error);
 }

@@ -18,6 +18,7 @@
 #include "Cake/Runner/HangReport.h"
 
 #include <algorithm>
+#include <cmath>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <cstdio>
@@ -113,6 +114,14 @@ private:
   bool runReference(std::vector<std::vector<unsigned char>> &refOutputs);
   bool runChecker(const BufferSet &candidate, uint64_t &bad);
   bool time(const BufferSet &primary);
+  /// Launches `next()`'s argument sets until warm (RunOptions::warmup, warmupMs);
+  /// `perLaunchMs`: the GPU time per launch the last round saw.
+  template <typename Next> bool warmUp(Next next, double &perLaunchMs);
+  template <typename Next> bool timeEvents(Next next, std::vector<double> &times);
+  template <typename Next>
+  bool timeGraph(Next next, double perLaunchMs, std::vector<double> &times);
+  /// The GPU time between two events recorded around `body` on launchStream.
+  template <typename Body> bool elapsed(Body body, double &ms);
   bool writeOutputs(const std::vector<std::vector<unsigned char>> &outputs);
 
   CudaDriver driver;
@@ -127,6 +136,7 @@ private:
   CUfunction refFunction = nullptr;
   CUfunction checkFunction = nullptr; ///< Optional `<ref-entry>_check`.
   bool useClusterAttribute = false;
+  CUstream launchStream = nullptr; ///< Where launches go (a capture stream for --timer graph).
   int64_t smCount = 1;
   int64_t l2Bytes = 0;
   int ccMajor = 0, ccMinor = 0; ///< The device's compute capability.
@@ -426,7 +436,7 @@ bool DeviceRun::launch(CUfunction f, const std::array<int64_t, 3> &grid,
   if (!cluster)
     return check(driver.cuLaunchKernel(f, u(grid[0]), u(grid[1]), u(grid[2]),
                                        u(block[0]), u(block[1]), u(block[2]),
-                                       sharedBytes, nullptr, args, nullptr),
+                                       sharedBytes, launchStream, args, nullptr),
                  what);
   CUlaunchAttribute attribute;
   std::memset(&attribute, 0, sizeof(attribute));
@@ -436,7 +446,132 @@ bool DeviceRun::launch(CUfunction f, const std::array<int64_t, 3> &grid,
   attribute.value.clusterDim.z = u(kernel.cluster[2]);
   const unsigned grid3[3] = {u(grid[0]), u(grid[1]), u(grid[2])};
   const unsigned block3[3] = {u(block[0]), u(block[1]), u(block[2])};
-  return check(driver.launchEx(f, grid3, block3, sharedBytes, nullptr, args, &attribute, 1), what);
+  return check(driver.launchEx(f, grid3, block3, sharedBytes, launchStream, args, &attribute, 1),
+               what);
+}
+
+template <typename Body> bool DeviceRun::elapsed(Body body, double &ms) {
+  CUevent start = nullptr, stop = nullptr;
+  float value = 0;
+  bool ok = check(driver.cuEventCreate(&start, CU_EVENT_DEFAULT), "cuEventCreate") &&
+            check(driver.cuEventCreate(&stop, CU_EVENT_DEFAULT), "cuEventCreate") &&
+            check(driver.cuEventRecord(start, launchStream), "cuEventRecord") && body() &&
+            check(driver.cuEventRecord(stop, launchStream), "cuEventRecord") &&
+            check(driver.cuEventSynchronize(stop), "timed kernel execution") &&
+            check(driver.cuEventElapsedTime(&value, start, stop), "cuEventElapsedTime");
+  if (start)
+    driver.cuEventDestroy(start);
+  if (stop)
+    driver.cuEventDestroy(stop);
+  ms = value;
+  return ok;
+}
+
+template <typename Next> bool DeviceRun::warmUp(Next next, double &perLaunchMs) {
+  // Rounds of launches, each twice the last, until the GPU has run --warmup-ms of
+  // them (an idle GPU needs sustained work to reach its boost clock) and at least
+  // --warmup launches; bounded so that a slow kernel is not warmed for long.
+  constexpr int64_t kMostLaunches = 1 << 17, kLargestRound = 4096;
+  int64_t round = std::max<int64_t>(ctx.options.warmup, 1), done = 0;
+  double total = 0;
+  while ((done < ctx.options.warmup || total < ctx.options.warmupMs) &&
+         done < kMostLaunches && total < 10 * ctx.options.warmupMs + 1000) {
+    double ms = 0;
+    if (!elapsed(
+            [&] {
+              for (int64_t i = 0; i < round; ++i)
+                if (!launchCandidate(next(), "cuLaunchKernel (warm-up)"))
+                  return false;
+              return true;
+            },
+            ms))
+      return false;
+    total += ms;
+    done += round;
+    perLaunchMs = ms / static_cast<double>(round);
+    round = std::min(2 * round, kLargestRound);
+  }
+  record.set("warmup_ms", Value(total));
+  return true;
+}
+
+template <typename Next>
+bool DeviceRun::timeEvents(Next next, std::vector<double> &times) {
+  int64_t iters = ctx.options.iters;
+  std::vector<CUevent> start(iters), stop(iters);
+  for (int64_t i = 0; i < iters; ++i)
+    if (!check(driver.cuEventCreate(&start[i], CU_EVENT_DEFAULT), "cuEventCreate") ||
+        !check(driver.cuEventCreate(&stop[i], CU_EVENT_DEFAULT), "cuEventCreate"))
+      return false;
+  for (int64_t i = 0; i < iters; ++i) {
+    if (!check(driver.cuEventRecord(start[i], nullptr), "cuEventRecord") ||
+        !launchCandidate(next(), "cuLaunchKernel (timed)") ||
+        !check(driver.cuEventRecord(stop[i], nullptr), "cuEventRecord"))
+      return false;
+  }
+  if (!check(driver.cuEventSynchronize(stop[iters - 1]), "timed kernel execution") ||
+      !synchronize("timed kernel execution"))
+    return false;
+  for (int64_t i = 0; i < iters; ++i) {
+    float ms = 0;
+    if (!check(driver.cuEventElapsedTime(&ms, start[i], stop[i]),
+               "cuEventElapsedTime"))
+      return false;
+    times.push_back(ms);
+    if (!check(driver.cuEventDestroy(start[i]), "cuEventDestroy") ||
+        !check(driver.cuEventDestroy(stop[i]), "cuEventDestroy"))
+      return false;
+  }
+  return true;
+}
+
+template <typename Next>
+bool DeviceRun::timeGraph(Next next, double perLaunchMs, std::vector<double> &times) {
+  if (!driver.cuStreamCreate || !driver.cuStreamDestroy || !driver.cuStreamBeginCapture ||
+      !driver.cuStreamEndCapture || !driver.cuGraphInstantiate || !driver.cuGraphLaunch ||
+      !driver.cuGraphExecDestroy || !driver.cuGraphDestroy) {
+    error = "--timer graph: the CUDA driver lacks graph capture (cuStreamBeginCapture, "
+            "cuGraphInstantiateWithFlags, ...); use --timer events";
+    return false;
+  }
+  // About 1 ms of work per replay, so that the gap before each replay is spread thin.
+  int64_t perReplay = static_cast<int64_t>(
+      std::clamp(std::ceil(1.0 / std::max(perLaunchMs, 1e-4)), 1.0, 1000.0));
+  record.set("launches_per_replay", Value(perReplay));
+  CUstream stream = nullptr;
+  CUgraph graph = nullptr;
+  CUgraphExec exec = nullptr;
+  if (!check(driver.cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING), "cuStreamCreate"))
+    return false;
+  launchStream = stream;
+  bool ok = check(driver.cuStreamBeginCapture(stream, CU_STREAM_CAPTURE_MODE_RELAXED),
+                  "cuStreamBeginCapture");
+  bool capturing = ok;
+  for (int64_t i = 0; ok && i < perReplay; ++i)
+    ok = launchCandidate(next(), "cuLaunchKernel (captured)");
+  if (capturing) { // End the capture whatever happened inside it.
+    std::string launchError = error;
+    bool ended = check(driver.cuStreamEndCapture(stream, &graph), "cuStreamEndCapture");
+    if (!ok)
+      error = launchError;
+    ok = ok && ended;
+  }
+  ok = ok && check(driver.cuGraphInstantiate(&exec, graph, 0), "cuGraphInstantiate");
+  // One replay untimed (the graph's first upload), then --iters timed ones.
+  ok = ok && check(driver.cuGraphLaunch(exec, stream), "cuGraphLaunch");
+  for (int64_t i = 0; ok && i < ctx.options.iters; ++i) {
+    double ms = 0;
+    ok = elapsed([&] { return check(driver.cuGraphLaunch(exec, stream), "cuGraphLaunch"); },
+                 ms);
+    times.push_back(ms / static_cast<double>(perReplay));
+  }
+  launchStream = nullptr;
+  if (exec)
+    driver.cuGraphExecDestroy(exec);
+  if (graph)
+    driver.cuGraphDestroy(graph);
+  driver.cuStreamDestroy(stream);
+  return ok;
 }
 
 bool DeviceRun::download(const ResolvedTensor &t, CUdeviceptr ptr,
@@ -536,36 +671,14 @@ bool DeviceRun::time(const BufferSet &primary) {
     a.finish();
 
   size_t n = sets.size();
-  int64_t warmup = ctx.options.warmup, iters = ctx.options.iters;
-  for (int64_t i = 0; i < warmup; ++i)
-    if (!launchCandidate(args[i % n].pointers.data(), "cuLaunchKernel (warm-up)"))
-      return false;
-  std::vector<CUevent> start(iters), stop(iters);
-  for (int64_t i = 0; i < iters; ++i)
-    if (!check(driver.cuEventCreate(&start[i], CU_EVENT_DEFAULT), "cuEventCreate") ||
-        !check(driver.cuEventCreate(&stop[i], CU_EVENT_DEFAULT), "cuEventCreate"))
-      return false;
-  for (int64_t i = 0; i < iters; ++i) {
-    if (!check(driver.cuEventRecord(start[i], nullptr), "cuEventRecord") ||
-        !launchCandidate(args[(warmup + i) % n].pointers.data(),
-                         "cuLaunchKernel (timed)") ||
-        !check(driver.cuEventRecord(stop[i], nullptr), "cuEventRecord"))
-      return false;
-  }
-  if (!check(driver.cuEventSynchronize(stop[iters - 1]), "timed kernel execution") ||
-      !synchronize("timed kernel execution"))
-    return false;
+  int64_t launched = 0;
+  auto next = [&]() { return args[launched++ % n].pointers.data(); };
+  double perLaunchMs = 0;
   std::vector<double> times;
-  for (int64_t i = 0; i < iters; ++i) {
-    float ms = 0;
-    if (!check(driver.cuEventElapsedTime(&ms, start[i], stop[i]),
-               "cuEventElapsedTime"))
-      return false;
-    times.push_back(ms);
-    if (!check(driver.cuEventDestroy(start[i]), "cuEventDestroy") ||
-        !check(driver.cuEventDestroy(stop[i]), "cuEventDestroy"))
-      return false;
-  }
+  if (!warmUp(next, perLaunchMs) ||
+      !(ctx.options.timer == "graph" ? timeGraph(next, perLaunchMs, times)
+                                     : timeEvents(next, times)))
+    return false;
   double minTime = times[0], maxTime = times[0];
   for (double t : times) {
     minTime = std::min(minTime, t);

@@ -42,7 +42,8 @@ Record makeSkeletonRecord() {
         "ref_entry", "sizes", "seed", "rtol", "device", "compute_capability",
         "sm_count", "l2_bytes", "driver_version", "grid", "block", "cluster",
         "dynamic_shared_bytes", "num_regs", "local_bytes", "time_ms",
-        "time_ms_min", "time_ms_max", "warmup", "iters", "rotation_copies",
+        "time_ms_min", "time_ms_max", "warmup", "warmup_ms", "timer", "iters",
+        "launches_per_replay", "rotation_copies",
         "footprint_bytes", "ref_check", "hang"})
     r.set(key, Value(nullptr));
   r.set("outputs", Array());
@@ -101,6 +102,7 @@ bool prepare(RunContext &ctx, Manifest &manifest, Record &record,
   record.set("seed", Value(static_cast<int64_t>(opts.seed)));
   record.set("rtol", Value(opts.rtol));
   record.set("warmup", Value(opts.warmup));
+  record.set("timer", Value(opts.timer));
   record.set("iters", Value(opts.noTime ? 0 : opts.iters));
   record.set("sizes", sizesJson(opts.sizes));
 

@@ -167,3 +167,28 @@ CUresult cuEventDestroy(CUevent e) { (void)e; return CUDA_SUCCESS; }
 CUresult cuEventRecord(CUevent e, CUstream s) { (void)e; (void)s; return CUDA_SUCCESS; }
 CUresult cuEventSynchronize(CUevent e) { (void)e; return CUDA_SUCCESS; }
 CUresult cuEventElapsedTime(float *ms, CUevent a, CUevent b) { (void)a; (void)b; *ms = 1.0f; return CUDA_SUCCESS; }
+/* Graph capture (cake-run --timer graph): the capture and each replay are logged; launches made
+   while capturing are logged as usual (the fake runs nothing either way). */
+CUresult cuStreamCreate(CUstream *s, unsigned int f) { (void)f; *s = (CUstream)0x5000; return CUDA_SUCCESS; }
+CUresult cuStreamDestroy(CUstream s) { (void)s; return CUDA_SUCCESS; }
+CUresult cuStreamBeginCapture(CUstream s, CUstreamCaptureMode m) {
+  (void)s; (void)m;
+  fprintf(logFile(), "{\"call\": \"cuStreamBeginCapture\"}\n");
+  return CUDA_SUCCESS;
+}
+CUresult cuStreamEndCapture(CUstream s, CUgraph *g) {
+  (void)s;
+  *g = (CUgraph)0x6000;
+  fprintf(logFile(), "{\"call\": \"cuStreamEndCapture\"}\n");
+  return CUDA_SUCCESS;
+}
+CUresult cuGraphInstantiate(CUgraphExec *e, CUgraph g, unsigned long long f) {
+  (void)g; (void)f; *e = (CUgraphExec)0x7000; return CUDA_SUCCESS;
+}
+CUresult cuGraphLaunch(CUgraphExec e, CUstream s) {
+  (void)e; (void)s;
+  fprintf(logFile(), "{\"call\": \"cuGraphLaunch\"}\n");
+  return CUDA_SUCCESS;
+}
+CUresult cuGraphExecDestroy(CUgraphExec e) { (void)e; return CUDA_SUCCESS; }
+CUresult cuGraphDestroy(CUgraph g) { (void)g; return CUDA_SUCCESS; }

@@ -56,6 +56,15 @@ struct RunOptions {
   std::string refEntry; ///< Empty: "<entry>_ref".
   double rtol = 1e-5;
   int64_t warmup = 10;
+  /// Warm-up continues (in rounds of `warmup` launches) until the GPU has run the
+  /// candidate this long: an idle GPU sits at a low clock and needs sustained work to
+  /// reach its boost clock (a 0.38 ms kernel timed at 0.73 ms after 10 launches).
+  double warmupMs = 25;
+  /// How each timed iteration is measured: "events" (an event pair around one
+  /// launch) or "graph" (a CUDA graph of launches replayed between events, the
+  /// time per launch: no host launch latency in microsecond kernels, as a library
+  /// benchmark that replays graphs measures them).
+  std::string timer = "events";
   int64_t iters = 50;
   double timeoutSeconds = 120; ///< 0 disables the timeout.
   bool noTime = false;
