@@ -13,26 +13,16 @@ import unittest
 from tests import util
 
 
-def have_cuda_headers():
-    cuda = os.environ.get("CUDA_HOME", "/usr/local/cuda")
-    return os.path.isfile(os.path.join(cuda, "include", "cuda.h"))
-
-
 @util.needs_tools
 class CakeRunRecordTest(unittest.TestCase):
     def test_record_under_the_fake_driver_names_the_device(self):
         runner = os.path.join(util.BIN, "cake-run")
-        if not os.access(runner, os.X_OK) or not have_cuda_headers() or not shutil.which("cc") \
+        if not os.access(runner, os.X_OK) or not util.have_cuda_headers() or not shutil.which("cc") \
                 or not shutil.which("ptxas", path=os.environ.get("PATH", "") + os.pathsep
                                     + os.path.join(os.environ.get("CUDA_HOME", "/usr/local/cuda"), "bin")):
             self.skipTest("no cake-run, cuda.h, C compiler or ptxas")
         with tempfile.TemporaryDirectory() as tmp:
-            fake = os.path.join(tmp, "fake")
-            os.makedirs(fake)
-            cuda = os.environ.get("CUDA_HOME", "/usr/local/cuda")
-            subprocess.run(["cc", "-shared", "-fPIC", "-I" + os.path.join(cuda, "include"),
-                            os.path.join(os.path.dirname(__file__), "data", "fake_libcuda.c"),
-                            "-o", os.path.join(fake, "libcuda.so.1")], check=True)
+            fake = util.fake_cuda_driver(tmp)
             cubin, manifest = os.path.join(tmp, "k.cubin"), os.path.join(tmp, "k.json")
             subprocess.run([os.path.join(util.BIN, "cake-translate"), os.path.join(util.ROOT, "examples", "vector_add.mlir"),
                             "--emit=cubin", "-o", cubin, "--manifest", manifest], check=True,

@@ -8,6 +8,7 @@ import sys
 import tempfile
 import unittest
 
+from tests import util
 from tests.util import BIN, ROOT, needs_tools
 
 KMEANS = os.path.join(ROOT, "libraries", "kmeans")
@@ -987,8 +988,7 @@ class CommandTest(unittest.TestCase):
             self.assertEqual(json.loads(r.stdout)["kernel"], json.loads(ours.stdout)["kernel"])
 
 
-def have_cuda_headers():
-    return os.path.isfile(os.path.join(os.environ.get("CUDA_HOME", "/usr/local/cuda"), "include", "cuda.h"))
+have_cuda_headers = util.have_cuda_headers
 
 
 class NativeDispatcherTest(unittest.TestCase):
@@ -1436,16 +1436,7 @@ print("references kept", [sys.getrefcount(o) for o in held] != before, 0, 0)
         return pkg, variants, self.fake_driver(tmp), Router({"op": "kmeans_assign", "variants": variants,
                                                              "table": table})
 
-    @staticmethod
-    def fake_driver(tmp):
-        """Builds agent/tests/data/fake_libcuda.c as TMP/fake/libcuda.so.1; returns the folder."""
-        fake = os.path.join(tmp, "fake")
-        os.makedirs(fake)
-        cuda = os.environ.get("CUDA_HOME", "/usr/local/cuda")
-        subprocess.run(["cc", "-shared", "-fPIC", "-I" + os.path.join(cuda, "include"),
-                        os.path.join(os.path.dirname(__file__), "data", "fake_libcuda.c"),
-                        "-o", os.path.join(fake, "libcuda.so.1")], check=True)
-        return fake
+    fake_driver = staticmethod(util.fake_cuda_driver)
 
     def run_fake(self, tmp, pkg, fake, shape, env, variant=None, x=None, csq=None):
         """One cake_library_kmeans_assign (or, with `variant`, the forced-variant entry) under

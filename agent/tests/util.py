@@ -2,6 +2,7 @@
 import functools
 import json
 import os
+import subprocess
 import shutil
 import stat
 import sys
@@ -92,6 +93,22 @@ class TempDir(unittest.TestCase):
                        stat.S_IRWXU)
         return d
 
+
+def have_cuda_headers():
+    return os.path.isfile(os.path.join(os.environ.get("CUDA_HOME", "/usr/local/cuda"), "include", "cuda.h"))
+
+
+def fake_cuda_driver(tmp):
+    """Builds agent/tests/data/fake_libcuda.c as TMP/fake/libcuda.so.1 (a libcuda that runs
+    nothing and logs the calls that matter to $FAKE_CUDA_LOG); returns the folder, for
+    LD_LIBRARY_PATH. Needs cuda.h and a C compiler (callers skip without them)."""
+    fake = os.path.join(tmp, "fake")
+    os.makedirs(fake)
+    cuda = os.environ.get("CUDA_HOME", "/usr/local/cuda")
+    subprocess.run(["cc", "-shared", "-fPIC", "-I" + os.path.join(cuda, "include"),
+                    os.path.join(os.path.dirname(__file__), "data", "fake_libcuda.c"),
+                    "-o", os.path.join(fake, "libcuda.so.1")], check=True)
+    return fake
 
 # A stand-in for cake-run on the GPU machine, for tests only: it echoes the planned sizes, seed and
 # cubin, and reports FAKE_STATUS / FAKE_TIME_MS (or FAKE_SEED_DELTA to answer for another seed;
