@@ -534,9 +534,12 @@ bool DeviceRun::timeGraph(Next next, double perLaunchMs, std::vector<double> &ti
             "cuGraphInstantiateWithFlags, ...); use --timer events";
     return false;
   }
-  // About 1 ms of work per replay, so that the gap before each replay is spread thin.
-  int64_t perReplay = static_cast<int64_t>(
-      std::clamp(std::ceil(1.0 / std::max(perLaunchMs, 1e-4)), 1.0, 1000.0));
+  // About 1 ms of work per replay, so that the gap before each replay is spread thin
+  // (one launch when there was no warm-up to say how long a launch takes).
+  int64_t perReplay =
+      perLaunchMs > 0 ? static_cast<int64_t>(std::clamp(
+                            std::ceil(1.0 / std::max(perLaunchMs, 1e-4)), 1.0, 1000.0))
+                      : 1;
   record.set("launches_per_replay", Value(perReplay));
   CUstream stream = nullptr;
   CUgraph graph = nullptr;
