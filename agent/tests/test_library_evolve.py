@@ -223,7 +223,9 @@ class LibraryEvolveCommandTest(util.TempDir):
         self.write_json("variants.json", committed)
         new = {"dtype": "bfloat16", "r": 1, "kn": 4, "v": 2, "kw": 4}  # split-K warps at v 2: not planned
         self.assertNotIn(kbuild.variant_name(new), {v["name"] for v in committed["variants"]})
-        evolved = self.write_json("evolved.json", {"configs": [{"params": new}]})
+        # The definition's own evolved configurations stay planned beside the new one.
+        kept = kbuild.evolved(list(kbuild.family.DTYPES))
+        evolved = self.write_json("evolved.json", {"configs": [{"params": p} for p in kept] + [{"params": new}]})
         proc = subprocess.run([sys.executable, os.path.join(KMEANS, "build.py"), "--out", os.path.join(self.tmp, "o"),
                                "--tools", util.BIN, "--update-variants", "--variants", variants,
                                "--evolved", evolved], capture_output=True, text=True)
