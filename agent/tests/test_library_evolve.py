@@ -262,6 +262,18 @@ class LibraryEvolveCommandTest(util.TempDir):
         self.assertNotEqual(proc.returncode, 0)
         self.assertIn("missing.json", proc.stderr)
 
+    def test_build_subset_refuses_bad_lists_by_name(self):
+        """build.py --subset: a list it cannot read, or a name the plan lacks, is exit 2 naming
+        it, before anything is compiled."""
+        for doc, want in (("{", "not a JSON list of variant names"),
+                          ('["km_f16_nothing"]', "1 variants the plan does not have (first: km_f16_nothing)")):
+            path = self.write("subset.json", doc)
+            proc = subprocess.run([sys.executable, os.path.join(KMEANS, "build.py"), "--out",
+                                   os.path.join(self.tmp, "o"), "--subset", path], capture_output=True, text=True)
+            self.assertEqual(proc.returncode, 2, proc.stderr)
+            self.assertIn(want, proc.stderr)
+            self.assertFalse(os.path.exists(os.path.join(self.tmp, "o", "library.json")))
+
     def test_bad_definitions_buckets_and_results_are_named(self):
         rc, out, err = util.run_cli("library", "evolve", "--definition", os.path.join(util.ROOT, "libraries", "kda"),
                                     "--db", os.path.join(self.tmp, "x.db"), "--work", self.tmp)

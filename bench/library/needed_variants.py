@@ -3,7 +3,7 @@
 variants.json and table.json: nothing built), for `build.py --subset`:
 
     python3 bench/library/needed_variants.py [--grid libraries/kmeans/grid.json] \
-        [--only tune-list.json ...] [--candidates 4] [--evolved libraries/kmeans/evolved.json] > subset.json
+        [--only tune-list.json ...] [--candidates N (default: the autotuner's)] [--evolved libraries/kmeans/evolved.json] > subset.json
 
 Per grid shape, the router's pick and the other candidates its first-call autotuning times
 (prune_package.needed, the same rule a pruned package keeps); per --only list (a tune's
@@ -21,7 +21,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 KMEANS = os.path.join(HERE, "..", "..", "libraries", "kmeans")
 sys.path.insert(0, HERE)
 sys.path.insert(0, KMEANS)
-from prune_package import needed  # noqa: E402
+from prune_package import DEFAULT_CANDIDATES, needed  # noqa: E402
 import build  # noqa: E402
 
 
@@ -32,7 +32,7 @@ def main():
     ap.add_argument("--grid", action="append", default=[],
                     help="a grid file ({\"shapes\": [...]}); repeatable (default libraries/kmeans/grid.json)")
     ap.add_argument("--only", action="append", default=[], help="a tune list; repeatable")
-    ap.add_argument("--candidates", type=int, default=4)
+    ap.add_argument("--candidates", type=int, default=DEFAULT_CANDIDATES)
     ap.add_argument("--evolved", default=build.EVOLVED)
     args = ap.parse_args()
     try:

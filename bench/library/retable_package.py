@@ -40,6 +40,8 @@ def main():
         sys.exit(f"retable_package.py: {type(e).__name__}: {e}")
     import generate  # libraries/runtime/dispatch/generate.py
     src = os.path.join(pkg, "dispatch_src")
+    if not os.path.isfile(os.path.join(src, "build.sh")):
+        sys.exit(f"retable_package.py: {src} has no build.sh: not a package exported with its dispatcher")
     with open(os.path.join(src, "LibraryTable.inc"), "w") as f:
         f.write(generate.generate(definition))
     with open(os.path.join(lib, "library.json"), "w") as f:

@@ -364,8 +364,12 @@ def main():
     csqs = csq_plans(dtypes)
     assignment = with_twins(plan(dtypes, args.max_chunks, args.flat_tcd, args.tails, args.ov, args.evolved))
     if args.subset:
-        with open(args.subset) as f:
-            wanted = set(json.load(f))
+        try:
+            with open(args.subset) as f:
+                wanted = set(json.load(f))
+        except (OSError, ValueError, TypeError) as e:
+            print(f"build.py: --subset {args.subset}: not a JSON list of variant names ({e})", file=sys.stderr)
+            sys.exit(2)
         unknown = wanted - {variant_name(p) for p in assignment}
         if unknown:
             print(f"build.py: --subset names {len(unknown)} variants the plan does not have (first: "
