@@ -19,4 +19,7 @@ export TRITON_CACHE_DIR=/tmp/cake-triton-cache
 LIB=$L ONLY=$R/evolved-only.json TAG=evolved timeout 60 bash bench/library/run_h200.sh tune 0 0 | tail -3
 python3 bench/library/merge_tune.py --out $OUT/table.json libraries/kmeans/table.json $OUT/tune-evolved-0.json \
   && python3 bench/library/retable_package.py --package $P --table $OUT/table.json | tee -a $OUT/gpu.txt
+# (2b) the first call's cost with the graph-timed autotuner (20 held-out shapes, fresh process)
+timeout 60 python3 bench/library/autotune_check.py --library $L --grid $R/heldout-20.json --limit 20 \
+  --out $OUT/autotune.json > $OUT/autotune.log 2>&1; echo "autotune_check rc=$?" >> $OUT/gpu.txt
 CAKE_BENCH_SERIAL=0 PREWARM=12 LIB=$L TAG=d46 timeout 270 bash bench/library/run_h200.sh final 0 0 | tail -4
