@@ -230,7 +230,7 @@ class LibraryEvolveCommandTest(util.TempDir):
                                "--tools", util.BIN, "--update-variants", "--variants", variants,
                                "--evolved", evolved], capture_output=True, text=True)
         self.assertEqual(proc.returncode, 0, proc.stderr)
-        self.assertIn("2 added, 0 dropped", proc.stdout)  # the configuration and its 32-bit twin
+        self.assertIn("2 added, 0 renamed, 0 dropped", proc.stdout)  # the configuration and its 32-bit twin
         with open(variants) as f:
             names = [v["name"] for v in json.load(f)["variants"]]
         self.assertEqual(set(names) - {v["name"] for v in committed["variants"]},
@@ -254,13 +254,59 @@ class LibraryEvolveCommandTest(util.TempDir):
                               capture_output=True, text=True)
         self.assertEqual(proc.returncode, 0, proc.stderr)
         rows = json.loads(proc.stdout)
-        mine = [kbuild.config_name(new), kbuild.config_name(dict(new, index_bits=32))]
+        p = kbuild.evolved_params({"params": new})
+        mine = [kbuild.config_name(p), kbuild.config_name(dict(p, index_bits=32))]
         self.assertEqual(rows, [{"dtype": "float16", "B": 1, "N": 7, "D": 10, "K": 95, "configs": mine + ["b", "a"]},
                                 {"dtype": "float16", "B": 2, "N": 9, "D": 11, "K": 70, "configs": mine + ["a"]}])
         proc = subprocess.run([sys.executable, os.path.join(util.ROOT, "bench", "library", "evolved_finalists.py"),
                                "--evolved", os.path.join(self.tmp, "missing.json")], capture_output=True, text=True)
         self.assertNotEqual(proc.returncode, 0)
         self.assertIn("missing.json", proc.stderr)
+
+    def test_evolved_configurations_have_names_of_their_own(self):
+        """An evolved configuration that differs from a planned one only in what the family's
+        configuration name leaves out (wgmma's buffers and stages) is its own configuration: the
+        table and the router must tell their times apart (session 47 found three sharing names)."""
+        swept = kbuild.with_twins(kbuild.plan(["bfloat16"], 8, evolved_path=None))
+        planned = next(p for p in swept if kbuild.family_of(p) == "wgmma" and not kbuild.index_bits(p) == 32)
+        new = dict(planned, xs=planned["xs"] + 1)
+        self.assertEqual(kbuild.family.FAMILIES["wgmma"].config(new), kbuild.family.FAMILIES["wgmma"].config(planned))
+        evolved = self.write_json("evolved.json", {"configs": [{"params": new}]})
+        plan = kbuild.with_twins(kbuild.plan(["bfloat16"], 8, evolved_path=evolved))
+        self.assertEqual(len(plan), len(swept) + 2)
+        keys = [(p["dtype"], kbuild.config_name(p), kbuild.family.FAMILIES[kbuild.family_of(p)].widest(p)) for p in plan]
+        self.assertEqual(len(keys), len(set(keys)))
+        self.assertIn("evo_" + kbuild.variant_name(new).split("_", 2)[2], {k[1] for k in keys})
+
+    def test_a_subset_routes_the_grid_as_the_whole_library(self):
+        """needed_variants.routing_closure: a library of only the kernels the whole library picks
+        and times for some shapes may rank others first (the router scores only what a library
+        has); the closure adds what the ranking needs, and a Router over the result routes them all
+        as the whole library does, candidates in the same order."""
+        sys.path.insert(0, os.path.join(util.ROOT, "bench", "library"))
+        import needed_variants
+        from prune_package import needed
+        from cake_library.route import Router
+        with open(os.path.join(KMEANS, "variants.json")) as f:
+            variants = json.load(f)["variants"]
+        with open(os.path.join(KMEANS, "table.json")) as f:
+            library = {"op": "kmeans_assign", "variants": variants, "table": json.load(f)}
+        with open(os.path.join(KMEANS, "grid.json")) as f:
+            shapes = [s for s in json.load(f)["shapes"] if s["heldout"]][:40]
+        full = Router(library)
+
+        def differing(names):
+            sub = Router(dict(library, variants=[v for v in variants if v["name"] in names]), variants_checked=True)
+            keys = [(s["B"], s["N"], s["D"], s["K"], s["dtype"]) for s in shapes]
+            return [k for k in keys if needed_variants._candidate_kernels(sub, k, 4)
+                    != needed_variants._candidate_kernels(full, k, 4)]     # a NoKernel's text differs too
+
+        names = needed(library, shapes, None, 4)
+        self.assertTrue(differing(names))
+        grown, wrong = needed_variants.routing_closure(library, names, shapes, 4)
+        self.assertLessEqual(names, grown)
+        self.assertEqual(differing(grown), wrong)
+        self.assertLess(len(wrong), len(differing(names)))
 
     def test_build_subset_refuses_bad_lists_by_name(self):
         """build.py --subset: a list it cannot read, or a name the plan lacks, is exit 2 naming

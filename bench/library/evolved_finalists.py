@@ -26,7 +26,7 @@ def finalists(evolved, table, keep):
     """[{dtype, B, N, D, K, configs}] for the table's points in the evolved entries' buckets."""
     by_bucket = {}
     for entry in evolved.get("configs", []):
-        p = dict(entry["params"])
+        p = build.evolved_params(entry)
         names = [build.config_name(p), build.config_name(dict(p, index_bits=32))]
         by_bucket.setdefault(entry["bucket"], []).extend(names)
     out = []

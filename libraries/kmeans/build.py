@@ -78,7 +78,15 @@ def family_of(p):
 
 
 def config_name(p):
-    return family.FAMILIES[family_of(p)].config(p) + (INDEX_SUFFIX if index_bits(p) == 32 else "")
+    """The name the table and the router know a configuration by. An evolved one (evolved()) is
+    named after its kernel: the families' configuration names leave out the parameters the plan
+    derives (stages, buffers), which evolution changes, so it would share its name with a planned
+    configuration and the table could not tell their times apart."""
+    if p.get("evolved"):
+        base = "evo_" + family.FAMILIES[family_of(p)].symbol(p).split("_", 2)[2]
+    else:
+        base = family.FAMILIES[family_of(p)].config(p)
+    return base + (INDEX_SUFFIX if index_bits(p) == 32 else "")
 
 
 def variant_name(p):
@@ -195,7 +203,12 @@ def evolved(dtypes, path=EVOLVED):
     if not path or not os.path.isfile(path):
         return []
     with open(path) as f:
-        return [dict(e["params"]) for e in json.load(f)["configs"] if e["params"]["dtype"] in dtypes]
+        return [evolved_params(e) for e in json.load(f)["configs"] if e["params"]["dtype"] in dtypes]
+
+
+def evolved_params(entry):
+    """An evolved.json entry's parameters as the plan holds them: marked, for config_name."""
+    return dict(entry["params"], evolved=True)
 
 
 def plan(dtypes, max_chunks, flat_tcd=False, tails=True, ov=False, evolved_path=EVOLVED):
@@ -435,10 +448,17 @@ def refresh_variants_json(args, dtypes, kdir):
         print("\n".join(failed), file=sys.stderr)
         return 1
     kept = [v for v in data["variants"] if v["name"] in names or v["dtype"] not in dtypes]
+    # A kept variant's name and parameters as the plan has them now (an evolved one's configuration
+    # name; nothing compiled changes).
+    by_name, renamed = {variant_name(p): p for p in planned}, 0
+    for v in kept:
+        p = by_name.get(v["name"])
+        if p is not None and (v["config"], v["params"]) != (config_name(p), p):
+            v["config"], v["params"], renamed = config_name(p), p, renamed + 1
     data["variants"] = sorted(kept + added, key=lambda v: v["name"])
     with open(path, "w") as f:
         json.dump(data, f, indent=0)
-    print(f"build.py: variants.json: {len(added)} added, {len(have) - len(kept)} dropped")
+    print(f"build.py: variants.json: {len(added)} added, {renamed} renamed, {len(have) - len(kept)} dropped")
     return 0
 
 

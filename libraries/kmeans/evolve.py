@@ -85,7 +85,7 @@ def space(fam, dtype):
     "absent" where only some configurations have it) and the names of the optional ones."""
     plans = [p for p in build.plan([dtype], 8) if build.family_of(p) == fam
              and not NOT_SEARCHED_KEYS.get(fam, set()) & set(p)]
-    keys = sorted({k for p in plans for k in p} - {"dtype"})
+    keys = sorted({k for p in plans for k in p} - {"dtype", "evolved"})  # "evolved" names, it is not searched
     optional = sorted(k for k in keys if any(k not in p for p in plans))
     tunables = {}
     for k in keys:
@@ -251,8 +251,10 @@ def task_for(name, points, configs, budget):
             {"name": "c", "dtype": ty, "shape": ["BKD"] if flat else ["B", "K", "D"], "role": "in"},
             {"name": "csq", "dtype": "f32", "shape": ["B", "K"], "role": "in"},
             {"name": "idx", "dtype": "i32", "shape": ["B", "N"], "role": "out"}]},
+        # The start's own table times beside the shapes' best: what cake-run's time of the start
+        # is compared with (the same kernel, the library's timer).
         "comment": {"bucket": name, "family": fam, "start_config": start_config, "points": len(points),
-                    "table_best_ms": best},
+                    "table_best_ms": best, "table_start_ms": [p["ms"][start_config] for p in chosen]},
     }
     if staged:  # TMA descriptors have no declared form in an interface yet: the seed's is used (docs/Tasks.md)
         del task["interface"]
