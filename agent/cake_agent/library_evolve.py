@@ -81,15 +81,18 @@ def _hook(definition):
     return module
 
 
-def _state(db, task):
-    """(run row or None, what to do): 'new', 'resume', 'waiting' or 'done'."""
+def _state(db, task, candidates=None):
+    """(run row or None, what to do): 'new', 'resume', 'waiting' or 'done'. A run that ended
+    when its budget was spent resumes when `candidates` (the budget given now) is larger than
+    what it has recorded: the next generation of every bucket is `--candidates` more."""
     run = db.last_run(task.name) if db else None
     if run is None:
         return None, "new"
     if db.q("SELECT id FROM batches WHERE run_id=? AND status='exported'", (run["id"],)):
         return run, "waiting"
     if run["status"] == "done":
-        return run, "done"
+        recorded = db.q("SELECT COUNT(*) AS n FROM candidates WHERE run_id=?", (run["id"],))[0]["n"]
+        return run, ("resume" if candidates and candidates > recorded else "done")
     return run, "resume"
 
 
@@ -134,7 +137,7 @@ def _evolve_buckets(args, paths, skipped, db, gpu_dir):
     order = []
     for path in paths:
         task = load_task(path)
-        run, what = _state(db, task)
+        run, what = _state(db, task, args.candidates)
         counts[what] = counts.get(what, 0) + 1
         if what in ("waiting", "done"):
             print(f"{task.name}: {'waiting for its batch' if what == 'waiting' else 'done'} (run {run['id']})")
@@ -144,6 +147,8 @@ def _evolve_buckets(args, paths, skipped, db, gpu_dir):
             continue
         argv = ["evolve", "--db", args.db, "--quiet", "--jobs", str(args.jobs)]
         argv += ["--resume", str(run["id"])] if run else [path, "--backend", args.backend]
+        if run and args.candidates:   # a resumed run keeps its budget unless it is given again
+            argv += ["--candidates", str(args.candidates), "--gpu-evals", str(args.candidates)]
         if args.rng_seed is not None:
             argv += ["--rng-seed", str(args.rng_seed)]
         for flag in ("bin", "refs"):

@@ -308,6 +308,23 @@ class LibraryEvolveCommandTest(util.TempDir):
         self.assertEqual(differing(grown), wrong)
         self.assertLess(len(wrong), len(differing(names)))
 
+    def test_a_spent_bucket_resumes_when_given_a_larger_budget(self):
+        """A bucket's run ends when its candidates are spent; `evolve --candidates N` with N above
+        what it recorded continues it (the next generation), N at or below it leaves it done."""
+        from cake_agent import library_evolve
+
+        class SpentRun:
+            def last_run(self, name):
+                return {"id": 1, "status": "done"}
+
+            def q(self, sql, params=()):
+                return [] if "batches" in sql else [{"n": 12}]
+
+        task = type("Task", (), {"name": "kmeans_lib_x"})()
+        self.assertEqual(library_evolve._state(SpentRun(), task)[1], "done")
+        self.assertEqual(library_evolve._state(SpentRun(), task, 12)[1], "done")
+        self.assertEqual(library_evolve._state(SpentRun(), task, 24)[1], "resume")
+
     def test_build_subset_refuses_bad_lists_by_name(self):
         """build.py --subset: a list it cannot read, or a name the plan lacks, is exit 2 naming
         it, before anything is compiled."""

@@ -23,7 +23,7 @@ print(",".join(order + sorted(large - set(order))))
 PY
 )
 agent/cake library evolve --db .device/evo-lib/lib.db --work .device/evo-lib --backend batch \
-  --buckets "$B" --rng-seed 45 --jobs 2
+  --buckets "$B" --rng-seed 45 --jobs 2 "$@"   # later generations: --candidates N (the budget per bucket)
 # GPU machine (carry .device/evo-lib/gpu), one call per generation:
 #   nvidia-smi ...; timeout 500 bash .device/evo-lib/gpu/run.sh; tar czf $OUT/results.tgz ...
 # Here: unpack into .device/evo-lib/gpu, then
