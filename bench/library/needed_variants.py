@@ -81,6 +81,8 @@ def main():
                     help="a grid file ({\"shapes\": [...]}); repeatable (default libraries/kmeans/grid.json)")
     ap.add_argument("--only", action="append", default=[], help="a tune list; repeatable")
     ap.add_argument("--candidates", type=int, default=DEFAULT_CANDIDATES)
+    ap.add_argument("--no-grid", action="store_true",
+                    help="only the --only lists' and evolved.json's variants (a tune; no final of the grid)")
     ap.add_argument("--evolved", default=build.EVOLVED)
     args = ap.parse_args()
     try:
@@ -89,7 +91,7 @@ def main():
         with open(args.table) as f:
             library = {"op": "kmeans_assign", "variants": variants, "table": json.load(f)}
         grid = []
-        for path in args.grid or [os.path.join(KMEANS, "grid.json")]:
+        for path in [] if args.no_grid else args.grid or [os.path.join(KMEANS, "grid.json")]:
             with open(path) as f:
                 grid += json.load(f)["shapes"]
         names = needed(library, grid, None, args.candidates)

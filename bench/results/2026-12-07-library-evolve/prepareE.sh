@@ -1,14 +1,14 @@
 #!/bin/bash
-# After call D's results are ingested (evolve-ingest): its winners (graph-timed generation 0)
-# into evolved.json and variants.json, generation 1 exported (run.sh resumes every bucket), the
-# tune list of every evolved configuration, and the library subset call E launches.
+# For call E (session 48), here (~2 min): the tune list of every evolved.json configuration (now
+# named apart from the planned ones) at its bucket's table points, and the small package that
+# times them. Generation 1 is already exported in .device/evo-lib/gpu (session 47:
+# `bash run.sh --candidates 24`). No whole-grid final: a subset library routes the grid's
+# held-out shapes otherwise than the whole library (README, session 47), and needed_variants'
+# closure needs ~3,000 variants for it.
 set -e
 R=bench/results/2026-12-07-library-evolve
-agent/cake library winners --db .device/evo-lib/lib.db --out $R/winners-d.json --emit libraries/kmeans/evolved.json
-python3 libraries/kmeans/build.py --update-variants
-bash $R/run.sh
 python3 bench/library/evolved_finalists.py > $R/evolved-e.json
-python3 bench/library/needed_variants.py --candidates 8 --only $R/evolved-e.json > .device/subset-e.json
+python3 bench/library/needed_variants.py --no-grid --only $R/evolved-e.json > .device/subset-e.json
 python3 libraries/kmeans/build.py --out .device/ksub-e --subset .device/subset-e.json --jobs 2 --keep-built
 rm -rf .device/kpkg-e && agent/cake library export --library .device/ksub-e --out .device/kpkg-e
 (cd .device && tar czf callE.tgz kpkg-e && ls -la callE.tgz)
