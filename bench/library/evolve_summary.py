@@ -25,8 +25,11 @@ def geomean(values):
 
 
 def config_of(row, genome):
+    """The candidate's kernel (its variant name less `km_<dtype>_`): configuration names leave out
+    parameters the search changes (wgmma's buffers and stages)."""
     fixed = row["fixed"]
-    return evolve.build.config_name(dict(evolve.params_of(genome[1], fixed["optional"]), dtype=fixed["dtype"]))
+    p = dict(evolve.params_of(genome[1], fixed["optional"]), dtype=fixed["dtype"])
+    return evolve.build.variant_name(p).split("_", 2)[2]
 
 
 def task_comments():
@@ -55,7 +58,7 @@ def main():
     counts = {r["task"]: dict(r) for r in db.q(
         "SELECT r.task, SUM(c.status='measured') AS measured, SUM(c.status='failed') AS failed, "
         "SUM(c.status='screened') AS screened FROM candidates c JOIN runs r ON r.id=c.run_id GROUP BY r.task")}
-    print("| bucket | family | start (sweep's best) | best candidate | best/start | start ms (cake-run) | "
+    print("| bucket | family | start (sweep's best) | best candidate (kernel) | best/start | start ms (cake-run) | "
           "start ms (table) | measured / failed / screened |")
     print("|---|---|---|---|---|---|---|---|")
     gains, ratios = [], []
