@@ -71,7 +71,6 @@ class KMeansBucketsTest(util.TempDir):
     def test_every_bucket_task_loads_and_starts_from_the_sweeps_best(self):
         paths, skipped = kmeans_evolve.tasks(KMEANS, self.tmp)
         self.assertGreater(len(paths), 20)
-        configs = kmeans_evolve._config_families()
         points = kmeans_evolve.buckets(table())
         self.assertEqual(len(paths) + len(skipped), len(points))
         for path in paths:
@@ -83,6 +82,8 @@ class KMeansBucketsTest(util.TempDir):
             # The start is the family's configuration measured at the most points of the bucket that
             # it serves, and among those the least mean log time relative to each point's best.
             pts = points[bucket]
+            configs = kmeans_evolve._config_families(pts[0]["dtype"])
+            classes = kmeans_evolve._config_classes(pts[0]["dtype"])
             excluded = kmeans_evolve.NOT_SEARCHED_KEYS.get(fam, set())
             cands = {c for p in pts for c in p["ms"] if configs.get(c, {}).get("family") == fam
                      and not configs[c].get("table_only") and not excluded & set(configs[c]["params"])}
@@ -92,6 +93,15 @@ class KMeansBucketsTest(util.TempDir):
             rel = {c: sum(math.log(p["ms"][c] / min(p["ms"].values())) for p in v) / len(v)
                    for c, v in cover.items() if len(v) == most}
             self.assertEqual(t.data["comment"]["start_config"], min(sorted(rel), key=rel.get), bucket)
+            # ... as the table timed it: its narrowest D class serving the task's shapes.
+            plain = lambda q: {k: x for k, x in q.items() if k not in ("dtype", "index_bits")}  # noqa: E731
+            mine = plain(kmeans_evolve.params_of(t.start_genome()[1], t.data["generator"]["fixed"]["optional"]))
+            start = [v for v in classes[t.data["comment"]["start_config"]] if plain(v["params"]) == mine]
+            self.assertTrue(start, bucket)
+            widest = max(v["max_d"] or math.inf for v in start)
+            for v in classes[t.data["comment"]["start_config"]]:
+                if v["max_d"] is not None and v["max_d"] < widest:
+                    self.assertTrue(any(kmeans_evolve.refusal(fam, v["params"], s) for s in t.shapes), v["name"])
             for s in t.shapes:  # the task's shapes are the kernel's sizes of the bucket's points
                 self.assertIn(s, [kmeans_evolve.kernel_shape(fam, p) for p in pts])
             # The floor bounds what was measured (a faster time is judged suspicious_fast).

@@ -155,9 +155,23 @@ def kernel_shape(fam, point):
     return s
 
 
-def _config_families():
+def _config_classes(dtype):
+    """{configuration: its `dtype` variants, narrowest D class first} (a wgmma or tcd configuration
+    has one variant per D class, and its name is the same in every dtype; the router serves a
+    shape from the narrowest class that covers its D)."""
     with open(os.path.join(HERE, "variants.json")) as f:
-        return {v["config"]: v for v in json.load(f)["variants"]}
+        out = {}
+        for v in json.load(f)["variants"]:
+            if v["dtype"] == dtype:
+                out.setdefault(v["config"], []).append(v)
+    for vs in out.values():
+        vs.sort(key=lambda v: (v["max_d"] is None, v["max_d"] or 0, v["name"]))
+    return out
+
+
+def _config_families(dtype):
+    """{configuration: its widest `dtype` variant} (the one that serves the most shapes)."""
+    return {c: vs[-1] for c, vs in _config_classes(dtype).items()}
 
 
 def buckets(table, only=None):
@@ -170,7 +184,7 @@ def buckets(table, only=None):
     return out
 
 
-def _start(points, fam, configs):
+def _start(points, fam, configs, classes=None):
     """(parameters, name, points) of the family's configuration measured at the most of the bucket's
     points that it serves (its domain and widest D), and among those with the lowest mean log time
     relative to each point's best: the sweep's best for the bucket, and the points it serves."""
@@ -184,7 +198,12 @@ def _start(points, fam, configs):
         return None
     score = {c: sum(math.log(p["ms"][c] / min(p["ms"].values())) for p in v) / len(v) for c, v in cover.items()}
     best = min(cover, key=lambda c: (-len(cover[c]), score[c]))
-    params = dict(configs[best]["params"], index_bits=configs[best].get("index_bits", 64))
+    # The kernel the table timed: the configuration's narrowest D class that serves the points
+    # (session 47: starting from an arbitrary class, wgmma starts computed up to 3x the columns).
+    shapes = [kernel_shape(fam, p) for p in cover[best]]
+    start = next((v for v in (classes or {}).get(best, [])  # the bucket's dtype
+                  if all(refusal(fam, v["params"], s) is None for s in shapes)), configs[best])
+    params = dict(start["params"], index_bits=start.get("index_bits", 64))
     return params, best, cover[best]
 
 
@@ -196,7 +215,7 @@ def _spread(points, most):
     return [ranked[round(i * (len(ranked) - 1) / (most - 1))] for i in range(most)]
 
 
-def task_for(name, points, configs, budget):
+def task_for(name, points, configs, budget, classes=None):
     """(task JSON, None) for a bucket, or (None, why it is not evolved)."""
     winners = {}
     for p in points:
@@ -208,7 +227,7 @@ def task_for(name, points, configs, budget):
     fam = max(sorted(searched), key=searched.get)
     dtype = points[0]["dtype"]
     tunables, optional = space(fam, dtype)
-    start = _start(points, fam, configs)
+    start = _start(points, fam, configs, classes)
     if start is None:
         return None, f"no searched {fam} configuration was measured at a point it serves"
     params, start_config, points = start
@@ -266,14 +285,16 @@ def tasks(definition, out_dir, only=None, budget=None, dtypes=None):
     not}). ``only``: bucket names; ``dtypes``: limit to those; ``budget``: the tasks' budget."""
     with open(os.path.join(definition, "table.json")) as f:
         table = json.load(f)
-    configs = _config_families()
+    classes = {d: _config_classes(d) for d in family.DTYPES}
     budget = dict({"candidates": 12, "gpu_evals": 12, "generation": 6, "screen": 2}, **(budget or {}))
     os.makedirs(out_dir, exist_ok=True)
     paths, skipped = [], {}
     for name, points in sorted(buckets(table, only).items()):
         if dtypes and points[0]["dtype"] not in dtypes:
             continue
-        task, why = task_for(name, points, configs, budget)
+        dtype = points[0]["dtype"]
+        task, why = task_for(name, points, {c: vs[-1] for c, vs in classes[dtype].items()}, budget,
+                             classes[dtype])
         if task is None:
             skipped[name] = why
             continue

@@ -1,6 +1,6 @@
 #!/bin/bash
 # Call E (prepareE.sh first; carry .device/evo-lib/gpu, .device/callE.tgz, .device/wheels):
-# (1) generation 1 of the 27 buckets (graph timer); (2) every evolved configuration timed by
+# (1) generation 0 of the 27 buckets again, with the starts the table timed (graph timer); (2) every evolved configuration timed by
 # kmeans_bench's tune at its bucket's table points beside the points' two best, merged into the
 # table ($OUT/table.json; commit it to libraries/kmeans/table.json where it routes better).
 R=bench/results/2026-12-07-library-evolve
