@@ -29,7 +29,7 @@ def config_of(row, genome):
     parameters the search changes (wgmma's buffers and stages)."""
     fixed = row["fixed"]
     p = dict(evolve.params_of(genome[1], fixed["optional"]), dtype=fixed["dtype"])
-    return evolve.build.variant_name(p).split("_", 2)[2]
+    return evolve.build.kernel_stem(p)
 
 
 def task_comments():
@@ -68,7 +68,8 @@ def main():
         if "table_start_ms" not in c:   # a database from before the field: the task again
             if comments is None:
                 comments = task_comments()
-            c = dict(c, table_start_ms=comments.get(c["bucket"], {}).get("table_start_ms", []))
+            now = comments.get(c["bucket"], {})   # its times only where the start is the same
+            c = dict(c, table_start_ms=now.get("table_start_ms", []) if now.get("start_config") == c["start_config"] else [])
         keys = [json.dumps(s, sort_keys=True) for s in r["shapes"]]
         start_ms = [r["start"]["ms"][k] for k in keys if k in r["start"]["ms"]] if r["start"] else []
         best = config_of(r, r["best"]["genome"]) + ("+" + "+".join(r["best"]["tactics"]) if r["best"]["tactics"] else "")

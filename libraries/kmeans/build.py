@@ -83,14 +83,17 @@ def config_name(p):
     derives (stages, buffers), which evolution changes, so it would share its name with a planned
     configuration and the table could not tell their times apart."""
     if p.get("evolved"):
-        base = "evo_" + family.FAMILIES[family_of(p)].symbol(p).split("_", 2)[2]
-    else:
-        base = family.FAMILIES[family_of(p)].config(p)
-    return base + (INDEX_SUFFIX if index_bits(p) == 32 else "")
+        return "evo_" + kernel_stem(p)
+    return family.FAMILIES[family_of(p)].config(p) + (INDEX_SUFFIX if index_bits(p) == 32 else "")
 
 
 def variant_name(p):
     return family.FAMILIES[family_of(p)].symbol(p) + (INDEX_SUFFIX if index_bits(p) == 32 else "")
+
+
+def kernel_stem(p):
+    """The variant's name less its `km_<dtype>_` prefix."""
+    return variant_name(p).split("_", 2)[2]
 
 
 def generate(p, tools=None):

@@ -169,9 +169,13 @@ def _config_classes(dtype):
     return out
 
 
+def _widest(classes):
+    """{configuration: its widest variant} (the one that serves the most shapes) of _config_classes."""
+    return {c: vs[-1] for c, vs in classes.items()}
+
+
 def _config_families(dtype):
-    """{configuration: its widest `dtype` variant} (the one that serves the most shapes)."""
-    return {c: vs[-1] for c, vs in _config_classes(dtype).items()}
+    return _widest(_config_classes(dtype))
 
 
 def buckets(table, only=None):
@@ -184,10 +188,11 @@ def buckets(table, only=None):
     return out
 
 
-def _start(points, fam, configs, classes=None):
+def _start(points, fam, classes):
     """(parameters, name, points) of the family's configuration measured at the most of the bucket's
     points that it serves (its domain and widest D), and among those with the lowest mean log time
     relative to each point's best: the sweep's best for the bucket, and the points it serves."""
+    configs = _widest(classes)
     excluded = NOT_SEARCHED_KEYS.get(fam, set())
     names = {c for p in points for c in p["ms"] if configs.get(c, {}).get("family") == fam
              and not configs[c].get("table_only") and not excluded & set(configs[c]["params"])}
@@ -201,8 +206,7 @@ def _start(points, fam, configs, classes=None):
     # The kernel the table timed: the configuration's narrowest D class that serves the points
     # (session 47: starting from an arbitrary class, wgmma starts computed up to 3x the columns).
     shapes = [kernel_shape(fam, p) for p in cover[best]]
-    start = next((v for v in (classes or {}).get(best, [])  # the bucket's dtype
-                  if all(refusal(fam, v["params"], s) is None for s in shapes)), configs[best])
+    start = next(v for v in classes[best] if all(refusal(fam, v["params"], s) is None for s in shapes))
     params = dict(start["params"], index_bits=start.get("index_bits", 64))
     return params, best, cover[best]
 
@@ -215,11 +219,11 @@ def _spread(points, most):
     return [ranked[round(i * (len(ranked) - 1) / (most - 1))] for i in range(most)]
 
 
-def task_for(name, points, configs, budget, classes=None):
+def task_for(name, points, classes, budget):
     """(task JSON, None) for a bucket, or (None, why it is not evolved)."""
     winners = {}
     for p in points:
-        fam = configs.get(min(p["ms"], key=p["ms"].get), {}).get("family")
+        fam = classes.get(min(p["ms"], key=p["ms"].get), [{}])[0].get("family")
         winners[fam] = winners.get(fam, 0) + 1
     searched = {f: n for f, n in winners.items() if f in SEARCHED}
     if not searched:
@@ -227,7 +231,7 @@ def task_for(name, points, configs, budget, classes=None):
     fam = max(sorted(searched), key=searched.get)
     dtype = points[0]["dtype"]
     tunables, optional = space(fam, dtype)
-    start = _start(points, fam, configs, classes)
+    start = _start(points, fam, classes)
     if start is None:
         return None, f"no searched {fam} configuration was measured at a point it serves"
     params, start_config, points = start
@@ -292,9 +296,7 @@ def tasks(definition, out_dir, only=None, budget=None, dtypes=None):
     for name, points in sorted(buckets(table, only).items()):
         if dtypes and points[0]["dtype"] not in dtypes:
             continue
-        dtype = points[0]["dtype"]
-        task, why = task_for(name, points, {c: vs[-1] for c, vs in classes[dtype].items()}, budget,
-                             classes[dtype])
+        task, why = task_for(name, points, classes[points[0]["dtype"]], budget)
         if task is None:
             skipped[name] = why
             continue
