@@ -15,7 +15,7 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "agent"))
 sys.path.insert(0, os.path.join(ROOT, "libraries", "kmeans"))
-from cake_agent.db import Database  # noqa: E402
+from cake_agent.db import Database, Unreadable  # noqa: E402
 from cake_agent.library_evolve import winners  # noqa: E402
 import evolve  # noqa: E402
 
@@ -50,7 +50,10 @@ def main():
     ap.add_argument("--db", required=True)
     ap.add_argument("--json", help="also write the winners rows here")
     args = ap.parse_args()
-    db = Database(args.db, readonly=True)
+    try:
+        db = Database(args.db, readonly=True)
+    except Unreadable as e:
+        sys.exit(f"evolve_summary.py: {e}")
     rows = winners(db)
     if args.json:
         with open(args.json, "w") as f:
