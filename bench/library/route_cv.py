@@ -45,6 +45,19 @@ def loo(definition, neighbours=None, candidates=1):
     return out
 
 
+def load(path):
+    """A built library's library.json, else a definition folder's variants.json + table.json."""
+    built = os.path.join(path, "library.json")
+    if os.path.isfile(built):
+        with open(built) as f:
+            return json.load(f)
+    with open(os.path.join(path, "variants.json")) as f:
+        definition = json.load(f)
+    with open(os.path.join(path, "table.json")) as f:
+        definition["table"] = json.load(f)
+    return definition
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--library", required=True, help="a built library (library.json) or a definition folder")
@@ -54,8 +67,7 @@ def main():
     ap.add_argument("--worst", type=int, default=10)
     args = ap.parse_args()
     try:
-        with open(os.path.join(args.library, "library.json")) as f:
-            definition = json.load(f)
+        definition = load(args.library)
         if args.table:
             with open(args.table) as f:
                 definition["table"] = json.load(f)
