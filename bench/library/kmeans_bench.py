@@ -198,15 +198,17 @@ def prewarm_anchors(shapes, site, workers):
           f"{time.time() - t0:.1f} s", flush=True)
 
 
-def tune(torch, lib, shapes, out, families=None, configs=None, only=None, clustered=False):
+def tune(torch, lib, shapes, out, families=None, configs=None, only=None, clustered=False, heldout=False):
     """`families`: measure only these; `configs`: only configurations matching one of these
     fnmatch patterns (new or re-measured configurations merged into an existing table);
     `only`: {(dtype, B, N, D, K): [configuration, ...]}, re-measure just those (finalists);
     `clustered`: each pair is also checked on clustered data (points near centroids: the
-    nearest distances |c|^2 - 2 x.c are negative), as the final checks the routed kernel."""
+    nearest distances |c|^2 - 2 x.c are negative), as the final checks the routed kernel;
+    `heldout`: the held-out shapes instead of the tuned ones (an evaluation table for
+    heldout_regret.py, never merged into the routing table)."""
     points, gen = [], torch.Generator(device="cuda")
     for i, s in enumerate(shapes):
-        if s["heldout"]:
+        if s["heldout"] != heldout:
             continue
         pick = None if only is None else only.get((s["dtype"], s["B"], s["N"], s["D"], s["K"]))
         if only is not None and not pick:
@@ -506,6 +508,9 @@ def main():
                     help="a JSON file [{dtype, B, N, D, K, configs: [...]}, ...]: tune re-measures "
                          "just these configurations of these shapes; final and lloyd run just "
                          "these shapes (configs ignored)")
+    ap.add_argument("--heldout", action="store_true",
+                    help="tune: the held-out shapes instead (an evaluation table: never merge it "
+                         "into the routing table)")
     args = ap.parse_args()
     only = None
     if args.only:
@@ -523,7 +528,7 @@ def main():
     try:
         if args.phase == "tune":
             tune(torch, lib, shapes, args.out, {f for f in args.families.split(",") if f},
-                 [c for c in args.configs.split(",") if c], only, args.clustered)
+                 [c for c in args.configs.split(",") if c], only, args.clustered, args.heldout)
         elif args.phase == "lloyd":
             # No prewarm: session 40's try (flashlib's Lloyd step compiled for the 420 grid
             # shapes in 12 processes) had not finished after 540 s and measured nothing.

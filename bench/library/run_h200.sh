@@ -7,7 +7,8 @@
 # FAMILIES=splitd,mma tunes only those families, CONFIGS='simt_*,k16_*' only those configurations
 # (fnmatch patterns), ONLY=finalists.json only the listed configurations of the listed shapes
 # (final, lloyd: only those shapes); merge_tune.py merges the points into the table. CLUSTERED=1:
-# tune checks every pair on clustered data too. PREWARM=12: the final compiles the anchors for
+# tune checks every pair on clustered data too. HELDOUT=1: tune measures the held-out shapes
+# instead (an evaluation table for heldout_regret.py; never merge it into the table). PREWARM=12: the final compiles the anchors for
 # every shape in 12 processes first (kmeans_bench.py prewarm_anchors). TAG=name puts it in the output names.
 # GRID=file measures another grid than libraries/kmeans/grid.json (probe_routing.py's probe shapes).
 set -u
@@ -18,7 +19,7 @@ export TRITON_CACHE_DIR=/tmp/cake-triton-cache
 nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,temperature.gpu --format=csv,noheader
 python3 bench/library/kmeans_bench.py --library "${LIB:-.device/klib}" --grid "${GRID:-libraries/kmeans/grid.json}" \
   --phase "$PHASE" --anchors $SITE --start "$START" --limit "$LIMIT" --families "${FAMILIES:-}" \
-  --configs "${CONFIGS:-}" --only "${ONLY:-}" ${CLUSTERED:+--clustered} --prewarm "${PREWARM:-0}" \
+  --configs "${CONFIGS:-}" --only "${ONLY:-}" ${CLUSTERED:+--clustered} ${HELDOUT:+--heldout} --prewarm "${PREWARM:-0}" \
   --out "$OUT/$PHASE${TAG:+-$TAG}-$START.json" \
   > "$OUT/$PHASE${TAG:+-$TAG}-$START.log" 2>&1
 rc=$?
