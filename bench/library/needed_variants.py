@@ -15,8 +15,10 @@ configurations a library has (a twin's 64-bit partner stands for it, a load-widt
 widest legal member), so a subset without them ranks others first (call D, session 47: 55 of the
 grid's 420 shapes, 65 of 84 held-out rows on another kernel). `routing_closure` therefore checks
 the subset's routes against the whole library's and, for a shape that differs, adds the twins and
-load-width groups of its candidates, then every legal variant of it; a shape still routed
-otherwise is named on stderr and the exit status is 1.
+load-width groups of its candidates, then every legal variant of it, and a variant of every
+member of its configurations' load-width groups (the router judges a group at the neighbours by
+members the shape cannot take: session 48, the last 7 grid shapes routed otherwise); a shape
+still routed otherwise is named on stderr and the exit status is 1.
 """
 import argparse
 import json
@@ -55,6 +57,9 @@ def routing_closure(library, names, shapes, count, rounds=3):
     for s in shapes:
         key = (s["B"], s["N"], s["D"], s["K"], s["dtype"])
         want[key] = _candidate_kernels(full, key, count)
+    narrowest = {}       # configuration -> its narrowest variant's name (per dtype: the key has it)
+    for v in sorted(variants, key=lambda v: (v["max_d"] is None, v["max_d"] or 0)):
+        narrowest.setdefault((v["dtype"], v["config"]), v["name"])
     names, wrong = set(names), []
     for level in range(rounds + 1):
         sub = Router(dict(library, variants=[v for v in variants if v["name"] in names]), variants_checked=True)
@@ -70,6 +75,13 @@ def routing_closure(library, names, shapes, count, rounds=3):
                           or group.get(_base(v["config"])) in groups}
             else:                # everything that serves the shape
                 names |= {v["name"] for v in legal}
+            # A load-width group is judged at the neighbours by members the shape cannot take
+            # (an odd D takes v = 1, a neighbour measured v = 2): the router knows a
+            # configuration's group only from a variant of it, so each member needs one (its
+            # narrowest D class).
+            members = {group.get(v["config"]) for v in legal} - {None}
+            names |= {name for (dtype, cfg), name in narrowest.items()
+                      if dtype == key[4] and group.get(cfg) in members}
     return names, wrong
 
 
