@@ -267,7 +267,7 @@ CAKE build tree. Put this folder on PYTHONPATH:
     idx = cake_library.kmeans_assign(x, c)            # or (x, c, c_sq=..., out=...)
     cake_library.route(B=3, N=75599, D=96, K=999, dtype="float16")
 
-A shape outside the routing table times the router's 4 best-ranked kernels on its first call and
+A shape outside the routing table times the router's 8 best-ranked kernels on its first call and
 keeps the fastest (one host synchronization, then no cost; CAKE_AUTOTUNE=n candidates, 0 or 1:
 static routing; CAKE_AUTOTUNE_CACHE=FILE keeps the choices across processes;
 cake_library/autotune.py).

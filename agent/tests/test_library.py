@@ -680,7 +680,7 @@ class AutotuneTest(unittest.TestCase):
         from cake_library import autotune
         old = os.environ.get("CAKE_AUTOTUNE")
         try:
-            for text, want in (("", 4), ("0", 0), ("1", 1), ("6", 6)):
+            for text, want in (("", autotune.DEFAULT_CANDIDATES), ("0", 0), ("1", 1), ("6", 6)):
                 os.environ["CAKE_AUTOTUNE"] = text
                 self.assertEqual(autotune.candidates_from_env(), want)
             for bad in ("-1", "four", "2.5"):

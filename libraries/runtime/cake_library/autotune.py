@@ -1,9 +1,10 @@
 """Autotuning on first use: a shape the routing table never measured times the router's
 best-ranked kernels once, on the GPU it runs on, and keeps the fastest.
 
-The router judges a shape outside its table by the measured points nearest to it; over the
-table, leave-one-out, that choice is 1.12x slower than the shape's fastest kernel (geomean), and
-the fastest of its 4 best-ranked kernels is 1.05x (bench/library/route_cv.py --candidates). So,
+The router judges a shape outside its table by the measured points nearest to it; on the grid's
+84 held-out shapes, each timed at ~29 kernels (bench/results/2026-12-07-router-heldout), that
+choice is 1.146x slower than the fastest measured (geomean), the fastest of its 4 best-ranked
+kernels 1.055x and of its 8 1.021x (bench/library/heldout_regret.py). So,
 as Triton's autotune does, the first call of such a shape times each of the router's `count`
 best-ranked kernels (graph_timer: a few launches captured into a CUDA graph and replayed between
 CUDA events, as the library's benchmarks time them) and waits for them (one host
@@ -13,7 +14,9 @@ output is right whichever runs last. A shape of the table is never timed (its ke
 measured fastest), nor is anything timed during CUDA graph capture: the routed kernel runs, and
 the shape is tuned at its next eager call.
 
-CAKE_AUTOTUNE=n sets the number of candidates (default 4); 0 or 1 routes statically (the C++
+CAKE_AUTOTUNE=n sets the number of candidates (default 8: on those held-out shapes 3.5% faster
+than 4, GPU time geomean, none slower beyond the timer's noise, for a first call of 9.8 ms
+against 7.0 ms median; call G); 0 or 1 routes statically (the C++
 dispatcher, called directly, always routes statically). CAKE_AUTOTUNE_CACHE=FILE keeps the
 choices across processes (TuneStore): a shape tuned once on a GPU model with this library is not
 timed again by another process.
@@ -26,7 +29,7 @@ import warnings
 
 from .route import NoKernel
 
-DEFAULT_CANDIDATES = 4
+DEFAULT_CANDIDATES = 8
 # Shapes remembered per library object before the memory is cleared (then re-tuned on use).
 MAX_SHAPES = 4096
 

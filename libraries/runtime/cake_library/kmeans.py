@@ -22,7 +22,7 @@ _UNTUNED = object()
 class KMeansLibrary:
     def __init__(self, folder, autotune=None):
         """`autotune`: how many of the router's best-ranked kernels a shape outside the routing
-        table times on its first call (autotune.py; default CAKE_AUTOTUNE, else 4; 0 or 1: static
+        table times on its first call (autotune.py; default CAKE_AUTOTUNE, else 8; 0 or 1: static
         routing)."""
         with open(os.path.join(folder, "library.json"), "rb") as f:
             raw = f.read()
