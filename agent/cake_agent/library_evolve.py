@@ -82,7 +82,8 @@ def _hook(definition):
 
 
 def _state(db, task, candidates=None):
-    """(run row or None, what to do): 'new', 'resume', 'waiting' or 'done'. A run that ended
+    """(run row or None, what to do): 'new', 'moved' (a new run: the last one was recorded under
+    another search space of the bucket), 'resume', 'waiting' or 'done'. A run that ended
     when its budget was spent resumes when `candidates` (the budget given now) is larger than
     what it has recorded: the next generation of every bucket is `--candidates` more."""
     run = db.last_run(task.name) if db else None
@@ -90,6 +91,10 @@ def _state(db, task, candidates=None):
         return None, "new"
     if db.q("SELECT id FROM batches WHERE run_id=? AND status='exported'", (run["id"],)):
         return run, "waiting"
+    if run["task_digest"] != task.digest() and task.foreign_genomes(cli.recorded_genomes(db, run["id"])):
+        # The bucket's task was rewritten from a newer table and its search moved (another family
+        # or space: its best configuration changed): the old run's population cannot continue it.
+        return None, "moved"
     if run["status"] == "done":
         recorded = db.q("SELECT COUNT(*) AS n FROM candidates WHERE run_id=?", (run["id"],))[0]["n"]
         return run, ("resume" if candidates and candidates > recorded else "done")
@@ -161,7 +166,9 @@ def _evolve_buckets(args, paths, skipped, db, gpu_dir):
             order.append(os.path.basename(out))
             shutil.rmtree(out, ignore_errors=True)  # a batch folder of this name not ingested is stale
             argv += ["--batch-dir", out]
-        print(f"{task.name}: {'resuming run ' + str(run['id']) if run else 'new run'}", flush=True)
+        print(f"{task.name}: " + (f"resuming run {run['id']}" if run else "new run" + (
+            " (its search space moved since its last run: another configuration leads the bucket)"
+            if what == "moved" else "")), flush=True)
         rc = cli.main(argv)
         if rc not in (0, None):
             print(f"{task.name}: cake evolve exited {rc}; the other buckets go on", file=sys.stderr)

@@ -89,6 +89,12 @@ class Task:
             return False
         return self.generator is None or not isinstance(self._generate(params), TaskError)
 
+    def foreign_genomes(self, genomes):
+        """The genomes (as recorded: [seed, {name: value}]) outside this task's search space: a
+        run recorded under another version of the task (other tunables, values or constraints)
+        cannot be continued with this one."""
+        return [g for g in genomes if g and not self.genome_ok((g[0], g[1]))]
+
     def _generate(self, params):
         """The generator's IR for ``params``, or the TaskError saying why it gave none (cached: the
         search asks about a genome several times). A generator refuses a combination it cannot

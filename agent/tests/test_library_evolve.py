@@ -45,6 +45,41 @@ class GeneratorTaskTest(util.TempDir):
         self.write("gen.py", GENERATOR + "\n# changed\n")
         self.assertNotEqual(load_task(self.task()).digest(), before)
 
+    def test_a_run_recorded_under_another_search_space_is_not_resumed(self):
+        """A task rewritten with other tunables (a library bucket whose best configuration moved
+        to another family) cannot continue a run whose candidates lie outside its space: `cake
+        evolve --resume` says so instead of a KeyError deep in the search (session 48), and
+        `library evolve` starts the bucket anew."""
+        import argparse
+        from cake_agent import cli, library_evolve
+        old = load_task(self.task())
+        recorded = [[0, {"A": 1, "B": 2}], [0, {"A": 2, "B": 4}]]
+        self.assertEqual(old.foreign_genomes(recorded), [])
+        new = load_task(self.task(tunables={"A": {"values": [1, 2, 4]}, "C": {"values": [3, 5]}},
+                                  generator={"path": "gen.py", "function": "make", "fixed": {"style": "x", "B": 1}}))
+        self.assertEqual(new.foreign_genomes(recorded), recorded)
+
+        class Recorded:
+            def run(self, i):
+                return {"id": i, "task": "g", "task_path": new.path, "task_digest": old.digest(), "status": "running"}
+
+            def last_run(self, name):
+                return self.run(1)
+
+            def q(self, sql, params=()):
+                if "genome" in sql:
+                    return [{"genome": json.dumps(g)} for g in recorded]
+                return []
+        args = argparse.Namespace(resume="1", task=None, db="x.db")
+        with self.assertRaisesRegex(TaskError, "2 of its candidates are outside the task's search space now "
+                                               ".*tunables now: A, C.*start a new run"):
+            cli._open_run(args, Recorded())
+        self.assertEqual(library_evolve._state(Recorded(), new), (None, "moved"))
+        # the same space under a changed file (another budget, say): resumed, with a warning
+        same = load_task(self.task(budget={"candidates": 30, "gpu_evals": 30}))
+        self.assertNotEqual(same.digest(), old.digest())
+        self.assertEqual(library_evolve._state(Recorded(), same)[1], "resume")
+
     def test_bad_generator_tasks_are_refused_with_the_reason(self):
         cases = [({"seeds": ["s.mlir"]}, "either 'seeds'"),
                  ({"generator": {"path": "gen.py", "function": "nope"}}, "has no function 'nope'"),
@@ -329,12 +364,12 @@ class LibraryEvolveCommandTest(util.TempDir):
 
         class SpentRun:
             def last_run(self, name):
-                return {"id": 1, "status": "done"}
+                return {"id": 1, "status": "done", "task_digest": "d"}
 
             def q(self, sql, params=()):
                 return [] if "batches" in sql else [{"n": 12}]
 
-        task = type("Task", (), {"name": "kmeans_lib_x"})()
+        task = type("Task", (), {"name": "kmeans_lib_x", "digest": lambda self: "d"})()
         self.assertEqual(library_evolve._state(SpentRun(), task)[1], "done")
         self.assertEqual(library_evolve._state(SpentRun(), task, 12)[1], "done")
         self.assertEqual(library_evolve._state(SpentRun(), task, 24)[1], "resume")
