@@ -4,12 +4,12 @@ evaluation table measured there (kmeans_bench.py --phase tune --heldout with
 heldout_finalists.py's list; never merged into the routing table).
 
     python3 bench/library/heldout_regret.py --eval heldout-tune.json [--library libraries/kmeans] \
-        [--candidates 1,4]
+        [--candidates 1,4,8]
 
 Per candidate count n: the geomean over the shapes of (the fastest of the router's n best-ranked
 kernels, measured) / (the fastest configuration measured at the shape), how often that is the
-best, and how many shapes had no measured candidate (not counted). n = 1 is route()'s pick, n = 4
-what the first-call autotuner times (cake_library/autotune.py; timing assumed exact).
+best, and how many shapes had no measured candidate (not counted). n = 1 is route()'s pick, n = 8
+what the first-call autotuner times by default (cake_library/autotune.py; timing assumed exact).
 """
 import argparse
 import json
@@ -44,7 +44,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--eval", required=True, help="the held-out shapes' tune output ({points: [...]})")
     ap.add_argument("--library", default=os.path.join(HERE, "..", "..", "libraries", "kmeans"))
-    ap.add_argument("--candidates", default="1,4")
+    ap.add_argument("--candidates", default="1,4,8")
     ap.add_argument("--worst", type=int, default=5)
     args = ap.parse_args()
     try:
