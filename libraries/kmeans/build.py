@@ -37,6 +37,7 @@ import itertools
 import json
 import os
 import subprocess
+import tempfile
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -245,23 +246,29 @@ def _swept(dtypes, max_chunks, flat_tcd, tails, ov):
     return out + split_k_variants(dtypes, max_chunks)
 
 
-def up_to_date(tools, kdir, name, text, keep_built=False):
-    """Whether the folder already holds this variant built from the same IR by tools no newer
-    than its outputs (a rebuild after a change to one family then compiles only that family).
-    `keep_built`: the same IR is enough (after a change to the tools that does not touch code
-    generation: otherwise every variant, about 7,000, is compiled again, an hour on 2 cores)."""
+OUTPUT_SUFFIXES = (".cubin", ".json", ".ptxas.log")
+
+
+def current_ir(tools, kdir, name, keep_built=False):
+    """The IR the folder's outputs of this variant were built from, when they are current: built
+    by tools no newer than them (a rebuild after a change to one family then compiles only that
+    family); else None. `keep_built`: any outputs of the same IR count (after a change to the
+    tools that does not touch code generation: otherwise every variant, about 9,000, is compiled
+    again, an hour on 2 cores)."""
     src, outs = os.path.join(kdir, name + ".mlir"), [os.path.join(kdir, name + e) for e in (".cubin", ".json")]
     try:
         with open(src) as f:
-            if f.read() != text:
-                return False
+            text = f.read()
         built = min(os.path.getmtime(o) for o in outs)
-        if keep_built:
-            return True
         inputs = [src] + [os.path.join(tools, t) for t in ("cake-opt", "cake-translate")]
-        return all(os.path.getmtime(i) <= built for i in inputs)
+        return text if keep_built or all(os.path.getmtime(i) <= built for i in inputs) else None
     except OSError:
-        return False
+        return None
+
+
+def up_to_date(tools, kdir, name, text, keep_built=False):
+    """Whether the folder holds this variant built from `text` (current_ir)."""
+    return current_ir(tools, kdir, name, keep_built) == text
 
 
 PROGRAMMATIC_LAUNCH = "builtin.module(cake-tactic-programmatic-launch)"
@@ -294,28 +301,67 @@ def compile_one(tools, kdir, p, programmatic_launch=True, keep_built=False):
         return p, 0, ""
     with open(src, "w") as f:
         f.write(text)
+    return (p,) + compile_ir(tools, src, kdir, name)
+
+
+def compile_ir(tools, src, outdir, name):
+    """(exit status, stderr): the IR file verified, then its cubin, manifest and ptxas log
+    written to `outdir` as name.cubin, name.json, name.ptxas.log."""
     r = subprocess.run([os.path.join(tools, "cake-opt"), src, "--cake-verify", "-o", os.devnull],
                        capture_output=True, text=True)
     if r.returncode != 0:
-        return p, r.returncode, r.stderr
-    cmd = [os.path.join(tools, "cake-translate"), src, "--emit=cubin", "-o", os.path.join(kdir, name + ".cubin"),
-           "--manifest", os.path.join(kdir, name + ".json"),
-           "--ptxas-log", os.path.join(kdir, name + ".ptxas.log")]
-    r = subprocess.run(cmd, capture_output=True, text=True)
-    return p, r.returncode, r.stderr
+        return r.returncode, r.stderr
+    out = [os.path.join(outdir, name + s) for s in OUTPUT_SUFFIXES]
+    r = subprocess.run([os.path.join(tools, "cake-translate"), src, "--emit=cubin", "-o", out[0],
+                        "--manifest", out[1], "--ptxas-log", out[2]], capture_output=True, text=True)
+    return r.returncode, r.stderr
+
+
+def compile_elsewhere(tools, p, programmatic_launch, current):
+    """compile_one for a machine without the library folder (build.py --ray: cluster.py):
+    (p, exit status, stderr, IR text, {suffix: bytes} or None). `current`: the IR the folder's
+    outputs were built from (current_ir); the same IR now means nothing to compile (None)."""
+    name = variant_name(p)
+    try:
+        text = kernel_ir(p, tools, programmatic_launch)
+    except RuntimeError as e:
+        return p, 1, f"{name}: {e}", None, None
+    if text == current:
+        return p, 0, "", text, None
+    with tempfile.TemporaryDirectory(prefix="cake-build-") as d:
+        src = os.path.join(d, name + ".mlir")
+        with open(src, "w") as f:
+            f.write(text)
+        rc, err = compile_ir(tools, src, d, name)
+        files = {}
+        for s in OUTPUT_SUFFIXES:
+            if os.path.exists(os.path.join(d, name + s)):
+                with open(os.path.join(d, name + s), "rb") as f:
+                    files[s] = f.read()
+    return p, rc, err, text, files
 
 
 def compile_all(args, kdir, todo):
-    """Compiles `todo` in args.jobs threads: ([(parameters, manifest)], [failure messages])."""
-    built, failed = [], []
+    """Compiles `todo` in args.jobs threads, or on a Ray cluster's CPUs with --ray (cluster.py):
+    ([(parameters, manifest)], [failure messages])."""
+    if getattr(args, "ray", None):
+        import cluster
+        return collect(kdir, cluster.compile_all(args, kdir, todo))
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
-        for p, rc, err in pool.map(lambda p: compile_one(args.tools, kdir, p, args.programmatic_launch,
-                                                         args.keep_built), todo):
-            if rc != 0:
-                failed.append(f"build.py: {variant_name(p)} failed:\n{err.strip()[-2000:]}")
-                continue
-            with open(os.path.join(kdir, variant_name(p) + ".json")) as f:
-                built.append((p, json.load(f)["kernels"][0]))
+        return collect(kdir, pool.map(lambda p: compile_one(args.tools, kdir, p, args.programmatic_launch,
+                                                            args.keep_built), todo))
+
+
+def collect(kdir, results):
+    """([(parameters, manifest)], [failure messages]) of compiles' (parameters, exit status,
+    stderr), the manifests read from the folder."""
+    built, failed = [], []
+    for p, rc, err in results:
+        if rc != 0:
+            failed.append(f"build.py: {variant_name(p)} failed:\n{err.strip()[-2000:]}")
+            continue
+        with open(os.path.join(kdir, variant_name(p) + ".json")) as f:
+            built.append((p, json.load(f)["kernels"][0]))
     return built, failed
 
 
@@ -337,6 +383,10 @@ def main():
     ap.add_argument("--tools", default=os.path.join(HERE, "..", "..", "build", "bin"),
                     help="folder holding cake-opt and cake-translate")
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--ray", metavar="ADDRESS", default="",
+                    help="compile on a Ray cluster's CPUs instead of --jobs threads (cluster.py): 'local' "
+                         "starts one on this machine, 'auto' or ray://HOST:PORT joins one; every node needs "
+                         "cake-opt and cake-translate at --tools; the outputs come back to --out")
     ap.add_argument("--dtypes", default="float16,bfloat16,float32")
     ap.add_argument("--max-chunks", type=int, default=8)
     ap.add_argument("--table", default=os.path.join(HERE, "table.json"))
