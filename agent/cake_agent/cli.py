@@ -220,7 +220,7 @@ def _open_run(args, db):
     if task.name != run["task"]:
         raise TaskError(f"--resume: run {run['id']} is task '{run['task']}', not '{task.name}'")
     if task.digest() != run["task_digest"]:
-        foreign = task.foreign_genomes(recorded_genomes(db, run["id"]))
+        foreign = task.foreign_genomes(db.genomes(run["id"]))
         if foreign:
             raise TaskError(f"--resume: the task file changed since run {run['id']} began and "
                             f"{len(foreign)} of its candidates are outside the task's search space now "
@@ -229,12 +229,6 @@ def _open_run(args, db):
         print(f"warning: the task file changed since run {run['id']} began", file=sys.stderr)
     return run, task
 
-
-def recorded_genomes(db, run_id):
-    """The genomes ([seed, params]) a run's candidates were built from (tactic children share
-    their parent's)."""
-    return [json.loads(r["genome"]) for r in db.q(
-        "SELECT DISTINCT genome FROM candidates WHERE run_id=? AND genome IS NOT NULL", (run_id,))]
 
 
 def cmd_evolve(args):

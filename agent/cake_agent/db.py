@@ -222,6 +222,12 @@ class Database:
     def candidates(self, run_id):
         return self.q("SELECT * FROM candidates WHERE run_id=? ORDER BY id", (run_id,))
 
+    def genomes(self, run_id):
+        """The genomes ([seed, params]) a run's candidates were built from (tactic children share
+        their parent's)."""
+        return [json.loads(r["genome"]) for r in self.q(
+            "SELECT DISTINCT genome FROM candidates WHERE run_id=? AND genome IS NOT NULL", (run_id,))]
+
     def candidate(self, cid):
         rows = self.q("SELECT * FROM candidates WHERE id=?", (cid,))
         return rows[0] if rows else None

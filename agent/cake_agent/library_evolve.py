@@ -91,7 +91,7 @@ def _state(db, task, candidates=None):
         return None, "new"
     if db.q("SELECT id FROM batches WHERE run_id=? AND status='exported'", (run["id"],)):
         return run, "waiting"
-    if run["task_digest"] != task.digest() and task.foreign_genomes(cli.recorded_genomes(db, run["id"])):
+    if run["task_digest"] != task.digest() and task.foreign_genomes(db.genomes(run["id"])):
         # The bucket's task was rewritten from a newer table and its search moved (another family
         # or space: its best configuration changed): the old run's population cannot continue it.
         return None, "moved"

@@ -18,20 +18,11 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 KMEANS = os.path.join(HERE, "..", "..", "libraries", "kmeans")
 sys.path.insert(0, HERE)
 from route_cv import load  # noqa: E402
-from cake_library.route import TWIN_SUFFIX, NoKernel, Router, _features, dtype_distance  # noqa: E402
-
-
-def nearest(points, shape, count):
-    """The `count` table points nearest a shape, as the router measures distance."""
-    q = _features(shape)
-    near = [(sum((a - b) ** 2 for a, b in zip(_features(p), q)) + dtype_distance(shape["dtype"], p["dtype"]), i)
-            for i, p in enumerate(points) if dtype_distance(shape["dtype"], p["dtype"]) is not None]
-    return [points[i] for _, i in sorted(near)[:count]]
+from cake_library.route import TWIN_SUFFIX, NoKernel, Router  # noqa: E402
 
 
 def finalists(definition, shapes, rank, neighbours):
     router = Router(definition)
-    points = definition["table"]["points"]
     out = []
     for s in shapes:
         key = (s["B"], s["N"], s["D"], s["K"], s["dtype"])
@@ -41,7 +32,7 @@ def finalists(definition, shapes, rank, neighbours):
             continue
         picked = [c for c, _ in router.ranking(*key)[:rank]]
         picked += [c["config"] for c in router.candidates(*key, rank)]
-        for p in nearest(points, s, neighbours):
+        for _, p in router.nearest(*key)[:neighbours]:
             best = sorted((c for c in p["ms"] if c in legal), key=p["ms"].get)[:1]
             picked += best
         configs = []

@@ -37,8 +37,8 @@ import itertools
 import json
 import os
 import subprocess
-import tempfile
 import sys
+import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)

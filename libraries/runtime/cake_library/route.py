@@ -374,14 +374,19 @@ class Router:
                 out.append({"kernel": v["name"], "config": cfg, "sizes": launch_sizes(v, B, N, D, K)})
         return out
 
+    def nearest(self, B, N, D, K, dtype):
+        """[(squared distance, point)] of the table's points of the dtype and its kin, nearest
+        first: (log B, log N, log K, log D), kindred dtypes DTYPE_DISTANCE farther."""
+        q = _features({"B": B, "N": N, "K": K, "D": D})
+        return sorted(((sum((a - b) ** 2 for a, b in zip(_features(p), q)) + dtype_distance(dtype, p["dtype"]), p)
+                       for p in self.points if dtype_distance(dtype, p["dtype"]) is not None),
+                      key=lambda e: e[0])
+
     def _scores(self, B, N, D, K, dtype, by_config):
         """(exact, near, score, seen): whether the shape is a point of the table, the points
         that judge it, and per scored configuration the weighted sum of its log time relative to
         each point's best and the sum of the weights."""
-        q = _features({"B": B, "N": N, "K": K, "D": D})
-        near = sorted(((sum((a - b) ** 2 for a, b in zip(_features(p), q)) + dtype_distance(dtype, p["dtype"]), p)
-                       for p in self.points if dtype_distance(dtype, p["dtype"]) is not None),
-                      key=lambda e: e[0])
+        near = self.nearest(B, N, D, K, dtype)
         # A measured shape is served by its own measurements alone (its fastest legal
         # configuration); the neighbours' weighting is tuned for shapes nobody measured.
         exact = bool(near) and near[0][0] == 0
