@@ -69,13 +69,15 @@ class HeldoutRegretTest(util.TempDir):
 
     def test_an_unreadable_evaluation_table_is_one_line_and_exit_1(self):
         path = os.path.join(self.tmp, "bad.json")
-        with open(path, "w") as f:
-            f.write("{not json")
-        out = subprocess.run([sys.executable, os.path.join(BENCH, "heldout_regret.py"), "--eval", path],
-                             capture_output=True, text=True)
-        self.assertEqual(out.returncode, 1)
-        self.assertTrue(out.stderr.startswith("heldout_regret.py: "), out.stderr)
-        self.assertNotIn("Traceback", out.stderr)
+        for text in ("{not json", '{"points": [{"B": 1}]}', '{"points": [{"B": 1, "N": 2, "D": 3, "K": 4, '
+                     '"dtype": "float16", "ms": {"x": "slow"}}]}'):
+            with open(path, "w") as f:
+                f.write(text)
+            out = subprocess.run([sys.executable, os.path.join(BENCH, "heldout_regret.py"), "--eval", path],
+                                 capture_output=True, text=True)
+            self.assertEqual(out.returncode, 1, text)
+            self.assertTrue(out.stderr.startswith("heldout_regret.py: "), out.stderr)
+            self.assertNotIn("Traceback", out.stderr)
 
 
 if __name__ == "__main__":

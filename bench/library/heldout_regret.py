@@ -52,10 +52,10 @@ def main():
         with open(args.eval) as f:
             points = json.load(f)["points"]
         counts = [int(c) for c in args.candidates.split(",")]
-    except (OSError, ValueError, KeyError, TypeError) as e:
+        scored = [(n, regrets(router, points, n)) for n in counts]
+    except (OSError, ValueError, KeyError, TypeError) as e:   # a point without sizes or times, say
         sys.exit(f"heldout_regret.py: {type(e).__name__}: {e}")
-    for n in counts:
-        rows = regrets(router, points, n)
+    for n, rows in scored:
         known = [(p, c, r) for p, c, r in rows if r is not None]
         if not known:
             sys.exit("heldout_regret.py: no held-out shape has a measured candidate")
