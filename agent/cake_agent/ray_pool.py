@@ -17,6 +17,7 @@ not retried (a bug fails the same way twice): its future raises it.
 import collections
 import concurrent.futures
 import os
+import socket
 import threading
 import time
 
@@ -39,11 +40,46 @@ def import_ray():
     return ray
 
 
+# Ray retries an unreachable head for minutes; a TCP probe first answers in seconds.
+PROBE_TIMEOUT_S = 5.0
+
+
+def head_endpoint(address):
+    """(host, port) that ``address`` names, or None for 'auto', 'local' and a new local cluster,
+    which have no endpoint to probe ('ray://host:port' and 'host:port'; Ray's default port 6379)."""
+    if not address or address in ("auto", "local"):
+        return None
+    rest = address[len("ray://"):] if address.startswith("ray://") else address
+    host, sep, port = rest.rpartition(":")
+    if not sep:
+        return rest, 10001 if address.startswith("ray://") else 6379
+    if not port.isdigit():
+        raise BackendUnavailable(f"the Ray address '{address}' has no port number after ':'")
+    return host.strip("[]"), int(port)
+
+
+def probe(address, timeout_s=PROBE_TIMEOUT_S):
+    """Raises BackendUnavailable unless a TCP connection to the head that ``address`` names opens
+    within ``timeout_s``."""
+    endpoint = head_endpoint(address)
+    if endpoint is None:
+        return
+    try:
+        socket.create_connection(endpoint, timeout=timeout_s).close()
+    except OSError as e:
+        reason = "no answer" if isinstance(e, socket.timeout) else (e.strerror or str(e))
+        raise BackendUnavailable(f"cannot reach the Ray head at {address} ({endpoint[0]}:{endpoint[1]}: "
+                                 f"{reason} within {timeout_s:g} s); start it with 'ray start --head' "
+                                 "there, or check the address") from None
+
+
 def connect(address=None):
     """Joins the cluster at ``address`` ('auto', 'ray://host:10001', ...) or, without one, starts a
-    local cluster of this machine; an already connected process (a test, a script) keeps its cluster."""
+    local cluster of this machine; an already connected process (a test, a script) keeps its cluster.
+    A head that does not answer is BackendUnavailable after PROBE_TIMEOUT_S, not Ray's minutes of retries."""
     ray = import_ray()
     if not ray.is_initialized():
+        probe(address)
         try:
             ray.init(address=address, include_dashboard=False, log_to_driver=False)
         except (ConnectionError, RuntimeError, ValueError) as e:

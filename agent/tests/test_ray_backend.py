@@ -53,6 +53,43 @@ class MissingRayTest(util.TempDir):
         self.assertEqual(util.open_db(self, db).q("SELECT COUNT(*) AS n FROM runs")[0]["n"], 0)
 
 
+def closed_port():
+    """A local TCP port nothing listens on (bound, then released)."""
+    import socket
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@unittest.skipIf(ray is None, "the optional package ray is not installed")
+class UnreachableHeadTest(util.TempDir):
+    """A head that does not answer is a clear message in seconds, not Ray's minutes of retries."""
+
+    def test_endpoints(self):
+        from cake_agent import ray_pool
+        self.assertIsNone(ray_pool.head_endpoint(None))
+        self.assertIsNone(ray_pool.head_endpoint("auto"))
+        self.assertEqual(ray_pool.head_endpoint("10.0.0.2:6380"), ("10.0.0.2", 6380))
+        self.assertEqual(ray_pool.head_endpoint("ray://head"), ("head", 10001))
+        self.assertEqual(ray_pool.head_endpoint("[::1]:7000"), ("::1", 7000))
+        with self.assertRaisesRegex(ray_pool.BackendUnavailable, "no port number"):
+            ray_pool.head_endpoint("head:x")
+
+    def test_refused_head_is_a_message_not_a_wait(self):
+        import time
+        bin_dir = self.fake_bin({"cake-opt": "", "cake-translate": "", "cake-run": ""}, real=())
+        db = os.path.join(self.tmp, "r.db")
+        address = f"127.0.0.1:{closed_port()}"
+        start = time.monotonic()
+        rc, out, err = util.run_cli("evolve", TASK, "--db", db, "--backend", "ray", "--ray-address", address,
+                                    "--bin", bin_dir)
+        self.assertLess(time.monotonic() - start, 30)
+        self.assertEqual(rc, 2, out + err)
+        self.assertIn(f"cannot reach the Ray head at {address}", err)
+        self.assertNotIn("Traceback", err)
+        self.assertEqual(util.open_db(self, db).q("SELECT COUNT(*) AS n FROM runs")[0]["n"], 0)
+
+
 class _Cluster(util.TempDir):
     GPUS = 2
 
