@@ -164,17 +164,23 @@ def load_anchors(site):
 
 
 def _prewarm_worker(job):
-    """One process of prewarm_anchors: both anchors called once per shape (nothing measured)."""
-    site, shapes = job
+    """One process of prewarm_anchors: both anchors (lloyd: flashlib's Lloyd step) called once per
+    shape (nothing measured)."""
+    site, shapes, lloyd_step = job
     import torch
     flashlib_assign, fk_assign = load_anchors(site)
+    if lloyd_step:
+        from flashlib.primitives.kmeans.triton.update import triton_lloyd_centroid_step_euclid as fl_step
     gen = torch.Generator(device="cuda")
     for s in shapes:
         try:
             x, c, csq, xsq = make_inputs(torch, s, False, gen)
             o = torch.empty(s["B"], s["N"], device="cuda", dtype=torch.int32)
-            flashlib_assign(x, c, o, c_sq=csq)
-            fk_assign(x, c, xsq, o, c_sq=csq)
+            if lloyd_step:
+                fl_step(x, flashlib_assign(x, c), c)
+            else:
+                flashlib_assign(x, c, o, c_sq=csq)
+                fk_assign(x, c, xsq, o, c_sq=csq)
             torch.cuda.synchronize()
             del x, c, csq, xsq, o
         except Exception:      # the final reports an anchor that fails; here it only compiles
@@ -193,9 +199,24 @@ def prewarm_anchors(shapes, site, workers):
     import multiprocessing
     t0 = time.time()
     with multiprocessing.get_context("spawn").Pool(workers) as pool:
-        done = sum(pool.map(_prewarm_worker, [(site, shapes[i::workers]) for i in range(workers)]))
+        done = sum(pool.map(_prewarm_worker, [(site, shapes[i::workers], False) for i in range(workers)]))
     print(f"prewarm: the anchors compiled for {done} shapes in {workers} processes, "
           f"{time.time() - t0:.1f} s", flush=True)
+
+
+def prewarm_lloyd_ahead(shapes, site, workers):
+    """Starts `workers` processes that compile flashlib's Lloyd step (assign, sort, chunk update,
+    finalize: B, N, D, K are Triton constexprs, so every shape compiles anew) in the order the
+    measuring process takes the shapes, one shape at a time each, so the compile of shape i is
+    usually on disk when the measurement reaches it. Not all before measuring (session 40: 420
+    shapes did not compile within a call). The workers launch each kernel once, rarely beside a
+    timed replay (the median of 7 filters one); flashlib picks its configurations by a fixed
+    heuristic, so nothing is chosen under contention. Returns the pool (close it when done)."""
+    import multiprocessing
+    pool = multiprocessing.get_context("spawn").Pool(workers)
+    pool.map_async(_prewarm_worker, [(site, [s], True) for s in shapes], chunksize=1)
+    pool.close()
+    return pool
 
 
 def tune(torch, lib, shapes, out, families=None, configs=None, only=None, clustered=False, heldout=False):
@@ -400,6 +421,7 @@ def lloyd(torch, lib, shapes, site, out):
         row = {k: s[k] for k in ("B", "N", "D", "K", "dtype")}
         gen.manual_seed(9000 + i)
         x, c, _, _ = make_inputs(torch, s, True, gen)
+        t_shape = time.time()
         try:
             new, idx = lib.lloyd_step(x, c)
             torch.cuda.synchronize()
@@ -431,6 +453,7 @@ def lloyd(torch, lib, shapes, site, out):
                     "err": err, "correct": err <= LLOYD_TOL[s["dtype"]], "ms": graph_time(torch, step_v)}
             except Exception as e:
                 row.setdefault("cake_private", {})[v["name"]] = {"error": f"{type(e).__name__}: {e}"[:300]}
+        t_flashlib = time.time()
         try:
             bufs = dict(sums_buf=torch.zeros(B, K, D, device="cuda"),
                         cnts_buf=torch.zeros(B, K, device="cuda", dtype=torch.int32),
@@ -442,6 +465,7 @@ def lloyd(torch, lib, shapes, site, out):
             row["flashlib_ms"] = graph_time(torch, step)
         except Exception as e:
             row["flashlib_ms"], row["flashlib_error"] = None, f"{type(e).__name__}: {e}"[:300]
+        row["seconds"] = {"cake": round(t_flashlib - t_shape, 2), "flashlib": round(time.time() - t_flashlib, 2)}
         tol = LLOYD_TOL[s["dtype"]]
         row["correct"] = (row.get("cake_err") is not None and row["cake_err"] <= tol
                           and row.get("cake_err_chain", 0.0) <= tol)
@@ -454,7 +478,8 @@ def lloyd(torch, lib, shapes, site, out):
                            for n, r in row.get("cake_private", {}).items())
         print(f"[{i}] B{B} N{N} D{D} K{K} {s['dtype']:<8} cake {row.get('cake_ms') or float('nan'):.4f} "
               f"(err {row.get('cake_err', float('nan')):.1e}) flashlib {row.get('flashlib_ms') or float('nan'):.4f} "
-              f"(err {row.get('flashlib_err', float('nan')):.1e}) private {private}", flush=True)
+              f"(err {row.get('flashlib_err', float('nan')):.1e}) private {private} "
+              f"[{row['seconds']['cake']} + {row['seconds']['flashlib']} s]", flush=True)
         del x, c
         torch.cuda.empty_cache()
     sp = [r.get("speedup_flashlib") for r in rows if r["correct"]]
@@ -501,7 +526,8 @@ def main():
                     help="tune: only configurations matching these patterns (comma-separated "
                          "fnmatch patterns), e.g. 'simt_*,k16_*,sd?_k16_*'")
     ap.add_argument("--prewarm", type=int, default=0,
-                    help="final: compile the anchors for every shape in this many processes first")
+                    help="final: compile the anchors for every shape in this many processes first; "
+                         "lloyd: compile flashlib's step ahead of the measurement in this many processes")
     ap.add_argument("--clustered", action="store_true",
                     help="tune: check every pair on clustered data too (points near centroids)")
     ap.add_argument("--only", default="",
@@ -530,9 +556,12 @@ def main():
             tune(torch, lib, shapes, args.out, {f for f in args.families.split(",") if f},
                  [c for c in args.configs.split(",") if c], only, args.clustered, args.heldout)
         elif args.phase == "lloyd":
-            # No prewarm: session 40's try (flashlib's Lloyd step compiled for the 420 grid
-            # shapes in 12 processes) had not finished after 540 s and measured nothing.
-            lloyd(torch, lib, shapes, args.anchors, args.out)
+            pool = prewarm_lloyd_ahead(shapes, args.anchors, args.prewarm) if args.prewarm > 0 else None
+            try:
+                lloyd(torch, lib, shapes, args.anchors, args.out)
+            finally:
+                if pool is not None:
+                    pool.terminate()
         else:
             if args.prewarm > 0:
                 try:        # only a speed-up: the final compiles whatever it did not
