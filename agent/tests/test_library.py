@@ -134,6 +134,31 @@ class FamilyTest(unittest.TestCase):
             family.generate_tcd({"dtype": "float16", "r": 1, "kn": 4, "v": 8, "ws": 4, "hx": 1})
 
     @needs_tools
+    def test_three_warpgroup_experiment_verifies(self):
+        # `--wg3` adds only wgmma tiles of three consumer warpgroups (192 points), never to the
+        # default plan; each verifies, runs 512 threads, and its register split fits the SM.
+        default = {kbuild.variant_name(p) for p in kbuild.plan(["float16"], 8, evolved_path=None)}
+        extra = [p for p in kbuild.plan(["float16"], 8, evolved_path=None, wg3=True)
+                 if kbuild.variant_name(p) not in default]
+        self.assertTrue(extra)
+        self.assertTrue(all(p["wg"] == 3 and family.legal(p) for p in extra))
+        self.assertEqual({p["bk"] for p in extra}, {64, 128})
+        widest = max(extra, key=lambda p: (p["chunks"], p["bk"]))
+        for p in (min(extra, key=lambda p: p["chunks"]), widest):
+            ir = family.generate(p)
+            r = subprocess.run([os.path.join(BIN, "cake-opt"), "-", "--cake-verify", "-o", os.devnull],
+                               input=ir, capture_output=True, text=True)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            r = subprocess.run([os.path.join(BIN, "cake-translate"), "-", "--emit=manifest"],
+                               input=ir, capture_output=True, text=True)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertEqual(json.loads(r.stdout)["kernels"][0]["block"][0], 512)
+            consumer = int(ir.split('cake.role "consumer" warps [4, 16) regs ')[1].split()[0])
+            producer = int(ir.split('cake.role "producer" warps [0, 4) regs ')[1].split()[0])
+            self.assertLessEqual(consumer * 384 + producer * 128, 65536)
+        self.assertFalse(family.legal(dict(widest, chunks=8)))     # x's tile no longer fits
+
+    @needs_tools
     def test_resident_centroid_tcd_verifies(self):
         # `cs`: the centroids of a batch copied into shared memory (any K up to 8 kn, any D up to
         # the class), a persistent grid walking batch-major runs of point tiles; cake-verify
