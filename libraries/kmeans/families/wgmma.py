@@ -80,10 +80,12 @@ def smem_bytes(p):
 
 
 def legal(p):
-    """Whether the variant fits the hardware (shared memory, registers, wgmma shapes)."""
+    """Whether the variant fits the hardware (shared memory, registers, wgmma shapes). Three
+    consumer warpgroups get 152 registers a thread: no room for `ra` fragments or `ov`'s second
+    accumulator (TILE_REGS is measured at two)."""
     return (p["bk"] in BK and p["wg"] in (1, 2, 3) and p["xs"] >= 1 and p["cs"] >= 2
             and 1 <= p.get("tail", 1) < steps_per_chunk(p["dtype"]) and smem_bytes(p) <= SMEM_LIMIT
-            and (not (p.get("ra") or p.get("ov")) or tile_registers(p) <= TILE_REGS)
+            and (not (p.get("ra") or p.get("ov")) or (tile_registers(p) <= TILE_REGS and p["wg"] < 3))
             and (not split_k(p) or (p["ks"] >= 1 and not (p.get("ra") or p.get("ov")))))
 
 
