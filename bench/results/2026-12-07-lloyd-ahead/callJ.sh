@@ -1,5 +1,5 @@
 #!/bin/bash
-# Call J (carry .device/callG.tgz, .device/wheels): one Lloyd iteration (lloyd_step) against
+# Call J (carry .device/callG.txz, .device/wheels): one Lloyd iteration (lloyd_step) against
 # flashlib 0.4.0's loop body on lloyd-sample7.json: every grid shape without a Lloyd row yet
 # (lloyd_coverage.py --emit-missing, 261) after one control (bf16 B6 N12980 D68 K5, last measured
 # on 2026-12-01 at 1.02x). PREWARM=12: flashlib's step compiled in 12 processes ahead of the
@@ -7,7 +7,9 @@
 R=bench/results/2026-12-07-lloyd-ahead
 P=.device/kpkg-g
 L=$P/cake_library/library
-rm -rf $P && tar xzf .device/callG.tgz -C .device
+# callG.txz: call G's package (.device/kpkg-g) as xz, a quarter of the gzip archive (the carry limit);
+# extracted by Python's lzma in case the machine has no xz.
+rm -rf $P && python3 -c "import tarfile; tarfile.open('.device/callG.txz').extractall('.device')"
 nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,temperature.gpu --format=csv,noheader | tee $OUT/gpu.txt
 s=$(date +%s)
 CAKE_BENCH_PRIVATE=0 PREWARM=${PREWARM:-12} ONLY=$R/lloyd-sample7.json LIB=$L TAG=sample7 timeout ${T:-420} \
