@@ -166,8 +166,10 @@ def load_anchors(site):
 def _prewarm_worker(job):
     """One process of prewarm_anchors: both anchors (lloyd: flashlib's Lloyd step) called once per
     shape (nothing measured)."""
-    site, shapes, lloyd_step = job
+    site, shapes, lloyd_step, memory_share = job
     import torch
+    if memory_share:        # the measuring process keeps the rest (call J: 12 workers took 70 GB)
+        torch.cuda.set_per_process_memory_fraction(memory_share)
     flashlib_assign, fk_assign = load_anchors(site)
     if lloyd_step:
         from flashlib.primitives.kmeans.triton.update import triton_lloyd_centroid_step_euclid as fl_step
@@ -199,7 +201,7 @@ def prewarm_anchors(shapes, site, workers):
     import multiprocessing
     t0 = time.time()
     with multiprocessing.get_context("spawn").Pool(workers) as pool:
-        done = sum(pool.map(_prewarm_worker, [(site, shapes[i::workers], False) for i in range(workers)]))
+        done = sum(pool.map(_prewarm_worker, [(site, shapes[i::workers], False, None) for i in range(workers)]))
     print(f"prewarm: the anchors compiled for {done} shapes in {workers} processes, "
           f"{time.time() - t0:.1f} s", flush=True)
 
@@ -211,10 +213,12 @@ def prewarm_lloyd_ahead(shapes, site, workers):
     usually on disk when the measurement reaches it. Not all before measuring (session 40: 420
     shapes did not compile within a call). The workers launch each kernel once, rarely beside a
     timed replay (the median of 7 filters one); flashlib picks its configurations by a fixed
-    heuristic, so nothing is chosen under contention. Returns the pool (close it when done)."""
+    heuristic, so nothing is chosen under contention. The workers share half the GPU's memory
+    (call J: 12 uncapped workers held 70 of 80 GB and the measurement ran out). Returns the pool."""
     import multiprocessing
     pool = multiprocessing.get_context("spawn").Pool(workers)
-    pool.map_async(_prewarm_worker, [(site, [s], True) for s in shapes], chunksize=1)
+    share = 0.5 / workers     # of the GPU's memory per worker; a shape above it compiles in the measurement
+    pool.map_async(_prewarm_worker, [(site, [s], True, share) for s in shapes], chunksize=1)
     pool.close()
     return pool
 
