@@ -160,11 +160,13 @@ def deepest(dtype, chunks, bk, wg, grid, ra=False, ov=False, ks=None):
 RA_CONFIGS = [(bk, 2, grid, True, False, None) for grid in ("persistent", "tiles") for bk in (64, 128, 256)]
 OV_CONFIGS = [(bk, 2, grid, ra, True, ("float16", "bfloat16")) for grid in ("persistent", "tiles")
               for bk, ra in ((128, False), (64, False), (64, True))]
-# Three consumer warpgroups (192-point tiles), an experiment built only with --wg3: the largest
-# grid rows stream every centroid tile from L2 once per 128-point tile, 4.5-4.9 TB/s at their
-# 488-519 TFLOP/s (session 49's estimate), about what L2 gives; a 192-point tile reads 1/3 less.
-# Shared memory leaves it D <= 256-class tiles of bk 64 (bk 128 at few chunks).
-WG3_CONFIGS = [(bk, 3, grid, False, False, None) for grid in ("persistent", "tiles") for bk in (64, 128)]
+# Three consumer warpgroups (192-point tiles; table-only, fp16 and bf16): a point tile reads each
+# centroid tile from L2 for 192 points instead of 128. Tuned at the 17 points whose fastest
+# configuration was a wgmma tile (bench/results/2026-12-07-wgmma-w3): fastest at bf16 B5 N165512
+# D71 K331 (1.22x) and fp16 B5 N105510 D36 K4708 (1.06x), 0.64-0.94x elsewhere (the 492 TFLOP/s
+# row included: L2 was not its bound). Shared memory leaves them D classes of up to 5 chunks.
+WG3_CONFIGS = [(bk, 3, grid, False, False, ("float16", "bfloat16"))
+               for grid in ("persistent", "tiles") for bk in (64, 128)]
 
 
 def deepest_splitd(dtype, g, bk, wg, grid, ks=None):
@@ -220,13 +222,13 @@ def evolved_params(entry):
     return dict(entry["params"], evolved=True)
 
 
-def plan(dtypes, max_chunks, flat_tcd=False, tails=True, ov=False, evolved_path=EVOLVED, wg3=False):
-    out = _swept(dtypes, max_chunks, flat_tcd, tails, ov, wg3)
+def plan(dtypes, max_chunks, flat_tcd=False, tails=True, ov=False, evolved_path=EVOLVED):
+    out = _swept(dtypes, max_chunks, flat_tcd, tails, ov)
     names = {variant_name(p) for p in out}
     return out + [p for p in evolved(dtypes, evolved_path) if variant_name(p) not in names]
 
 
-def _swept(dtypes, max_chunks, flat_tcd, tails, ov, wg3=False):
+def _swept(dtypes, max_chunks, flat_tcd, tails, ov):
     """The configurations the tune phase sweeps."""
     out = list(family.simt_variants(dtypes)) + family.direct_variants(dtypes) + family.lanes_variants(dtypes) \
         + family.tcd_variants(dtypes, flat=flat_tcd) + family.cpw_variants(dtypes)
@@ -241,8 +243,8 @@ def _swept(dtypes, max_chunks, flat_tcd, tails, ov, wg3=False):
                 out.append(p)
     for dtype in dtypes:
         for chunks in range(1, max_chunks + 1):
-            configs = [c + (False, False, None) for c in CONFIGS] + RA_CONFIGS + (OV_CONFIGS if ov else []) \
-                + (WG3_CONFIGS if wg3 else [])
+            configs = [c + (False, False, None) for c in CONFIGS] + RA_CONFIGS + WG3_CONFIGS \
+                + (OV_CONFIGS if ov else [])
             for bk, wg, grid, ra, overlap, only in configs:
                 p = deepest(dtype, chunks, bk, wg, grid, ra, overlap) if not only or dtype in only else None
                 if p:
@@ -401,8 +403,6 @@ def main():
                          "bench/results/2026-12-04-library-kmeans-11)")
     ap.add_argument("--ov", action="store_true",
                     help="also the wgmma family's overlapped `ov` variants (an experiment: slower)")
-    ap.add_argument("--wg3", action="store_true",
-                    help="also the wgmma family's three-warpgroup variants (WG3_CONFIGS: an experiment)")
     ap.add_argument("--no-tails", dest="tails", action="store_false",
                     help="without the wgmma family's trimmed D classes (the library before build 13: "
                          "bench/results/2026-12-04-library-kmeans-13)")
@@ -436,7 +436,7 @@ def main():
         [{"update": True, "dtype": d, "ppb": 8, "chunk": c} for d in dtypes for c in family.UPDATE_CHUNKS]
     pads = [{"pad": True, "dtype": d} for d in dtypes]
     csqs = csq_plans(dtypes)
-    assignment = with_twins(plan(dtypes, args.max_chunks, args.flat_tcd, args.tails, args.ov, args.evolved, args.wg3))
+    assignment = with_twins(plan(dtypes, args.max_chunks, args.flat_tcd, args.tails, args.ov, args.evolved))
     if args.subset:
         try:
             with open(args.subset) as f:
@@ -499,7 +499,7 @@ def refresh_variants_json(args, dtypes, kdir):
     path = args.variants
     with open(path) as f:
         data = json.load(f)
-    planned = with_twins(plan(dtypes, args.max_chunks, args.flat_tcd, args.tails, args.ov, args.evolved, args.wg3))
+    planned = with_twins(plan(dtypes, args.max_chunks, args.flat_tcd, args.tails, args.ov, args.evolved))
     names = {variant_name(p) for p in planned}
     have = {v["name"] for v in data["variants"]}
     todo = [p for p in planned if variant_name(p) not in have]

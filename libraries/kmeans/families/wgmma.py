@@ -96,14 +96,16 @@ def max_d(p):
 
 
 def wgmma_table_only(p):
-    """`ra` (and `ov`) variants serve only the table points that measured them (route.py): tuned at the
-    62 points where a wgmma tile was among the three fastest and at six large probes, they were the
-    fastest at 14 (1.02-1.10x, the most on D = 256: bf16 B1 N262144 K8192 659 TFLOP/s against
-    640, fp16 B1 N524288 K4096 676 against 612) and 0.62-0.8x on small problems, where the
-    fragment prologue of every point tile costs more than the shared-memory reads it saves
-    (bench/results/2026-12-06-library-kmeans-18). Judged by neighbours, their sparse
-    measurements routed tiny held-out shapes to them."""
-    return bool(p.get("ra") or p.get("ov"))
+    """`ra`, `ov` and three-warpgroup variants serve only the table points that measured them
+    (route.py). `ra`: tuned at the 62 points where a wgmma tile was among the three fastest and at
+    six large probes, they were the fastest at 14 (1.02-1.10x, the most on D = 256: bf16 B1
+    N262144 K8192 659 TFLOP/s against 640, fp16 B1 N524288 K4096 676 against 612) and 0.62-0.8x on
+    small problems, where the fragment prologue of every point tile costs more than the
+    shared-memory reads it saves (bench/results/2026-12-06-library-kmeans-18). Judged by
+    neighbours, their sparse measurements routed tiny held-out shapes to them. Three consumer
+    warpgroups (wg 3) were tuned on the same kind of sparse sample: the fp16/bf16 points whose
+    fastest configuration was a wgmma tile (bench/results/2026-12-07-wgmma-w3)."""
+    return bool(p.get("ra") or p.get("ov") or p["wg"] == 3)
 
 
 def wgmma_domain(p):
