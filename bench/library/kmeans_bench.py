@@ -214,13 +214,22 @@ def prewarm_lloyd_ahead(shapes, site, workers):
     shapes did not compile within a call). The workers launch each kernel once, rarely beside a
     timed replay (the median of 7 filters one); flashlib picks its configurations by a fixed
     heuristic, so nothing is chosen under contention. The workers share half the GPU's memory
-    (call J: 12 uncapped workers held 70 of 80 GB and the measurement ran out). Returns the pool."""
+    (call J: 12 uncapped workers held 70 of 80 GB and the measurement ran out). Returns the pool
+    and one result per shape: the measurement waits for its shape's (call J compiled a 72 s
+    shape twice, in a worker and in the measurement at once)."""
     import multiprocessing
     pool = multiprocessing.get_context("spawn").Pool(workers)
     share = 0.5 / workers     # of the GPU's memory per worker; a shape above it compiles in the measurement
-    pool.map_async(_prewarm_worker, [(site, [s], True, share) for s in shapes], chunksize=1)
+    compiled = [pool.apply_async(_prewarm_worker, ((site, [s], True, share),)) for s in shapes]
     pool.close()
-    return pool
+    return pool, compiled
+
+
+def wait_compiled(compiled, i, timeout_s=180):
+    """Waits (at most timeout_s) until the worker compiling shape i is done; the measurement
+    compiles whatever it did not."""
+    if compiled is not None:
+        compiled[i].wait(timeout_s)
 
 
 def tune(torch, lib, shapes, out, families=None, configs=None, only=None, clustered=False, heldout=False):
@@ -399,10 +408,11 @@ def final(torch, lib, shapes, anchors, out):
     summarize(rows)
 
 
-def lloyd(torch, lib, shapes, site, out):
+def lloyd(torch, lib, shapes, site, out, compiled=None):
     """One Lloyd iteration (assignment + centroid update), CAKE's lloyd_step against flashlib's
     own loop body (euclid_assign_triton, then triton_lloyd_centroid_step_euclid with reused
-    buffers). Both outputs are checked against an fp64 update from their own assignments."""
+    buffers). Both outputs are checked against an fp64 update from their own assignments.
+    `compiled`: prewarm_lloyd_ahead's results, waited for shape by shape."""
     sys.path.insert(0, site)
     from flashlib.primitives.kmeans.triton.assign import euclid_assign_triton as fl_assign
     from flashlib.primitives.kmeans.triton.update import triton_lloyd_centroid_step_euclid as fl_step
@@ -421,6 +431,7 @@ def lloyd(torch, lib, shapes, site, out):
         return ((new.double() - ref).norm() / ref.norm().clamp(min=1e-30)).item()
 
     for i, s in enumerate(shapes):
+        wait_compiled(compiled, i)
         B, N, D, K = s["B"], s["N"], s["D"], s["K"]
         row = {k: s[k] for k in ("B", "N", "D", "K", "dtype")}
         gen.manual_seed(9000 + i)
@@ -560,9 +571,9 @@ def main():
             tune(torch, lib, shapes, args.out, {f for f in args.families.split(",") if f},
                  [c for c in args.configs.split(",") if c], only, args.clustered, args.heldout)
         elif args.phase == "lloyd":
-            pool = prewarm_lloyd_ahead(shapes, args.anchors, args.prewarm) if args.prewarm > 0 else None
+            pool, compiled = prewarm_lloyd_ahead(shapes, args.anchors, args.prewarm) if args.prewarm > 0 else (None, None)
             try:
-                lloyd(torch, lib, shapes, args.anchors, args.out)
+                lloyd(torch, lib, shapes, args.anchors, args.out, compiled)
             finally:
                 if pool is not None:
                     pool.terminate()
