@@ -163,7 +163,7 @@ OV_CONFIGS = [(bk, 2, grid, ra, True, ("float16", "bfloat16")) for grid in ("per
 # Three consumer warpgroups (192-point tiles; table-only, fp16 and bf16): a point tile reads each
 # centroid tile from L2 for 192 points instead of 128. Tuned at the 17 points whose fastest
 # configuration was a wgmma tile (bench/results/2026-12-07-wgmma-w3): fastest at bf16 B5 N165512
-# D71 K331 (1.22x) and fp16 B5 N105510 D36 K4708 (1.06x), 0.64-0.94x elsewhere (the 492 TFLOP/s
+# D71 K331 (1.22x) and fp16 B5 N105510 D36 K4708 (1.06x), 0.64-0.99x elsewhere (the 492 TFLOP/s
 # row included: L2 was not its bound). Shared memory leaves them D classes of up to 5 chunks.
 WG3_CONFIGS = [(bk, 3, grid, False, False, ("float16", "bfloat16"))
                for grid in ("persistent", "tiles") for bk in (64, 128)]
