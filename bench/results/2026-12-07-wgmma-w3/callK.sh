@@ -1,6 +1,6 @@
 #!/bin/bash
 # Call K (prepareK.sh first; carry .device/callK.tgz, .device/wheels): the three-warpgroup wgmma
-# variants (build.py --wg3: 192-point tiles) timed by kmeans_bench's tune at the 17 fp16/bf16
+# variants (then build.py --wg3, now in the default plan: 192-point tiles) timed by kmeans_bench's tune at the 17 fp16/bf16
 # table points whose fastest configuration is a wgmma tile (best >= 40 us), beside each point's
 # three fastest, every pair also checked on clustered data; merged into a copy of the table
 # ($OUT/table.json) to count the points where a w3 configuration is fastest.
