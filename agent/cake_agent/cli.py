@@ -230,7 +230,6 @@ def _open_run(args, db):
     return run, task
 
 
-
 def cmd_evolve(args):
     if args.task:
         load_task(args.task)  # a bad task file is refused before the database is created or touched

@@ -177,14 +177,15 @@ def _prewarm_worker(job):
     for s in shapes:
         try:
             x, c, csq, xsq = make_inputs(torch, s, False, gen)
-            o = torch.empty(s["B"], s["N"], device="cuda", dtype=torch.int32)
             if lloyd_step:
                 fl_step(x, flashlib_assign(x, c), c)
             else:
+                o = torch.empty(s["B"], s["N"], device="cuda", dtype=torch.int32)
                 flashlib_assign(x, c, o, c_sq=csq)
                 fk_assign(x, c, xsq, o, c_sq=csq)
+                del o
             torch.cuda.synchronize()
-            del x, c, csq, xsq, o
+            del x, c, csq, xsq
         except Exception:      # the final reports an anchor that fails; here it only compiles
             pass
         torch.cuda.empty_cache()
@@ -223,14 +224,6 @@ def prewarm_lloyd_ahead(shapes, site, workers):
     compiled = [pool.apply_async(_prewarm_worker, ((site, [s], True, share),)) for s in shapes]
     pool.close()
     return pool, compiled
-
-
-def wait_compiled(compiled, i, timeout_s=180):
-    """Waits (at most timeout_s) until the worker compiling shape i is done; the measurement
-    compiles whatever it did not."""
-    if compiled is not None:
-        compiled[i].wait(timeout_s)
-
 
 def tune(torch, lib, shapes, out, families=None, configs=None, only=None, clustered=False, heldout=False):
     """`families`: measure only these; `configs`: only configurations matching one of these
@@ -431,7 +424,8 @@ def lloyd(torch, lib, shapes, site, out, compiled=None):
         return ((new.double() - ref).norm() / ref.norm().clamp(min=1e-30)).item()
 
     for i, s in enumerate(shapes):
-        wait_compiled(compiled, i)
+        if compiled is not None:    # its worker's compile, 3 minutes at most (else compiled here)
+            compiled[i].wait(180)
         B, N, D, K = s["B"], s["N"], s["D"], s["K"]
         row = {k: s[k] for k in ("B", "N", "D", "K", "dtype")}
         gen.manual_seed(9000 + i)
