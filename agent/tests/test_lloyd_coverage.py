@@ -45,3 +45,20 @@ class LloydCoverageTest(util.TempDir):
         with open(os.path.join(self.tmp, "missing.json")) as f:
             missing = json.load(f)
         self.assertEqual(missing, [dict(c, configs=[]), dict(d, configs=[])])
+
+    def test_bad_grid_or_output_is_one_line_and_exit_1(self):
+        self.write("results/x/lloyd-0.json", [])
+        for grid in ("missing.json", self.write("bad.json", {"rows": []}),
+                     self.write("bad2.json", {"shapes": [{"B": 1}]})):
+            r = subprocess.run([sys.executable, SCRIPT, "--grid", os.path.join(self.tmp, grid),
+                                "--results", os.path.join(self.tmp, "results")], capture_output=True, text=True)
+            self.assertEqual(r.returncode, 1, r.stderr)
+            self.assertTrue(r.stderr.startswith("lloyd_coverage.py: --grid "), r.stderr)
+            self.assertNotIn("Traceback", r.stderr)
+        self.write("grid.json", {"shapes": [shape("float16", 1, 2, 3, 4, heldout=False)]})
+        r = subprocess.run([sys.executable, SCRIPT, "--grid", os.path.join(self.tmp, "grid.json"),
+                            "--results", os.path.join(self.tmp, "results"),
+                            "--emit-missing", os.path.join(self.tmp, "no", "dir.json")], capture_output=True, text=True)
+        self.assertEqual(r.returncode, 1, r.stderr)
+        self.assertIn("lloyd_coverage.py: --emit-missing: ", r.stderr)
+        self.assertNotIn("Traceback", r.stderr)

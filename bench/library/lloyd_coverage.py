@@ -46,8 +46,13 @@ def main():
     ap.add_argument("--results", default="bench/results")
     ap.add_argument("--emit-missing", metavar="ONLY.json")
     args = ap.parse_args()
-    with open(args.grid) as f:
-        grid = json.load(f)["shapes"]
+    try:
+        with open(args.grid) as f:
+            grid = json.load(f)["shapes"]
+        for s in grid:
+            key(s)          # every shape has its sizes
+    except (OSError, ValueError, KeyError, TypeError) as e:    # a grid without shapes or sizes
+        sys.exit(f"lloyd_coverage.py: --grid {args.grid}: {type(e).__name__}: {e}")
     latest = lloyd_rows(args.results)
     measured = [s for s in grid if key(s) in latest]
     speedups = [latest[key(s)][1]["flashlib_ms"] / latest[key(s)][1]["cake_ms"] for s in measured]
@@ -58,8 +63,11 @@ def main():
     if args.emit_missing:
         missing = [dict(dtype=s["dtype"], B=s["B"], N=s["N"], D=s["D"], K=s["K"], configs=[])
                    for s in grid if key(s) not in latest]
-        with open(args.emit_missing, "w") as f:
-            json.dump(missing, f, indent=0)
+        try:
+            with open(args.emit_missing, "w") as f:
+                json.dump(missing, f, indent=0)
+        except OSError as e:
+            sys.exit(f"lloyd_coverage.py: --emit-missing: {e}")
         print(f"{len(missing)} unmeasured shapes -> {args.emit_missing}")
     return 0
 
