@@ -51,8 +51,8 @@ def head_endpoint(address):
         return None
     rest = address[len("ray://"):] if address.startswith("ray://") else address
     host, sep, port = rest.rpartition(":")
-    if not sep:
-        return rest, 10001 if address.startswith("ray://") else 6379
+    if not sep or rest.endswith("]"):       # no port ('[::1]': the colons are the address's)
+        return rest.strip("[]"), 10001 if address.startswith("ray://") else 6379
     if not port.isdigit():
         raise BackendUnavailable(f"the Ray address '{address}' has no port number after ':'")
     return host.strip("[]"), int(port)

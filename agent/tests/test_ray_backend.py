@@ -72,6 +72,7 @@ class UnreachableHeadTest(util.TempDir):
         self.assertEqual(ray_pool.head_endpoint("10.0.0.2:6380"), ("10.0.0.2", 6380))
         self.assertEqual(ray_pool.head_endpoint("ray://head"), ("head", 10001))
         self.assertEqual(ray_pool.head_endpoint("[::1]:7000"), ("::1", 7000))
+        self.assertEqual(ray_pool.head_endpoint("[::1]"), ("::1", 6379))
         with self.assertRaisesRegex(ray_pool.BackendUnavailable, "no port number"):
             ray_pool.head_endpoint("head:x")
 
