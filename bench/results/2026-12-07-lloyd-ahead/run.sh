@@ -3,5 +3,9 @@
 R=bench/results/2026-12-07-lloyd-ahead
 set -e
 python3 bench/library/lloyd_coverage.py --emit-missing /tmp/missing.json   # lloyd-sample7.json = a control + these
-#   device: bash $R/callJ.sh  -> callJ/ (carry .device/callG.txz: tar cJf of .device/kpkg-g, .device/wheels)
+# .device/callG.txz: (cd .device && tar cJf callG.txz kpkg-g), call G's package
+#   device, one call for K and J (carry .device/callK.tgz .device/callG.txz .device/wheels; H100):
+#     TK=110 bash bench/results/2026-12-07-wgmma-w3/callK.sh; T=330 bash bench/results/2026-12-07-lloyd-ahead/callJ.sh
+#   -> callJ/
+#   not run yet: bash $R/callJ2.sh (lloyd-sample7b.json)
 python3 bench/library/lloyd_coverage.py

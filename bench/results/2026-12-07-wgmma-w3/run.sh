@@ -3,4 +3,7 @@
 R=bench/results/2026-12-07-wgmma-w3
 set -e
 bash $R/prepareK.sh            # the w3 variants, the tune list's subset library, .device/callK.tgz
-#   device: bash $R/callK.sh                       -> callK/ (tune-w3-0.json, table.json)
+#   device, one call for K and J (carry .device/callK.tgz .device/callG.txz .device/wheels; H100):
+#     TK=110 bash bench/results/2026-12-07-wgmma-w3/callK.sh; T=330 bash bench/results/2026-12-07-lloyd-ahead/callJ.sh
+#   -> callK/ (tune-w3-0.json, table.json: merged into libraries/kmeans/table.json)
+#   not run yet: bash $R/callK2.sh (the probe points)
