@@ -215,11 +215,14 @@ def prewarm_lloyd_ahead(shapes, site, workers):
     shapes did not compile within a call). The workers launch each kernel once, rarely beside a
     timed replay (the median of 7 filters one); flashlib picks its configurations by a fixed
     heuristic, so nothing is chosen under contention. The workers share half the GPU's memory
-    (call J: 12 uncapped workers held 70 of 80 GB and the measurement ran out). Returns the pool
+    (call J: 12 uncapped workers held 70 of 80 GB and the measurement ran out), and each exits
+    after its shape: flashlib's wide-D kernels spill, and the driver's local-memory reservation
+    for them (spill bytes per thread x every resident thread) outlives the shape and is not
+    PyTorch's to cap (call J2: 8 capped workers still held 4-14 GB each). Returns the pool
     and one result per shape: the measurement waits for its shape's (call J compiled a 72 s
     shape twice, in a worker and in the measurement at once)."""
     import multiprocessing
-    pool = multiprocessing.get_context("spawn").Pool(workers)
+    pool = multiprocessing.get_context("spawn").Pool(workers, maxtasksperchild=1)
     share = 0.5 / workers     # of the GPU's memory per worker; a shape above it compiles in the measurement
     compiled = [pool.apply_async(_prewarm_worker, ((site, [s], True, share),)) for s in shapes]
     pool.close()
@@ -429,7 +432,14 @@ def lloyd(torch, lib, shapes, site, out, compiled=None):
         B, N, D, K = s["B"], s["N"], s["D"], s["K"]
         row = {k: s[k] for k in ("B", "N", "D", "K", "dtype")}
         gen.manual_seed(9000 + i)
-        x, c, _, _ = make_inputs(torch, s, True, gen)
+        try:
+            x, c, _, _ = make_inputs(torch, s, True, gen)
+        except torch.cuda.OutOfMemoryError as e:   # the prewarm workers' spills (see prewarm_lloyd_ahead)
+            row.update(cake_ms=None, flashlib_ms=None, correct=None, error=f"inputs: {e}"[:300])
+            rows.append(row)
+            print(f"[{i}] B{B} N{N} D{D} K{K} {s['dtype']:<8} not measured: out of memory", flush=True)
+            torch.cuda.empty_cache()
+            continue
         t_shape = time.time()
         try:
             new, idx = lib.lloyd_step(x, c)
@@ -476,7 +486,9 @@ def lloyd(torch, lib, shapes, site, out, compiled=None):
             row["flashlib_ms"], row["flashlib_error"] = None, f"{type(e).__name__}: {e}"[:300]
         row["seconds"] = {"cake": round(t_flashlib - t_shape, 2), "flashlib": round(time.time() - t_flashlib, 2)}
         tol = LLOYD_TOL[s["dtype"]]
-        row["correct"] = (row.get("cake_err") is not None and row["cake_err"] <= tol
+        # None: not measured (call J2: out of memory), which is not a wrong answer.
+        row["correct"] = (None if row.get("cake_err") is None and "out of memory" in row.get("error", "")
+                          else row.get("cake_err") is not None and row["cake_err"] <= tol
                           and row.get("cake_err_chain", 0.0) <= tol)
         if row.get("cake_ms") and row.get("flashlib_ms"):
             row["speedup_flashlib"] = row["flashlib_ms"] / row["cake_ms"]
