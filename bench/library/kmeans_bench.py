@@ -23,10 +23,12 @@ reference's argmin, `correct` means every other choice is a near tie (its fp64 d
 tol * (|x|^2 + |c|^2) of the best; tol 1e-5 for fp16/bf16 inputs, 2e-3 for fp32 read as tf32).
 """
 import argparse
+import faulthandler
 import fnmatch
 import json
 import math
 import os
+import signal
 import sys
 import time
 import traceback
@@ -428,7 +430,10 @@ def lloyd(torch, lib, shapes, site, out, compiled=None):
 
     for i, s in enumerate(shapes):
         if compiled is not None:    # its worker's compile, 3 minutes at most (else compiled here)
+            t_wait = time.time()
             compiled[i].wait(180)
+            print(f"[{i}] waited {time.time() - t_wait:.1f} s for the compile "
+                  f"({'done' if compiled[i].ready() else 'not done: compiled here'})", flush=True)
         B, N, D, K = s["B"], s["N"], s["D"], s["K"]
         row = {k: s[k] for k in ("B", "N", "D", "K", "dtype")}
         gen.manual_seed(9000 + i)
@@ -559,6 +564,10 @@ def main():
                     help="tune: the held-out shapes instead (an evaluation table: never merge it "
                          "into the routing table)")
     args = ap.parse_args()
+    # A call's `timeout` ends a phase with SIGTERM (GNU timeout signals the whole process group):
+    # every thread's stack goes to the log first (call J3 printed nothing in 380 s, and nothing
+    # said where it stood).
+    faulthandler.register(signal.SIGTERM, all_threads=True, chain=True)
     only = None
     if args.only:
         with open(args.only) as f:
