@@ -230,6 +230,22 @@ def prewarm_lloyd_ahead(shapes, site, workers):
     pool.close()
     return pool, compiled
 
+def ready_first(compiled, cap=180.0):
+    """(index, seconds waited) of prewarm_lloyd_ahead's shapes in the order their compiles finish
+    (the lowest ready index first), so a slow compile holds up no shape behind it (call J3: the
+    wide-D shapes at the head of the list, 8 compiling at once, and no row in 380 s). When no
+    compile is ready for `cap` seconds, the first pending shape is measured anyway (its compile
+    then happens in the measurement)."""
+    pending = list(range(len(compiled)))
+    while pending:
+        t = time.time()
+        while not any(compiled[i].ready() for i in pending) and time.time() - t < cap:
+            time.sleep(0.05)
+        i = next((i for i in pending if compiled[i].ready()), pending[0])
+        pending.remove(i)
+        yield i, time.time() - t
+
+
 def tune(torch, lib, shapes, out, families=None, configs=None, only=None, clustered=False, heldout=False):
     """`families`: measure only these; `configs`: only configurations matching one of these
     fnmatch patterns (new or re-measured configurations merged into an existing table);
@@ -410,7 +426,7 @@ def lloyd(torch, lib, shapes, site, out, compiled=None):
     """One Lloyd iteration (assignment + centroid update), CAKE's lloyd_step against flashlib's
     own loop body (euclid_assign_triton, then triton_lloyd_centroid_step_euclid with reused
     buffers). Both outputs are checked against an fp64 update from their own assignments.
-    `compiled`: prewarm_lloyd_ahead's results, waited for shape by shape."""
+    `compiled`: prewarm_lloyd_ahead's results; the shapes are then measured as they compile."""
     sys.path.insert(0, site)
     from flashlib.primitives.kmeans.triton.assign import euclid_assign_triton as fl_assign
     from flashlib.primitives.kmeans.triton.update import triton_lloyd_centroid_step_euclid as fl_step
@@ -428,11 +444,11 @@ def lloyd(torch, lib, shapes, site, out, compiled=None):
     def error(new, ref):
         return ((new.double() - ref).norm() / ref.norm().clamp(min=1e-30)).item()
 
-    for i, s in enumerate(shapes):
-        if compiled is not None:    # its worker's compile, 3 minutes at most (else compiled here)
-            t_wait = time.time()
-            compiled[i].wait(180)
-            print(f"[{i}] waited {time.time() - t_wait:.1f} s for the compile "
+    order = ((i, None) for i in range(len(shapes))) if compiled is None else ready_first(compiled)
+    for i, waited in order:
+        s = shapes[i]
+        if waited is not None and waited > 1:
+            print(f"[{i}] waited {waited:.1f} s for a compile "
                   f"({'done' if compiled[i].ready() else 'not done: compiled here'})", flush=True)
         B, N, D, K = s["B"], s["N"], s["D"], s["K"]
         row = {k: s[k] for k in ("B", "N", "D", "K", "dtype")}
@@ -595,6 +611,8 @@ def main():
             tune(torch, lib, shapes, args.out, {f for f in args.families.split(",") if f},
                  [c for c in args.configs.split(",") if c], only, args.clustered, args.heldout)
         elif args.phase == "lloyd":
+            if args.prewarm > 0:    # cheap compiles first (flashlib's compile time grows with D)
+                shapes.sort(key=lambda s: (s["D"], s["K"], s["N"]))
             pool, compiled = prewarm_lloyd_ahead(shapes, args.anchors, args.prewarm) if args.prewarm > 0 else (None, None)
             try:
                 lloyd(torch, lib, shapes, args.anchors, args.out, compiled)
