@@ -7,5 +7,7 @@ python3 bench/library/lloyd_coverage.py --emit-missing /tmp/missing.json   # llo
 #   device, one call for K and J (carry .device/callK.tgz .device/callG.txz .device/wheels; H100):
 #     TK=110 bash bench/results/2026-12-07-wgmma-w3/callK.sh; T=330 bash bench/results/2026-12-07-lloyd-ahead/callJ.sh
 #   -> callJ/
-#   not run yet: bash $R/callJ2.sh (lloyd-sample7b.json)
+#   session 50 (H100), after K2 in one call: T=400 bash $R/callJ2.sh -> callJ2/ (out of memory at shape 29)
+python3 bench/library/lloyd_coverage.py --emit-missing $R/lloyd-sample7c.json
+#   then: SAMPLE=sample7c T=380 bash $R/callJ2.sh -> nothing in 380 s (call J3)
 python3 bench/library/lloyd_coverage.py
