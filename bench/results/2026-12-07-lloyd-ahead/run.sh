@@ -10,4 +10,5 @@ python3 bench/library/lloyd_coverage.py --emit-missing /tmp/missing.json   # llo
 #   session 50 (H100), after K2 in one call: T=400 bash $R/callJ2.sh -> callJ2/ (out of memory at shape 29)
 python3 bench/library/lloyd_coverage.py --emit-missing $R/lloyd-sample7c.json
 #   then: SAMPLE=sample7c T=380 bash $R/callJ2.sh -> nothing in 380 s (call J3)
+#   after the ready_first order: mkdir -p $OUT/j4; (export OUT=$OUT/j4; SAMPLE=sample7c T=60 bash $R/callJ2.sh) -> callJ4/
 python3 bench/library/lloyd_coverage.py
