@@ -29,3 +29,13 @@ agent/cake library evolve --db .device/evo-lib/lib.db --work .device/evo-lib --b
 # Here: unpack into .device/evo-lib/gpu, then
 #   agent/cake library evolve-ingest --db .device/evo-lib/lib.db --work .device/evo-lib
 #   agent/cake library winners --db .device/evo-lib/lib.db --out bench/results/2026-12-07-library-evolve/winners-g0.json
+# Session 50: call I (generation 1), one device call with calls L and J4 (H100; carry .device/callK.tgz
+#   .device/callI.tgz .device/callG.txz .device/wheels): T=270 bash bench/results/2026-12-07-library-evolve/callI.sh
+#   -> callI/ (results.tgz, run.txt); here:
+#   tar xzf callI/results.tgz -C .device/evo-lib/gpu
+#   agent/cake library evolve-ingest --db .device/evo-lib/lib.db --work .device/evo-lib
+#   python3 bench/library/evolve_summary.py --db .device/evo-lib/lib.db --json winners-g1.json > callI/summary.md
+#   agent/cake library winners --db .device/evo-lib/lib.db --emit libraries/kmeans/evolved.json
+#   python3 libraries/kmeans/build.py --out /tmp/kupd-i --update-variants --variants libraries/kmeans/variants.json \
+#     --dtypes float16,bfloat16 --jobs 2        # variants.json: the 4 variants of the two new winners
+#   bash prepareM.sh; device: bash callM.sh (not run yet)
