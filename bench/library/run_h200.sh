@@ -10,7 +10,8 @@
 # tune checks every pair on clustered data too. HELDOUT=1: tune measures the held-out shapes
 # instead (an evaluation table for heldout_regret.py; never merge it into the table). PREWARM=12: the final compiles the anchors for
 # every shape in 12 processes first (kmeans_bench.py prewarm_anchors); lloyd compiles flashlib's step in
-# that many processes ahead of the measurement (prewarm_lloyd_ahead). TAG=name puts it in the output names.
+# that many processes ahead of the measurement (prewarm_lloyd_ahead), which takes the shapes as
+# their compiles finish, cheapest D first (ready_first). TAG=name puts it in the output names.
 # GRID=file measures another grid than libraries/kmeans/grid.json (probe_routing.py's probe shapes).
 set -u
 PHASE=$1; START=${2:-0}; LIMIT=${3:-0}
