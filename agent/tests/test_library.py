@@ -22,6 +22,7 @@ import grid  # noqa: E402
 from cake_library.native import Native  # noqa: E402
 from cake_library.route import NoKernel, Router, launch_sizes  # noqa: E402
 from families.pad import PAD_BLOCK, pad_group  # noqa: E402
+from families.tcd import tcd_smem_bytes  # noqa: E402
 
 
 def cake(*args):
@@ -189,6 +190,37 @@ class FamilyTest(unittest.TestCase):
                     {"ck": 144, "hx": 1}):
             with self.assertRaises(ValueError):
                 family.generate_tcd(dict({"dtype": "bfloat16", "r": 1, "kn": 9, "v": 1}, **bad))
+
+    @needs_tools
+    def test_staged_x_tcd_verifies_and_reads_x_from_its_copy(self):
+        # `stx` (build.py --staged-x, not in the plan): each point tile's x copied into shared
+        # memory by coalesced element loads (zeros past N and D), the fragments read there 16
+        # bytes at a time; cake-verify checks the copy's barriers and bounds, ptxas compiles it.
+        # The D loop reads x only from the copy; the rows' pitch is the class plus 16 bytes.
+        for p in ({"dtype": "bfloat16", "r": 1, "kn": 9, "v": 1, "cs": 192, "pg": 2, "stx": 1},
+                  {"dtype": "float16", "r": 2, "kn": 4, "v": 1, "cs": 64, "pg": 3, "stx": 1},
+                  {"dtype": "float32", "r": 1, "kn": 3, "v": 1, "cs": 64, "pg": 4, "stx": 1}):
+            ir = family.generate_tcd(p)
+            for tool, extra in (("cake-opt", ["--cake-verify", "-o", os.devnull]),
+                                ("cake-translate", ["--emit=ptx", "-o", os.devnull])):
+                r = subprocess.run([os.path.join(BIN, tool), "-"] + extra, input=ir, capture_output=True, text=True)
+                self.assertEqual(r.returncode, 0, f"{family.tcd_name(p)} {tool}: {r.stderr}")
+            d_loop = ir.split("scf.for %d = ")[1].split("scf.yield")[0]
+            self.assertNotIn("cake.load %x[", d_loop)
+            span = family.tcd_span(p["dtype"])
+            self.assertIn(f"!cake.smem<{16 * p['r'] * 4}x{p['cs'] + span}x", ir)
+            self.assertEqual(family.tcd_domain(p), [f"K <= {8 * p['kn']}", f"D <= {p['cs']}"])
+            self.assertIn("_stx_cs", family.tcd_name(p))
+        staged = [p for p in kbuild.plan(["bfloat16"], 8, evolved_path=None, staged_x=True) if p.get("stx")]
+        self.assertTrue(staged)
+        self.assertFalse(any(p.get("stx") for p in kbuild.plan(["bfloat16"], 8, evolved_path=None)))
+        for p in staged:      # both copies fit the SM at pg blocks
+            self.assertLessEqual(p["pg"] * (tcd_smem_bytes(p) + 1024), 228 * 1024)
+        base = {"dtype": "bfloat16", "r": 1, "kn": 9, "v": 1, "cs": 192, "pg": 2}
+        for bad in ({"stx": 1, "v": 2}, {"stx": 1, "pf": 1}, {"stx": 2}, {"stx": 1, "cs": 0, "pg": 0},
+                    {"stx": 1, "r": 2, "kn": 8, "cs": 256, "pg": 3}):     # 100 KB a block, 3 blocks
+            with self.assertRaises(ValueError):
+                family.generate_tcd(dict(base, **bad))
 
     def test_pipelined_tcd_verifies(self):
         # `pf`: each D step's x and c loads issued one step ahead, carried as the D loop's

@@ -222,16 +222,16 @@ def evolved_params(entry):
     return dict(entry["params"], evolved=True)
 
 
-def plan(dtypes, max_chunks, flat_tcd=False, tails=True, ov=False, evolved_path=EVOLVED):
-    out = _swept(dtypes, max_chunks, flat_tcd, tails, ov)
+def plan(dtypes, max_chunks, flat_tcd=False, tails=True, ov=False, evolved_path=EVOLVED, staged_x=False):
+    out = _swept(dtypes, max_chunks, flat_tcd, tails, ov, staged_x)
     names = {variant_name(p) for p in out}
     return out + [p for p in evolved(dtypes, evolved_path) if variant_name(p) not in names]
 
 
-def _swept(dtypes, max_chunks, flat_tcd, tails, ov):
+def _swept(dtypes, max_chunks, flat_tcd, tails, ov, staged_x=False):
     """The configurations the tune phase sweeps."""
     out = list(family.simt_variants(dtypes)) + family.direct_variants(dtypes) + family.lanes_variants(dtypes) \
-        + family.tcd_variants(dtypes, flat=flat_tcd) + family.cpw_variants(dtypes)
+        + family.tcd_variants(dtypes, flat=flat_tcd, staged_x=staged_x) + family.cpw_variants(dtypes)
     for dtype in dtypes:
         if dtype != "float32":
             out += [{"dtype": dtype, "dp": dp, "rows": rows, "tile": tile} for dp in family.MMA_DP
@@ -403,6 +403,9 @@ def main():
                          "bench/results/2026-12-04-library-kmeans-11)")
     ap.add_argument("--ov", action="store_true",
                     help="also the wgmma family's overlapped `ov` variants (an experiment: slower)")
+    ap.add_argument("--staged-x", action="store_true",
+                    help="also the tcd resident-centroid configurations with x staged through shared "
+                         "memory (`xs`; an experiment for odd D: bench/results/2026-12-07-odd-d-loads)")
     ap.add_argument("--no-tails", dest="tails", action="store_false",
                     help="without the wgmma family's trimmed D classes (the library before build 13: "
                          "bench/results/2026-12-04-library-kmeans-13)")
@@ -436,7 +439,7 @@ def main():
         [{"update": True, "dtype": d, "ppb": 8, "chunk": c} for d in dtypes for c in family.UPDATE_CHUNKS]
     pads = [{"pad": True, "dtype": d} for d in dtypes]
     csqs = csq_plans(dtypes)
-    assignment = with_twins(plan(dtypes, args.max_chunks, args.flat_tcd, args.tails, args.ov, args.evolved))
+    assignment = with_twins(plan(dtypes, args.max_chunks, args.flat_tcd, args.tails, args.ov, args.evolved, args.staged_x))
     if args.subset:
         try:
             with open(args.subset) as f:
@@ -499,7 +502,7 @@ def refresh_variants_json(args, dtypes, kdir):
     path = args.variants
     with open(path) as f:
         data = json.load(f)
-    planned = with_twins(plan(dtypes, args.max_chunks, args.flat_tcd, args.tails, args.ov, args.evolved))
+    planned = with_twins(plan(dtypes, args.max_chunks, args.flat_tcd, args.tails, args.ov, args.evolved, args.staged_x))
     names = {variant_name(p) for p in planned}
     have = {v["name"] for v in data["variants"]}
     todo = [p for p in planned if variant_name(p) not in have]

@@ -21,7 +21,11 @@ this step's mma, carried as the loop's arguments), for warps that walk a wide D 
 bound by load latency. `fl` (tcd_flat.py, opt-in): x and c as
 flat arrays. `cs` (persistent_tiles and stage_centroids below): a persistent grid of `pg` blocks
 per SM, each copying its batch's centroids into shared memory once, one pass over K <= 8 kn for
-kn up to 16.
+kn up to 16. `stx` (with `cs`, v = 1; an experiment, build.py --staged-x): each point tile's x is
+staged through shared memory the same way (stage_rows: coalesced element loads, zeros past N and
+D), and the lanes read their fragments there 16 bytes at a time: odd D takes v = 1, and a warp's
+1-element load of x straight from the tensor touches 8 rows (1.39x slower than the widest load
+of the same tile, bench/results/2026-12-07-odd-d-loads).
 """
 from .common import DTYPES, SM_COUNT, _argmin_step, _clamp_bounds, _count_suffix, _sizes_and_ids, _unstaged_head
 from .tcd_flat import flat_bases, flat_constants, flat_row, flat_step_loads
@@ -88,6 +92,11 @@ TCD_CS_ROW_TILES = {1: TCD_CS_MAX_KN, 2: 8}
 # Opt-in (tcd_resident_variants' `passes`): slower than the table's best at all 25 points tried.
 TCD_CS_HX_KN = (2, 4, 8)
 TCD_CS_HX_ROWS = (256, 512, 768)
+# `stx`: the x tile's row pitch is the D class plus one 16-byte vector, so the 8 rows a warp's
+# 16-byte fragment read touches start 4 banks apart (at the class's pitch alone, a multiple of
+# 128 bytes, all 8 would start on the same bank). Shared memory per SM for `pg` blocks: 228 KB,
+# 1 KB of it reserved per block.
+TCD_XS_SM_BYTES = 228 * 1024
 
 
 def persistent_tiles(w, ppb, blocks):
@@ -145,31 +154,80 @@ def centroid_buffer(w, ty, rows, cs):
 
 def stage_centroids(w, ty, rows, cs):
     """Batch %b's centroids into %csm (zeros past K and D) between two barriers (the first: the
-    block's reads of the previous batch's copy are done). Each round a thread issues
-    TCD_CS_UNROLL clamped loads before its stores, 128 threads apart (coalesced)."""
-    w("  cake.barrier")
-    w("  scf.for %sr = %c0 to %srounds step %c1 {")
-    w("    %sbase0 = arith.muli %sr, %sround : index")
-    w("    %sbase = arith.addi %sbase0, %stid : index")
+    block's reads of the previous batch's copy are done)."""
+    stage_rows(w, "s", f"%c[%b, {{row}}, {{col}}] : !cake.tensor<[B, K, D], {ty}>", None, "%kdim",
+               "%csm", csm_type(ty, rows, cs), ty)
+
+
+def stage_rows(w, pre, source, row0, bound, dst, dst_type, ty, ind="  "):
+    """Rows row0 .. of `source` (a cake.load operand with {row} and {col} holes) into `dst`
+    (rows x pitch; zeros past `bound` rows and past D) between two barriers. Each round a thread
+    issues TCD_CS_UNROLL clamped loads before its stores, 128 threads apart (coalesced). The
+    names start with `pre`; the constants %<pre>tid, %<pre>cs (the pitch), %<pre>round,
+    %<pre>rounds, %<pre>total, %<pre>zero, %<pre>klast (the last row to read) and %<pre>dlast
+    come from the caller (centroid_buffer for the centroids). `row0` None: the rows from 0."""
+    P = "%" + pre
+    w(f"{ind}cake.barrier")
+    w(f"{ind}scf.for {P}r = %c0 to {P}rounds step %c1 {{")
+    w(f"{ind}  {P}base0 = arith.muli {P}r, {P}round : index")
+    w(f"{ind}  {P}base = arith.addi {P}base0, {P}tid : index")
     for u in range(TCD_CS_UNROLL):
-        w(f"    %so{u} = arith.constant {u * 32 * TCD_WARPS} : index")
-        w(f"    %se{u} = arith.addi %sbase, %so{u} : index")
-        w(f"    %sk{u} = arith.divui %se{u}, %scs : index")
-        w(f"    %sd{u} = arith.remui %se{u}, %scs : index")
-        w(f"    %skc{u} = arith.minui %sk{u}, %sklast : index")
-        w(f"    %sdc{u} = arith.minui %sd{u}, %sdlast : index")
-        w(f"    %sl{u} = cake.load %c[%b, %skc{u}, %sdc{u}] : !cake.tensor<[B, K, D], {ty}> -> {ty}")
-        w(f"    %sik{u} = arith.cmpi ult, %sk{u}, %kdim : index")
-        w(f"    %sid{u} = arith.cmpi ult, %sd{u}, %ddim : index")
-        w(f"    %sin{u} = arith.andi %sik{u}, %sid{u} : i1")
-        w(f"    %sv{u} = arith.select %sin{u}, %sl{u}, %szero : {ty}")
+        w(f"{ind}  {P}o{u} = arith.constant {u * 32 * TCD_WARPS} : index")
+        w(f"{ind}  {P}e{u} = arith.addi {P}base, {P}o{u} : index")
+        w(f"{ind}  {P}k{u} = arith.divui {P}e{u}, {P}cs : index")
+        w(f"{ind}  {P}d{u} = arith.remui {P}e{u}, {P}cs : index")
+        row = f"{P}k{u}"
+        if row0:
+            w(f"{ind}  {P}g{u} = arith.addi {row0}, {P}k{u} : index")
+            row = f"{P}g{u}"
+        w(f"{ind}  {P}kc{u} = arith.minui {row}, {P}klast : index")
+        w(f"{ind}  {P}dc{u} = arith.minui {P}d{u}, {P}dlast : index")
+        w(f"{ind}  {P}l{u} = cake.load " + source.format(row=f"{P}kc{u}", col=f"{P}dc{u}") + f" -> {ty}")
+        w(f"{ind}  {P}ik{u} = arith.cmpi ult, {row}, {bound} : index")
+        w(f"{ind}  {P}id{u} = arith.cmpi ult, {P}d{u}, %ddim : index")
+        w(f"{ind}  {P}in{u} = arith.andi {P}ik{u}, {P}id{u} : i1")
+        w(f"{ind}  {P}v{u} = arith.select {P}in{u}, {P}l{u}, {P}zero : {ty}")
     for u in range(TCD_CS_UNROLL):
-        w(f"    %sit{u} = arith.cmpi ult, %se{u}, %stotal : index")
-        w(f"    scf.if %sit{u} {{")
-        w(f"      cake.store %sv{u}, %csm[%sk{u}, %sd{u}] : {ty}, {csm_type(ty, rows, cs)}")
-        w("    }")
-    w("  }")
-    w("  cake.barrier")
+        w(f"{ind}  {P}it{u} = arith.cmpi ult, {P}e{u}, {P}total : index")
+        w(f"{ind}  scf.if {P}it{u} {{")
+        w(f"{ind}    cake.store {P}v{u}, {dst}[{P}k{u}, {P}d{u}] : {ty}, {dst_type}")
+        w(f"{ind}  }}")
+    w(f"{ind}}}")
+    w(f"{ind}cake.barrier")
+
+
+def xs_pitch(p):
+    """`stx`: the x tile's row pitch (the D class plus one 16-byte vector: TCD_XS_SM_BYTES)."""
+    return p["cs"] + tcd_span(p["dtype"])
+
+
+def xs_type(p):
+    return f"!cake.smem<{tcd_points_per_block(p)}x{xs_pitch(p)}x{DTYPES[p['dtype']][0]}>"
+
+
+def tcd_points_per_block(p):
+    return (TCD_WARPS if p.get("ws", 1) == p.get("kw", 1) == 1 else 1) * 16 * p["r"]
+
+
+def tcd_smem_bytes(p):
+    """Shared memory of a resident-centroid (`cs`) variant: the centroids' copy and `stx`'s x tile."""
+    el = DTYPES[p["dtype"]][1]
+    return cs_rows(p) * p["cs"] * el + (tcd_points_per_block(p) * xs_pitch(p) * el if p.get("stx") else 0)
+
+
+def x_tile_buffer(w, p):
+    """`stx`: %xsm, the block's copy of one point tile, and stage_rows' constants (prefix t)."""
+    total = tcd_points_per_block(p) * xs_pitch(p)
+    per_round = 32 * TCD_WARPS * TCD_CS_UNROLL
+    w(f"  %xsm = cake.alloc_smem : {xs_type(p)}")
+    w("  %ttid = cake.thread_id x")
+    w(f"  %tcs = arith.constant {xs_pitch(p)} : index")
+    w(f"  %tround = arith.constant {per_round} : index")
+    w(f"  %trounds = arith.constant {-(-total // per_round)} : index")
+    w(f"  %ttotal = arith.constant {total} : index")
+    w(f"  %tzero = arith.constant 0.0 : {DTYPES[p['dtype']][0]}")
+    w("  %tklast = arith.subi %ndim, %c1 : index")
+    w("  %tdlast = arith.subi %ddim, %c1 : index")
 
 
 def merge_k_split(w, rows, kw):
@@ -242,9 +300,10 @@ def tcd_span(dtype):
     return 16 // DTYPES[dtype][1]
 
 
-def tcd_variants(dtypes=DTYPES, flat=False):
+def tcd_variants(dtypes=DTYPES, flat=False, staged_x=False):
     """The plan's tcd configurations. `flat`: also the `fl` ones (an experiment: slower than the
-    v1/v2 loads they replace on 184 of 191 tuned shapes, bench/results/2026-12-04-library-kmeans-11)."""
+    v1/v2 loads they replace on 184 of 191 tuned shapes, bench/results/2026-12-04-library-kmeans-11).
+    `staged_x`: also the resident-centroid ones with x staged (`stx`, an experiment)."""
     out = [{"dtype": d, "r": r, "kn": kn, "v": v} for d in dtypes for r, kn in TCD_TILES
            for v in (1, 2, 4, 8) if v <= tcd_span(d)]
     out += [{"dtype": d, "r": r, "kn": kn, "v": v, "ws": ws} for d in dtypes for r, kn in TCD_SPLIT_TILES
@@ -256,7 +315,7 @@ def tcd_variants(dtypes=DTYPES, flat=False):
     out += [dict(p, hx=1) for p in out if "ws" not in p and "fl" not in p and "pf" not in p
             and p["kn"] in TCD_HOIST_KN]
     out += [dict(p, sub1=1) for p in out if p.get("hx") and 2 * p["v"] <= tcd_span(p["dtype"])]
-    out += tcd_resident_variants(dtypes)
+    out += tcd_resident_variants(dtypes, staged_x=staged_x)
     out += [{"dtype": d, "r": r, "kn": kn, "v": v, "kw": kw, **hx} for d in dtypes for r, kn in TCD_KSPLIT_TILES
             for v in sorted({1, tcd_span(d)}) for kw in TCD_KSPLITS for hx in ({}, {"hx": 1})]
     return out + [dict(p, tf=1) for p in out if p["dtype"] == "float32"]
@@ -267,19 +326,23 @@ def tcd_resident_fits(dtype, rows, cs):
     return rows * cs * DTYPES[dtype][1] <= TCD_STATIC_SMEM
 
 
-def tcd_resident_variants(dtypes, passes=False):
+def tcd_resident_variants(dtypes, passes=False, staged_x=False):
     """The plan's `cs` configurations: each kn and D class that fits, 2-4 persistent blocks per
     SM, x read an element at a time (v = 1: odd D). Measured (bench/results/2026-12-05-library-
     kmeans-15, 166 table points, 1,600 pairs): they won at 5 points, all of odd D, where the
     other tcd kernels read c an element at a time too; at even D (v 2, 8) and with several
     passes (ck) never. Table-only (registry.py): served only at the table points that measured
     them. Since session 36 also two row tiles (TCD_CS_ROW_TILES) and, for one, x prefetched a
-    step ahead (pf). `passes`: the several-pass (ck, hx) ones too (not in the plan)."""
+    step ahead (pf). `passes`: the several-pass (ck, hx) ones too (not in the plan). `staged_x`:
+    the one-pass ones with x staged through shared memory too (`stx`, where both copies fit the
+    SM at pg blocks; not in the plan until measured: build.py --staged-x)."""
     out = [{"dtype": d, "r": r, "kn": kn, "v": 1, "cs": cs, "pg": pg} for d in dtypes
            for r, most in TCD_CS_ROW_TILES.items() for kn in TCD_CS_KN if kn <= most
            for cs in TCD_CS_CLASSES if tcd_resident_fits(d, 8 * kn, cs)
            for pg in TCD_CS_BLOCKS_PER_SM]
+    staged = [dict(p, stx=1) for p in out] if staged_x else []
     out += [dict(p, pf=1) for p in out if p["r"] == 1]
+    out += [p for p in staged if p["pg"] * (tcd_smem_bytes(p) + 1024) <= TCD_XS_SM_BYTES]
     if passes:
         out += [{"dtype": d, "r": 1, "kn": kn, "v": v, "cs": 4 * tcd_span(d), "ck": ck, "hx": 1, "pg": pg}
                 for d in dtypes for kn in TCD_CS_HX_KN for ck in TCD_CS_HX_ROWS
@@ -291,7 +354,7 @@ def tcd_suffix(p, config=False):
     """`_s<ws>` for split D; `_kw<kw>` for split K; `_tf` for fp32 as one tf32 product (the
     default is 3xTF32); `_fl` for x and c read as flat arrays (16-byte loads at any D); `_hx` for x held in registers
     across the passes (D of one step); `_sub1` for a step of one mma k-step; `_pf` for each
-    step's loads issued one step ahead;
+    step's loads issued one step ahead; `_stx` for x staged through shared memory;
     `_cs<class>_k<ck>_g<pg>` for the resident centroids. The configuration's name leaves out the D class (`_cs`): like wgmma's column chunks, the classes
     of one configuration are one choice measured at any D (the router takes the smallest class
     that covers a shape's D: tcd_widest)."""
@@ -299,7 +362,7 @@ def tcd_suffix(p, config=False):
                 if p.get("cs") else "")
     return _count_suffix(p, "ws", "s") + _count_suffix(p, "kw", "kw") + ("_tf" if p.get("tf") else "") + \
         ("_fl" if p.get("fl") else "") + ("_hx" if p.get("hx") else "") + ("_sub1" if p.get("sub1") else "") + \
-        ("_pf" if p.get("pf") else "") + resident
+        ("_pf" if p.get("pf") else "") + ("_stx" if p.get("stx") else "") + resident
 
 
 def tcd_widest(p):
@@ -315,7 +378,7 @@ def generate_tcd(p):
     ty = DTYPES[p["dtype"]][0]
     r_tiles, kn, v, ws, tf, fl = p["r"], p["kn"], p["v"], p.get("ws", 1), p.get("tf", 0), p.get("fl", 0)
     hx, cs, pg, ck = p.get("hx", 0), p.get("cs", 0), p.get("pg", 0), p.get("ck", 0)
-    pf, kw, sub1 = p.get("pf", 0), p.get("kw", 1), p.get("sub1", 0)
+    pf, kw, sub1, stx = p.get("pf", 0), p.get("kw", 1), p.get("sub1", 0), p.get("stx", 0)
     span = tcd_lane_columns(p)
     # `cs`: 1 or 2 row tiles (TCD_CS_ROW_TILES: the most kn of each), no split, D class in whole
     # steps, any kn up to TCD_CS_MAX_KN (one pass over K) within static shared memory, always
@@ -326,7 +389,11 @@ def generate_tcd(p):
                 and 1 <= kn <= TCD_CS_ROW_TILES.get(r_tiles, 0) and tcd_resident_fits(p["dtype"], cs_rows(p), cs)
                 and pg in TCD_CS_BLOCKS_PER_SM and bool(hx) == bool(ck)
                 and (not ck or (ck % (8 * kn) == 0 and ck > 8 * kn and cs == 4 * span)))
-    if (pg and not cs) or (ck and not cs) or (cs and not cs_legal) or "tt" in p:
+    # `stx`: x staged like the centroids (v = 1: the copy's loads are element loads; one pass, x
+    # read from the copy in the D loop), both copies within the SM's shared memory at pg blocks.
+    stx_legal = (stx == 1 and cs and v == 1 and not (pf or hx or ck)
+                and pg * (tcd_smem_bytes(p) + 1024) <= TCD_XS_SM_BYTES)
+    if (pg and not cs) or (ck and not cs) or (cs and not cs_legal) or (stx and not stx_legal) or "tt" in p:
         raise ValueError("illegal tcd variant %s" % p)
     tile_listed = cs or (r_tiles, kn) in (TCD_TILES if ws == 1 else TCD_SPLIT_TILES)
     if not tile_listed or v not in (1, 2, 4, 8) \
@@ -376,6 +443,8 @@ def generate_tcd(p):
     w("  %q2 = arith.addi %q, %q : index")
     if cs:                                   # loops over batch %b and point tile %tile
         centroid_buffer(w, ty, cs_rows(p), cs)
+        if stx:
+            x_tile_buffer(w, p)
         persistent_tiles(w, ppb, SM_COUNT * pg)
         stage_centroids(w, ty, cs_rows(p), cs)
         w("  scf.for %item = %ilo to %ihi step %c1 {")
@@ -401,6 +470,11 @@ def generate_tcd(p):
             w(f"  %row{i}_{h} = arith.addi %pg, %c{16 * i + 8 * h} : index")
             w(f"  %rowc{i}_{h} = arith.minui %row{i}_{h}, %nlast : index")
             rows.append((i, h))
+    if stx:                                   # the tile's x into %xsm; the lane's rows there
+        stage_rows(w, "t", f"%x[%b, {{row}}, {{col}}] : {xt}", "%pb", "%ndim", "%xsm", xs_type(p), ty)
+        w("  %pwg = arith.addi %pw, %g : index")
+        for i, h in rows:
+            w(f"  %xl{i}_{h} = arith.addi %pwg, %c{16 * i + 8 * h} : index")
 
     def step_columns(ind, first, sfx=""):
         """%cc<j> and %in<j>: the lane's v-wide column j of a step starting at column `first`,
@@ -414,7 +488,12 @@ def generate_tcd(p):
             w(f"{ind}%in{j}{sfx} = arith.cmpi ult, {col}, %ddim : index")
 
     def x_loads(ind, sfx=""):
-        """The lane's x columns of the step (%cc<j>, %in<j>): past D read as zero."""
+        """The lane's x columns of the step (%cc<j>, %in<j>): past D read as zero. `stx`: one
+        16-byte read of the staged row at the step's column %dq (zeros past N and D there)."""
+        if stx:
+            for i, h in rows:
+                w(f"{ind}%x{i}_{h}_0 = cake.load %xsm[%xl{i}_{h}, %dq] : {xs_type(p)} -> vector<{span}x{ty}>")
+            return
         for i, h in rows:
             for j in range(loads):
                 w(f"{ind}%xr{i}_{h}_{j}{sfx} = cake.load %x[%b, %rowc{i}_{h}, %cc{j}{sfx}] : {xt} -> {vt}")
@@ -489,7 +568,8 @@ def generate_tcd(p):
         flat_step_loads(w, p, rows, kn, xt, ct, vt)
     elif not pf or cs:                       # every load of the step first (hx, pf: x is loaded)
         if not hx and not pf:
-            step_columns("      ", "%dq")
+            if not stx:
+                step_columns("      ", "%dq")
             x_loads("      ")
         if cs:                               # one 16-byte read of the resident row (zeros past K, D)
             for n in range(kn):
@@ -532,8 +612,8 @@ def generate_tcd(p):
         if split3:
             frag_b = {n: split(b, bt, "%hib", f"%sb{s}_{n}") for n, b in frag_b.items()}
         for i in range(r_tiles):
-            lo = part(f"%x{i}_0", s, f"%lo{s}_{i}")
-            hi = part(f"%x{i}_1", s, f"%hi{s}_{i}")
+            lo = part(f"%x{i}_0", s, f"%lo{s}_{i}", span if stx else v)
+            hi = part(f"%x{i}_1", s, f"%hi{s}_{i}", span if stx else v)
             w(f"      %fa{s}_{i} = vector.shuffle {lo}, {hi} [{order}] : {pt}, {pt}")
             fa = split(f"%fa{s}_{i}", at, "%hia", f"%sa{s}_{i}") if split3 else None
             for n in range(kn):
