@@ -92,11 +92,9 @@ TCD_CS_ROW_TILES = {1: TCD_CS_MAX_KN, 2: 8}
 # Opt-in (tcd_resident_variants' `passes`): slower than the table's best at all 25 points tried.
 TCD_CS_HX_KN = (2, 4, 8)
 TCD_CS_HX_ROWS = (256, 512, 768)
-# `stx`: the x tile's row pitch is the D class plus one 16-byte vector, so the 8 rows a warp's
-# 16-byte fragment read touches start 4 banks apart (at the class's pitch alone, a multiple of
-# 128 bytes, all 8 would start on the same bank). Shared memory per SM for `pg` blocks: 228 KB,
-# 1 KB of it reserved per block.
-TCD_XS_SM_BYTES = 228 * 1024
+# `stx`: both copies of `pg` blocks within the SM's shared memory (228 KB, 1 KB of it reserved
+# per block).
+TCD_STX_SM_BYTES = 228 * 1024
 
 
 def persistent_tiles(w, ppb, blocks):
@@ -159,14 +157,14 @@ def stage_centroids(w, ty, rows, cs):
                "%csm", csm_type(ty, rows, cs), ty)
 
 
-def stage_rows(w, pre, source, row0, bound, dst, dst_type, ty, ind="  "):
+def stage_rows(w, pre, source, row0, bound, dst, dst_type, ty):
     """Rows row0 .. of `source` (a cake.load operand with {row} and {col} holes) into `dst`
     (rows x pitch; zeros past `bound` rows and past D) between two barriers. Each round a thread
     issues TCD_CS_UNROLL clamped loads before its stores, 128 threads apart (coalesced). The
     names start with `pre`; the constants %<pre>tid, %<pre>cs (the pitch), %<pre>round,
     %<pre>rounds, %<pre>total, %<pre>zero, %<pre>klast (the last row to read) and %<pre>dlast
     come from the caller (centroid_buffer for the centroids). `row0` None: the rows from 0."""
-    P = "%" + pre
+    P, ind = "%" + pre, "  "
     w(f"{ind}cake.barrier")
     w(f"{ind}scf.for {P}r = %c0 to {P}rounds step %c1 {{")
     w(f"{ind}  {P}base0 = arith.muli {P}r, {P}round : index")
@@ -196,13 +194,15 @@ def stage_rows(w, pre, source, row0, bound, dst, dst_type, ty, ind="  "):
     w(f"{ind}cake.barrier")
 
 
-def xs_pitch(p):
-    """`stx`: the x tile's row pitch (the D class plus one 16-byte vector: TCD_XS_SM_BYTES)."""
+def stx_pitch(p):
+    """`stx`: the x tile's row pitch, the D class plus one 16-byte vector, so that the 8 rows a
+    warp's 16-byte fragment read touches start 4 banks apart (at the class's pitch, a multiple of
+    128 bytes, all 8 would start on the same bank)."""
     return p["cs"] + tcd_span(p["dtype"])
 
 
-def xs_type(p):
-    return f"!cake.smem<{tcd_points_per_block(p)}x{xs_pitch(p)}x{DTYPES[p['dtype']][0]}>"
+def stx_type(p):
+    return f"!cake.smem<{tcd_points_per_block(p)}x{stx_pitch(p)}x{DTYPES[p['dtype']][0]}>"
 
 
 def tcd_points_per_block(p):
@@ -212,16 +212,16 @@ def tcd_points_per_block(p):
 def tcd_smem_bytes(p):
     """Shared memory of a resident-centroid (`cs`) variant: the centroids' copy and `stx`'s x tile."""
     el = DTYPES[p["dtype"]][1]
-    return cs_rows(p) * p["cs"] * el + (tcd_points_per_block(p) * xs_pitch(p) * el if p.get("stx") else 0)
+    return cs_rows(p) * p["cs"] * el + (tcd_points_per_block(p) * stx_pitch(p) * el if p.get("stx") else 0)
 
 
 def x_tile_buffer(w, p):
     """`stx`: %xsm, the block's copy of one point tile, and stage_rows' constants (prefix t)."""
-    total = tcd_points_per_block(p) * xs_pitch(p)
+    total = tcd_points_per_block(p) * stx_pitch(p)
     per_round = 32 * TCD_WARPS * TCD_CS_UNROLL
-    w(f"  %xsm = cake.alloc_smem : {xs_type(p)}")
+    w(f"  %xsm = cake.alloc_smem : {stx_type(p)}")
     w("  %ttid = cake.thread_id x")
-    w(f"  %tcs = arith.constant {xs_pitch(p)} : index")
+    w(f"  %tcs = arith.constant {stx_pitch(p)} : index")
     w(f"  %tround = arith.constant {per_round} : index")
     w(f"  %trounds = arith.constant {-(-total // per_round)} : index")
     w(f"  %ttotal = arith.constant {total} : index")
@@ -342,7 +342,7 @@ def tcd_resident_variants(dtypes, passes=False, staged_x=False):
            for pg in TCD_CS_BLOCKS_PER_SM]
     staged = [dict(p, stx=1) for p in out] if staged_x else []
     out += [dict(p, pf=1) for p in out if p["r"] == 1]
-    out += [p for p in staged if p["pg"] * (tcd_smem_bytes(p) + 1024) <= TCD_XS_SM_BYTES]
+    out += [p for p in staged if p["pg"] * (tcd_smem_bytes(p) + 1024) <= TCD_STX_SM_BYTES]
     if passes:
         out += [{"dtype": d, "r": 1, "kn": kn, "v": v, "cs": 4 * tcd_span(d), "ck": ck, "hx": 1, "pg": pg}
                 for d in dtypes for kn in TCD_CS_HX_KN for ck in TCD_CS_HX_ROWS
@@ -392,7 +392,7 @@ def generate_tcd(p):
     # `stx`: x staged like the centroids (v = 1: the copy's loads are element loads; one pass, x
     # read from the copy in the D loop), both copies within the SM's shared memory at pg blocks.
     stx_legal = (stx == 1 and cs and v == 1 and not (pf or hx or ck)
-                and pg * (tcd_smem_bytes(p) + 1024) <= TCD_XS_SM_BYTES)
+                and pg * (tcd_smem_bytes(p) + 1024) <= TCD_STX_SM_BYTES)
     if (pg and not cs) or (ck and not cs) or (cs and not cs_legal) or (stx and not stx_legal) or "tt" in p:
         raise ValueError("illegal tcd variant %s" % p)
     tile_listed = cs or (r_tiles, kn) in (TCD_TILES if ws == 1 else TCD_SPLIT_TILES)
@@ -471,7 +471,7 @@ def generate_tcd(p):
             w(f"  %rowc{i}_{h} = arith.minui %row{i}_{h}, %nlast : index")
             rows.append((i, h))
     if stx:                                   # the tile's x into %xsm; the lane's rows there
-        stage_rows(w, "t", f"%x[%b, {{row}}, {{col}}] : {xt}", "%pb", "%ndim", "%xsm", xs_type(p), ty)
+        stage_rows(w, "t", f"%x[%b, {{row}}, {{col}}] : {xt}", "%pb", "%ndim", "%xsm", stx_type(p), ty)
         w("  %pwg = arith.addi %pw, %g : index")
         for i, h in rows:
             w(f"  %xl{i}_{h} = arith.addi %pwg, %c{16 * i + 8 * h} : index")
@@ -492,7 +492,7 @@ def generate_tcd(p):
         16-byte read of the staged row at the step's column %dq (zeros past N and D there)."""
         if stx:
             for i, h in rows:
-                w(f"{ind}%x{i}_{h}_0 = cake.load %xsm[%xl{i}_{h}, %dq] : {xs_type(p)} -> vector<{span}x{ty}>")
+                w(f"{ind}%x{i}_{h}_0 = cake.load %xsm[%xl{i}_{h}, %dq] : {stx_type(p)} -> vector<{span}x{ty}>")
             return
         for i, h in rows:
             for j in range(loads):
