@@ -230,6 +230,7 @@ def prewarm_lloyd_ahead(shapes, site, workers):
     pool.close()
     return pool, compiled
 
+
 def ready_first(compiled, cap=180.0):
     """(index, seconds waited) of prewarm_lloyd_ahead's shapes in the order their compiles finish
     (the lowest ready index first), so a slow compile holds up no shape behind it (call J3: the
