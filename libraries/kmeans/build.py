@@ -228,7 +228,12 @@ def plan(dtypes, max_chunks, flat_tcd=False, tails=True, ov=False, evolved_path=
     return out + [p for p in evolved(dtypes, evolved_path) if variant_name(p) not in names]
 
 
-def _swept(dtypes, max_chunks, flat_tcd, tails, ov, staged_x=False):
+def planned(args, dtypes):
+    """The assignment variants (with their 32-bit twins) the command line's plan holds."""
+    return with_twins(plan(dtypes, args.max_chunks, args.flat_tcd, args.tails, args.ov, args.evolved, args.staged_x))
+
+
+def _swept(dtypes, max_chunks, flat_tcd, tails, ov, staged_x):
     """The configurations the tune phase sweeps."""
     out = list(family.simt_variants(dtypes)) + family.direct_variants(dtypes) + family.lanes_variants(dtypes) \
         + family.tcd_variants(dtypes, flat=flat_tcd, staged_x=staged_x) + family.cpw_variants(dtypes)
@@ -405,7 +410,7 @@ def main():
                     help="also the wgmma family's overlapped `ov` variants (an experiment: slower)")
     ap.add_argument("--staged-x", action="store_true",
                     help="also the tcd resident-centroid configurations with x staged through shared "
-                         "memory (`xs`; an experiment for odd D: bench/results/2026-12-07-odd-d-loads)")
+                         "memory (`stx`; an experiment for odd D: bench/results/2026-12-07-odd-d-loads)")
     ap.add_argument("--no-tails", dest="tails", action="store_false",
                     help="without the wgmma family's trimmed D classes (the library before build 13: "
                          "bench/results/2026-12-04-library-kmeans-13)")
@@ -439,7 +444,7 @@ def main():
         [{"update": True, "dtype": d, "ppb": 8, "chunk": c} for d in dtypes for c in family.UPDATE_CHUNKS]
     pads = [{"pad": True, "dtype": d} for d in dtypes]
     csqs = csq_plans(dtypes)
-    assignment = with_twins(plan(dtypes, args.max_chunks, args.flat_tcd, args.tails, args.ov, args.evolved, args.staged_x))
+    assignment = planned(args, dtypes)
     if args.subset:
         try:
             with open(args.subset) as f:
@@ -502,10 +507,10 @@ def refresh_variants_json(args, dtypes, kdir):
     path = args.variants
     with open(path) as f:
         data = json.load(f)
-    planned = with_twins(plan(dtypes, args.max_chunks, args.flat_tcd, args.tails, args.ov, args.evolved, args.staged_x))
-    names = {variant_name(p) for p in planned}
+    plan_now = planned(args, dtypes)
+    names = {variant_name(p) for p in plan_now}
     have = {v["name"] for v in data["variants"]}
-    todo = [p for p in planned if variant_name(p) not in have]
+    todo = [p for p in plan_now if variant_name(p) not in have]
     built, failed = compile_all(args, kdir, todo)
     added = [{k: v for k, v in describe(p, manifest).items() if k != "manifest"} for p, manifest in built]
     if failed:
@@ -514,7 +519,7 @@ def refresh_variants_json(args, dtypes, kdir):
     kept = [v for v in data["variants"] if v["name"] in names or v["dtype"] not in dtypes]
     # A kept variant's name and parameters as the plan has them now (an evolved one's configuration
     # name; nothing compiled changes).
-    by_name, renamed = {variant_name(p): p for p in planned}, 0
+    by_name, renamed = {variant_name(p): p for p in plan_now}, 0
     for v in kept:
         p = by_name.get(v["name"])
         if p is not None and (v["config"], v["params"]) != (config_name(p), p):

@@ -92,9 +92,7 @@ TCD_CS_ROW_TILES = {1: TCD_CS_MAX_KN, 2: 8}
 # Opt-in (tcd_resident_variants' `passes`): slower than the table's best at all 25 points tried.
 TCD_CS_HX_KN = (2, 4, 8)
 TCD_CS_HX_ROWS = (256, 512, 768)
-# `stx`: both copies of `pg` blocks within the SM's shared memory (228 KB, 1 KB of it reserved
-# per block).
-TCD_STX_SM_BYTES = 228 * 1024
+TCD_STX_SM_BYTES = 228 * 1024              # an SM's shared memory (`stx`: stx_fits)
 
 
 def persistent_tiles(w, ppb, blocks):
@@ -136,18 +134,23 @@ def csm_type(ty, rows, cs):
 
 def centroid_buffer(w, ty, rows, cs):
     """%csm, the block's shared copy of one batch's centroids, and the copy's constants."""
-    total = rows * cs
+    copy_buffer(w, "s", "%csm", csm_type(ty, rows, cs), rows, cs, ty, "%kdim")
+
+
+def copy_buffer(w, pre, dst, dst_type, rows, pitch, ty, rows_dim):
+    """`dst`, a block's shared copy of `rows` rows at `pitch`, and the constants stage_rows reads
+    (names starting with `pre`; the source has `rows_dim` rows)."""
+    total = rows * pitch
     per_round = 32 * TCD_WARPS * TCD_CS_UNROLL
-    rounds = -(-total // per_round)
-    w(f"  %csm = cake.alloc_smem : {csm_type(ty, rows, cs)}")
-    w("  %stid = cake.thread_id x")
-    w(f"  %scs = arith.constant {cs} : index")
-    w(f"  %sround = arith.constant {per_round} : index")
-    w(f"  %srounds = arith.constant {rounds} : index")
-    w(f"  %stotal = arith.constant {total} : index")
-    w(f"  %szero = arith.constant 0.0 : {ty}")
-    w("  %sklast = arith.subi %kdim, %c1 : index")
-    w("  %sdlast = arith.subi %ddim, %c1 : index")
+    w(f"  {dst} = cake.alloc_smem : {dst_type}")
+    w(f"  %{pre}tid = cake.thread_id x")
+    w(f"  %{pre}cs = arith.constant {pitch} : index")
+    w(f"  %{pre}round = arith.constant {per_round} : index")
+    w(f"  %{pre}rounds = arith.constant {-(-total // per_round)} : index")
+    w(f"  %{pre}total = arith.constant {total} : index")
+    w(f"  %{pre}zero = arith.constant 0.0 : {ty}")
+    w(f"  %{pre}klast = arith.subi {rows_dim}, %c1 : index")
+    w(f"  %{pre}dlast = arith.subi %ddim, %c1 : index")
 
 
 def stage_centroids(w, ty, rows, cs):
@@ -161,9 +164,8 @@ def stage_rows(w, pre, source, row0, bound, dst, dst_type, ty):
     """Rows row0 .. of `source` (a cake.load operand with {row} and {col} holes) into `dst`
     (rows x pitch; zeros past `bound` rows and past D) between two barriers. Each round a thread
     issues TCD_CS_UNROLL clamped loads before its stores, 128 threads apart (coalesced). The
-    names start with `pre`; the constants %<pre>tid, %<pre>cs (the pitch), %<pre>round,
-    %<pre>rounds, %<pre>total, %<pre>zero, %<pre>klast (the last row to read) and %<pre>dlast
-    come from the caller (centroid_buffer for the centroids). `row0` None: the rows from 0."""
+    names start with `pre`, as do the constants copy_buffer defines. `row0` None: the rows
+    from 0."""
     P, ind = "%" + pre, "  "
     w(f"{ind}cake.barrier")
     w(f"{ind}scf.for {P}r = %c0 to {P}rounds step %c1 {{")
@@ -217,17 +219,12 @@ def tcd_smem_bytes(p):
 
 def x_tile_buffer(w, p):
     """`stx`: %xsm, the block's copy of one point tile, and stage_rows' constants (prefix t)."""
-    total = tcd_points_per_block(p) * stx_pitch(p)
-    per_round = 32 * TCD_WARPS * TCD_CS_UNROLL
-    w(f"  %xsm = cake.alloc_smem : {stx_type(p)}")
-    w("  %ttid = cake.thread_id x")
-    w(f"  %tcs = arith.constant {stx_pitch(p)} : index")
-    w(f"  %tround = arith.constant {per_round} : index")
-    w(f"  %trounds = arith.constant {-(-total // per_round)} : index")
-    w(f"  %ttotal = arith.constant {total} : index")
-    w(f"  %tzero = arith.constant 0.0 : {DTYPES[p['dtype']][0]}")
-    w("  %tklast = arith.subi %ndim, %c1 : index")
-    w("  %tdlast = arith.subi %ddim, %c1 : index")
+    copy_buffer(w, "t", "%xsm", stx_type(p), tcd_points_per_block(p), stx_pitch(p), DTYPES[p["dtype"]][0], "%ndim")
+
+
+def stx_fits(p):
+    """Whether both copies of `pg` blocks fit the SM's shared memory (1 KB reserved a block)."""
+    return p["pg"] * (tcd_smem_bytes(p) + 1024) <= TCD_STX_SM_BYTES
 
 
 def merge_k_split(w, rows, kw):
@@ -342,7 +339,7 @@ def tcd_resident_variants(dtypes, passes=False, staged_x=False):
            for pg in TCD_CS_BLOCKS_PER_SM]
     staged = [dict(p, stx=1) for p in out] if staged_x else []
     out += [dict(p, pf=1) for p in out if p["r"] == 1]
-    out += [p for p in staged if p["pg"] * (tcd_smem_bytes(p) + 1024) <= TCD_STX_SM_BYTES]
+    out += [p for p in staged if stx_fits(p)]
     if passes:
         out += [{"dtype": d, "r": 1, "kn": kn, "v": v, "cs": 4 * tcd_span(d), "ck": ck, "hx": 1, "pg": pg}
                 for d in dtypes for kn in TCD_CS_HX_KN for ck in TCD_CS_HX_ROWS
@@ -391,8 +388,7 @@ def generate_tcd(p):
                 and (not ck or (ck % (8 * kn) == 0 and ck > 8 * kn and cs == 4 * span)))
     # `stx`: x staged like the centroids (v = 1: the copy's loads are element loads; one pass, x
     # read from the copy in the D loop), both copies within the SM's shared memory at pg blocks.
-    stx_legal = (stx == 1 and cs and v == 1 and not (pf or hx or ck)
-                and pg * (tcd_smem_bytes(p) + 1024) <= TCD_STX_SM_BYTES)
+    stx_legal = stx == 1 and cs and v == 1 and not (pf or hx or ck) and stx_fits(p)
     if (pg and not cs) or (ck and not cs) or (cs and not cs_legal) or (stx and not stx_legal) or "tt" in p:
         raise ValueError("illegal tcd variant %s" % p)
     tile_listed = cs or (r_tiles, kn) in (TCD_TILES if ws == 1 else TCD_SPLIT_TILES)
@@ -408,7 +404,7 @@ def generate_tcd(p):
     subs = 1 if sub1 else 2                    # mma k-steps per step of D
     per, step = span // subs, 4 * span         # columns per sub-step and lane; columns per step
     warps = ws if ws > 1 else kw if kw > 1 else TCD_WARPS
-    ppb = (TCD_WARPS if ws == kw == 1 else 1) * 16 * r_tiles
+    ppb = tcd_points_per_block(p)
     if fl:
         xt, ct = f"!cake.tensor<[BND], {ty}>", f"!cake.tensor<[BKD], {ty}>"
     else:
