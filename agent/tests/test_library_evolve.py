@@ -387,6 +387,19 @@ class LibraryEvolveCommandTest(util.TempDir):
             self.assertIn(want, proc.stderr)
             self.assertFalse(os.path.exists(os.path.join(self.tmp, "o", "library.json")))
 
+    def test_build_update_variants_refuses_an_unreadable_file(self):
+        """build.py --update-variants: a --variants file that is missing or not a variants.json
+        is exit 2 naming it (was a traceback), before anything is compiled."""
+        for path, want in ((os.path.join(self.tmp, "none.json"), "FileNotFoundError"),
+                           (self.write("v.json", '{"variants": [{"dtype": "float16"}]}'), "KeyError: 'name'"),
+                           (self.write("w.json", "{"), "JSONDecodeError")):
+            proc = subprocess.run([sys.executable, os.path.join(KMEANS, "build.py"), "--out", os.path.join(self.tmp, "o"),
+                                   "--update-variants", "--variants", path], capture_output=True, text=True)
+            self.assertEqual(proc.returncode, 2, proc.stderr)
+            self.assertIn(f"build.py: --variants {path}: not a variants.json", proc.stderr)
+            self.assertIn(want, proc.stderr)
+            self.assertNotIn("Traceback", proc.stderr)
+
     def test_bad_definitions_buckets_and_results_are_named(self):
         rc, out, err = util.run_cli("library", "evolve", "--definition", os.path.join(util.ROOT, "libraries", "kda"),
                                     "--db", os.path.join(self.tmp, "x.db"), "--work", self.tmp)

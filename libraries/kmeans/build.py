@@ -505,8 +505,13 @@ def refresh_variants_json(args, dtypes, kdir):
     """Brings the committed variants.json to the plan without building the library: compiles the
     planned configurations it lacks (evolved.json's) and drops those no longer planned."""
     path = args.variants
-    with open(path) as f:
-        data = json.load(f)
+    try:
+        with open(path) as f:
+            data = json.load(f)
+        [v["name"] for v in data["variants"]]          # a list of named variants
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        print(f"build.py: --variants {path}: not a variants.json ({type(e).__name__}: {e})", file=sys.stderr)
+        return 2
     plan_now = planned(args, dtypes)
     names = {variant_name(p) for p in plan_now}
     have = {v["name"] for v in data["variants"]}
