@@ -18,7 +18,8 @@ bench/results/2026-12-04-library-kmeans-13; `--no-tails` leaves them out), and t
 consumer warpgroups (A fragments in registers, table-only: RA_CONFIGS; `--ov` adds the overlapped
 `ov` experiment, OV_CONFIGS). Every variant is
 verified (cake-opt --cake-verify) and compiled by cake-translate; one that fails stops the build with the
-tool's diagnostic. Besides: the centroid-update kernels (`update`) and one staging kernel per
+tool's diagnostic. Besides: the centroid-update kernels (`update`), the new centroids from
+their sums and counts (`centroids`, one per dtype) and one staging kernel per
 dtype (`pad`: rows zero-padded to 16 bytes for the tensor-core families), and the split-K
 variants of wgmma and splitd (SPLIT_K_CONFIGS) with their `finish` kernel, and the |c|^2
 kernels of each dtype (`csq`, 1, 4 and 32 lanes per row: the dispatcher's when the caller passes
@@ -26,7 +27,7 @@ no c_sq). `--table` (default:
 table.json beside this script, when present) is the routing table learned from measurements
 (libraries/README.md).
 
-Every kernel but the updates, the finish and |c|^2 is built twice: with a 64-bit `index` (any
+Every kernel but the updates, the new centroids, the finish and |c|^2 is built twice: with a 64-bit `index` (any
 shape) and as its 32-bit twin (`<name>_i32`, configuration `<config>_i32`: the same IR with `index_bitwidth = 32` on the
 kernel, whose manifest bounds the shapes it serves); the router decides per shape which width
 runs (route.py).
@@ -62,11 +63,11 @@ def index_bits(p):
 
 
 def twin_legal(p):
-    """Whether the variant gets a 32-bit twin: every family but the updates, the split-K
-    finish and |c|^2. (The wgmma kernels
+    """Whether the variant gets a 32-bit twin: every family but the updates, the new
+    centroids, the split-K finish and |c|^2. (The wgmma kernels
     with two consumer warpgroups over one x stage need the compiler's workaround for a ptxas
     miscompile, in wgmmaDescriptor: bench/results/2026-12-04-library-kmeans-9, README.)"""
-    return family_of(p) not in ("update", "finish", "csq")
+    return family_of(p) not in ("update", "centroids", "finish", "csq")
 
 
 def with_twins(variants):
@@ -442,6 +443,7 @@ def main():
         sys.exit(refresh_variants_json(args, dtypes, kdir))
     updates = [{"update": True, "dtype": d, "ppb": w} for d in dtypes for w in family.UPDATE_PPB] + \
         [{"update": True, "dtype": d, "ppb": 8, "chunk": c} for d in dtypes for c in family.UPDATE_CHUNKS]
+    updates += [{"centroids": True, "dtype": d} for d in dtypes]
     pads = [{"pad": True, "dtype": d} for d in dtypes]
     csqs = csq_plans(dtypes)
     assignment = planned(args, dtypes)
@@ -460,7 +462,7 @@ def main():
         assignment = [p for p in assignment if variant_name(p) in wanted]
     todo = assignment + with_twins(updates + pads + [{"finish": True}] + csqs)
     variants, update_variants, pad_variants, finish_variants = [], [], [], []
-    csq_variants = []
+    csq_variants, centroids_variants = [], []
     built, failed = compile_all(args, kdir, todo)
     if failed:
         print("\n".join(failed), file=sys.stderr)
@@ -473,6 +475,8 @@ def main():
             finish_variants.append({"name": variant_name(p), "manifest": manifest})
         elif family_of(p) == "csq":
             csq_variants.append(csq_record(p, manifest))
+        elif family_of(p) == "centroids":
+            centroids_variants.append({"name": variant_name(p), "dtype": p["dtype"], "manifest": manifest})
         elif family_of(p) == "update":
             update_variants.append({"name": variant_name(p), "dtype": p["dtype"], "ppb": p["ppb"],
                                     **({"chunk": p["chunk"]} if "chunk" in p else {}),
@@ -488,6 +492,7 @@ def main():
         json.dump({"op": "kmeans_assign", "family": "libraries/kmeans/family.py",
                    "variants": variants, "table": table,
                    "update_variants": sorted(update_variants, key=lambda v: v["name"]),
+                   "centroids_variants": sorted(centroids_variants, key=lambda v: v["name"]),
                    "pad_variants": sorted(pad_variants, key=lambda v: v["name"]),
                    "finish_variants": finish_variants,
                    "csq_variants": sorted(csq_variants, key=lambda v: v["name"])}, f, indent=1)
@@ -497,6 +502,7 @@ def main():
         json.dump({"op": "kmeans_assign", "variants": [
             {k: v for k, v in x.items() if k != "manifest"} for x in variants]}, f, indent=0)
     print(f"build.py: {len(variants)} assignment, {len(update_variants)} update, "
+          f"{len(centroids_variants)} new-centroid, "
           f"{len(pad_variants)} staging, {len(finish_variants)} finish and {len(csq_variants)} |c|^2 "
           f"kernels in {kdir}")
 

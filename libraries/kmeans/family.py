@@ -18,6 +18,7 @@ build.py, the tests and the bench scripts as before:
     tcd.py       `tcd`: mma.sync fed straight from the user's tensors, no staging
     mma.py       `mma`: the simt kernel's seed for the tensorize tactic
     update.py    `update`: the centroid sums and counts of a Lloyd iteration (plain, privatized)
+    centroids.py `centroids`: the new centroids from the sums and counts, in one launch
     pad.py       `pad`: the staging kernel
     finish.py    `finish`: idx from the split-K kernels' merged argmins (tma.py's split_k)
     registry.py  `Family`, `FAMILIES` (a new family is one module and one entry there), `family_of`
@@ -28,6 +29,7 @@ from families.direct import DIRECT_CONFIGS, STAGE_UNROLL, direct_name, direct_va
 from families.lanes import (LANES_MAX_K, LANES_WARPS, generate_lanes, lanes_configs, lanes_name,
                             lanes_suffix, lanes_unroll, lanes_variants)
 from families.mma import MMA_DP, generate_mma_seed, mma_name, mma_tactic
+from families.centroids import CENTROIDS_WARPS, centroids_name, generate_centroids
 from families.csq import CSQ_LANES, CSQ_MAX_D, csq_name, generate_csq
 from families.finish import FINISH_BLOCK, finish_name, generate_finish
 from families.pad import PAD_BLOCK, generate_pad, pad_name
@@ -51,6 +53,7 @@ __all__ = [
     "PAD_BLOCK", "generate_pad", "pad_name",
     "CSQ_LANES", "CSQ_MAX_D", "csq_name", "generate_csq",
     "FINISH_BLOCK", "finish_name", "generate_finish",
+    "CENTROIDS_WARPS", "centroids_name", "generate_centroids",
     "FAMILIES", "Family", "family_of",
     "SIMT_PPB", "generate_simt", "simt_name", "simt_variants",
     "generate_splitd", "splitd_legal", "splitd_name", "splitd_smem_bytes",

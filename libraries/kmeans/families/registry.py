@@ -16,6 +16,7 @@ from .lanes import LANES_MAX_K, generate_lanes, lanes_name, lanes_suffix
 from .mma import mma_name
 from .pad import generate_pad, pad_name
 from .simt import generate_simt, simt_domain, simt_name, simt_suffix
+from .centroids import centroids_name, generate_centroids
 from .finish import finish_name, generate_finish
 from .splitd import generate_splitd, splitd_name
 from .tcd import generate_tcd, tcd_domain, tcd_name, tcd_suffix, tcd_table_only, tcd_widest
@@ -56,8 +57,10 @@ FAMILIES = {
                   tcd_widest, tcd_domain, table_only=tcd_table_only),
     "cpw": Family(cpw_name, generate_cpw, lambda p: "cpw{g}_k{bk}_w{wg}_s{st}_v{v}".format(**p), "none",
                   domain=cpw_domain),
-    # Not routed: the centroid update, the staging kernel, the split-K finish and |c|^2.
+    # Not routed: the centroid update and its end (new centroids), the staging kernel, the
+    # split-K finish and |c|^2.
     "update": Family(update_name, generate_update, lambda p: "update_w{ppb}".format(**p), None),
+    "centroids": Family(centroids_name, generate_centroids, lambda p: "centroids", None),
     "pad": Family(pad_name, generate_pad, lambda p: "pad", None),
     "finish": Family(finish_name, generate_finish, lambda p: "finish", None),
     "csq": Family(csq_name, generate_csq, lambda p: "csq", None),
@@ -66,7 +69,7 @@ FAMILIES = {
 
 def family_of(p):
     """A variant's family, from the parameters that only it has."""
-    for key, fam in (("update", "update"), ("pad", "pad"), ("finish", "finish"), ("csq", "csq"),
+    for key, fam in (("update", "update"), ("centroids", "centroids"), ("pad", "pad"), ("finish", "finish"), ("csq", "csq"),
                      ("rows", "mma"), ("dmax", "direct"), ("kt", "lanes"), ("kn", "tcd"), ("v", "cpw"), ("ppb", "simt"),
                      ("st", "splitd")):
         if key in p:

@@ -46,6 +46,8 @@ class KMeansLibrary:
         self._split_k = {v["name"] for v in self.definition["variants"]
                          if any(p.get("name") == "best" for p in v.get("manifest", {}).get("params", ()))}
         self._finish = next((v["name"] for v in self.definition.get("finish_variants", [])), None)
+        # dtype -> the kernel that ends a Lloyd step (families/centroids.py), where the library has one.
+        self._centroids = {v["dtype"]: v["name"] for v in self.definition.get("centroids_variants", [])}
         self._driver = None
         self._kernels = {}       # name -> drv.Kernel, loaded on first use
         self._maps = {}          # (kernel, pointers, sizes) -> device tensor of encoded TMA maps
@@ -220,6 +222,15 @@ class KMeansLibrary:
         update of a Lloyd iteration, with cake.atomic_add (the `update` family). `kernel` forces
         an update variant by name (the privatized `_c` ones: measured against the default)."""
         torch = _torch()
+        B, N, D = _batched(_tensor(torch, x, "x")[3])
+        sums = torch.zeros(B, K, D, device=x.device, dtype=torch.float32)
+        counts = torch.zeros(B, K, device=x.device, dtype=torch.int32)
+        self._accumulate(x, idx, K, sums, counts, kernel)
+        return sums, counts
+
+    def _accumulate(self, x, idx, K, sums, counts, kernel=None):
+        """The update kernel adding x's points into sums [B, K, D] f32 and counts [B, K] i32."""
+        torch = _torch()
         dev, dtype, _, shape = _tensor(torch, x, "x")
         B, N, D = _batched(shape)
         _need(torch, idx, "idx", (B, N), torch.int32, dev)
@@ -236,25 +247,59 @@ class KMeansLibrary:
         if v is None:
             raise ValueError(f"dtype {dtype}: this library has no centroid-update kernel" +
                              (f" named {kernel}" if kernel else ""))
-        sums = torch.zeros(B, K, D, device=x.device, dtype=torch.float32)
-        counts = torch.zeros(B, K, device=x.device, dtype=torch.int32)
         ptrs = {"x": x.data_ptr(), "idx": idx.data_ptr(), "sums": sums.data_ptr(),
                 "counts": counts.data_ptr()}
         with torch.cuda.device(dev):
             self.kernel(v["name"]).launch(ptrs, {"B": B, "N": N, "K": K, "D": D}, _raw_stream(dev))
-        return sums, counts
 
-    def lloyd_step(self, x, c, update_kernel=None):
+    def lloyd_step(self, x, c, update_kernel=None, centroids_kernel=None):
         """One Lloyd iteration: (new centroids, assignments). Assignment and sums/counts run as
-        CAKE kernels; the division (and keeping the centroid of an empty cluster) in torch."""
-        import torch
+        CAKE kernels; the division (and keeping the centroid of an empty cluster) in torch, or,
+        with `centroids_kernel` (True: the library's kernel of the dtype, if it has one; the
+        default is CAKE_LLOYD_CENTROIDS=1 in the environment) in one `centroids` launch that
+        also zeroes the sums and counts, kept as a workspace per shape: no memset per step
+        (an experiment until measured beside the torch end: bench/library/kmeans_bench.py lloyd)."""
+        torch = _torch()
         idx = self.assign(x, c)          # no c_sq: the dispatcher computes |c|^2 where it can
+        K = c.shape[-2]
+        if centroids_kernel is None:
+            centroids_kernel = os.environ.get("CAKE_LLOYD_CENTROIDS", "0") == "1"
+        name = centroids_kernel if isinstance(centroids_kernel, str) else \
+            self.centroids_kernel(_tensor(torch, x, "x")[1]) if centroids_kernel else None
+        if name:
+            return self._lloyd_end(x, c, idx, K, name, update_kernel), idx
         # update() takes x and idx in either form; sums [B, K, D] broadcast against c [K, D].
-        sums, counts = self.update(x, idx, c.shape[-2], kernel=update_kernel)
+        sums, counts = self.update(x, idx, K, kernel=update_kernel)
         filled = counts.unsqueeze(-1) > 0
         new = torch.where(filled, sums / counts.clamp(min=1).unsqueeze(-1).float(), c.float())
         new = new.to(c.dtype)
         return (new if c.dim() == 3 else new.squeeze(0)), idx
+
+    def centroids_kernel(self, dtype):
+        """The library's `centroids` kernel of a dtype name, or None (a library built before it)."""
+        return self._centroids.get(dtype)
+
+    def _lloyd_end(self, x, c, idx, K, name, update_kernel):
+        """The new centroids by the `centroids` kernel `name` from sums and counts accumulated
+        into a zeroed workspace, which the kernel leaves zeroed again (families/centroids.py)."""
+        torch = _torch()
+        dev, _, _, shape = _tensor(torch, x, "x")
+        B, N, D = _batched(shape)
+        sums = self._workspace(("lloyd_sums", x.device, B, K, D), (B, K, D), torch.float32)
+        counts = self._workspace(("lloyd_counts", x.device, B, K), (B, K), torch.int32)
+        new = torch.empty(B, K, D, dtype=c.dtype, device=x.device)
+        try:
+            self._accumulate(x, idx, K, sums, counts, update_kernel)
+            with torch.cuda.device(dev):
+                self.kernel(name).launch(
+                    {"sums": sums.data_ptr(), "counts": counts.data_ptr(), "c": c.data_ptr(),
+                     "new": new.data_ptr()},
+                    {"B": B, "K": K, "D": D, "CB": c.shape[0] if c.dim() == 3 else 1}, _raw_stream(dev))
+        except Exception:
+            sums.zero_()         # whatever was added stays out of the next step's sums
+            counts.zero_()
+            raise
+        return new if c.dim() == 3 else new.squeeze(0)
 
     def _tensor_maps(self, name, ptrs, sizes, device):
         """{tma parameter: device address of its encoded map}, encoded and uploaded once per

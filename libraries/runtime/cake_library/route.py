@@ -141,8 +141,9 @@ def round_up(v, m):
 STAGINGS = ("none", "rows", "rows+csq")
 
 # The kernels a library holds besides its routed variants (library.json's lists): the centroid
-# updates, the staging kernels, the split-K finish and |c|^2 (families/*.py).
-AUXILIARY_LISTS = ("update_variants", "pad_variants", "finish_variants", "csq_variants")
+# updates and new centroids, the staging kernels, the split-K finish and |c|^2 (families/*.py).
+AUXILIARY_LISTS = ("update_variants", "centroids_variants", "pad_variants", "finish_variants",
+                   "csq_variants")
 
 
 def auxiliary_kernels(definition):
