@@ -111,6 +111,25 @@ class FamilyTest(unittest.TestCase):
         self.assertEqual([kbuild.variant_name(q) for q in kbuild.with_twins([{"finish": True}])],
                          ["km_best_finish"])
 
+    def test_listed_kernels_are_the_runtimes_auxiliary_lists(self):
+        """The package's runtime knows library.json's lists of unrouted kernels without the
+        registry (route.py's AUXILIARY_LISTS): the same lists, in the same order; each listed
+        family's plan is built, its entries name their kernel and carry its manifest."""
+        from cake_library.route import AUXILIARY_LISTS
+        listed = [f for f in family.FAMILIES.values() if f.listed]
+        self.assertEqual(tuple(f.listed for f in listed), AUXILIARY_LISTS)
+        plans = kbuild.auxiliary_plans(["float16"])
+        self.assertEqual({kbuild.family_of(p) for p in plans},
+                         {k for k, f in family.FAMILIES.items() if f.listed})
+        variants, lists = kbuild.library_entries([(p, {"params": []}) for p in kbuild.with_twins(plans)])
+        self.assertEqual(variants, [])
+        self.assertEqual(list(lists), list(AUXILIARY_LISTS))
+        pads = lists["pad_variants"]
+        self.assertEqual([(v["name"], v["index_bits"]) for v in pads], [("km_f16_pad", 64), ("km_f16_pad_i32", 32)])
+        self.assertEqual({v["name"]: v["max_d"] for v in lists["csq_variants"]},
+                         {"km_f16_csq" + ("" if g == 32 else f"_l{g}"): family.CSQ_MAX_D[g] for g in family.CSQ_LANES})
+        self.assertTrue(all(v["manifest"] == {"params": []} for k in lists for v in lists[k]))
+
     def test_committed_variants_are_the_plan(self):
         committed = load_json(os.path.join(KMEANS, "variants.json"))["variants"]
         planned = {kbuild.variant_name(p) for p in kbuild.with_twins(kbuild.plan(list(family.DTYPES), 8))}
@@ -1061,10 +1080,10 @@ class NativeDispatcherTest(unittest.TestCase):
         (csq_variants)."""
         built = os.path.join(tmp, "built")
         os.makedirs(os.path.join(built, "kernels"))
-        variants, pad_variants, finish_variants, csq_variants = [], [], [], []
-        for p in kbuild.with_twins(kbuild.plan([dtype], max_chunks) + [{"finish": True}] +
-                                   kbuild.csq_plans([dtype]) +
-                                   ([{"pad": True, "dtype": dtype}] if pads else [])):
+        aux = family.FAMILIES
+        built_kernels = []
+        for p in kbuild.with_twins(kbuild.plan([dtype], max_chunks) + aux["finish"].plan([dtype]) +
+                                   aux["csq"].plan([dtype]) + (aux["pad"].plan([dtype]) if pads else [])):
             name = kbuild.variant_name(p)
             manifest = self.MANIFESTS.get(name)
             if manifest is None:       # the IR as build.py compiles it: a cake-opt and a
@@ -1075,21 +1094,12 @@ class NativeDispatcherTest(unittest.TestCase):
                                    capture_output=True, text=True)
                 self.assertEqual(r.returncode, 0, r.stderr)
                 manifest = self.MANIFESTS[name] = json.loads(r.stdout)["kernels"][0]
-            if kbuild.family_of(p) == "pad":
-                pad_variants.append({"name": name, "dtype": dtype, "index_bits": kbuild.index_bits(p),
-                                     "manifest": manifest})
-            elif kbuild.family_of(p) == "finish":
-                finish_variants.append({"name": name, "manifest": manifest})
-            elif kbuild.family_of(p) == "csq":
-                csq_variants.append(kbuild.csq_record(p, manifest))
-            else:
-                variants.append(kbuild.describe(p, manifest))
+            built_kernels.append((p, manifest))
             open(os.path.join(built, "kernels", name + ".cubin"), "wb").close()
+        variants, lists = kbuild.library_entries(built_kernels)     # as build.py writes them
         table = load_json(os.path.join(KMEANS, "table.json"))
         with open(os.path.join(built, "library.json"), "w") as f:
-            json.dump({"op": "kmeans_assign", "variants": variants, "table": table,
-                       "pad_variants": pad_variants, "finish_variants": finish_variants,
-                       "csq_variants": csq_variants}, f)
+            json.dump({"op": "kmeans_assign", "variants": variants, "table": table, **lists}, f)
         pkg = os.path.join(tmp, "pkg")
         r = cake("library", "export", "--library", built, "--out", pkg)
         self.assertEqual(r.returncode, 0, r.stderr)

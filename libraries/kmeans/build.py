@@ -67,7 +67,7 @@ def twin_legal(p):
     centroids, the split-K finish and |c|^2. (The wgmma kernels
     with two consumer warpgroups over one x stage need the compiler's workaround for a ptxas
     miscompile, in wgmmaDescriptor: bench/results/2026-12-04-library-kmeans-9, README.)"""
-    return family_of(p) not in ("update", "centroids", "finish", "csq")
+    return family.FAMILIES[family_of(p)].twins
 
 
 def with_twins(variants):
@@ -379,16 +379,26 @@ def collect(kdir, results):
     return built, failed
 
 
-def csq_plans(dtypes):
-    """The |c|^2 kernels to build (families/csq.py): every lane count per dtype."""
-    return [{"csq": True, "dtype": d, "lanes": g} for d in dtypes for g in family.CSQ_LANES]
+def auxiliary_plans(dtypes):
+    """The kernels the router does not route (families/registry.py's `listed` ones), to build."""
+    return [q for fam in family.FAMILIES.values() if fam.listed for q in fam.plan(dtypes)]
 
 
-def csq_record(p, manifest):
-    """library.json's csq_variants entry of a built |c|^2 kernel (the dispatcher picks the
-    narrowest `max_d` that covers a call's D; null serves any D)."""
-    return {"name": variant_name(p), "dtype": p["dtype"], "lanes": p["lanes"],
-            "max_d": family.CSQ_MAX_D[p["lanes"]], "manifest": manifest}
+def library_entries(built):
+    """(routed variants' entries, {library.json list: entries of the listed kernels}) of built
+    (parameters, manifest) pairs, each sorted by name, the lists in the registry's order."""
+    variants = []
+    lists = {fam.listed: [] for fam in family.FAMILIES.values() if fam.listed}
+    for p, manifest in built:
+        fam = family.FAMILIES[family_of(p)]
+        if fam.listed:
+            lists[fam.listed].append(fam.record(p, variant_name(p), manifest))
+        else:
+            variants.append(describe(p, manifest))
+
+    def by_name(entries):
+        return sorted(entries, key=lambda v: v["name"])
+    return by_name(variants), {k: by_name(v) for k, v in lists.items()}
 
 
 def main():
@@ -441,11 +451,6 @@ def main():
     os.makedirs(kdir, exist_ok=True)
     if args.update_variants:
         sys.exit(refresh_variants_json(args, dtypes, kdir))
-    updates = [{"update": True, "dtype": d, "ppb": w} for d in dtypes for w in family.UPDATE_PPB] + \
-        [{"update": True, "dtype": d, "ppb": 8, "chunk": c} for d in dtypes for c in family.UPDATE_CHUNKS]
-    updates += [{"centroids": True, "dtype": d} for d in dtypes]
-    pads = [{"pad": True, "dtype": d} for d in dtypes]
-    csqs = csq_plans(dtypes)
     assignment = planned(args, dtypes)
     if args.subset:
         try:
@@ -460,51 +465,26 @@ def main():
                   f"{sorted(unknown)[0]})", file=sys.stderr)
             sys.exit(2)
         assignment = [p for p in assignment if variant_name(p) in wanted]
-    todo = assignment + with_twins(updates + pads + [{"finish": True}] + csqs)
-    variants, update_variants, pad_variants, finish_variants = [], [], [], []
-    csq_variants, centroids_variants = [], []
+    todo = assignment + with_twins(auxiliary_plans(dtypes))
     built, failed = compile_all(args, kdir, todo)
     if failed:
         print("\n".join(failed), file=sys.stderr)
         sys.exit(1)
-    for p, manifest in built:
-        if family_of(p) == "pad":
-            pad_variants.append({"name": variant_name(p), "dtype": p["dtype"],
-                                 "index_bits": index_bits(p), "manifest": manifest})
-        elif family_of(p) == "finish":
-            finish_variants.append({"name": variant_name(p), "manifest": manifest})
-        elif family_of(p) == "csq":
-            csq_variants.append(csq_record(p, manifest))
-        elif family_of(p) == "centroids":
-            centroids_variants.append({"name": variant_name(p), "dtype": p["dtype"], "manifest": manifest})
-        elif family_of(p) == "update":
-            update_variants.append({"name": variant_name(p), "dtype": p["dtype"], "ppb": p["ppb"],
-                                    **({"chunk": p["chunk"]} if "chunk" in p else {}),
-                                    "manifest": manifest})
-        else:
-            variants.append(describe(p, manifest))
+    variants, lists = library_entries(built)
     table = {}
     if args.table and os.path.exists(args.table):
         with open(args.table) as f:
             table = json.load(f)
-    variants.sort(key=lambda v: v["name"])
     with open(os.path.join(args.out, "library.json"), "w") as f:
         json.dump({"op": "kmeans_assign", "family": "libraries/kmeans/family.py",
-                   "variants": variants, "table": table,
-                   "update_variants": sorted(update_variants, key=lambda v: v["name"]),
-                   "centroids_variants": sorted(centroids_variants, key=lambda v: v["name"]),
-                   "pad_variants": sorted(pad_variants, key=lambda v: v["name"]),
-                   "finish_variants": finish_variants,
-                   "csq_variants": sorted(csq_variants, key=lambda v: v["name"])}, f, indent=1)
+                   "variants": variants, "table": table, **lists}, f, indent=1)
     # What routing needs, without the manifests: the definition folder commits this file so
     # that `cake library route` answers from the definition without building anything.
     with open(os.path.join(args.out, "variants.json"), "w") as f:
         json.dump({"op": "kmeans_assign", "variants": [
             {k: v for k, v in x.items() if k != "manifest"} for x in variants]}, f, indent=0)
-    print(f"build.py: {len(variants)} assignment, {len(update_variants)} update, "
-          f"{len(centroids_variants)} new-centroid, "
-          f"{len(pad_variants)} staging, {len(finish_variants)} finish and {len(csq_variants)} |c|^2 "
-          f"kernels in {kdir}")
+    listed = ", ".join(f"{len(v)} {k.removesuffix('_variants')}" for k, v in lists.items())
+    print(f"build.py: {len(variants)} assignment kernels and {listed} kernels in {kdir}")
 
 
 def refresh_variants_json(args, dtypes, kdir):

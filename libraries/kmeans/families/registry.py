@@ -8,9 +8,15 @@ is meant to be fast (the router never extrapolates a kernel past them). `table_o
 router serves the variant only at the table points that measured it (route.py's table-only
 configurations). `generate` None: built from
 a seed by a tactic (build.py).
+
+Kernels the router does not route (the centroid update and its end, the staging kernel, the
+split-K finish, |c|^2) are `listed`: each has its entry in that list of library.json (`record`),
+build.py builds `plan(dtypes)` of them, and `twins` says whether each also gets a 32-bit-index
+twin. A new auxiliary kernel is its module, its entry here and its list in route.py's
+AUXILIARY_LISTS (the runtime's copy: a package has no registry; a test keeps them equal).
 """
 from .cpw import cpw_domain, cpw_name, generate_cpw
-from .csq import csq_name, generate_csq
+from .csq import CSQ_LANES, CSQ_MAX_D, csq_name, generate_csq
 from .direct import direct_name, generate_direct
 from .lanes import LANES_MAX_K, generate_lanes, lanes_name, lanes_suffix
 from .mma import mma_name
@@ -20,17 +26,23 @@ from .centroids import centroids_name, generate_centroids
 from .finish import finish_name, generate_finish
 from .splitd import generate_splitd, splitd_name
 from .tcd import generate_tcd, tcd_domain, tcd_name, tcd_suffix, tcd_table_only, tcd_widest
-from .update import generate_update, update_name
+from .update import UPDATE_CHUNKS, UPDATE_PPB, generate_update, update_name
 from .tma import split_k_domain, split_k_suffix
 from .wgmma import generate, max_d, name, mode_suffix, wgmma_domain, wgmma_table_only
 
 
 class Family:
     def __init__(self, symbol, generate, config, staging, widest=lambda p: None, domain=lambda p: [],
-                 table_only=lambda p: False):
+                 table_only=lambda p: False, listed=None, record=None, plan=None, twins=True):
         self.symbol, self.generate, self.config = symbol, generate, config
         self.staging, self.widest, self.domain = staging, widest, domain
         self.table_only = table_only
+        self.listed, self.record, self.plan, self.twins = listed, record, plan, twins
+
+
+def _entry(p, name, manifest, *keys, **extra):
+    """A listed kernel's library.json entry: its name, the parameters `keys` it has, `extra`."""
+    return {"name": name, **{k: p[k] for k in keys if k in p}, **extra, "manifest": manifest}
 
 
 def _grid_letter(p):
@@ -59,11 +71,25 @@ FAMILIES = {
                   domain=cpw_domain),
     # Not routed: the centroid update and its end (new centroids), the staging kernel, the
     # split-K finish and |c|^2.
-    "update": Family(update_name, generate_update, lambda p: "update_w{ppb}".format(**p), None),
-    "centroids": Family(centroids_name, generate_centroids, lambda p: "centroids", None),
-    "pad": Family(pad_name, generate_pad, lambda p: "pad", None),
-    "finish": Family(finish_name, generate_finish, lambda p: "finish", None),
-    "csq": Family(csq_name, generate_csq, lambda p: "csq", None),
+    "update": Family(update_name, generate_update, lambda p: "update_w{ppb}".format(**p), None,
+                     listed="update_variants", twins=False,
+                     record=lambda p, n, m: _entry(p, n, m, "dtype", "ppb", "chunk"),
+                     plan=lambda dtypes: [{"update": True, "dtype": d, "ppb": w} for d in dtypes for w in UPDATE_PPB]
+                     + [{"update": True, "dtype": d, "ppb": 8, "chunk": c} for d in dtypes for c in UPDATE_CHUNKS]),
+    "centroids": Family(centroids_name, generate_centroids, lambda p: "centroids", None,
+                        listed="centroids_variants", twins=False,
+                        record=lambda p, n, m: _entry(p, n, m, "dtype"),
+                        plan=lambda dtypes: [{"centroids": True, "dtype": d} for d in dtypes]),
+    "pad": Family(pad_name, generate_pad, lambda p: "pad", None, listed="pad_variants",
+                  record=lambda p, n, m: _entry(p, n, m, "dtype", index_bits=p.get("index_bits", 64)),
+                  plan=lambda dtypes: [{"pad": True, "dtype": d} for d in dtypes]),
+    "finish": Family(finish_name, generate_finish, lambda p: "finish", None, listed="finish_variants",
+                     twins=False, record=lambda p, n, m: _entry(p, n, m),
+                     plan=lambda dtypes: [{"finish": True}]),
+    # The dispatcher picks the narrowest `max_d` that covers a call's D; null serves any D.
+    "csq": Family(csq_name, generate_csq, lambda p: "csq", None, listed="csq_variants", twins=False,
+                  record=lambda p, n, m: _entry(p, n, m, "dtype", "lanes", max_d=CSQ_MAX_D[p["lanes"]]),
+                  plan=lambda dtypes: [{"csq": True, "dtype": d, "lanes": g} for d in dtypes for g in CSQ_LANES]),
 }
 
 
