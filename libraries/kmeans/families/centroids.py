@@ -10,7 +10,7 @@ the split-K workspace). c is [CB, K, D] with CB = B or 1 (one set of centroids f
 One warp per centroid row, its lanes over D; WARPS rows per block. A row's count is read by
 its warp only, and zeroed by its lane 0 after the block barrier, when every lane has read it.
 """
-from .common import DTYPES
+from .common import DTYPES, _load_f32
 
 CENTROIDS_WARPS = 8
 
@@ -59,11 +59,7 @@ def generate_centroids(p):
     w("    %mf = arith.sitofp %m : i32 to f32")
     w("    scf.for %d = %lane to %ddim step %c32 {")
     w(f"      %s = cake.load %sums[%b, %k, %d] : {wide} -> f32")
-    if ty == "f32":
-        w(f"      %old = cake.load %c[%cb, %k, %d] : {cent} -> f32")
-    else:
-        w(f"      %h = cake.load %c[%cb, %k, %d] : {cent} -> {ty}")
-        w(f"      %old = arith.extf %h : {ty} to f32")
+    _load_f32(w, "      ", "%old", f"%c[%cb, %k, %d] : {cent}", ty, raw="%h")
     w("      %mean = arith.divf %s, %mf : f32")
     w("      %v = arith.select %filled, %mean, %old : f32")
     if ty == "f32":

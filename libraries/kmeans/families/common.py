@@ -27,6 +27,17 @@ def _warp_per_point(w, point):
     w(f"  {point} = arith.addi %p0, %wp : index")
 
 
+def _load_f32(w, ind, value, source, ty, raw=None):
+    """`value` = the element `source` ("%t[indices] : tensor type") as f32: extended from `ty`
+    through `raw` (default value + "h") unless it is f32 already."""
+    if ty == "f32":
+        w(f"{ind}{value} = cake.load {source} -> f32")
+    else:
+        raw = raw or value + "h"
+        w(f"{ind}{raw} = cake.load {source} -> {ty}")
+        w(f"{ind}{value} = arith.extf {raw} : {ty} to f32")
+
+
 def _unstaged_head(w, p, entry, block, points_per_block, flat=False, blocks=None):
     """The signature of an assignment kernel that reads the user's tensors as they are (x, c,
     |c|^2, idx at the user's B, N, K, D), one block per `points_per_block` points and batch.

@@ -13,7 +13,7 @@ per row left most lanes idle, and the kernel was slower than torch's three kerne
 with K in the thousands (bench/results/2026-12-06-library-kmeans-23, call 1). The dispatcher
 takes the narrowest variant whose `max_d` (CSQ_MAX_D) covers the call's D.
 """
-from .common import DTYPES
+from .common import DTYPES, _load_f32
 
 CSQ_WARPS = 8            # warps per block
 CSQ_UNROLL = 8
@@ -73,11 +73,7 @@ def generate_csq(p):
         w(f"    %d{j} = arith.addi %d, %o{j} : index")
         w(f"    %in{j} = arith.cmpi ult, %d{j}, %ddim : index")
         w(f"    %dc{j} = arith.minui %d{j}, %dlast : index")
-        if ty == "f32":
-            w(f"    %l{j} = cake.load %c[%rc, %dc{j}] : {ct} -> f32")
-        else:
-            w(f"    %h{j} = cake.load %c[%rc, %dc{j}] : {ct} -> {ty}")
-            w(f"    %l{j} = arith.extf %h{j} : {ty} to f32")
+        _load_f32(w, "    ", f"%l{j}", f"%c[%rc, %dc{j}] : {ct}", ty, raw=f"%h{j}")
         w(f"    %v{j} = arith.select %in{j}, %l{j}, %fzero : f32")
     for j in range(u):
         w(f"    %sq{j} = arith.mulf %v{j}, %v{j} : f32")

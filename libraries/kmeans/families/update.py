@@ -3,7 +3,7 @@ counts[b, k] += 1 for k = idx[b, n], with cake.atomic_add (any D, any dtype; sum
 warp per point, its lanes over D; `ppb` points per block. The host zeroes sums and counts and
 divides afterwards (new centroid = sums / counts where counts > 0).
 """
-from .common import DTYPES, _warp_per_point
+from .common import DTYPES, _load_f32, _warp_per_point
 
 UPDATE_PPB = (4, 8)
 
@@ -23,12 +23,7 @@ def _update_head(w, p, block, points_per_block):
 
 def _load_point_f32(w, ind, ty):
     """%v = x[b, n, d] as f32."""
-    xt = f"!cake.tensor<[B, N, D], {ty}>"
-    if ty == "f32":
-        w(f"{ind}%v = cake.load %x[%b, %n, %d] : {xt} -> f32")
-    else:
-        w(f"{ind}%h = cake.load %x[%b, %n, %d] : {xt} -> {ty}")
-        w(f"{ind}%v = arith.extf %h : {ty} to f32")
+    _load_f32(w, ind, "%v", f"%x[%b, %n, %d] : !cake.tensor<[B, N, D], {ty}>", ty, raw="%h")
 
 
 def _add_point(w, ind, ty):
