@@ -222,14 +222,15 @@ class KMeansLibrary:
         update of a Lloyd iteration, with cake.atomic_add (the `update` family). `kernel` forces
         an update variant by name (the privatized `_c` ones: measured against the default)."""
         torch = _torch()
-        B, N, D = _batched(_tensor(torch, x, "x")[3])
+        launch, (B, N, D) = self._update_launch(x, idx, K, kernel)    # checked before allocating
         sums = torch.zeros(B, K, D, device=x.device, dtype=torch.float32)
         counts = torch.zeros(B, K, device=x.device, dtype=torch.int32)
-        self._accumulate(x, idx, K, sums, counts, kernel)
+        launch(sums, counts)
         return sums, counts
 
-    def _accumulate(self, x, idx, K, sums, counts, kernel=None):
-        """The update kernel adding x's points into sums [B, K, D] f32 and counts [B, K] i32."""
+    def _update_launch(self, x, idx, K, kernel=None):
+        """(a function launching the update kernel that adds x's points into sums [B, K, D] f32
+        and counts [B, K] i32, (B, N, D)), the arguments checked and the variant chosen."""
         torch = _torch()
         dev, dtype, _, shape = _tensor(torch, x, "x")
         B, N, D = _batched(shape)
@@ -247,10 +248,13 @@ class KMeansLibrary:
         if v is None:
             raise ValueError(f"dtype {dtype}: this library has no centroid-update kernel" +
                              (f" named {kernel}" if kernel else ""))
-        ptrs = {"x": x.data_ptr(), "idx": idx.data_ptr(), "sums": sums.data_ptr(),
-                "counts": counts.data_ptr()}
-        with torch.cuda.device(dev):
-            self.kernel(v["name"]).launch(ptrs, {"B": B, "N": N, "K": K, "D": D}, _raw_stream(dev))
+
+        def launch(sums, counts):
+            ptrs = {"x": x.data_ptr(), "idx": idx.data_ptr(), "sums": sums.data_ptr(),
+                    "counts": counts.data_ptr()}
+            with torch.cuda.device(dev):
+                self.kernel(v["name"]).launch(ptrs, {"B": B, "N": N, "K": K, "D": D}, _raw_stream(dev))
+        return launch, (B, N, D)
 
     def lloyd_step(self, x, c, update_kernel=None, centroids_kernel=None):
         """One Lloyd iteration: (new centroids, assignments). Assignment and sums/counts run as
@@ -283,13 +287,13 @@ class KMeansLibrary:
         """The new centroids by the `centroids` kernel `name` from sums and counts accumulated
         into a zeroed workspace, which the kernel leaves zeroed again (families/centroids.py)."""
         torch = _torch()
-        dev, _, _, shape = _tensor(torch, x, "x")
-        B, N, D = _batched(shape)
+        dev = _tensor(torch, x, "x")[0]
+        update, (B, N, D) = self._update_launch(x, idx, K, update_kernel)
         sums = self._workspace(("lloyd_sums", x.device, B, K, D), (B, K, D), torch.float32)
         counts = self._workspace(("lloyd_counts", x.device, B, K), (B, K), torch.int32)
         new = torch.empty(B, K, D, dtype=c.dtype, device=x.device)
         try:
-            self._accumulate(x, idx, K, sums, counts, update_kernel)
+            update(sums, counts)
             with torch.cuda.device(dev):
                 self.kernel(name).launch(
                     {"sums": sums.data_ptr(), "counts": counts.data_ptr(), "c": c.data_ptr(),
