@@ -27,13 +27,12 @@ def _warp_per_point(w, point):
     w(f"  {point} = arith.addi %p0, %wp : index")
 
 
-def _load_f32(w, ind, value, source, ty, raw=None):
-    """`value` = the element `source` ("%t[indices] : tensor type") as f32: extended from `ty`
-    through `raw` (default value + "h") unless it is f32 already."""
+def _load_f32(w, ind, value, source, ty, raw):
+    """`value` = the element `source` ("%t[indices] : tensor type") as f32: loaded as `raw` and
+    extended from `ty` unless it is f32 already."""
     if ty == "f32":
         w(f"{ind}{value} = cake.load {source} -> f32")
     else:
-        raw = raw or value + "h"
         w(f"{ind}{raw} = cake.load {source} -> {ty}")
         w(f"{ind}{value} = arith.extf {raw} : {ty} to f32")
 

@@ -1,7 +1,8 @@
 """The centroid update of a Lloyd iteration (`update` family): sums[b, k, :] += x[b, n, :] and
 counts[b, k] += 1 for k = idx[b, n], with cake.atomic_add (any D, any dtype; sums in f32). One
-warp per point, its lanes over D; `ppb` points per block. The host zeroes sums and counts and
-divides afterwards (new centroid = sums / counts where counts > 0).
+warp per point, its lanes over D; `ppb` points per block. Sums and counts start zeroed: by the
+host, or left so by the previous step's `centroids` kernel (centroids.py), which divides
+(new centroid = sums / counts where counts > 0).
 """
 from .common import DTYPES, _load_f32, _warp_per_point
 

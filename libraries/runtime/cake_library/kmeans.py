@@ -222,7 +222,7 @@ class KMeansLibrary:
         update of a Lloyd iteration, with cake.atomic_add (the `update` family). `kernel` forces
         an update variant by name (the privatized `_c` ones: measured against the default)."""
         torch = _torch()
-        launch, (B, N, D) = self._update_launch(x, idx, K, kernel)    # checked before allocating
+        launch, _, (B, N, D) = self._update_launch(x, idx, K, kernel)    # checked before allocating
         sums = torch.zeros(B, K, D, device=x.device, dtype=torch.float32)
         counts = torch.zeros(B, K, device=x.device, dtype=torch.int32)
         launch(sums, counts)
@@ -230,7 +230,8 @@ class KMeansLibrary:
 
     def _update_launch(self, x, idx, K, kernel=None):
         """(a function launching the update kernel that adds x's points into sums [B, K, D] f32
-        and counts [B, K] i32, (B, N, D)), the arguments checked and the variant chosen."""
+        and counts [B, K] i32, x's device index, (B, N, D)), the arguments checked and the
+        variant chosen."""
         torch = _torch()
         dev, dtype, _, shape = _tensor(torch, x, "x")
         B, N, D = _batched(shape)
@@ -254,7 +255,7 @@ class KMeansLibrary:
                     "counts": counts.data_ptr()}
             with torch.cuda.device(dev):
                 self.kernel(v["name"]).launch(ptrs, {"B": B, "N": N, "K": K, "D": D}, _raw_stream(dev))
-        return launch, (B, N, D)
+        return launch, dev, (B, N, D)
 
     def lloyd_step(self, x, c, update_kernel=None, centroids_kernel=None):
         """One Lloyd iteration: (new centroids, assignments). Assignment and sums/counts run as
@@ -287,8 +288,7 @@ class KMeansLibrary:
         """The new centroids by the `centroids` kernel `name` from sums and counts accumulated
         into a zeroed workspace, which the kernel leaves zeroed again (families/centroids.py)."""
         torch = _torch()
-        dev = _tensor(torch, x, "x")[0]
-        update, (B, N, D) = self._update_launch(x, idx, K, update_kernel)
+        update, dev, (B, N, D) = self._update_launch(x, idx, K, update_kernel)
         sums = self._workspace(("lloyd_sums", x.device, B, K, D), (B, K, D), torch.float32)
         counts = self._workspace(("lloyd_counts", x.device, B, K), (B, K), torch.int32)
         new = torch.empty(B, K, D, dtype=c.dtype, device=x.device)
