@@ -103,11 +103,11 @@ def step(what, c, **kw):
     try:
         new, _ = lib.lloyd_step(x, c, **kw)
         out[what] = {"events": list(events), "new": [new.shape, new.ptr], "c": c.ptr}
-    except RuntimeError as e:
+    except Exception as e:            # the torch end is beyond this fake torch: it fails here
         out[what] = {"events": list(events), "error": str(e)}
 step("first", c3, centroids_kernel=True)
 step("again", c3, centroids_kernel=True)
-step("broadcast c", c2)                       # CAKE_LLOYD_CENTROIDS=1 in the environment
+step("broadcast c", c2)                       # the default (CAKE_LLOYD_CENTROIDS as run_steps sets it)
 FAIL[0] = True
 step("failed", c3, centroids_kernel=True)
 print(json.dumps(out))
@@ -117,7 +117,8 @@ print(json.dumps(out))
 class LloydEndPathTest(unittest.TestCase):
     """KMeansLibrary.lloyd_step through the `centroids` kernel, launches recorded."""
 
-    def run_steps(self):
+    def run_steps(self, env_value=None):
+        """The fake's steps, with CAKE_LLOYD_CENTROIDS=env_value in the environment (None: unset)."""
         update = {"name": "km_bf16_update_w8", "dtype": "bfloat16", "ppb": 8, "manifest": {"params": []}}
         cent = {"name": "km_bf16_centroids", "dtype": "bfloat16", "manifest": {"params": []}}
         with tempfile.TemporaryDirectory() as tmp:
@@ -127,8 +128,10 @@ class LloydEndPathTest(unittest.TestCase):
                         "d_align": 1, "staging": "none", "config": "simt_w4", "constraints": []}
                 json.dump({"op": "kmeans_assign", "variants": [simt], "table": {},
                            "update_variants": [update], "centroids_variants": [cent]}, f)
+            env = {k: v for k, v in os.environ.items() if k != "CAKE_LLOYD_CENTROIDS"}
+            env.update(PYTHONPATH=RUNTIME, **({} if env_value is None else {"CAKE_LLOYD_CENTROIDS": env_value}))
             r = subprocess.run([sys.executable, "-c", FAKE_TORCH, tmp], capture_output=True, text=True,
-                               env=dict(os.environ, PYTHONPATH=RUNTIME, CAKE_LLOYD_CENTROIDS="1"))
+                               env=env)
         self.assertEqual(r.returncode, 0, r.stderr)
         return json.loads(r.stdout)
 
@@ -156,8 +159,15 @@ class LloydEndPathTest(unittest.TestCase):
 
     def test_one_set_of_centroids_for_every_batch(self):
         launches = [e for e in self.run_steps()["broadcast c"]["events"] if e[0] == "launch"]
-        self.assertEqual(launches[-1][1], "km_bf16_centroids")       # chosen by the environment
+        self.assertEqual(launches[-1][1], "km_bf16_centroids")       # the default: no option given
         self.assertEqual(launches[-1][3], {"B": 3, "K": 4, "D": 5, "CB": 1})
+
+    def test_the_environment_can_choose_the_torch_end(self):
+        for value, kernel_end in (("1", True), ("0", False)):
+            # "0": update() and the torch end (which this fake torch cannot run): no centroids launch
+            events = self.run_steps(value)["broadcast c"]["events"]
+            names = [e[1] for e in events if e[0] == "launch"]
+            self.assertEqual("km_bf16_centroids" in names, kernel_end, (value, names))
 
     def test_a_failed_launch_leaves_the_workspace_zeroed(self):
         failed = self.run_steps()["failed"]

@@ -77,8 +77,10 @@ def generate_update(p):
 # memory once, so a handful of clusters does not serialize every point's adds on the same few
 # global addresses (session 11: 0.25x flashlib's Lloyd step at K = 5, 0.27x at K = 2). Served
 # when K * D <= UPDATE_SMEM_SUMS and K <= UPDATE_SMEM_COUNTS (a uniform branch at the start);
-# otherwise the kernel takes the per-point global atomics of the plain update.
-UPDATE_CHUNKS = (256, 2048)
+# otherwise the kernel takes the per-point global atomics of the plain update. Chunks of 32 and 64
+# (session 52) keep enough blocks where B * N is small: with 256, fp32 B7 N469 D374 K1 ran 13
+# blocks, each warp loading 32 points one after another, and the step was 0.67x flashlib's.
+UPDATE_CHUNKS = (32, 64, 256, 2048)
 UPDATE_SMEM_SUMS, UPDATE_SMEM_COUNTS = 8192, 1024
 
 
