@@ -494,11 +494,15 @@ def lloyd(torch, lib, shapes, site, out, compiled=None):
                     "err": err, "correct": err <= LLOYD_TOL[s["dtype"]], "ms": graph_time(torch, step_v)}
             except Exception as e:
                 row.setdefault("cake_private", {})[v["name"]] = {"error": f"{type(e).__name__}: {e}"[:300]}
-        # The step ended by the `centroids` kernel (families/centroids.py: one launch, sums and
-        # counts kept zeroed between steps) beside the torch end, same inputs, with its own chain
-        # check: eight steps back to back reuse the same workspace.
-        end = lib.centroids_kernel(s["dtype"]) if hasattr(lib, "centroids_kernel") else None
-        if end and row.get("cake_err_chain") is not None:
+        # The other end of the step beside the default, same inputs, with its own chain check:
+        # "cake_torch_end" (the division in torch) where the default is the `centroids` kernel
+        # (families/centroids.py), else "cake_centroids" (a library built before it, or
+        # CAKE_LLOYD_CENTROIDS=0). Eight kernel-ended steps back to back reuse one workspace.
+        kernel_end = lib.centroids_kernel(s["dtype"]) if hasattr(lib, "centroids_kernel") else None
+        default_kernel = os.environ.get("CAKE_LLOYD_CENTROIDS", "1") != "0"
+        other, end = (("cake_torch_end", False) if default_kernel else ("cake_centroids", kernel_end)) \
+            if kernel_end else (None, None)
+        if other and row.get("cake_err_chain") is not None:
             try:
                 step_e = lambda ck=c: lib.lloyd_step(x, ck, centroids_kernel=end)  # noqa: E731
                 new_e, idx_e = step_e()
@@ -508,11 +512,10 @@ def lloyd(torch, lib, shapes, site, out, compiled=None):
                 torch.cuda.synchronize()
                 err_chain = max(error(n, reference(x, ck, j)) for (n, j), ck in zip(chain, cs))
                 tol = LLOYD_TOL[s["dtype"]]
-                row["cake_centroids"] = {"err": err, "err_chain": err_chain,
-                                         "correct": err <= tol and err_chain <= tol,
-                                         "ms": graph_time(torch, step_e)}
+                row[other] = {"err": err, "err_chain": err_chain,
+                              "correct": err <= tol and err_chain <= tol, "ms": graph_time(torch, step_e)}
             except Exception as e:
-                row["cake_centroids"] = {"error": f"{type(e).__name__}: {e}"[:300]}
+                row[other] = {"error": f"{type(e).__name__}: {e}"[:300]}
         t_flashlib = time.time()
         try:
             bufs = dict(sums_buf=torch.zeros(B, K, D, device="cuda"),
@@ -538,8 +541,9 @@ def lloyd(torch, lib, shapes, site, out, compiled=None):
             json.dump(rows, f, indent=0)
         private = " ".join(f"{n.rsplit('_', 1)[-1]} {r.get('ms') or float('nan'):.4f}{'' if r.get('correct') else ' WRONG'}"
                            for n, r in row.get("cake_private", {}).items())
-        ce = row.get("cake_centroids", {})
-        private += f" centroids {ce.get('ms') or float('nan'):.4f}{'' if ce.get('correct') else ' WRONG'}" if ce else ""
+        for end_name in ("cake_torch_end", "cake_centroids"):
+            ce = row.get(end_name)
+            private += f" {end_name[5:]} {ce.get('ms') or float('nan'):.4f}{'' if ce.get('correct') else ' WRONG'}" if ce else ""
         print(f"[{i}] B{B} N{N} D{D} K{K} {s['dtype']:<8} cake {row.get('cake_ms') or float('nan'):.4f} "
               f"(err {row.get('cake_err', float('nan')):.1e}) flashlib {row.get('flashlib_ms') or float('nan'):.4f} "
               f"(err {row.get('flashlib_err', float('nan')):.1e}) private {private} "
