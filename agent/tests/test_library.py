@@ -352,6 +352,7 @@ class FamilyTest(unittest.TestCase):
                  {"dtype": "float16", "dp": 96, "rows": 16, "tile": 64},
                  {"update": True, "dtype": "bfloat16", "ppb": 8},
                  {"update": True, "dtype": "float32", "ppb": 8, "chunk": 256},
+                 {"update": True, "dtype": "float16", "ppb": 8, "chunk": 32},
                  {"dtype": "float32", "r": 2, "kn": 4, "v": 2},
                  {"dtype": "bfloat16", "r": 1, "kn": 8, "v": 1, "ws": 8},
                  {"dtype": "float16", "r": 1, "kn": 16, "v": 2, "ws": 4},
@@ -773,12 +774,19 @@ class AutotuneTest(unittest.TestCase):
 
 class UpdateChoiceTest(unittest.TestCase):
     """The centroid update is privatized where many points share a centroid (lloyd-0.* of
-    bench/results/2026-12-02-library-kmeans-6) and its partial sums fit in shared memory."""
+    bench/results/2026-12-02-library-kmeans-6) and its partial sums fit in shared memory, in
+    chunks that leave enough blocks (bench/results/2026-12-08-update-chunks)."""
 
     def test_private_chunk(self):
         from cake_library.kmeans import private_chunk
         self.assertEqual(private_chunk(7, 156830, 2, 216), 256)     # 548915 points per centroid
-        self.assertEqual(private_chunk(1, 1000, 1, 8192), 256)      # exactly 1000, K*D = 8192
+        self.assertEqual(private_chunk(1, 1000, 1, 8192), 32)       # exactly 1000, K*D = 8192; 4 blocks
+        self.assertEqual(private_chunk(1, 67329, 1, 8), 256)        # 264 blocks at 256
+        self.assertEqual(private_chunk(1, 67328, 1, 8), 64)         # 263 blocks at 256, 1052 at 64
+        self.assertEqual(private_chunk(4, 8445, 1, 144), 64)        # 132 at 256, 528 at 64 (call U: c64)
+        self.assertEqual(private_chunk(7, 469, 1, 374), 32)         # 14 at 256, 56 at 64 (call U: c32)
+        self.assertEqual(private_chunk(1, 32705, 1, 8), 64)         # 512 blocks at 64
+        self.assertEqual(private_chunk(1, 32704, 1, 8), 32)         # 511
         self.assertIsNone(private_chunk(1, 999, 1, 64))             # below 1000 per centroid
         self.assertIsNone(private_chunk(1, 10 ** 6, 2, 4097))       # K*D over shared memory
         self.assertIsNone(private_chunk(1, 10 ** 7, 1025, 4))       # more counts than it keeps

@@ -242,8 +242,9 @@ class KMeansLibrary:
         if kernel:
             v = next((v for v in updates if v["name"] == kernel), None)
         else:                    # the privatized one where it pays, if the library has it
-            chunk = private_chunk(B, N, K, D)
+            chunk = private_chunk(B, N, K, D)    # then 256 (a library built before 32 and 64)
             ranked = [v for v in updates if v["ppb"] == 8 and v.get("chunk") == chunk] + \
+                     [v for v in updates if v["ppb"] == 8 and chunk and v.get("chunk") == 256] + \
                      [v for v in updates if v["ppb"] == 8 and "chunk" not in v]
             v = next(iter(ranked), None)
         if v is None:
@@ -345,20 +346,30 @@ class KMeansLibrary:
         return ws
 
 
-# The privatized update (partial sums of a chunk of 256 points in shared memory) wins where many
+# The privatized update (partial sums of a chunk of points in shared memory) wins where many
 # points add into each centroid row: measured (bench/results/2026-12-02-library-kmeans-6/lloyd-0.*)
 # 7.4x at 548905 points per centroid, 8.3x at 50529, 1.41x at 2477, 1.05x at 3386, even at 92-399,
 # and 1.5-2.2x slower at 116-173 with few points per block. It keeps partials only while
 # K * D <= 8192 (shared memory), otherwise it is per-point atomics with extra work.
 PRIVATE_MIN_POINTS_PER_CENTROID = 1000
 PRIVATE_MAX_KD, PRIVATE_MAX_K = 8192, 1024      # family.py's UPDATE_SMEM_SUMS, UPDATE_SMEM_COUNTS
+# Chunks of 256 points leave few blocks on small problems, each warp loading its 32 points one after
+# another. Under 264 blocks at 256 (2 per SM of an H100) the chunks of 32 and 64 were 1.15-5.0x
+# faster on all 23 such grid shapes (bench/results/2026-12-08-update-chunks, call U): 64 where it
+# still gives 512 blocks, else 32 (the fastest at 22 of the 23 shapes, 9% off at the other).
+# Above 264 blocks only 256 has been measured.
+PRIVATE_FEW_BLOCKS, PRIVATE_SMALL_CHUNK_BLOCKS = 264, 512
 
 
 def private_chunk(B, N, K, D):
-    """The update's chunk for a shape: 256 (privatized) or None (per-point global atomics, 8 points
-    per block: the default elsewhere)."""
-    return 256 if (B * N >= PRIVATE_MIN_POINTS_PER_CENTROID * K and K * D <= PRIVATE_MAX_KD
-                   and K <= PRIVATE_MAX_K) else None
+    """The update's chunk for a shape: 256, 64 or 32 points (privatized), or None (per-point
+    global atomics, 8 points per block: the default elsewhere)."""
+    if not (B * N >= PRIVATE_MIN_POINTS_PER_CENTROID * K and K * D <= PRIVATE_MAX_KD
+            and K <= PRIVATE_MAX_K):
+        return None
+    if B * -(-N // 256) >= PRIVATE_FEW_BLOCKS:
+        return 256
+    return 64 if B * -(-N // 64) >= PRIVATE_SMALL_CHUNK_BLOCKS else 32
 
 
 def _not_capturing(torch, what):
