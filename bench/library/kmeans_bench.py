@@ -498,11 +498,11 @@ def lloyd(torch, lib, shapes, site, out, compiled=None):
         # "cake_torch_end" (the division in torch) where the default is the `centroids` kernel
         # (families/centroids.py), else "cake_centroids" (a library built before it, or
         # CAKE_LLOYD_CENTROIDS=0). Eight kernel-ended steps back to back reuse one workspace.
-        kernel_end = lib.centroids_kernel(s["dtype"]) if hasattr(lib, "centroids_kernel") else None
-        default_kernel = os.environ.get("CAKE_LLOYD_CENTROIDS", "1") != "0"
-        other, end = (("cake_torch_end", False) if default_kernel else ("cake_centroids", kernel_end)) \
-            if kernel_end else (None, None)
-        if other and row.get("cake_err_chain") is not None:
+        end = lib.centroids_kernel(s["dtype"]) if hasattr(lib, "centroids_kernel") else None
+        other = "cake_centroids"
+        if end and os.environ.get("CAKE_LLOYD_CENTROIDS", "1") != "0":     # the kernel is the default
+            other, end = "cake_torch_end", False
+        if end is not None and row.get("cake_err_chain") is not None:
             try:
                 step_e = lambda ck=c: lib.lloyd_step(x, ck, centroids_kernel=end)  # noqa: E731
                 new_e, idx_e = step_e()

@@ -241,12 +241,10 @@ class KMeansLibrary:
         updates = [v for v in self.definition.get("update_variants", []) if v["dtype"] == dtype]
         if kernel:
             v = next((v for v in updates if v["name"] == kernel), None)
-        else:                    # the privatized one where it pays, if the library has it
-            chunk = private_chunk(B, N, K, D)    # then 256 (a library built before 32 and 64)
-            ranked = [v for v in updates if v["ppb"] == 8 and v.get("chunk") == chunk] + \
-                     [v for v in updates if v["ppb"] == 8 and chunk and v.get("chunk") == 256] + \
-                     [v for v in updates if v["ppb"] == 8 and "chunk" not in v]
-            v = next(iter(ranked), None)
+        else:        # the privatized chunk where it pays, else 256 (a library built before 32
+            chunk = private_chunk(B, N, K, D)    # and 64), else per-point atomics (no chunk)
+            v = next((v for want in ((chunk, 256, None) if chunk else (None,))
+                      for v in updates if v["ppb"] == 8 and v.get("chunk") == want), None)
         if v is None:
             raise ValueError(f"dtype {dtype}: this library has no centroid-update kernel" +
                              (f" named {kernel}" if kernel else ""))
