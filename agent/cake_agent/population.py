@@ -20,6 +20,7 @@ class Member:
         self.failure_class = row["failure_class"]
         self.fitness = row["fitness"]
         self.generation = row["generation"]
+        self.ir_hash = row["ir_hash"]
         self.facts = facts
 
     @property
@@ -29,7 +30,11 @@ class Member:
 
 
 def load(db, run_id):
-    return [Member(r, db.compile_facts(r["id"])) for r in db.candidates(run_id)]
+    """The run's members by generation, then IR hash: not by database id, since a generation's
+    candidates are recorded in the order their compiles finish, and that order (the machine's load)
+    must not steer a seeded search (tournaments pick by position, ties in fitness keep it)."""
+    members = [Member(r, db.compile_facts(r["id"])) for r in db.candidates(run_id)]
+    return sorted(members, key=lambda m: (m.generation, m.ir_hash))
 
 
 def ranked(members):

@@ -90,7 +90,7 @@ def generate(task, tools, n, rng_seed, tacs, per_generation=8):
             members.append(population.Member(_Row(
                 id=len(props), ir=p.ir, genome=json.dumps(p.genome) if p.genome else None, signature=p.signature,
                 tactics=json.dumps(list(p.tactics)), status="compiled", failure_class=None, fitness=None,
-                generation=generation)))
+                generation=generation, ir_hash=ir_hash(p.ir))))
         generation += 1
     return props
 

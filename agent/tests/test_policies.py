@@ -77,6 +77,29 @@ class PopulationTest(unittest.TestCase):
         ms.append(FakeMember(7, (0, {"A": 7}), fitness=50.0, tactics=("widen",)))
         self.assertEqual([m.id for m in population.elites(ms, 2)], [1, 2, 7])
 
+    def test_load_order_ignores_the_order_compiles_finished(self):
+        # A generation's candidates are recorded as their compiles finish (the machine's load); the
+        # population a seeded policy draws from must be the same either way.
+        def row(i, gen, h):
+            return {"id": i, "ir": "", "genome": None, "signature": h, "tactics": None, "status": "compiled",
+                    "failure_class": None, "fitness": None, "generation": gen, "ir_hash": h}
+
+        class FakeDb:
+            def __init__(self, rows):
+                self.rows = rows
+
+            def candidates(self, run_id):
+                return self.rows
+
+            def compile_facts(self, cid):
+                return None
+
+        first = [row(1, 0, "c"), row(2, 0, "a"), row(3, 1, "b"), row(4, 1, "0")]
+        other = [row(1, 0, "a"), row(2, 0, "c"), row(3, 1, "0"), row(4, 1, "b")]
+        order = [m.ir_hash for m in population.load(FakeDb(first), 1)]
+        self.assertEqual(order, ["a", "c", "0", "b"])
+        self.assertEqual([m.ir_hash for m in population.load(FakeDb(other), 1)], order)
+
     def test_stagnation(self):
         ms = [FakeMember(1, (0, {"A": 1}), 1.0, generation=0), FakeMember(2, (0, {"A": 2}), 2.0, generation=3)]
         self.assertTrue(population.stagnant(ms))

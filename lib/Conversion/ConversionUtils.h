@@ -118,14 +118,17 @@ struct AccessBuilder {
   Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
   Value mul(Value x, Value y) { return arith::MulIOp::create(b, loc, x, y); }
 
-  /// The value of an extent or stride entry as an index: an integer or a problem-size symbol
-  /// (an i64 kernel argument).
+  /// The value of an extent or stride entry as an index: an integer, a specialized symbol's
+  /// constant or a problem-size symbol (an i64 kernel argument).
   Value entryIndex(Attribute entry, Operation *user) {
     if (auto intAttr = dyn_cast<IntegerAttr>(entry))
       return indexConstant(intAttr.getInt());
     auto func = user->getParentOfType<gpu::GPUFuncOp>();
-    auto symbols = func->getAttrOfType<ArrayAttr>(kSymbolsAttrName);
     auto name = cast<StringAttr>(entry);
+    if (auto fixed = func->getAttrOfType<DictionaryAttr>(kSpecializeAttrName))
+      if (auto value = fixed.getAs<IntegerAttr>(name))
+        return indexConstant(value.getInt());
+    auto symbols = func->getAttrOfType<ArrayAttr>(kSymbolsAttrName);
     ArrayRef<BlockArgument> args = func.getArguments().take_back(symbols.size());
     for (auto [symbol, arg] : llvm::zip(symbols, args))
       if (symbol == name)

@@ -50,6 +50,8 @@ LogicalResult mlir::cake::convertKernelToGPUFunc(KernelOp kernel, Operation *gpu
   if (kernel.getCluster())
     func.setKnownClusterSizeAttr(toI32Array(b, kernel.getClusterDims()));
   func->setAttr(kSymbolsAttrName, kernel.getSymbolsAttr());
+  if (std::optional<DictionaryAttr> fixed = kernel.getSpecialize())
+    func->setAttr(kSpecializeAttrName, *fixed);
   // Register reallocation needs a register cap at entry: one block per SM. Otherwise the
   // kernel's own occupancy request, if any (ptxas fits the registers to it).
   bool reallocates = false;
@@ -78,10 +80,13 @@ LogicalResult mlir::cake::convertKernelToGPUFunc(KernelOp kernel, Operation *gpu
   func.walk([&](Operation *op) {
     if (auto size = dyn_cast<ProblemSizeOp>(op)) {
       b.setInsertionPoint(size);
-      unsigned index = *kernel.getSymbolIndex(size.getSymbol());
-      size.replaceAllUsesWith(
-          arith::IndexCastOp::create(b, size.getLoc(), b.getIndexType(), symbolArgs[index])
-              .getResult());
+      Value value;
+      if (std::optional<int64_t> fixed = kernel.getSpecializedSize(size.getSymbol()))
+        value = arith::ConstantIndexOp::create(b, size.getLoc(), *fixed);
+      else
+        value = arith::IndexCastOp::create(b, size.getLoc(), b.getIndexType(),
+                                           symbolArgs[*kernel.getSymbolIndex(size.getSymbol())]);
+      size.replaceAllUsesWith(value);
       toErase.push_back(size);
     } else if (auto ret = dyn_cast<ReturnOp>(op)) {
       b.setInsertionPoint(ret);

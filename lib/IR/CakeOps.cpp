@@ -94,6 +94,13 @@ std::optional<unsigned> KernelOp::getSymbolIndex(StringRef name) {
   return std::nullopt;
 }
 
+std::optional<int64_t> KernelOp::getSpecializedSize(StringRef name) {
+  if (std::optional<DictionaryAttr> fixed = getSpecialize())
+    if (auto value = fixed->getAs<IntegerAttr>(name))
+      return value.getInt();
+  return std::nullopt;
+}
+
 SmallVector<StringRef> KernelOp::getSymbolNames() {
   SmallVector<StringRef> names;
   if (!getSymbolsAttr()) // absent: none
@@ -240,6 +247,19 @@ LogicalResult KernelOp::verify() {
 
   if (std::optional<int64_t> width = getIndexBitwidth(); width && *width != 32 && *width != 64)
     return emitOpError() << "expected index_bitwidth 32 or 64, got " << *width;
+
+  if (std::optional<DictionaryAttr> fixed = getSpecialize()) {
+    for (NamedAttribute entry : *fixed) {
+      if (!seen.contains(entry.getName().getValue()))
+        return emitOpError() << "specialize names '" << entry.getName().getValue()
+                             << "', which is not one of the kernel's symbols";
+      auto value = dyn_cast<IntegerAttr>(entry.getValue());
+      auto type = value ? dyn_cast<IntegerType>(value.getType()) : IntegerType();
+      if (!type || type.getWidth() < 2 || value.getInt() < 0)
+        return emitOpError() << "expected specialize's '" << entry.getName().getValue()
+                             << "' to be a non-negative integer, got " << entry.getValue();
+    }
+  }
 
   if (std::optional<int64_t> blocks = getMinBlocksPerSm()) {
     const TargetInfo &info = *lookupTarget(target);

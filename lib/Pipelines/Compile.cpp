@@ -31,6 +31,36 @@ LogicalResult mlir::cake::retargetKernels(ModuleOp module, StringRef chip) {
   return pm.run(module);
 }
 
+LogicalResult mlir::cake::specializeKernels(ModuleOp module, StringRef sizes) {
+  SmallVector<KernelOp> kernels(module.getOps<KernelOp>());
+  if (sizes.empty() || kernels.empty())
+    return success();
+  SmallVector<StringRef> entries;
+  sizes.split(entries, ',');
+  for (StringRef entry : entries) {
+    auto [name, text] = entry.split('=');
+    name = name.trim();
+    int64_t value;
+    if (name.empty() || text.trim().getAsInteger(10, value) || value < 0)
+      return kernels.front().emitError()
+             << "--specialize expects SYMBOL=SIZE[,SYMBOL=SIZE...] with non-negative sizes, got '"
+             << entry << "'";
+    bool declared = false;
+    for (KernelOp kernel : kernels) {
+      if (!kernel.getSymbolIndex(name))
+        continue;
+      declared = true;
+      NamedAttrList fixed(kernel.getSpecialize().value_or(DictionaryAttr()));
+      fixed.set(name, IntegerAttr::get(IntegerType::get(module.getContext(), 64), value));
+      kernel.setSpecializeAttr(fixed.getDictionary(module.getContext()));
+    }
+    if (!declared)
+      return kernels.front().emitError()
+             << "--specialize names '" << name << "', which no kernel of the module declares";
+  }
+  return success();
+}
+
 LogicalResult mlir::cake::lowerForSerialization(ModuleOp module, const CompileOptions &options) {
   if (module.getOps<KernelOp>().empty()) {
     if (module.getOps<gpu::GPUModuleOp>().empty())
@@ -110,7 +140,8 @@ FailureOr<CompileOutput> mlir::cake::compile(ModuleOp module, const CompileOptio
                                              CompileStage last) {
   CompileOutput output;
   // The chip first: the manifest, the checks and the lowering all see the one target.
-  if (failed(retargetKernels(module, options.chip)))
+  if (failed(retargetKernels(module, options.chip)) ||
+      failed(specializeKernels(module, options.specialize)))
     return failure();
   FailureOr<unsigned> indexBitwidth = resolveIndexBitwidth(module, options.indexBitwidth);
   if (failed(indexBitwidth))

@@ -255,6 +255,10 @@ FailureOr<abi::KernelDesc> ManifestBuilder::build() {
     desc.symbols.push_back(symbol.str());
   ArrayRef<AffineExpr> grid = kernel.getGrid().getResults();
   ConstraintSet constraints;
+  // A specialized symbol is a constant in the code: the host must pass that size and no other.
+  for (StringRef symbol : symbols)
+    if (std::optional<int64_t> fixed = kernel.getSpecializedSize(symbol))
+      constraints.insert(symbol.str() + " == " + std::to_string(*fixed));
   for (unsigned i = 0; i < 3; ++i) {
     std::string text = i < grid.size() ? topLevel(printManifestExpr(grid[i], symbols)) : "1";
     if (failed(expr(text, desc.grid[i])))

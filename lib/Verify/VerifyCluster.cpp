@@ -122,7 +122,7 @@ std::vector<std::unique_ptr<ThreadModel>> rankModels(KernelOp kernel, int64_t si
     probe.clusterId[0] = clusterId;
     if (everySize >= 0) {
       for (StringRef symbol : kernel.getSymbolNames())
-        probe.sizes[symbol] = everySize;
+        probe.sizes[symbol] = kernel.getSpecializedSize(symbol).value_or(everySize);
       probe.bindGridDims = bindGrid(kernel, probe);
     }
     models.push_back(std::make_unique<ThreadModel>(kernel, probe));
@@ -687,7 +687,7 @@ std::optional<int64_t> executions(ThreadModel &model, Operation *op) {
 int64_t lastClusterId(KernelOp kernel, int64_t size, int64_t everySize) {
   ShapeProbe probe;
   for (StringRef symbol : kernel.getSymbolNames())
-    probe.sizes[symbol] = everySize;
+    probe.sizes[symbol] = kernel.getSpecializedSize(symbol).value_or(everySize);
   if (!bindGrid(kernel, probe) || probe.gridDim[0] < size)
     return -1;
   return probe.gridDim[0] / size - 1;

@@ -138,9 +138,14 @@ std::vector<ShapeProbe> mlir::cake::getProbeSizeSets(KernelOp kernel) {
   std::vector<ShapeProbe> out;
   for (unsigned i = 0; i < std::size(kFreeSizes); ++i) {
     ShapeProbe probe;
-    for (StringRef symbol : symbols)
-      probe.sizes[symbol] = strided.contains(symbol) ? kAlignedSizes[i] : kFreeSizes[i];
-    if (bindGrid(kernel, probe))
+    bool duplicate = !out.empty();
+    for (StringRef symbol : symbols) {
+      std::optional<int64_t> fixed = kernel.getSpecializedSize(symbol);
+      probe.sizes[symbol] = fixed ? *fixed : strided.contains(symbol) ? kAlignedSizes[i] : kFreeSizes[i];
+      duplicate &= fixed.has_value();
+    }
+    // A kernel specialized in every symbol has one size set to probe.
+    if (!duplicate && bindGrid(kernel, probe))
       out.push_back(std::move(probe));
   }
   return out;

@@ -454,3 +454,42 @@ cake.kernel @fixed_half_written(%y: !cake.tensor<[64], f32> {cake.name = "y"})
   cake.store %one, %y[%tid] : f32, !cake.tensor<[64], f32>
   cake.return
 }
+
+// -----
+
+// A kernel specialized to N = 512 only ever runs at N = 512 (its manifest requires it): the
+// unmasked accesses of @axpy_unmasked are right there, and the probes use that size only.
+cake.kernel @axpy_unmasked_512(%x: !cake.tensor<[N], f32> {cake.name = "x"},
+                               %y: !cake.tensor<[N], f32> {cake.name = "y"})
+    attributes {target = "sm_90a", block = array<i64: 256>, symbols = ["N"],
+                grid = affine_map<()[n] -> (n ceildiv 256)>, specialize = {N = 512}} {
+  %c256 = arith.constant 256 : index
+  %bid = cake.block_id x
+  %tid = cake.thread_id x
+  %base = arith.muli %bid, %c256 : index
+  %i = arith.addi %base, %tid : index
+  %v = cake.load %x[%i] : !cake.tensor<[N], f32> -> f32
+  cake.store %v, %y[%i] : f32, !cake.tensor<[N], f32>
+  cake.return
+}
+
+// -----
+
+// Specialized to a ragged size, the same kernel is wrong at that size.
+cake.kernel @axpy_unmasked_500(%x: !cake.tensor<[N], f32> {cake.name = "x"},
+                               %y: !cake.tensor<[N], f32> {cake.name = "y"})
+    attributes {target = "sm_90a", block = array<i64: 256>, symbols = ["N"],
+                grid = affine_map<()[n] -> (n ceildiv 256)>, specialize = {N = 500}} {
+  %c256 = arith.constant 256 : index
+  %bid = cake.block_id x
+  %tid = cake.thread_id x
+  %base = arith.muli %bid, %c256 : index
+  %i = arith.addi %base, %tid : index
+  // expected-error @+2 {{[shape.out-of-bounds] expected index 0 of 'x' in [0, N) for every shape the manifest allows, but with N = 500 (block (1, 0, 0)) thread 244 reaches 500}}
+  // expected-note @+1 {{fix:}}
+  %v = cake.load %x[%i] : !cake.tensor<[N], f32> -> f32
+  // expected-error @+2 {{[shape.out-of-bounds] expected index 0 of 'y' in [0, N)}}
+  // expected-note @+1 {{fix:}}
+  cake.store %v, %y[%i] : f32, !cake.tensor<[N], f32>
+  cake.return
+}

@@ -70,6 +70,11 @@ cl::opt<unsigned> indexBitwidth(
              "manifest then bounds every tensor's offsets below 2^30); default: the kernels' "
              "index_bitwidth, else 64"),
     cl::init(0));
+cl::opt<std::string> specialize(
+    "specialize", cl::cat(cakeCategory),
+    cl::desc("Fix problem sizes at compile time, SYMBOL=SIZE[,...]: every kernel that declares "
+             "the symbol reads the constant, and its manifest requires that size"),
+    cl::value_desc("sizes"), cl::init(""));
 cl::opt<std::string> ptxasPath("ptxas", cl::cat(cakeCategory),
                                cl::desc("Path to ptxas (default: CUDA_HOME, PATH)"), cl::init(""));
 cl::opt<cake::DiagnosticsFormat> diagnosticsFormat(
@@ -164,6 +169,7 @@ int main(int argc, char **argv) {
   options.optLevel = optLevel;
   options.hangTimeoutMs = hangTimeoutMs;
   options.indexBitwidth = indexBitwidth;
+  options.specialize = specialize;
   options.ptxasPath = ptxasPath;
   options.requireManifest = !manifestFile.empty();
   cake::CompileStage last = emitKind == Emit::Manifest ? cake::CompileStage::Manifest

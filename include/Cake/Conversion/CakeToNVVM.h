@@ -27,6 +27,8 @@ unsigned getLoweredIndexBitwidth(Operation *op);
 /// The attribute on a lowered gpu.func that lists its problem-size symbols (its trailing i64
 /// parameters), so that patterns can find a symbol's value.
 constexpr llvm::StringLiteral kSymbolsAttrName = "cake.symbols";
+/// The kernel's `specialize` on its gpu.func: the symbols whose value is a compile-time constant.
+constexpr llvm::StringLiteral kSpecializeAttrName = "cake.specialize";
 
 /// LLVM's NVPTX backend aborts the process (LLVM ERROR) on a PTX version too old for the chip
 /// and prints to stderr on features it does not know: only `+ptxNN` at or above CAKE's floor

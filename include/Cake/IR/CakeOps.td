@@ -68,6 +68,14 @@ def Cake_KernelOp : Cake_Op<"kernel", [
       tensor's offsets and every grid dimension's threads below 2^30 (docs/Manifest.md), so hosts
       refuse larger shapes. The kernels of one module share one width; a tool's
       `--index-bitwidth` overrides it.
+    - `specialize` (optional): problem-size symbols fixed at compile time, as a dictionary from
+      symbol to a non-negative integer (`specialize = {D = 53}`). The ABI does not change: the
+      host still passes every symbol, and the manifest gains the constraint `D == 53`, so no host
+      launches the kernel at another size. The lowering reads the constant instead of the
+      parameter (`cake.problem_size`, the tensors' strides and bounds), so loop bounds, masks and
+      address products fold; the schedule verifiers probe the kernel at that size only. This is
+      what a JIT that makes sizes compile-time constants (Triton's `tl.constexpr`) does, per
+      kernel; `cake-translate --specialize=D=53` sets it from the command line.
 
     ```mlir
     cake.kernel @vector_add(%x: !cake.tensor<[N], f32>, %y: !cake.tensor<[N], f32>,
@@ -90,7 +98,8 @@ def Cake_KernelOp : Cake_Op<"kernel", [
     AffineMapAttr:$grid,
     DefaultValuedAttr<I64Attr, "0">:$dynamic_smem,
     OptionalAttr<I64Attr>:$min_blocks_per_sm,
-    OptionalAttr<I64Attr>:$index_bitwidth
+    OptionalAttr<I64Attr>:$index_bitwidth,
+    OptionalAttr<DictionaryAttr>:$specialize
   );
   let regions = (region SizedRegion<1>:$body);
   let hasCustomAssemblyFormat = 1;
@@ -117,6 +126,8 @@ def Cake_KernelOp : Cake_Op<"kernel", [
     bool waitsForGridDependencies();
     /// The names of `symbols` as strings.
     ::llvm::SmallVector<::llvm::StringRef> getSymbolNames();
+    /// The compile-time value `specialize` gives symbol `name`, or std::nullopt.
+    std::optional<int64_t> getSpecializedSize(::llvm::StringRef name);
     /// Lays out the kernel's shared allocations in program order, each at its alignment.
     SharedMemoryLayout getSharedMemoryLayout();
     /// The most shared memory one block may use on this kernel's target.

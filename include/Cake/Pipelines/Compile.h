@@ -26,6 +26,9 @@ struct CompileOptions {
   /// tensor's offsets below 2^30 (cake-lower-to-nvvm's index-bitwidth); 0: the kernels'
   /// index_bitwidth attribute, else 64.
   unsigned indexBitwidth = 0;
+  /// Problem sizes to fix at compile time, "D=53,K=8": each kernel that declares the symbol gets
+  /// it in its `specialize` (replacing the value it had); empty: the kernels' own.
+  std::string specialize;
   /// Also assemble a cubin with ptxas.
   bool assemble = false;
   /// ptxas to use; empty: findPtxas's search.
@@ -40,6 +43,10 @@ struct CompileOptions {
 /// an op the chip lacks is a `target.*` finding at the op, not an error inside NVVM. An empty
 /// chip, or a module without cake kernels (already lowered), is left as it is.
 LogicalResult retargetKernels(ModuleOp module, llvm::StringRef chip);
+
+/// Adds "D=53,K=8" to the `specialize` of every kernel that declares the symbol. A malformed list,
+/// a negative size or a symbol no kernel declares is an error at the first kernel.
+LogicalResult specializeKernels(ModuleOp module, llvm::StringRef sizes);
 
 struct CompiledKernels {
   std::string ptx;
