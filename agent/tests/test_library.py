@@ -130,6 +130,49 @@ class FamilyTest(unittest.TestCase):
                          {"km_f16_csq" + ("" if g == 32 else f"_l{g}"): family.CSQ_MAX_D[g] for g in family.CSQ_LANES})
         self.assertTrue(all(v["manifest"] == {"params": []} for k in lists for v in lists[k]))
 
+    @needs_tools
+    def test_specialized_variants(self):
+        # build.py --specialize: a planned variant with sizes fixed at compile time, under its own
+        # name and configuration, table-only; its manifest requires those sizes, so the router
+        # finds it legal at that D only.
+        plan_now = kbuild.with_twins(kbuild.plan(["float16"], 2))
+        generic = next(p for p in plan_now if kbuild.family_of(p) == "tcd" and kbuild.index_bits(p) == 64)
+        name = kbuild.variant_name(generic)
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "spec.json")
+            with open(path, "w") as f:
+                json.dump([{"variant": name, "sizes": {"D": 10, "K": 17}}], f)
+            [p] = kbuild.specialized(path, plan_now)
+            for bad, why in (([{"variant": "km_nope", "sizes": {"D": 1}}], "no variant km_nope"),
+                             ([{"variant": name, "sizes": {"D": -1}}], "non-negative integers"),
+                             ([{"variant": name, "sizes": {}}], "non-negative integers"),
+                             ({"variant": name}, "not a JSON list")):
+                with open(path, "w") as f:
+                    json.dump(bad, f)
+                self.assertIn(why, kbuild.specialized(path, plan_now))
+            self.assertEqual(kbuild.variant_name(p), name + "_xd10k17")
+            self.assertEqual(kbuild.config_name(p), kbuild.config_name(generic) + "_xd10k17")
+            ir = kbuild.kernel_ir(p, BIN)
+            self.assertIn("specialize = {D = 10 : i64, K = 17 : i64}", ir)
+            self.assertIn("@" + name + "_xd10k17(", ir)
+            src = os.path.join(tmp, "k.mlir")
+            with open(src, "w") as f:
+                f.write(ir)
+            r = subprocess.run([os.path.join(BIN, "cake-translate"), src, "--emit=manifest"],
+                               capture_output=True, text=True)
+            self.assertEqual(r.returncode, 0, r.stderr)
+        manifest = json.loads(r.stdout)["kernels"][0]
+        self.assertIn("D == 10", manifest["constraints"])
+        entry = kbuild.describe(p, manifest)
+        self.assertTrue(entry["table_only"])
+        self.assertNotIn("table_only", kbuild.describe(generic, manifest))
+        router = Router({"op": "kmeans_assign", "variants": [entry, kbuild.describe(generic, {})],
+                         "table": {"points": [{"dtype": "float16", "B": 1, "N": 7, "D": 10, "K": 17,
+                                               "ms": {entry["config"]: 0.001}}]}})
+        self.assertEqual({v["name"] for v in router.legal(1, 7, 10, 17, "float16")}, {name, entry["name"]})
+        self.assertEqual({v["name"] for v in router.legal(1, 7, 12, 17, "float16")}, {name})
+        self.assertEqual(router.route(1, 7, 10, 17, "float16")["kernel"], entry["name"])
+
     def test_committed_variants_are_the_plan(self):
         committed = load_json(os.path.join(KMEANS, "variants.json"))["variants"]
         planned = {kbuild.variant_name(p) for p in kbuild.with_twins(kbuild.plan(list(family.DTYPES), 8))}

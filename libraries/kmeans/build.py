@@ -27,6 +27,10 @@ no c_sq). `--table` (default:
 table.json beside this script, when present) is the routing table learned from measurements
 (libraries/README.md).
 
+`--specialize FILE` also builds variants with problem sizes fixed at compile time (`<name>_xd10...`,
+`specialize = {D = 10}` on the kernel: its loops, masks and strides fold, and its manifest requires
+those sizes); they are table-only.
+
 Every kernel but the updates, the new centroids, the finish and |c|^2 is built twice: with a 64-bit `index` (any
 shape) and as its 32-bit twin (`<name>_i32`, configuration `<config>_i32`: the same IR with `index_bitwidth = 32` on the
 kernel, whose manifest bounds the shapes it serves); the router decides per shape which width
@@ -86,11 +90,33 @@ def config_name(p):
     configuration and the table could not tell their times apart."""
     if p.get("evolved"):
         return "evo_" + kernel_stem(p)
-    return family.FAMILIES[family_of(p)].config(p) + (INDEX_SUFFIX if index_bits(p) == 32 else "")
+    return family.FAMILIES[family_of(p)].config(p) + (INDEX_SUFFIX if index_bits(p) == 32 else "") \
+        + specialized_suffix(p)
 
 
 def variant_name(p):
-    return family.FAMILIES[family_of(p)].symbol(p) + (INDEX_SUFFIX if index_bits(p) == 32 else "")
+    return family.FAMILIES[family_of(p)].symbol(p) + (INDEX_SUFFIX if index_bits(p) == 32 else "") \
+        + specialized_suffix(p)
+
+
+def specialized_suffix(p):
+    """`_xd10k95` for a variant built with D = 10 and K = 95 fixed at compile time (the kernel's
+    `specialize`; its manifest then requires those sizes); "" for a generic one."""
+    sizes = p.get("specialize") or {}
+    return "_x" + "".join(f"{k.lower()}{sizes[k]}" for k in sorted(sizes)) if sizes else ""
+
+
+def with_kernel_attribute(text, old_name, new_name, attribute):
+    """The IR of one kernel renamed from `old_name` to `new_name`, with `attribute` (text such as
+    `index_bitwidth = 32 : i64`) first in its attribute dictionary."""
+    old = "@" + old_name + "("
+    at = text.find(old)
+    attrs = text.find("attributes {", at)
+    if text.count(old) != 1 or attrs < 0:
+        raise RuntimeError(f"{new_name}: expected one kernel @{old_name} with attributes in its IR")
+    attrs += len("attributes {")
+    text = text[:attrs] + attribute + ", " + text[attrs:]
+    return text.replace(old, "@" + new_name + "(")
 
 
 def kernel_stem(p):
@@ -101,17 +127,17 @@ def kernel_stem(p):
 def generate(p, tools=None):
     """The variant's CAKE IR. The mma family is its seed rewritten by cake-opt's tensorize tactic,
     so it needs the tools' folder. A 32-bit twin is its 64-bit variant's IR under its own name,
-    with `index_bitwidth = 32` on the kernel (the IR says how it is lowered)."""
+    with `index_bitwidth = 32` on the kernel (the IR says how it is lowered); a specialized
+    variant, its generic variant's IR with `specialize = {...}`."""
+    if p.get("specialize"):
+        base = {k: v for k, v in p.items() if k != "specialize"}
+        sizes = ", ".join(f"{k} = {v} : i64" for k, v in sorted(p["specialize"].items()))
+        return with_kernel_attribute(generate(base, tools), variant_name(base), variant_name(p),
+                                     "specialize = {" + sizes + "}")
     if index_bits(p) == 32:
         base = {k: v for k, v in p.items() if k != "index_bits"}
-        text, old = generate(base, tools), "@" + variant_name(base) + "("
-        at = text.find(old)
-        attrs = text.find("attributes {", at)
-        if text.count(old) != 1 or attrs < 0:
-            raise RuntimeError(f"{variant_name(p)}: expected one kernel {old[:-1]} with attributes in its IR")
-        attrs += len("attributes {")
-        text = text[:attrs] + "index_bitwidth = 32 : i64, " + text[attrs:]
-        return text.replace(old, "@" + variant_name(p) + "(")
+        return with_kernel_attribute(generate(base, tools), variant_name(base), variant_name(p),
+                                     "index_bitwidth = 32 : i64")
     if family_of(p) == "mma":
         r = subprocess.run([os.path.join(tools, "cake-opt"), "-", "--pass-pipeline=" + family.mma_tactic(p)],
                            input=family.generate_mma_seed(p), capture_output=True, text=True)
@@ -129,7 +155,7 @@ def describe(p, manifest):
             "d_align": 1 if fam.staging == "none" else family.d_align(p["dtype"]),
             "staging": fam.staging, "config": config_name(p), "params": p, "index_bits": index_bits(p),
             "constraints": manifest.get("constraints", []) + fam.domain(p), "manifest": manifest,
-            **({"table_only": True} if fam.table_only(p) else {})}
+            **({"table_only": True} if fam.table_only(p) or p.get("specialize") else {})}
 
 
 def deepest(dtype, chunks, bk, wg, grid, ra=False, ov=False, ks=None):
@@ -436,6 +462,10 @@ def main():
                     help="a JSON list of variant names (bench/library/needed_variants.py): build only those "
                          "assignment kernels (and every auxiliary one) into a library that lists just them: "
                          "what one GPU call launches, in minutes instead of the whole library's hour")
+    ap.add_argument("--specialize", default="",
+                    help="a JSON list of {\"variant\": name, \"sizes\": {\"D\": 10, ...}}: also build those "
+                         "variants with the sizes fixed at compile time (the kernel's `specialize`; named "
+                         "<variant>_xd10..., table-only: they serve the table points that measured them)")
     ap.add_argument("--update-variants", action="store_true",
                     help="compile only the planned configurations missing from the committed variants.json "
                          "(those evolved.json added) into --out and update variants.json, instead of a "
@@ -465,6 +495,12 @@ def main():
                   f"{sorted(unknown)[0]})", file=sys.stderr)
             sys.exit(2)
         assignment = [p for p in assignment if variant_name(p) in wanted]
+    if args.specialize:
+        extra = specialized(args.specialize, planned(args, dtypes))
+        if isinstance(extra, str):
+            print(f"build.py: --specialize {args.specialize}: {extra}", file=sys.stderr)
+            sys.exit(2)
+        assignment += extra
     todo = assignment + with_twins(auxiliary_plans(dtypes))
     built, failed = compile_all(args, kdir, todo)
     if failed:
@@ -485,6 +521,26 @@ def main():
             {k: v for k, v in x.items() if k != "manifest"} for x in variants]}, f, indent=0)
     listed = ", ".join(f"{len(v)} {k.removesuffix('_variants')}" for k, v in lists.items())
     print(f"build.py: {len(variants)} assignment kernels and {listed} kernels in {kdir}")
+
+
+def specialized(path, plan_now):
+    """The specialized variants a --specialize file asks for (parameters), or why it is refused."""
+    try:
+        with open(path) as f:
+            wanted = json.load(f)
+        requests = [(w["variant"], w["sizes"]) for w in wanted]
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        return f"not a JSON list of {{\"variant\", \"sizes\"}} ({type(e).__name__}: {e})"
+    by_name = {variant_name(p): p for p in plan_now}
+    out = []
+    for name, sizes in requests:
+        if name not in by_name:
+            return f"the plan has no variant {name}"
+        if not isinstance(sizes, dict) or not sizes or not all(
+                isinstance(k, str) and k.isidentifier() and type(v) is int and v >= 0 for k, v in sizes.items()):
+            return f"{name}: sizes must map symbols to non-negative integers, got {sizes!r}"
+        out.append(dict(by_name[name], specialize=dict(sizes)))
+    return out
 
 
 def refresh_variants_json(args, dtypes, kdir):
