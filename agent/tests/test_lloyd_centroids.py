@@ -2,6 +2,7 @@
 API's path through it (KMeansLibrary.lloyd_step with a `centroids` kernel): the kernel verifies and
 compiles for every dtype, and the host keeps sums and counts as a workspace that the update kernel
 fills and the centroids kernel reads and leaves zeroed (no GPU: a fake torch records the launches)."""
+import itertools
 import json
 import os
 import subprocess
@@ -16,6 +17,7 @@ RUNTIME = os.path.join(ROOT, "libraries", "runtime")
 sys.path.insert(0, KMEANS)
 sys.path.insert(0, RUNTIME)
 import build as kbuild  # noqa: E402
+import family  # noqa: E402
 from cake_library.route import AUXILIARY_LISTS  # noqa: E402
 
 
@@ -25,22 +27,26 @@ class CentroidsKernelTest(unittest.TestCase):
         p = {"centroids": True, "dtype": "float16"}
         self.assertEqual(kbuild.family_of(p), "centroids")
         self.assertEqual(kbuild.variant_name(p), "km_f16_centroids")
+        self.assertEqual(kbuild.variant_name(dict(p, row_block=True)), "km_f16_centroids_rb")
+        self.assertEqual(family.FAMILIES["centroids"].plan(["float16"]),
+                         [p, dict(p, row_block=True)])
         self.assertEqual(kbuild.with_twins([p]), [p])          # sizes are i64 symbols: no _i32 twin
         self.assertIn("centroids_variants", AUXILIARY_LISTS)   # exported and loaded with the rest
 
     def test_counts_are_read_before_the_barrier_and_zeroed_after_it(self):
-        ir = kbuild.generate({"centroids": True, "dtype": "bfloat16"}, BIN)
-        read, barrier = ir.index("cake.load %counts"), ir.index("cake.barrier")
-        self.assertLess(read, barrier)
-        self.assertGreater(ir.index("cake.store %zi, %counts"), barrier)
-        self.assertLess(ir.index("cake.store %zf, %sums"), barrier)   # each lane its own elements
-        self.assertIn("arith.select %filled, %mean, %old", ir)        # an empty cluster keeps c
+        for rows in ({}, {"row_block": True}):
+            ir = kbuild.generate({"centroids": True, "dtype": "bfloat16", **rows}, BIN)
+            read, barrier = ir.index("cake.load %counts"), ir.index("cake.barrier")
+            self.assertLess(read, barrier)
+            self.assertGreater(ir.index("cake.store %zi, %counts"), barrier)
+            self.assertLess(ir.index("cake.store %zf, %sums"), barrier)   # each thread its own elements
+            self.assertIn("arith.select %filled, %mean, %old", ir)        # an empty cluster keeps c
 
     @needs_tools
     def test_verifies_and_compiles_for_every_dtype(self):
         with tempfile.TemporaryDirectory() as tmp:
-            for dtype in ("float16", "bfloat16", "float32"):
-                p = {"centroids": True, "dtype": dtype}
+            for dtype, rows in itertools.product(("float16", "bfloat16", "float32"), (False, True)):
+                p = {"centroids": True, "dtype": dtype, **({"row_block": True} if rows else {})}
                 name = kbuild.variant_name(p)
                 src = os.path.join(tmp, name + ".mlir")
                 with open(src, "w") as f:
@@ -53,7 +59,8 @@ class CentroidsKernelTest(unittest.TestCase):
                 m = m["kernels"][0] if "kernels" in m else m
                 self.assertEqual([q["name"] for q in m["params"]],
                                  ["sums", "counts", "c", "new", "B", "K", "D", "CB"])
-                self.assertEqual(m["grid"][:2], ["ceildiv(K, 8)", "B"])
+                self.assertEqual(m["grid"][:2], ["K" if rows else "ceildiv(K, 8)", "B"])
+                self.assertEqual(m["block"][0], 256)
 
 
 FAKE_TORCH = r"""
@@ -108,6 +115,7 @@ def step(what, c, **kw):
 step("first", c3, centroids_kernel=True)
 step("again", c3, centroids_kernel=True)
 step("broadcast c", c2)                       # the default (CAKE_LLOYD_CENTROIDS as run_steps sets it)
+step("row block", c3, centroids_kernel="km_bf16_centroids_rb")
 FAIL[0] = True
 step("failed", c3, centroids_kernel=True)
 print(json.dumps(out))
@@ -121,13 +129,15 @@ class LloydEndPathTest(unittest.TestCase):
         """The fake's steps, with CAKE_LLOYD_CENTROIDS=env_value in the environment (None: unset)."""
         update = {"name": "km_bf16_update_w8", "dtype": "bfloat16", "ppb": 8, "manifest": {"params": []}}
         cent = {"name": "km_bf16_centroids", "dtype": "bfloat16", "manifest": {"params": []}}
+        # Listed after the default, as build.py sorts them: it must not become the default.
+        rows = {"name": "km_bf16_centroids_rb", "dtype": "bfloat16", "row_block": True, "manifest": {"params": []}}
         with tempfile.TemporaryDirectory() as tmp:
             os.makedirs(os.path.join(tmp, "kernels"))
             with open(os.path.join(tmp, "library.json"), "w") as f:
                 simt = {"name": "km_bf16_simt_w4", "family": "simt", "dtype": "bfloat16", "max_d": None,
                         "d_align": 1, "staging": "none", "config": "simt_w4", "constraints": []}
                 json.dump({"op": "kmeans_assign", "variants": [simt], "table": {},
-                           "update_variants": [update], "centroids_variants": [cent]}, f)
+                           "update_variants": [update], "centroids_variants": [cent, rows]}, f)
             env = {k: v for k, v in os.environ.items() if k != "CAKE_LLOYD_CENTROIDS"}
             env.update(PYTHONPATH=RUNTIME, **({} if env_value is None else {"CAKE_LLOYD_CENTROIDS": env_value}))
             r = subprocess.run([sys.executable, "-c", FAKE_TORCH, tmp], capture_output=True, text=True,
@@ -161,6 +171,14 @@ class LloydEndPathTest(unittest.TestCase):
         launches = [e for e in self.run_steps()["broadcast c"]["events"] if e[0] == "launch"]
         self.assertEqual(launches[-1][1], "km_bf16_centroids")       # the default: no option given
         self.assertEqual(launches[-1][3], {"B": 3, "K": 4, "D": 5, "CB": 1})
+
+    def test_the_row_per_block_layout_runs_when_named(self):
+        out = self.run_steps()
+        launches = [e for e in out["row block"]["events"] if e[0] == "launch"]
+        self.assertEqual([e[1] for e in launches], ["km_bf16_update_w8", "km_bf16_centroids_rb"])
+        self.assertEqual((launches[1][2]["sums"], launches[1][2]["counts"]),
+                         (launches[0][2]["sums"], launches[0][2]["counts"]))
+        self.assertEqual(launches[1][3], {"B": 3, "K": 4, "D": 5, "CB": 3})
 
     def test_the_environment_can_choose_the_torch_end(self):
         for value, kernel_end in (("1", True), ("0", False)):

@@ -498,13 +498,20 @@ def lloyd(torch, lib, shapes, site, out, compiled=None):
         # "cake_torch_end" (the division in torch) where the default is the `centroids` kernel
         # (families/centroids.py), else "cake_centroids" (a library built before it, or
         # CAKE_LLOYD_CENTROIDS=0). Eight kernel-ended steps back to back reuse one workspace.
+        # Other layouts of the centroids kernel (families/centroids.py: `_rb`, a block per row),
+        # not taken by default until measured, under "cake_centroids_alt": {kernel: result}.
         end = lib.centroids_kernel(s["dtype"]) if hasattr(lib, "centroids_kernel") else None
         other = "cake_centroids"
         if end and os.environ.get("CAKE_LLOYD_CENTROIDS", "1") != "0":     # the kernel is the default
             other, end = "cake_torch_end", False
-        if end is not None and row.get("cake_err_chain") is not None:
+        ends = [(row, other, end)] + [
+            (row.setdefault("cake_centroids_alt", {}), v["name"], v["name"])
+            for v in lib.definition.get("centroids_variants", []) if v["dtype"] == s["dtype"] and v.get("row_block")]
+        for into, key, end in ends if row.get("cake_err_chain") is not None else ():
+            if end is None:
+                continue
             try:
-                step_e = lambda ck=c: lib.lloyd_step(x, ck, centroids_kernel=end)  # noqa: E731
+                step_e = lambda ck=c, end=end: lib.lloyd_step(x, ck, centroids_kernel=end)  # noqa: E731
                 new_e, idx_e = step_e()
                 torch.cuda.synchronize()
                 err = error(new_e, reference(x, c, idx_e))
@@ -512,10 +519,10 @@ def lloyd(torch, lib, shapes, site, out, compiled=None):
                 torch.cuda.synchronize()
                 err_chain = max(error(n, reference(x, ck, j)) for (n, j), ck in zip(chain, cs))
                 tol = LLOYD_TOL[s["dtype"]]
-                row[other] = {"err": err, "err_chain": err_chain,
-                              "correct": err <= tol and err_chain <= tol, "ms": graph_time(torch, step_e)}
+                into[key] = {"err": err, "err_chain": err_chain,
+                             "correct": err <= tol and err_chain <= tol, "ms": graph_time(torch, step_e)}
             except Exception as e:
-                row[other] = {"error": f"{type(e).__name__}: {e}"[:300]}
+                into[key] = {"error": f"{type(e).__name__}: {e}"[:300]}
         t_flashlib = time.time()
         try:
             bufs = dict(sums_buf=torch.zeros(B, K, D, device="cuda"),
@@ -541,9 +548,10 @@ def lloyd(torch, lib, shapes, site, out, compiled=None):
             json.dump(rows, f, indent=0)
         private = " ".join(f"{n.rsplit('_', 1)[-1]} {r.get('ms') or float('nan'):.4f}{'' if r.get('correct') else ' WRONG'}"
                            for n, r in row.get("cake_private", {}).items())
-        for end_name in ("cake_torch_end", "cake_centroids"):
-            ce = row.get(end_name)
-            private += f" {end_name[5:]} {ce.get('ms') or float('nan'):.4f}{'' if ce.get('correct') else ' WRONG'}" if ce else ""
+        ends = [(n[5:], row.get(n)) for n in ("cake_torch_end", "cake_centroids")] + \
+            [(n.rsplit("_", 1)[-1], ce) for n, ce in row.get("cake_centroids_alt", {}).items()]
+        for end_name, ce in ends:
+            private += f" {end_name} {ce.get('ms') or float('nan'):.4f}{'' if ce.get('correct') else ' WRONG'}" if ce else ""
         print(f"[{i}] B{B} N{N} D{D} K{K} {s['dtype']:<8} cake {row.get('cake_ms') or float('nan'):.4f} "
               f"(err {row.get('cake_err', float('nan')):.1e}) flashlib {row.get('flashlib_ms') or float('nan'):.4f} "
               f"(err {row.get('flashlib_err', float('nan')):.1e}) private {private} "

@@ -7,16 +7,23 @@ six kernels, and two memsets for the next update's zeroed sums and counts).
 It also sets sums and counts back to zero after reading them, so the host keeps them as a
 workspace that the update kernel accumulates into without a memset per call (as `finish` does for
 the split-K workspace). c is [CB, K, D] with CB = B or 1 (one set of centroids for every batch).
-One warp per centroid row, its lanes over D; WARPS rows per block. A row's count is read by
-its warp only, and zeroed by its lane 0 after the block barrier, when every lane has read it.
+Two layouts. One warp per centroid row, its lanes over D, WARPS rows per block (the default:
+measured 1.72x faster than the torch end over 109 grid shapes, call J5). With `row_block`
+(`km_<dtype>_centroids_rb`), one block per row, its 256 threads over D: at wide D with few
+rows the warp layout runs B * K warps that each walk D / 32 elements in turn (fp32 B3 N7 D1665
+K2: 6 warps, 0.82x the torch end, call U); a block per row walks D / 256. Not measured yet: the
+runtime takes it only when asked by name (kmeans_bench times it beside the default).
+A row's count is read by the threads of its row, and zeroed by the row's first thread after the
+block barrier, when every one of them has read it.
 """
 from .common import DTYPES, _load_f32
 
 CENTROIDS_WARPS = 8
+CENTROIDS_ROW_BLOCK = 256     # threads of a row-per-block kernel
 
 
 def centroids_name(p):
-    return "km_{}_centroids".format(DTYPES[p["dtype"]][0])
+    return "km_{}_centroids".format(DTYPES[p["dtype"]][0]) + ("_rb" if p.get("row_block") else "")
 
 
 def generate_centroids(p):
@@ -32,24 +39,32 @@ def generate_centroids(p):
     w(f"    %counts: {counts} {{cake.name = \"counts\"}},")
     w(f"    %c: {cent} {{cake.name = \"c\"}},")
     w(f"    %new: {rows} {{cake.name = \"new\"}})")
-    w(f"    attributes {{target = \"sm_90a\", block = array<i64: {32 * CENTROIDS_WARPS}>, "
+    block = CENTROIDS_ROW_BLOCK if p.get("row_block") else 32 * CENTROIDS_WARPS
+    rows_per_block = 1 if p.get("row_block") else CENTROIDS_WARPS
+    w(f"    attributes {{target = \"sm_90a\", block = array<i64: {block}>, "
       "symbols = [\"B\", \"K\", \"D\", \"CB\"],")
-    w(f"                grid = affine_map<()[b, k, d, cb] -> (k ceildiv {CENTROIDS_WARPS}, b)>}} {{")
+    blocks_x = "k" if rows_per_block == 1 else f"k ceildiv {rows_per_block}"
+    w(f"                grid = affine_map<()[b, k, d, cb] -> ({blocks_x}, b)>}} {{")
     w("  %c0 = arith.constant 0 : index")
     w("  %c1 = arith.constant 1 : index")
-    w("  %c32 = arith.constant 32 : index")
-    w(f"  %cwarps = arith.constant {CENTROIDS_WARPS} : index")
     w("  %zi = arith.constant 0 : i32")
     w("  %zf = arith.constant 0.0 : f32")
     w("  %kdim = cake.problem_size \"K\"")
     w("  %ddim = cake.problem_size \"D\"")
     w("  %cbdim = cake.problem_size \"CB\"")
-    w("  %bx = cake.block_id x")
     w("  %b = cake.block_id y")
-    w("  %wp = cake.warp_id")
-    w("  %lane = cake.lane_id")
-    w("  %k0 = arith.muli %bx, %cwarps : index")
-    w("  %k = arith.addi %k0, %wp : index")
+    if p.get("row_block"):      # the block's threads over one row's D
+        w(f"  %step = arith.constant {block} : index")
+        w("  %k = cake.block_id x")
+        w("  %lane = cake.thread_id x")
+    else:                       # a warp per row, its lanes over D
+        w("  %step = arith.constant 32 : index")
+        w(f"  %cwarps = arith.constant {CENTROIDS_WARPS} : index")
+        w("  %bx = cake.block_id x")
+        w("  %wp = cake.warp_id")
+        w("  %lane = cake.lane_id")
+        w("  %k0 = arith.muli %bx, %cwarps : index")
+        w("  %k = arith.addi %k0, %wp : index")
     w("  %inside = arith.cmpi ult, %k, %kdim : index")
     w("  %cblast = arith.subi %cbdim, %c1 : index")
     w("  %cb = arith.minui %b, %cblast : index")
@@ -57,7 +72,7 @@ def generate_centroids(p):
     w(f"    %m = cake.load %counts[%b, %k] : {counts} -> i32")
     w("    %filled = arith.cmpi sgt, %m, %zi : i32")
     w("    %mf = arith.sitofp %m : i32 to f32")
-    w("    scf.for %d = %lane to %ddim step %c32 {")
+    w("    scf.for %d = %lane to %ddim step %step {")
     w(f"      %s = cake.load %sums[%b, %k, %d] : {wide} -> f32")
     _load_f32(w, "      ", "%old", f"%c[%cb, %k, %d] : {cent}", ty, raw="%h")
     w("      %mean = arith.divf %s, %mf : f32")

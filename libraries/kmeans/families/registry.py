@@ -78,8 +78,9 @@ FAMILIES = {
                      + [{"update": True, "dtype": d, "ppb": 8, "chunk": c} for d in dtypes for c in UPDATE_CHUNKS]),
     "centroids": Family(centroids_name, generate_centroids, lambda p: "centroids", None,
                         listed="centroids_variants", twins=False,
-                        record=lambda p, n, m: _entry(p, n, m, "dtype"),
-                        plan=lambda dtypes: [{"centroids": True, "dtype": d} for d in dtypes]),
+                        record=lambda p, n, m: _entry(p, n, m, "dtype", "row_block"),
+                        plan=lambda dtypes: [{"centroids": True, "dtype": d, **rb} for d in dtypes
+                                             for rb in ({}, {"row_block": True})]),
     "pad": Family(pad_name, generate_pad, lambda p: "pad", None, listed="pad_variants",
                   record=lambda p, n, m: _entry(p, n, m, "dtype", index_bits=p.get("index_bits", 64)),
                   plan=lambda dtypes: [{"pad": True, "dtype": d} for d in dtypes]),

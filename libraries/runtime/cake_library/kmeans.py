@@ -47,7 +47,9 @@ class KMeansLibrary:
                          if any(p.get("name") == "best" for p in v.get("manifest", {}).get("params", ()))}
         self._finish = next((v["name"] for v in self.definition.get("finish_variants", [])), None)
         # dtype -> the kernel that ends a Lloyd step (families/centroids.py), where the library has one.
-        self._centroids = {v["dtype"]: v["name"] for v in self.definition.get("centroids_variants", [])}
+        # The row-per-block layout (`row_block`) runs only when asked for by name: not measured yet.
+        self._centroids = {v["dtype"]: v["name"] for v in self.definition.get("centroids_variants", [])
+                           if not v.get("row_block")}
         self._driver = None
         self._kernels = {}       # name -> drv.Kernel, loaded on first use
         self._maps = {}          # (kernel, pointers, sizes) -> device tensor of encoded TMA maps
