@@ -195,5 +195,51 @@ class LloydEndPathTest(unittest.TestCase):
                          sorted([update["sums"], update["counts"]]))
 
 
+UPDATE_CHOICE = FAKE_TORCH.split("B, N, D, K = 3, 50, 5, 4")[0] + r"""
+chosen = []
+for B, N, D, K in json.loads(sys.argv[2]):
+    del events[:]
+    x, idx = Tensor((B, N, D), torch.bfloat16), Tensor((B, N), torch.int32)
+    launch, _, _ = lib._update_launch(x, idx, K)
+    launch(Tensor((B, K, D), torch.float32), Tensor((B, K), torch.int32))
+    chosen.append(events[-1][1])
+print(json.dumps(chosen))
+"""
+
+
+class UpdateFallbackTest(unittest.TestCase):
+    """The update kernel a library runs: private_chunk's chunk where the library has it, else the
+    chunk of 256 (a library built before 32 and 64), else the per-point atomics."""
+
+    SHAPES = [(7, 469, 374, 1),        # private_chunk: 32
+              (4, 8445, 144, 1),       # 64
+              (7, 156830, 216, 2),     # 256
+              (3, 50, 5, 4)]           # not privatized (50 points for 4 centroids)
+
+    def chosen(self, chunks):
+        updates = [{"name": "km_bf16_update_w8", "dtype": "bfloat16", "ppb": 8, "manifest": {"params": []}}]
+        updates += [{"name": f"km_bf16_update_c{c}", "dtype": "bfloat16", "ppb": 8, "chunk": c,
+                     "manifest": {"params": []}} for c in chunks]
+        with tempfile.TemporaryDirectory() as tmp:
+            os.makedirs(os.path.join(tmp, "kernels"))
+            with open(os.path.join(tmp, "library.json"), "w") as f:
+                simt = {"name": "km_bf16_simt_w4", "family": "simt", "dtype": "bfloat16", "max_d": None,
+                        "d_align": 1, "staging": "none", "config": "simt_w4", "constraints": []}
+                json.dump({"op": "kmeans_assign", "variants": [simt], "table": {}, "update_variants": updates}, f)
+            r = subprocess.run([sys.executable, "-c", UPDATE_CHOICE, tmp, json.dumps(self.SHAPES)],
+                               capture_output=True, text=True, env=dict(os.environ, PYTHONPATH=RUNTIME))
+        self.assertEqual(r.returncode, 0, r.stderr)
+        return [name.rsplit("_", 1)[-1] for name in json.loads(r.stdout)]
+
+    def test_every_chunk(self):
+        self.assertEqual(self.chosen((32, 64, 256, 2048)), ["c32", "c64", "c256", "w8"])
+
+    def test_a_library_without_the_small_chunks_takes_256(self):
+        self.assertEqual(self.chosen((256, 2048)), ["c256", "c256", "c256", "w8"])
+
+    def test_a_library_without_privatized_updates_takes_the_atomics(self):
+        self.assertEqual(self.chosen(()), ["w8"] * 4)
+
+
 if __name__ == "__main__":
     unittest.main()

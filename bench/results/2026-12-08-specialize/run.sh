@@ -7,3 +7,4 @@ python3 $R/ptx_sizes.py > $R/ptx-sizes.txt  # the CPU-side evidence: PTX lines a
 bash $R/prepare.sh                          # .device/callV.txz and the anchor wheels
 # device (one call; carry .device/callV.txz .device/wheels):
 #   bash $R/callV.sh  -> callV/
+#   bash $R/callW.sh  -> callW/ (same package; may share the warm machine)
