@@ -185,7 +185,7 @@ py::tuple runPipeline(const CakePyModule &module, const std::string &pipeline) {
 /// ((ptx, cubin bytes, manifest JSON, ptxas report) or None, diagnostics)
 py::tuple compile(const CakePyModule &module, const std::string &chip, const std::string &features,
                   unsigned optLevel, bool assemble, const std::string &ptxas,
-                  unsigned hangTimeoutMs, unsigned indexBitwidth) {
+                  unsigned hangTimeoutMs, unsigned indexBitwidth, const std::string &specialize) {
   Diagnostics diagnostics;
   CakeCompileOptions options = cakeCompileOptionsGetDefault();
   options.chip = ref(chip);
@@ -195,6 +195,7 @@ py::tuple compile(const CakePyModule &module, const std::string &chip, const std
   options.ptxasPath = ref(ptxas);
   options.hangTimeoutMs = hangTimeoutMs;
   options.indexBitwidth = indexBitwidth;
+  options.specialize = ref(specialize);
   CakeCompileResult result;
   if (mlirLogicalResultIsFailure(cakeCompile(module.get(), options, diagnostics, &result)))
     return py::make_tuple(py::none(), diagnostics.toPython());
@@ -268,7 +269,7 @@ PYBIND11_MODULE(_cake, m) {
       .def("to_json", &toJson)
       .def("compile", &compile, py::arg("chip"), py::arg("features"), py::arg("opt_level"),
            py::arg("assemble"), py::arg("ptxas"), py::arg("hang_timeout_ms") = 0,
-           py::arg("index_bitwidth") = 0);
+           py::arg("index_bitwidth") = 0, py::arg("specialize") = "");
 
   m.def("_check_sizes", &checkSizes, py::arg("manifest"), py::arg("kernel"), py::arg("sizes"));
   m.def("_evaluate", &evaluate, py::arg("expression"), py::arg("sizes"));

@@ -47,6 +47,9 @@ typedef struct CakeCompileOptions {
    *  the manifest bounding every tensor's offsets below 2^30; 0: the kernels' index_bitwidth,
    *  else 64. */
   unsigned indexBitwidth;
+  /** Problem sizes fixed at compile time, "D=53,K=8" (cake-translate --specialize): each kernel
+   *  that declares the symbol reads the constant and its manifest requires it; empty: none. */
+  MlirStringRef specialize;
 } CakeCompileOptions;
 
 MLIR_CAPI_EXPORTED CakeCompileOptions cakeCompileOptionsGetDefault(void);

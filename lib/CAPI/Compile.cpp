@@ -62,7 +62,7 @@ CakeCompileOptions cakeCompileOptionsGetDefault(void) {
   CompileOptions defaults;
   return {mlirStringRefCreate(nullptr, 0), mlirStringRefCreate(nullptr, 0), defaults.optLevel,
           defaults.assemble, mlirStringRefCreate(nullptr, 0), defaults.hangTimeoutMs,
-          defaults.indexBitwidth};
+          defaults.indexBitwidth, mlirStringRefCreate(nullptr, 0)};
 }
 
 MlirLogicalResult cakeCompile(MlirModule module, CakeCompileOptions options,
@@ -76,6 +76,7 @@ MlirLogicalResult cakeCompile(MlirModule module, CakeCompileOptions options,
   compileOptions.ptxasPath = unwrap(options.ptxasPath).str();
   compileOptions.hangTimeoutMs = options.hangTimeoutMs;
   compileOptions.indexBitwidth = options.indexBitwidth;
+  compileOptions.specialize = unwrap(options.specialize).str();
 
   if (failed(verify(original)))
     return mlirLogicalResultFailure();

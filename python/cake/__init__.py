@@ -190,16 +190,19 @@ class Context:
                 features: str = "", opt_level: int = 3, cubin: bool = True,
                 ptxas: Optional[str] = None,
                 hang_timeout_ms: int = 0,
-                index_bitwidth: int = 0) -> Tuple[str, Optional[bytes], Optional[dict]]:
+                index_bitwidth: int = 0,
+                specialize=None) -> Tuple[str, Optional[bytes], Optional[dict]]:
         """Compiles `source` (left unchanged) as cake-translate does: returns (ptx, cubin bytes
         or None when cubin=False, manifest dict or None for already-lowered input). ptxas is
         found as cake-translate finds it unless given. hang_timeout_ms > 0 is the debug lowering
         against hangs (docs/Runner.md, "Hang reports"). index_bitwidth=32 lowers `index` to i32,
         within the bounds the manifest then states (docs/Manifest.md); 0 (the default) takes the
-        kernels' index_bitwidth attribute, else 64. Raises CakeError."""
+        kernels' index_bitwidth attribute, else 64. specialize ({"D": 53} or "D=53") fixes problem
+        sizes at compile time (cake-translate --specialize; the manifest then requires them).
+        Raises CakeError."""
         module = self._module(source, filename)
         outputs, raw = module._module.compile(chip, features, opt_level, cubin, ptxas or "",
-                                              hang_timeout_ms, index_bitwidth)
+                                              hang_timeout_ms, index_bitwidth, _sizes_text(specialize))
         if outputs is None:
             raise CakeError("compilation failed", _diagnostics(raw))
         ptx, binary, manifest, _report = outputs

@@ -107,6 +107,18 @@ class SameAsCakeTranslate(unittest.TestCase):
         self.assertEqual(manifest["kernels"][0]["index_bits"], 32)
         self.assertIn("expected index-bitwidth 32 or 64, got 16", str(bad.exception))
 
+    def test_specialize_same_as_cake_translate(self):
+        path = next(p for p in EXAMPLES if p.endswith("kmeans_hopper.mlir"))
+        with cake.Context() as ctx:
+            module = ctx.parse(read(path), path)
+            ptx, _, manifest = ctx.compile(module, cubin=False, specialize={"K": 1000})
+            with self.assertRaises(cake.CakeError) as bad:
+                ctx.compile(module, cubin=False, specialize="Q=3")
+        self.assertEqual(ptx, translate(path, "--emit=ptx", "--specialize=K=1000").decode())
+        self.assertEqual(manifest, json.loads(translate(path, "--emit=manifest", "--specialize=K=1000")))
+        self.assertEqual(manifest["kernels"][0]["constraints"][0], "K == 1000")
+        self.assertIn("--specialize names 'Q', which no kernel of the module declares", str(bad.exception))
+
     def test_module_unchanged_by_compile(self):
         with cake.Context() as ctx:
             module = ctx.parse(read(EXAMPLES[0]), EXAMPLES[0])
