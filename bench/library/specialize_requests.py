@@ -75,14 +75,17 @@ def main():
     ap.add_argument("--only", required=True, help="output: the tune phase's --only list")
     ap.add_argument("--tools", default=os.path.join(ROOT, "build", "bin"))
     args = ap.parse_args()
-    with open(args.shapes) as f:
-        shapes = json.load(f)
-    with open(os.path.join(KMEANS, "variants.json")) as f:
-        variants = json.load(f)["variants"]
-    with open(os.path.join(KMEANS, "table.json")) as f:
-        table = json.load(f)
-    plan_now = build.with_twins(build.plan(sorted({s["dtype"] for s in shapes}), 8))
-    spec, only, subset = requests(shapes, variants, table, plan_now, args.tools, args.per_shape)
+    try:
+        with open(args.shapes) as f:
+            shapes = json.load(f)
+        with open(os.path.join(KMEANS, "variants.json")) as f:
+            variants = json.load(f)["variants"]
+        with open(os.path.join(KMEANS, "table.json")) as f:
+            table = json.load(f)
+        plan_now = build.with_twins(build.plan(sorted({s["dtype"] for s in shapes}), 8))
+        spec, only, subset = requests(shapes, variants, table, plan_now, args.tools, args.per_shape)
+    except (OSError, ValueError, KeyError, TypeError) as e:   # ValueError: bad JSON, NoKernel
+        sys.exit(f"specialize_requests: {args.shapes}: {type(e).__name__}: {e}")
     with open(args.specialize, "w") as f:
         json.dump(spec, f, indent=0)
     with open(args.only, "w") as f:

@@ -135,17 +135,16 @@ void sortIntervals(std::vector<Interval> &intervals) {
 std::vector<ShapeProbe> mlir::cake::getProbeSizeSets(KernelOp kernel) {
   llvm::StringSet<> strided = getStrideSymbols(kernel);
   SmallVector<StringRef> symbols = kernel.getSymbolNames();
+  // A kernel specialized in every symbol (or with none) has one size set to probe.
+  bool allFixed = llvm::all_of(
+      symbols, [&](StringRef symbol) { return kernel.getSpecializedSize(symbol).has_value(); });
   std::vector<ShapeProbe> out;
-  for (unsigned i = 0; i < std::size(kFreeSizes); ++i) {
+  for (unsigned i = 0; i < (allFixed ? 1 : std::size(kFreeSizes)); ++i) {
     ShapeProbe probe;
-    bool duplicate = !out.empty();
-    for (StringRef symbol : symbols) {
-      std::optional<int64_t> fixed = kernel.getSpecializedSize(symbol);
-      probe.sizes[symbol] = fixed ? *fixed : strided.contains(symbol) ? kAlignedSizes[i] : kFreeSizes[i];
-      duplicate &= fixed.has_value();
-    }
-    // A kernel specialized in every symbol has one size set to probe.
-    if (!duplicate && bindGrid(kernel, probe))
+    for (StringRef symbol : symbols)
+      probe.sizes[symbol] = kernel.getSpecializedSize(symbol).value_or(
+          strided.contains(symbol) ? kAlignedSizes[i] : kFreeSizes[i]);
+    if (bindGrid(kernel, probe))
       out.push_back(std::move(probe));
   }
   return out;

@@ -39,11 +39,11 @@ def generate_centroids(p):
     w(f"    %counts: {counts} {{cake.name = \"counts\"}},")
     w(f"    %c: {cent} {{cake.name = \"c\"}},")
     w(f"    %new: {rows} {{cake.name = \"new\"}})")
-    block = CENTROIDS_ROW_BLOCK if p.get("row_block") else 32 * CENTROIDS_WARPS
-    rows_per_block = 1 if p.get("row_block") else CENTROIDS_WARPS
+    row_block = p.get("row_block")
+    block = CENTROIDS_ROW_BLOCK if row_block else 32 * CENTROIDS_WARPS
+    blocks_x = "k" if row_block else f"k ceildiv {CENTROIDS_WARPS}"
     w(f"    attributes {{target = \"sm_90a\", block = array<i64: {block}>, "
       "symbols = [\"B\", \"K\", \"D\", \"CB\"],")
-    blocks_x = "k" if rows_per_block == 1 else f"k ceildiv {rows_per_block}"
     w(f"                grid = affine_map<()[b, k, d, cb] -> ({blocks_x}, b)>}} {{")
     w("  %c0 = arith.constant 0 : index")
     w("  %c1 = arith.constant 1 : index")
@@ -53,7 +53,7 @@ def generate_centroids(p):
     w("  %ddim = cake.problem_size \"D\"")
     w("  %cbdim = cake.problem_size \"CB\"")
     w("  %b = cake.block_id y")
-    if p.get("row_block"):      # the block's threads over one row's D
+    if row_block:               # the block's threads over one row's D
         w(f"  %step = arith.constant {block} : index")
         w("  %k = cake.block_id x")
         w("  %lane = cake.thread_id x")
